@@ -1,0 +1,122 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import { AuthError } from '../errors.js';
+import type { Integration } from '../integration.js';
+import type { Logger } from '../logger.js';
+import type { Connection } from './connection.js';
+import { resolveBaseUrl } from './connection-fields.js';
+import type { ConnectionStore } from './connection-store.js';
+import { refreshTokens } from './oauth-client.js';
+
+export interface TokenRefresherOptions {
+  store: ConnectionStore;
+  clock: Clock;
+  fetch: typeof globalThis.fetch;
+  dispatcher: Dispatcher;
+  logger: Logger;
+  /** Refresh this long before expiry, so a token never dies mid-run. */
+  marginMs: number;
+}
+
+/**
+ * Keeps OAuth connections fresh. Refresh is single-flight per connection:
+ * however many invocations find the token expiring at once, one request goes
+ * to the token endpoint and every caller gets its result. The rotated
+ * refresh token is written to the store before anyone may use the new access
+ * token, because the provider has already invalidated the old pair.
+ */
+export class TokenRefresher {
+  private readonly inFlight = new Map<string, Promise<Connection>>();
+  refreshCount = 0;
+
+  constructor(private readonly options: TokenRefresherOptions) {}
+
+  needsRefresh(connection: Connection): boolean {
+    return (
+      connection.expiresAt !== undefined && connection.expiresAt - this.options.clock.now() <= this.options.marginMs
+    );
+  }
+
+  canRefresh(integration: Integration, connection: Connection): boolean {
+    return Boolean(integration.connection.oauth?.refreshes && connection.secrets.refreshToken);
+  }
+
+  /**
+   * Returns a connection whose token is good for at least the margin.
+   * `rejectedToken` is the access token a provider just refused with 401: the
+   * connection is refreshed unless someone already replaced that token.
+   */
+  async fresh(integration: Integration, connection: Connection, rejectedToken?: string): Promise<Connection> {
+    const due = rejectedToken !== undefined || this.needsRefresh(connection);
+    if (!due) return connection;
+    if (!this.canRefresh(integration, connection)) {
+      if (rejectedToken !== undefined || (connection.expiresAt ?? Infinity) <= this.options.clock.now()) {
+        throw new AuthError(
+          `The token of connection "${connection.id}" has expired and cannot be refreshed; it needs re-authorisation (run: toolsteps connect ${connection.integration} --id ${connection.id}).`,
+          { reauthorize: true },
+        );
+      }
+      return connection;
+    }
+    const running = this.inFlight.get(connection.id);
+    if (running) return running;
+    const work = this.refresh(integration, connection.id, rejectedToken).finally(() => {
+      this.inFlight.delete(connection.id);
+    });
+    this.inFlight.set(connection.id, work);
+    return work;
+  }
+
+  private async refresh(integration: Integration, id: string, rejectedToken?: string): Promise<Connection> {
+    const { store, clock } = this.options;
+    const current = await store.get(id);
+    if (!current) throw new AuthError(`Connection "${id}" no longer exists.`, { reauthorize: true });
+    // Another process or an earlier flight may have refreshed it already.
+    const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
+    if (alreadyReplaced || (rejectedToken === undefined && !this.needsRefresh(current))) return current;
+    const refreshToken = current.secrets.refreshToken;
+    const clientId = current.fields.clientId;
+    if (!refreshToken || !clientId) {
+      throw new AuthError(`Connection "${id}" has no refresh token; it needs re-authorisation.`, { reauthorize: true });
+    }
+    this.refreshCount += 1;
+    this.options.logger.info('refreshing token', { connection: id });
+    let tokens: Awaited<ReturnType<typeof refreshTokens>>;
+    try {
+      tokens = await refreshTokens(
+        {
+          integration,
+          baseUrl: resolveBaseUrl(integration, current),
+          fetch: this.options.fetch,
+          dispatcher: this.options.dispatcher,
+          clock,
+        },
+        {
+          refreshToken,
+          clientId,
+          ...(current.secrets.clientSecret ? { clientSecret: current.secrets.clientSecret } : {}),
+        },
+      );
+    } catch (error) {
+      if (error instanceof AuthError) {
+        throw new AuthError(
+          `${error.message} Connection "${id}" needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
+          { status: error.status, details: error.details, reauthorize: true },
+        );
+      }
+      throw error;
+    }
+    return store.update(id, (stored) => ({
+      ...stored,
+      secrets: {
+        ...stored.secrets,
+        accessToken: tokens.accessToken,
+        // Providers that rotate send a new one; keep the old one only if none came back.
+        refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
+      },
+      ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
+      ...(tokens.scopes ? { scopes: tokens.scopes } : {}),
+      updatedAt: clock.now(),
+    }));
+  }
+}

@@ -1,0 +1,42 @@
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+
+export interface DispatcherOptions {
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/**
+ * One keep-alive dispatcher for every request. When a proxy variable is set,
+ * EnvHttpProxyAgent routes through it and honours NO_PROXY.
+ */
+export function createDispatcher(
+  options: DispatcherOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Dispatcher {
+  const agentOptions = {
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    headersTimeout: options.headersTimeoutMs ?? 30_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+  };
+  const usesProxy = PROXY_VARIABLES.some((name) => Boolean(env[name]));
+  return usesProxy ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+}
+
+let shared: Dispatcher | undefined;
+
+export function sharedDispatcher(): Dispatcher {
+  shared ??= createDispatcher();
+  return shared;
+}
+
+/** Closes the shared dispatcher so a CLI run can exit without waiting for idle sockets. */
+export async function closeSharedDispatcher(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.close();
+}

@@ -1,0 +1,65 @@
+import {
+  AuthError,
+  CreditError,
+  NotFoundError,
+  PermissionError,
+  ProviderError,
+  RateLimitError,
+  TimeoutError,
+  type ToolstepsError,
+} from '../errors.js';
+import type { ParsedProviderError, ProviderFailure } from '../integration.js';
+import { parseRetryAfter } from './retry-after.js';
+
+/** Status-based classification every integration starts from; integrations refine it. */
+export function classifyFailure(
+  failure: ProviderFailure,
+  parsed: ParsedProviderError,
+  now: number,
+): ToolstepsError {
+  const { status, method, path } = failure;
+  const said = parsed.message ? `: ${parsed.message}` : '';
+  const where = `${method} ${path}`;
+  const details = {
+    method,
+    path,
+    ...(parsed.providerCode ? { providerCode: parsed.providerCode } : {}),
+    ...(parsed.message ? { providerMessage: parsed.message } : {}),
+    ...(parsed.fields?.length ? { fields: parsed.fields } : {}),
+  };
+  const base = { status, details };
+  switch (true) {
+    case status === 401:
+      return new AuthError(`${where} was refused as unauthenticated (401)${said}.`, base);
+    case status === 402:
+      return new CreditError(`${where} was refused: the account is out of credits (402)${said}.`, base);
+    case status === 403:
+      return new PermissionError(`${where} was refused: the connection lacks permission (403)${said}.`, base);
+    case status === 404:
+      return new NotFoundError(`${where} found nothing (404)${said}.`, base);
+    case status === 408:
+      return new TimeoutError(`${where} timed out at the provider (408)${said}.`, base);
+    case status === 409:
+      return new ProviderError(`${where} conflicts with the current state (409)${said}.`, { ...base, code: 'conflict' });
+    case status === 429: {
+      const retryAfterMs = parseRetryAfter(failure.headers.get('retry-after'), now);
+      return new RateLimitError(`${where} hit the provider's rate limit (429)${said}.`, {
+        ...base,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }
+    case status >= 500: {
+      const retryAfterMs = status === 503 ? parseRetryAfter(failure.headers.get('retry-after'), now) : undefined;
+      return new ProviderError(`${where} failed at the provider (${status})${said}.`, {
+        status,
+        retryable: true,
+        details: retryAfterMs === undefined ? details : { ...details, retryAfterMs },
+      });
+    }
+    default:
+      return new ProviderError(`${where} was rejected by the provider (${status})${said}.`, {
+        ...base,
+        code: 'provider_rejected',
+      });
+  }
+}

@@ -1,0 +1,94 @@
+import { type FieldIssue, InputError } from '../errors.js';
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const CONTROL = /[\r\n\0]/;
+const MAX_DECODE_ROUNDS = 3;
+
+function refuse(field: string, reason: string): never {
+  throw new InputError(`Refused ${field}: ${reason}. Give a path under the connection's base URL, such as /api/v2/tickets.json.`, [
+    { path: field, message: reason },
+  ]);
+}
+
+/**
+ * The forms of `value` an intermediary might see: as given and after up to
+ * three rounds of percent-decoding, so `%2e%2e` and `%252e%252e` are caught
+ * as surely as `..`.
+ */
+function decodedForms(value: string, field: string): string[] {
+  const forms = [value];
+  let current = value;
+  for (let round = 0; round < MAX_DECODE_ROUNDS; round += 1) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      refuse(field, 'it has a malformed percent-encoding');
+    }
+    if (next === current) break;
+    forms.push(next);
+    current = next;
+  }
+  return forms;
+}
+
+/**
+ * Checks an API Call endpoint and returns it as a path starting with `/`.
+ * The endpoint can only ever name a resource under the connection's base
+ * URL: the credentials attached to the request must not travel elsewhere.
+ */
+export function guardEndpoint(endpoint: string, field = 'endpoint'): string {
+  if (typeof endpoint !== 'string' || endpoint.trim() === '') refuse(field, 'it is empty');
+  for (const form of decodedForms(endpoint, field)) {
+    if (CONTROL.test(form)) refuse(field, 'it contains CR, LF or NUL');
+    if (form.includes('\\')) refuse(field, 'it contains a backslash');
+    if (SCHEME.test(form)) refuse(field, 'absolute URLs are not allowed');
+    if (form.startsWith('//')) refuse(field, 'protocol-relative URLs are not allowed');
+    const pathPart = form.split(/[?#]/, 1)[0] ?? '';
+    const firstSlash = pathPart.indexOf('/');
+    const beforeSlash = firstSlash === -1 ? pathPart : pathPart.slice(0, firstSlash);
+    if (beforeSlash.includes('@')) refuse(field, 'a user-info "@" before the first "/" is not allowed');
+    if (pathPart.split('/').some((segment) => segment === '..')) refuse(field, 'it contains a ".." segment');
+  }
+  if (endpoint.includes('#')) refuse(field, 'a fragment ("#") is not allowed');
+  return endpoint.startsWith('/') ? endpoint : `/${endpoint}`;
+}
+
+/** Headers a caller may never set: they carry credentials, or framing the transport owns. */
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'cookie',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'te',
+  'upgrade',
+  'trailer',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Checks caller-supplied headers; `credentialHeaders` adds the integration's own key headers. */
+export function guardHeaders(
+  headers: Record<string, string> | undefined,
+  credentialHeaders: readonly string[] = [],
+  field = 'headers',
+): Record<string, string> {
+  if (!headers) return {};
+  const issues: FieldIssue[] = [];
+  const reserved = new Set([...RESERVED_HEADERS, ...credentialHeaders.map((name) => name.toLowerCase())]);
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) issues.push({ path: `${field}.${name}`, message: 'not a valid header name' });
+    else if (reserved.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-')) {
+      issues.push({ path: `${field}.${name}`, message: 'this header is set by toolsteps and cannot be overridden' });
+    } else if (typeof value !== 'string' || CONTROL.test(value)) {
+      issues.push({ path: `${field}.${name}`, message: 'header values may not contain CR, LF or NUL' });
+    } else result[name] = value;
+  }
+  if (issues.length) throw new InputError(`Refused ${field}: ${issues.map((issue) => issue.path).join(', ')}.`, issues);
+  return result;
+}

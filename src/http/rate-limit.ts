@@ -1,0 +1,31 @@
+/** One quota window a provider reports: per minute, per hour, per day, or its own name. */
+export interface RateLimitWindow {
+  name: string;
+  limit?: number;
+  remaining: number;
+  /** Epoch ms when `remaining` refills; unknown when the provider does not say. */
+  resetAt?: number;
+}
+
+export interface RateLimitSnapshot {
+  windows: RateLimitWindow[];
+  observedAt: number;
+}
+
+/** Reads an integer header, or undefined. */
+export function intHeader(headers: Headers, name: string): number | undefined {
+  const raw = headers.get(name);
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** The window with the least room left: the one that decides whether we wait. */
+export function tightestWindow(snapshot: RateLimitSnapshot | undefined): RateLimitWindow | undefined {
+  if (!snapshot) return undefined;
+  let tightest: RateLimitWindow | undefined;
+  for (const window of snapshot.windows) {
+    if (!tightest || window.remaining < tightest.remaining) tightest = window;
+  }
+  return tightest;
+}

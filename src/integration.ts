@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import type { Connection, ConnectionKind } from './connection/connection.js';
+import type { ToolstepsError } from './errors.js';
+import type { RateLimitSnapshot } from './http/rate-limit.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export interface OAuthSettings {
+  /** Where the user signs in and allows access, from the connection's effective base URL. */
+  authorizeUrl(baseUrl: string): string;
+  /** Where codes and refresh tokens are exchanged. */
+  tokenUrl(baseUrl: string): string;
+  /** The provider's token endpoint takes JSON (T) or form encoding (D). */
+  tokenRequestEncoding: 'json' | 'form';
+  /** Whether the provider issues refresh tokens that rotate on use. */
+  refreshes: boolean;
+  defaultScopes: readonly string[];
+  /** Separator between scopes in the authorize URL. */
+  scopeSeparator?: string;
+}
+
+/** What the transport hands an integration to classify a failed response. */
+export interface ProviderFailure {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  method: string;
+  path: string;
+}
+
+export interface ParsedProviderError {
+  /** The provider's own message, already free of secrets. */
+  message?: string;
+  /** The provider's own error code (`RecordInvalid`, `not_found`, ...). */
+  providerCode?: string;
+  /** Field-level complaints, when the provider names fields. */
+  fields?: { path: string; message: string }[];
+}
+
+export interface AuthContext {
+  connection: Connection;
+  /** An integration-defined variant, for APIs whose header shape depends on the operation. */
+  variant?: string;
+}
+
+export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject> {
+  id: string;
+  title: string;
+  description: string;
+  keywords: readonly string[];
+  /** Beta integrations say so in the manifest and in search results. */
+  status?: 'stable' | 'beta';
+  connection: {
+    kind: ConnectionKind;
+    /** Public connection settings (subdomain, team id, region...), each `.describe()`d. */
+    fields: Fields;
+    /** Secrets the connection must hold to be usable. */
+    requiredSecrets: readonly ('accessToken' | 'apiKey')[];
+    oauth?: OAuthSettings;
+  };
+  /** The provider host for a connection's validated fields; a `baseUrl` override replaces it. */
+  baseUrl(fields: z.infer<Fields>): string;
+  /** Credential headers for one request. */
+  authHeaders(context: AuthContext): Record<string, string>;
+  /** Headers that carry credentials, so API Call steps refuse them as custom headers. */
+  credentialHeaders?: readonly string[];
+  defaultHeaders?: Record<string, string>;
+  /** Query parameters every request carries (D: `teamId`). */
+  defaultQuery?(fields: z.infer<Fields>): Record<string, string | undefined>;
+  readRateLimit?(headers: Headers, now: number): RateLimitSnapshot | undefined;
+  /** Reads the provider's error body. */
+  parseError?(body: unknown): ParsedProviderError;
+  /** Overrides the status-based classification for provider-specific cases. */
+  classifyError?(failure: ProviderFailure, parsed: ParsedProviderError): ToolstepsError | undefined;
+  apiCall: { methods: readonly HttpMethod[] };
+  /** Every provider path the integration uses, in one table, so it can be re-pointed. */
+  paths: Readonly<Record<string, string>>;
+}
+
+export type Integration<Fields extends z.ZodObject = z.ZodObject> = Readonly<IntegrationDefinition<Fields>>;
+
+export function defineIntegration<Fields extends z.ZodObject>(
+  definition: IntegrationDefinition<Fields>,
+): Integration<Fields> {
+  if (!/^[a-z][a-z0-9_]*$/.test(definition.id)) {
+    throw new Error(`Integration id "${definition.id}" must be snake_case.`);
+  }
+  return Object.freeze(definition);
+}

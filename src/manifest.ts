@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Registry } from './registry.js';
+
+export const MANIFEST_VERSION = 1;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/** The catalogue: every integration and step, with JSON Schemas generated from the zod schemas. */
+export function buildManifest(registry: Registry) {
+  return {
+    version: MANIFEST_VERSION,
+    integrations: registry.listIntegrations().map((integration) => ({
+      id: integration.id,
+      title: integration.title,
+      description: integration.description,
+      status: integration.status ?? 'stable',
+      keywords: [...integration.keywords],
+      connection: {
+        kind: integration.connection.kind,
+        fields: schemaOf(integration.connection.fields, 'input'),
+        ...(integration.connection.oauth
+          ? { oauth: { refreshes: integration.connection.oauth.refreshes, scopes: [...integration.connection.oauth.defaultScopes] } }
+          : {}),
+      },
+      apiCallMethods: [...integration.apiCall.methods],
+    })),
+    steps: registry.listSteps().map((step) => ({
+      id: step.id,
+      integration: step.integration.id,
+      title: step.title,
+      description: step.description,
+      agentDescription: step.agentDescription,
+      keywords: [...step.keywords],
+      access: step.access,
+      idempotent: step.idempotent,
+      ...(step.credits ? { credits: { basis: step.credits.basis } } : {}),
+      input: schemaOf(step.input, 'input'),
+      output: schemaOf(step.output, 'output'),
+      variables: { ...step.variables },
+    })),
+  };
+}
+
+export type Manifest = ReturnType<typeof buildManifest>;
+
+export function serializeManifest(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}

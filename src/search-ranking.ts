@@ -1,0 +1,45 @@
+import type { Integration } from './integration.js';
+import type { AnyStep } from './step.js';
+
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** How strongly each place a query word appears counts, most telling first. */
+const WEIGHTS = { integration: 8, title: 6, keyword: 4, id: 3, description: 1 } as const;
+
+/**
+ * Scores a step for a query: each query word earns the weight of the best
+ * place it appears (whole word beats prefix), and a step that matches every
+ * word gets a bonus, so "create ticket" puts Create Ticket above List Tickets.
+ */
+export function scoreStep(step: AnyStep, integration: Integration, query: string): number {
+  const terms = words(query);
+  if (!terms.length) return 0;
+  const fields: [keyof typeof WEIGHTS, string[]][] = [
+    ['integration', words(`${integration.id} ${integration.title} ${integration.keywords.join(' ')}`)],
+    ['title', words(step.title)],
+    ['keyword', words(step.keywords.join(' '))],
+    ['id', words(step.id)],
+    ['description', words(`${step.description} ${step.agentDescription}`)],
+  ];
+  let score = 0;
+  let matched = 0;
+  for (const term of terms) {
+    let best = 0;
+    for (const [field, tokens] of fields) {
+      const stem = term.length > 3 ? term.replace(/s$/, '') : term;
+      const exact = tokens.some((token) => token === term || token === stem || token.replace(/s$/, '') === stem);
+      const prefix = !exact && term.length >= 3 && tokens.some((token) => token.startsWith(term));
+      const value = exact ? WEIGHTS[field] : prefix ? WEIGHTS[field] / 2 : 0;
+      best = Math.max(best, value);
+    }
+    if (best > 0) matched += 1;
+    score += best;
+  }
+  if (matched === 0) return 0;
+  return matched === terms.length ? score * 1.5 : score * (matched / terms.length);
+}
