@@ -32,6 +32,16 @@ function decodedForms(value: string, field: string): string[] {
   return forms;
 }
 
+/** Why an endpoint is refused, or undefined when it is a safe path. */
+export function endpointProblem(endpoint: string): string | undefined {
+  try {
+    guardEndpoint(endpoint);
+    return undefined;
+  } catch (error) {
+    return error instanceof InputError ? (error.issues[0]?.message ?? error.message) : String(error);
+  }
+}
+
 /**
  * Checks an API Call endpoint and returns it as a path starting with `/`.
  * The endpoint can only ever name a resource under the connection's base

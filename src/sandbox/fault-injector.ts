@@ -1,0 +1,50 @@
+/**
+ * Fault switches for tests: the next N matching requests fail with a status,
+ * have their connection reset, or are delayed. A reset can happen before the
+ * emulator acts or after it has acted, which is the case that decides
+ * whether a write may be replayed.
+ */
+export type FaultAction =
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'reset'; when: 'before' | 'after' }
+  | { kind: 'delay'; ms: number };
+
+export interface FaultRule {
+  /** Emulator mount, e.g. `ticketing`; omitted = any. */
+  target?: string;
+  method?: string;
+  /** Substring of the path below the mount. */
+  pathIncludes?: string;
+  /** How many matching requests the rule affects. */
+  count: number;
+  action: FaultAction;
+}
+
+export class FaultInjector {
+  private rules: FaultRule[] = [];
+  /** How many requests each fault has hit, for assertions. */
+  triggered = 0;
+
+  add(rule: FaultRule): void {
+    if (rule.count > 0) this.rules.push({ ...rule });
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** Takes the first matching rule's action, spending one of its count. */
+  take(target: string, method: string, path: string): FaultAction | undefined {
+    const rule = this.rules.find(
+      (candidate) =>
+        (!candidate.target || candidate.target === target) &&
+        (!candidate.method || candidate.method === method) &&
+        (!candidate.pathIncludes || path.includes(candidate.pathIncludes)),
+    );
+    if (!rule) return undefined;
+    rule.count -= 1;
+    if (rule.count <= 0) this.rules = this.rules.filter((candidate) => candidate !== rule);
+    this.triggered += 1;
+    return rule.action;
+  }
+}

@@ -1,0 +1,48 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request as an emulator sees it: parsed once by the server. */
+export interface SandboxRequest {
+  method: string;
+  /** Path below the emulator's mount point, without the query. */
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON or form body; undefined when empty; the raw text when unparseable. */
+  body: unknown;
+  rawBody: string;
+}
+
+/** What a handler answers. The server writes it, or a fault switch throws it away. */
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** Objects are sent as JSON; strings as text/plain unless a content-type is given. */
+  body?: unknown;
+}
+
+export type Handler = (request: SandboxRequest) => Reply | Promise<Reply>;
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
+}
+
+export function text(status: number, body: string, headers: Record<string, string> = {}): Reply {
+  return { status, body, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } };
+}
+
+export function redirect(location: string): Reply {
+  return { status: 302, headers: { location } };
+}
+
+/** Adds headers to a reply (rate-limit headers on every answer, for one). */
+export function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
+  return { ...reply, headers: { ...headers, ...reply.headers } };
+}
+
+export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers.authorization;
+  if (typeof value !== 'string') return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(value.trim());
+  return match?.[1];
+}

@@ -1,0 +1,144 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Emulator } from './emulator.js';
+import type { FaultInjector, FaultRule } from './fault-injector.js';
+import { json, type Reply, type SandboxRequest } from './sandbox-http.js';
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (raw === '') return undefined;
+  if (contentType?.includes('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+async function readRaw(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function write(response: ServerResponse, reply: Reply): void {
+  const headers = { ...reply.headers };
+  let payload: string | undefined;
+  if (reply.body !== undefined && reply.body !== null) {
+    if (typeof reply.body === 'string') {
+      payload = reply.body;
+      headers['content-type'] ??= 'text/plain; charset=utf-8';
+    } else {
+      payload = JSON.stringify(reply.body);
+      headers['content-type'] ??= 'application/json; charset=utf-8';
+    }
+  }
+  response.writeHead(reply.status, headers);
+  response.end(payload);
+}
+
+export interface SandboxServerOptions {
+  host: string;
+  port: number;
+  emulators: Emulator[];
+  faults: FaultInjector;
+}
+
+/**
+ * The loopback HTTP server every emulator hangs off. `/_sandbox/*` are
+ * control endpoints (health, reset, faults) for scripts outside the process.
+ */
+export class SandboxServer {
+  private readonly server: http.Server;
+  private readonly emulators = new Map<string, Emulator>();
+  /** Requests seen per emulator, for assertions that nothing was sent. */
+  readonly requestLog: { mount: string; method: string; path: string; headers: IncomingMessage['headers']; rawBody: string }[] =
+    [];
+
+  constructor(private readonly options: SandboxServerOptions) {
+    for (const emulator of options.emulators) this.emulators.set(emulator.mount, emulator);
+    this.server = http.createServer((request, response) => {
+      this.dispatch(request, response).catch((error: unknown) => {
+        if (!response.headersSent) write(response, json(500, { error: 'sandbox_failure', message: String(error) }));
+        else response.destroy();
+      });
+    });
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => resolve());
+    });
+    const address = this.server.address() as AddressInfo;
+    return `http://${this.options.host}:${address.port}`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+    const raw = await readRaw(request);
+    if (raw === undefined) return write(response, json(413, { error: 'payload_too_large' }));
+    const [, mount = '', ...rest] = url.pathname.split('/');
+    const path = `/${rest.join('/')}`;
+    const method = request.method ?? 'GET';
+
+    if (mount === '_sandbox') return write(response, this.control(method, path, parseBody(raw, 'application/json')));
+    const emulator = this.emulators.get(mount);
+    if (!emulator) return write(response, json(404, { error: 'no_such_emulator', mounts: [...this.emulators.keys()] }));
+    this.requestLog.push({ mount, method, path: `${path}${url.search}`, headers: request.headers, rawBody: raw });
+
+    const fault = this.options.faults.take(mount, method, path);
+    if (fault?.kind === 'reset' && fault.when === 'before') {
+      request.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'status') {
+      return write(response, { status: fault.status, body: fault.body ?? { error: 'injected_fault' }, headers: fault.headers ?? {} });
+    }
+    if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+
+    const reply = await emulator.handle({
+      method,
+      path,
+      params: {},
+      query: url.searchParams,
+      headers: request.headers,
+      body: parseBody(raw, request.headers['content-type']),
+      rawBody: raw,
+    } satisfies SandboxRequest);
+    if (fault?.kind === 'reset' && fault.when === 'after') {
+      // The emulator acted; the client never hears about it.
+      request.socket.destroy();
+      return;
+    }
+    write(response, reply ?? json(404, { error: 'not_found', path }));
+  }
+
+  private control(method: string, path: string, body: unknown): Reply {
+    if (method === 'GET' && path === '/health') return json(200, { ok: true, emulators: [...this.emulators.keys()] });
+    if (method === 'POST' && path === '/reset') {
+      for (const emulator of this.emulators.values()) emulator.reset();
+      this.options.faults.clear();
+      return json(200, { ok: true });
+    }
+    if (method === 'POST' && path === '/faults') {
+      this.options.faults.add(body as FaultRule);
+      return json(201, { ok: true });
+    }
+    return json(404, { error: 'unknown_control_endpoint' });
+  }
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { ticketing, ticketingPath } from './index.js';
+import { TicketId } from './ticket-schema.js';
+
+export default defineStep({
+  id: 'ticketing.delete_ticket',
+  integration: ticketing,
+  title: 'Delete Ticket',
+  description: 'Delete a ticket permanently.',
+  agentDescription:
+    'PERMANENTLY deletes a ticket and its conversation; it cannot be restored through this step. Only use when the user explicitly asked to delete this ticket; to close a ticket, use Update Ticket with status solved instead.',
+  keywords: ['delete ticket', 'remove ticket', 'destroy', 'permanent'],
+  input: z.object({ ticket_id: TicketId }),
+  output: z.object({
+    deleted: z.literal(true).describe('Always true: failures are errors.'),
+    ticket_id: z.number().describe('The deleted ticket id.'),
+  }),
+  access: 'destructive',
+  idempotent: true,
+  variables: { ticket_id: '$.ticket_id' },
+  async run(input, { http }) {
+    await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
+    return { deleted: true as const, ticket_id: input.ticket_id };
+  },
+});

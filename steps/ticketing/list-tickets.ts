@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { ticketing, ticketingPath } from './index.js';
+import { Assignee, Ticket, TicketPriority, TicketStatus } from './ticket-schema.js';
+
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, 'an ISO 8601 date or date-time');
+
+const CursorPage = z.object({
+  tickets: z.array(Ticket).optional(),
+  results: z.array(Ticket.loose()).optional(),
+  meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }),
+});
+
+export default defineStep({
+  id: 'ticketing.list_tickets',
+  integration: ticketing,
+  title: 'List Tickets',
+  description: 'List tickets, newest pages first, optionally filtered by status, priority, assignee and creation date.',
+  agentDescription:
+    'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
+  keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
+  input: z
+    .object({
+      status: TicketStatus.optional(),
+      priority: TicketPriority.optional(),
+      assignee: Assignee.optional(),
+      created_after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
+      created_before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
+      limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
+      cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
+    })
+    .refine(
+      (value) => !value.created_after || !value.created_before || value.created_after < value.created_before,
+      { path: ['created_before'], message: 'created_before must be later than created_after' },
+    ),
+  output: z.object({
+    tickets: z.array(Ticket).describe('This page of tickets.'),
+    has_more: z.boolean().describe('Whether another page exists.'),
+    next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null on the last page.'),
+  }),
+  access: 'read',
+  idempotent: true,
+  variables: { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' },
+  async run(input, { http }) {
+    const terms = [
+      input.status && `status:${input.status}`,
+      input.priority && `priority:${input.priority}`,
+      input.assignee !== undefined && `assignee:${input.assignee}`,
+      input.created_after && `created>${input.created_after}`,
+      input.created_before && `created<${input.created_before}`,
+    ].filter((term): term is string => Boolean(term));
+    const paging = { 'page[size]': input.limit, ...(input.cursor ? { 'page[after]': input.cursor } : {}) };
+    // The plain list cannot filter; filtered lists go through the cursor-paged
+    // search export, which has no 1,000-result cap.
+    const response = terms.length
+      ? await http.request({
+          method: 'GET',
+          path: ticketingPath('searchExport'),
+          query: { query: ['type:ticket', ...terms].join(' '), 'filter[type]': 'ticket', ...paging },
+        })
+      : await http.request({ method: 'GET', path: ticketingPath('tickets'), query: paging });
+    const page = CursorPage.parse(response.body);
+    const tickets = (page.tickets ?? page.results ?? []).map((ticket) => Ticket.parse(ticket));
+    return {
+      tickets,
+      has_more: page.meta.has_more,
+      next_cursor: page.meta.has_more ? (page.meta.after_cursor ?? null) : null,
+    };
+  },
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** Provider enums (Zendesk Support API v2). */
+export const TicketStatus = z
+  .enum(['new', 'open', 'pending', 'hold', 'solved', 'closed'])
+  .describe('Ticket status: new, open, pending, hold, solved or closed.');
+export const TicketPriority = z.enum(['low', 'normal', 'high', 'urgent']).describe('Ticket priority.');
+export const TicketType = z.enum(['problem', 'incident', 'question', 'task']).describe('Ticket type.');
+
+export const TicketId = z.coerce
+  .number()
+  .int()
+  .positive()
+  .describe('The numeric ticket id, as returned by Create Ticket, List Tickets or Search Tickets.');
+
+/** A user id or an email address: the provider takes either for assignees. */
+export const Assignee = z
+  .union([z.number().int().positive(), z.email()])
+  .describe('The agent to assign: a numeric user id or the agent\'s email address.');
+
+export const CustomFields = z
+  .array(
+    z.object({
+      id: z.number().int().positive().describe('Custom field id.'),
+      value: z.unknown().describe('Field value: string, number, boolean, list of tags, or null to clear.'),
+    }),
+  )
+  .describe('Custom ticket fields by their field identifiers.');
+
+export const Tags = z
+  .array(z.string().min(1).max(80).regex(/^\S+$/, 'tags cannot contain spaces'))
+  .describe('Tags (single words).');
+
+const nullableNumber = z.number().nullable().optional();
+
+export const Ticket = z.object({
+  id: z.number().describe('Ticket id.'),
+  url: z.string().optional().describe('API URL of the ticket.'),
+  external_id: z.string().nullable().optional().describe('Your own id for the ticket, if set.'),
+  type: TicketType.nullable().optional(),
+  subject: z.string().nullable().optional().describe('Subject line.'),
+  description: z.string().nullable().optional().describe('First comment of the ticket.'),
+  priority: TicketPriority.nullable().optional(),
+  status: TicketStatus,
+  requester_id: nullableNumber.describe('User who asked.'),
+  submitter_id: nullableNumber.describe('User who submitted.'),
+  assignee_id: nullableNumber.describe('Agent assigned, if any.'),
+  organization_id: nullableNumber.describe('Organization of the requester.'),
+  group_id: nullableNumber.describe('Group assigned.'),
+  tags: z.array(z.string()).default([]).describe('Tags on the ticket.'),
+  custom_fields: z
+    .array(z.object({ id: z.number(), value: z.unknown() }))
+    .default([])
+    .describe('Custom field values.'),
+  created_at: z.string().optional().describe('ISO 8601 creation time.'),
+  updated_at: z.string().optional().describe('ISO 8601 last update time.'),
+});
+export type Ticket = z.infer<typeof Ticket>;
+
+export const Comment = z.object({
+  id: z.number().describe('Comment id.'),
+  author_id: z.number().nullable().optional().describe('User who wrote it.'),
+  body: z.string().describe('Plain-text body.'),
+  public: z.boolean().describe('False for an internal note only agents see.'),
+  created_at: z.string().optional().describe('ISO 8601 time.'),
+});
+
+export const UserSummary = z.object({
+  id: z.number().describe('User id.'),
+  name: z.string().nullable().optional().describe('Display name.'),
+  email: z.string().nullable().optional().describe('Email address.'),
+  role: z.string().nullable().optional().describe('end-user, agent or admin.'),
+});
+
+/** The provider takes an assignee as `assignee_id` or `assignee_email`. */
+export function assigneeFields(assignee: z.infer<typeof Assignee> | undefined): Record<string, unknown> {
+  if (assignee === undefined) return {};
+  return typeof assignee === 'number' ? { assignee_id: assignee } : { assignee_email: assignee };
+}
+
+/** Failures after which a write may or may not have happened at the provider. */
+export function outcomeUnknown(error: unknown): boolean {
+  const record = error as { code?: string; status?: number; details?: { sent?: unknown } };
+  if (record.code === 'network_error' || record.code === 'timeout') return record.details?.sent !== false;
+  return record.code === 'provider_error' && [500, 502, 504].includes(record.status ?? 0);
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { isToolstepsError } from '../../src/errors.js';
+import { defineStep } from '../../src/step.js';
+import { ticketing, ticketingPath } from './index.js';
+import {
+  Assignee,
+  assigneeFields,
+  CustomFields,
+  Tags,
+  Ticket,
+  TicketId,
+  TicketPriority,
+  TicketStatus,
+  TicketType,
+} from './ticket-schema.js';
+
+const CHANGE_FIELDS = [
+  'status',
+  'priority',
+  'type',
+  'subject',
+  'assignee',
+  'add_tags',
+  'remove_tags',
+  'replace_tags',
+  'internal_note',
+  'public_comment',
+  'custom_fields',
+] as const;
+
+export default defineStep({
+  id: 'ticketing.update_ticket',
+  integration: ticketing,
+  title: 'Update Ticket',
+  description: 'Change a ticket: status, priority, type, assignee, tags, custom fields, and add an internal note or a public reply.',
+  agentDescription:
+    'Updates an existing ticket. Tags: add_tags and remove_tags change only the tags named; replace_tags replaces the whole set (cannot be combined with the other two). internal_note is visible to agents only; public_comment is sent to the requester. An update that adds a comment or note is not retried after an ambiguous failure (it could post twice); check with Get Ticket Info first.',
+  keywords: ['edit ticket', 'change status', 'assign', 'reply', 'comment', 'note', 'tag', 'close ticket', 'solve'],
+  input: z
+    .object({
+      ticket_id: TicketId,
+      status: TicketStatus.optional(),
+      priority: TicketPriority.optional(),
+      type: TicketType.optional(),
+      subject: z.string().trim().min(1).max(1000).optional().describe('New subject line.'),
+      assignee: Assignee.optional(),
+      add_tags: Tags.optional().describe('Tags to add; other tags stay.'),
+      remove_tags: Tags.optional().describe('Tags to remove; other tags stay.'),
+      replace_tags: Tags.optional().describe('The complete new set of tags; every other tag is removed.'),
+      internal_note: z.string().min(1).max(65_000).optional().describe('A private note only agents see.'),
+      public_comment: z.string().min(1).max(65_000).optional().describe('A public reply the requester sees.'),
+      custom_fields: CustomFields.optional(),
+    })
+    .superRefine((value, context) => {
+      if (!CHANGE_FIELDS.some((field) => value[field] !== undefined)) {
+        context.addIssue({ code: 'custom', message: `give at least one change: ${CHANGE_FIELDS.join(', ')}` });
+      }
+      if (value.replace_tags && (value.add_tags || value.remove_tags)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['replace_tags'],
+          message: 'replace_tags replaces every tag; do not combine it with add_tags or remove_tags',
+        });
+      }
+    }),
+  output: z.object({
+    ticket: Ticket.describe('The ticket after the update.'),
+    applied: z
+      .object({ public_comment: z.boolean(), internal_note: z.boolean() })
+      .describe('Which comments were added.'),
+  }),
+  access: 'write',
+  idempotent: false,
+  variables: { ticket_id: '$.ticket.id', status: '$.ticket.status', tags: '$.ticket.tags' },
+  async run(input, { http }) {
+    const changes = {
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(input.type ? { type: input.type } : {}),
+      ...(input.subject ? { subject: input.subject } : {}),
+      ...assigneeFields(input.assignee),
+      // `tags` replaces the set; additional_tags / remove_tags edit it.
+      ...(input.replace_tags ? { tags: input.replace_tags } : {}),
+      ...(input.add_tags ? { additional_tags: input.add_tags } : {}),
+      ...(input.remove_tags ? { remove_tags: input.remove_tags } : {}),
+      ...(input.custom_fields ? { custom_fields: input.custom_fields } : {}),
+    };
+    // The provider takes one comment per update, so a note and a reply go in two updates.
+    const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] = [];
+    const firstComment = input.public_comment
+      ? { comment: { body: input.public_comment, public: true }, adds: 'public_comment' as const }
+      : input.internal_note
+        ? { comment: { body: input.internal_note, public: false }, adds: 'internal_note' as const }
+        : undefined;
+    updates.push({
+      ticket: { ...changes, ...(firstComment ? { comment: firstComment.comment } : {}) },
+      adds: firstComment?.adds ?? null,
+    });
+    if (input.public_comment && input.internal_note) {
+      updates.push({ ticket: { comment: { body: input.internal_note, public: false } }, adds: 'internal_note' });
+    }
+    const applied = { public_comment: false, internal_note: false };
+    let ticket: z.infer<typeof Ticket> | undefined;
+    for (const [index, update] of updates.entries()) {
+      try {
+        const response = await http.request<{ ticket: unknown }>({
+          method: 'PUT',
+          path: ticketingPath('ticket', input.ticket_id),
+          body: { ticket: update.ticket },
+          // A PUT that only sets fields is idempotent; one that adds a comment is not.
+          idempotent: update.adds === null,
+        });
+        ticket = Ticket.parse(response.body.ticket);
+        if (update.adds) applied[update.adds] = true;
+      } catch (error) {
+        if (index > 0 && isToolstepsError(error)) {
+          error.details.applied = { ...applied };
+          error.details.hint = 'The field changes and public comment were saved; only the internal note is missing.';
+        }
+        throw error;
+      }
+    }
+    return { ticket: ticket!, applied };
+  },
+});
