@@ -41,7 +41,9 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
     body: z
       .json()
       .optional()
-      .describe(`JSON request body${methods.some((m) => !BODY_METHODS.has(m)) ? ', for POST, PUT and PATCH only' : ''}.`),
+      .describe(
+        `JSON request body${methods.some((m) => !BODY_METHODS.has(m)) ? ', for POST, PUT and PATCH only' : ''}.`,
+      ),
     ...(options.customHeaders
       ? {
           headers: z
@@ -54,19 +56,27 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
                 context.addIssue({ code: 'custom', message: (error as Error).message });
               }
             })
-            .describe('Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.'),
+            .describe(
+              'Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.',
+            ),
         }
       : {}),
   };
   const input = z.object(shape).superRefine((value, context) => {
     const method = value.method as HttpMethod;
     if (value.body !== undefined && !BODY_METHODS.has(method)) {
-      context.addIssue({ code: 'custom', path: ['body'], message: `a body is sent only with POST, PUT or PATCH, not ${method}` });
+      context.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `a body is sent only with POST, PUT or PATCH, not ${method}`,
+      });
     }
   });
   const output = z.object({
     status: z.number().int().describe('HTTP status of the provider response.'),
-    headers: z.record(z.string(), z.string()).describe('Selected response headers (content-type, location, etag, retry-after).'),
+    headers: z
+      .record(z.string(), z.string())
+      .describe('Selected response headers (content-type, location, etag, retry-after).'),
     body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
   });
 
@@ -86,7 +96,10 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
       const record = value as Record<string, unknown>;
       const path = guardEndpoint(record[options.pathField] as string, options.pathField);
       const headers = options.customHeaders
-        ? guardHeaders(record.headers as Record<string, string> | undefined, integration.credentialHeaders ?? [])
+        ? guardHeaders(
+            record.headers as Record<string, string> | undefined,
+            integration.credentialHeaders ?? [],
+          )
         : {};
       const response = await context.http.request({
         method: record.method as HttpMethod,

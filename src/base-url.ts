@@ -17,7 +17,9 @@ export function validateBaseUrl(value: string, field = 'baseUrl'): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InputError(`${field} is not a URL.`, [{ path: field, message: 'expected an absolute http(s) URL' }]);
+    throw new InputError(`${field} is not a URL.`, [
+      { path: field, message: 'expected an absolute http(s) URL' },
+    ]);
   }
   const reasons: string[] = [];
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
@@ -26,13 +28,20 @@ export function validateBaseUrl(value: string, field = 'baseUrl'): string {
   if (url.username || url.password) reasons.push('must not contain a user name or password');
   if (url.search || url.hash) reasons.push('must not contain a query or fragment');
   if (reasons.length) {
-    throw new InputError(`${field} ${reasons.join('; ')}.`, reasons.map((message) => ({ path: field, message })));
+    throw new InputError(
+      `${field} ${reasons.join('; ')}.`,
+      reasons.map((message) => ({ path: field, message })),
+    );
   }
   return url.toString().replace(/\/+$/, '');
 }
 
 /** Joins a base URL (which may carry a path prefix) and a guarded endpoint path. */
-export function joinUrl(base: string, endpoint: string, query?: Record<string, string | number | undefined>): URL {
+export function joinUrl(
+  base: string,
+  endpoint: string,
+  query?: Record<string, string | number | undefined>,
+): URL {
   const url = new URL(base.replace(/\/+$/, '') + endpoint);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));

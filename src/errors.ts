@@ -77,10 +77,7 @@ export class InputError extends ToolstepsError {
 }
 
 export class AuthError extends ToolstepsError {
-  constructor(
-    message: string,
-    options: ToolstepsErrorOptions & { reauthorize?: boolean } = {},
-  ) {
+  constructor(message: string, options: ToolstepsErrorOptions & { reauthorize?: boolean } = {}) {
     super(options.reauthorize ? 'reauthorization_required' : 'auth_failed', message, options);
   }
 }
@@ -114,7 +111,9 @@ export class RateLimitError extends ToolstepsError {
 export class ProviderError extends ToolstepsError {
   constructor(
     message: string,
-    options: ToolstepsErrorOptions & { code?: 'provider_error' | 'provider_rejected' | 'conflict' | 'invalid_state' } = {},
+    options: ToolstepsErrorOptions & {
+      code?: 'provider_error' | 'provider_rejected' | 'conflict' | 'invalid_state';
+    } = {},
   ) {
     super(options.code ?? 'provider_error', message, options);
   }

@@ -4,7 +4,10 @@ import type { Registry } from './registry.js';
 export const MANIFEST_VERSION = 1;
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** The catalogue: every integration and step, with JSON Schemas generated from the zod schemas. */
@@ -21,7 +24,12 @@ export function buildManifest(registry: Registry) {
         kind: integration.connection.kind,
         fields: schemaOf(integration.connection.fields, 'input'),
         ...(integration.connection.oauth
-          ? { oauth: { refreshes: integration.connection.oauth.refreshes, scopes: [...integration.connection.oauth.defaultScopes] } }
+          ? {
+              oauth: {
+                refreshes: integration.connection.oauth.refreshes,
+                scopes: [...integration.connection.oauth.defaultScopes],
+              },
+            }
           : {}),
       },
       apiCallMethods: [...integration.apiCall.methods],

@@ -36,7 +36,10 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
   const issues: FieldIssue[] = [];
   for (const [name, expression] of Object.entries(mapping)) {
     if (!VARIABLE_NAME.test(name)) {
-      issues.push({ path: `${field}.${name}`, message: 'variable names are letters, digits and _, not starting with a digit' });
+      issues.push({
+        path: `${field}.${name}`,
+        message: 'variable names are letters, digits and _, not starting with a digit',
+      });
       continue;
     }
     try {
@@ -48,7 +51,8 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
       });
     }
   }
-  if (issues.length) throw new InputError(`Invalid variable mapping: ${issues.map((i) => i.path).join(', ')}.`, issues);
+  if (issues.length)
+    throw new InputError(`Invalid variable mapping: ${issues.map((i) => i.path).join(', ')}.`, issues);
   return compiled;
 }
 

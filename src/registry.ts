@@ -1,8 +1,8 @@
+import { InputError } from './errors.js';
 import type { Integration } from './integration.js';
 import type { InvocationResult, InvokeOptions, Runtime } from './runtime.js';
 import { scoreStep } from './search-ranking.js';
 import type { AnyStep } from './step.js';
-import { InputError } from './errors.js';
 
 export interface SearchHit {
   step: AnyStep;
@@ -25,9 +25,12 @@ export class Registry {
   registerStep(step: AnyStep): this {
     if (this.steps.has(step.id)) throw new Error(`Step "${step.id}" is already registered.`);
     const integration = this.integrations.get(step.integration.id);
-    if (!integration) throw new Error(`Step "${step.id}" needs integration "${step.integration.id}" registered first.`);
+    if (!integration)
+      throw new Error(`Step "${step.id}" needs integration "${step.integration.id}" registered first.`);
     if (integration !== step.integration) {
-      throw new Error(`Step "${step.id}" was defined against another instance of integration "${integration.id}".`);
+      throw new Error(
+        `Step "${step.id}" was defined against another instance of integration "${integration.id}".`,
+      );
     }
     this.steps.set(step.id, step);
     return this;
@@ -72,7 +75,11 @@ export class Registry {
     return hits.slice(0, limit);
   }
 
-  invoke<Output = unknown>(runtime: Runtime, stepId: string, options: InvokeOptions): Promise<InvocationResult<Output>> {
+  invoke<Output = unknown>(
+    runtime: Runtime,
+    stepId: string,
+    options: InvokeOptions,
+  ): Promise<InvocationResult<Output>> {
     return runtime.invoke<Output>(this.requireStep(stepId), options);
   }
 }

@@ -44,6 +44,11 @@ export interface InvokeOptions {
   creditBudget?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Narrows what this invocation may touch, set per step or trigger by the
+   * embedder (D: `{ projects: [...] }`). Steps refuse anything outside before sending.
+   */
+  constraints?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface InvocationMeta {
@@ -127,9 +132,10 @@ export class Runtime {
   private async loadConnection(step: AnyStep, reference: string | Connection): Promise<Connection> {
     const connection = typeof reference === 'string' ? await this.store.get(reference) : reference;
     if (!connection) {
-      throw new InputError(`No connection with id "${reference as string}". Add one with: toolsteps connections add.`, [
-        { path: 'connection', message: 'unknown connection id' },
-      ]);
+      throw new InputError(
+        `No connection with id "${reference as string}". Add one with: toolsteps connections add.`,
+        [{ path: 'connection', message: 'unknown connection id' }],
+      );
     }
     if (connection.integration !== step.integration.id) {
       throw new InputError(
@@ -139,9 +145,12 @@ export class Runtime {
     }
     for (const secret of step.integration.connection.requiredSecrets) {
       if (!connection.secrets[secret]) {
-        throw new AuthError(`Connection "${connection.id}" has no ${secret === 'apiKey' ? 'API key' : 'access token'}.`, {
-          reauthorize: true,
-        });
+        throw new AuthError(
+          `Connection "${connection.id}" has no ${secret === 'apiKey' ? 'API key' : 'access token'}.`,
+          {
+            reauthorize: true,
+          },
+        );
       }
     }
     return connection;
@@ -181,7 +190,11 @@ export class Runtime {
       ...(this.refresher.canRefresh(integration, connection)
         ? {
             refresh: async () => {
-              connection = await this.refresher.fresh(integration, connection, connection.secrets.accessToken);
+              connection = await this.refresher.fresh(
+                integration,
+                connection,
+                connection.secrets.accessToken,
+              );
               return connection;
             },
           }
@@ -216,6 +229,7 @@ export class Runtime {
         charged = (charged ?? 0) + amount;
       },
       progress: (done, total) => options.onProgress?.(done, total),
+      constraints: options.constraints ?? {},
     });
 
     const checked = step.output.safeParse(raw);

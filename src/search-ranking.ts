@@ -32,7 +32,9 @@ export function scoreStep(step: AnyStep, integration: Integration, query: string
     let best = 0;
     for (const [field, tokens] of fields) {
       const stem = term.length > 3 ? term.replace(/s$/, '') : term;
-      const exact = tokens.some((token) => token === term || token === stem || token.replace(/s$/, '') === stem);
+      const exact = tokens.some(
+        (token) => token === term || token === stem || token.replace(/s$/, '') === stem,
+      );
       const prefix = !exact && term.length >= 3 && tokens.some((token) => token.startsWith(term));
       const value = exact ? WEIGHTS[field] : prefix ? WEIGHTS[field] / 2 : 0;
       best = Math.max(best, value);

@@ -27,6 +27,8 @@ export interface StepContext {
   reportCredits(charged: number): void;
   /** Work that outlives one request (bulk batches) reports progress here. */
   progress(done: number, total: number): void;
+  /** Limits the embedder set for this invocation, e.g. `{ projects: ['web'] }`; empty when none. */
+  constraints: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface StepDefinition<Input extends z.ZodType, Output extends z.ZodType> {

@@ -4,7 +4,10 @@ import type { Integration } from '../integration.js';
 import type { Connection } from './connection.js';
 
 /** Validates a connection's public fields against its integration's schema. */
-export function parseConnectionFields(integration: Integration, fields: Record<string, string>): Record<string, string> {
+export function parseConnectionFields(
+  integration: Integration,
+  fields: Record<string, string>,
+): Record<string, string> {
   const { baseUrl, ...rest } = fields;
   const parsed = integration.connection.fields.safeParse(rest);
   if (!parsed.success) {

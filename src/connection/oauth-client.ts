@@ -38,7 +38,13 @@ function oauthOf(integration: Integration): OAuthSettings {
 export function buildAuthorizeUrl(
   integration: Integration,
   baseUrl: string,
-  params: { clientId: string; redirectUri: string; state: string; codeChallenge?: string; scopes?: readonly string[] },
+  params: {
+    clientId: string;
+    redirectUri: string;
+    state: string;
+    codeChallenge?: string;
+    scopes?: readonly string[];
+  },
 ): string {
   const oauth = oauthOf(integration);
   const url = new URL(oauth.authorizeUrl(baseUrl));
@@ -101,7 +107,9 @@ async function postToTokenEndpoint(
     const record = (payload ?? {}) as { error?: unknown; error_description?: unknown };
     const providerCode = typeof record.error === 'string' ? record.error : undefined;
     const description =
-      typeof record.error_description === 'string' ? redactSecrets(record.error_description, secrets) : undefined;
+      typeof record.error_description === 'string'
+        ? redactSecrets(record.error_description, secrets)
+        : undefined;
     const said = [providerCode, description].filter(Boolean).join(': ');
     const details = { method: 'POST', path: new URL(url).pathname, providerCode };
     if (response.status === 400 || response.status === 401) {
@@ -130,7 +138,13 @@ async function postToTokenEndpoint(
 
 export function exchangeCode(
   options: TokenEndpointOptions,
-  params: { code: string; clientId: string; clientSecret?: string; redirectUri: string; codeVerifier?: string },
+  params: {
+    code: string;
+    clientId: string;
+    clientSecret?: string;
+    redirectUri: string;
+    codeVerifier?: string;
+  },
 ): Promise<TokenSet> {
   return postToTokenEndpoint(
     options,

@@ -33,7 +33,8 @@ export class TokenRefresher {
 
   needsRefresh(connection: Connection): boolean {
     return (
-      connection.expiresAt !== undefined && connection.expiresAt - this.options.clock.now() <= this.options.marginMs
+      connection.expiresAt !== undefined &&
+      connection.expiresAt - this.options.clock.now() <= this.options.marginMs
     );
   }
 
@@ -77,7 +78,9 @@ export class TokenRefresher {
     const refreshToken = current.secrets.refreshToken;
     const clientId = current.fields.clientId;
     if (!refreshToken || !clientId) {
-      throw new AuthError(`Connection "${id}" has no refresh token; it needs re-authorisation.`, { reauthorize: true });
+      throw new AuthError(`Connection "${id}" has no refresh token; it needs re-authorisation.`, {
+        reauthorize: true,
+      });
     }
     this.refreshCount += 1;
     this.options.logger.info('refreshing token', { connection: id });

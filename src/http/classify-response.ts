@@ -40,7 +40,10 @@ export function classifyFailure(
     case status === 408:
       return new TimeoutError(`${where} timed out at the provider (408)${said}.`, base);
     case status === 409:
-      return new ProviderError(`${where} conflicts with the current state (409)${said}.`, { ...base, code: 'conflict' });
+      return new ProviderError(`${where} conflicts with the current state (409)${said}.`, {
+        ...base,
+        code: 'conflict',
+      });
     case status === 429: {
       const retryAfterMs = parseRetryAfter(failure.headers.get('retry-after'), now);
       return new RateLimitError(`${where} hit the provider's rate limit (429)${said}.`, {
@@ -49,7 +52,8 @@ export function classifyFailure(
       });
     }
     case status >= 500: {
-      const retryAfterMs = status === 503 ? parseRetryAfter(failure.headers.get('retry-after'), now) : undefined;
+      const retryAfterMs =
+        status === 503 ? parseRetryAfter(failure.headers.get('retry-after'), now) : undefined;
       return new ProviderError(`${where} failed at the provider (${status})${said}.`, {
         status,
         retryable: true,

@@ -5,9 +5,10 @@ const CONTROL = /[\r\n\0]/;
 const MAX_DECODE_ROUNDS = 3;
 
 function refuse(field: string, reason: string): never {
-  throw new InputError(`Refused ${field}: ${reason}. Give a path under the connection's base URL, such as /api/v2/tickets.json.`, [
-    { path: field, message: reason },
-  ]);
+  throw new InputError(
+    `Refused ${field}: ${reason}. Give a path under the connection's base URL, such as /api/v2/tickets.json.`,
+    [{ path: field, message: reason }],
+  );
 }
 
 /**
@@ -92,13 +93,18 @@ export function guardHeaders(
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) issues.push({ path: `${field}.${name}`, message: 'not a valid header name' });
+    if (!HEADER_NAME.test(name))
+      issues.push({ path: `${field}.${name}`, message: 'not a valid header name' });
     else if (reserved.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-')) {
-      issues.push({ path: `${field}.${name}`, message: 'this header is set by toolsteps and cannot be overridden' });
+      issues.push({
+        path: `${field}.${name}`,
+        message: 'this header is set by toolsteps and cannot be overridden',
+      });
     } else if (typeof value !== 'string' || CONTROL.test(value)) {
       issues.push({ path: `${field}.${name}`, message: 'header values may not contain CR, LF or NUL' });
     } else result[name] = value;
   }
-  if (issues.length) throw new InputError(`Refused ${field}: ${issues.map((issue) => issue.path).join(', ')}.`, issues);
+  if (issues.length)
+    throw new InputError(`Refused ${field}: ${issues.map((issue) => issue.path).join(', ')}.`, issues);
   return result;
 }

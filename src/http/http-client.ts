@@ -3,7 +3,14 @@ import type { Dispatcher } from 'undici';
 import { joinUrl } from '../base-url.js';
 import type { Clock } from '../clock.js';
 import type { Connection } from '../connection/connection.js';
-import { AbortedError, AuthError, isToolstepsError, ProviderError, redactSecrets, type ToolstepsError } from '../errors.js';
+import {
+  AbortedError,
+  AuthError,
+  isToolstepsError,
+  ProviderError,
+  redactSecrets,
+  type ToolstepsError,
+} from '../errors.js';
 import type { HttpMethod, Integration } from '../integration.js';
 import type { Logger } from '../logger.js';
 import { classifyException } from './classify-exception.js';
@@ -158,19 +165,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
         await response.body?.cancel();
-        if (hop >= MAX_REDIRECTS) throw new ProviderError(`${where} redirected more than ${MAX_REDIRECTS} times.`);
+        if (hop >= MAX_REDIRECTS)
+          throw new ProviderError(`${where} redirected more than ${MAX_REDIRECTS} times.`);
         const next = new URL(location, url);
         if (next.origin !== origin) {
           // Credentials never follow a redirect to another origin; only a read may follow at all.
           if (method !== 'GET' && method !== 'HEAD') {
-            throw new ProviderError(`${where} was redirected to another origin (${next.origin}); not followed.`, {
-              status: response.status,
-              details: { location: next.origin },
-            });
+            throw new ProviderError(
+              `${where} was redirected to another origin (${next.origin}); not followed.`,
+              {
+                status: response.status,
+                details: { location: next.origin },
+              },
+            );
           }
           withCredentials = false;
         }
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        if (
+          response.status === 303 ||
+          ((response.status === 301 || response.status === 302) && method === 'POST')
+        ) {
           method = 'GET';
           body = undefined;
         }
@@ -181,7 +195,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const parsedBody = await readBody(response);
       if (response.ok) return { status: response.status, headers: response.headers, body: parsedBody };
 
-      const failure = { status: response.status, headers: response.headers, body: parsedBody, method, path: request.path.split('?')[0] ?? '' };
+      const failure = {
+        status: response.status,
+        headers: response.headers,
+        body: parsedBody,
+        method,
+        path: request.path.split('?')[0] ?? '',
+      };
       const rawParsed = integration.parseError?.(parsedBody) ?? {};
       const parsed = {
         ...rawParsed,
@@ -218,7 +238,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
     } catch (error) {
       if (isToolstepsError(error)) throw error;
-      if (options.signal?.aborted) throw new AbortedError(`${request.method} ${request.path} was aborted by the caller.`);
+      if (options.signal?.aborted)
+        throw new AbortedError(`${request.method} ${request.path} was aborted by the caller.`);
       throw error;
     }
   }

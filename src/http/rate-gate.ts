@@ -2,6 +2,8 @@ import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors.js';
 import type { RateLimitSnapshot, RateLimitWindow } from './rate-limit.js';
 
+const UNKNOWN_RESET_PAUSE_MS = 1000;
+
 export interface RateGateOptions {
   clock: Clock;
   /** Longest wait the gate accepts before failing with RateLimitError instead. */
@@ -54,7 +56,12 @@ export class RateGate {
           continue;
         }
         if (window.remaining - window.inFlight <= reserve) {
-          waitUntil = Math.max(waitUntil, window.resetAt ?? now + 1000);
+          if (window.resetAt === undefined) {
+            // The provider did not say when it refills: pause once, then let
+            // one request probe and learn the truth from its headers.
+            this.windows.delete(name);
+            waitUntil = Math.max(waitUntil, now + UNKNOWN_RESET_PAUSE_MS);
+          } else waitUntil = Math.max(waitUntil, window.resetAt);
         }
       }
       if (waitUntil <= now) break;

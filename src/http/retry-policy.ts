@@ -42,7 +42,9 @@ export function decideRetry(
   const throttled = error.code === 'rate_limited' || error.status === 503;
   if (throttled) {
     const retryAfterMs =
-      error instanceof RateLimitError ? error.retryAfterMs : (error.details.retryAfterMs as number | undefined);
+      error instanceof RateLimitError
+        ? error.retryAfterMs
+        : (error.details.retryAfterMs as number | undefined);
     if (retryAfterMs !== undefined && retryAfterMs > options.maxRetryAfterMs) {
       throw new RateLimitError(
         `${error.message} The provider asks to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.ceil(options.maxRetryAfterMs / 1000)} s cap; not waiting.`,

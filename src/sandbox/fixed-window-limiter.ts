@@ -44,7 +44,12 @@ export class FixedWindowLimiter {
   peek(key: string): WindowVerdict {
     const entry = this.state(key);
     const remaining = Math.max(0, this.limit - entry.used);
-    return { allowed: remaining > 0, limit: this.limit, remaining, resetAt: entry.windowStart + this.windowMs };
+    return {
+      allowed: remaining > 0,
+      limit: this.limit,
+      remaining,
+      resetAt: entry.windowStart + this.windowMs,
+    };
   }
 
   reset(): void {

@@ -1,8 +1,10 @@
 import { type Clock, systemClock } from '../clock.js';
+import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
 import { SandboxServer } from './sandbox-server.js';
-import { TicketingEmulator } from './ticketing/ticketing-emulator.js';
+import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
 
+export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 
@@ -10,16 +12,30 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   clock?: Clock;
-  ticketing?: { requestsPerMinute?: number; accessTokenTtlMs?: number };
+  ticketing?: Omit<TicketingEmulatorOptions, 'clock'>;
 }
 
-export interface Sandbox {
+/** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
+export interface SandboxEmulators {
+  ticketing: TicketingEmulator;
+}
+
+function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
+  return {
+    ticketing: new TicketingEmulator({ clock, ...options.ticketing }),
+  };
+}
+
+export interface Sandbox extends SandboxEmulators {
   url: string;
   server: SandboxServer;
   faults: FaultInjector;
-  ticketing: TicketingEmulator;
-  /** The `baseUrl` a connection uses to reach an emulator instead of the provider. */
-  baseUrl(integration: 'ticketing', account: string): string;
+  /**
+   * The `baseUrl` a connection uses to reach an emulator instead of the
+   * provider: `<url>/<mount>`, plus `/<account>` for providers whose host
+   * names the account (ticketing's subdomain).
+   */
+  baseUrl(mount: string, account?: string): string;
   close(): Promise<void>;
 }
 
@@ -27,20 +43,20 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;
   const faults = new FaultInjector();
-  const ticketing = new TicketingEmulator({ clock, ...options.ticketing });
+  const emulators = createEmulators(clock, options);
   const server = new SandboxServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
-    emulators: [ticketing],
+    emulators: Object.values(emulators) as Emulator[],
     faults,
   });
   const url = await server.listen();
   return {
+    ...emulators,
     url,
     server,
     faults,
-    ticketing,
-    baseUrl: (integration, account) => `${url}/${integration}/${account}`,
+    baseUrl: (mount, account) => `${url}/${mount}${account ? `/${account}` : ''}`,
     close: () => server.close(),
   };
 }

@@ -108,7 +108,13 @@ export class OAuthProvider {
         accessToken,
       });
     }
-    this.access.set(accessToken, { account, userId, scopes, expiresAt, ...(refreshToken ? { refreshToken } : {}) });
+    this.access.set(accessToken, {
+      account,
+      userId,
+      scopes,
+      expiresAt,
+      ...(refreshToken ? { refreshToken } : {}),
+    });
     return {
       access_token: accessToken,
       token_type: 'bearer',
@@ -125,7 +131,10 @@ export class OAuthProvider {
     const client = this.clients.get(clientId);
     if (!client) return json(400, { error: 'invalid_client', error_description: 'Unknown client_id.' });
     if (!isLoopbackRedirect(redirectUri)) {
-      return json(400, { error: 'invalid_request', error_description: 'redirect_uri must be a loopback URL in the sandbox.' });
+      return json(400, {
+        error: 'invalid_request',
+        error_description: 'redirect_uri must be a loopback URL in the sandbox.',
+      });
     }
     const back = new URL(redirectUri);
     const state = query.get('state');
@@ -190,7 +199,8 @@ export class OAuthProvider {
     }
     if (grantType === 'refresh_token') {
       this.grants.refresh_token += 1;
-      if (!this.options.issuesRefreshTokens) return invalid('This provider does not issue refresh tokens.', 'unsupported_grant_type');
+      if (!this.options.issuesRefreshTokens)
+        return invalid('This provider does not issue refresh tokens.', 'unsupported_grant_type');
       const token = get('refresh_token') ?? '';
       const grant = this.refresh.get(token);
       if (!grant || grant.account !== account || grant.clientId !== client.id) {
@@ -209,7 +219,8 @@ export class OAuthProvider {
     if (!accessToken) return { ok: false, reason: 'missing' };
     const grant = this.access.get(accessToken);
     if (!grant) return { ok: false, reason: 'unknown' };
-    if (grant.expiresAt !== undefined && grant.expiresAt <= this.options.clock.now()) return { ok: false, reason: 'expired' };
+    if (grant.expiresAt !== undefined && grant.expiresAt <= this.options.clock.now())
+      return { ok: false, reason: 'expired' };
     if (account !== undefined && grant.account !== account) return { ok: false, reason: 'wrong_account' };
     return { ok: true, account: grant.account, userId: grant.userId, scopes: grant.scopes };
   }

@@ -31,7 +31,9 @@ export class Router {
   }
 
   /** The handler for a request, or 'method' when only the method is wrong, or undefined. */
-  match(request: Pick<SandboxRequest, 'method' | 'path'>): { handler: Handler; params: Record<string, string> } | 'method' | undefined {
+  match(
+    request: Pick<SandboxRequest, 'method' | 'path'>,
+  ): { handler: Handler; params: Record<string, string> } | 'method' | undefined {
     let pathMatched = false;
     for (const route of this.routes) {
       const found = route.pattern.exec(request.path);

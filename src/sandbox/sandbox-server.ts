@@ -60,14 +60,20 @@ export class SandboxServer {
   private readonly server: http.Server;
   private readonly emulators = new Map<string, Emulator>();
   /** Requests seen per emulator, for assertions that nothing was sent. */
-  readonly requestLog: { mount: string; method: string; path: string; headers: IncomingMessage['headers']; rawBody: string }[] =
-    [];
+  readonly requestLog: {
+    mount: string;
+    method: string;
+    path: string;
+    headers: IncomingMessage['headers'];
+    rawBody: string;
+  }[] = [];
 
   constructor(private readonly options: SandboxServerOptions) {
     for (const emulator of options.emulators) this.emulators.set(emulator.mount, emulator);
     this.server = http.createServer((request, response) => {
       this.dispatch(request, response).catch((error: unknown) => {
-        if (!response.headersSent) write(response, json(500, { error: 'sandbox_failure', message: String(error) }));
+        if (!response.headersSent)
+          write(response, json(500, { error: 'sandbox_failure', message: String(error) }));
         else response.destroy();
       });
     });
@@ -96,10 +102,18 @@ export class SandboxServer {
     const path = `/${rest.join('/')}`;
     const method = request.method ?? 'GET';
 
-    if (mount === '_sandbox') return write(response, this.control(method, path, parseBody(raw, 'application/json')));
+    if (mount === '_sandbox')
+      return write(response, this.control(method, path, parseBody(raw, 'application/json')));
     const emulator = this.emulators.get(mount);
-    if (!emulator) return write(response, json(404, { error: 'no_such_emulator', mounts: [...this.emulators.keys()] }));
-    this.requestLog.push({ mount, method, path: `${path}${url.search}`, headers: request.headers, rawBody: raw });
+    if (!emulator)
+      return write(response, json(404, { error: 'no_such_emulator', mounts: [...this.emulators.keys()] }));
+    this.requestLog.push({
+      mount,
+      method,
+      path: `${path}${url.search}`,
+      headers: request.headers,
+      rawBody: raw,
+    });
 
     const fault = this.options.faults.take(mount, method, path);
     if (fault?.kind === 'reset' && fault.when === 'before') {
@@ -107,7 +121,11 @@ export class SandboxServer {
       return;
     }
     if (fault?.kind === 'status') {
-      return write(response, { status: fault.status, body: fault.body ?? { error: 'injected_fault' }, headers: fault.headers ?? {} });
+      return write(response, {
+        status: fault.status,
+        body: fault.body ?? { error: 'injected_fault' },
+        headers: fault.headers ?? {},
+      });
     }
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
 
@@ -129,7 +147,8 @@ export class SandboxServer {
   }
 
   private control(method: string, path: string, body: unknown): Reply {
-    if (method === 'GET' && path === '/health') return json(200, { ok: true, emulators: [...this.emulators.keys()] });
+    if (method === 'GET' && path === '/health')
+      return json(200, { ok: true, emulators: [...this.emulators.keys()] });
     if (method === 'POST' && path === '/reset') {
       for (const emulator of this.emulators.values()) emulator.reset();
       this.options.faults.clear();

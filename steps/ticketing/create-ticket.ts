@@ -19,7 +19,8 @@ export default defineStep({
   id: 'ticketing.create_ticket',
   integration: ticketing,
   title: 'Create Ticket',
-  description: 'Create a support ticket with a subject, a description, and optional priority, type, assignee and tags.',
+  description:
+    'Create a support ticket with a subject, a description, and optional priority, type, assignee and tags.',
   agentDescription:
     'Creates a new ticket. Not idempotent: if the call fails in a way that may have reached the provider it is not retried. Pass external_id (your own unique id for this request) so a retry can find the ticket instead of creating a duplicate: with external_id set, an ambiguous failure is resolved by looking the ticket up. Use Update Ticket to change an existing ticket.',
   keywords: ['new ticket', 'open ticket', 'file', 'raise', 'report issue', 'create'],
@@ -78,7 +79,8 @@ export default defineStep({
         const ticketFound = existing.success ? existing.data.tickets[0] : undefined;
         if (ticketFound) return { ticket: ticketFound, recovered: true };
         error.details.outcome = 'not_created';
-        error.details.hint = 'No ticket with this external_id exists: it is safe to call Create Ticket again.';
+        error.details.hint =
+          'No ticket with this external_id exists: it is safe to call Create Ticket again.';
       } else {
         error.details.outcome = 'unknown';
         error.details.hint =

@@ -26,7 +26,9 @@ export default defineStep({
     requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),
     assignee: UserSummary.nullable().describe('Assigned agent, or null when unassigned.'),
     comments: z
-      .array(Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }))
+      .array(
+        Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }),
+      )
       .describe('Every comment, oldest first.'),
   }),
   access: 'read',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineIntegration } from '../../src/integration.js';
-import { intHeader } from '../../src/http/rate-limit.js';
 import { PlanError } from '../../src/errors.js';
+import { intHeader } from '../../src/http/rate-limit.js';
+import { defineIntegration } from '../../src/integration.js';
 
 /**
  * A DNS label (RFC 1123): the subdomain becomes part of the host every
@@ -30,7 +30,9 @@ export function ticketingPath(name: keyof typeof ticketingPaths, id?: number): s
 }
 
 const TicketingError = z.object({
-  error: z.union([z.string(), z.object({ title: z.string().optional(), message: z.string().optional() })]).optional(),
+  error: z
+    .union([z.string(), z.object({ title: z.string().optional(), message: z.string().optional() })])
+    .optional(),
   description: z.string().optional(),
   details: z.record(z.string(), z.array(z.object({ description: z.string().optional() }).loose())).optional(),
 });
@@ -45,7 +47,11 @@ export const ticketing = defineIntegration({
     kind: 'oauth2',
     fields: z.object({
       subdomain: Subdomain,
-      clientId: z.string().min(1).optional().describe('OAuth client id the tokens were issued to (needed to refresh).'),
+      clientId: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('OAuth client id the tokens were issued to (needed to refresh).'),
     }),
     requiredSecrets: ['accessToken'],
     oauth: {
@@ -63,7 +69,8 @@ export const ticketing = defineIntegration({
    * per account); list endpoints add ratelimit-* with a reset in seconds.
    */
   readRateLimit: (headers, now) => {
-    const remaining = intHeader(headers, 'ratelimit-remaining') ?? intHeader(headers, 'x-rate-limit-remaining');
+    const remaining =
+      intHeader(headers, 'ratelimit-remaining') ?? intHeader(headers, 'x-rate-limit-remaining');
     if (remaining === undefined) return undefined;
     const limit = intHeader(headers, 'ratelimit-limit') ?? intHeader(headers, 'x-rate-limit');
     const resetSeconds = intHeader(headers, 'ratelimit-reset');
@@ -92,15 +99,22 @@ export const ticketing = defineIntegration({
     const message = [typeof error === 'object' ? error.message : undefined, description, fieldText]
       .filter(Boolean)
       .join(' - ');
-    return { ...(message ? { message } : {}), ...(providerCode ? { providerCode } : {}), ...(fields.length ? { fields } : {}) };
+    return {
+      ...(message ? { message } : {}),
+      ...(providerCode ? { providerCode } : {}),
+      ...(fields.length ? { fields } : {}),
+    };
   },
   classifyError: (failure, parsed) => {
     // Triggers and some admin features answer 403 with this code on plans that lack them.
     if (failure.status === 403 && parsed.providerCode === 'FeatureNotAvailable') {
-      return new PlanError(`${failure.method} ${failure.path} needs a higher provider plan: ${parsed.message ?? ''}`.trim(), {
-        status: 403,
-        details: { providerCode: parsed.providerCode },
-      });
+      return new PlanError(
+        `${failure.method} ${failure.path} needs a higher provider plan: ${parsed.message ?? ''}`.trim(),
+        {
+          status: 403,
+          details: { providerCode: parsed.providerCode },
+        },
+      );
     }
     return undefined;
   },

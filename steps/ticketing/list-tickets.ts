@@ -5,7 +5,10 @@ import { Assignee, Ticket, TicketPriority, TicketStatus } from './ticket-schema.
 
 const IsoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, 'an ISO 8601 date or date-time');
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/,
+    'an ISO 8601 date or date-time',
+  );
 
 const CursorPage = z.object({
   tickets: z.array(Ticket).optional(),
@@ -17,7 +20,8 @@ export default defineStep({
   id: 'ticketing.list_tickets',
   integration: ticketing,
   title: 'List Tickets',
-  description: 'List tickets, newest pages first, optionally filtered by status, priority, assignee and creation date.',
+  description:
+    'List tickets, newest pages first, optionally filtered by status, priority, assignee and creation date.',
   agentDescription:
     'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
   keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
@@ -38,7 +42,10 @@ export default defineStep({
   output: z.object({
     tickets: z.array(Ticket).describe('This page of tickets.'),
     has_more: z.boolean().describe('Whether another page exists.'),
-    next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null on the last page.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as cursor to get the next page; null on the last page.'),
   }),
   access: 'read',
   idempotent: true,

@@ -17,7 +17,8 @@ export default defineStep({
   id: 'ticketing.search_tickets',
   integration: ticketing,
   title: 'Search Tickets',
-  description: "Find tickets with the provider's search language, e.g. status:open priority>normal tags:billing \"refund\".",
+  description:
+    'Find tickets with the provider\'s search language, e.g. status:open priority>normal tags:billing "refund".',
   agentDescription:
     'Searches tickets with key:value terms (status:, priority:, ticket_type:, assignee:, requester:, tags:, created>, created<), free text, "quoted phrases" and -negation. Returns up to limit tickets (max 1,000, the provider cap); count is the true total and truncated says when results were cut. For exhaustive filtered lists use List Tickets, which pages without a cap. Read-only and safe to retry.',
   keywords: ['search', 'find tickets', 'query', 'lookup'],
@@ -28,8 +29,17 @@ export default defineStep({
       .min(1)
       .max(2000)
       .describe('Search terms in the provider query language; type:ticket is added when absent.'),
-    limit: z.number().int().min(1).max(SEARCH_RESULT_CAP).default(100).describe('Most tickets to return, 1 to 1,000.'),
-    sort_by: z.enum(['created_at', 'updated_at', 'priority', 'status', 'ticket_type']).optional().describe('Sort field.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_RESULT_CAP)
+      .default(100)
+      .describe('Most tickets to return, 1 to 1,000.'),
+    sort_by: z
+      .enum(['created_at', 'updated_at', 'priority', 'status', 'ticket_type'])
+      .optional()
+      .describe('Sort field.'),
     sort_order: z.enum(['asc', 'desc']).optional().describe('Sort direction.'),
   }),
   output: z.object({
@@ -40,7 +50,9 @@ export default defineStep({
     truncated_reason: z
       .enum(['limit', 'provider_cap'])
       .nullable()
-      .describe('limit: raise limit to see more; provider_cap: more than 1,000 match, narrow the query or use List Tickets.'),
+      .describe(
+        'limit: raise limit to see more; provider_cap: more than 1,000 match, narrow the query or use List Tickets.',
+      ),
   }),
   access: 'read',
   idempotent: true,

@@ -16,7 +16,7 @@ export const TicketId = z.coerce
 /** A user id or an email address: the provider takes either for assignees. */
 export const Assignee = z
   .union([z.number().int().positive(), z.email()])
-  .describe('The agent to assign: a numeric user id or the agent\'s email address.');
+  .describe("The agent to assign: a numeric user id or the agent's email address.");
 
 export const CustomFields = z
   .array(

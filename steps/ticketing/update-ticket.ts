@@ -32,10 +32,21 @@ export default defineStep({
   id: 'ticketing.update_ticket',
   integration: ticketing,
   title: 'Update Ticket',
-  description: 'Change a ticket: status, priority, type, assignee, tags, custom fields, and add an internal note or a public reply.',
+  description:
+    'Change a ticket: status, priority, type, assignee, tags, custom fields, and add an internal note or a public reply.',
   agentDescription:
     'Updates an existing ticket. Tags: add_tags and remove_tags change only the tags named; replace_tags replaces the whole set (cannot be combined with the other two). internal_note is visible to agents only; public_comment is sent to the requester. An update that adds a comment or note is not retried after an ambiguous failure (it could post twice); check with Get Ticket Info first.',
-  keywords: ['edit ticket', 'change status', 'assign', 'reply', 'comment', 'note', 'tag', 'close ticket', 'solve'],
+  keywords: [
+    'edit ticket',
+    'change status',
+    'assign',
+    'reply',
+    'comment',
+    'note',
+    'tag',
+    'close ticket',
+    'solve',
+  ],
   input: z
     .object({
       ticket_id: TicketId,
@@ -53,7 +64,10 @@ export default defineStep({
     })
     .superRefine((value, context) => {
       if (!CHANGE_FIELDS.some((field) => value[field] !== undefined)) {
-        context.addIssue({ code: 'custom', message: `give at least one change: ${CHANGE_FIELDS.join(', ')}` });
+        context.addIssue({
+          code: 'custom',
+          message: `give at least one change: ${CHANGE_FIELDS.join(', ')}`,
+        });
       }
       if (value.replace_tags && (value.add_tags || value.remove_tags)) {
         context.addIssue({
@@ -86,7 +100,8 @@ export default defineStep({
       ...(input.custom_fields ? { custom_fields: input.custom_fields } : {}),
     };
     // The provider takes one comment per update, so a note and a reply go in two updates.
-    const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] = [];
+    const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] =
+      [];
     const firstComment = input.public_comment
       ? { comment: { body: input.public_comment, public: true }, adds: 'public_comment' as const }
       : input.internal_note
@@ -97,7 +112,10 @@ export default defineStep({
       adds: firstComment?.adds ?? null,
     });
     if (input.public_comment && input.internal_note) {
-      updates.push({ ticket: { comment: { body: input.internal_note, public: false } }, adds: 'internal_note' });
+      updates.push({
+        ticket: { comment: { body: input.internal_note, public: false } },
+        adds: 'internal_note',
+      });
     }
     const applied = { public_comment: false, internal_note: false };
     let ticket: z.infer<typeof Ticket> | undefined;
@@ -115,7 +133,8 @@ export default defineStep({
       } catch (error) {
         if (index > 0 && isToolstepsError(error)) {
           error.details.applied = { ...applied };
-          error.details.hint = 'The field changes and public comment were saved; only the internal note is missing.';
+          error.details.hint =
+            'The field changes and public comment were saved; only the internal note is missing.';
         }
         throw error;
       }

@@ -12,7 +12,11 @@ export interface TicketingFixture {
   runtime: Runtime;
   registry: ReturnType<typeof createRegistry>;
   connection: Connection;
-  invoke: <T = unknown>(stepId: string, input: unknown, extra?: Record<string, unknown>) => ReturnType<Runtime['invoke']> & Promise<{ output: T }>;
+  invoke: <T = unknown>(
+    stepId: string,
+    input: unknown,
+    extra?: Record<string, unknown>,
+  ) => ReturnType<Runtime['invoke']> & Promise<{ output: T }>;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,11 @@ export async function ticketingFixture(
     registry,
     connection,
     invoke: ((stepId: string, input: unknown, extra: Record<string, unknown> = {}) =>
-      registry.invoke(runtime, stepId, { connection: connection.id, input, ...extra })) as TicketingFixture['invoke'],
+      registry.invoke(runtime, stepId, {
+        connection: connection.id,
+        input,
+        ...extra,
+      })) as TicketingFixture['invoke'],
     close: () => sandbox.close(),
   };
 }

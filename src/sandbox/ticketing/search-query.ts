@@ -1,4 +1,10 @@
-import { PRIORITIES, STATUSES, TICKET_TYPES, type TicketingAccount, type TicketRecord } from './ticketing-state.js';
+import {
+  PRIORITIES,
+  STATUSES,
+  TICKET_TYPES,
+  type TicketingAccount,
+  type TicketRecord,
+} from './ticketing-state.js';
 
 /**
  * The provider's search language, as far as the emulator needs it:
@@ -41,12 +47,21 @@ const RESULT_TYPES = new Set(['ticket', 'user', 'organization', 'group']);
 /** The kind of record a query asks for (`type:ticket` by default for tickets). */
 export function resultTypeOf(terms: SearchTerm[]): string | undefined {
   const term = terms.find(
-    (candidate) => candidate.kind === 'field' && candidate.key === 'type' && RESULT_TYPES.has(candidate.value) && !candidate.negated,
+    (candidate) =>
+      candidate.kind === 'field' &&
+      candidate.key === 'type' &&
+      RESULT_TYPES.has(candidate.value) &&
+      !candidate.negated,
   );
   return term?.kind === 'field' ? term.value : undefined;
 }
 
-function compareRank(list: readonly string[], actual: string | null, operator: Operator, wanted: string): boolean {
+function compareRank(
+  list: readonly string[],
+  actual: string | null,
+  operator: Operator,
+  wanted: string,
+): boolean {
   const want = list.indexOf(wanted);
   if (want === -1) throw new SearchQueryError(`Unknown value "${wanted}".`);
   if (actual === null) return false;
@@ -77,7 +92,13 @@ function compareDate(actual: string, operator: Operator, wanted: string): boolea
   if (operator === ':') {
     return wanted.length === 10 ? have >= want && have < want + 86_400_000 : have === want;
   }
-  return operator === '>' ? have > want : operator === '<' ? have < want : operator === '>=' ? have >= want : have <= want;
+  return operator === '>'
+    ? have > want
+    : operator === '<'
+      ? have < want
+      : operator === '>='
+        ? have >= want
+        : have <= want;
 }
 
 function userMatches(account: TicketingAccount, userId: number | null, value: string, meId: number): boolean {
@@ -91,7 +112,12 @@ function userMatches(account: TicketingAccount, userId: number | null, value: st
 }
 
 function textOf(ticket: TicketRecord): string {
-  return [ticket.subject, ticket.description, ...ticket.comments.map((comment) => comment.body), ...ticket.tags]
+  return [
+    ticket.subject,
+    ticket.description,
+    ...ticket.comments.map((comment) => comment.body),
+    ...ticket.tags,
+  ]
     .join(' ')
     .toLowerCase();
 }
@@ -108,7 +134,8 @@ function fieldMatches(
       if (RESULT_TYPES.has(value)) return value === 'ticket';
       return ticket.type === value; // the language also takes a ticket type here
     case 'ticket_type':
-      if (!(TICKET_TYPES as readonly string[]).includes(value)) throw new SearchQueryError(`Unknown ticket type "${value}".`);
+      if (!(TICKET_TYPES as readonly string[]).includes(value))
+        throw new SearchQueryError(`Unknown ticket type "${value}".`);
       return ticket.type === value;
     case 'status':
       return compareRank(STATUSES, ticket.status, operator, value);
@@ -137,7 +164,12 @@ function fieldMatches(
   }
 }
 
-export function ticketMatches(account: TicketingAccount, ticket: TicketRecord, terms: SearchTerm[], meId: number): boolean {
+export function ticketMatches(
+  account: TicketingAccount,
+  ticket: TicketRecord,
+  terms: SearchTerm[],
+  meId: number,
+): boolean {
   return terms.every((term) => {
     let matched: boolean;
     if (term.kind === 'text') {

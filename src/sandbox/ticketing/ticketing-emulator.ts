@@ -6,10 +6,10 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { parseSearchQuery, resultTypeOf, SearchQueryError, ticketMatches } from './search-query.js';
 import {
+  type TicketingAccount as Account,
   PRIORITIES,
   STATUSES,
   TICKET_TYPES,
-  type TicketingAccount as Account,
   TicketingAccount,
   type TicketRecord,
 } from './ticketing-state.js';
@@ -34,7 +34,9 @@ function invalid(details: Record<string, string>): Reply {
   return json(422, {
     error: 'RecordInvalid',
     description: 'Record validation errors',
-    details: Object.fromEntries(Object.entries(details).map(([field, description]) => [field, [{ description }]])),
+    details: Object.fromEntries(
+      Object.entries(details).map(([field, description]) => [field, [{ description }]]),
+    ),
   });
 }
 
@@ -118,7 +120,8 @@ export class TicketingEmulator implements Emulator {
     if (path === '/oauth/authorizations/new' && request.method === 'GET') {
       return this.oauth.authorize(request.query, account.subdomain, 1);
     }
-    if (path === '/oauth/tokens' && request.method === 'POST') return this.oauth.exchange(request.body, account.subdomain);
+    if (path === '/oauth/tokens' && request.method === 'POST')
+      return this.oauth.exchange(request.body, account.subdomain);
 
     const verdict = this.limiter.consume(account.subdomain);
     const now = this.options.clock.now();
@@ -137,24 +140,40 @@ export class TicketingEmulator implements Emulator {
     };
     if (!verdict.allowed) {
       // The provider answers 429 as plain text, with Retry-After in seconds (sometimes missing).
-      return text(429, 'Rate limit for ticket updates exceeded, please wait before updating this ticket again', {
-        ...headers,
-        ...(this.sendRetryAfter ? { 'retry-after': String(resetSeconds) } : {}),
-      });
+      return text(
+        429,
+        'Rate limit for ticket updates exceeded, please wait before updating this ticket again',
+        {
+          ...headers,
+          ...(this.sendRetryAfter ? { 'retry-after': String(resetSeconds) } : {}),
+        },
+      );
     }
     const check = this.oauth.check(bearerToken(request.headers), account.subdomain);
     if (!check.ok) {
-      return withHeaders(json(401, { error: 'invalid_token', description: "Couldn't authenticate you" }), headers);
+      return withHeaders(
+        json(401, { error: 'invalid_token', description: "Couldn't authenticate you" }),
+        headers,
+      );
     }
     const writes = request.method !== 'GET';
     if (writes && !check.scopes.some((scope) => scope === 'write' || scope.endsWith(':write'))) {
-      return withHeaders(json(403, { error: 'Forbidden', description: 'You do not have access to this page' }), headers);
+      return withHeaders(
+        json(403, { error: 'Forbidden', description: 'You do not have access to this page' }),
+        headers,
+      );
     }
     const found = this.api.match({ method: request.method, path });
-    if (!found) return withHeaders(json(404, { error: 'InvalidEndpoint', description: 'Not found' }), headers);
+    if (!found)
+      return withHeaders(json(404, { error: 'InvalidEndpoint', description: 'Not found' }), headers);
     if (found === 'method') return withHeaders(json(405, { error: 'MethodNotAllowed' }), headers);
     const host = request.headers.host ?? '127.0.0.1';
-    const caller: Caller = { account, userId: check.userId, scopes: check.scopes, base: `http://${host}/ticketing/${account.subdomain}` };
+    const caller: Caller = {
+      account,
+      userId: check.userId,
+      scopes: check.scopes,
+      base: `http://${host}/ticketing/${account.subdomain}`,
+    };
     try {
       const reply = await found.handler({ ...request, path, params: found.params, caller } as SandboxRequest);
       return withHeaders(reply, headers);
@@ -172,7 +191,8 @@ export class TicketingEmulator implements Emulator {
       const value = (request.body as Record<string, unknown> | undefined)?.[member];
       return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
     };
-    const ticketOf = (request: SandboxRequest) => caller(request).account.tickets.get(Number(request.params.id));
+    const ticketOf = (request: SandboxRequest) =>
+      caller(request).account.tickets.get(Number(request.params.id));
 
     this.api
       .on('GET', '/api/v2/tickets.json', (request) => {
@@ -203,7 +223,9 @@ export class TicketingEmulator implements Emulator {
           raw_subject: subject,
           description,
           priority: (fields.priority as TicketRecord['priority']) ?? null,
-          status: (fields.status as TicketRecord['status']) ?? (fields.assignee_id || fields.assignee_email ? 'open' : 'new'),
+          status:
+            (fields.status as TicketRecord['status']) ??
+            (fields.assignee_id || fields.assignee_email ? 'open' : 'new'),
           requester_id: typeof fields.requester_id === 'number' ? fields.requester_id : userId,
           submitter_id: userId,
           assignee_id: this.resolveAssignee(account, fields) ?? null,
@@ -212,7 +234,9 @@ export class TicketingEmulator implements Emulator {
           collaborator_ids: [],
           follower_ids: [],
           tags: this.normalizeTags(fields.tags),
-          custom_fields: Array.isArray(fields.custom_fields) ? (fields.custom_fields as TicketRecord['custom_fields']) : [],
+          custom_fields: Array.isArray(fields.custom_fields)
+            ? (fields.custom_fields as TicketRecord['custom_fields'])
+            : [],
           via: { channel: 'api' },
           created_at: at,
           updated_at: at,
@@ -220,9 +244,13 @@ export class TicketingEmulator implements Emulator {
         };
         account.addComment(ticket, userId, description, comment.public !== false);
         account.tickets.set(ticket.id, ticket);
-        return json(201, { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } }, {
-          location: `${base}/api/v2/tickets/${ticket.id}.json`,
-        });
+        return json(
+          201,
+          { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } },
+          {
+            location: `${base}/api/v2/tickets/${ticket.id}.json`,
+          },
+        );
       })
       .on('GET', '/api/v2/tickets/:id.json', (request) => {
         const { account, base } = caller(request);
@@ -244,7 +272,8 @@ export class TicketingEmulator implements Emulator {
         const fields = body(request, 'ticket');
         if (!fields) return invalid({ ticket: 'is required' });
         if (ticket.status === 'closed') return invalid({ status: 'Status: closed prevents ticket update' });
-        if (fields.status === 'new' && ticket.status !== 'new') return invalid({ status: 'Status: cannot be set back to new' });
+        if (fields.status === 'new' && ticket.status !== 'new')
+          return invalid({ status: 'Status: cannot be set back to new' });
         const problems = this.validateFields(account, fields);
         if (Object.keys(problems).length) return invalid(problems);
         for (const key of ['status', 'priority', 'type', 'subject', 'external_id'] as const) {
@@ -254,7 +283,8 @@ export class TicketingEmulator implements Emulator {
         const assignee = this.resolveAssignee(account, fields);
         if (assignee !== undefined) ticket.assignee_id = assignee;
         if (fields.tags !== undefined) ticket.tags = this.normalizeTags(fields.tags);
-        for (const tag of this.normalizeTags(fields.additional_tags)) if (!ticket.tags.includes(tag)) ticket.tags.push(tag);
+        for (const tag of this.normalizeTags(fields.additional_tags))
+          if (!ticket.tags.includes(tag)) ticket.tags.push(tag);
         const removed = new Set(this.normalizeTags(fields.remove_tags));
         ticket.tags = ticket.tags.filter((tag) => !removed.has(tag));
         if (Array.isArray(fields.custom_fields)) {
@@ -284,7 +314,9 @@ export class TicketingEmulator implements Emulator {
         const reply = this.cursorPage(request, ticket.comments, 'comments', (comment) => comment, 100);
         if ((request.query.get('include') ?? '').split(',').includes('users') && reply.body) {
           const ids = [...new Set(ticket.comments.map((comment) => comment.author_id))];
-          (reply.body as Record<string, unknown>).users = ids.map((id) => account.users.get(id)).filter(Boolean);
+          (reply.body as Record<string, unknown>).users = ids
+            .map((id) => account.users.get(id))
+            .filter(Boolean);
         }
         return reply;
       })
@@ -293,7 +325,8 @@ export class TicketingEmulator implements Emulator {
         const ticket = ticketOf(request);
         if (!ticket) return json(404, NOT_FOUND);
         const comment = body(request, 'comment');
-        if (!comment || typeof comment.body !== 'string' || comment.body === '') return invalid({ body: 'cannot be blank' });
+        if (!comment || typeof comment.body !== 'string' || comment.body === '')
+          return invalid({ body: 'cannot be blank' });
         const created = account.addComment(ticket, userId, comment.body, comment.public !== false);
         ticket.updated_at = account.timestamp();
         return json(201, { comment: created });
@@ -308,11 +341,14 @@ export class TicketingEmulator implements Emulator {
       .on('POST', '/api/v2/users.json', (request) => {
         const { account } = caller(request);
         const fields = body(request, 'user');
-        if (!fields || typeof fields.name !== 'string' || fields.name === '') return invalid({ name: 'Name: cannot be blank' });
+        if (!fields || typeof fields.name !== 'string' || fields.name === '')
+          return invalid({ name: 'Name: cannot be blank' });
         if (typeof fields.email === 'string' && account.userByEmail(fields.email)) {
           return invalid({ email: `Email: ${fields.email} is already being used by another user` });
         }
-        const role = ['end-user', 'agent', 'admin'].includes(String(fields.role)) ? (fields.role as 'end-user') : 'end-user';
+        const role = ['end-user', 'agent', 'admin'].includes(String(fields.role))
+          ? (fields.role as 'end-user')
+          : 'end-user';
         const user = account.addUser({ name: fields.name, email: String(fields.email ?? ''), role });
         return json(201, { user });
       })
@@ -326,7 +362,13 @@ export class TicketingEmulator implements Emulator {
         return json(200, { user });
       })
       .on('GET', '/api/v2/organizations.json', (request) =>
-        this.cursorPage(request, [...caller(request).account.organizations.values()], 'organizations', (org) => org, 100),
+        this.cursorPage(
+          request,
+          [...caller(request).account.organizations.values()],
+          'organizations',
+          (org) => org,
+          100,
+        ),
       )
       .on('GET', '/api/v2/organizations/:id.json', (request) => {
         const organization = caller(request).account.organizations.get(Number(request.params.id));
@@ -349,7 +391,8 @@ export class TicketingEmulator implements Emulator {
     oneOf('type', TICKET_TYPES);
     if (typeof fields.assignee_email === 'string') {
       const user = account.userByEmail(fields.assignee_email);
-      if (!user || user.role === 'end-user') problems.assignee = `Assignee: ${fields.assignee_email} is not an agent`;
+      if (!user || user.role === 'end-user')
+        problems.assignee = `Assignee: ${fields.assignee_email} is not an agent`;
     }
     if (typeof fields.assignee_id === 'number') {
       const user = account.users.get(fields.assignee_id);
@@ -360,7 +403,8 @@ export class TicketingEmulator implements Emulator {
 
   private resolveAssignee(account: Account, fields: Record<string, unknown>): number | null | undefined {
     if (typeof fields.assignee_email === 'string') return account.userByEmail(fields.assignee_email)?.id;
-    if (typeof fields.assignee_id === 'number' || fields.assignee_id === null) return fields.assignee_id as number | null;
+    if (typeof fields.assignee_id === 'number' || fields.assignee_id === null)
+      return fields.assignee_id as number | null;
     return undefined;
   }
 
@@ -382,7 +426,10 @@ export class TicketingEmulator implements Emulator {
       const page = Number(request.query.get('page') ?? '1');
       const perPage = Math.min(100, Number(request.query.get('per_page') ?? '100'));
       if (page * perPage > 10_000) {
-        return json(400, { error: 'invalid', description: 'Offset pagination is limited to the first 10,000 records; use cursor pagination.' });
+        return json(400, {
+          error: 'invalid',
+          description: 'Offset pagination is limited to the first 10,000 records; use cursor pagination.',
+        });
       }
       const slice = sorted.slice((page - 1) * perPage, page * perPage);
       return json(200, {
@@ -394,13 +441,19 @@ export class TicketingEmulator implements Emulator {
     }
     const sizeRaw = Number(request.query.get('page[size]') ?? maxSize);
     if (!Number.isInteger(sizeRaw) || sizeRaw < 1 || sizeRaw > maxSize) {
-      return json(400, { error: 'InvalidPaginationParameter', description: `page[size] must be between 1 and ${maxSize}` });
+      return json(400, {
+        error: 'InvalidPaginationParameter',
+        description: `page[size] must be between 1 and ${maxSize}`,
+      });
     }
     let after: number | undefined;
     try {
       after = decodeCursor(request.query.get('page[after]'));
     } catch {
-      return json(400, { error: 'InvalidPaginationParameter', description: 'page[after] is not a valid cursor' });
+      return json(400, {
+        error: 'InvalidPaginationParameter',
+        description: 'page[after] is not a valid cursor',
+      });
     }
     const rest = after === undefined ? sorted : sorted.filter((item) => item.id > after);
     const slice = rest.slice(0, sizeRaw);
@@ -422,7 +475,9 @@ export class TicketingEmulator implements Emulator {
     const terms = parseSearchQuery(request.query.get('query') ?? '');
     const type = resultTypeOf(terms) ?? 'ticket';
     if (type !== 'ticket') return [];
-    return [...caller.account.tickets.values()].filter((ticket) => ticketMatches(caller.account, ticket, terms, caller.userId));
+    return [...caller.account.tickets.values()].filter((ticket) =>
+      ticketMatches(caller.account, ticket, terms, caller.userId),
+    );
   }
 
   private search(request: SandboxRequest, caller: Caller): Reply {
@@ -470,7 +525,13 @@ export class TicketingEmulator implements Emulator {
       return json(400, { error: 'InvalidValue', description: 'filter[type] is required for search export' });
     }
     const tickets = this.matching(request, caller);
-    const reply = this.cursorPage(request, tickets, 'results', (ticket) => ({ ...publicTicket(ticket, caller.base), result_type: 'ticket' }), 1000);
+    const reply = this.cursorPage(
+      request,
+      tickets,
+      'results',
+      (ticket) => ({ ...publicTicket(ticket, caller.base), result_type: 'ticket' }),
+      1000,
+    );
     return reply;
   }
 }

@@ -78,7 +78,9 @@ export class TicketingAccount {
     return this.now();
   }
 
-  addUser(fields: Pick<UserRecord, 'name' | 'email' | 'role'> & { organization_id?: number | null }): UserRecord {
+  addUser(
+    fields: Pick<UserRecord, 'name' | 'email' | 'role'> & { organization_id?: number | null },
+  ): UserRecord {
     const at = this.now();
     const user: UserRecord = {
       id: this.newId('user'),
@@ -111,7 +113,12 @@ export class TicketingAccount {
   }
 
   private seed(): void {
-    const org = { id: this.newId('organization'), name: 'Acme Pty Ltd', domain_names: ['acme.example'], created_at: this.now() };
+    const org = {
+      id: this.newId('organization'),
+      name: 'Acme Pty Ltd',
+      domain_names: ['acme.example'],
+      created_at: this.now(),
+    };
     this.organizations.set(org.id, org);
     const admin = this.addUser({ name: 'Ada Admin', email: 'ada@acme.example', role: 'admin' });
     const agent = this.addUser({ name: 'Sam Agent', email: 'sam@acme.example', role: 'agent' });
@@ -121,10 +128,38 @@ export class TicketingAccount {
       role: 'end-user',
       organization_id: org.id,
     });
-    const seeds: [string, string, TicketRecord['priority'], TicketRecord['status'], string[], number | null][] = [
-      ['Cannot log in', 'The login page says my password is wrong after the reset.', 'high', 'open', ['login'], agent.id],
-      ['Invoice shows the wrong amount', 'Invoice 1042 charges twice for the same seat.', 'normal', 'pending', ['billing'], admin.id],
-      ['Feature request: dark mode', 'Please add a dark theme to the dashboard.', 'low', 'new', ['feature'], null],
+    const seeds: [
+      string,
+      string,
+      TicketRecord['priority'],
+      TicketRecord['status'],
+      string[],
+      number | null,
+    ][] = [
+      [
+        'Cannot log in',
+        'The login page says my password is wrong after the reset.',
+        'high',
+        'open',
+        ['login'],
+        agent.id,
+      ],
+      [
+        'Invoice shows the wrong amount',
+        'Invoice 1042 charges twice for the same seat.',
+        'normal',
+        'pending',
+        ['billing'],
+        admin.id,
+      ],
+      [
+        'Feature request: dark mode',
+        'Please add a dark theme to the dashboard.',
+        'low',
+        'new',
+        ['feature'],
+        null,
+      ],
     ];
     for (const [subject, description, priority, status, tags, assigneeId] of seeds) {
       const at = this.now();

@@ -35,10 +35,14 @@ describe('ticketing steps against the sandbox', () => {
       internal_note: 'Call facilities.',
     });
     expect(updated.variables.tags).toEqual(['hardware', 'fire']);
-    const after = await fx.invoke<{ comments: { public: boolean }[] }>('ticketing.get_ticket_info', { ticket_id: ticketId });
+    const after = await fx.invoke<{ comments: { public: boolean }[] }>('ticketing.get_ticket_info', {
+      ticket_id: ticketId,
+    });
     expect(after.output.comments.map((comment) => comment.public)).toEqual([true, true, false]);
 
-    const search = await fx.invoke('ticketing.search_tickets', { query: 'status:pending tags:fire "on fire"' });
+    const search = await fx.invoke('ticketing.search_tickets', {
+      query: 'status:pending tags:fire "on fire"',
+    });
     expect(search.variables.ticket_ids).toEqual([ticketId]);
 
     const list = await fx.invoke('ticketing.list_tickets', { status: 'pending', limit: 10 });

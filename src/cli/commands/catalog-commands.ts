@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { AnyStep } from '../../step.js';
+import { cliContext } from '../cli-context.js';
+import { printJson } from '../output.js';
+
+function line(step: AnyStep): string {
+  const flags = [step.access, step.idempotent ? 'idempotent' : null, step.credits ? 'paid' : null].filter(
+    Boolean,
+  );
+  return `${step.id.padEnd(36)} ${step.title}  [${flags.join(', ')}]`;
+}
+
+/** `list`, `search` and `describe`: the catalogue from a terminal. */
+export function registerCatalogCommands(program: Command): void {
+  program
+    .command('list')
+    .description('List every integration and its steps.')
+    .option('--integration <id>', 'only this integration')
+    .action((options: { integration?: string }, command: Command) => {
+      const { registry } = cliContext();
+      const steps = registry.listSteps(options.integration);
+      if (command.optsWithGlobals().json) {
+        printJson(steps.map((step) => ({ id: step.id, title: step.title, access: step.access })));
+        return;
+      }
+      for (const integration of registry.listIntegrations()) {
+        const own = steps.filter((step) => step.integration.id === integration.id);
+        if (!own.length) continue;
+        process.stdout.write(`${integration.title}${integration.status === 'beta' ? ' (beta)' : ''}\n`);
+        for (const step of own) process.stdout.write(`  ${line(step)}\n`);
+      }
+    });
+
+  program
+    .command('search')
+    .description('Search steps by provider name, title, keywords and description.')
+    .argument('<words...>', 'what to look for')
+    .action((words: string[], _options: unknown, command: Command) => {
+      const { registry } = cliContext();
+      const hits = registry.search(words.join(' '));
+      if (command.optsWithGlobals().json) {
+        printJson(
+          hits.map((hit) => ({
+            id: hit.step.id,
+            title: hit.step.title,
+            score: Number(hit.score.toFixed(2)),
+          })),
+        );
+        return;
+      }
+      if (!hits.length) process.stdout.write('No step matches.\n');
+      for (const hit of hits) process.stdout.write(`${line(hit.step)}\n`);
+    });
+
+  program
+    .command('describe')
+    .description('Show a step: schemas, default variables, access and idempotency.')
+    .argument('<step-id>')
+    .action((stepId: string, _options: unknown, command: Command) => {
+      const { registry } = cliContext();
+      const step = registry.requireStep(stepId);
+      const description = {
+        id: step.id,
+        title: step.title,
+        integration: step.integration.id,
+        description: step.description,
+        agentDescription: step.agentDescription,
+        access: step.access,
+        idempotent: step.idempotent,
+        ...(step.credits ? { credits: step.credits.basis } : {}),
+        input: z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' }),
+        output: z.toJSONSchema(step.output, { io: 'output', unrepresentable: 'any' }),
+        variables: step.variables,
+      };
+      if (command.optsWithGlobals().json) {
+        printJson(description);
+        return;
+      }
+      const out = process.stdout;
+      out.write(`${step.title} (${step.id})\n${step.description}\n\n`);
+      out.write(`For agents: ${step.agentDescription}\n\n`);
+      out.write(
+        `access: ${step.access}   idempotent: ${step.idempotent}${step.credits ? `   credits: ${step.credits.basis}` : ''}\n\n`,
+      );
+      out.write(
+        `input:\n${JSON.stringify(description.input, null, 2)}\n\noutput:\n${JSON.stringify(description.output, null, 2)}\n\n`,
+      );
+      out.write(
+        `default variables:\n${Object.entries(step.variables)
+          .map(([k, v]) => `  ${k} = ${v}`)
+          .join('\n')}\n`,
+      );
+    });
+}

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import type { Connection } from '../../connection/connection.js';
+import { parseConnectionFields, resolveBaseUrl } from '../../connection/connection-fields.js';
+import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
+import { InputError } from '../../errors.js';
+import { cliContext } from '../cli-context.js';
+import { printJson } from '../output.js';
+import { secretFromEnv } from './secret-sources.js';
+
+interface ConnectOptions {
+  id: string;
+  label?: string;
+  subdomain?: string;
+  teamId?: string;
+  baseUrl?: string;
+  clientId: string;
+  clientSecretEnv?: string;
+  scopes?: string;
+  open?: boolean;
+}
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+}
+
+function openInBrowser(url: string): void {
+  const opener =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  spawn(opener, [url], { stdio: 'ignore', detached: true })
+    .on('error', () => undefined)
+    .unref();
+}
+
+/** `connect <integration>`: the OAuth code flow with a loopback callback and PKCE. */
+export function registerConnectCommand(program: Command): void {
+  program
+    .command('connect')
+    .description('Connect an OAuth account: sign in, allow access, and store the tokens.')
+    .argument('<integration>', 'ticketing or deployments')
+    .requiredOption('--id <id>', 'connection id')
+    .option('--label <label>', 'account label')
+    .option('--subdomain <subdomain>', 'ticketing: account subdomain')
+    .option('--team-id <id>', 'deployments: team id')
+    .option('--base-url <url>', 'replace the provider host (the sandbox prints its URL)')
+    .option('--client-id <id>', 'OAuth client id registered with the provider', 'toolsteps-cli')
+    .option(
+      '--client-secret-env <NAME>',
+      'environment variable holding the client secret (confidential clients)',
+    )
+    .option('--scopes <scopes>', 'space-separated scopes (default: the integration defaults)')
+    .option('--open', 'open the sign-in page in a browser')
+    .action(async (integrationId: string, options: ConnectOptions, command: Command) => {
+      const { registry, store, runtime } = cliContext();
+      const integration = registry.integration(integrationId);
+      if (!integration?.connection.oauth) {
+        throw new InputError(
+          `"${integrationId}" is not an OAuth integration; use: toolsteps connections add.`,
+          [{ path: 'integration', message: 'not OAuth' }],
+        );
+      }
+      const raw: Record<string, string> = { clientId: options.clientId };
+      if (options.subdomain) raw.subdomain = options.subdomain;
+      if (options.teamId) raw.teamId = options.teamId;
+      if (options.baseUrl) raw.baseUrl = options.baseUrl;
+      const fields = parseConnectionFields(integration, raw);
+      const baseUrl = resolveBaseUrl(integration, { fields });
+      const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
+      const tokens = await authorizeViaLoopback({
+        integration,
+        baseUrl,
+        clientId: options.clientId,
+        ...(clientSecret ? { clientSecret } : {}),
+        ...(options.scopes ? { scopes: options.scopes.split(/\s+/).filter(Boolean) } : {}),
+        fetch: runtime.fetch,
+        dispatcher: runtime.httpDispatcher,
+        clock: runtime.clock,
+        openAuthorizeUrl: async (url) => {
+          // The sandbox approves at once, so a loopback provider needs no browser.
+          if (isLoopback(baseUrl)) return followAuthorizeRedirects(url);
+          process.stderr.write(`Open this address to sign in and allow access:\n  ${url}\n`);
+          if (options.open) openInBrowser(url);
+        },
+      });
+      const now = Date.now();
+      const connection: Connection = {
+        id: options.id,
+        integration: integration.id,
+        ...(options.label ? { label: options.label } : {}),
+        kind: integration.connection.kind,
+        fields,
+        secrets: {
+          accessToken: tokens.accessToken,
+          ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+          ...(clientSecret ? { clientSecret } : {}),
+        },
+        ...(tokens.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
+        ...(tokens.scopes ? { scopes: tokens.scopes } : {}),
+        createdAt: now,
+        updatedAt: now,
+      };
+      await store.put(connection);
+      if (command.optsWithGlobals().json)
+        printJson({ id: connection.id, integration: integration.id, connected: true });
+      else process.stdout.write(`Connected "${connection.id}" (${integration.title}).\n`);
+    });
+}

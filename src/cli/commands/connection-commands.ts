@@ -1,0 +1,170 @@
+import type { Command } from 'commander';
+import { type Connection, type ConnectionSecrets, connectionIdPattern } from '../../connection/connection.js';
+import { parseConnectionFields } from '../../connection/connection-fields.js';
+import { InputError } from '../../errors.js';
+import { cliContext } from '../cli-context.js';
+import { printJson } from '../output.js';
+import { readStdin, secretFromEnv } from './secret-sources.js';
+
+interface AddOptions {
+  id: string;
+  label?: string;
+  subdomain?: string;
+  baseUrl?: string;
+  teamId?: string;
+  region?: string;
+  projectId?: string;
+  clientId?: string;
+  field?: string[];
+  accessTokenEnv?: string;
+  refreshTokenEnv?: string;
+  apiKeyEnv?: string;
+  clientSecretEnv?: string;
+  secretStdin?: boolean;
+  expiresIn?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `connections add|list|remove`. Secrets come from environment variables or stdin, never a flag value. */
+export function registerConnectionCommands(program: Command): void {
+  const connections = program.command('connections').description('Manage stored connections.');
+
+  connections
+    .command('add')
+    .description('Store a connection whose credentials you already have.')
+    .argument('<integration>', 'integration id, e.g. ticketing')
+    .requiredOption('--id <id>', 'connection id, unique across integrations')
+    .option('--label <label>', 'account label shown in pickers')
+    .option('--subdomain <subdomain>', 'ticketing: account subdomain')
+    .option('--team-id <id>', 'deployments: team id that scopes every call')
+    .option('--region <region>', 'governance: au, eu or us')
+    .option('--project-id <id>', 'governance: project id')
+    .option('--client-id <id>', 'OAuth client id (needed to refresh tokens)')
+    .option('--base-url <url>', 'replace the provider host (sandbox, proxy, gateway)')
+    .option('--field <key=value>', 'another public connection field', collect)
+    .option('--access-token-env <NAME>', 'read the access token from this environment variable')
+    .option('--refresh-token-env <NAME>', 'read the refresh token from this environment variable')
+    .option('--api-key-env <NAME>', 'read the API key from this environment variable')
+    .option('--client-secret-env <NAME>', 'read the OAuth client secret from this environment variable')
+    .option(
+      '--secret-stdin',
+      "read the connection's main secret (API key or access token) from standard input",
+    )
+    .option('--expires-in <seconds>', 'seconds until the access token expires')
+    .action(async (integrationId: string, options: AddOptions, command: Command) => {
+      const { registry, store } = cliContext();
+      const integration = registry.integration(integrationId);
+      if (!integration) {
+        throw new InputError(`Unknown integration "${integrationId}".`, [
+          { path: 'integration', message: 'unknown' },
+        ]);
+      }
+      if (!connectionIdPattern.test(options.id)) {
+        throw new InputError(`Invalid connection id "${options.id}".`, [
+          { path: 'id', message: 'letters, digits, _ and -' },
+        ]);
+      }
+      const raw: Record<string, string> = {};
+      const named: [keyof AddOptions, string][] = [
+        ['subdomain', 'subdomain'],
+        ['teamId', 'teamId'],
+        ['region', 'region'],
+        ['projectId', 'projectId'],
+        ['clientId', 'clientId'],
+        ['baseUrl', 'baseUrl'],
+      ];
+      for (const [option, field] of named)
+        if (typeof options[option] === 'string') raw[field] = options[option] as string;
+      for (const pair of options.field ?? []) {
+        const at = pair.indexOf('=');
+        if (at < 1)
+          throw new InputError(`--field expects key=value, got "${pair}".`, [
+            { path: 'field', message: 'key=value' },
+          ]);
+        raw[pair.slice(0, at)] = pair.slice(at + 1);
+      }
+      const fields = parseConnectionFields(integration, raw);
+      const usesKey = integration.connection.kind === 'api_key';
+      const secrets: ConnectionSecrets = {};
+      const accessToken = secretFromEnv(options.accessTokenEnv, 'access token');
+      const refreshToken = secretFromEnv(options.refreshTokenEnv, 'refresh token');
+      const apiKey = secretFromEnv(options.apiKeyEnv, 'API key');
+      const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
+      if (accessToken) secrets.accessToken = accessToken;
+      if (refreshToken) secrets.refreshToken = refreshToken;
+      if (apiKey) secrets.apiKey = apiKey;
+      if (clientSecret) secrets.clientSecret = clientSecret;
+      if (options.secretStdin) {
+        const value = await readStdin();
+        if (!value) throw new InputError('Standard input was empty.', [{ path: 'secret', message: 'empty' }]);
+        if (usesKey) secrets.apiKey = value;
+        else secrets.accessToken = value;
+      }
+      for (const required of integration.connection.requiredSecrets) {
+        if (!secrets[required]) {
+          const flag = required === 'apiKey' ? '--api-key-env NAME' : '--access-token-env NAME';
+          throw new InputError(
+            `A ${integration.id} connection needs its ${required === 'apiKey' ? 'API key' : 'access token'}: pass ${flag} or --secret-stdin.`,
+            [{ path: required, message: 'missing' }],
+          );
+        }
+      }
+      const now = Date.now();
+      const existing = await store.get(options.id);
+      const connection: Connection = {
+        id: options.id,
+        integration: integration.id,
+        ...(options.label ? { label: options.label } : {}),
+        kind: integration.connection.kind,
+        fields,
+        secrets,
+        ...(options.expiresIn ? { expiresAt: now + Number(options.expiresIn) * 1000 } : {}),
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      };
+      await store.put(connection);
+      if (command.optsWithGlobals().json)
+        printJson({ id: connection.id, integration: integration.id, saved: true });
+      else process.stdout.write(`Saved connection "${connection.id}" (${integration.title}).\n`);
+    });
+
+  connections
+    .command('list')
+    .description('List stored connections (never their secrets).')
+    .action(async (_options: unknown, command: Command) => {
+      const { store } = cliContext();
+      const all = await store.list();
+      const rows = all.map((connection) => ({
+        id: connection.id,
+        integration: connection.integration,
+        label: connection.label ?? null,
+        fields: connection.fields,
+        ...(connection.expiresAt ? { expiresAt: new Date(connection.expiresAt).toISOString() } : {}),
+      }));
+      if (command.optsWithGlobals().json) {
+        printJson(rows);
+        return;
+      }
+      if (!rows.length)
+        process.stdout.write(
+          'No connections yet. Add one with: toolsteps connections add <integration> --id <id> ...\n',
+        );
+      for (const row of rows) {
+        process.stdout.write(`${row.id.padEnd(24)} ${row.integration.padEnd(14)} ${row.label ?? ''}\n`);
+      }
+    });
+
+  connections
+    .command('remove')
+    .description('Delete a stored connection.')
+    .argument('<id>')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const { store } = cliContext();
+      const removed = await store.remove(id);
+      if (!removed)
+        throw new InputError(`No connection with id "${id}".`, [{ path: 'id', message: 'unknown' }]);
+      if (command.optsWithGlobals().json) printJson({ id, removed: true });
+      else process.stdout.write(`Removed connection "${id}".\n`);
+    });
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
+import { startSandbox } from '../../sandbox/index.js';
+
+/** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command('sandbox')
+    .description('Start the local emulators of every provider on 127.0.0.1.')
+    .option('--port <n>', 'port to listen on', '4010')
+    .action(async (options: { port: string }) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new InputError(`--port must be 0-65535, got "${options.port}".`, [
+          { path: 'port', message: 'invalid port' },
+        ]);
+      }
+      const sandbox = await startSandbox({ port });
+      process.stdout.write(`toolsteps sandbox listening at ${sandbox.url}\n`);
+      process.stdout.write(
+        `  ticketing: ${sandbox.baseUrl('ticketing', '<subdomain>')}  (OAuth client id: toolsteps-cli)\n`,
+      );
+      process.stdout.write(
+        `  control:   ${sandbox.url}/_sandbox/health, /_sandbox/reset, /_sandbox/faults\n`,
+      );
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sandbox.close();
+    });
+}

@@ -1,0 +1,120 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import { AuthError, TimeoutError } from '../errors.js';
+import type { Integration } from '../integration.js';
+import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
+import { createPkcePair, randomState } from './pkce.js';
+
+export interface LoopbackAuthorizationOptions {
+  integration: Integration;
+  baseUrl: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes?: readonly string[];
+  /** Shows the sign-in page: opens a browser, prints the URL, or (in the demo) follows it. */
+  openAuthorizeUrl(url: string): Promise<void>;
+  fetch: typeof globalThis.fetch;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  timeoutMs?: number;
+}
+
+const PAGE = (message: string) =>
+  `<!doctype html><meta charset="utf-8"><title>toolsteps</title><p>${message}</p><p>You can close this window.</p>`;
+
+/**
+ * The OAuth code flow for a terminal (RFC 8252): a one-shot callback server
+ * on 127.0.0.1, PKCE S256, and a `state` that must come back unchanged.
+ */
+export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions): Promise<TokenSet> {
+  const pkce = createPkcePair();
+  const state = randomState();
+  let settle!: (result: { code: string } | { error: Error }) => void;
+  const outcome = new Promise<{ code: string } | { error: Error }>((resolve) => {
+    settle = resolve;
+  });
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') {
+      response.writeHead(404).end();
+      return;
+    }
+    const error = url.searchParams.get('error');
+    const code = url.searchParams.get('code');
+    if (url.searchParams.get('state') !== state) {
+      response
+        .writeHead(400, { 'content-type': 'text/html' })
+        .end(PAGE('The sign-in answer did not match this request.'));
+      settle({ error: new AuthError('The OAuth callback carried the wrong state; the flow was abandoned.') });
+      return;
+    }
+    if (error || !code) {
+      response.writeHead(400, { 'content-type': 'text/html' }).end(PAGE('Access was not granted.'));
+      settle({ error: new AuthError(`The provider did not grant access (${error ?? 'no code'}).`) });
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE('Connected.'));
+    settle({ code });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  const timer = setTimeout(
+    () => settle({ error: new TimeoutError('Nobody completed the sign-in in time.') }),
+    options.timeoutMs ?? 5 * 60_000,
+  );
+  try {
+    const authorizeUrl = buildAuthorizeUrl(options.integration, options.baseUrl, {
+      clientId: options.clientId,
+      redirectUri,
+      state,
+      codeChallenge: pkce.challenge,
+      ...(options.scopes ? { scopes: options.scopes } : {}),
+    });
+    await options.openAuthorizeUrl(authorizeUrl);
+    const result = await outcome;
+    if ('error' in result) throw result.error;
+    return await exchangeCode(
+      {
+        integration: options.integration,
+        baseUrl: options.baseUrl,
+        fetch: options.fetch,
+        dispatcher: options.dispatcher,
+        clock: options.clock,
+      },
+      {
+        code: result.code,
+        clientId: options.clientId,
+        redirectUri,
+        codeVerifier: pkce.verifier,
+        ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/**
+ * Plays the user's browser against a sandbox that approves at once: follows
+ * the authorize URL's redirects until the loopback callback is reached.
+ */
+export async function followAuthorizeRedirects(
+  url: string,
+  fetchImpl: typeof globalThis.fetch = fetch,
+): Promise<void> {
+  let next = url;
+  for (let hop = 0; hop < 5; hop += 1) {
+    const response = await fetchImpl(next, { redirect: 'manual' });
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) {
+      if (response.status >= 400) throw new AuthError(`The sign-in page answered ${response.status}.`);
+      return;
+    }
+    next = new URL(location, next).toString();
+  }
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { resolveBaseUrl } from '../connection/connection-fields.js';
+import { authorizeViaLoopback, followAuthorizeRedirects } from '../connection/loopback-authorization.js';
+import type { Integration } from '../integration.js';
+import type { DemoContext } from './demo-context.js';
+
+/** Connect through the real OAuth flow, then create, read, update, search, list and delete a ticket. */
+export async function ticketingStory(demo: DemoContext): Promise<void> {
+  demo.heading('Ticketing: connect with OAuth, then work a ticket');
+  const integration = demo.registry.integration('ticketing') as Integration;
+  const fields = {
+    subdomain: 'acme',
+    baseUrl: demo.sandbox.baseUrl('ticketing', 'acme'),
+    clientId: 'toolsteps-cli',
+  };
+  const tokens = await authorizeViaLoopback({
+    integration,
+    baseUrl: resolveBaseUrl(integration, { fields }),
+    clientId: 'toolsteps-cli',
+    fetch: demo.runtime.fetch,
+    dispatcher: demo.runtime.httpDispatcher,
+    clock: demo.runtime.clock,
+    openAuthorizeUrl: (url) => followAuthorizeRedirects(url),
+  });
+  const now = Date.now();
+  await demo.runtime.store.put({
+    id: 'acme-support',
+    integration: 'ticketing',
+    label: 'Acme support (sandbox)',
+    kind: 'oauth2',
+    fields,
+    secrets: {
+      accessToken: tokens.accessToken,
+      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+    },
+    ...(tokens.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
+    createdAt: now,
+    updatedAt: now,
+  });
+  demo.say(
+    `connected "acme-support" via authorization code + PKCE; token expires in ${Math.round(((tokens.expiresAt ?? now) - now) / 60_000)} min, refresh token stored`,
+  );
+
+  const created = await demo.step<{ ticket: { id: number } }>('ticketing.create_ticket', 'acme-support', {
+    subject: 'Checkout page times out',
+    description: 'Customers report a spinner that never ends on the checkout page since this morning.',
+    priority: 'high',
+    type: 'incident',
+    assignee: 'sam@acme.example',
+    tags: ['checkout'],
+    external_id: `demo-${randomUUID()}`,
+  });
+  const ticketId = created.output.ticket.id;
+  await demo.step('ticketing.get_ticket_info', 'acme-support', { ticket_id: ticketId });
+  await demo.step('ticketing.update_ticket', 'acme-support', {
+    ticket_id: ticketId,
+    status: 'pending',
+    add_tags: ['payments'],
+    public_comment: 'Thanks for the report: we are rolling back the last release.',
+    internal_note: 'Rollback ticket OPS-231 opened.',
+  });
+  await demo.step('ticketing.search_tickets', 'acme-support', {
+    query: 'status:pending tags:checkout "spinner"',
+  });
+  await demo.step('ticketing.list_tickets', 'acme-support', { priority: 'high', limit: 5 });
+  await demo.step(
+    'ticketing.delete_ticket',
+    'acme-support',
+    { ticket_id: ticketId },
+    'destructive: permanent',
+  );
+}
