@@ -105,6 +105,9 @@ export function guardHeaders(
     } else result[name] = value;
   }
   if (issues.length)
-    throw new InputError(`Refused ${field}: ${issues.map((issue) => issue.path).join(', ')}.`, issues);
+    throw new InputError(
+      `Refused ${field}: ${issues.map((issue) => `${issue.path} (${issue.message})`).join('; ')}.`,
+      issues,
+    );
   return result;
 }

@@ -1,0 +1,111 @@
+import { inspect } from 'node:util';
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_TOKEN, HOST, nockTicketing, REFRESH_TOKEN } from '../support/nock-ticketing.js';
+
+const SECRETS = [ACCESS_TOKEN, REFRESH_TOKEN, 'client-secret-value-xyz'];
+
+/** Every way an error can be looked at: JSON, inspect (which walks `cause`), and the cause chain by hand. */
+function everyView(error: unknown): string {
+  const parts = [JSON.stringify(error), inspect(error, { depth: 10 }), String(error)];
+  let cause = (error as { cause?: unknown }).cause;
+  while (cause) {
+    parts.push(inspect(cause, { depth: 10 }), JSON.stringify(cause) ?? '');
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return parts.join('\n');
+}
+
+function expectNoSecret(text: string): void {
+  for (const secret of SECRETS) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(encodeURIComponent(secret));
+  }
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('secrets never leave the connection store', () => {
+  it('redacts a token a provider echoes back in an error body', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .get('/api/v2/tickets/7.json')
+      .query(true)
+      .reply(422, {
+        error: 'RecordInvalid',
+        description: `bad header Bearer ${ACCESS_TOKEN} and ${REFRESH_TOKEN}`,
+      });
+    const error = await fx.invoke('ticketing.get_ticket_info', { ticket_id: 7 }).catch((e) => e);
+    expect(error.code).toBe('provider_rejected');
+    expect(error.message).toContain('[redacted]');
+    expectNoSecret(everyView(error));
+  });
+
+  it('redacts a plain-text echo and URL-encoded forms', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .reply(400, `token=${encodeURIComponent(ACCESS_TOKEN)}`, { 'content-type': 'text/plain' });
+    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    expectNoSecret(everyView(error));
+  });
+
+  it('network failures carry no request details in their cause', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .times(4)
+      .replyWithError({
+        code: 'ECONNRESET',
+        message: `reset while sending Authorization: Bearer ${ACCESS_TOKEN}`,
+      });
+    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    expect(error.code).toBe('network_error');
+    expectNoSecret(everyView(error));
+  });
+
+  it('token endpoint failures redact the refresh token and client secret', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .reply(401, {})
+      .post('/oauth/tokens')
+      .reply(400, {
+        error: 'invalid_grant',
+        error_description: `refresh_token ${REFRESH_TOKEN} unknown (client-secret-value-xyz)`,
+      });
+    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    expect(error.code).toBe('reauthorization_required');
+    expectNoSecret(everyView(error));
+  });
+
+  it('logs and outputs hold no secret, even for an API call that reflects headers', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .get('/api/v2/users/me.json')
+      .reply(function () {
+        return [200, { echoed_headers: Object.keys(this.req.headers) }];
+      })
+      .get('/api/v2/tickets.json')
+      .query(true)
+      .reply(503, 'busy')
+      .get('/api/v2/tickets.json')
+      .query(true)
+      .reply(200, { tickets: [], meta: { has_more: false } });
+    const call = await fx.invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/users/me.json' });
+    const list = await fx.invoke('ticketing.list_tickets', {});
+    expectNoSecret(JSON.stringify([call, list]));
+    expect(fx.logger.lines.length).toBeGreaterThan(0);
+    expectNoSecret(JSON.stringify(fx.logger.lines));
+  });
+
+  it('a public connection given to handlers has no secrets', async () => {
+    const { toPublicConnection } = await import('../../src/connection/connection.js');
+    const fx = nockTicketing();
+    const connection = await fx.store.get('acme');
+    const view = toPublicConnection(connection!);
+    expect(view).not.toHaveProperty('secrets');
+    expectNoSecret(JSON.stringify(view));
+  });
+});
