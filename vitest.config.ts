@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// CI asks for a JSON report to print its "N passed, N failed" line.
+const reportFile = process.env.TOOLSTEPS_TEST_REPORT;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -7,5 +10,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    reporters: reportFile ? ['default', ['json', { outputFile: reportFile }]] : ['default'],
   },
 });

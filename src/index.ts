@@ -1,0 +1,72 @@
+/**
+ * The public API of toolsteps. Everything an embedder needs is listed here
+ * explicitly; anything not exported is internal and may change.
+ */
+
+export { defineApiCallStep } from './api-call-step.js';
+export { validateBaseUrl } from './base-url.js';
+export { type Clock, ManualClock, systemClock } from './clock.js';
+export {
+  Connection,
+  ConnectionKind,
+  ConnectionSecrets,
+  type PublicConnection,
+  toPublicConnection,
+} from './connection/connection.js';
+export { parseConnectionFields, resolveBaseUrl } from './connection/connection-fields.js';
+export type { ConnectionStore } from './connection/connection-store.js';
+export { defaultToolstepsHome, FileConnectionStore } from './connection/file-store.js';
+export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loopback-authorization.js';
+export { MemoryConnectionStore } from './connection/memory-store.js';
+export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
+export { createPkcePair } from './connection/pkce.js';
+export {
+  AbortedError,
+  AuthError,
+  CreditError,
+  type ErrorCode,
+  type FieldIssue,
+  InputError,
+  isToolstepsError,
+  NetworkError,
+  NotFoundError,
+  OutputError,
+  PermissionError,
+  PlanError,
+  ProviderError,
+  RateLimitError,
+  redactSecrets,
+  TimeoutError,
+  ToolstepsError,
+} from './errors.js';
+export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/agent.js';
+export type { HttpClient, HttpRequest, HttpResponse } from './http/http-client.js';
+export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
+export type { RetryOptions } from './http/retry-policy.js';
+export {
+  defineIntegration,
+  type HttpMethod,
+  type Integration,
+  type IntegrationDefinition,
+} from './integration.js';
+export { type Logger, MemoryLogger, silentLogger } from './logger.js';
+export { buildManifest, type Manifest, serializeManifest } from './manifest.js';
+export { compileMapping, mapVariables, type VariableMapping } from './mapping.js';
+export { Registry, type SearchHit } from './registry.js';
+export {
+  type InvocationMeta,
+  type InvocationResult,
+  type InvokeOptions,
+  Runtime,
+  type RuntimeOptions,
+} from './runtime.js';
+export {
+  type AnyStep,
+  type CreditEstimate,
+  type CreditRule,
+  defineStep,
+  type Step,
+  type StepAccess,
+  type StepContext,
+  type StepDefinition,
+} from './step.js';
