@@ -1,10 +1,12 @@
 import { Registry } from '../src/registry.js';
+import { governance } from './governance/index.js';
+import { governanceSteps } from './governance/steps.js';
 import { ticketing } from './ticketing/index.js';
 import { ticketingSteps } from './ticketing/steps.js';
 
 /** The one place that lists every integration and its steps. */
-export const integrations = [ticketing];
-export const steps = [...ticketingSteps];
+export const integrations = [ticketing, governance];
+export const steps = [...ticketingSteps, ...governanceSteps];
 
 export function createRegistry(): Registry {
   const registry = new Registry();

@@ -51,12 +51,12 @@ describe('catalogue integrity', () => {
     }
   });
 
-  it('destructive steps say so', () => {
+  it('destructive steps say so, in metadata and in words an agent reads', () => {
     const destructive = manifest.steps.filter((step) => step.access === 'destructive').map((step) => step.id);
     expect(destructive).toContain('ticketing.delete_ticket');
     for (const id of destructive) {
       expect(manifest.steps.find((step) => step.id === id)?.agentDescription).toMatch(
-        /permanent|cannot be undone|PERMANENTLY|irreversibl/i,
+        /permanent|cannot be undone|irreversib|only use when/i,
       );
     }
   });

@@ -3,12 +3,13 @@ import { MemoryConnectionStore } from '../connection/memory-store.js';
 import { Runtime } from '../runtime.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { DemoContext } from './demo-context.js';
+import { governanceStory } from './governance-story.js';
 import { ticketingStory } from './ticketing-story.js';
 
 export type DemoStory = (demo: DemoContext) => Promise<void>;
 
 /** Every story the demo tells, in order. */
-export const demoStories: DemoStory[] = [ticketingStory];
+export const demoStories: DemoStory[] = [ticketingStory, governanceStory];
 
 function render(value: unknown): string {
   const text = JSON.stringify(value);

@@ -1,11 +1,14 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
+import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
 import { SandboxServer } from './sandbox-server.js';
 import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
 
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
+export { GovernanceEmulator } from './governance/governance-emulator.js';
+export { GOVERNANCE_SANDBOX } from './governance/governance-state.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 
 export interface SandboxOptions {
@@ -13,16 +16,19 @@ export interface SandboxOptions {
   host?: string;
   clock?: Clock;
   ticketing?: Omit<TicketingEmulatorOptions, 'clock'>;
+  governance?: GovernanceEmulatorOptions;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
 export interface SandboxEmulators {
   ticketing: TicketingEmulator;
+  governance: GovernanceEmulator;
 }
 
 function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
   return {
     ticketing: new TicketingEmulator({ clock, ...options.ticketing }),
+    governance: new GovernanceEmulator(options.governance),
   };
 }
 

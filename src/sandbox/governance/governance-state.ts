@@ -1,0 +1,180 @@
+/** In-memory records of the emulated platform: organizations, users, API keys, projects, memberships, invites. */
+
+export const GOVERNANCE_REGIONS = ['au', 'eu', 'us'] as const;
+export type GovernanceRegion = (typeof GOVERNANCE_REGIONS)[number];
+export type ProjectRole = 'admin' | 'editor' | 'viewer';
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  /** The stack the organization is hosted on; its users' keys work on that region's host only. */
+  region: GovernanceRegion;
+  members: Set<string>;
+  /** Organization admins hold the Admin permission on every project of the organization. */
+  admins: Set<string>;
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  /** False once the identity provider deactivated the user: every key of theirs stops working. */
+  active: boolean;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  description: string;
+  organizationId: string;
+  /** user id -> role on the project. */
+  members: Map<string, ProjectRole>;
+}
+
+export interface InviteRecord {
+  code: string;
+  projectId: string;
+  email: string;
+  role: ProjectRole;
+  status: 'pending' | 'accepted';
+}
+
+/** What the sandbox seeds, so the CLI, the demo and tests can connect without setup. */
+export const GOVERNANCE_SANDBOX = {
+  region: 'au',
+  organizationId: 'org-acme',
+  projectId: 'prj-acme-default',
+  researchProjectId: 'prj-acme-research',
+  /** Alice: organization admin. */
+  adminKey: 'sk-gov-sandbox-admin-8f3a2c',
+  /** Bob: viewer on the default project, not an admin. */
+  memberKey: 'sk-gov-sandbox-member-5d1e7b',
+  users: {
+    admin: { id: 'usr-alice', email: 'alice@acme.example' },
+    member: { id: 'usr-bob', email: 'bob@acme.example' },
+    /** Carol is in the organization (editor on the research project) but not in the default project. */
+    orgMember: { id: 'usr-carol', email: 'carol@acme.example' },
+  },
+} as const;
+
+export class GovernanceState {
+  readonly organizations = new Map<string, OrganizationRecord>();
+  readonly users = new Map<string, UserRecord>();
+  /** API key -> user id. Keys belong to a user and carry the user's access. */
+  readonly keys = new Map<string, string>();
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly invites = new Map<string, InviteRecord>();
+  private userCount = 0;
+
+  constructor(private readonly newId: () => string) {
+    this.seed();
+  }
+
+  private seed(): void {
+    const seed = GOVERNANCE_SANDBOX;
+    const org = this.addOrganization({ id: seed.organizationId, name: 'Acme', region: seed.region });
+    const alice = this.addUser({ ...seed.users.admin, name: 'Alice Admin' });
+    const bob = this.addUser({ ...seed.users.member, name: 'Bob Viewer' });
+    const carol = this.addUser({ ...seed.users.orgMember, name: 'Carol Researcher' });
+    org.admins.add(alice.id);
+    this.keys.set(seed.adminKey, alice.id);
+    this.keys.set(seed.memberKey, bob.id);
+    this.addProject({ id: seed.projectId, name: 'Acme default', organizationId: org.id, owner: alice.id });
+    this.addProject({
+      id: seed.researchProjectId,
+      name: 'Research',
+      organizationId: org.id,
+      owner: alice.id,
+    });
+    this.addMember(seed.projectId, bob.id, 'viewer');
+    this.addMember(seed.researchProjectId, carol.id, 'editor');
+  }
+
+  addOrganization(organization: { id?: string; name: string; region: GovernanceRegion }): OrganizationRecord {
+    const record: OrganizationRecord = {
+      id: organization.id ?? `org-${this.newId()}`,
+      name: organization.name,
+      region: organization.region,
+      members: new Set(),
+      admins: new Set(),
+    };
+    this.organizations.set(record.id, record);
+    return record;
+  }
+
+  addUser(user: { id?: string; email: string; name?: string; active?: boolean }): UserRecord {
+    this.userCount += 1;
+    const record: UserRecord = {
+      id: user.id ?? `usr-${this.userCount}-${this.newId().slice(0, 8)}`,
+      email: user.email.toLowerCase(),
+      name: user.name ?? user.email,
+      active: user.active ?? true,
+    };
+    this.users.set(record.id, record);
+    return record;
+  }
+
+  addProject(project: {
+    id?: string;
+    name: string;
+    description?: string;
+    organizationId: string;
+    owner: string;
+  }): ProjectRecord {
+    const record: ProjectRecord = {
+      id: project.id ?? this.newId(),
+      name: project.name,
+      description: project.description ?? '',
+      organizationId: project.organizationId,
+      members: new Map(),
+    };
+    this.projects.set(record.id, record);
+    // The creator administers the project they created.
+    this.addMember(record.id, project.owner, 'admin');
+    return record;
+  }
+
+  /** Joins a user to a project, and so to its organization (the platform adds members to orgs through projects). */
+  addMember(projectId: string, userId: string, role: ProjectRole): void {
+    const project = this.projects.get(projectId)!;
+    project.members.set(userId, role);
+    this.organizations.get(project.organizationId)?.members.add(userId);
+  }
+
+  /** Leaves the project; a user left in no project of the organization leaves the organization too. */
+  removeMember(projectId: string, userId: string): void {
+    const project = this.projects.get(projectId)!;
+    project.members.delete(userId);
+    const organization = this.organizations.get(project.organizationId);
+    if (!organization || organization.admins.has(userId)) return;
+    const stillIn = [...this.projects.values()].some(
+      (candidate) => candidate.organizationId === organization.id && candidate.members.has(userId),
+    );
+    if (!stillIn) organization.members.delete(userId);
+  }
+
+  userByEmail(email: string): UserRecord | undefined {
+    const wanted = email.toLowerCase();
+    return [...this.users.values()].find((user) => user.email === wanted);
+  }
+
+  organizationsOf(userId: string): OrganizationRecord[] {
+    return [...this.organizations.values()].filter(
+      (organization) => organization.members.has(userId) || organization.admins.has(userId),
+    );
+  }
+
+  pendingInvite(projectId: string, email: string): InviteRecord | undefined {
+    const wanted = email.toLowerCase();
+    return [...this.invites.values()].find(
+      (invite) => invite.projectId === projectId && invite.email === wanted && invite.status === 'pending',
+    );
+  }
+
+  createKey(userId: string): string {
+    if (!this.users.has(userId)) throw new Error(`No sandbox user "${userId}".`);
+    const key = `sk-gov-${this.newId().replace(/-/g, '')}`;
+    this.keys.set(key, userId);
+    return key;
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
+import { defineStep } from '../../src/step.js';
+import {
+  callGovernance,
+  connectionProject,
+  Email,
+  governance,
+  InviteCode,
+  outcomeUnknown,
+  Role,
+} from './index.js';
+import { createInvite, inviteFields } from './invite-schema.js';
+
+export default defineStep({
+  id: 'governance.change_invite_role',
+  integration: governance,
+  title: 'Change Invite Role',
+  description:
+    'Give a pending invite another role. The platform cannot change an invite in place, so this deletes the invite and creates a new one.',
+  agentDescription:
+    "Changes the role of a PENDING invite to the connection's project. The platform does not allow changing an invite's role in place, so this step makes two calls: it deletes the invite, then invites the same email again with the new role, and returns the NEW invite_code (the old one stops working and the invitee gets a new email). Pass the email the invite was sent to. Needs an admin's API key. If the second call fails, the error (code partial_failure) says that the old invite is gone and gives the email and role to pass to Invite User. For someone who is already a member, use Update User Role.",
+  keywords: [
+    'change invite',
+    'update invite',
+    'invite role',
+    're-invite',
+    'reinvite',
+    'pending invite',
+    'role',
+  ],
+  input: z.object({
+    invite_code: InviteCode,
+    email: Email.describe('Email address the pending invite was sent to; the new invite goes to it.'),
+    role: Role.describe('The role the new invite grants: admin, editor or viewer.'),
+  }),
+  output: z.object({
+    ...inviteFields,
+    invite_code: inviteFields.invite_code.describe('Code of the NEW invite; the old code no longer works.'),
+    previous_invite_code: z.string().describe('The deleted invite.'),
+  }),
+  access: 'write',
+  idempotent: false,
+  variables: {
+    invite_code: '$.invite_code',
+    status: '$.status',
+    previous_invite_code: '$.previous_invite_code',
+  },
+  async run(input, context) {
+    const projectId = connectionProject(context);
+    try {
+      // Not replayed: if a delete that landed were sent again it would answer "not found",
+      // and we would report a missing invite when we had just deleted it.
+      await callGovernance(
+        context.http,
+        'deleteInvite',
+        { invite_code: input.invite_code },
+        { idempotent: false },
+      );
+    } catch (error) {
+      if (isToolstepsError(error)) {
+        const unknown = outcomeUnknown(error);
+        error.details.outcome = unknown ? 'unknown' : 'nothing_changed';
+        error.details.hint = unknown
+          ? `Deleting invite ${input.invite_code} failed after it may have reached the platform, and no new invite was created. Try Delete Project Invite, then Invite User with email "${input.email}" and role "${input.role}".`
+          : `Nothing was changed: invite ${input.invite_code} was not deleted and no new invite was created.`;
+      }
+      throw error;
+    }
+    try {
+      const created = await createInvite(context.http, { projectId, email: input.email, role: input.role });
+      return { ...created, previous_invite_code: input.invite_code };
+    } catch (error) {
+      throw halfDone(error, { ...input, projectId });
+    }
+  },
+});
+
+/** The second call failed after the first succeeded: say plainly what state the invite is in and how to finish. */
+function halfDone(
+  error: unknown,
+  change: { invite_code: string; email: string; role: string; projectId: string },
+): ToolstepsError {
+  const unknown = outcomeUnknown(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  const retry = `run Invite User with email "${change.email}" and role "${change.role}"`;
+  const message = unknown
+    ? `Change Invite Role stopped halfway: the old invite ${change.invite_code} WAS DELETED, and the new invite for ${change.email} may or may not have been created (the request failed after it may have reached the platform: ${reason}). Check the project's pending invites for ${change.email}; if there is none, ${retry}.`
+    : `Change Invite Role stopped halfway: the old invite ${change.invite_code} WAS DELETED, and the new invite was NOT created (${reason}). ${change.email} has no invite to the project now; to finish, ${retry}.`;
+  return new ToolstepsError('partial_failure', message, {
+    ...(isToolstepsError(error) && error.status !== undefined ? { status: error.status } : {}),
+    // Running this step again cannot help: the old invite is gone. Invite User finishes the change.
+    retryable: false,
+    cause: error,
+    details: {
+      outcome: unknown
+        ? 'old_invite_deleted_new_invite_unknown'
+        : 'old_invite_deleted_new_invite_not_created',
+      deleted_invite_code: change.invite_code,
+      email: change.email,
+      role: change.role,
+      project_id: change.projectId,
+      retry: { step: 'governance.invite_user', input: { email: change.email, role: change.role } },
+      ...(isToolstepsError(error) ? { causeCode: error.code } : {}),
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { isToolstepsError } from '../../src/errors.js';
+import { defineStep } from '../../src/step.js';
+import { connectionProject, Email, governance, outcomeUnknown, Role } from './index.js';
+import { createInvite, inviteFields } from './invite-schema.js';
+
+export default defineStep({
+  id: 'governance.invite_user',
+  integration: governance,
+  title: 'Invite User to Project',
+  description: "Invite someone to the connection's project by email, with a role (admin, editor or viewer).",
+  agentDescription:
+    "Invites an email address to the connection's project with a role. Needs an API key whose user is an admin of the project. Someone not yet in the organization gets a pending invite (status pending, keep the invite_code); someone already in the organization is added to the project at once (status accepted, with their user_id). To change the role of a pending invite use Change Invite Role; for a member use Update User Role. Not idempotent: it may email the invitee, so it is never retried after a failure that may have reached the platform.",
+  keywords: ['invite', 'add user', 'add member', 'share project', 'grant access', 'onboard', 'email invite'],
+  input: z.object({ email: Email, role: Role }),
+  output: z.object(inviteFields),
+  access: 'write',
+  idempotent: false,
+  variables: { invite_code: '$.invite_code', status: '$.status', user_id: '$.user_id' },
+  async run(input, context) {
+    const projectId = connectionProject(context);
+    try {
+      return await createInvite(context.http, { projectId, email: input.email, role: input.role });
+    } catch (error) {
+      if (isToolstepsError(error) && outcomeUnknown(error)) {
+        error.details.outcome = 'unknown';
+        error.details.hint = `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`;
+      }
+      throw error;
+    }
+  },
+});
