@@ -2,6 +2,7 @@ import { createRegistry } from '../../steps/index.js';
 import { MemoryConnectionStore } from '../connection/memory-store.js';
 import { Runtime } from '../runtime.js';
 import { startSandbox } from '../sandbox/index.js';
+import { anzDataStory } from './anz-data-story.js';
 import type { DemoContext } from './demo-context.js';
 import { governanceStory } from './governance-story.js';
 import { ticketingStory } from './ticketing-story.js';
@@ -9,7 +10,7 @@ import { ticketingStory } from './ticketing-story.js';
 export type DemoStory = (demo: DemoContext) => Promise<void>;
 
 /** Every story the demo tells, in order. */
-export const demoStories: DemoStory[] = [ticketingStory, governanceStory];
+export const demoStories: DemoStory[] = [ticketingStory, anzDataStory, governanceStory];
 
 function render(value: unknown): string {
   const text = JSON.stringify(value);

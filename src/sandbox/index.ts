@@ -1,10 +1,12 @@
 import { type Clock, systemClock } from '../clock.js';
+import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
 import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
 import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
 import { SandboxServer } from './sandbox-server.js';
 import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
 
+export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
@@ -17,18 +19,21 @@ export interface SandboxOptions {
   clock?: Clock;
   ticketing?: Omit<TicketingEmulatorOptions, 'clock'>;
   governance?: GovernanceEmulatorOptions;
+  anzData?: Omit<AnzDataEmulatorOptions, 'clock'>;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
 export interface SandboxEmulators {
   ticketing: TicketingEmulator;
   governance: GovernanceEmulator;
+  anzData: AnzDataEmulator;
 }
 
 function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
   return {
     ticketing: new TicketingEmulator({ clock, ...options.ticketing }),
     governance: new GovernanceEmulator(options.governance),
+    anzData: new AnzDataEmulator({ clock, ...options.anzData }),
   };
 }
 

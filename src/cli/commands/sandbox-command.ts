@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { GOVERNANCE_SANDBOX, startSandbox } from '../../sandbox/index.js';
+import { ANZ_DATA_SANDBOX_KEY, GOVERNANCE_SANDBOX, startSandbox } from '../../sandbox/index.js';
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
 export function registerSandboxCommand(program: Command): void {
@@ -19,6 +19,9 @@ export function registerSandboxCommand(program: Command): void {
       process.stdout.write(`toolsteps sandbox listening at ${sandbox.url}\n`);
       process.stdout.write(
         `  ticketing: ${sandbox.baseUrl('ticketing', '<subdomain>')}  (OAuth client id: toolsteps-cli)\n`,
+      );
+      process.stdout.write(
+        `  anz_data:  ${sandbox.baseUrl('anz-data')}  (API key: ${ANZ_DATA_SANDBOX_KEY})\n`,
       );
       process.stdout.write(
         `  governance: ${sandbox.baseUrl('governance', GOVERNANCE_SANDBOX.region)}  (organization ${GOVERNANCE_SANDBOX.organizationId}, project ${GOVERNANCE_SANDBOX.projectId}, admin API key ${GOVERNANCE_SANDBOX.adminKey})\n`,

@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Emulator } from '../emulator.js';
+import { FixedWindowLimiter } from '../fixed-window-limiter.js';
+import { Router } from '../router.js';
+import { bearerToken, json, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import {
+  abnChecksumOk,
+  companyJson,
+  findCompany,
+  findPerson,
+  hasContacts,
+  personJson,
+  type SearchCriteria,
+  searchPeople,
+} from './anz-data-directory.js';
+import { DEPARTMENTS, SENIORITIES } from './anz-data-records.js';
+import { CreditLedger } from './credit-ledger.js';
+
+export interface AnzDataEmulatorOptions {
+  clock: Clock;
+  /** Requests per minute per key. */
+  requestsPerMinute?: number;
+  /** Credits a key starts with (the sandbox key, and `issueKey` without an amount). */
+  startingCredits?: number;
+}
+
+/** A key the sandbox always knows, for the CLI and the demo: `--api-key` it in. */
+export const ANZ_DATA_SANDBOX_KEY = 'anz_sandbox_key_0001';
+
+const PERSON_KEYS = ['profile_url', 'email', 'profile_slug'];
+const COMPANY_KEYS = ['profile_url', 'domain', 'abn', 'website'];
+const SEARCH_FILTERS = ['company', 'position', 'seniority', 'department'] as const;
+const SEARCH_DEFAULT_LIMIT = 10;
+const SEARCH_MAX_LIMIT = 100;
+
+function problem(status: number, code: string, message: string, param?: string): Reply {
+  return json(status, { error: { code, message, ...(param ? { param } : {}) } });
+}
+
+type KeyedRequest = SandboxRequest & { apiKey: string };
+
+/** A request body's members, or undefined when it is not a JSON object. */
+function members(request: SandboxRequest): Record<string, unknown> | undefined {
+  const body = request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+}
+
+/** The one lookup key of a body, or the 400 the provider answers. */
+function oneLookupKey(body: Record<string, unknown>, keys: string[]): [string, string] | Reply {
+  const given = keys.filter((key) => body[key] !== undefined && body[key] !== null && body[key] !== '');
+  if (given.length !== 1) {
+    return problem(400, 'invalid_request', `Provide exactly one of ${keys.join(', ')}.`, given[1]);
+  }
+  const key = given[0] as string;
+  const value = body[key];
+  if (typeof value !== 'string') return problem(400, 'invalid_parameter', `${key} must be a string.`, key);
+  return [key, value];
+}
+
+/**
+ * The ANZ B2B data provider: person and company enrichment and people
+ * search on fake ANZ records, Bearer API keys (401 otherwise), credits per
+ * key (charged only for a match, 402 when the balance is short), and a
+ * per-minute quota per key with `RateLimit-*` headers and 429 + Retry-After.
+ * Every answer says what it charged in `x-credits-charged` (0 unless a
+ * lookup matched) and what is left in `x-credits-remaining`.
+ */
+export class AnzDataEmulator implements Emulator {
+  readonly mount = 'anz-data';
+  readonly limiter: FixedWindowLimiter;
+  readonly ledger = new CreditLedger();
+  private readonly api = new Router();
+  private readonly startingCredits: number;
+
+  constructor(private readonly options: AnzDataEmulatorOptions) {
+    this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 300, 60_000);
+    this.startingCredits = options.startingCredits ?? 100;
+    this.routes();
+    this.reset();
+  }
+
+  reset(): void {
+    this.ledger.reset();
+    this.limiter.reset();
+    this.ledger.open(ANZ_DATA_SANDBOX_KEY, this.startingCredits);
+  }
+
+  /** A new API key with its own balance, as the provider's account settings would issue. */
+  issueKey(credits = this.startingCredits): string {
+    const key = `anz_sbx_${randomBytes(12).toString('hex')}`;
+    this.ledger.open(key, credits);
+    return key;
+  }
+
+  setCredits(key: string, credits: number): void {
+    this.ledger.open(key, credits);
+  }
+
+  creditsOf(key: string): number {
+    return this.ledger.balance(key);
+  }
+
+  async handle(request: SandboxRequest): Promise<Reply | undefined> {
+    const apiKey = bearerToken(request.headers);
+    if (!apiKey) {
+      return problem(401, 'missing_api_key', 'Send your API key as Authorization: Bearer <API key>.');
+    }
+    if (!this.ledger.has(apiKey)) {
+      // Echoes the key as some providers do, so tests prove our side redacts it.
+      return problem(401, 'invalid_api_key', `Invalid API key: ${apiKey}`);
+    }
+    const verdict = this.limiter.consume(apiKey);
+    const resetSeconds = Math.max(1, Math.ceil((verdict.resetAt - this.options.clock.now()) / 1000));
+    const quota = {
+      'ratelimit-limit': String(verdict.limit),
+      'ratelimit-remaining': String(verdict.remaining),
+      'ratelimit-reset': String(resetSeconds),
+    };
+    if (!verdict.allowed) {
+      return withHeaders(
+        problem(429, 'rate_limited', `Rate limit of ${verdict.limit} requests per minute exceeded.`),
+        { ...quota, 'retry-after': String(resetSeconds) },
+      );
+    }
+    const found = this.api.match(request);
+    let reply: Reply;
+    if (!found) reply = problem(404, 'not_found', `No endpoint ${request.method} ${request.path}.`);
+    else if (found === 'method')
+      reply = problem(405, 'method_not_allowed', `${request.method} is not allowed here.`);
+    else reply = await found.handler({ ...request, params: found.params, apiKey } as KeyedRequest);
+    // Every answer says what it charged (0 unless a lookup matched) and what is left.
+    return withHeaders(reply, {
+      ...quota,
+      'x-credits-charged': '0',
+      'x-credits-remaining': String(this.ledger.balance(apiKey)),
+    });
+  }
+
+  /** Charges for an answer, or refuses it whole with 402 when the balance is short. */
+  private charged(request: SandboxRequest, credits: number, body: unknown): Reply {
+    const { apiKey, path } = request as KeyedRequest;
+    const balance = this.ledger.balance(apiKey);
+    if (!this.ledger.spend(apiKey, path, credits, this.options.clock.now())) {
+      return problem(
+        402,
+        'insufficient_credits',
+        `This lookup costs ${credits} credit${credits === 1 ? '' : 's'}; the balance is ${balance}. Top up to continue.`,
+      );
+    }
+    return json(200, body, { 'x-credits-charged': String(credits) });
+  }
+
+  private routes(): void {
+    this.api
+      .on('POST', '/enrich/person', (request) => {
+        const body = members(request);
+        if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
+        const lookup = oneLookupKey(body, PERSON_KEYS);
+        if (!Array.isArray(lookup)) return lookup;
+        const record = findPerson(...lookup);
+        if (!record) return this.charged(request, 0, { match: false, person: null });
+        // A profile costs 1 credit; contact details with it cost the second.
+        return this.charged(request, hasContacts(record) ? 2 : 1, {
+          match: true,
+          person: personJson(record, true),
+        });
+      })
+      .on('POST', '/enrich/company', (request) => {
+        const body = members(request);
+        if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
+        const lookup = oneLookupKey(body, COMPANY_KEYS);
+        if (!Array.isArray(lookup)) return lookup;
+        if (lookup[0] === 'abn' && !abnChecksumOk(lookup[1].replace(/\s+/g, ''))) {
+          return problem(400, 'invalid_parameter', 'abn is not a valid Australian Business Number.', 'abn');
+        }
+        const record = findCompany(...lookup);
+        if (!record) return this.charged(request, 0, { match: false, company: null });
+        return this.charged(request, 1, { match: true, company: companyJson(record) });
+      })
+      .on('POST', '/search/people', (request) => {
+        const body = members(request);
+        if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
+        const criteria: SearchCriteria = {};
+        for (const filter of SEARCH_FILTERS) {
+          const value = body[filter];
+          if (value === undefined || value === null || value === '') continue;
+          if (typeof value !== 'string')
+            return problem(400, 'invalid_parameter', `${filter} must be a string.`, filter);
+          criteria[filter] = value;
+        }
+        if (!Object.keys(criteria).length) {
+          return problem(400, 'invalid_request', `Provide at least one of ${SEARCH_FILTERS.join(', ')}.`);
+        }
+        if (criteria.seniority && !(SENIORITIES as readonly string[]).includes(criteria.seniority)) {
+          return problem(
+            400,
+            'invalid_parameter',
+            `seniority must be one of ${SENIORITIES.join(', ')}.`,
+            'seniority',
+          );
+        }
+        if (criteria.department && !(DEPARTMENTS as readonly string[]).includes(criteria.department)) {
+          return problem(
+            400,
+            'invalid_parameter',
+            `department must be one of ${DEPARTMENTS.join(', ')}.`,
+            'department',
+          );
+        }
+        const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
+        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_MAX_LIMIT) {
+          return problem(
+            400,
+            'invalid_parameter',
+            `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}.`,
+            'limit',
+          );
+        }
+        const matches = searchPeople(criteria);
+        const results = matches.slice(0, limit as number);
+        // Search is billed by volume: 1 credit per person returned, nothing for no results.
+        return this.charged(request, results.length, {
+          total: matches.length,
+          results: results.map((record) => personJson(record, false)),
+          has_more: matches.length > results.length,
+        });
+      })
+      .on('GET', '/credits', (request) => {
+        const { apiKey } = request as KeyedRequest;
+        return json(200, {
+          credits_remaining: this.ledger.balance(apiKey),
+          credits_used: this.ledger.spent(apiKey),
+          plan: 'sandbox',
+        });
+      });
+  }
+}

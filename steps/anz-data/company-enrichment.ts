@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { Abn } from './abn.js';
+import { Company } from './anz-schema.js';
+import { COMPANY_CREDITS, creditBasis, reportCharge } from './credits.js';
+import { anzData, anzDataApi, anzRequest } from './index.js';
+import { Domain, ProfileUrl, Website } from './lookup-fields.js';
+import { givenKey, lookupKeys } from './lookup-key.js';
+import { CompanyAnswer, readAnswer, toCompany } from './provider-records.js';
+
+const KEYS = ['profile_url', 'domain', 'abn', 'website'] as const;
+const { method, path } = anzDataApi.enrichCompany;
+
+export default defineStep({
+  id: 'anz_data.company_enrichment',
+  integration: anzData,
+  title: 'Company Enrichment',
+  description:
+    'Look up one Australian or New Zealand company by profile URL, domain, ABN or website and get its firmographics: size, industry, location, employee count, technologies and ABN.',
+  agentDescription:
+    'Enriches exactly one company, found by exactly one of profile_url, domain, abn or website (never two). An ABN is 11 digits (spaces allowed) and must pass its checksum: a mistyped one is refused before anything is sent and costs nothing. Costs 1 credit per match; no match returns matched: false and costs nothing. Paid: not retried after a failure that may have reached the provider.',
+  keywords: [
+    'enrich company',
+    'firmographics',
+    'abn',
+    'business number',
+    'company lookup',
+    'industry',
+    'employees',
+  ],
+  input: lookupKeys(
+    {
+      profile_url: ProfileUrl.optional(),
+      domain: Domain.optional(),
+      abn: Abn.optional(),
+      website: Website.optional(),
+    },
+    'Exactly one of profile_url, domain, abn or website.',
+  ),
+  output: z.object({
+    matched: z.boolean().describe('False when the provider knows no such company; then company is null.'),
+    company: Company.nullable().describe('The company firmographics, or null when not matched.'),
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: { basis: creditBasis.company, estimate: () => ({ ...COMPANY_CREDITS }) },
+  variables: {
+    matched: '$.matched',
+    name: '$.company.name',
+    abn: '$.company.abn',
+    industry: '$.company.industry',
+    employee_count: '$.company.employee_count',
+    domain: '$.company.domain',
+  },
+  async run(input, context) {
+    const [key, value] = givenKey(input, KEYS);
+    const response = await context.http.request(anzRequest('enrichCompany', { [key]: value }));
+    reportCharge(response, context);
+    const answer = readAnswer(CompanyAnswer, response.body, `${method} ${path}`);
+    if (!answer?.company || answer.match === false) return { matched: false, company: null };
+    return { matched: true, company: toCompany(answer.company) };
+  },
+});

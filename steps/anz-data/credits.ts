@@ -1,0 +1,37 @@
+import type { HttpResponse } from '../../src/http/http-client.js';
+import type { StepContext } from '../../src/step.js';
+import { anzDataCreditHeaders } from './index.js';
+
+/**
+ * Credit rules (spec, A limits): a person 1 to 2 credits per successful
+ * lookup, a company 1, a search by result volume. No match costs nothing.
+ * The estimate is the cost of a match, cheapest to dearest; the runtime
+ * refuses a call whose dearest case exceeds the invocation's budget before
+ * sending anything.
+ */
+export const PERSON_CREDITS = { min: 1, max: 2 } as const;
+export const COMPANY_CREDITS = { min: 1, max: 1 } as const;
+/** Search: 1 credit per person returned, so the requested limit is the worst case. */
+export const CREDITS_PER_SEARCH_RESULT = 1;
+
+export const creditBasis = {
+  person:
+    '1 credit for a matched profile, 2 when it comes with contact details (email or phone); no match costs 0',
+  company: '1 credit per matched company; no match costs 0',
+  search: '1 credit per person returned, so the limit is the worst case; no results cost 0',
+} as const;
+
+/**
+ * Reports what the provider says it charged (the `x-credits-charged`
+ * header on every paid answer, 0 on a no-match). When the header is absent
+ * nothing is reported, and `meta.credits.charged` stays null: unknown.
+ */
+export function reportCharge(
+  response: Pick<HttpResponse, 'headers'>,
+  context: Pick<StepContext, 'reportCredits'>,
+) {
+  const raw = response.headers.get(anzDataCreditHeaders.charged);
+  if (raw === null || raw.trim() === '') return;
+  const charged = Number(raw);
+  if (Number.isFinite(charged) && charged >= 0) context.reportCredits(charged);
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { Person } from './anz-schema.js';
+import { creditBasis, PERSON_CREDITS, reportCharge } from './credits.js';
+import { anzData, anzDataApi, anzRequest } from './index.js';
+import { ProfileSlug, ProfileUrl, WorkEmail } from './lookup-fields.js';
+import { givenKey, lookupKeys } from './lookup-key.js';
+import { PersonAnswer, readAnswer, toPerson } from './provider-records.js';
+
+const KEYS = ['profile_url', 'email', 'profile_slug'] as const;
+const { method, path } = anzDataApi.enrichPerson;
+
+export default defineStep({
+  id: 'anz_data.people_enrichment',
+  integration: anzData,
+  title: 'People Enrichment',
+  description:
+    'Look up one person in the ANZ B2B data set by profile URL, email or profile slug and get their contact details: emails, phones, job title, company and location.',
+  agentDescription:
+    'Enriches exactly one person, found by exactly one of profile_url, email or profile_slug (never two). Costs 1 credit for a matched profile, 2 when contact details come with it; no match returns matched: false and costs nothing. Paid: do not call it twice for the same person, and it is not retried after a failure that may have reached the provider. To find people you have no key for, use People Search first.',
+  keywords: [
+    'enrich person',
+    'contact details',
+    'email lookup',
+    'phone number',
+    'profile',
+    'lead',
+    'reverse email',
+  ],
+  input: lookupKeys(
+    {
+      profile_url: ProfileUrl.optional(),
+      email: WorkEmail.optional(),
+      profile_slug: ProfileSlug.optional(),
+    },
+    'Exactly one of profile_url, email or profile_slug.',
+  ),
+  output: z.object({
+    matched: z.boolean().describe('False when the provider knows no such person; then person is null.'),
+    person: Person.nullable().describe('The person with contact details, or null when not matched.'),
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: { basis: creditBasis.person, estimate: () => ({ ...PERSON_CREDITS }) },
+  variables: {
+    matched: '$.matched',
+    full_name: '$.person.full_name',
+    email: '$.person.emails[0].address',
+    phone: '$.person.phones[0].number',
+    job_title: '$.person.job_title',
+    company: '$.person.company.name',
+  },
+  async run(input, context) {
+    const [key, value] = givenKey(input, KEYS);
+    const response = await context.http.request(anzRequest('enrichPerson', { [key]: value }));
+    reportCharge(response, context);
+    const answer = readAnswer(PersonAnswer, response.body, `${method} ${path}`);
+    if (!answer?.person || answer.match === false) return { matched: false, person: null };
+    return { matched: true, person: toPerson(answer.person) };
+  },
+});

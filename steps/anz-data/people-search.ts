@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { Department, PersonSummary, Seniority } from './anz-schema.js';
+import { CREDITS_PER_SEARCH_RESULT, creditBasis, reportCharge } from './credits.js';
+import { anzData, anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './index.js';
+import { readAnswer, SearchAnswer, toPersonSummary } from './provider-records.js';
+
+const CRITERIA = ['company', 'position', 'seniority', 'department'] as const;
+const { method, path } = anzDataApi.searchPeople;
+
+const criterion = (description: string) => z.string().trim().min(1).max(200).optional().describe(description);
+
+export default defineStep({
+  id: 'anz_data.people_search',
+  integration: anzData,
+  title: 'People Search',
+  description:
+    'Find people at Australian and New Zealand companies by company, position, seniority and department; filters combine.',
+  agentDescription:
+    'Searches people by any combination of company, position, seniority and department (at least one). Returns profiles without contact details: enrich a profile_url with People Enrichment to get emails and phones. Costs 1 credit per person returned, so limit is the worst case (default 10, max 100); no results cost nothing. Keep limit small when you need only a few people.',
+  keywords: [
+    'search people',
+    'find people',
+    'prospects',
+    'leads',
+    'job title',
+    'decision makers',
+    'who works at',
+  ],
+  input: z
+    .object({
+      company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
+      position: criterion('Words of the job title, e.g. "engineering manager".'),
+      seniority: Seniority.optional(),
+      department: Department.optional(),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_LIMIT_MAX)
+        .default(10)
+        .describe('Most people to return, 1 to 100; each person returned costs 1 credit.'),
+    })
+    .superRefine((value, context) => {
+      if (CRITERIA.some((name) => value[name] !== undefined)) return;
+      context.addIssue({
+        code: 'custom',
+        path: [],
+        message: `give at least one of ${CRITERIA.join(', ')}`,
+      });
+    })
+    .meta({
+      description: 'At least one of company, position, seniority or department; they combine (AND).',
+      anyOf: CRITERIA.map((name) => ({ required: [name] })),
+    }),
+  output: z.object({
+    matched: z.boolean().describe('False when nobody matches; then people is empty.'),
+    people: z.array(PersonSummary).describe('Matching people, up to limit, without contact details.'),
+    total: z.number().int().nullable().describe('How many people match in all, when the provider says.'),
+    returned: z.number().int().describe('How many people this result holds (and credits charged for them).'),
+    truncated: z.boolean().describe('True when more people match than were returned.'),
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: {
+    basis: creditBasis.search,
+    estimate: (input) => ({ min: CREDITS_PER_SEARCH_RESULT, max: input.limit * CREDITS_PER_SEARCH_RESULT }),
+  },
+  variables: {
+    matched: '$.matched',
+    names: '$.people[*].full_name',
+    profile_urls: '$.people[*].profile_url',
+    total: '$.total',
+  },
+  async run(input, context) {
+    const response = await context.http.request(
+      anzRequest('searchPeople', {
+        company: input.company,
+        position: input.position,
+        seniority: input.seniority,
+        department: input.department,
+        limit: input.limit,
+      }),
+    );
+    reportCharge(response, context);
+    const answer = readAnswer(SearchAnswer, response.body, `${method} ${path}`);
+    const people = (answer?.results ?? []).slice(0, input.limit).map(toPersonSummary);
+    const total = answer?.total ?? null;
+    return {
+      matched: people.length > 0,
+      people,
+      total,
+      returned: people.length,
+      truncated: total !== null && total > people.length,
+    };
+  },
+});

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { type FieldIssue, OutputError } from '../../src/errors.js';
+import type { Company, Person, PersonSummary } from './anz-schema.js';
+
+/**
+ * What the provider answers, read leniently (unknown members are kept out,
+ * missing ones become null) and shaped into our outputs. The sandbox answers
+ * in this shape; re-pointing to the provider's own API changes this file and
+ * the table in index.ts, nothing else.
+ */
+
+const text = z.string().nullish();
+
+const ProviderLocation = z.object({ city: text, state: text, country: text });
+
+const ProviderPerson = z.object({
+  full_name: z.string(),
+  first_name: text,
+  last_name: text,
+  job: z.object({ title: text, seniority: text, department: text }).nullish(),
+  company: z.object({ name: z.string(), domain: text }).nullish(),
+  location: ProviderLocation.nullish(),
+  emails: z.array(z.object({ address: z.string(), type: text, status: text })).nullish(),
+  phones: z.array(z.object({ number: z.string(), type: text })).nullish(),
+  profile_url: text,
+  profile_slug: text,
+});
+type ProviderPerson = z.infer<typeof ProviderPerson>;
+
+const ProviderCompany = z.object({
+  name: z.string(),
+  legal_name: text,
+  abn: text,
+  domain: text,
+  website: text,
+  profile_url: text,
+  industry: text,
+  size_range: text,
+  employee_count: z.number().int().nullish(),
+  headquarters: ProviderLocation.nullish(),
+  technologies: z.array(z.string()).nullish(),
+  founded_year: z.number().int().nullish(),
+});
+
+/** A no-match is `{"match": false}`, an empty body, or a null record: never an error. */
+export const PersonAnswer = z
+  .object({ match: z.boolean().optional(), person: ProviderPerson.nullish() })
+  .nullable();
+export const CompanyAnswer = z
+  .object({ match: z.boolean().optional(), company: ProviderCompany.nullish() })
+  .nullable();
+export const SearchAnswer = z
+  .object({ total: z.number().int().nonnegative().optional(), results: z.array(ProviderPerson).default([]) })
+  .nullable();
+
+/** Parses a provider answer; a shape we cannot read is an OutputError naming what was wrong. */
+export function readAnswer<Schema extends z.ZodType>(
+  schema: Schema,
+  body: unknown,
+  where: string,
+): z.output<Schema> {
+  const parsed = schema.safeParse(body === '' ? null : body);
+  if (parsed.success) return parsed.data;
+  const issues: FieldIssue[] = parsed.error.issues.map((issue) => ({
+    path: ['response', ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  throw new OutputError(
+    `${where} answered in a shape this step cannot read: ${issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path}: ${issue.message}`)
+      .join('; ')}.`,
+    issues,
+  );
+}
+
+function location(
+  value: z.infer<typeof ProviderLocation> | null | undefined,
+): z.input<typeof Company>['location'] {
+  if (!value) return null;
+  return { city: value.city ?? null, state: value.state ?? null, country: value.country ?? null };
+}
+
+export function toPersonSummary(person: ProviderPerson): z.input<typeof PersonSummary> {
+  return {
+    full_name: person.full_name,
+    job_title: person.job?.title ?? null,
+    seniority: person.job?.seniority ?? null,
+    department: person.job?.department ?? null,
+    company: person.company ? { name: person.company.name, domain: person.company.domain ?? null } : null,
+    location: location(person.location),
+    profile_url: person.profile_url ?? null,
+    profile_slug: person.profile_slug ?? null,
+  };
+}
+
+export function toPerson(person: ProviderPerson): z.input<typeof Person> {
+  return {
+    ...toPersonSummary(person),
+    first_name: person.first_name ?? null,
+    last_name: person.last_name ?? null,
+    emails: (person.emails ?? []).map((email) => ({
+      address: email.address,
+      type: email.type ?? 'other',
+      verified: email.status === 'verified',
+    })),
+    phones: (person.phones ?? []).map((phone) => ({ number: phone.number, type: phone.type ?? 'other' })),
+  };
+}
+
+export function toCompany(company: z.infer<typeof ProviderCompany>): z.input<typeof Company> {
+  return {
+    name: company.name,
+    legal_name: company.legal_name ?? null,
+    abn: company.abn ? company.abn.replace(/\s+/g, '') : null,
+    domain: company.domain ?? null,
+    website: company.website ?? null,
+    profile_url: company.profile_url ?? null,
+    industry: company.industry ?? null,
+    size: company.size_range ?? null,
+    employee_count: company.employee_count ?? null,
+    location: location(company.headquarters),
+    technologies: company.technologies ?? [],
+    founded_year: company.founded_year ?? null,
+  };
+}

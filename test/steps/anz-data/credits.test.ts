@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CreditError, NetworkError, ProviderError } from '../../../src/errors.js';
+import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+
+describe('anz_data credits', () => {
+  let fx: AnzDataFixture;
+  afterEach(async () => {
+    await fx.close();
+  });
+
+  it('a no-match is an empty result with matched: false, never an error, and costs nothing', async () => {
+    fx = await anzDataFixture({ credits: 0 });
+    const person = await fx.invoke('anz_data.people_enrichment', { email: 'nobody@unknown.example' });
+    expect(person.output).toEqual({ matched: false, person: null });
+    expect(person.variables).toMatchObject({ matched: false, email: null, full_name: null });
+    expect(person.meta.credits).toEqual({ estimated: { min: 1, max: 2 }, charged: 0 });
+
+    const company = await fx.invoke('anz_data.company_enrichment', { domain: 'not-in-the-sandbox.example' });
+    expect(company.output).toEqual({ matched: false, company: null });
+    expect(company.meta.credits?.charged).toBe(0);
+
+    const search = await fx.invoke('anz_data.people_search', { company: 'Wattle', seniority: 'vp' });
+    expect(search.output).toEqual({ matched: false, people: [], total: 0, returned: 0, truncated: false });
+    expect(search.meta.credits?.charged).toBe(0);
+
+    // Even on an empty balance: the provider charges only a match.
+    expect(fx.sent()).toHaveLength(3);
+    expect(fx.sandbox.anzData.ledger.charges).toEqual([]);
+  });
+
+  it('out of credits (402) is a CreditError, sent once and never retried', async () => {
+    fx = await anzDataFixture({ credits: 1 });
+    // A person with contact details costs 2; the balance is 1.
+    const error = await fx
+      .invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(CreditError);
+    expect(error).toMatchObject({ code: 'credits_exhausted', status: 402, retryable: false });
+    expect((error as CreditError).details).toMatchObject({ providerCode: 'insufficient_credits' });
+    expect((error as CreditError).message).toMatch(/POST \/enrich\/person .*402.*balance is 1/);
+    expect(fx.sent()).toHaveLength(1);
+    expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(1);
+
+    // The remaining credit still buys a company.
+    const company = await fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' });
+    expect(company.meta.credits?.charged).toBe(1);
+    await expect(
+      fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' }),
+    ).rejects.toMatchObject({ code: 'credits_exhausted', status: 402 });
+    expect(fx.sent()).toHaveLength(3);
+  });
+
+  it('refuses before sending a call whose worst case exceeds the budget', async () => {
+    fx = await anzDataFixture();
+    await expect(
+      fx.invoke('anz_data.people_search', { position: 'manager', limit: 20 }, { creditBudget: 5 }),
+    ).rejects.toMatchObject({
+      name: 'CreditError',
+      code: 'credit_budget_exceeded',
+      details: { estimated: { min: 1, max: 20 }, budget: 5 },
+    });
+    await expect(
+      fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' }, { creditBudget: 1 }),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
+    // A forwarded search without a limit may return the provider's maximum of 100.
+    await expect(
+      fx.invoke(
+        'anz_data.api_call',
+        { method: 'POST', endpoint: '/search/people', body: { position: 'manager' } },
+        { creditBudget: 50 },
+      ),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 100 } } });
+    expect(fx.sent()).toHaveLength(0);
+
+    // Within budget, the call goes ahead.
+    const search = await fx.invoke(
+      'anz_data.people_search',
+      { position: 'manager', limit: 5 },
+      { creditBudget: 5 },
+    );
+    expect(search.meta.credits).toEqual({ estimated: { min: 1, max: 5 }, charged: 5 });
+    const company = await fx.invoke(
+      'anz_data.company_enrichment',
+      { domain: 'kiwiorchard.example' },
+      { creditBudget: 1 },
+    );
+    expect(company.meta.credits?.charged).toBe(1);
+  });
+
+  it('a paid lookup is not replayed after the provider may have charged for it', async () => {
+    fx = await anzDataFixture();
+    // The provider charges, then the connection drops before the answer arrives.
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      pathIncludes: '/enrich/person',
+      count: 1,
+      action: { kind: 'reset', when: 'after' },
+    });
+    await expect(
+      fx.invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' }),
+    ).rejects.toBeInstanceOf(NetworkError);
+    expect(fx.sent()).toHaveLength(1);
+    expect(fx.sandbox.anzData.ledger.spent(fx.apiKey)).toBe(2);
+
+    // A 500 may also follow a charge: reported, not retried.
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      pathIncludes: '/enrich/company',
+      count: 1,
+      action: { kind: 'status', status: 500 },
+    });
+    await expect(
+      fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' }),
+    ).rejects.toBeInstanceOf(ProviderError);
+    expect(fx.sent()).toHaveLength(2);
+  });
+
+  it('retries a paid lookup the provider refused without acting (429, 503) and pays once', async () => {
+    fx = await anzDataFixture();
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      pathIncludes: '/search/people',
+      count: 1,
+      action: {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '2', 'content-type': 'application/json' },
+        body: { error: { code: 'rate_limited', message: 'Too many requests.' } },
+      },
+    });
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      pathIncludes: '/search/people',
+      count: 1,
+      action: { kind: 'status', status: 503 },
+    });
+    const search = await fx.invoke('anz_data.people_search', { company: 'Tasman Fintech' });
+    expect(search.meta).toMatchObject({ attempts: 3, retries: 2, credits: { charged: 2 } });
+    expect(fx.clock.sleeps[0]).toBe(2000);
+    expect(fx.sent()).toHaveLength(3);
+    expect(fx.sandbox.anzData.ledger.charges).toHaveLength(1);
+  });
+});

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anzDataStory } from '../../../src/demo/anz-data-story.js';
+import type { DemoContext } from '../../../src/demo/demo-context.js';
+import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+
+describe('the anz_data demo story', () => {
+  let fx: AnzDataFixture;
+  afterEach(async () => {
+    await fx.close();
+  });
+
+  it('enriches and searches, shows credits, and shows a bad ABN and an over-budget search refused unsent', async () => {
+    fx = await anzDataFixture();
+    const lines: string[] = [];
+    const demo: DemoContext = {
+      sandbox: fx.sandbox,
+      runtime: fx.runtime,
+      registry: fx.registry,
+      say: (text) => lines.push(text),
+      heading: (text) => lines.push(`== ${text}`),
+      async step(stepId, connection, input, note) {
+        const result = await fx.registry.invoke(fx.runtime, stepId, { connection, input });
+        lines.push(`${stepId}${note ? ` (${note})` : ''}: credits ${result.meta.credits?.charged ?? '?'}`);
+        return result as never;
+      },
+    };
+    await anzDataStory(demo);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'anz_data.company_enrichment (ABN with spaces): credits 1',
+        'anz_data.people_search: credits 2',
+        'anz_data.people_enrichment: credits 2',
+        'anz_data.people_enrichment (no match: free): credits 0',
+        '  requests sent to the provider: 0',
+        'credits charged by the provider in this story: 5; balance 20 of 25',
+      ]),
+    );
+    expect(lines.find((line) => line.startsWith('mistyped ABN:'))).toMatch(
+      /InputError input_invalid.*modulus-89/,
+    );
+    expect(lines.find((line) => line.startsWith('search of 50'))).toMatch(
+      /CreditError credit_budget_exceeded/,
+    );
+    expect(lines.filter((line) => line === '  requests sent to the provider: 0')).toHaveLength(2);
+  });
+});

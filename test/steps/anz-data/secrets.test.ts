@@ -1,0 +1,70 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+
+/** Every text an error exposes: its JSON, its inspection, and each message of its cause chain. */
+function exposed(error: unknown): string[] {
+  const texts = [JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })];
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    texts.push(
+      current.message,
+      String(current.stack),
+      String(JSON.stringify((current as { details?: unknown }).details)),
+    );
+  }
+  return texts;
+}
+
+describe('the anz_data API key stays secret', () => {
+  let fx: AnzDataFixture;
+  afterEach(async () => {
+    await fx.close();
+  });
+
+  it('is not in a 401 error, even when the provider echoes it back', async () => {
+    fx = await anzDataFixture();
+    const wrongKey = 'anz_sbx_revoked_0123456789abcdef';
+    await fx.runtime.store.put({ ...fx.connection, id: 'anz-revoked', secrets: { apiKey: wrongKey } });
+    const error = await fx.registry
+      .invoke(fx.runtime, 'anz_data.people_enrichment', {
+        connection: 'anz-revoked',
+        input: { profile_slug: 'mia-thompson' },
+      })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'AuthError', code: 'reauthorization_required', status: 401 });
+    // The sandbox did echo it: the redaction is what keeps it out.
+    expect(fx.sent()[0]?.headers.authorization).toBe(`Bearer ${wrongKey}`);
+    expect((error as Error).message).toContain('[redacted]');
+    for (const text of exposed(error)) expect(text).not.toContain(wrongKey);
+    expect(JSON.stringify(fx.logger.lines)).not.toContain(wrongKey);
+  });
+
+  it('is not in network errors, credit errors, logs, outputs or variables', async () => {
+    fx = await anzDataFixture({ credits: 4 });
+    const results = [
+      await fx.invoke('anz_data.people_enrichment', { email: 'olivia.nguyen@wattle-analytics.example' }),
+      await fx.invoke('anz_data.people_search', { company: 'Tasman' }),
+      await fx.invoke('anz_data.api_call', { method: 'GET', endpoint: '/credits' }),
+    ];
+    fx.sandbox.faults.add({ target: 'anz-data', count: 1, action: { kind: 'reset', when: 'before' } });
+    const errors = [
+      await fx
+        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
+        .catch((e: unknown) => e),
+      await fx
+        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
+        .catch((e: unknown) => e),
+      await fx.invoke('anz_data.company_enrichment', { abn: '11 111 111 111' }).catch((e: unknown) => e),
+    ];
+    expect(errors.map((error) => (error as { code: string }).code)).toEqual([
+      'network_error',
+      'credits_exhausted',
+      'input_invalid',
+    ]);
+    for (const error of errors) for (const text of exposed(error)) expect(text).not.toContain(fx.apiKey);
+    expect(JSON.stringify(results)).not.toContain(fx.apiKey);
+    expect(inspect(results, { depth: 20 })).not.toContain(fx.apiKey);
+    expect(fx.logger.lines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(fx.logger.lines)).not.toContain(fx.apiKey);
+  });
+});
