@@ -229,6 +229,7 @@ export class Runtime {
         charged = (charged ?? 0) + amount;
       },
       progress: (done, total) => options.onProgress?.(done, total),
+      sleep: (ms) => this.clock.sleep(ms, options.signal),
       constraints: options.constraints ?? {},
     });
 

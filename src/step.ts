@@ -27,6 +27,8 @@ export interface StepContext {
   reportCredits(charged: number): void;
   /** Work that outlives one request (bulk batches) reports progress here. */
   progress(done: number, total: number): void;
+  /** Waits on the runtime's injectable clock (bulk runs back off here), so tests never wait. */
+  sleep(ms: number): Promise<void>;
   /** Limits the embedder set for this invocation, e.g. `{ projects: ['web'] }`; empty when none. */
   constraints: Readonly<Record<string, readonly string[]>>;
 }

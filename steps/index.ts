@@ -1,14 +1,16 @@
 import { Registry } from '../src/registry.js';
 import { anzData } from './anz-data/index.js';
 import { anzDataSteps } from './anz-data/steps.js';
+import { contactData } from './contact-data/index.js';
+import { contactDataSteps } from './contact-data/steps.js';
 import { governance } from './governance/index.js';
 import { governanceSteps } from './governance/steps.js';
 import { ticketing } from './ticketing/index.js';
 import { ticketingSteps } from './ticketing/steps.js';
 
 /** The one place that lists every integration and its steps. */
-export const integrations = [ticketing, anzData, governance];
-export const steps = [...ticketingSteps, ...anzDataSteps, ...governanceSteps];
+export const integrations = [ticketing, anzData, contactData, governance];
+export const steps = [...ticketingSteps, ...anzDataSteps, ...contactDataSteps, ...governanceSteps];
 
 export function createRegistry(): Registry {
   const registry = new Registry();

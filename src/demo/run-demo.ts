@@ -3,6 +3,7 @@ import { MemoryConnectionStore } from '../connection/memory-store.js';
 import { Runtime } from '../runtime.js';
 import { startSandbox } from '../sandbox/index.js';
 import { anzDataStory } from './anz-data-story.js';
+import { contactDataStory } from './contact-data-story.js';
 import type { DemoContext } from './demo-context.js';
 import { governanceStory } from './governance-story.js';
 import { ticketingStory } from './ticketing-story.js';
@@ -10,7 +11,7 @@ import { ticketingStory } from './ticketing-story.js';
 export type DemoStory = (demo: DemoContext) => Promise<void>;
 
 /** Every story the demo tells, in order. */
-export const demoStories: DemoStory[] = [ticketingStory, anzDataStory, governanceStory];
+export const demoStories: DemoStory[] = [ticketingStory, anzDataStory, contactDataStory, governanceStory];
 
 function render(value: unknown): string {
   const text = JSON.stringify(value);

@@ -143,6 +143,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           dispatcher: options.dispatcher,
         } as RequestInit);
       } catch (thrown) {
+        gate.abandon();
         const error = classifyException(
           thrown,
           where,

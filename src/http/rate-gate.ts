@@ -13,8 +13,10 @@ export interface RateGateOptions {
 }
 
 interface WindowState extends RateLimitWindow {
-  /** Requests sent since the provider last told us `remaining`. */
+  /** Requests `remaining` may not count yet: sent since, or unanswered when, the provider said it. */
   inFlight: number;
+  /** For a window known only by its length: when we first saw its current cycle. */
+  cycleSeenAt?: number;
 }
 
 /**
@@ -26,6 +28,8 @@ interface WindowState extends RateLimitWindow {
 export class RateGate {
   private windows = new Map<string, WindowState>();
   private last: RateLimitSnapshot | undefined;
+  /** Requests let through and not yet answered: the provider may not have counted them. */
+  private unanswered = 0;
   waits = 0;
   waitedMs = 0;
 
@@ -35,12 +39,42 @@ export class RateGate {
     return this.last;
   }
 
+  /** Called once per response, with what its headers say (or undefined). */
   observe(snapshot: RateLimitSnapshot | undefined): void {
+    this.unanswered = Math.max(0, this.unanswered - 1);
     if (!snapshot) return;
     this.last = snapshot;
     for (const window of snapshot.windows) {
-      this.windows.set(window.name, { ...window, inFlight: 0 });
+      this.windows.set(window.name, this.estimateReset(window, snapshot.observedAt));
     }
+  }
+
+  /** Called when a request let through ended without a response (network failure, timeout). */
+  abandon(): void {
+    this.unanswered = Math.max(0, this.unanswered - 1);
+  }
+
+  /**
+   * A window that names its length but not its reset (C) refills at most one
+   * length after its cycle began, and its cycle began no later than the first
+   * answer we saw in it (fixed and sliding windows alike). A rise in
+   * `remaining`, or an answer after the estimated refill, starts a new cycle.
+   * The bound is safe but can run late; when it runs early (another client's
+   * refill went unseen) the 429 that follows starts a fresh cycle.
+   */
+  private estimateReset(window: RateLimitWindow, observedAt: number): WindowState {
+    // Requests still unanswered may not be in `remaining` yet (with one at a time, there are none).
+    const inFlight = this.unanswered;
+    if (window.resetAt !== undefined || window.windowMs === undefined) return { ...window, inFlight };
+    const previous = this.windows.get(window.name);
+    const cycleSeenAt =
+      previous?.cycleSeenAt !== undefined &&
+      previous.resetAt !== undefined &&
+      observedAt < previous.resetAt &&
+      window.remaining <= previous.remaining
+        ? previous.cycleSeenAt
+        : observedAt;
+    return { ...window, inFlight, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
   }
 
   /** Resolves when a request may be sent; counts it against every known window. */
@@ -49,11 +83,28 @@ export class RateGate {
     for (;;) {
       const now = this.options.clock.now();
       let waitUntil = 0;
-      for (const [name, window] of this.windows) {
+      for (const [name, known] of this.windows) {
+        let window = known;
         if (window.resetAt !== undefined && window.resetAt <= now) {
-          // The window has rolled over; the next response will tell the truth.
-          this.windows.delete(name);
-          continue;
+          if (
+            window.cycleSeenAt === undefined ||
+            window.limit === undefined ||
+            window.windowMs === undefined
+          ) {
+            // The window has rolled over; the next response will tell the truth.
+            this.windows.delete(name);
+            continue;
+          }
+          // An estimated window refills to its limit: keep counting from there, so callers that
+          // waited together do not all rush the new window before a response says how full it is.
+          window = {
+            ...window,
+            remaining: window.limit,
+            inFlight: 0,
+            cycleSeenAt: now,
+            resetAt: now + window.windowMs,
+          };
+          this.windows.set(name, window);
         }
         if (window.remaining - window.inFlight <= reserve) {
           if (window.resetAt === undefined) {
@@ -76,6 +127,7 @@ export class RateGate {
       this.waitedMs += waitMs;
       await this.options.clock.sleep(waitMs, signal);
     }
+    this.unanswered += 1;
     for (const window of this.windows.values()) window.inFlight += 1;
   }
 }

@@ -5,6 +5,12 @@ export interface RateLimitWindow {
   remaining: number;
   /** Epoch ms when `remaining` refills; unknown when the provider does not say. */
   resetAt?: number;
+  /**
+   * Length of the window, for providers that name it (per minute, hour, day)
+   * but say neither when it refills nor Retry-After (C): the gate estimates
+   * the refill from it instead of probing.
+   */
+  windowMs?: number;
 }
 
 export interface RateLimitSnapshot {

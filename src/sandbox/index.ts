@@ -1,5 +1,9 @@
 import { type Clock, systemClock } from '../clock.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
+import {
+  ContactDataEmulator,
+  type ContactDataEmulatorOptions,
+} from './contact-data/contact-data-emulator.js';
 import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
 import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
@@ -7,6 +11,7 @@ import { SandboxServer } from './sandbox-server.js';
 import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
 
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
+export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
@@ -20,6 +25,7 @@ export interface SandboxOptions {
   ticketing?: Omit<TicketingEmulatorOptions, 'clock'>;
   governance?: GovernanceEmulatorOptions;
   anzData?: Omit<AnzDataEmulatorOptions, 'clock'>;
+  contactData?: Omit<ContactDataEmulatorOptions, 'clock'>;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
@@ -27,6 +33,7 @@ export interface SandboxEmulators {
   ticketing: TicketingEmulator;
   governance: GovernanceEmulator;
   anzData: AnzDataEmulator;
+  contactData: ContactDataEmulator;
 }
 
 function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
@@ -34,6 +41,7 @@ function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulator
     ticketing: new TicketingEmulator({ clock, ...options.ticketing }),
     governance: new GovernanceEmulator(options.governance),
     anzData: new AnzDataEmulator({ clock, ...options.anzData }),
+    contactData: new ContactDataEmulator({ clock, ...options.contactData }),
   };
 }
 

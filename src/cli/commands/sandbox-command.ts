@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { ANZ_DATA_SANDBOX_KEY, GOVERNANCE_SANDBOX, startSandbox } from '../../sandbox/index.js';
+import {
+  ANZ_DATA_SANDBOX_KEY,
+  CONTACT_DATA_SANDBOX_KEY,
+  GOVERNANCE_SANDBOX,
+  startSandbox,
+} from '../../sandbox/index.js';
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
 export function registerSandboxCommand(program: Command): void {
@@ -22,6 +27,9 @@ export function registerSandboxCommand(program: Command): void {
       );
       process.stdout.write(
         `  anz_data:  ${sandbox.baseUrl('anz-data')}  (API key: ${ANZ_DATA_SANDBOX_KEY})\n`,
+      );
+      process.stdout.write(
+        `  contact_data: ${sandbox.baseUrl('contact-data')}  (API key: ${CONTACT_DATA_SANDBOX_KEY})\n`,
       );
       process.stdout.write(
         `  governance: ${sandbox.baseUrl('governance', GOVERNANCE_SANDBOX.region)}  (organization ${GOVERNANCE_SANDBOX.organizationId}, project ${GOVERNANCE_SANDBOX.projectId}, admin API key ${GOVERNANCE_SANDBOX.adminKey})\n`,

@@ -1,0 +1,65 @@
+import { defineApiCallStep } from '../../src/api-call-step.js';
+import type { CreditEstimate } from '../../src/step.js';
+import { defineStep } from '../../src/step.js';
+import { contactData, contactDataPaths } from './index.js';
+import { SEARCH_RESULTS_PER_CREDIT } from './search-filters.js';
+
+const base = defineApiCallStep(contactData, {
+  pathField: 'endpoint',
+  customHeaders: false,
+  title: 'Contact Data API Call',
+  keywords: ['api', 'request', 'custom', 'endpoint', 'raw', 'http', 'usage', 'credits'],
+  examplePath: '/account/usage',
+});
+
+/**
+ * The worst case of a raw call, from the path it names, so a credit budget
+ * guards API Call as it guards the dedicated steps. A POST to a path whose
+ * cost is unknown is unbounded: with a budget set, it is refused.
+ */
+export function apiCallCredits(input: { method: string; endpoint: string; body?: unknown }): CreditEstimate {
+  if (input.method !== 'POST') return { min: 0, max: 0 };
+  const path = `/${input.endpoint.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+  const records = Array.isArray(input.body) ? input.body.length : 0;
+  const limit = (input.body as { limit?: unknown } | undefined)?.limit;
+  switch (path) {
+    case contactDataPaths.person:
+      return { min: 0, max: 2 };
+    case contactDataPaths.company:
+      return { min: 0, max: 1 };
+    case contactDataPaths.personBulk:
+      return { min: 0, max: 2 * records };
+    case contactDataPaths.companyBulk:
+      return { min: 0, max: records };
+    case contactDataPaths.personSearch:
+    case contactDataPaths.companySearch:
+      return {
+        min: 0,
+        max: Math.ceil((typeof limit === 'number' ? limit : 100) / SEARCH_RESULTS_PER_CREDIT),
+      };
+    default:
+      return { min: 0, max: Number.POSITIVE_INFINITY };
+  }
+}
+
+/** `creditsCharged` in the provider's answer, when it says. */
+function reportedCredits(body: unknown): number | undefined {
+  const value = (body as { creditsCharged?: unknown } | null)?.creditsCharged;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+export default defineStep({
+  ...base,
+  agentDescription: `${base.agentDescription} Paid paths cost what the dedicated steps cost (POST /person 1-2 credits, /company 1, the /bulk paths per record, search per 25 results); GET costs nothing. Prefer the dedicated steps: they batch, keep order and never re-send a succeeded record.`,
+  credits: {
+    basis:
+      'as the path called charges: POST /person 0-2, /company 0-1, /person/bulk 0-2 per record, /company/bulk 0-1 per record, search 1 per 25 results; GET free; other POST paths unbounded',
+    estimate: (input) => apiCallCredits(input as Parameters<typeof apiCallCredits>[0]),
+  },
+  async run(input, context) {
+    const output = (await base.run(input, context)) as { body: unknown };
+    const charged = reportedCredits(output.body);
+    if (charged !== undefined) context.reportCredits(charged);
+    return output;
+  },
+});

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { CreditError, isToolstepsError, type ToolstepsError } from '../../src/errors.js';
+import type { StepContext } from '../../src/step.js';
+import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
+
+/** How often a batch the provider answered with a 5xx is sent again, and the first pause before it. */
+export const BATCH_RESENDS = 2;
+const RESEND_BASE_DELAY_MS = 1_000;
+
+export const RecordFailure = z
+  .object({
+    code: z
+      .string()
+      .describe(
+        'Error code: credits_exhausted, rate_limited, provider_error, network_error, missing_in_answer, ...',
+      ),
+    message: z.string().describe('What went wrong, without secrets.'),
+    retryable: z
+      .boolean()
+      .describe('Whether running this record again can succeed without changing anything.'),
+    outcome: z
+      .enum(['not_sent', 'refused', 'unknown'])
+      .describe(
+        'not_sent: the record never left this machine. refused: the provider answered with an error, delivered nothing and charged nothing. unknown: the request may have reached the provider and been charged; check before running it again.',
+      ),
+  })
+  .describe('Why a record failed.');
+export type RecordFailure = z.output<typeof RecordFailure>;
+
+export const RecordStatus = z
+  .enum(['matched', 'no_match', 'failed'])
+  .describe(
+    'matched: found (credits charged). no_match: the provider has no such record (free). failed: see error.',
+  );
+
+/** What one record came to. */
+export interface RecordOutcome<Item> {
+  status: z.output<typeof RecordStatus>;
+  item: Item | null;
+  /** Credits this record cost, as the provider reported; null when it did not say. */
+  credits_charged: number | null;
+  error: RecordFailure | null;
+}
+
+/** Turns one record of a provider answer into an outcome: found, not found (free), or a record-level error. */
+export function recordOutcome<Wire, Item>(
+  record: { data?: Wire | null; error?: z.output<typeof WireRecordError> | null; creditsCharged?: number },
+  toItem: (data: Wire) => Item,
+): RecordOutcome<Item> {
+  const charged = record.creditsCharged ?? null;
+  if (record.data)
+    return { status: 'matched', item: toItem(record.data), credits_charged: charged, error: null };
+  const code = record.error?.code;
+  if (code === undefined || NOT_FOUND_CODES.has(code)) {
+    return { status: 'no_match', item: null, credits_charged: charged ?? 0, error: null };
+  }
+  const credits = NO_CREDIT_CODES.has(code);
+  return {
+    status: 'failed',
+    item: null,
+    credits_charged: charged ?? 0,
+    error: {
+      code: credits ? 'credits_exhausted' : code,
+      message: record.error?.message ?? `The provider answered this record with ${code}.`,
+      retryable: false,
+      outcome: 'refused',
+    },
+  };
+}
+
+/** Errors that every later batch would meet too: the run stops sending. */
+const STOPS_THE_RUN = new Set([
+  'credits_exhausted',
+  'credit_budget_exceeded',
+  'auth_failed',
+  'reauthorization_required',
+  'plan_required',
+  'permission_denied',
+  'rate_limited',
+  'aborted',
+]);
+
+/**
+ * A batch the provider answered with a 5xx delivered nothing, and the
+ * provider charges only for records it delivers, so sending it again
+ * cannot charge twice. A reset connection or a timeout is different: the
+ * provider may have acted and charged, so such a batch is not re-sent.
+ */
+function resendable(error: ToolstepsError): boolean {
+  return error.code === 'provider_error' && error.status !== undefined && error.status >= 500;
+}
+
+function failureOf(error: ToolstepsError, outcome?: RecordFailure['outcome']): RecordFailure {
+  const sent = error.details.sent;
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    outcome:
+      outcome ??
+      (error.status !== undefined
+        ? 'refused'
+        : sent === false || error.code === 'rate_limited'
+          ? 'not_sent'
+          : 'unknown'),
+  };
+}
+
+export interface BulkRunOptions<Record, Item> {
+  records: readonly Record[];
+  batchSize: number;
+  concurrency: number;
+  context: StepContext;
+  /** Sends one batch and returns one outcome per record, in the order given. */
+  send(batch: Record[]): Promise<RecordOutcome<Item>[]>;
+}
+
+export interface BulkRun<Item> {
+  outcomes: RecordOutcome<Item>[];
+  batches: number;
+  /** Batches sent again after the provider answered them with a 5xx. */
+  resends: number;
+  /** Why the run stopped sending early, when it did. */
+  stopped: RecordFailure | null;
+}
+
+/**
+ * Runs records in batches with bounded concurrency and keeps input order.
+ *
+ * Replay safety: a record is sent again only while it has no outcome, so a
+ * re-sent batch never carries a record that already succeeded, and batches
+ * that succeeded are never sent twice. Rules, per batch:
+ * - 2xx: every record gets its outcome (matched, no_match, or failed inside the record);
+ * - 5xx after the transport's own retries: the batch's records are sent again,
+ *   at most BATCH_RESENDS times, after 1 s then 2 s on the runtime clock; if it
+ *   still fails they are `failed` with outcome `refused`;
+ * - reset connection, timeout, unreadable answer: `failed` with outcome
+ *   `unknown` (may be charged), never re-sent automatically;
+ * - out of credits, auth, plan, rate limit too long to wait: the run stops;
+ *   the batch's records and every batch not yet sent are `failed` (`not_sent`
+ *   for those never sent). When no batch was answered at all the error is
+ *   thrown instead, so a caller sees a typed CreditError, AuthError, ...
+ */
+export async function runInBatches<Record, Item>(
+  options: BulkRunOptions<Record, Item>,
+): Promise<BulkRun<Item>> {
+  const { records, context } = options;
+  const outcomes: (RecordOutcome<Item> | undefined)[] = new Array(records.length);
+  const queue: number[][] = [];
+  for (let start = 0; start < records.length; start += options.batchSize) {
+    queue.push(
+      Array.from({ length: Math.min(options.batchSize, records.length - start) }, (_, k) => start + k),
+    );
+  }
+  const batches = queue.length;
+  let done = 0;
+  let answered = 0;
+  let resends = 0;
+  let stop: ToolstepsError | undefined;
+  let firstError: ToolstepsError | undefined;
+
+  const fail = (indexes: number[], failure: RecordFailure) => {
+    for (const index of indexes)
+      outcomes[index] ??= { status: 'failed', item: null, credits_charged: 0, error: failure };
+  };
+
+  const runBatch = async (indexes: number[]): Promise<void> => {
+    for (let resend = 0; ; resend += 1) {
+      const pending = indexes.filter((index) => outcomes[index] === undefined);
+      if (pending.length === 0) return;
+      if (stop) return fail(pending, failureOf(stop, 'not_sent'));
+      try {
+        const results = await options.send(pending.map((index) => records[index]!));
+        answered += 1;
+        results.forEach((outcome, k) => {
+          outcomes[pending[k]!] = outcome;
+        });
+        if (!stop && results.some((outcome) => outcome.error?.code === 'credits_exhausted')) {
+          stop = new CreditError(
+            'The account ran out of credits during the bulk run; later batches were not sent.',
+          );
+        }
+        return;
+      } catch (error) {
+        if (!isToolstepsError(error)) throw error;
+        firstError ??= error;
+        if (STOPS_THE_RUN.has(error.code)) {
+          stop ??= error;
+          return fail(pending, failureOf(error));
+        }
+        if (resendable(error) && resend < BATCH_RESENDS) {
+          resends += 1;
+          const delayMs = RESEND_BASE_DELAY_MS * 2 ** resend;
+          context.log.info('re-sending a bulk batch the provider failed', {
+            records: pending.length,
+            status: error.status,
+            delayMs,
+          });
+          await context.sleep(delayMs);
+          continue;
+        }
+        return fail(pending, failureOf(error));
+      }
+    }
+  };
+
+  const worker = async (once = false): Promise<void> => {
+    for (let batch = queue.shift(); batch; batch = once ? undefined : queue.shift()) {
+      await runBatch(batch);
+      done += 1;
+      context.progress(done, batches);
+    }
+  };
+
+  context.progress(0, batches);
+  // The first batch goes alone: its answer tells the rate gate the quota
+  // before batches run in parallel, instead of a burst learning it from 429s.
+  await worker(true);
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, queue.length) }, () => worker()));
+  const halted = stop as ToolstepsError | undefined;
+  if (halted?.code === 'aborted') throw halted;
+  if (answered === 0 && (halted ?? firstError)) throw halted ?? firstError;
+  return {
+    outcomes: outcomes as RecordOutcome<Item>[],
+    batches,
+    resends,
+    stopped: halted ? failureOf(halted, 'not_sent') : null,
+  };
+}

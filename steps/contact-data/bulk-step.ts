@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { StepContext } from '../../src/step.js';
+import {
+  RecordFailure,
+  type RecordOutcome,
+  RecordStatus,
+  recordOutcome,
+  runInBatches,
+} from './bulk-runner.js';
+import { BULK_MAX_RECORDS } from './index.js';
+import { readWire, type WireRecord, wireBulk } from './wire.js';
+
+/** Most records one bulk invocation takes; larger lists are split over several invocations. */
+export const BULK_RUN_MAX_RECORDS = 10_000;
+
+/** The input fields every bulk step shares besides its records. */
+export const bulkOptions = {
+  batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(BULK_MAX_RECORDS)
+    .default(BULK_MAX_RECORDS)
+    .describe(
+      `Records per provider request, 1 to ${BULK_MAX_RECORDS} (the provider's cap). Default ${BULK_MAX_RECORDS}.`,
+    ),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(3)
+    .describe('Batches in flight at once, 1 to 5. Default 3. The rate gate still paces every request.'),
+};
+
+/** The output of a bulk step: per-record results in input order, and a summary. */
+export function bulkOutput<
+  Key extends 'contact' | 'company',
+  Input extends z.ZodType,
+  Item extends z.ZodType,
+>(itemKey: Key, input: Input, item: Item) {
+  const result = z.object({
+    index: z.number().int().describe('Position of the record in the input, from 0.'),
+    input: input.describe('The record as given.'),
+    status: RecordStatus,
+    credits_charged: z
+      .number()
+      .nullable()
+      .describe('Credits this record cost, as the provider reported; null when it did not say.'),
+    error: RecordFailure.nullable(),
+  });
+  return z.object({
+    results: z
+      .array(
+        result.extend({
+          [itemKey]: item.nullable().describe(`The ${itemKey} when matched; null otherwise.`),
+        } as Record<Key, z.ZodNullable<Item>>),
+      )
+      .describe('One result per input record, in input order.'),
+    summary: z
+      .object({
+        records: z.number().int().describe('Records given.'),
+        matched: z.number().int().describe('Records found (charged).'),
+        no_match: z.number().int().describe('Records the provider has no data for (free).'),
+        failed: z.number().int().describe('Records that failed; see their error.'),
+        credits_charged: z
+          .number()
+          .nullable()
+          .describe('Credits the provider reported charging for the whole run; null when it did not say.'),
+        batches: z.number().int().describe('Provider requests the records were split into.'),
+        batches_resent: z
+          .number()
+          .int()
+          .describe('Batches sent again after the provider answered them with a 5xx.'),
+      })
+      .describe('Counts over the whole run.'),
+    complete: z.boolean().describe('True when no record failed.'),
+    stopped: RecordFailure.nullable().describe(
+      'Why the run stopped sending early (out of credits, rate limit, ...); null when it ran to the end.',
+    ),
+    failed_indexes: z
+      .array(z.number().int())
+      .describe('Input positions of failed records: pass exactly these records to run them again.'),
+  });
+}
+
+export interface BulkLookup<Key extends string, Lookup, WireData, Item> {
+  context: StepContext;
+  itemKey: Key;
+  records: Lookup[];
+  batchSize: number;
+  concurrency: number;
+  path: string;
+  toWire(lookup: Lookup): Record<string, string>;
+  wireData: z.ZodType<WireData>;
+  toItem(data: WireData): Item;
+}
+
+/**
+ * Sends one batch and turns the answer into one outcome per record,
+ * matching by the `index` the provider echoes (else by position). A record
+ * missing from the answer fails with outcome `unknown`.
+ */
+async function sendBatch<Lookup, WireData, Item>(
+  options: BulkLookup<string, Lookup, WireData, Item>,
+  batch: Lookup[],
+): Promise<RecordOutcome<Item>[]> {
+  const { context, path } = options;
+  const response = await context.http.request({ method: 'POST', path, body: batch.map(options.toWire) });
+  const answer = readWire(wireBulk(options.wireData), response.body, `POST ${path}`) as {
+    results: WireRecord<WireData>[];
+  };
+  if (answer.results.some((record) => record.creditsCharged !== undefined)) {
+    context.reportCredits(answer.results.reduce((sum, record) => sum + (record.creditsCharged ?? 0), 0));
+  }
+  const byIndex = new Map(answer.results.map((record, position) => [record.index ?? position, record]));
+  return batch.map((_, index): RecordOutcome<Item> => {
+    const record = byIndex.get(index);
+    if (record) return recordOutcome(record, options.toItem);
+    return {
+      status: 'failed',
+      item: null,
+      credits_charged: null,
+      error: {
+        code: 'missing_in_answer',
+        message: `POST ${path} answered without this record; it may have been charged.`,
+        retryable: true,
+        outcome: 'unknown',
+      },
+    };
+  });
+}
+
+/** Runs a bulk lookup and shapes its output (see `runInBatches` for the batch and re-send rules). */
+export async function runBulkLookup<Key extends string, Lookup, WireData, Item>(
+  options: BulkLookup<Key, Lookup, WireData, Item>,
+) {
+  const run = await runInBatches({
+    records: options.records,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    context: options.context,
+    send: (batch) => sendBatch(options, batch),
+  });
+  const results = run.outcomes.map(
+    (outcome, index) =>
+      ({
+        index,
+        input: options.records[index]!,
+        status: outcome.status,
+        [options.itemKey]: outcome.item,
+        credits_charged: outcome.credits_charged,
+        error: outcome.error,
+      }) as {
+        index: number;
+        input: Lookup;
+        status: RecordOutcome<Item>['status'];
+        credits_charged: number | null;
+        error: RecordOutcome<Item>['error'];
+      } & Record<Key, Item | null>,
+  );
+  const count = (status: RecordOutcome<Item>['status']) =>
+    run.outcomes.filter((outcome) => outcome.status === status).length;
+  const reported = run.outcomes.filter((outcome) => outcome.credits_charged !== null);
+  const failedIndexes = run.outcomes.flatMap((outcome, index) =>
+    outcome.status === 'failed' ? [index] : [],
+  );
+  return {
+    results,
+    summary: {
+      records: options.records.length,
+      matched: count('matched'),
+      no_match: count('no_match'),
+      failed: failedIndexes.length,
+      credits_charged: reported.length
+        ? reported.reduce((sum, outcome) => sum + (outcome.credits_charged ?? 0), 0)
+        : null,
+      batches: run.batches,
+      batches_resent: run.resends,
+    },
+    complete: failedIndexes.length === 0,
+    stopped: run.stopped,
+    failed_indexes: failedIndexes,
+  };
+}

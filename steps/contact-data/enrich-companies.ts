@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './bulk-step.js';
+import {
+  Company,
+  CompanyLookup,
+  companyFromWire,
+  companyLookupToWire,
+  WireCompany,
+} from './company-schema.js';
+import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './index.js';
+
+export default defineStep({
+  id: 'contact_data.enrich_companies',
+  integration: contactData,
+  title: 'Enrich Companies',
+  description:
+    'Enrich many companies at once (size, industry, location, employee count, technologies, revenue), in batches of up to 100 per provider request.',
+  agentDescription: `Enriches a list of companies, each identified by exactly one of domain or name. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; failed_indexes lists what to run again. Credits: 1 per matched company, charged per record; the worst case is 1 x records. A record that already succeeded is never sent again.`,
+  keywords: [
+    'enrich',
+    'bulk',
+    'batch',
+    'companies',
+    'accounts',
+    'firmographics',
+    'domains',
+    'list',
+    'csv',
+    'company enrichment',
+  ],
+  input: z.object({
+    companies: z
+      .array(CompanyLookup)
+      .min(1)
+      .max(BULK_RUN_MAX_RECORDS)
+      .describe(
+        `Companies to enrich, 1 to ${BULK_RUN_MAX_RECORDS.toLocaleString('en-US')}; each with exactly one of domain or name.`,
+      ),
+    ...bulkOptions,
+  }),
+  output: bulkOutput('company', CompanyLookup, Company),
+  access: 'read',
+  idempotent: false,
+  credits: {
+    basis: 'per record in each batch: 1 credit per matched company; no match costs nothing',
+    estimate: (input) => ({ min: 0, max: input.companies.length }),
+  },
+  variables: {
+    companies: "$.results[?@.status == 'matched'].company",
+    matched: '$.summary.matched',
+    failed: '$.summary.failed',
+    credits_charged: '$.summary.credits_charged',
+    failed_indexes: '$.failed_indexes',
+  },
+  run: (input, context) =>
+    runBulkLookup({
+      context,
+      itemKey: 'company',
+      records: input.companies,
+      batchSize: input.batch_size,
+      concurrency: input.concurrency,
+      path: contactDataPaths.companyBulk,
+      toWire: companyLookupToWire,
+      wireData: WireCompany,
+      toItem: companyFromWire,
+    }),
+});

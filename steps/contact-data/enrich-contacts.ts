@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './bulk-step.js';
+import { Contact, contactFromWire, PersonLookup, personLookupToWire, WirePerson } from './contact-schema.js';
+import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './index.js';
+
+export default defineStep({
+  id: 'contact_data.enrich_contacts',
+  integration: contactData,
+  title: 'Enrich Contacts',
+  description:
+    'Enrich many people at once (emails, phone numbers, job title, company, location), in batches of up to 100 per provider request.',
+  agentDescription: `Enriches a list of people, each identified by exactly one of email, profile_url, or first_name + last_name + company. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}, the provider's cap) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; failed_indexes lists what to run again. Credits: 1 per matched person, 2 with phone numbers, charged per record; the worst case is 2 x records, and a credit budget below it is refused before anything is sent. A record that already succeeded is never sent again: a batch is re-sent only when the provider answered it with a server error.`,
+  keywords: [
+    'enrich',
+    'bulk',
+    'batch',
+    'contacts',
+    'people',
+    'list',
+    'csv',
+    'emails',
+    'phones',
+    'people enrichment',
+  ],
+  input: z.object({
+    contacts: z
+      .array(PersonLookup)
+      .min(1)
+      .max(BULK_RUN_MAX_RECORDS)
+      .describe(
+        `People to enrich, 1 to ${BULK_RUN_MAX_RECORDS.toLocaleString('en-US')}; each with exactly one way to identify them.`,
+      ),
+    ...bulkOptions,
+  }),
+  output: bulkOutput('contact', PersonLookup, Contact),
+  access: 'read',
+  idempotent: false,
+  credits: {
+    basis:
+      'per record in each batch: 1 credit per matched person, 2 when phone numbers are revealed; no match costs nothing',
+    estimate: (input) => ({ min: 0, max: 2 * input.contacts.length }),
+  },
+  variables: {
+    contacts: "$.results[?@.status == 'matched'].contact",
+    matched: '$.summary.matched',
+    failed: '$.summary.failed',
+    credits_charged: '$.summary.credits_charged',
+    failed_indexes: '$.failed_indexes',
+  },
+  run: (input, context) =>
+    runBulkLookup({
+      context,
+      itemKey: 'contact',
+      records: input.contacts,
+      batchSize: input.batch_size,
+      concurrency: input.concurrency,
+      path: contactDataPaths.personBulk,
+      toWire: personLookupToWire,
+      wireData: WirePerson,
+      toItem: contactFromWire,
+    }),
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import {
+  Company,
+  CompanyLookup,
+  companyFromWire,
+  companyLookupToWire,
+  WireCompany,
+} from './company-schema.js';
+import { contactData, contactDataPaths } from './index.js';
+import { lookupOne } from './single-lookup.js';
+
+export default defineStep({
+  id: 'contact_data.find_company',
+  integration: contactData,
+  title: 'Find Company',
+  description:
+    'Look up one company by domain or name and get its firmographics: size, industry, location, employee count, technologies and revenue.',
+  agentDescription:
+    'Finds one company. Give exactly one of domain (preferred, unambiguous) or name. Costs 1 credit when found; a company the provider does not know returns matched: false and costs nothing (not an error). For many companies use Enrich Companies.',
+  keywords: [
+    'find',
+    'lookup',
+    'company',
+    'organization',
+    'firmographics',
+    'domain',
+    'revenue',
+    'employees',
+    'company enrichment',
+  ],
+  input: CompanyLookup,
+  output: z.object({
+    matched: z.boolean().describe('True when the provider found the company.'),
+    company: Company.nullable().describe('The company; null when not matched.'),
+    credits_charged: z
+      .number()
+      .nullable()
+      .describe('Credits the provider reported charging: 0 for no match; null when it did not say.'),
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: {
+    basis: '1 credit per matched company; no match costs nothing',
+    estimate: () => ({ min: 0, max: 1 }),
+  },
+  variables: {
+    matched: '$.matched',
+    industry: '$.company.industry',
+    employee_count: '$.company.employee_count',
+    revenue_range: '$.company.revenue.range',
+  },
+  async run(input, context) {
+    const found = await lookupOne(context, {
+      path: contactDataPaths.company,
+      body: companyLookupToWire(input),
+      wireData: WireCompany,
+      toItem: companyFromWire,
+    });
+    return { matched: found.matched, company: found.item, credits_charged: found.credits_charged };
+  },
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { Contact, contactFromWire, PersonLookup, personLookupToWire, WirePerson } from './contact-schema.js';
+import { contactData, contactDataPaths } from './index.js';
+import { lookupOne } from './single-lookup.js';
+
+/** A matched person costs 1 credit, 2 when phone numbers are revealed; no match is free. */
+export const PERSON_CREDITS = { min: 0, max: 2 } as const;
+
+export default defineStep({
+  id: 'contact_data.find_contact',
+  integration: contactData,
+  title: 'Find Contact',
+  description:
+    'Look up one person by email, profile URL, or name and company, and get their emails, phone numbers, job title, company and location.',
+  agentDescription:
+    'Finds one person. Give exactly one of: email; profile_url; or first_name + last_name + company. Costs 1 credit when found with email only, 2 when phone numbers are revealed; a person the provider does not know returns matched: false and costs nothing (not an error). Not retried automatically after a failure that may have reached the provider, so credits are never spent twice. For more than a few people use Enrich Contacts (batches of up to 100).',
+  keywords: [
+    'find',
+    'lookup',
+    'person',
+    'contact',
+    'email',
+    'phone',
+    'enrich',
+    'reveal',
+    'people enrichment',
+  ],
+  input: PersonLookup,
+  output: z.object({
+    matched: z.boolean().describe('True when the provider found the person.'),
+    contact: Contact.nullable().describe('The person with contact details; null when not matched.'),
+    credits_charged: z
+      .number()
+      .nullable()
+      .describe('Credits the provider reported charging: 0 for no match; null when it did not say.'),
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: {
+    basis: '1 credit per matched person, 2 when phone numbers are revealed; no match costs nothing',
+    estimate: () => ({ ...PERSON_CREDITS }),
+  },
+  variables: {
+    matched: '$.matched',
+    email: '$.contact.emails[0].address',
+    phone: '$.contact.phones[0].number',
+    job_title: '$.contact.job_title',
+    company: '$.contact.company.name',
+  },
+  async run(input, context) {
+    const found = await lookupOne(context, {
+      path: contactDataPaths.person,
+      body: personLookupToWire(input),
+      wireData: WirePerson,
+      toItem: contactFromWire,
+    });
+    return { matched: found.matched, contact: found.item, credits_charged: found.credits_charged };
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineStep } from '../../src/step.js';
+import { Company, companyFromWire, WireCompany } from './company-schema.js';
+import { contactData, contactDataPaths } from './index.js';
+import {
+  requireAFilter,
+  searchCredits,
+  searchFilters,
+  searchLimit,
+  searchSummary,
+  searchSummaryFields,
+} from './search-filters.js';
+import { readWire, wireSearch } from './wire.js';
+
+const FILTERS = ['company', 'location', 'industry'] as const;
+
+export default defineStep({
+  id: 'contact_data.search_companies',
+  integration: contactData,
+  title: 'Search Companies',
+  description: 'Find companies by name or domain, location and industry, with their firmographics.',
+  agentDescription:
+    'Searches companies by company (name or domain), location and industry (at least one; combined with AND; each matches part of the value, case-insensitive) and returns their firmographics. Costs 1 credit per started block of 25 results returned (no results, no cost); keep limit as low as you need. To look up one known company use Find Company.',
+  keywords: ['search', 'companies', 'accounts', 'prospecting', 'industry', 'firmographics', 'company search'],
+  input: z
+    .object({
+      company: searchFilters.company,
+      location: searchFilters.location,
+      industry: searchFilters.industry,
+      limit: searchLimit,
+    })
+    .superRefine(requireAFilter(FILTERS))
+    .describe('Filters, at least one, and a limit.'),
+  output: z.object({
+    companies: z.array(Company).describe('Matching companies, up to limit.'),
+    ...searchSummaryFields,
+  }),
+  access: 'read',
+  idempotent: false,
+  credits: searchCredits,
+  variables: {
+    domains: '$.companies[*].domain',
+    names: '$.companies[*].name',
+    total: '$.total',
+  },
+  async run(input, { http, reportCredits }) {
+    const path = contactDataPaths.companySearch;
+    const response = await http.request({
+      method: 'POST',
+      path,
+      body: {
+        filters: { company: input.company, location: input.location, industry: input.industry },
+        limit: input.limit,
+      },
+    });
+    const answer = readWire(wireSearch(WireCompany), response.body, `POST ${path}`);
+    if (answer.creditsCharged !== undefined) reportCredits(answer.creditsCharged);
+    const companies = answer.results.slice(0, input.limit).map(companyFromWire);
+    return {
+      companies,
+      ...searchSummary(companies.length, answer.total, input.limit),
+      credits_charged: answer.creditsCharged ?? null,
+    };
+  },
+});

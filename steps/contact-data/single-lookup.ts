@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import { CreditError, ProviderError } from '../../src/errors.js';
+import type { StepContext } from '../../src/step.js';
+import { recordOutcome } from './bulk-runner.js';
+import { readWire, type WireRecord, wireRecord } from './wire.js';
+
+/**
+ * One paid lookup (`POST /person`, `POST /company`). Not found is HTTP 200
+ * with an error inside the record and costs nothing: an empty result, not
+ * an error. Other record-level refusals become typed errors.
+ */
+export async function lookupOne<WireData, Item>(
+  context: Pick<StepContext, 'http' | 'reportCredits'>,
+  options: {
+    path: string;
+    body: Record<string, string>;
+    wireData: z.ZodType<WireData>;
+    toItem(data: WireData): Item;
+  },
+): Promise<{ matched: boolean; item: Item | null; credits_charged: number | null }> {
+  const where = `POST ${options.path}`;
+  const response = await context.http.request({ method: 'POST', path: options.path, body: options.body });
+  const record = readWire(wireRecord(options.wireData), response.body, where) as WireRecord<WireData>;
+  const outcome = recordOutcome(record, options.toItem);
+  if (outcome.credits_charged !== null) context.reportCredits(outcome.credits_charged);
+  if (outcome.error) {
+    const details = { method: 'POST', path: options.path, providerCode: outcome.error.code };
+    throw outcome.error.code === 'credits_exhausted'
+      ? new CreditError(`${where} was refused: ${outcome.error.message}`, {
+          status: response.status,
+          details,
+        })
+      : new ProviderError(`${where} was refused: ${outcome.error.message}`, {
+          status: response.status,
+          details,
+          code: 'provider_rejected',
+        });
+  }
+  return {
+    matched: outcome.status === 'matched',
+    item: outcome.item,
+    credits_charged: outcome.credits_charged,
+  };
+}

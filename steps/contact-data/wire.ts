@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { OutputError } from '../../src/errors.js';
+
+/**
+ * The provider's answers, in its own casing. Per record, single or in bulk:
+ * `data` when found, or HTTP 200 with `error` inside the record when not
+ * (no charge), and `creditsCharged`, what this record cost. The sandbox
+ * reports exactly what it took from the key's balance; when an answer
+ * omits it, the charge is unknown (null), never guessed.
+ */
+export const WireRecordError = z.object({ code: z.string(), message: z.string().optional() }).loose();
+
+export interface WireRecord<Data> {
+  index?: number | undefined;
+  data?: Data | null | undefined;
+  error?: z.output<typeof WireRecordError> | null | undefined;
+  creditsCharged?: number | undefined;
+}
+
+export function wireRecord<Data extends z.ZodType>(data: Data) {
+  return z
+    .object({
+      index: z.number().int().nonnegative().optional(),
+      data: data.nullish(),
+      error: WireRecordError.nullish(),
+      creditsCharged: z.number().nonnegative().optional(),
+    })
+    .loose();
+}
+
+/** `POST /person/bulk`, `/company/bulk`: `{results: [record, ...], creditsCharged}`. */
+export function wireBulk<Data extends z.ZodType>(data: Data) {
+  return z.object({ results: z.array(wireRecord(data)), creditsCharged: z.number().optional() }).loose();
+}
+
+/** `POST /person/search`, `/company/search`: `{results, total, creditsCharged}`. */
+export function wireSearch<Item extends z.ZodType>(item: Item) {
+  return z
+    .object({
+      results: z.array(item),
+      total: z.number().int().nonnegative().optional(),
+      creditsCharged: z.number().nonnegative().optional(),
+    })
+    .loose();
+}
+
+export const WireLocation = z
+  .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
+  .loose();
+
+/** Record-level error codes that mean "no such record" (free) and "out of credits". */
+export const NOT_FOUND_CODES = new Set(['not_found', 'NOT_FOUND', 'EMPTY_DATA']);
+export const NO_CREDIT_CODES = new Set(['insufficient_credits', 'OUT_OF_CREDITS']);
+
+/** Reads a provider answer with its wire schema; an unreadable answer is an OutputError, not a crash. */
+export function readWire<Schema extends z.ZodType>(
+  schema: Schema,
+  body: unknown,
+  where: string,
+): z.output<Schema> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    path: ['response', ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  throw new OutputError(`${where} answered in a shape this step does not understand.`, issues);
+}

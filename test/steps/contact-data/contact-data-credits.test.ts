@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
+
+interface BulkOutput {
+  results: {
+    status: string;
+    credits_charged: number | null;
+    error: { code: string; outcome: string } | null;
+  }[];
+  summary: { matched: number; no_match: number; failed: number; credits_charged: number | null };
+  complete: boolean;
+  stopped: { code: string } | null;
+  failed_indexes: number[];
+}
+
+describe('contact_data credits, no match and provider refusals', () => {
+  let fx: ContactDataFixture;
+  afterEach(async () => {
+    await fx.close();
+  });
+
+  const emails = (from: number, count: number) =>
+    fx.sandbox.contactData.directory.people
+      .slice(from, from + count)
+      .map((person) => ({ email: person.emailAddresses[0]!.email }));
+
+  it('a contact the provider does not know is an empty result, not an error, and costs nothing', async () => {
+    fx = await contactDataFixture({ credits: 50 });
+    const result = await fx.invoke('contact_data.find_contact', { email: 'nobody@unknown.example' });
+    expect(result.output).toEqual({ matched: false, contact: null, credits_charged: 0 });
+    expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 2 }, charged: 0 });
+    const company = await fx.invoke('contact_data.find_company', { domain: 'unknown.example' });
+    expect(company.output).toEqual({ matched: false, company: null, credits_charged: 0 });
+    expect(fx.sandbox.contactData.balance(TEST_KEY)).toBe(50);
+  });
+
+  it('charges what the provider reports: 1 credit with email only, 2 with phones', async () => {
+    fx = await contactDataFixture({ credits: 50 });
+    const people = fx.sandbox.contactData.directory.people;
+    const emailOnly = await fx.invoke('contact_data.find_contact', {
+      email: people[0]!.emailAddresses[0]!.email,
+    });
+    const withPhones = await fx.invoke('contact_data.find_contact', {
+      email: people[1]!.emailAddresses[0]!.email,
+    });
+    expect([emailOnly.meta.credits?.charged, withPhones.meta.credits?.charged]).toEqual([1, 2]);
+    expect(fx.sandbox.contactData.balance(TEST_KEY)).toBe(47);
+  });
+
+  it('402 is a CreditError, sent once and never retried', async () => {
+    fx = await contactDataFixture({ credits: 0 });
+    const error = await fx
+      .invoke('contact_data.find_contact', { email: 'ava.abbott@northwind.example' })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
+      name: 'CreditError',
+      code: 'credits_exhausted',
+      status: 402,
+      retryable: false,
+    });
+    expect(fx.sent()).toHaveLength(1);
+    expect(fx.clock.sleeps).toEqual([]);
+  });
+
+  it('402 on the first bulk batch throws a CreditError and sends no other batch', async () => {
+    fx = await contactDataFixture({ credits: 0 });
+    await expect(
+      fx.invoke('contact_data.enrich_contacts', { contacts: emails(0, 30), batch_size: 10, concurrency: 1 }),
+    ).rejects.toMatchObject({ name: 'CreditError', code: 'credits_exhausted', status: 402 });
+    expect(fx.sent()).toHaveLength(1);
+  });
+
+  it('credits running out mid-bulk: paid records are kept, the rest fail as credits_exhausted, later batches are not sent', async () => {
+    // People 0..9 cost 1,2,2,1,2,2,1,2,2,1: 15 credits cover the first batch and 4 of the second.
+    fx = await contactDataFixture({ credits: 15 });
+    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+      contacts: emails(0, 30),
+      batch_size: 5,
+      concurrency: 1,
+    });
+    const { results, summary } = result.output;
+    expect(fx.sent()).toHaveLength(2);
+    expect(results.slice(0, 9).every((entry) => entry.status === 'matched')).toBe(true);
+    expect(results[9]).toMatchObject({
+      status: 'failed',
+      credits_charged: 0,
+      error: { code: 'credits_exhausted', outcome: 'refused' },
+    });
+    expect(results.slice(10).every((entry) => entry.error?.outcome === 'not_sent')).toBe(true);
+    expect(result.output.stopped).toMatchObject({ code: 'credits_exhausted' });
+    expect(summary).toMatchObject({ matched: 9, failed: 21, credits_charged: 15 });
+    expect(result.output.complete).toBe(false);
+    expect(result.meta.credits?.charged).toBe(15);
+    expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(15);
+    expect(result.output.failed_indexes).toEqual(Array.from({ length: 21 }, (_, index) => index + 9));
+  });
+
+  it('403 (plan lacks the endpoint) is a PlanError', async () => {
+    fx = await contactDataFixture({ plan: 'basic' });
+    await expect(
+      fx.invoke('contact_data.enrich_companies', { companies: [{ domain: 'contoso.example' }] }),
+    ).rejects.toMatchObject({ name: 'PlanError', code: 'plan_required', status: 403, retryable: false });
+    await expect(fx.invoke('contact_data.search_companies', { industry: 'media' })).rejects.toMatchObject({
+      code: 'plan_required',
+    });
+    const single = await fx.invoke('contact_data.find_company', { domain: 'contoso.example' });
+    expect(single.output).toMatchObject({ matched: true });
+  });
+
+  it('an unknown key is an AuthError asking to check the key', async () => {
+    fx = await contactDataFixture();
+    const error = await fx
+      .invoke(
+        'contact_data.find_contact',
+        { email: 'a@b.example' },
+        {
+          connection: { ...fx.connection, secrets: { apiKey: 'cd_wrong_key_0000' } },
+        },
+      )
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'AuthError', code: 'reauthorization_required', status: 401 });
+    expect((error as Error).message).toMatch(/API key of connection "contacts-main" was not accepted/);
+  });
+});

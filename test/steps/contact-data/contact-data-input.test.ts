@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ContactDataFixture, contactDataFixture } from './contact-data-fixture.js';
+
+/** Every input rule is checked before sending: each case must fail with input_invalid and send nothing. */
+describe('contact_data input rules: refused with nothing sent', () => {
+  let fx: ContactDataFixture;
+  beforeAll(async () => {
+    fx = await contactDataFixture();
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ email: `p${index}@acme.example` }));
+
+  const refused: [string, string, unknown, string | RegExp][] = [
+    ['find_contact', 'no way to identify the person', {}, /give one way/],
+    [
+      'find_contact',
+      'email and profile URL',
+      { email: 'a@b.example', profile_url: 'https://x.example/in/a' },
+      /exactly one way/,
+    ],
+    [
+      'find_contact',
+      'email and a name',
+      { email: 'a@b.example', first_name: 'Ann', last_name: 'Lee', company: 'Acme' },
+      /exactly one way/,
+    ],
+    ['find_contact', 'a name without company', { first_name: 'Ann', last_name: 'Lee' }, /company/],
+    ['find_contact', 'a malformed email', { email: 'not-an-email' }, /email/],
+    ['find_contact', 'a non-http profile URL', { profile_url: 'javascript:alert(1)' }, /profile_url/],
+    ['find_contact', 'an unknown field (a typo)', { mail: 'a@b.example' }, /mail/],
+    ['find_company', 'no domain or name', {}, /domain or name/],
+    ['find_company', 'domain and name', { domain: 'acme.example', name: 'Acme' }, /not both/],
+    ['find_company', 'a domain that is not one', { domain: 'acme' }, /domain/],
+    ['enrich_contacts', 'an empty list', { contacts: [] }, /contacts/],
+    ['enrich_contacts', 'more than 10,000 records', { contacts: many(10_001) }, /contacts/],
+    [
+      'enrich_contacts',
+      'a batch above the provider cap',
+      { contacts: many(2), batch_size: 101 },
+      /batch_size/,
+    ],
+    ['enrich_contacts', 'a zero batch', { contacts: many(2), batch_size: 0 }, /batch_size/],
+    ['enrich_contacts', 'concurrency above 5', { contacts: many(2), concurrency: 6 }, /concurrency/],
+    [
+      'enrich_contacts',
+      'one bad record among good ones',
+      { contacts: [...many(3), { email: 'a@b.example', profile_url: 'https://x.example/in/a' }] },
+      /contacts\.3/,
+    ],
+    [
+      'enrich_companies',
+      'a record with neither domain nor name',
+      { companies: [{ domain: 'acme.example' }, {}] },
+      /companies\.1/,
+    ],
+    [
+      'enrich_companies',
+      'a batch above the provider cap',
+      { companies: [{ name: 'Acme' }], batch_size: 500 },
+      /batch_size/,
+    ],
+    ['search_contacts', 'no filter', { limit: 5 }, /at least one filter/],
+    ['search_contacts', 'a limit above 100', { job_title: 'CTO', limit: 101 }, /limit/],
+    ['search_companies', 'no filter', {}, /at least one filter/],
+    ['api_call', 'a body on GET', { method: 'GET', endpoint: '/account/usage', body: { a: 1 } }, /body/],
+    ['api_call', 'a path escaping the base URL', { method: 'GET', endpoint: '/person/../../admin' }, /\.\./],
+  ];
+
+  it.each(refused)('%s refuses %s', async (step, _label, input, message) => {
+    const before = fx.sent().length;
+    const error = await fx.invoke(`contact_data.${step}`, input).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'InputError', code: 'input_invalid' });
+    expect((error as Error).message).toMatch(message);
+    expect(fx.sent().length).toBe(before);
+  });
+
+  it('refuses a run whose worst case exceeds the credit budget, before sending', async () => {
+    const before = fx.sent().length;
+    const error = await fx
+      .invoke('contact_data.enrich_contacts', { contacts: many(60) }, { creditBudget: 100 })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
+      name: 'CreditError',
+      code: 'credit_budget_exceeded',
+      retryable: false,
+      details: { estimated: { min: 0, max: 120 }, budget: 100 },
+    });
+    await expect(
+      fx.invoke('contact_data.find_contact', { email: 'a@b.example' }, { creditBudget: 1 }),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
+    await expect(
+      fx.invoke('contact_data.search_contacts', { industry: 'software', limit: 100 }, { creditBudget: 3 }),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
+    // API Call is held to the worst case of the path it names; an unknown paid path is unbounded.
+    await expect(
+      fx.invoke(
+        'contact_data.api_call',
+        { method: 'POST', endpoint: '/person/bulk', body: many(60) },
+        { creditBudget: 100 },
+      ),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 120 } } });
+    await expect(
+      fx.invoke(
+        'contact_data.api_call',
+        { method: 'POST', endpoint: '/person/reveal', body: {} },
+        { creditBudget: 50 },
+      ),
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
+    expect(fx.sent().length).toBe(before);
+  });
+
+  it('sends a run whose worst case fits the budget', async () => {
+    const result = await fx.invoke('contact_data.find_company', { name: 'Proseware' }, { creditBudget: 1 });
+    expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
+    const raw = await fx.invoke(
+      'contact_data.api_call',
+      { method: 'POST', endpoint: '/company', body: { name: 'Proseware' } },
+      { creditBudget: 1 },
+    );
+    expect(raw.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
+    const free = await fx.invoke(
+      'contact_data.api_call',
+      { method: 'GET', endpoint: '/account/usage' },
+      { creditBudget: 0 },
+    );
+    expect(free.meta.credits).toEqual({ estimated: { min: 0, max: 0 }, charged: null });
+  });
+});
