@@ -3,14 +3,22 @@ import { anzData } from './anz-data/index.js';
 import { anzDataSteps } from './anz-data/steps.js';
 import { contactData } from './contact-data/index.js';
 import { contactDataSteps } from './contact-data/steps.js';
+import { deployments } from './deployments/index.js';
+import { deploymentsSteps } from './deployments/steps.js';
 import { governance } from './governance/index.js';
 import { governanceSteps } from './governance/steps.js';
 import { ticketing } from './ticketing/index.js';
 import { ticketingSteps } from './ticketing/steps.js';
 
 /** The one place that lists every integration and its steps. */
-export const integrations = [ticketing, anzData, contactData, governance];
-export const steps = [...ticketingSteps, ...anzDataSteps, ...contactDataSteps, ...governanceSteps];
+export const integrations = [ticketing, anzData, contactData, governance, deployments];
+export const steps = [
+  ...ticketingSteps,
+  ...anzDataSteps,
+  ...contactDataSteps,
+  ...governanceSteps,
+  ...deploymentsSteps,
+];
 
 export function createRegistry(): Registry {
   const registry = new Registry();

@@ -5,13 +5,20 @@ import { startSandbox } from '../sandbox/index.js';
 import { anzDataStory } from './anz-data-story.js';
 import { contactDataStory } from './contact-data-story.js';
 import type { DemoContext } from './demo-context.js';
+import { deploymentsStory } from './deployments-story.js';
 import { governanceStory } from './governance-story.js';
 import { ticketingStory } from './ticketing-story.js';
 
 export type DemoStory = (demo: DemoContext) => Promise<void>;
 
 /** Every story the demo tells, in order. */
-export const demoStories: DemoStory[] = [ticketingStory, anzDataStory, contactDataStory, governanceStory];
+export const demoStories: DemoStory[] = [
+  ticketingStory,
+  anzDataStory,
+  contactDataStory,
+  governanceStory,
+  deploymentsStory,
+];
 
 function render(value: unknown): string {
   const text = JSON.stringify(value);

@@ -4,6 +4,7 @@ import {
   ContactDataEmulator,
   type ContactDataEmulatorOptions,
 } from './contact-data/contact-data-emulator.js';
+import { DeploymentsEmulator, type DeploymentsEmulatorOptions } from './deployments/deployments-emulator.js';
 import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
 import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
@@ -12,6 +13,7 @@ import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ti
 
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
+export { DEPLOYMENTS_SANDBOX_CLIENTS, DeploymentsEmulator } from './deployments/deployments-emulator.js';
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
@@ -26,6 +28,7 @@ export interface SandboxOptions {
   governance?: GovernanceEmulatorOptions;
   anzData?: Omit<AnzDataEmulatorOptions, 'clock'>;
   contactData?: Omit<ContactDataEmulatorOptions, 'clock'>;
+  deployments?: Omit<DeploymentsEmulatorOptions, 'clock'>;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
@@ -34,6 +37,7 @@ export interface SandboxEmulators {
   governance: GovernanceEmulator;
   anzData: AnzDataEmulator;
   contactData: ContactDataEmulator;
+  deployments: DeploymentsEmulator;
 }
 
 function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
@@ -42,6 +46,7 @@ function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulator
     governance: new GovernanceEmulator(options.governance),
     anzData: new AnzDataEmulator({ clock, ...options.anzData }),
     contactData: new ContactDataEmulator({ clock, ...options.contactData }),
+    deployments: new DeploymentsEmulator({ clock, ...options.deployments }),
   };
 }
 

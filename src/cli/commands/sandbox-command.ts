@@ -35,6 +35,9 @@ export function registerSandboxCommand(program: Command): void {
         `  governance: ${sandbox.baseUrl('governance', GOVERNANCE_SANDBOX.region)}  (organization ${GOVERNANCE_SANDBOX.organizationId}, project ${GOVERNANCE_SANDBOX.projectId}, admin API key ${GOVERNANCE_SANDBOX.adminKey})\n`,
       );
       process.stdout.write(
+        `  deployments: ${sandbox.baseUrl('deployments')}  (OAuth client id: toolsteps-cli; team id team_acme)\n`,
+      );
+      process.stdout.write(
         `  control:   ${sandbox.url}/_sandbox/health, /_sandbox/reset, /_sandbox/faults\n`,
       );
       await new Promise<void>((resolve) => {

@@ -1,0 +1,106 @@
+import { resolveBaseUrl } from '../connection/connection-fields.js';
+import { authorizeViaLoopback, followAuthorizeRedirects } from '../connection/loopback-authorization.js';
+import { isToolstepsError } from '../errors.js';
+import type { Integration } from '../integration.js';
+import type { DemoContext } from './demo-context.js';
+
+/**
+ * Connect through the real OAuth flow, deploy to production and as a
+ * preview, list what is building, cancel the preview while it builds, and
+ * show the clear error an agent gets when it cancels it again.
+ */
+export async function deploymentsStory(demo: DemoContext): Promise<void> {
+  demo.heading('Deployments: connect with OAuth, deploy, list, cancel');
+  const integration = demo.registry.integration('deployments') as Integration;
+  const fields = {
+    baseUrl: demo.sandbox.baseUrl('deployments'),
+    teamId: 'team_acme',
+    clientId: 'toolsteps-cli',
+  };
+  const tokens = await authorizeViaLoopback({
+    integration,
+    baseUrl: resolveBaseUrl(integration, { fields }),
+    clientId: 'toolsteps-cli',
+    fetch: demo.runtime.fetch,
+    dispatcher: demo.runtime.httpDispatcher,
+    clock: demo.runtime.clock,
+    openAuthorizeUrl: (url) => followAuthorizeRedirects(url),
+  });
+  const now = Date.now();
+  await demo.runtime.store.put({
+    id: 'acme-vercel',
+    integration: 'deployments',
+    label: 'Acme team (sandbox)',
+    kind: 'oauth2_no_refresh',
+    fields,
+    secrets: { accessToken: tokens.accessToken },
+    createdAt: now,
+    updatedAt: now,
+  });
+  demo.say(
+    `connected "acme-vercel" via authorization code + PKCE; long-lived token${tokens.refreshToken ? '' : ', no refresh token'}; every call carries teamId=team_acme`,
+  );
+
+  // Demo-speed builds: queued for a moment, then building for a minute, so there is something to cancel.
+  const emulator = demo.sandbox.deployments;
+  const usual = emulator.timeline;
+  emulator.timeline = { queuedMs: 200, initializingMs: 100, buildingMs: 60_000 };
+  try {
+    await demo.step('deployments.create_deployment', 'acme-vercel', {
+      project: 'shop',
+      branch: 'main',
+      environment: 'production',
+    });
+    const preview = await demo.step<{ deployment: { id: string } }>(
+      'deployments.create_deployment',
+      'acme-vercel',
+      {
+        project: 'shop',
+        branch: 'feature/new-cart',
+        configuration: { build_command: 'npm run build:preview' },
+      },
+      'environment preview: no target sent',
+    );
+    await demo.runtime.clock.sleep(400);
+    await demo.step(
+      'deployments.list_deployments',
+      'acme-vercel',
+      { project: 'shop', state: ['QUEUED', 'INITIALIZING', 'BUILDING'], limit: 10 },
+      'what is building now',
+    );
+    const deploymentId = preview.output.deployment.id;
+    await demo.step(
+      'deployments.cancel_deployment',
+      'acme-vercel',
+      { deployment_id: deploymentId },
+      'while building',
+    );
+    try {
+      await demo.registry.invoke(demo.runtime, 'deployments.cancel_deployment', {
+        connection: 'acme-vercel',
+        input: { deployment_id: deploymentId },
+      });
+    } catch (error) {
+      if (!isToolstepsError(error)) throw error;
+      demo.say(`deployments.cancel_deployment (again) failed as it should: ${error.code}: ${error.message}`);
+    }
+    try {
+      await demo.registry.invoke(demo.runtime, 'deployments.list_deployments', {
+        connection: 'acme-vercel',
+        input: { project: 'docs' },
+        constraints: { projects: ['shop'] },
+      });
+    } catch (error) {
+      if (!isToolstepsError(error)) throw error;
+      demo.say(`scoped to project "shop", listing "docs" is refused: ${error.code}: ${error.message}`);
+    }
+    await demo.step(
+      'deployments.api_call',
+      'acme-vercel',
+      { method: 'GET', path: '/v9/projects/shop/env' },
+      'any endpoint, token attached',
+    );
+  } finally {
+    emulator.timeline = usual;
+  }
+}

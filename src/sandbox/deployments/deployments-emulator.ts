@@ -1,0 +1,188 @@
+import type { Clock } from '../../clock.js';
+import type { Emulator } from '../emulator.js';
+import { FixedWindowLimiter } from '../fixed-window-limiter.js';
+import { OAuthProvider } from '../oauth-provider.js';
+import { Router } from '../router.js';
+import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import { deploymentRoutes } from './deployment-routes.js';
+import { type ApiRequest, apiError, type Caller } from './deployments-http.js';
+import {
+  DEFAULT_TIMELINE,
+  type DeploymentRecord,
+  type DeploymentTimeline,
+  type DerivedState,
+  stateAt,
+} from './deployments-state.js';
+import { DeploymentsWorld } from './deployments-world.js';
+import { projectRoutes } from './project-routes.js';
+import { teamRoutes } from './team-routes.js';
+
+export interface DeploymentsEmulatorOptions {
+  clock: Clock;
+  /** Requests per minute per user. */
+  requestsPerMinute?: number;
+  /** How long builds stay QUEUED, INITIALIZING and BUILDING. */
+  timeline?: Partial<DeploymentTimeline>;
+  /** Builds of these branches end in ERROR. Default: ["broken"]. */
+  failingBranches?: string[];
+}
+
+/** Public client the CLI uses (PKCE), and a confidential one with a secret. */
+export const DEPLOYMENTS_SANDBOX_CLIENTS = [
+  { id: 'toolsteps-cli' },
+  { id: 'toolsteps-server', secret: 'sandbox-client-secret' },
+];
+
+/** The one OAuth "account" of the platform; users are told apart by their user number. */
+const PLATFORM = 'platform';
+
+/**
+ * The deployment platform (Vercel REST API shape): deployments whose state
+ * follows the sandbox clock (QUEUED -> INITIALIZING -> BUILDING -> READY or
+ * ERROR), cancel while not finished, projects, domains, environment
+ * variables and teams, `teamId` on every call, OAuth with long-lived tokens
+ * and a form-encoded token exchange, and per-user rate limits with
+ * X-RateLimit-* headers and 429s.
+ */
+export class DeploymentsEmulator implements Emulator {
+  readonly mount = 'deployments';
+  readonly oauth: OAuthProvider;
+  readonly limiter: FixedWindowLimiter;
+  timeline: DeploymentTimeline;
+  failingBranches: string[];
+  world: DeploymentsWorld;
+  private readonly api = new Router();
+
+  constructor(private readonly options: DeploymentsEmulatorOptions) {
+    this.oauth = new OAuthProvider({
+      clock: options.clock,
+      tokenPrefix: 'vcl',
+      accessTokenTtlMs: undefined,
+      issuesRefreshTokens: false,
+      clients: DEPLOYMENTS_SANDBOX_CLIENTS,
+    });
+    this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 120, 60_000);
+    this.timeline = { ...DEFAULT_TIMELINE, ...options.timeline };
+    this.failingBranches = [...(options.failingBranches ?? ['broken'])];
+    this.world = this.newWorld();
+    deploymentRoutes(this.api);
+    projectRoutes(this.api);
+    teamRoutes(this.api);
+  }
+
+  private newWorld(): DeploymentsWorld {
+    return new DeploymentsWorld({
+      now: () => this.options.clock.now(),
+      timeline: () => this.timeline,
+      failingBranches: () => this.failingBranches,
+    });
+  }
+
+  reset(): void {
+    this.world = this.newWorld();
+    this.oauth.reset();
+    this.limiter.reset();
+  }
+
+  /** A long-lived token for a seeded user (1 = ada, 2 = sam), without the browser step. */
+  issueToken(userNumber = 1): string {
+    return this.oauth.issue(PLATFORM, userNumber, ['deployments']).access_token;
+  }
+
+  /** A deployment and its state now, for assertions. */
+  deployment(id: string): (DeploymentRecord & DerivedState) | undefined {
+    const found = this.world.findDeployment(id);
+    return found ? { ...found, ...stateAt(found, this.options.clock.now()) } : undefined;
+  }
+
+  /**
+   * Adds `count` finished deployments to a project, `spacingMs` apart and
+   * ending `spacingMs` before now, for paging tests.
+   */
+  seedDeployments(
+    count: number,
+    options: { project?: string; owner?: string; spacingMs?: number; target?: string | null } = {},
+  ): DeploymentRecord[] {
+    const scope = this.world.scope(options.owner ?? 'user_ada');
+    const project = scope.project(options.project ?? 'web');
+    if (!project) throw new Error(`No project "${options.project}" in ${scope.ownerId}.`);
+    const creator = this.world.users.get(1)!;
+    const spacing = options.spacingMs ?? 60_000;
+    const now = this.options.clock.now();
+    return Array.from({ length: count }, (_, index) =>
+      this.world.createDeployment(scope, {
+        project,
+        creator,
+        target: options.target ?? null,
+        gitSource: { type: 'github', repoId: project.link?.repoId, ref: 'main' },
+        createdAt: now - (count - index) * spacing,
+      }),
+    );
+  }
+
+  async handle(request: SandboxRequest): Promise<Reply | undefined> {
+    if (request.method === 'GET' && request.path === '/oauth/authorize') {
+      return this.oauth.authorize(request.query, PLATFORM, 1);
+    }
+    if (request.method === 'POST' && request.path === '/v2/oauth/access_token') {
+      return this.oauth.exchange(request.body, PLATFORM);
+    }
+
+    const token = bearerToken(request.headers);
+    const check = this.oauth.check(token, PLATFORM);
+    // An unknown or revoked token is a 403 `forbidden` marked `invalidToken`, not a 401.
+    if (!check.ok) {
+      return token
+        ? apiError(403, 'forbidden', 'Not authorized', { invalidToken: true })
+        : apiError(403, 'forbidden', 'The request is missing an authentication token', {
+            missingToken: true,
+          });
+    }
+    const user = this.world.users.get(check.userId);
+    if (!user) return apiError(403, 'forbidden', 'Not authorized', { invalidToken: true });
+
+    const now = this.options.clock.now();
+    const verdict = this.limiter.consume(user.id);
+    const resetSeconds = Math.ceil(verdict.resetAt / 1000);
+    const headers = {
+      'x-ratelimit-limit': String(verdict.limit),
+      'x-ratelimit-remaining': String(verdict.remaining),
+      'x-ratelimit-reset': String(resetSeconds),
+    };
+    if (!verdict.allowed) {
+      // No Retry-After: the reset header (epoch seconds) and the body say when the window refills.
+      return withHeaders(
+        apiError(429, 'rate_limited', 'Rate limit exceeded', {
+          limit: { remaining: 0, reset: resetSeconds, resetMs: verdict.resetAt, total: verdict.limit },
+        }),
+        headers,
+      );
+    }
+
+    const teamRef = request.query.get('teamId') ?? request.query.get('slug');
+    let ownerId = user.id;
+    if (teamRef) {
+      const team = this.world.team(teamRef);
+      if (!team || !this.world.isMember(team, user)) {
+        return withHeaders(
+          apiError(403, 'forbidden', `You don't have permission to access the team "${teamRef}".`),
+          headers,
+        );
+      }
+      ownerId = team.id;
+    }
+    const found = this.api.match({ method: request.method, path: request.path });
+    if (found === undefined) {
+      return withHeaders(apiError(404, 'not_found', 'The requested path was not found.'), headers);
+    }
+    if (found === 'method') {
+      return withHeaders(
+        apiError(405, 'method_not_allowed', `${request.method} is not allowed here.`),
+        headers,
+      );
+    }
+    const caller: Caller = { user, scope: this.world.scope(ownerId), world: this.world, now };
+    const reply = await found.handler({ ...request, params: found.params, caller } as ApiRequest);
+    return withHeaders(reply, headers);
+  }
+}

@@ -1,0 +1,197 @@
+/** In-memory records of the emulated deployment platform: users, teams, and what each owner holds. */
+import { randomBytes } from 'node:crypto';
+
+export type ReadyState = 'QUEUED' | 'INITIALIZING' | 'BUILDING' | 'READY' | 'ERROR' | 'CANCELED';
+export const READY_STATES: readonly ReadyState[] = [
+  'QUEUED',
+  'INITIALIZING',
+  'BUILDING',
+  'READY',
+  'ERROR',
+  'CANCELED',
+];
+export const CANCELABLE: readonly ReadyState[] = ['QUEUED', 'INITIALIZING', 'BUILDING'];
+
+/** How long each phase of a build lasts, in ms of the sandbox clock. */
+export interface DeploymentTimeline {
+  queuedMs: number;
+  initializingMs: number;
+  buildingMs: number;
+}
+
+export const DEFAULT_TIMELINE: DeploymentTimeline = {
+  queuedMs: 5_000,
+  initializingMs: 3_000,
+  buildingMs: 45_000,
+};
+
+export interface UserRecord {
+  /** The OAuth provider's numeric user id. */
+  number: number;
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+}
+
+export interface TeamRecord {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: number;
+  members: { uid: string; role: 'OWNER' | 'MEMBER' | 'DEVELOPER' | 'VIEWER'; joinedAt: number }[];
+}
+
+export interface GitLink {
+  type: 'github' | 'gitlab' | 'bitbucket';
+  org?: string;
+  repo?: string;
+  repoId?: number;
+  projectId?: number;
+  owner?: string;
+  slug?: string;
+  productionBranch: string;
+  createdAt: number;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  accountId: string;
+  framework: string | null;
+  buildCommand: string | null;
+  installCommand: string | null;
+  outputDirectory: string | null;
+  rootDirectory: string | null;
+  devCommand: string | null;
+  nodeVersion: string;
+  link: GitLink | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DeploymentRecord {
+  id: string;
+  name: string;
+  url: string;
+  projectId: string;
+  ownerId: string;
+  creatorId: string;
+  target: string | null;
+  createdAt: number;
+  timeline: DeploymentTimeline;
+  /** Decided at creation: the build ends in ERROR instead of READY. */
+  fails: boolean;
+  canceledAt?: number;
+  gitSource: Record<string, unknown> | null;
+  meta: Record<string, string>;
+  projectSettings: Record<string, unknown>;
+  source: 'git' | 'api' | 'cli';
+}
+
+export interface DomainRecord {
+  id: string;
+  name: string;
+  ownerId: string;
+  creatorId: string;
+  verified: boolean;
+  createdAt: number;
+}
+
+export interface ProjectDomainRecord {
+  name: string;
+  apexName: string;
+  projectId: string;
+  redirect: string | null;
+  redirectStatusCode: number | null;
+  gitBranch: string | null;
+  verified: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type EnvType = 'plain' | 'encrypted' | 'sensitive' | 'system';
+export const ENV_TYPES: readonly EnvType[] = ['plain', 'encrypted', 'sensitive', 'system'];
+export const ENV_TARGETS = ['production', 'preview', 'development'] as const;
+
+export interface EnvRecord {
+  id: string;
+  projectId: string;
+  key: string;
+  value: string;
+  type: EnvType;
+  target: string[];
+  gitBranch: string | null;
+  createdAt: number;
+  updatedAt: number;
+  createdBy: string;
+}
+
+/** Everything one owner (a personal account or a team) holds. */
+export class OwnerScope {
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly deployments = new Map<string, DeploymentRecord>();
+  readonly domains = new Map<string, DomainRecord>();
+  readonly projectDomains = new Map<string, ProjectDomainRecord>();
+  readonly envs = new Map<string, EnvRecord>();
+  constructor(
+    readonly ownerId: string,
+    readonly slug: string,
+  ) {}
+
+  /** A project by id or by name, as every endpoint takes either. */
+  project(idOrName: string): ProjectRecord | undefined {
+    const byId = this.projects.get(idOrName);
+    if (byId) return byId;
+    const wanted = idOrName.toLowerCase();
+    return [...this.projects.values()].find((project) => project.name === wanted);
+  }
+
+  /** A deployment by id or by its hostname. */
+  deployment(idOrUrl: string): DeploymentRecord | undefined {
+    const byId = this.deployments.get(idOrUrl);
+    if (byId) return byId;
+    const host = idOrUrl.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+    return [...this.deployments.values()].find((deployment) => deployment.url === host);
+  }
+}
+
+/** A provider-looking id: prefix plus 24 alphanumerics. */
+export function newId(prefix: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(24);
+  return `${prefix}_${[...bytes].map((byte) => alphabet[byte % alphabet.length]).join('')}`;
+}
+
+export interface DerivedState {
+  readyState: ReadyState;
+  buildingAt: number | null;
+  ready: number | null;
+}
+
+/**
+ * A deployment's state is a function of the clock: QUEUED, then
+ * INITIALIZING, then BUILDING, then READY (or ERROR), unless it was
+ * cancelled first. Nothing ticks in the background, so a manual clock
+ * moves every build forward.
+ */
+export function stateAt(deployment: DeploymentRecord, now: number): DerivedState {
+  const { queuedMs, initializingMs, buildingMs } = deployment.timeline;
+  const initializingAt = deployment.createdAt + queuedMs;
+  const buildingAt = initializingAt + initializingMs;
+  const doneAt = buildingAt + buildingMs;
+  // Cancelling is accepted only before the build ends, so a cancelled deployment stays CANCELED.
+  if (deployment.canceledAt !== undefined) {
+    return {
+      readyState: 'CANCELED',
+      buildingAt: deployment.canceledAt >= buildingAt ? buildingAt : null,
+      ready: null,
+    };
+  }
+  if (now < initializingAt) return { readyState: 'QUEUED', buildingAt: null, ready: null };
+  if (now < buildingAt) return { readyState: 'INITIALIZING', buildingAt: null, ready: null };
+  if (now < doneAt) return { readyState: 'BUILDING', buildingAt, ready: null };
+  return deployment.fails
+    ? { readyState: 'ERROR', buildingAt, ready: null }
+    : { readyState: 'READY', buildingAt, ready: doneAt };
+}

@@ -1,0 +1,281 @@
+import {
+  type DeploymentRecord,
+  type DeploymentTimeline,
+  type EnvRecord,
+  type GitLink,
+  newId,
+  OwnerScope,
+  type ProjectRecord,
+  type TeamRecord,
+  type UserRecord,
+} from './deployments-state.js';
+
+export interface DeploymentsWorldOptions {
+  now: () => number;
+  timeline: () => DeploymentTimeline;
+  /** Builds of these branches end in ERROR. */
+  failingBranches: () => readonly string[];
+}
+
+export interface NewDeployment {
+  project: ProjectRecord;
+  creator: UserRecord;
+  target: string | null;
+  gitSource: Record<string, unknown> | null;
+  meta?: Record<string, string>;
+  projectSettings?: Record<string, unknown>;
+  source?: DeploymentRecord['source'];
+  /** For seeding history; defaults to now. */
+  createdAt?: number;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The sandbox users, teams and owners. The seeded user "ada" (OAuth user 1)
+ * owns a personal account and team "acme"; "sam" (user 2) also belongs to
+ * acme and owns "globex", which ada cannot see.
+ */
+export class DeploymentsWorld {
+  readonly users = new Map<number, UserRecord>();
+  readonly teams = new Map<string, TeamRecord>();
+  private readonly scopes = new Map<string, OwnerScope>();
+  private lastCreatedAt = 0;
+
+  constructor(private readonly options: DeploymentsWorldOptions) {
+    this.seed();
+  }
+
+  /** The personal account of a user, or a team's holdings. */
+  scope(ownerId: string): OwnerScope {
+    let scope = this.scopes.get(ownerId);
+    if (!scope) {
+      const team = this.teams.get(ownerId);
+      const user = [...this.users.values()].find((candidate) => candidate.id === ownerId);
+      scope = new OwnerScope(ownerId, team?.slug ?? user?.username ?? ownerId);
+      this.scopes.set(ownerId, scope);
+    }
+    return scope;
+  }
+
+  /** The team a `teamId` or `slug` parameter names. */
+  team(idOrSlug: string): TeamRecord | undefined {
+    return this.teams.get(idOrSlug) ?? [...this.teams.values()].find((team) => team.slug === idOrSlug);
+  }
+
+  isMember(team: TeamRecord, user: UserRecord): boolean {
+    return team.members.some((member) => member.uid === user.id);
+  }
+
+  /** Every scope's deployment by id, for tests that look across owners. */
+  findDeployment(id: string): DeploymentRecord | undefined {
+    for (const scope of this.scopes.values()) {
+      const found = scope.deployments.get(id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  allDeployments(): DeploymentRecord[] {
+    return [...this.scopes.values()].flatMap((scope) => [...scope.deployments.values()]);
+  }
+
+  addProject(
+    scope: OwnerScope,
+    fields: Partial<Omit<ProjectRecord, 'id' | 'accountId'>> & { name: string },
+  ): ProjectRecord {
+    const now = this.options.now();
+    const project: ProjectRecord = {
+      framework: null,
+      buildCommand: null,
+      installCommand: null,
+      outputDirectory: null,
+      rootDirectory: null,
+      devCommand: null,
+      nodeVersion: '22.x',
+      link: null,
+      createdAt: now,
+      updatedAt: now,
+      ...fields,
+      id: newId('prj'),
+      accountId: scope.ownerId,
+    };
+    scope.projects.set(project.id, project);
+    return project;
+  }
+
+  createDeployment(scope: OwnerScope, fields: NewDeployment): DeploymentRecord {
+    // Timestamps stay unique per world: the provider pages with an exclusive
+    // `until` on the creation time, which a tie would make skip a deployment.
+    const createdAt = fields.createdAt ?? Math.max(this.options.now(), this.lastCreatedAt + 1);
+    if (fields.createdAt === undefined) this.lastCreatedAt = createdAt;
+    const ref = typeof fields.gitSource?.ref === 'string' ? fields.gitSource.ref : undefined;
+    const id = newId('dpl');
+    const deployment: DeploymentRecord = {
+      id,
+      name: fields.project.name,
+      url: `${fields.project.name}-${id.slice(4, 13).toLowerCase()}-${scope.slug}.vercel.app`,
+      projectId: fields.project.id,
+      ownerId: scope.ownerId,
+      creatorId: fields.creator.id,
+      target: fields.target,
+      createdAt,
+      timeline: { ...this.options.timeline() },
+      fails: ref !== undefined && this.options.failingBranches().includes(ref),
+      gitSource: fields.gitSource,
+      meta: {
+        ...(ref ? { githubCommitRef: ref } : {}),
+        ...(typeof fields.gitSource?.sha === 'string' ? { githubCommitSha: fields.gitSource.sha } : {}),
+        ...fields.meta,
+      },
+      projectSettings: fields.projectSettings ?? {},
+      source: fields.source ?? 'git',
+    };
+    scope.deployments.set(deployment.id, deployment);
+    fields.project.updatedAt = Math.max(fields.project.updatedAt, createdAt);
+    return deployment;
+  }
+
+  addEnv(
+    scope: OwnerScope,
+    project: ProjectRecord,
+    creator: UserRecord,
+    fields: Pick<EnvRecord, 'key' | 'value' | 'type' | 'target'> & { gitBranch?: string | null },
+  ): EnvRecord {
+    const now = this.options.now();
+    const env: EnvRecord = {
+      id: newId('env').replace('env_', ''),
+      projectId: project.id,
+      gitBranch: null,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: creator.id,
+    };
+    scope.envs.set(env.id, env);
+    return env;
+  }
+
+  private seed(): void {
+    const now = this.options.now();
+    const ada: UserRecord = {
+      number: 1,
+      id: 'user_ada',
+      username: 'ada',
+      email: 'ada@acme.example',
+      name: 'Ada Admin',
+    };
+    const sam: UserRecord = {
+      number: 2,
+      id: 'user_sam',
+      username: 'sam',
+      email: 'sam@acme.example',
+      name: 'Sam Builder',
+    };
+    this.users.set(ada.number, ada);
+    this.users.set(sam.number, sam);
+    this.teams.set('team_acme', {
+      id: 'team_acme',
+      slug: 'acme',
+      name: 'Acme',
+      createdAt: now - 400 * DAY_MS,
+      members: [
+        { uid: ada.id, role: 'OWNER', joinedAt: now - 400 * DAY_MS },
+        { uid: sam.id, role: 'MEMBER', joinedAt: now - 200 * DAY_MS },
+      ],
+    });
+    this.teams.set('team_globex', {
+      id: 'team_globex',
+      slug: 'globex',
+      name: 'Globex',
+      createdAt: now - 100 * DAY_MS,
+      members: [{ uid: sam.id, role: 'OWNER', joinedAt: now - 100 * DAY_MS }],
+    });
+
+    const github = (org: string, repo: string, repoId: number): GitLink => ({
+      type: 'github',
+      org,
+      repo,
+      repoId,
+      productionBranch: 'main',
+      createdAt: now - 300 * DAY_MS,
+    });
+    const personal = this.scope(ada.id);
+    const web = this.addProject(personal, {
+      name: 'web',
+      framework: 'nextjs',
+      link: github('ada', 'web', 1001),
+    });
+    this.addProject(personal, { name: 'api', framework: null, link: github('ada', 'api', 1002) });
+    personal.domains.set('ada.dev', {
+      id: newId('dom'),
+      name: 'ada.dev',
+      ownerId: ada.id,
+      creatorId: ada.id,
+      verified: true,
+      createdAt: now - 300 * DAY_MS,
+    });
+
+    const acme = this.scope('team_acme');
+    const shop = this.addProject(acme, {
+      name: 'shop',
+      framework: 'nextjs',
+      link: github('acme', 'shop', 2001),
+    });
+    this.addProject(acme, {
+      name: 'docs',
+      framework: 'vite',
+      link: { type: 'gitlab', projectId: 3001, productionBranch: 'main', createdAt: now - 200 * DAY_MS },
+    });
+    acme.domains.set('acme.com', {
+      id: newId('dom'),
+      name: 'acme.com',
+      ownerId: 'team_acme',
+      creatorId: ada.id,
+      verified: true,
+      createdAt: now - 350 * DAY_MS,
+    });
+    acme.projectDomains.set('shop.acme.com', {
+      name: 'shop.acme.com',
+      apexName: 'acme.com',
+      projectId: shop.id,
+      redirect: null,
+      redirectStatusCode: null,
+      gitBranch: null,
+      verified: true,
+      createdAt: now - 300 * DAY_MS,
+      updatedAt: now - 300 * DAY_MS,
+    });
+    this.addEnv(acme, shop, ada, {
+      key: 'DATABASE_URL',
+      value: 'postgres://shop:sandbox@db.acme.example/shop',
+      type: 'encrypted',
+      target: ['production', 'preview'],
+    });
+    this.addEnv(acme, shop, ada, {
+      key: 'NEXT_PUBLIC_SITE_NAME',
+      value: 'Acme Shop',
+      type: 'plain',
+      target: ['production', 'preview', 'development'],
+    });
+
+    const globex = this.scope('team_globex');
+    this.addProject(globex, { name: 'portal', link: github('globex', 'portal', 4001) });
+
+    // A little history: finished deployments from the past days.
+    const history: [OwnerScope, ProjectRecord, string | null, number][] = [
+      [personal, web, 'production', 2],
+      [personal, web, null, 1],
+      [acme, shop, 'production', 3],
+    ];
+    for (const [scope, project, target, daysAgo] of history) {
+      this.createDeployment(scope, {
+        project,
+        creator: ada,
+        target,
+        gitSource: { type: 'github', repoId: project.link?.repoId, ref: 'main' },
+        createdAt: now - daysAgo * DAY_MS,
+      });
+    }
+  }
+}

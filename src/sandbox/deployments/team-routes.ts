@@ -1,0 +1,64 @@
+import type { Router } from '../router.js';
+import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
+import { apiError, callerOf, notFound } from './deployments-http.js';
+import type { TeamRecord } from './deployments-state.js';
+
+function renderTeam(team: TeamRecord, uid: string) {
+  const membership = team.members.find((member) => member.uid === uid);
+  return {
+    id: team.id,
+    slug: team.slug,
+    name: team.name,
+    createdAt: team.createdAt,
+    avatar: null,
+    membership: membership ? { role: membership.role, confirmed: true, created: membership.joinedAt } : null,
+  };
+}
+
+/** The team a path names, if the caller belongs to it. */
+function visibleTeam(request: SandboxRequest): TeamRecord | Reply {
+  const { world, user } = callerOf(request);
+  const team = world.team(request.params.teamId ?? '');
+  if (!team) return notFound('Team');
+  if (!world.isMember(team, user)) {
+    return apiError(403, 'forbidden', "You don't have permission to access this team.");
+  }
+  return team;
+}
+
+/** The teams of the caller and their members. */
+export function teamRoutes(router: Router): void {
+  router
+    .on('GET', '/v2/teams', (request) => {
+      const { world, user } = callerOf(request);
+      const teams = [...world.teams.values()]
+        .filter((team) => world.isMember(team, user))
+        .map((team) => renderTeam(team, user.id));
+      return json(200, { teams, pagination: { count: teams.length, next: null, prev: null } });
+    })
+    .on('GET', '/v2/teams/:teamId', (request) => {
+      const team = visibleTeam(request);
+      return 'status' in team ? team : json(200, renderTeam(team, callerOf(request).user.id));
+    })
+    .on('GET', '/v2/teams/:teamId/members', (request) => {
+      const team = visibleTeam(request);
+      if ('status' in team) return team;
+      const { world } = callerOf(request);
+      const members = team.members.map((member) => {
+        const user = [...world.users.values()].find((candidate) => candidate.id === member.uid);
+        return {
+          uid: member.uid,
+          username: user?.username,
+          email: user?.email,
+          name: user?.name,
+          role: member.role,
+          confirmed: true,
+          createdAt: member.joinedAt,
+        };
+      });
+      return json(200, {
+        members,
+        pagination: { hasNext: false, count: members.length, next: null, prev: null },
+      });
+    });
+}

@@ -1,0 +1,109 @@
+import { defineApiCallStep } from '../../src/api-call-step.js';
+import { PermissionError } from '../../src/errors.js';
+import type { HttpClient } from '../../src/http/http-client.js';
+import { defineStep, type StepContext } from '../../src/step.js';
+import { deployments } from './index.js';
+import {
+  allowedProjects,
+  fetchDeployment,
+  requireDeploymentInScope,
+  requireProjectInScope,
+} from './project-scope.js';
+
+const generic = defineApiCallStep(deployments, {
+  pathField: 'path',
+  customHeaders: true,
+  title: 'Deployments API Call',
+  keywords: [
+    'api',
+    'request',
+    'custom',
+    'endpoint',
+    'projects',
+    'domains',
+    'env',
+    'environment variables',
+    'teams',
+  ],
+  examplePath: '/v9/projects',
+});
+
+function unprovable(method: string, path: string, allowed: readonly string[]): PermissionError {
+  return new PermissionError(
+    `${method} ${path} cannot be shown to stay inside the projects this step may touch (${allowed.join(', ') || 'none'}). With project scoping, the API Call step reaches only /v*/projects/{project}/..., deployment paths of those projects, and GET /v6/deployments?projectId={project}. Nothing was sent.`,
+    { details: { method, path, allowedProjects: [...allowed] } },
+  );
+}
+
+function bodyString(body: unknown, key: string): string | undefined {
+  const value =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * With `constraints.projects` set, a raw call must be provably about one of
+ * those projects; anything account-wide (teams, domains, the project list)
+ * is refused before sending. Deployment paths name no project, so the
+ * deployment is read first and nothing that changes state is sent for a
+ * deployment outside the set.
+ */
+async function requireCallInScope(
+  http: HttpClient,
+  method: string,
+  path: string,
+  body: unknown,
+  allowed: readonly string[],
+): Promise<void> {
+  const url = new URL(path, 'http://scope.invalid');
+  const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const [version, area, resource] = segments;
+  const where = url.pathname;
+  if (!version || !/^v\d+$/.test(version)) throw unprovable(method, where, allowed);
+  if (area === 'projects' && resource !== undefined) {
+    requireProjectInScope(resource, allowed, `${method} ${where}`);
+    return;
+  }
+  if (area === 'projects' && method === 'POST') {
+    requireProjectInScope(bodyString(body, 'name'), allowed, `${method} ${where}`);
+    return;
+  }
+  if (area === 'deployments' && resource === undefined) {
+    if (method === 'POST') {
+      // `project` overrides `name` at the provider, so it is the one that decides.
+      requireProjectInScope(
+        bodyString(body, 'project') ?? bodyString(body, 'name'),
+        allowed,
+        `${method} ${where}`,
+      );
+      return;
+    }
+    // Every filter value is checked: a repeated parameter must not smuggle a second project in.
+    const named = [
+      ...url.searchParams.getAll('projectId'),
+      ...url.searchParams.getAll('projectIds').flatMap((list) => list.split(',')),
+    ];
+    if (method !== 'GET' || named.length === 0) throw unprovable(method, where, allowed);
+    for (const project of named) requireProjectInScope(project, allowed, `${method} ${where}`);
+    return;
+  }
+  if (area === 'deployments' && resource !== undefined) {
+    const deployment = await fetchDeployment(http, resource);
+    await requireDeploymentInScope(http, deployment, allowed, `${method} ${where}`);
+    return;
+  }
+  throw unprovable(method, where, allowed);
+}
+
+/** D's API Call step: the generic one, plus the project scoping of the connection. */
+export default defineStep({
+  ...generic,
+  async run(input, context: StepContext) {
+    const allowed = allowedProjects(context.constraints);
+    if (allowed) {
+      const record = input as { method: string; path: string; body?: unknown };
+      await requireCallInScope(context.http, record.method, record.path, record.body, allowed);
+    }
+    return generic.run(input, context);
+  },
+});

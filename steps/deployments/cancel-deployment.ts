@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ProviderError, type ToolstepsError } from '../../src/errors.js';
+import type { HttpClient } from '../../src/http/http-client.js';
+import { defineStep } from '../../src/step.js';
+import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './deployment-schema.js';
+import { deployments, deploymentsPath } from './index.js';
+import { allowedProjects, fetchDeployment, requireDeploymentInScope } from './project-scope.js';
+
+const STATE_WORDS: Record<string, string> = {
+  READY: 'it has already finished building and is live at its URL',
+  ERROR: 'its build has already failed',
+  CANCELED: 'it was already cancelled',
+  BLOCKED: 'it is blocked and never started building',
+};
+
+function notCancelable(deployment: { id: string; state: string }, cause?: ToolstepsError): ProviderError {
+  const why = STATE_WORDS[deployment.state] ?? 'it is not building';
+  return new ProviderError(
+    `Deployment ${deployment.id} cannot be cancelled: it is ${deployment.state} (${why}). Only QUEUED, INITIALIZING or BUILDING deployments can be cancelled.`,
+    {
+      code: 'invalid_state',
+      ...(cause?.status === undefined ? {} : { status: cause.status }),
+      details: {
+        deploymentId: deployment.id,
+        state: deployment.state,
+        cancelableStates: [...CANCELABLE_STATES],
+        ...(cause
+          ? { providerCode: cause.details.providerCode, providerMessage: cause.details.providerMessage }
+          : {}),
+      },
+      ...(cause ? { cause } : {}),
+    },
+  );
+}
+
+/** A provider refusal that says something about the deployment's state, not about us or the network. */
+function isRefusal(error: unknown): error is ToolstepsError {
+  const code = (error as ToolstepsError | undefined)?.code;
+  return code === 'provider_rejected' || code === 'conflict' || code === 'invalid_state';
+}
+
+/** Reads the state after a refusal; an unreadable state leaves the provider's own error standing. */
+async function stateAfterRefusal(
+  http: HttpClient,
+  id: string,
+): Promise<{ id: string; state: string } | undefined> {
+  try {
+    return await fetchDeployment(http, id);
+  } catch {
+    return undefined;
+  }
+}
+
+export default defineStep({
+  id: 'deployments.cancel_deployment',
+  integration: deployments,
+  title: 'Cancel Deployment',
+  description: 'Cancel a deployment that is queued or still building.',
+  agentDescription:
+    'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in details.state; do not retry it. Safe to retry after a network failure: cancelling twice ends in the same state.',
+  keywords: ['cancel', 'stop', 'abort', 'halt build', 'cancel deployment', 'stop deploy'],
+  input: z.object({ deployment_id: DeploymentId }),
+  output: z.object({ deployment: Deployment.describe('The deployment after cancelling: state CANCELED.') }),
+  access: 'destructive',
+  idempotent: true,
+  variables: { deployment_id: '$.deployment.id', state: '$.deployment.state' },
+  async run(input, { http, constraints }) {
+    const id = input.deployment_id;
+    const allowed = allowedProjects(constraints);
+    if (allowed) {
+      // Project scoping needs the deployment's project, so read it first; the
+      // same read refuses a finished deployment without sending the cancel.
+      const current = await fetchDeployment(http, id);
+      await requireDeploymentInScope(http, current, allowed, 'Cancelling');
+      if (!CANCELABLE_STATES.includes(current.state)) throw notCancelable(current);
+    }
+    try {
+      // The provider decides atomically; a state read first could be stale a
+      // second later, as builds finish on their own. Cancelling twice leaves
+      // the deployment CANCELED either way, so a lost answer may be replayed.
+      const response = await http.request({
+        method: 'PATCH',
+        path: deploymentsPath('cancelDeployment', { id }),
+        idempotent: true,
+      });
+      return { deployment: toDeployment(response.body) };
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      // The refusal's wording is the provider's; the state that explains it is read, not parsed from text.
+      const current = await stateAfterRefusal(http, id);
+      if (current && !CANCELABLE_STATES.includes(current.state)) throw notCancelable(current, error);
+      throw error;
+    }
+  },
+});

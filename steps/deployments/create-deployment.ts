@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { isToolstepsError, ProviderError } from '../../src/errors.js';
+import type { HttpClient } from '../../src/http/http-client.js';
+import { defineStep } from '../../src/step.js';
+import { Deployment, Environment, ProjectRef, targetForCreate, toDeployment } from './deployment-schema.js';
+import { deployments, deploymentsPath } from './index.js';
+import { outcomeUnknown } from './outcome.js';
+import { allowedProjects, requireProjectInScope } from './project-scope.js';
+
+const GitRef = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\s~^:?*[\\]+$/, 'a git branch name')
+  .refine((value) => !value.includes('..') && !value.startsWith('-'), 'a git branch name');
+
+const Configuration = z
+  .object({
+    framework: z
+      .string()
+      .regex(/^[a-z0-9-]{1,50}$/)
+      .nullable()
+      .optional()
+      .describe('Framework preset, e.g. "nextjs" or "vite"; null for none.'),
+    build_command: z.string().max(256).nullable().optional().describe('Build command; null for the default.'),
+    install_command: z
+      .string()
+      .max(256)
+      .nullable()
+      .optional()
+      .describe('Install command; null for the default.'),
+    output_directory: z
+      .string()
+      .max(256)
+      .nullable()
+      .optional()
+      .describe('Directory holding the build output; null for the default.'),
+    root_directory: z
+      .string()
+      .max(256)
+      .nullable()
+      .optional()
+      .describe('Directory of the app inside the repository; null for the repository root.'),
+    dev_command: z
+      .string()
+      .max(256)
+      .nullable()
+      .optional()
+      .describe('Development command; null for the default.'),
+    node_version: z
+      .string()
+      .regex(/^\d{2}\.x$/, 'a major version such as "20.x"')
+      .optional()
+      .describe('Node.js major version for the build, e.g. "20.x".'),
+  })
+  .strict()
+  .describe('Build settings for this deployment only; they override the project settings.');
+
+/** Our snake_case settings in the provider's `projectSettings` casing. */
+const SETTING_NAMES = {
+  framework: 'framework',
+  build_command: 'buildCommand',
+  install_command: 'installCommand',
+  output_directory: 'outputDirectory',
+  root_directory: 'rootDirectory',
+  dev_command: 'devCommand',
+  node_version: 'nodeVersion',
+} as const;
+
+/** The project's git connection as the provider reports it, per git provider. */
+const ProjectLink = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    link: z
+      .object({
+        type: z.string(),
+        org: z.string().optional(),
+        repo: z.string().optional(),
+        repoId: z.number().optional(),
+        projectId: z.union([z.string(), z.number()]).optional(),
+        owner: z.string().optional(),
+        slug: z.string().optional(),
+        workspaceUuid: z.string().optional(),
+        repoUuid: z.string().optional(),
+        productionBranch: z.string().optional(),
+      })
+      .loose()
+      .nullable()
+      .optional(),
+  })
+  .loose();
+
+/**
+ * The `gitSource` for a project's own repository. A project linked to git
+ * is deployed from a ref of that repository; which fields name the
+ * repository depends on the git provider.
+ */
+async function gitSourceFromProject(
+  http: HttpClient,
+  project: string,
+  branch: string | undefined,
+  sha: string | undefined,
+): Promise<{ name: string; gitSource: Record<string, unknown> }> {
+  const response = await http.request({ method: 'GET', path: deploymentsPath('project', { id: project }) });
+  const parsed = ProjectLink.safeParse(response.body);
+  const link = parsed.success ? parsed.data.link : undefined;
+  const unusable = (reason: string) =>
+    new ProviderError(
+      `Project "${project}" ${reason}; pass repository ("owner/name" on GitHub) to deploy from a repository.`,
+      { code: 'invalid_state', details: { project } },
+    );
+  if (!parsed.success || !link) throw unusable('is not connected to a git repository');
+  const ref = branch ?? link.productionBranch;
+  if (!ref) throw unusable('has no production branch; pass branch');
+  const common = { ref, ...(sha ? { sha } : {}) };
+  const name = parsed.data.name;
+  if (link.type === 'github' && link.repoId !== undefined)
+    return { name, gitSource: { type: 'github', repoId: link.repoId, ...common } };
+  if (link.type === 'github' && link.org && link.repo)
+    return { name, gitSource: { type: 'github', org: link.org, repo: link.repo, ...common } };
+  if (link.type === 'gitlab' && link.projectId !== undefined)
+    return { name, gitSource: { type: 'gitlab', projectId: link.projectId, ...common } };
+  if (link.type === 'bitbucket' && link.workspaceUuid && link.repoUuid) {
+    return {
+      name,
+      gitSource: { type: 'bitbucket', workspaceUuid: link.workspaceUuid, repoUuid: link.repoUuid, ...common },
+    };
+  }
+  if (link.type === 'bitbucket' && link.owner && link.slug)
+    return { name, gitSource: { type: 'bitbucket', owner: link.owner, slug: link.slug, ...common } };
+  throw unusable(`is linked to a ${link.type} repository this step cannot address`);
+}
+
+export default defineStep({
+  id: 'deployments.create_deployment',
+  integration: deployments,
+  title: 'Create Deployment',
+  description:
+    'Deploy a project from a git branch to production or as a preview, with optional build settings for this deployment.',
+  agentDescription:
+    'Starts a new deployment of a project from a git branch; it is QUEUED, then BUILDING, then READY or ERROR. environment: production deploys to the live site (only when the user asked for production); preview (the default) and development create a preview deployment with its own URL. Not idempotent and never retried after a failure that may have reached the provider: if the error says the outcome is unknown, call List Deployments for the project before creating again, or you may deploy twice. Use Cancel Deployment to stop one.',
+  keywords: ['deploy', 'new deployment', 'release', 'ship', 'build', 'publish', 'redeploy', 'create'],
+  input: z
+    .object({
+      project: ProjectRef,
+      branch: GitRef.optional().describe(
+        "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",
+      ),
+      commit_sha: z
+        .string()
+        .regex(/^[0-9a-f]{7,40}$/i, 'a git commit sha')
+        .optional()
+        .describe('Deploy this commit of the branch instead of its latest one.'),
+      repository: z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
+        .optional()
+        .describe(
+          'GitHub repository as "owner/name", when it is not the project\'s own connected repository. Needs branch.',
+        ),
+      environment: Environment.default('preview'),
+      configuration: Configuration.optional(),
+      meta: z
+        .record(z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -'), z.string().max(256))
+        .optional()
+        .refine((value) => !value || Object.keys(value).length <= 100, 'at most 100 entries')
+        .describe('Free key/value labels stored on the deployment (strings).'),
+    })
+    .refine((value) => !value.repository || value.branch, {
+      path: ['branch'],
+      message: 'branch is required when repository is given',
+    }),
+  output: z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') }),
+  access: 'write',
+  idempotent: false,
+  variables: { deployment_id: '$.deployment.id', url: '$.deployment.url', state: '$.deployment.state' },
+  async run(input, { http, constraints }) {
+    requireProjectInScope(input.project, allowedProjects(constraints), 'Creating a deployment');
+    let name = input.project;
+    let gitSource: Record<string, unknown>;
+    if (input.repository) {
+      const [org, repo] = input.repository.split('/') as [string, string];
+      gitSource = {
+        type: 'github',
+        org,
+        repo,
+        ref: input.branch,
+        ...(input.commit_sha ? { sha: input.commit_sha } : {}),
+      };
+    } else {
+      ({ name, gitSource } = await gitSourceFromProject(http, input.project, input.branch, input.commit_sha));
+    }
+    const target = targetForCreate(input.environment);
+    const projectSettings = Object.fromEntries(
+      Object.entries(input.configuration ?? {}).map(([key, value]) => [
+        SETTING_NAMES[key as keyof typeof SETTING_NAMES],
+        value,
+      ]),
+    );
+    const body = {
+      name,
+      project: input.project,
+      ...(target ? { target } : {}),
+      gitSource,
+      ...(Object.keys(projectSettings).length ? { projectSettings } : {}),
+      ...(input.meta && Object.keys(input.meta).length ? { meta: input.meta } : {}),
+    };
+    try {
+      // POST without an idempotency handle: the transport never replays it once it may have arrived.
+      const response = await http.request({
+        method: 'POST',
+        path: deploymentsPath('createDeployment'),
+        body,
+      });
+      return { deployment: toDeployment(response.body) };
+    } catch (error) {
+      if (isToolstepsError(error) && outcomeUnknown(error)) {
+        const hint = `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`;
+        error.details.outcome = 'unknown';
+        error.details.hint = hint;
+        error.message = `${error.message} Outcome unknown: ${hint}`;
+      }
+      throw error;
+    }
+  },
+});
