@@ -10,6 +10,11 @@ import { governanceSteps } from './governance/steps.js';
 import { ticketing } from './ticketing/index.js';
 import { ticketingSteps } from './ticketing/steps.js';
 
+export {
+  type IterateDeploymentsOptions,
+  iterateDeployments,
+} from './deployments/iterate-deployments.js';
+
 /** The one place that lists every integration and its steps. */
 export const integrations = [ticketing, anzData, contactData, governance, deployments];
 export const steps = [
