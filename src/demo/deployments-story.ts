@@ -1,7 +1,5 @@
-import { resolveBaseUrl } from '../connection/connection-fields.js';
-import { authorizeViaLoopback, followAuthorizeRedirects } from '../connection/loopback-authorization.js';
 import { isToolstepsError } from '../errors.js';
-import type { Integration } from '../integration.js';
+import { connectWithOAuth } from './connect-with-oauth.js';
 import type { DemoContext } from './demo-context.js';
 
 /**
@@ -11,31 +9,11 @@ import type { DemoContext } from './demo-context.js';
  */
 export async function deploymentsStory(demo: DemoContext): Promise<void> {
   demo.heading('Deployments: connect with OAuth, deploy, list, cancel');
-  const integration = demo.registry.integration('deployments') as Integration;
-  const fields = {
-    baseUrl: demo.sandbox.baseUrl('deployments'),
-    teamId: 'team_acme',
-    clientId: 'toolsteps-cli',
-  };
-  const tokens = await authorizeViaLoopback({
-    integration,
-    baseUrl: resolveBaseUrl(integration, { fields }),
-    clientId: 'toolsteps-cli',
-    fetch: demo.runtime.fetch,
-    dispatcher: demo.runtime.httpDispatcher,
-    clock: demo.runtime.clock,
-    openAuthorizeUrl: (url) => followAuthorizeRedirects(url),
-  });
-  const now = Date.now();
-  await demo.runtime.store.put({
+  const tokens = await connectWithOAuth(demo, {
     id: 'acme-vercel',
     integration: 'deployments',
     label: 'Acme team (sandbox)',
-    kind: 'oauth2_no_refresh',
-    fields,
-    secrets: { accessToken: tokens.accessToken },
-    createdAt: now,
-    updatedAt: now,
+    fields: { baseUrl: demo.sandbox.baseUrl('deployments'), teamId: 'team_acme' },
   });
   demo.say(
     `connected "acme-vercel" via authorization code + PKCE; long-lived token${tokens.refreshToken ? '' : ', no refresh token'}; every call carries teamId=team_acme`,

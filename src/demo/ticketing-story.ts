@@ -1,42 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { resolveBaseUrl } from '../connection/connection-fields.js';
-import { authorizeViaLoopback, followAuthorizeRedirects } from '../connection/loopback-authorization.js';
-import type { Integration } from '../integration.js';
+import { connectWithOAuth } from './connect-with-oauth.js';
 import type { DemoContext } from './demo-context.js';
 
 /** Connect through the real OAuth flow, then create, read, update, search, list and delete a ticket. */
 export async function ticketingStory(demo: DemoContext): Promise<void> {
   demo.heading('Ticketing: connect with OAuth, then work a ticket');
-  const integration = demo.registry.integration('ticketing') as Integration;
-  const fields = {
-    subdomain: 'acme',
-    baseUrl: demo.sandbox.baseUrl('ticketing', 'acme'),
-    clientId: 'toolsteps-cli',
-  };
-  const tokens = await authorizeViaLoopback({
-    integration,
-    baseUrl: resolveBaseUrl(integration, { fields }),
-    clientId: 'toolsteps-cli',
-    fetch: demo.runtime.fetch,
-    dispatcher: demo.runtime.httpDispatcher,
-    clock: demo.runtime.clock,
-    openAuthorizeUrl: (url) => followAuthorizeRedirects(url),
-  });
-  const now = Date.now();
-  await demo.runtime.store.put({
+  const tokens = await connectWithOAuth(demo, {
     id: 'acme-support',
     integration: 'ticketing',
     label: 'Acme support (sandbox)',
-    kind: 'oauth2',
-    fields,
-    secrets: {
-      accessToken: tokens.accessToken,
-      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-    },
-    ...(tokens.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
-    createdAt: now,
-    updatedAt: now,
+    fields: { subdomain: 'acme', baseUrl: demo.sandbox.baseUrl('ticketing', 'acme') },
   });
+  const now = Date.now();
   demo.say(
     `connected "acme-support" via authorization code + PKCE; token expires in ${Math.round(((tokens.expiresAt ?? now) - now) / 60_000)} min, refresh token stored`,
   );
