@@ -13,7 +13,20 @@ interface CompiledVariable {
   singular: boolean;
 }
 
+/** Parsed once per expression: every invocation of a step reuses its default mapping. */
+const singularCache = new Map<string, boolean>();
+const SINGULAR_CACHE_LIMIT = 1000;
+
 function isSingular(expression: string): boolean {
+  const cached = singularCache.get(expression);
+  if (cached !== undefined) return cached;
+  const singular = computeSingular(expression);
+  if (singularCache.size >= SINGULAR_CACHE_LIMIT) singularCache.clear();
+  singularCache.set(expression, singular);
+  return singular;
+}
+
+function computeSingular(expression: string): boolean {
   const ast = parseJsonPath(expression);
   return ast.segments.every((segment) => {
     if (segment.type !== 'ChildSegment') return false;
