@@ -41,7 +41,11 @@ export interface ToolstepsErrorOptions {
 
 export class ToolstepsError extends Error {
   readonly code: ErrorCode;
-  readonly retryable: boolean;
+  /**
+   * Whether trying again can help. Cleared by the transport when a write may
+   * already have taken effect, because an agent's retry could do it twice.
+   */
+  retryable: boolean;
   readonly status: number | undefined;
   readonly details: Record<string, unknown>;
 

@@ -13,6 +13,7 @@ import {
 } from '../errors.js';
 import type { HttpMethod, Integration } from '../integration.js';
 import type { Logger } from '../logger.js';
+import { markOutcomeUnknown, mayHaveLanded } from '../outcome.js';
 import { classifyException } from './classify-exception.js';
 import { classifyFailure } from './classify-response.js';
 import type { RateGate } from './rate-gate.js';
@@ -214,31 +215,49 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function withRetries(request: HttpRequest): Promise<HttpResponse> {
     const idempotent = isIdempotent(request);
+    // Set once an attempt fails in a way that may have reached the provider, so a
+    // replay's answer (a 404 on a DELETE, say) can be read as "already done".
+    let earlierAttemptMayHaveLanded = false;
     try {
-      return await pRetry(() => attempt(request), {
-        retries: options.retry.maxRetries,
-        // p-retry counts attempts; the waiting is ours, on the injectable clock, so tests never sleep.
-        minTimeout: 0,
-        factor: 1,
-        ...(options.signal ? { signal: options.signal } : {}),
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          if (!isToolstepsError(error)) return false;
-          const decision = decideRetry(error, retriesConsumed + 1, idempotent, options.retry);
-          if (!decision.retry) return false;
-          logger.info('retrying', {
-            method: request.method,
-            path: request.path.split('?')[0],
-            code: error.code,
-            status: error.status,
-            delayMs: decision.delayMs,
-          });
-          stats.retries += 1;
-          await clock.sleep(decision.delayMs, options.signal);
-          return true;
+      return await pRetry(
+        async () => {
+          try {
+            return await attempt(request);
+          } catch (error) {
+            if (earlierAttemptMayHaveLanded && isToolstepsError(error))
+              error.details.afterAmbiguousAttempt = true;
+            if (mayHaveLanded(error)) earlierAttemptMayHaveLanded = true;
+            throw error;
+          }
         },
-      });
+        {
+          retries: options.retry.maxRetries,
+          // p-retry counts attempts; the waiting is ours, on the injectable clock, so tests never sleep.
+          minTimeout: 0,
+          factor: 1,
+          ...(options.signal ? { signal: options.signal } : {}),
+          shouldRetry: async ({ error, retriesConsumed }) => {
+            if (!isToolstepsError(error)) return false;
+            const decision = decideRetry(error, retriesConsumed + 1, idempotent, options.retry);
+            if (!decision.retry) return false;
+            logger.info('retrying', {
+              method: request.method,
+              path: request.path.split('?')[0],
+              code: error.code,
+              status: error.status,
+              delayMs: decision.delayMs,
+            });
+            stats.retries += 1;
+            await clock.sleep(decision.delayMs, options.signal);
+            return true;
+          },
+        },
+      );
     } catch (error) {
-      if (isToolstepsError(error)) throw error;
+      if (isToolstepsError(error)) {
+        if (!idempotent && mayHaveLanded(error)) markOutcomeUnknown(error);
+        throw error;
+      }
       if (options.signal?.aborted)
         throw new AbortedError(`${request.method} ${request.path} was aborted by the caller.`);
       throw error;

@@ -5,7 +5,14 @@
  * whether a write may be replayed.
  */
 export type FaultAction =
-  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | {
+      kind: 'status';
+      status: number;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** `after`: the emulator acts first (charges, creates), then the failure is answered. Default `before`. */
+      when?: 'before' | 'after';
+    }
   | { kind: 'reset'; when: 'before' | 'after' }
   | { kind: 'delay'; ms: number };
 

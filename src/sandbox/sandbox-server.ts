@@ -120,7 +120,7 @@ export class SandboxServer {
       request.socket.destroy();
       return;
     }
-    if (fault?.kind === 'status') {
+    if (fault?.kind === 'status' && fault.when !== 'after') {
       return write(response, {
         status: fault.status,
         body: fault.body ?? { error: 'injected_fault' },
@@ -142,6 +142,14 @@ export class SandboxServer {
       // The emulator acted; the client never hears about it.
       request.socket.destroy();
       return;
+    }
+    if (fault?.kind === 'status' && fault.when === 'after') {
+      // The emulator acted; the client hears a failure anyway (a gateway timing out, say).
+      return write(response, {
+        status: fault.status,
+        body: fault.body ?? { error: 'injected_fault' },
+        headers: fault.headers ?? {},
+      });
     }
     write(response, reply ?? json(404, { error: 'not_found', path }));
   }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
+import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing, ticketingPath } from './index.js';
 import {
   Assignee,
   assigneeFields,
   CustomFields,
-  outcomeUnknown,
   Tags,
   Ticket,
   TicketPriority,
@@ -67,7 +67,7 @@ export default defineStep({
       });
       return { ticket: Ticket.parse(response.body.ticket), recovered: false };
     } catch (error) {
-      if (!outcomeUnknown(error) || !isToolstepsError(error)) throw error;
+      if (!mayHaveLanded(error) || !isToolstepsError(error)) throw error;
       if (input.external_id) {
         // external_id is the provider's natural handle: ask whether the first send landed.
         const found = await http.request({

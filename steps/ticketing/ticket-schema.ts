@@ -77,10 +77,3 @@ export function assigneeFields(assignee: z.infer<typeof Assignee> | undefined): 
   if (assignee === undefined) return {};
   return typeof assignee === 'number' ? { assignee_id: assignee } : { assignee_email: assignee };
 }
-
-/** Failures after which a write may or may not have happened at the provider. */
-export function outcomeUnknown(error: unknown): boolean {
-  const record = error as { code?: string; status?: number; details?: { sent?: unknown } };
-  if (record.code === 'network_error' || record.code === 'timeout') return record.details?.sent !== false;
-  return record.code === 'provider_error' && [500, 502, 504].includes(record.status ?? 0);
-}

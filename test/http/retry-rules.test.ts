@@ -153,7 +153,7 @@ describe('5xx and connection failures are retried only when replay is safe', () 
       .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     const error = await fx.invoke('ticketing.create_ticket', createInput).catch((e) => e);
     expect(scope.isDone()).toBe(true);
-    expect(error).toMatchObject({ code: 'network_error', retryable: true });
+    expect(error).toMatchObject({ code: 'network_error', retryable: false });
     expect(error.details).toMatchObject({ code: 'ECONNRESET', sent: 'unknown', outcome: 'unknown' });
   });
 
