@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { InputError } from '../errors.js';
 import { closeSharedDispatcher } from '../http/agent.js';
 import { registerCatalogCommands } from './commands/catalog-commands.js';
 import { registerConnectCommand } from './commands/connect-command.js';
@@ -7,12 +8,30 @@ import { registerDemoCommand } from './commands/demo-command.js';
 import { registerManifestCommand } from './commands/manifest-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
-import { EXIT_BAD_INPUT, reportError } from './output.js';
+import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
 
-export function buildProgram(): Command {
+/** `--json` anywhere before a `--` that ends the options. */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * The command tree. Output settings are inherited by subcommands when they
+ * are created, so they are set before any command is registered. With
+ * `--json`, stdout carries one JSON document and commander's own usage
+ * messages are kept off stderr: `runCli` reports them as JSON instead.
+ */
+export function buildProgram(mode: OutputMode = { json: false }): Command {
   const program = new Command('toolsteps')
     .description('Workflow tool steps for AI agents: run them, connect accounts, and try everything offline.')
     .option('--json', 'machine-readable output')
+    .configureOutput({
+      writeErr: (text) => {
+        if (!mode.json) process.stderr.write(text);
+      },
+      outputError: (text, write) => write(withoutOptionValues(text)),
+    })
     .showHelpAfterError()
     .exitOverride();
   registerCatalogCommands(program);
@@ -27,17 +46,38 @@ export function buildProgram(): Command {
 
 /** Runs the CLI and returns its exit code: 0 success, 2 bad input, 1 anything else. */
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const mode: OutputMode = { json: wantsJson(argv) };
+  const program = buildProgram(mode);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version are not failures; usage errors are bad input.
-      return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+      // Help and version are not failures; usage errors are bad input, which
+      // commander has already described on stderr unless --json asked for JSON.
+      if (error.exitCode === 0) return EXIT_OK;
+      if (mode.json) reportError(usageError(error), mode);
+      return EXIT_BAD_INPUT;
     }
-    return reportError(error, { json: argv.includes('--json') });
+    return reportError(error, mode);
   } finally {
     await closeSharedDispatcher();
   }
+}
+
+/**
+ * Commander quotes an unknown `--name=value` whole; the value may be a
+ * secret typed where only `--name-env VAR` is accepted, so it is cut.
+ */
+function withoutOptionValues(text: string): string {
+  return text.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=...'");
+}
+
+/** A commander usage error (unknown option, missing argument, ...) as the InputError it is. */
+function usageError(error: CommanderError): InputError {
+  const message =
+    error.code === 'commander.help'
+      ? 'No command given: run toolsteps --help for the commands.'
+      : withoutOptionValues(error.message.replace(/^error:\s*/, ''));
+  return new InputError(message, [{ path: 'arguments', message: error.code.replace(/^commander\./, '') }]);
 }

@@ -1,15 +1,59 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, NotFoundError } from '../errors.js';
+import { type FieldIssue, InputError, NotFoundError, TimeoutError } from '../errors.js';
 import { Connection, connectionIdPattern } from './connection.js';
 import type { ConnectionStore } from './connection-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 
-const LOCK_STALE_MS = 30_000;
-const LOCK_POLL_MS = 15;
+/**
+ * A lock whose holder has not touched it for this long was left by a
+ * crashed process. Holders touch their lock every quarter of this, however
+ * long their work takes (a token refresh may wait on the network), so only
+ * a dead holder's lock goes stale. Shorter than the give-up below, so a
+ * crash delays the next refresh by seconds instead of failing it.
+ */
+const LOCK_STALE_MS = 5_000;
 const LOCK_GIVE_UP_MS = 10_000;
+const LOCK_POLL_MS = 15;
+
+export interface FileConnectionStoreOptions {
+  /** How long to wait for another process's lock before failing with a retryable TimeoutError. Default 10 s. */
+  lockTimeoutMs?: number;
+  /** A lock untouched for this long belonged to a crashed process and is broken. Default 5 s. */
+  lockStaleMs?: number;
+}
+
+/**
+ * The lock files held by the current async context, so work run under
+ * `withConnectionLock` can call `put`, `update` and `remove` on the same id
+ * without waiting for itself. A hold ends with its work: a task the work
+ * started that outlives it no longer counts as the holder.
+ */
+const heldLocks = new AsyncLocalStorage<ReadonlyMap<string, { released: boolean }>>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/**
+ * A connection about to be stored, checked as `put` checks it: bad values
+ * are an InputError (with the failing paths), not a raw schema error.
+ */
+export function checkConnection(value: Connection): Connection {
+  const parsed = Connection.safeParse(value);
+  if (parsed.success) return parsed.data;
+  // Issue messages name the rule, never the value, so no secret reaches the error.
+  const issues: FieldIssue[] = parsed.error.issues.map((issue) => ({
+    path: issue.path.join('.') || '(connection)',
+    message: issue.message,
+  }));
+  throw new InputError(
+    `Invalid connection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
+    issues,
+  );
+}
 
 /** `$TOOLSTEPS_HOME`, or `~/.toolsteps`. */
 export function defaultToolstepsHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,16 +64,21 @@ export function defaultToolstepsHome(env: NodeJS.ProcessEnv = process.env): stri
  * One JSON file per connection under `<home>/connections`, so writers of
  * different connections never contend. Every write goes to a fresh temporary
  * file (mode 0600) that is fsynced and renamed over the target: a reader sees
- * the old file or the new one, never half of either. Read-modify-write
- * (`update`, used by token refresh) also takes a lock file, so two processes
- * cannot rotate the same refresh token at once.
+ * the old file or the new one, never half of either. Every change (`put`,
+ * `update`, `remove`) also takes the connection's lock file, and
+ * `withConnectionLock` holds it across longer work, so two processes cannot
+ * rotate the same refresh token at once.
  */
 export class FileConnectionStore implements ConnectionStore {
   private readonly directory: string;
   private readonly mutex = new KeyedMutex();
+  private readonly lockTimeoutMs: number;
+  private readonly lockStaleMs: number;
 
-  constructor(home: string = defaultToolstepsHome()) {
+  constructor(home: string = defaultToolstepsHome(), options: FileConnectionStoreOptions = {}) {
     this.directory = path.join(home, 'connections');
+    this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_GIVE_UP_MS;
+    this.lockStaleMs = options.lockStaleMs ?? LOCK_STALE_MS;
   }
 
   private fileFor(id: string): string {
@@ -50,7 +99,7 @@ export class FileConnectionStore implements ConnectionStore {
     try {
       text = await fs.readFile(this.fileFor(id), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
     return Connection.parse(JSON.parse(text));
@@ -61,7 +110,7 @@ export class FileConnectionStore implements ConnectionStore {
     try {
       names = await fs.readdir(this.directory);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errorCode(error) === 'ENOENT') return [];
       throw error;
     }
     const ids = names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5));
@@ -70,30 +119,55 @@ export class FileConnectionStore implements ConnectionStore {
   }
 
   async put(connection: Connection): Promise<void> {
-    const valid = Connection.parse(connection);
-    await this.mutex.run(valid.id, () => this.write(valid));
+    const valid = checkConnection(connection);
+    await this.withConnectionLock(valid.id, () => this.write(valid));
   }
 
   async update(id: string, change: (current: Connection) => Connection): Promise<Connection> {
-    return this.mutex.run(id, () =>
-      this.withLock(id, async () => {
-        const current = await this.get(id);
-        if (!current) throw new NotFoundError(`No connection with id "${id}".`);
-        const next = Connection.parse(change(current));
-        await this.write(next);
-        return next;
-      }),
-    );
+    return this.withConnectionLock(id, async () => {
+      const current = await this.get(id);
+      if (!current) throw new NotFoundError(`No connection with id "${id}".`);
+      const next = checkConnection(change(current));
+      await this.write(next);
+      return next;
+    });
   }
 
   async remove(id: string): Promise<boolean> {
-    return this.mutex.run(id, async () => {
+    return this.withConnectionLock(id, async () => {
       try {
         await fs.unlink(this.fileFor(id));
         return true;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        if (errorCode(error) === 'ENOENT') return false;
         throw error;
+      }
+    });
+  }
+
+  /**
+   * Runs `work` while holding the connection's lock, against this process's
+   * other callers and against every other process using the same home: for
+   * a read-decide-write that spans more than one store call, such as a token
+   * refresh (read the refresh token, ask the token endpoint, save the new
+   * pair). Inside `work`, `get`, `put`, `update` and `remove` of the same id
+   * run at once, without waiting for the lock `work` already holds. Waiting
+   * longer than `lockTimeoutMs` for another holder fails with a retryable
+   * `TimeoutError`.
+   */
+  async withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const lock = `${this.fileFor(id)}.lock`;
+    const held = heldLocks.getStore();
+    const hold = held?.get(lock);
+    if (hold && !hold.released) return work();
+    return this.mutex.run(id, async () => {
+      const release = await this.acquire(id, lock);
+      const mine = { released: false };
+      try {
+        return await heldLocks.run(new Map([...(held ?? []), [lock, mine]]), work);
+      } finally {
+        mine.released = true;
+        await release();
       }
     });
   }
@@ -117,33 +191,72 @@ export class FileConnectionStore implements ConnectionStore {
     }
   }
 
-  private async withLock<T>(id: string, work: () => Promise<T>): Promise<T> {
+  /** Takes the lock file (O_EXCL), keeps it fresh while held, and returns its release. */
+  private async acquire(id: string, lock: string): Promise<() => Promise<void>> {
     await this.ensureDirectory();
-    const lock = `${this.fileFor(id)}.lock`;
+    const token = `${process.pid}.${randomBytes(8).toString('hex')}`;
     const started = Date.now();
     for (;;) {
       try {
-        const handle = await fs.open(lock, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-        await handle.close();
+        await fs.writeFile(lock, token, { flag: 'wx', mode: 0o600 });
         break;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const stat = await fs.stat(lock).catch(() => undefined);
-        // A lock older than any refresh could take was left by a crashed process.
-        if (stat && Date.now() - stat.mtimeMs > LOCK_STALE_MS) {
-          await fs.rm(lock, { force: true });
-          continue;
-        }
-        if (Date.now() - started > LOCK_GIVE_UP_MS) {
-          throw new Error(`Timed out waiting for the lock on connection "${id}".`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+        if (errorCode(error) !== 'EEXIST') throw error;
       }
+      if (await this.breakIfStale(lock)) continue;
+      if (Date.now() - started >= this.lockTimeoutMs) {
+        throw new TimeoutError(
+          `Timed out after ${this.lockTimeoutMs} ms waiting for another toolsteps process to release connection "${id}" (it may be refreshing its token). Try again.`,
+          { details: { connection: id, lockFile: lock } },
+        );
+      }
+      await sleep(LOCK_POLL_MS);
+    }
+    const heartbeat = setInterval(
+      () => {
+        const now = new Date();
+        fs.utimes(lock, now, now).catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.lockStaleMs / 4)),
+    );
+    heartbeat.unref();
+    return async () => {
+      clearInterval(heartbeat);
+      // Remove the lock only while it is still ours: a holder stalled past
+      // the stale window may have lost it to another process.
+      const current = await fs.readFile(lock, 'utf8').catch(() => undefined);
+      if (current === token) await fs.rm(lock, { force: true });
+    };
+  }
+
+  /**
+   * Removes the lock when its holder stopped touching it (a crash), and
+   * says whether to try taking it again at once. Two waiters can find the
+   * same stale lock; a breaker file lets only one of them remove it, after
+   * checking that it is still the same untouched file, so the second never
+   * removes the lock the first has just taken.
+   */
+  private async breakIfStale(lock: string): Promise<boolean> {
+    const seen = await fs.stat(lock).catch(() => undefined);
+    if (!seen) return true;
+    if (Date.now() - seen.mtimeMs <= this.lockStaleMs) return false;
+    const breaker = `${lock}.break`;
+    try {
+      await fs.writeFile(breaker, '', { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+      const stuck = await fs.stat(breaker).catch(() => undefined);
+      // A breaker outlives its few milliseconds only when its process crashed mid-break.
+      if (stuck && Date.now() - stuck.mtimeMs > this.lockStaleMs) await fs.rm(breaker, { force: true });
+      return false;
     }
     try {
-      return await work();
+      const again = await fs.stat(lock).catch(() => undefined);
+      if (again && again.ino === seen.ino && again.mtimeMs === seen.mtimeMs)
+        await fs.rm(lock, { force: true });
+      return true;
     } finally {
-      await fs.rm(lock, { force: true });
+      await fs.rm(breaker, { force: true });
     }
   }
 }

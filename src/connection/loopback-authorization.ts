@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { AuthError, TimeoutError } from '../errors.js';
+import { AuthError, InputError, NetworkError, TimeoutError } from '../errors.js';
 import type { Integration } from '../integration.js';
 import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
@@ -19,10 +19,49 @@ export interface LoopbackAuthorizationOptions {
   dispatcher: Dispatcher;
   clock: Clock;
   timeoutMs?: number;
+  /**
+   * Port of the callback server, `http://127.0.0.1:<port>/callback`. 0 (the
+   * default) takes any free port, which the sandbox accepts; a real
+   * provider compares the redirect URL with the one registered for the
+   * client, so its exact port must be given.
+   */
+  callbackPort?: number;
 }
 
 const PAGE = (message: string) =>
   `<!doctype html><meta charset="utf-8"><title>toolsteps</title><p>${message}</p><p>You can close this window.</p>`;
+
+/** Starts the callback server; a taken or forbidden port is the caller's to change. */
+async function listenOnLoopback(server: http.Server, port: number): Promise<void> {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InputError(`The callback port must be 0-65535, got ${port}.`, [
+      { path: 'callbackPort', message: '0-65535' },
+    ]);
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      throw new InputError(
+        `The OAuth callback cannot listen on 127.0.0.1:${port} (${code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}). Free the port or choose the one registered with the provider. Nothing was sent.`,
+        [{ path: 'callbackPort', message: code === 'EADDRINUSE' ? 'in use' : 'not allowed' }],
+        { cause: error },
+      );
+    }
+    throw new NetworkError(`The OAuth callback server could not start on 127.0.0.1:${port}.`, {
+      retryable: false,
+      details: { sent: false },
+      cause: error,
+    });
+  }
+}
 
 /**
  * The OAuth code flow for a terminal (RFC 8252): a one-shot callback server
@@ -58,7 +97,7 @@ export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions
     response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE('Connected.'));
     settle({ code });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await listenOnLoopback(server, options.callbackPort ?? 0);
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   const timer = setTimeout(
     () => settle({ error: new TimeoutError('Nobody completed the sign-in in time.') }),

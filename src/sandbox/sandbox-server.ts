@@ -50,6 +50,29 @@ export interface SandboxServerOptions {
   port: number;
   emulators: Emulator[];
   faults: FaultInjector;
+  /**
+   * How many of the latest requests `requestLog` keeps (default 10,000; 0
+   * keeps none). Entries hold request headers, credentials included, so a
+   * long-running sandbox must not keep them all.
+   */
+  requestLogLimit?: number;
+}
+
+/** One request an emulator received, as the tests assert on it. */
+export interface SandboxRequestLogEntry {
+  mount: string;
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  rawBody: string;
+}
+
+export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+
+function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new RangeError(`requestLogLimit must be an integer >= 0, got ${limit}.`);
+  return limit;
 }
 
 /**
@@ -59,16 +82,17 @@ export interface SandboxServerOptions {
 export class SandboxServer {
   private readonly server: http.Server;
   private readonly emulators = new Map<string, Emulator>();
-  /** Requests seen per emulator, for assertions that nothing was sent. */
-  readonly requestLog: {
-    mount: string;
-    method: string;
-    path: string;
-    headers: IncomingMessage['headers'];
-    rawBody: string;
-  }[] = [];
+  /**
+   * The latest requests the emulators received, oldest first, for assertions
+   * that something (or nothing) was sent. A ring buffer over a plain array:
+   * past `requestLogLimit` entries, the oldest are dropped from the front,
+   * so `length`, `at(-1)` and `filter` keep working.
+   */
+  readonly requestLog: SandboxRequestLogEntry[] = [];
+  private logLimit: number;
 
   constructor(private readonly options: SandboxServerOptions) {
+    this.logLimit = checkedLimit(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
     for (const emulator of options.emulators) this.emulators.set(emulator.mount, emulator);
     this.server = http.createServer((request, response) => {
       this.dispatch(request, response).catch((error: unknown) => {
@@ -78,6 +102,27 @@ export class SandboxServer {
       });
     });
     this.server.keepAliveTimeout = 5_000;
+  }
+
+  get requestLogLimit(): number {
+    return this.logLimit;
+  }
+
+  /** Changes how many requests are kept; a lower limit drops the oldest at once. */
+  set requestLogLimit(limit: number) {
+    this.logLimit = checkedLimit(limit);
+    this.trimRequestLog();
+  }
+
+  private record(entry: SandboxRequestLogEntry): void {
+    if (this.logLimit === 0) return;
+    this.requestLog.push(entry);
+    this.trimRequestLog();
+  }
+
+  private trimRequestLog(): void {
+    const excess = this.requestLog.length - this.logLimit;
+    if (excess > 0) this.requestLog.splice(0, excess);
   }
 
   async listen(): Promise<string> {
@@ -107,7 +152,7 @@ export class SandboxServer {
     const emulator = this.emulators.get(mount);
     if (!emulator)
       return write(response, json(404, { error: 'no_such_emulator', mounts: [...this.emulators.keys()] }));
-    this.requestLog.push({
+    this.record({
       mount,
       method,
       path: `${path}${url.search}`,

@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import type { Connection } from '../../connection/connection.js';
 import { parseConnectionFields, resolveBaseUrl } from '../../connection/connection-fields.js';
+import { checkConnection } from '../../connection/file-store.js';
 import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
+import type { TokenSet } from '../../connection/oauth-client.js';
 import { InputError } from '../../errors.js';
 import { cliContext } from '../cli-context.js';
+import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
 import { secretFromEnv } from './secret-sources.js';
 
@@ -17,6 +20,7 @@ interface ConnectOptions {
   clientId: string;
   clientSecretEnv?: string;
   scopes?: string;
+  callbackPort: string;
   open?: boolean;
 }
 
@@ -50,6 +54,11 @@ export function registerConnectCommand(program: Command): void {
       'environment variable holding the client secret (confidential clients)',
     )
     .option('--scopes <scopes>', 'space-separated scopes (default: the integration defaults)')
+    .option(
+      '--callback-port <n>',
+      'port of the loopback callback, http://127.0.0.1:<n>/callback (0 = any free port); real providers need the exact redirect URL you registered',
+      '0',
+    )
     .option('--open', 'open the sign-in page in a browser')
     .action(async (integrationId: string, options: ConnectOptions, command: Command) => {
       const { registry, store, runtime } = cliContext();
@@ -60,6 +69,10 @@ export function registerConnectCommand(program: Command): void {
           [{ path: 'integration', message: 'not OAuth' }],
         );
       }
+      // Everything the user typed is checked before the flow starts: a bad
+      // value must not surface only after sign-in, with the tokens lost.
+      connectionIdOption(options.id);
+      const callbackPort = integerOption(options.callbackPort, '--callback-port', { min: 0, max: 65535 });
       const raw: Record<string, string> = { clientId: options.clientId };
       if (options.subdomain) raw.subdomain = options.subdomain;
       if (options.teamId) raw.teamId = options.teamId;
@@ -67,12 +80,30 @@ export function registerConnectCommand(program: Command): void {
       const fields = parseConnectionFields(integration, raw);
       const baseUrl = resolveBaseUrl(integration, { fields });
       const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
+      const scopes = options.scopes?.split(/\s+/).filter(Boolean);
+      const draft = (secrets: Connection['secrets'], tokens?: TokenSet): Connection => {
+        const now = Date.now();
+        return checkConnection({
+          id: options.id,
+          integration: integration.id,
+          ...(options.label ? { label: options.label } : {}),
+          kind: integration.connection.kind,
+          fields,
+          secrets: { ...secrets, ...(clientSecret ? { clientSecret } : {}) },
+          ...(tokens?.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
+          ...(tokens?.scopes ? { scopes: tokens.scopes } : {}),
+          createdAt: now,
+          updatedAt: now,
+        });
+      };
+      draft({ accessToken: 'not-yet-issued' });
       const tokens = await authorizeViaLoopback({
         integration,
         baseUrl,
         clientId: options.clientId,
         ...(clientSecret ? { clientSecret } : {}),
-        ...(options.scopes ? { scopes: options.scopes.split(/\s+/).filter(Boolean) } : {}),
+        ...(scopes?.length ? { scopes } : {}),
+        callbackPort,
         fetch: runtime.fetch,
         dispatcher: runtime.httpDispatcher,
         clock: runtime.clock,
@@ -83,23 +114,13 @@ export function registerConnectCommand(program: Command): void {
           if (options.open) openInBrowser(url);
         },
       });
-      const now = Date.now();
-      const connection: Connection = {
-        id: options.id,
-        integration: integration.id,
-        ...(options.label ? { label: options.label } : {}),
-        kind: integration.connection.kind,
-        fields,
-        secrets: {
+      const connection = draft(
+        {
           accessToken: tokens.accessToken,
           ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-          ...(clientSecret ? { clientSecret } : {}),
         },
-        ...(tokens.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
-        ...(tokens.scopes ? { scopes: tokens.scopes } : {}),
-        createdAt: now,
-        updatedAt: now,
-      };
+        tokens,
+      );
       await store.put(connection);
       if (command.optsWithGlobals().json)
         printJson({ id: connection.id, integration: integration.id, connected: true });

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { type Connection, type ConnectionSecrets, connectionIdPattern } from '../../connection/connection.js';
+import type { ConnectionSecrets } from '../../connection/connection.js';
 import { parseConnectionFields } from '../../connection/connection-fields.js';
+import { checkConnection } from '../../connection/file-store.js';
 import { InputError } from '../../errors.js';
 import { cliContext } from '../cli-context.js';
+import { collect, connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
 import { readStdin, secretFromEnv } from './secret-sources.js';
 
@@ -24,7 +26,8 @@ interface AddOptions {
   expiresIn?: string;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** The longest token lifetime `--expires-in` accepts: ten years, in seconds. */
+const MAX_EXPIRES_IN_S = 10 * 365 * 24 * 3600;
 
 /** `connections add|list|remove`. Secrets come from environment variables or stdin, never a flag value. */
 export function registerConnectionCommands(program: Command): void {
@@ -60,11 +63,11 @@ export function registerConnectionCommands(program: Command): void {
           { path: 'integration', message: 'unknown' },
         ]);
       }
-      if (!connectionIdPattern.test(options.id)) {
-        throw new InputError(`Invalid connection id "${options.id}".`, [
-          { path: 'id', message: 'letters, digits, _ and -' },
-        ]);
-      }
+      connectionIdOption(options.id);
+      const expiresIn =
+        options.expiresIn === undefined
+          ? undefined
+          : integerOption(options.expiresIn, '--expires-in', { min: 1, max: MAX_EXPIRES_IN_S });
       const raw: Record<string, string> = {};
       const named: [keyof AddOptions, string][] = [
         ['subdomain', 'subdomain'],
@@ -111,18 +114,19 @@ export function registerConnectionCommands(program: Command): void {
         }
       }
       const now = Date.now();
-      const existing = await store.get(options.id);
-      const connection: Connection = {
+      const draft = checkConnection({
         id: options.id,
         integration: integration.id,
         ...(options.label ? { label: options.label } : {}),
         kind: integration.connection.kind,
         fields,
         secrets,
-        ...(options.expiresIn ? { expiresAt: now + Number(options.expiresIn) * 1000 } : {}),
-        createdAt: existing?.createdAt ?? now,
+        ...(expiresIn === undefined ? {} : { expiresAt: now + expiresIn * 1000 }),
+        createdAt: now,
         updatedAt: now,
-      };
+      });
+      const existing = await store.get(options.id);
+      const connection = { ...draft, createdAt: existing?.createdAt ?? now };
       await store.put(connection);
       if (command.optsWithGlobals().json)
         printJson({ id: connection.id, integration: integration.id, saved: true });

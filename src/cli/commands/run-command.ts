@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type FieldIssue, InputError } from '../../errors.js';
 import type { AnyStep } from '../../step.js';
 import { cliContext } from '../cli-context.js';
+import { collect, constraintsOption, numberOption } from '../option-values.js';
 import { printJson, printValue } from '../output.js';
 import { progressBar } from '../progress-bar.js';
 
@@ -16,9 +17,8 @@ interface RunOptions {
   creditBudget?: string;
   column?: string[];
   with?: string;
+  constraint?: string[];
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -184,6 +184,11 @@ export function registerRunCommand(program: Command): void {
       '--with <json>',
       'more input fields as JSON, added to a CSV or JSON-array input (e.g. batch_size)',
     )
+    .option(
+      '--constraint <key=a,b>',
+      'limit what the step may touch, as an embedder would (e.g. projects=shop,docs); repeatable',
+      collect,
+    )
     .action(async (stepId: string, options: RunOptions, command: Command) => {
       const { registry, runtime } = cliContext();
       const step = registry.requireStep(stepId);
@@ -191,12 +196,11 @@ export function registerRunCommand(program: Command): void {
         columns: parseMappings(options.column, 'column', '<header>=<field>'),
         ...(options.with === undefined ? {} : { with: options.with }),
       });
-      const budget = options.creditBudget === undefined ? undefined : Number(options.creditBudget);
-      if (budget !== undefined && !(budget >= 0)) {
-        throw new InputError('--credit-budget must be a number of credits.', [
-          { path: 'credit-budget', message: 'not a number' },
-        ]);
-      }
+      const budget =
+        options.creditBudget === undefined
+          ? undefined
+          : numberOption(options.creditBudget, '--credit-budget');
+      const constraints = constraintsOption(options.constraint);
       const bar = progressBar(process.stderr);
       try {
         const result = await runtime.invoke(step, {
@@ -205,6 +209,7 @@ export function registerRunCommand(program: Command): void {
           variables: parseMappings(options.map),
           ...(options.replaceVariables ? { replaceVariables: true } : {}),
           ...(budget === undefined ? {} : { creditBudget: budget }),
+          ...(Object.keys(constraints).length ? { constraints } : {}),
           onProgress: bar.update,
         });
         bar.done();

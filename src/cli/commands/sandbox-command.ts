@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
 import {
   ANZ_DATA_SANDBOX_KEY,
   CONTACT_DATA_SANDBOX_KEY,
   GOVERNANCE_SANDBOX,
   startSandbox,
 } from '../../sandbox/index.js';
+import { integerOption } from '../option-values.js';
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
 export function registerSandboxCommand(program: Command): void {
@@ -14,13 +14,11 @@ export function registerSandboxCommand(program: Command): void {
     .description('Start the local emulators of every provider on 127.0.0.1.')
     .option('--port <n>', 'port to listen on', '4010')
     .action(async (options: { port: string }) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new InputError(`--port must be 0-65535, got "${options.port}".`, [
-          { path: 'port', message: 'invalid port' },
-        ]);
-      }
+      const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
       const sandbox = await startSandbox({ port });
+      // Nobody reads the request log of a sandbox in its own process, and its
+      // entries hold the credentials every request carried: keep none.
+      sandbox.server.requestLogLimit = 0;
       process.stdout.write(`toolsteps sandbox listening at ${sandbox.url}\n`);
       process.stdout.write(
         `  ticketing: ${sandbox.baseUrl('ticketing', '<subdomain>')}  (OAuth client id: toolsteps-cli)\n`,

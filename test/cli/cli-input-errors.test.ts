@@ -1,0 +1,205 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { cli, jsonError } from './cli-harness.js';
+
+let home: string;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-input-'));
+  process.env.TOOLSTEPS_HOME = home;
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  await rm(home, { recursive: true, force: true });
+  delete process.env.TOOLSTEPS_HOME;
+  delete process.env.TS_INPUT_TOKEN;
+});
+beforeEach(() => {
+  process.env.TS_INPUT_TOKEN = 'tkt_input_test_token_value';
+});
+
+const ticketingSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
+const stored = async () => readdir(path.join(home, 'connections')).catch(() => [] as string[]);
+
+/** A free loopback port, and a way to keep it taken. */
+async function loopbackServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('CLI input errors are InputErrors: exit 2, code input_invalid, nothing sent', () => {
+  it('connections add --expires-in abc', async () => {
+    const args = ['connections', 'add', 'ticketing', '--id', 'exp', '--subdomain', 'acme'];
+    const human = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', 'abc');
+    expect(human.code).toBe(2);
+    expect(human.err).toContain('error [input_invalid]: --expires-in must be a whole number');
+    expect(human.err).not.toMatch(/ZodError|internal_error/);
+    const json = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', '1e3', '--json');
+    expect(json.code).toBe(2);
+    expect(jsonError(json)).toMatchObject({ code: 'input_invalid', name: 'InputError' });
+    expect(await stored()).not.toContain('exp.json');
+    const fine = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', '1800');
+    expect(fine.code).toBe(0);
+  });
+
+  it('connections add with a label the store would refuse', async () => {
+    const result = await cli(
+      'connections',
+      'add',
+      'ticketing',
+      '--id',
+      'long-label',
+      '--subdomain',
+      'acme',
+      '--access-token-env',
+      'TS_INPUT_TOKEN',
+      '--label',
+      'x'.repeat(201),
+      '--json',
+    );
+    expect(result.code).toBe(2);
+    expect(jsonError(result)).toMatchObject({
+      code: 'input_invalid',
+      details: { issues: [{ path: 'label' }] },
+    });
+    expect(result.out).not.toContain('tkt_input_test_token_value');
+  });
+
+  it('connect checks the connection id before the OAuth flow starts', async () => {
+    const before = ticketingSent().length;
+    const grants = sandbox.ticketing.oauth.grants.authorization_code;
+    const result = await cli(
+      'connect',
+      'ticketing',
+      '--id',
+      'not a valid id!',
+      '--subdomain',
+      'acme',
+      '--base-url',
+      sandbox.baseUrl('ticketing', 'acme'),
+      '--json',
+    );
+    expect(result.code).toBe(2);
+    expect(jsonError(result)).toMatchObject({ code: 'input_invalid', details: { issues: [{ path: 'id' }] } });
+    expect(ticketingSent().length).toBe(before);
+    expect(sandbox.ticketing.oauth.grants.authorization_code).toBe(grants);
+  });
+
+  it('connect checks the label and the callback port before the OAuth flow starts', async () => {
+    const before = ticketingSent().length;
+    const base = ['connect', 'ticketing', '--id', 'early', '--subdomain', 'acme'];
+    const url = ['--base-url', sandbox.baseUrl('ticketing', 'acme')];
+    expect((await cli(...base, ...url, '--label', 'y'.repeat(201))).code).toBe(2);
+    const port = await cli(...base, ...url, '--callback-port', '70000', '--json');
+    expect(port.code).toBe(2);
+    expect(jsonError(port).message).toContain('--callback-port');
+    expect(ticketingSent().length).toBe(before);
+    expect(await stored()).not.toContain('early.json');
+  });
+});
+
+describe('connect --callback-port', () => {
+  it('listens on the given port, so the redirect URL is exactly http://127.0.0.1:<port>/callback', async () => {
+    const probe = await loopbackServer();
+    await probe.close();
+    const result = await cli(
+      'connect',
+      'ticketing',
+      '--id',
+      'fixed-port',
+      '--subdomain',
+      'acme',
+      '--base-url',
+      sandbox.baseUrl('ticketing', 'acme'),
+      '--callback-port',
+      String(probe.port),
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({ id: 'fixed-port', connected: true });
+    const authorize = ticketingSent().filter((entry) => entry.path.includes('redirect_uri='));
+    const sent = new URL(authorize.at(-1)!.path, 'http://x.invalid').searchParams.get('redirect_uri');
+    expect(sent).toBe(`http://127.0.0.1:${probe.port}/callback`);
+  });
+
+  it('a port in use is bad input, and nothing is sent', async () => {
+    const taken = await loopbackServer();
+    try {
+      const before = ticketingSent().length;
+      const result = await cli(
+        'connect',
+        'ticketing',
+        '--id',
+        'busy-port',
+        '--subdomain',
+        'acme',
+        '--base-url',
+        sandbox.baseUrl('ticketing', 'acme'),
+        '--callback-port',
+        String(taken.port),
+      );
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(`127.0.0.1:${taken.port}`);
+      expect(result.err).toContain('in use');
+      expect(ticketingSent().length).toBe(before);
+    } finally {
+      await taken.close();
+    }
+  });
+});
+
+describe('commander usage errors', () => {
+  it('honour --json: one JSON error on stdout, nothing on stderr, exit 2', async () => {
+    const unknown = await cli('connections', 'add', 'ticketing', '--id', 'u', '--json', '--bogus');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('');
+    expect(jsonError(unknown)).toMatchObject({ code: 'input_invalid' });
+    expect(jsonError(unknown).message).toContain("unknown option '--bogus'");
+
+    const missing = await cli('--json', 'run', 'ticketing.list_tickets');
+    expect(missing.code).toBe(2);
+    expect(jsonError(missing).message).toContain('--connection');
+
+    const nothing = await cli('--json');
+    expect(nothing.code).toBe(2);
+    expect(jsonError(nothing)).toMatchObject({ code: 'input_invalid' });
+
+    const unknownCommand = await cli('frobnicate', '--json');
+    expect(unknownCommand.code).toBe(2);
+    expect(jsonError(unknownCommand).message).toContain('frobnicate');
+  });
+
+  it('stay on stderr for people', async () => {
+    const result = await cli('connections', 'add', 'ticketing', '--id', 'u', '--bogus');
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toContain("unknown option '--bogus'");
+  });
+
+  it('never echo a secret typed as --option=value', async () => {
+    for (const json of [[], ['--json']]) {
+      const result = await cli(
+        'connections',
+        'add',
+        'ticketing',
+        '--id',
+        'leak',
+        '--access-token=tkt_typed_on_the_command_line',
+        ...json,
+      );
+      expect(result.code).toBe(2);
+      expect(`${result.out}${result.err}`).toContain('--access-token=');
+      expect(`${result.out}${result.err}`).not.toContain('tkt_typed_on_the_command_line');
+    }
+  });
+});
