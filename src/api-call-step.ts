@@ -85,11 +85,12 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
     integration,
     title: options.title,
     description: `Send a request to any ${integration.title} API endpoint using the selected connection's authorization.`,
-    agentDescription: `Use only when no dedicated ${integration.id} step fits. Allowed methods: ${methods.join(', ')}. The ${options.pathField} must be a path such as ${options.examplePath}; authorization is attached automatically, never send credentials yourself. Writes (POST/PATCH) are not retried after a failure that may have reached the provider.`,
+    agentDescription: `Use only when no dedicated ${integration.id} step fits. Allowed methods: ${methods.join(', ')}. The ${options.pathField} must be a path such as ${options.examplePath}; authorization is attached automatically, never send credentials yourself. Calls with a body are not retried after a failure that may have reached the provider. DELETE is permanent.`,
     keywords: options.keywords,
     input,
     output,
-    access: 'write',
+    // Any step that can DELETE can destroy: embedders that gate destructive steps must see it.
+    access: methods.includes('DELETE') ? 'destructive' : 'write',
     idempotent: false,
     variables: { status: '$.status', body: '$.body' },
     async run(value, context) {
@@ -101,11 +102,15 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
             integration.credentialHeaders ?? [],
           )
         : {};
+      const method = record.method as HttpMethod;
       const response = await context.http.request({
-        method: record.method as HttpMethod,
+        method,
         path,
         headers,
         ...(record.body === undefined ? {} : { body: record.body }),
+        // A PUT is idempotent by HTTP, but providers hide side effects in bodies (a ticket
+        // update that adds a comment): a call with a body is not replayed after an ambiguous failure.
+        ...(record.body === undefined ? {} : { idempotent: false }),
       });
       const exposed: Record<string, string> = {};
       for (const name of EXPOSED_RESPONSE_HEADERS) {

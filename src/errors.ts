@@ -185,3 +185,29 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
   }
   return result;
 }
+
+/** `redactSecrets` over every string inside a JSON-like value; the value is copied only where it changes. */
+export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  const usable = secrets.filter((secret) => secret && secret.length >= MIN_SECRET_LENGTH);
+  if (!usable.length) return value;
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') return redactSecrets(item, usable);
+    if (Array.isArray(item)) {
+      const mapped = item.map(visit);
+      return mapped.some((entry, index) => entry !== item[index]) ? mapped : item;
+    }
+    if (item && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
+      let changed = false;
+      const copy: Record<string, unknown> = {};
+      for (const [key, entry] of Object.entries(item)) {
+        const next = visit(entry);
+        const nextKey = redactSecrets(key, usable);
+        if (next !== entry || nextKey !== key) changed = true;
+        copy[nextKey] = next;
+      }
+      return changed ? copy : item;
+    }
+    return item;
+  };
+  return visit(value);
+}

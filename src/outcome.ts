@@ -15,12 +15,17 @@ export type Outcome = 'unknown' | 'not_sent' | 'refused' | 'not_created' | 'alre
 /**
  * Failures after which a write may or may not have happened at the provider:
  * the connection broke or timed out once the request may have left, or a
- * gateway failed (500, 502, 504) without saying whether the backend acted.
+ * gateway failed (500, 502, 504, or 503 without Retry-After) without saying
+ * whether the backend acted.
  */
 export function mayHaveLanded(error: unknown): boolean {
   if (!isToolstepsError(error)) return false;
   if (error.code === 'network_error' || error.code === 'timeout') return error.details.sent !== false;
-  return error.code === 'provider_error' && [500, 502, 504].includes(error.status ?? 0);
+  if (error.code !== 'provider_error') return false;
+  return (
+    [500, 502, 504].includes(error.status ?? 0) ||
+    (error.status === 503 && error.details.retryAfterMs === undefined)
+  );
 }
 
 const UNKNOWN_HINT =

@@ -1,12 +1,21 @@
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import { type Clock, systemClock } from './clock.js';
-import { type Connection, toPublicConnection } from './connection/connection.js';
+import { type Connection, secretValues, toPublicConnection } from './connection/connection.js';
 import { resolveBaseUrl } from './connection/connection-fields.js';
 import type { ConnectionStore } from './connection/connection-store.js';
 import { MemoryConnectionStore } from './connection/memory-store.js';
 import { TokenRefresher } from './connection/token-refresher.js';
-import { AuthError, CreditError, type FieldIssue, InputError, OutputError } from './errors.js';
+import {
+  AuthError,
+  CreditError,
+  type FieldIssue,
+  InputError,
+  OutputError,
+  redactDeep,
+  redactSecrets,
+  ToolstepsError,
+} from './errors.js';
 import { sharedDispatcher } from './http/agent.js';
 import { type BoundCredentials, createHttpClient, type HttpStats } from './http/http-client.js';
 import { RateGate } from './http/rate-gate.js';
@@ -66,6 +75,49 @@ export interface InvocationResult<Output = unknown> {
   output: Output;
   variables: Record<string, unknown>;
   meta: InvocationMeta;
+}
+
+/**
+ * A write whose answer could not be read still happened: say so, so nobody
+ * sends it again. Reads can simply be retried.
+ */
+function writeTookEffect(step: AnyStep): Record<string, unknown> {
+  if (step.access === 'read') return {};
+  return {
+    outcome: 'already_done',
+    hint: 'The provider accepted the request and it took effect, but its answer could not be read. Do not send it again; read the resource instead.',
+  };
+}
+
+/** Keeps everything a step throws inside the error family: a stray ZodError is an unreadable answer. */
+function asFamilyError(step: AnyStep, error: unknown): unknown {
+  if (error instanceof ZodError) {
+    const issues = zodIssues(error, 'answer');
+    const output = new OutputError(
+      `${step.id} got an answer it could not read: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
+      issues,
+      { details: writeTookEffect(step) },
+    );
+    output.retryable = step.access === 'read';
+    return output;
+  }
+  return error;
+}
+
+/** Redacts every secret from an error's message and details, and attaches what was spent. */
+function scrubbed(error: unknown, secrets: string[], credits: unknown): unknown {
+  if (error instanceof ToolstepsError) {
+    error.message = redactSecrets(error.message, secrets);
+    const details = redactDeep(error.details, secrets) as Record<string, unknown>;
+    if (details !== error.details) {
+      for (const key of Object.keys(error.details)) delete error.details[key];
+      Object.assign(error.details, details);
+    }
+    if (credits) error.details.credits = credits;
+  } else if (error instanceof Error) {
+    error.message = redactSecrets(error.message, secrets);
+  }
+  return error;
 }
 
 function zodIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
@@ -175,8 +227,14 @@ export class Runtime {
     const estimate = step.credits?.estimate(input);
     if (estimate && options.creditBudget !== undefined && estimate.max > options.creditBudget) {
       throw new CreditError(
-        `${step.id} may cost up to ${estimate.max} credits (${step.credits?.basis}); the budget is ${options.creditBudget}. Nothing was sent.`,
-        { code: 'credit_budget_exceeded', details: { estimated: estimate, budget: options.creditBudget } },
+        `${step.id} may cost ${Number.isFinite(estimate.max) ? `up to ${estimate.max} credits` : 'an unbounded number of credits'} (${step.credits?.basis}); the budget is ${options.creditBudget}. Nothing was sent.`,
+        {
+          code: 'credit_budget_exceeded',
+          details: {
+            estimated: { min: estimate.min, max: Number.isFinite(estimate.max) ? estimate.max : null },
+            budget: options.creditBudget,
+          },
+        },
       );
     }
 
@@ -200,9 +258,8 @@ export class Runtime {
           }
         : {}),
     };
-    const stats: HttpStats = { attempts: 0, retries: 0, rateLimit: undefined };
+    const stats: HttpStats = { attempts: 0, retries: 0, rateLimitWaits: 0, rateLimit: undefined };
     const gate = this.gateFor(connection.id);
-    const waitsBefore = gate.waits;
     const http = createHttpClient({
       integration,
       baseUrl,
@@ -220,28 +277,41 @@ export class Runtime {
       stats,
     });
     let charged: number | null = null;
-    const raw = await step.run(input, {
-      http,
-      connection: toPublicConnection(connection),
-      signal: options.signal,
-      log: this.logger,
-      reportCredits: (amount) => {
-        charged = (charged ?? 0) + amount;
-      },
-      progress: (done, total) => options.onProgress?.(done, total),
-      sleep: (ms) => this.clock.sleep(ms, options.signal),
-      constraints: options.constraints ?? {},
-    });
+    const secrets = secretValues(connection);
+    const creditsSoFar = () => (estimate ? { estimated: estimate, charged } : undefined);
+    let raw: unknown;
+    try {
+      raw = await step.run(input, {
+        http,
+        connection: toPublicConnection(connection),
+        signal: options.signal,
+        log: this.logger,
+        reportCredits: (amount) => {
+          charged = (charged ?? 0) + amount;
+        },
+        progress: (done, total) => options.onProgress?.(done, total),
+        sleep: (ms) => this.clock.sleep(ms, options.signal),
+        constraints: options.constraints ?? {},
+      });
+    } catch (error) {
+      throw scrubbed(asFamilyError(step, error), secrets, creditsSoFar());
+    }
 
     const checked = step.output.safeParse(raw);
     if (!checked.success) {
       const issues = zodIssues(checked.error, 'output');
-      throw new OutputError(
-        `${step.id} got an answer its output schema does not accept: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-        issues,
+      throw scrubbed(
+        new OutputError(
+          `${step.id} got an answer its output schema does not accept: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
+          issues,
+          { details: writeTookEffect(step) },
+        ),
+        secrets,
+        creditsSoFar(),
       );
     }
-    const output = checked.data as Output;
+    // A provider that echoes our credentials back must not hand them to the agent.
+    const output = redactDeep(checked.data, secrets) as Output;
     return {
       output,
       variables: mapVariables(output, mapping),
@@ -253,7 +323,7 @@ export class Runtime {
         durationMs: this.clock.now() - started,
         ...(estimate ? { credits: { estimated: estimate, charged } } : {}),
         ...(stats.rateLimit ? { rateLimit: stats.rateLimit } : {}),
-        rateLimitWaits: gate.waits - waitsBefore,
+        rateLimitWaits: stats.rateLimitWaits,
       },
     };
   }

@@ -11,4 +11,11 @@ export interface ConnectionStore {
   /** Applies `change` to the stored connection and saves the result before resolving. */
   update(id: string, change: (current: Connection) => Connection): Promise<Connection>;
   remove(id: string): Promise<boolean>;
+  /**
+   * Runs `work` holding this connection's lock across processes, when the
+   * store can (the file store). Token refresh runs its read, its call to the
+   * token endpoint and its write inside it, so two processes never spend one
+   * rotating refresh token. Calls to the store from inside `work` must not wait for it.
+   */
+  withConnectionLock?<T>(id: string, work: () => Promise<T>): Promise<T>;
 }

@@ -31,11 +31,16 @@ export class TokenRefresher {
 
   constructor(private readonly options: TokenRefresherOptions) {}
 
+  /**
+   * Due inside the margin, but never earlier than half the token's life: a
+   * provider may issue 5-minute tokens, and refreshing those on every call
+   * would rotate the pair each time. The life is measured from the last save.
+   */
   needsRefresh(connection: Connection): boolean {
-    return (
-      connection.expiresAt !== undefined &&
-      connection.expiresAt - this.options.clock.now() <= this.options.marginMs
-    );
+    if (connection.expiresAt === undefined) return false;
+    const lifetime = connection.expiresAt - connection.updatedAt;
+    const margin = lifetime > 0 ? Math.min(this.options.marginMs, lifetime / 2) : this.options.marginMs;
+    return connection.expiresAt - this.options.clock.now() <= margin;
   }
 
   canRefresh(integration: Integration, connection: Connection): boolean {
@@ -61,7 +66,11 @@ export class TokenRefresher {
     }
     const running = this.inFlight.get(connection.id);
     if (running) return running;
-    const work = this.refresh(integration, connection.id, rejectedToken).finally(() => {
+    const { store } = this.options;
+    const locked = store.withConnectionLock
+      ? store.withConnectionLock(connection.id, () => this.refresh(integration, connection.id, rejectedToken))
+      : this.refresh(integration, connection.id, rejectedToken);
+    const work = locked.finally(() => {
       this.inFlight.delete(connection.id);
     });
     this.inFlight.set(connection.id, work);
@@ -71,16 +80,25 @@ export class TokenRefresher {
   private async refresh(integration: Integration, id: string, rejectedToken?: string): Promise<Connection> {
     const { store, clock } = this.options;
     const current = await store.get(id);
-    if (!current) throw new AuthError(`Connection "${id}" no longer exists.`, { reauthorize: true });
+    if (!current) {
+      throw new AuthError(
+        `Connection "${id}" is not in the connection store, so its token cannot be refreshed and saved: store it and invoke by id to get automatic refresh.`,
+        { reauthorize: true },
+      );
+    }
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
     if (alreadyReplaced || (rejectedToken === undefined && !this.needsRefresh(current))) return current;
     const refreshToken = current.secrets.refreshToken;
     const clientId = current.fields.clientId;
     if (!refreshToken || !clientId) {
-      throw new AuthError(`Connection "${id}" has no refresh token; it needs re-authorisation.`, {
-        reauthorize: true,
-      });
+      const missing = refreshToken ? 'OAuth client id (field clientId)' : 'refresh token';
+      throw new AuthError(
+        `Connection "${id}" has no ${missing}, so its token cannot be refreshed; it needs re-authorisation.`,
+        {
+          reauthorize: true,
+        },
+      );
     }
     this.refreshCount += 1;
     this.options.logger.info('refreshing token', { connection: id });
@@ -101,6 +119,9 @@ export class TokenRefresher {
         },
       );
     } catch (error) {
+      // A store without a cross-process lock: another process may have rotated the pair first.
+      const latest = error instanceof AuthError ? await store.get(id) : undefined;
+      if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
       if (error instanceof AuthError) {
         throw new AuthError(
           `${error.message} Connection "${id}" needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,

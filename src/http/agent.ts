@@ -24,7 +24,10 @@ export function createDispatcher(
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
   };
   const usesProxy = PROXY_VARIABLES.some((name) => Boolean(env[name]));
-  return usesProxy ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+  if (!usesProxy) return new Agent(agentOptions);
+  // Loopback never goes through a proxy: the sandbox and the OAuth callback live there.
+  const noProxy = [env.NO_PROXY ?? env.no_proxy, 'localhost,127.0.0.1,::1'].filter(Boolean).join(',');
+  return new EnvHttpProxyAgent({ ...agentOptions, noProxy });
 }
 
 let shared: Dispatcher | undefined;

@@ -1,7 +1,10 @@
 import { type FieldIssue, InputError } from '../errors.js';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-const CONTROL = /[\r\n\0]/;
+/** Every C0 control character and DEL: URL parsers silently drop TAB, so `.\t.` would become `..`. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** What header values may not hold: TAB is legal there, CR, LF and NUL split or end a header. */
+const HEADER_VALUE_CONTROL = /[\r\n\0]/;
 const MAX_DECODE_ROUNDS = 3;
 
 function refuse(field: string, reason: string): never {
@@ -51,7 +54,7 @@ export function endpointProblem(endpoint: string): string | undefined {
 export function guardEndpoint(endpoint: string, field = 'endpoint'): string {
   if (typeof endpoint !== 'string' || endpoint.trim() === '') refuse(field, 'it is empty');
   for (const form of decodedForms(endpoint, field)) {
-    if (CONTROL.test(form)) refuse(field, 'it contains CR, LF or NUL');
+    if (CONTROL.test(form)) refuse(field, 'it contains a control character (CR, LF, TAB, NUL, ...)');
     if (form.includes('\\')) refuse(field, 'it contains a backslash');
     if (SCHEME.test(form)) refuse(field, 'absolute URLs are not allowed');
     if (form.startsWith('//')) refuse(field, 'protocol-relative URLs are not allowed');
@@ -59,7 +62,9 @@ export function guardEndpoint(endpoint: string, field = 'endpoint'): string {
     const firstSlash = pathPart.indexOf('/');
     const beforeSlash = firstSlash === -1 ? pathPart : pathPart.slice(0, firstSlash);
     if (beforeSlash.includes('@')) refuse(field, 'a user-info "@" before the first "/" is not allowed');
-    if (pathPart.split('/').some((segment) => segment === '..')) refuse(field, 'it contains a ".." segment');
+    if (pathPart.split('/').some((segment) => segment === '..' || segment === '.')) {
+      refuse(field, 'it contains a "." or ".." segment');
+    }
   }
   if (endpoint.includes('#')) refuse(field, 'a fragment ("#") is not allowed');
   return endpoint.startsWith('/') ? endpoint : `/${endpoint}`;
@@ -100,7 +105,7 @@ export function guardHeaders(
         path: `${field}.${name}`,
         message: 'this header is set by toolsteps and cannot be overridden',
       });
-    } else if (typeof value !== 'string' || CONTROL.test(value)) {
+    } else if (typeof value !== 'string' || HEADER_VALUE_CONTROL.test(value)) {
       issues.push({ path: `${field}.${name}`, message: 'header values may not contain CR, LF or NUL' });
     } else result[name] = value;
   }

@@ -6,6 +6,7 @@ import type { Connection } from '../connection/connection.js';
 import {
   AbortedError,
   AuthError,
+  InputError,
   isToolstepsError,
   ProviderError,
   redactSecrets,
@@ -57,6 +58,8 @@ export interface BoundCredentials {
 export interface HttpStats {
   attempts: number;
   retries: number;
+  /** Times this invocation's requests waited at the rate gate (not other invocations'). */
+  rateLimitWaits: number;
   rateLimit: RateLimitSnapshot | undefined;
 }
 
@@ -79,6 +82,9 @@ export interface HttpClientOptions {
 }
 
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** Errors an integration's own classifier produced, whose messages already say what to do. */
+const explainedByIntegration = new WeakSet<ToolstepsError>();
 const MAX_REDIRECTS = 5;
 
 async function readBody(response: Response): Promise<unknown> {
@@ -106,110 +112,146 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return IDEMPOTENT_METHODS.has(request.method) || (request.method === 'POST' && options.stepIdempotent);
   }
 
+  const base = new URL(options.baseUrl);
+  // Requests and credentialed redirects stay under the base URL's path, not just its origin:
+  // a gateway or the sandbox serves other tenants' paths on the same host.
+  const basePath = `${base.pathname.replace(/\/+$/, '')}/`;
+  const underBase = (url: URL) => url.origin === base.origin && url.pathname.startsWith(basePath);
+
   async function attempt(request: HttpRequest): Promise<HttpResponse> {
-    await gate.acquire(options.signal);
     let url = joinUrl(options.baseUrl, request.path, { ...options.defaultQuery, ...request.query });
-    const origin = url.origin;
+    const where = `${request.method} ${request.path.split('?')[0]}`;
+    if (!underBase(url)) {
+      throw new InputError(`Refused ${where}: it resolves outside the connection's base URL.`, [
+        { path: 'path', message: 'resolves outside the base URL' },
+      ]);
+    }
+    stats.rateLimitWaits += await gate.acquire(options.signal);
+    // The gate counts this request until its first answer; later redirect hops only teach it.
+    let answered = false;
+    const hear = (snapshot: ReturnType<NonNullable<typeof integration.readRateLimit>>) => {
+      if (answered) gate.learn(snapshot);
+      else gate.observe(snapshot);
+      answered = true;
+      if (snapshot) stats.rateLimit = snapshot;
+    };
     let method: string = request.method;
     let body = request.body === undefined ? undefined : JSON.stringify(request.body);
     let withCredentials = true;
-    const where = `${request.method} ${request.path.split('?')[0]}`;
-
-    for (let hop = 0; ; hop += 1) {
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        'user-agent': 'toolsteps/0.1',
-        ...integration.defaultHeaders,
-        ...request.headers,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(withCredentials
-          ? integration.authHeaders({
-              connection: credentials.current(),
-              ...(request.authVariant ? { variant: request.authVariant } : {}),
-            })
-          : {}),
-      };
-      const timeout = AbortSignal.timeout(request.timeoutMs ?? options.requestTimeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-      const started = clock.now();
-      stats.attempts += 1;
-      let response: Response;
-      try {
-        response = await options.fetch(url, {
+    try {
+      for (let hop = 0; ; hop += 1) {
+        const headers: Record<string, string> = {
+          accept: 'application/json',
+          'user-agent': 'toolsteps/0.1',
+          ...integration.defaultHeaders,
+          ...request.headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(withCredentials
+            ? integration.authHeaders({
+                connection: credentials.current(),
+                ...(request.authVariant ? { variant: request.authVariant } : {}),
+              })
+            : {}),
+        };
+        const timeout = AbortSignal.timeout(request.timeoutMs ?? options.requestTimeoutMs);
+        const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+        const started = clock.now();
+        stats.attempts += 1;
+        let response: Response;
+        let parsedBody: unknown;
+        try {
+          response = await options.fetch(url, {
+            method,
+            headers,
+            ...(body === undefined ? {} : { body }),
+            redirect: 'manual',
+            signal,
+            dispatcher: options.dispatcher,
+          } as RequestInit);
+          hear(integration.readRateLimit?.(response.headers, clock.now()));
+          const isRedirect = response.status >= 300 && response.status < 400 && response.status !== 304;
+          if (isRedirect) await response.body?.cancel();
+          // A body cut off mid-way fails here, inside the same classification as the request.
+          else parsedBody = await readBody(response);
+        } catch (thrown) {
+          const error = classifyException(
+            thrown,
+            where,
+            { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted },
+            redact,
+          );
+          logger.debug('request failed', { method, path: url.pathname, code: error.code });
+          throw error;
+        }
+        logger.debug('response', {
           method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          redirect: 'manual',
-          signal,
-          dispatcher: options.dispatcher,
-        } as RequestInit);
-      } catch (thrown) {
-        gate.abandon();
-        const error = classifyException(
-          thrown,
-          where,
-          { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted },
-          redact,
-        );
-        logger.debug('request failed', { method, path: url.pathname, code: error.code });
-        throw error;
-      }
-      const snapshot = integration.readRateLimit?.(response.headers, clock.now());
-      gate.observe(snapshot);
-      if (snapshot) stats.rateLimit = snapshot;
-      logger.debug('response', {
-        method,
-        path: url.pathname,
-        status: response.status,
-        durationMs: clock.now() - started,
-      });
+          path: url.pathname,
+          status: response.status,
+          durationMs: clock.now() - started,
+        });
 
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
-        await response.body?.cancel();
-        if (hop >= MAX_REDIRECTS)
-          throw new ProviderError(`${where} redirected more than ${MAX_REDIRECTS} times.`);
-        const next = new URL(location, url);
-        if (next.origin !== origin) {
-          // Credentials never follow a redirect to another origin; only a read may follow at all.
-          if (method !== 'GET' && method !== 'HEAD') {
-            throw new ProviderError(
-              `${where} was redirected to another origin (${next.origin}); not followed.`,
-              {
-                status: response.status,
-                details: { location: next.origin },
-              },
-            );
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
+          if (hop >= MAX_REDIRECTS)
+            throw new ProviderError(`${where} redirected more than ${MAX_REDIRECTS} times.`);
+          const next = new URL(location, url);
+          if (!underBase(next)) {
+            // Credentials never follow a redirect out of the base URL; only a read may follow at all.
+            if (method !== 'GET' && method !== 'HEAD') {
+              throw new ProviderError(
+                `${where} was redirected outside the connection's base URL (${next.origin}); not followed.`,
+                {
+                  status: response.status,
+                  details: { location: next.origin },
+                },
+              );
+            }
+            withCredentials = false;
           }
-          withCredentials = false;
+          if (
+            response.status === 303 ||
+            ((response.status === 301 || response.status === 302) && method === 'POST')
+          ) {
+            method = 'GET';
+            body = undefined;
+          }
+          url = next;
+          continue;
         }
-        if (
-          response.status === 303 ||
-          ((response.status === 301 || response.status === 302) && method === 'POST')
-        ) {
-          method = 'GET';
-          body = undefined;
+
+        if (response.ok) return { status: response.status, headers: response.headers, body: parsedBody };
+
+        const failure = {
+          status: response.status,
+          headers: response.headers,
+          body: parsedBody,
+          method,
+          path: request.path.split('?')[0] ?? '',
+        };
+        const rawParsed = integration.parseError?.(parsedBody) ?? {};
+        // A provider may echo a token back anywhere in its error body.
+        const parsed = {
+          ...rawParsed,
+          ...(rawParsed.message ? { message: redact(rawParsed.message) } : {}),
+          ...(rawParsed.providerCode ? { providerCode: redact(rawParsed.providerCode) } : {}),
+          ...(rawParsed.fields
+            ? {
+                fields: rawParsed.fields.map((field) => ({
+                  path: redact(field.path),
+                  message: redact(field.message),
+                })),
+              }
+            : {}),
+        };
+        const specific = integration.classifyError?.(failure, parsed);
+        if (specific) {
+          explainedByIntegration.add(specific);
+          throw specific;
         }
-        url = next;
-        continue;
+        throw classifyFailure(failure, parsed, clock.now());
       }
-
-      const parsedBody = await readBody(response);
-      if (response.ok) return { status: response.status, headers: response.headers, body: parsedBody };
-
-      const failure = {
-        status: response.status,
-        headers: response.headers,
-        body: parsedBody,
-        method,
-        path: request.path.split('?')[0] ?? '',
-      };
-      const rawParsed = integration.parseError?.(parsedBody) ?? {};
-      const parsed = {
-        ...rawParsed,
-        ...(rawParsed.message ? { message: redact(rawParsed.message) } : {}),
-      };
-      throw integration.classifyError?.(failure, parsed) ?? classifyFailure(failure, parsed, clock.now());
+    } finally {
+      if (!answered) gate.abandon();
     }
   }
 
@@ -273,10 +315,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!(error instanceof AuthError) || error.status !== 401) throw error;
         const connection = credentials.current();
         if (!credentials.refresh) {
-          throw new AuthError(
-            `${error.message} The ${connection.kind === 'api_key' ? 'API key' : 'token'} of connection "${connection.id}" was not accepted; check it, or reconnect.`,
-            { status: 401, details: error.details, reauthorize: true },
-          );
+          // An integration that explained the 401 itself (a deactivated key, say) keeps its words.
+          const advice = explainedByIntegration.has(error)
+            ? ''
+            : ` The ${connection.kind === 'api_key' ? 'API key' : 'token'} of connection "${connection.id}" was not accepted; check it, or reconnect.`;
+          throw new AuthError(`${error.message}${advice}`, {
+            status: 401,
+            details: error.details,
+            reauthorize: true,
+          });
         }
         // A 401 means the provider did not act on the request, so one replay with a fresh token is safe.
         await credentials.refresh();

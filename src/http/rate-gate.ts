@@ -39,9 +39,14 @@ export class RateGate {
     return this.last;
   }
 
-  /** Called once per response, with what its headers say (or undefined). */
+  /** Called once per request let through, with what its answer's headers say (or undefined). */
   observe(snapshot: RateLimitSnapshot | undefined): void {
     this.unanswered = Math.max(0, this.unanswered - 1);
+    this.learn(snapshot);
+  }
+
+  /** Learns from an answer that does not settle a request of ours (a redirect hop). */
+  learn(snapshot: RateLimitSnapshot | undefined): void {
     if (!snapshot) return;
     this.last = snapshot;
     for (const window of snapshot.windows) {
@@ -77,9 +82,13 @@ export class RateGate {
     return { ...window, inFlight, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
   }
 
-  /** Resolves when a request may be sent; counts it against every known window. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request may be sent, with how many times this caller
+   * waited; counts the request against every known window.
+   */
+  async acquire(signal?: AbortSignal): Promise<number> {
     const reserve = this.options.reserve ?? 0;
+    let waited = 0;
     for (;;) {
       const now = this.options.clock.now();
       let waitUntil = 0;
@@ -124,10 +133,12 @@ export class RateGate {
         );
       }
       this.waits += 1;
+      waited += 1;
       this.waitedMs += waitMs;
       await this.options.clock.sleep(waitMs, signal);
     }
     this.unanswered += 1;
     for (const window of this.windows.values()) window.inFlight += 1;
+    return waited;
   }
 }

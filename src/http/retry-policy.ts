@@ -28,7 +28,8 @@ export function backoffDelay(retryNumber: number, options: RetryOptions): number
 
 /**
  * The retry rules, in one place:
- * - 429 and 503 wait for Retry-After when given (capped), else back off;
+ * - 429 and 503 wait for Retry-After when given (capped), else back off; a 503
+ *   without Retry-After on a non-idempotent request is final;
  * - 500/502/504, 408, timeouts and network failures are retried only when the
  *   request is idempotent, or when it provably never left this machine;
  * - every other status is final (401 is handled by the refresh step instead).
@@ -51,6 +52,9 @@ export function decideRetry(
         { status: error.status, retryAfterMs, details: error.details },
       );
     }
+    // A 503 without Retry-After may come from a proxy that passed the request on:
+    // for a write, it proves nothing about whether the provider acted.
+    if (error.status === 503 && retryAfterMs === undefined && !idempotent) return { retry: false };
     return { retry: true, delayMs: retryAfterMs ?? backoffDelay(retryNumber, options) };
   }
   const transient =

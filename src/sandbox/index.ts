@@ -24,6 +24,8 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   clock?: Clock;
+  /** Requests the server remembers for assertions (default 10,000; 0 keeps none). */
+  requestLogLimit?: number;
   ticketing?: Omit<TicketingEmulatorOptions, 'clock'>;
   governance?: GovernanceEmulatorOptions;
   anzData?: Omit<AnzDataEmulatorOptions, 'clock'>;
@@ -73,6 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: options.port ?? 0,
     emulators: Object.values(emulators) as Emulator[],
     faults,
+    ...(options.requestLogLimit === undefined ? {} : { requestLogLimit: options.requestLogLimit }),
   });
   const url = await server.listen();
   return {

@@ -22,7 +22,7 @@ export default defineStep({
   description:
     'Create a support ticket with a subject, a description, and optional priority, type, assignee and tags.',
   agentDescription:
-    'Creates a new ticket. Not idempotent: if the call fails in a way that may have reached the provider it is not retried. Pass external_id (your own unique id for this request) so a retry can find the ticket instead of creating a duplicate: with external_id set, an ambiguous failure is resolved by looking the ticket up. Use Update Ticket to change an existing ticket.',
+    'Creates a new ticket. Not idempotent: if the call fails in a way that may have reached the provider it is not retried. Pass external_id (your own unique id for this request) so a retry can find the ticket instead of creating a duplicate: with external_id set, the step looks the ticket up before creating and after an ambiguous failure, so calling it again with the same external_id never makes a duplicate. Use Update Ticket to change an existing ticket.',
   keywords: ['new ticket', 'open ticket', 'file', 'raise', 'report issue', 'create'],
   input: z.object({
     subject: z.string().trim().min(1).max(1000).describe('Subject line of the ticket.'),
@@ -59,33 +59,41 @@ export default defineStep({
       ...(input.tags ? { tags: input.tags } : {}),
       ...(input.custom_fields ? { custom_fields: input.custom_fields } : {}),
     };
+    const findByExternalId = async (externalId: string) => {
+      const found = await http.request({
+        method: 'GET',
+        path: ticketingPath('tickets'),
+        query: { external_id: externalId },
+      });
+      const existing = ListedTickets.safeParse(found.body);
+      return existing.success ? existing.data.tickets[0] : undefined;
+    };
+    // external_id is the provider's natural handle: a retry of a create that landed finds it here.
+    if (input.external_id) {
+      const existing = await findByExternalId(input.external_id);
+      if (existing) return { ticket: existing, recovered: true };
+    }
     try {
       const response = await http.request<{ ticket: unknown }>({
         method: 'POST',
         path: ticketingPath('tickets'),
         body: { ticket },
       });
-      return { ticket: Ticket.parse(response.body.ticket), recovered: false };
+      return { ticket: response.body.ticket as z.infer<typeof Ticket>, recovered: false };
     } catch (error) {
-      if (!mayHaveLanded(error) || !isToolstepsError(error)) throw error;
-      if (input.external_id) {
-        // external_id is the provider's natural handle: ask whether the first send landed.
-        const found = await http.request({
-          method: 'GET',
-          path: ticketingPath('tickets'),
-          query: { external_id: input.external_id },
-        });
-        const existing = ListedTickets.safeParse(found.body);
-        const ticketFound = existing.success ? existing.data.tickets[0] : undefined;
-        if (ticketFound) return { ticket: ticketFound, recovered: true };
-        error.details.outcome = 'not_created';
-        error.details.hint =
-          'No ticket with this external_id exists: it is safe to call Create Ticket again.';
-      } else {
-        error.details.outcome = 'unknown';
-        error.details.hint =
-          'The ticket may or may not have been created. Search for it before trying again, or pass external_id next time.';
+      if (!mayHaveLanded(error) || !isToolstepsError(error) || !input.external_id) throw error;
+      let existing: z.infer<typeof Ticket> | undefined;
+      try {
+        existing = await findByExternalId(input.external_id);
+      } catch (lookupError) {
+        // Keep the create's own error: it is the one that says what is known.
+        error.details.lookup = isToolstepsError(lookupError) ? lookupError.toJSON() : String(lookupError);
+        throw error;
       }
+      if (existing) return { ticket: existing, recovered: true };
+      // Not found yet does not prove nothing was created: the first request may still be in progress.
+      error.details.hint =
+        'No ticket with this external_id was found yet. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.';
       throw error;
     }
   },

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { NotFoundError } from '../../src/errors.js';
+import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing, ticketingPath } from './index.js';
 import { TicketId } from './ticket-schema.js';
@@ -15,12 +17,23 @@ export default defineStep({
   output: z.object({
     deleted: z.literal(true).describe('Always true: failures are errors.'),
     ticket_id: z.number().describe('The deleted ticket id.'),
+    already_done: z
+      .boolean()
+      .describe('True when a retried delete found the ticket already gone: our earlier attempt deleted it.'),
   }),
   access: 'destructive',
   idempotent: true,
   variables: { ticket_id: '$.ticket_id' },
   async run(input, { http }) {
-    await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
-    return { deleted: true as const, ticket_id: input.ticket_id };
+    try {
+      await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
+    } catch (error) {
+      // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.
+      if (error instanceof NotFoundError && isReplayAfterAmbiguousAttempt(error)) {
+        return { deleted: true as const, ticket_id: input.ticket_id, already_done: true };
+      }
+      throw error;
+    }
+    return { deleted: true as const, ticket_id: input.ticket_id, already_done: false };
   },
 });

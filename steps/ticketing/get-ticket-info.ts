@@ -29,7 +29,10 @@ export default defineStep({
       .array(
         Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }),
       )
-      .describe('Every comment, oldest first.'),
+      .describe('Every comment, oldest first (up to 5,000; see comments_truncated).'),
+    comments_truncated: z
+      .boolean()
+      .describe('True when the ticket has more than 5,000 comments and only the first 5,000 are here.'),
   }),
   access: 'read',
   idempotent: true,
@@ -51,6 +54,7 @@ export default defineStep({
     const people = new Map(users.map((user) => [user.id, user]));
     const comments: z.infer<typeof Comment>[] = [];
     let after: string | undefined;
+    let truncated = false;
     for (let page = 0; page < MAX_COMMENT_PAGES; page += 1) {
       const response = await http.request({
         method: 'GET',
@@ -62,6 +66,7 @@ export default defineStep({
       for (const user of batch.users) people.set(user.id, user);
       if (!batch.meta?.has_more || !batch.meta.after_cursor) break;
       after = batch.meta.after_cursor;
+      truncated = page === MAX_COMMENT_PAGES - 1;
     }
     const person = (id: number | null | undefined) => (id ? (people.get(id) ?? { id }) : null);
     return {
@@ -76,6 +81,7 @@ export default defineStep({
         ...(comment.created_at ? { created_at: comment.created_at } : {}),
         author_name: (comment.author_id && people.get(comment.author_id)?.name) || null,
       })),
+      comments_truncated: truncated,
     };
   },
 });

@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
 import type { ConnectionStore } from '../../src/connection/connection-store.js';
+import { FileConnectionStore } from '../../src/connection/file-store.js';
 import type { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { Runtime } from '../../src/runtime.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
@@ -94,6 +98,48 @@ describe('token refresh', () => {
     fx.sandbox.ticketing.oauth.revoke(fx.connection.secrets.accessToken!);
     const result = await fx.invoke('ticketing.list_tickets', { limit: 1 });
     expect(result.output).toMatchObject({ has_more: true });
+    expect(fx.sandbox.ticketing.oauth.grants.refresh_token).toBe(1);
+  });
+
+  it('two processes sharing a file store make one refresh between them', async () => {
+    fx = await ticketingFixture();
+    const home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-refresh-'));
+    try {
+      // Two store instances over one folder stand for two processes: they share only the files.
+      const first = new FileConnectionStore(home);
+      const second = new FileConnectionStore(home);
+      await first.put(fx.connection);
+      fx.clock.advance(31 * 60_000);
+      const runtimes = [first, second].map((store) => new Runtime({ store, clock: fx.clock }));
+      const results = await Promise.all(
+        runtimes.flatMap((runtime) =>
+          [1, 2, 3].map(() =>
+            fx.registry.invoke(runtime, 'ticketing.list_tickets', {
+              connection: fx.connection.id,
+              input: { limit: 1 },
+            }),
+          ),
+        ),
+      );
+      expect(results).toHaveLength(6);
+      expect(fx.sandbox.ticketing.oauth.grants.refresh_token).toBe(1);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('short-lived tokens are not refreshed on every call', async () => {
+    fx = await ticketingFixture();
+    // A 4-minute token: the 5-minute margin alone would refresh it on every call.
+    await fx.store.update(fx.connection.id, (current) => ({
+      ...current,
+      updatedAt: fx.clock.now(),
+      expiresAt: fx.clock.now() + 4 * 60_000,
+    }));
+    for (let i = 0; i < 5; i += 1) await fx.invoke('ticketing.list_tickets', { limit: 1 });
+    expect(fx.sandbox.ticketing.oauth.grants.refresh_token).toBe(0);
+    fx.clock.advance(2.5 * 60_000);
+    await fx.invoke('ticketing.list_tickets', { limit: 1 });
     expect(fx.sandbox.ticketing.oauth.grants.refresh_token).toBe(1);
   });
 

@@ -31,6 +31,11 @@ const REFUSED_ENDPOINTS: [string, string][] = [
   ['', 'empty'],
   ['/api/v2/tickets.json#frag', 'fragment'],
   ['/api/%zz', 'malformed percent-encoding'],
+  ['/api/v2/.\t./.\t./admin', 'TAB inside a dot-dot (URL parsers drop TAB)'],
+  ['/api/v2/.%09./admin', 'encoded TAB inside a dot-dot'],
+  ['/api/v2/./tickets.json', 'a "." segment'],
+  ['/api/v2/%2e/tickets.json', 'an encoded "." segment'],
+  ['/api/v2/tickets.json\u007f', 'DEL'],
 ];
 
 describe('API Call endpoint guard (against the sandbox: nothing is sent)', () => {
@@ -190,6 +195,35 @@ describe('redirects', () => {
     expect(result.output).toMatchObject({ body: 'file body' });
   });
 
+  it('drops credentials on a same-origin redirect that leaves the base path', async () => {
+    const fx = nockTicketing({
+      connection: { fields: { subdomain: 'acme', baseUrl: 'https://gateway.example/tenant-a' } },
+    });
+    nock('https://gateway.example')
+      .get('/tenant-a/api/v2/x.json')
+      .reply(302, '', { location: '/tenant-b/api/v2/x.json' });
+    const other = nock('https://gateway.example', { badheaders: ['authorization'] })
+      .get('/tenant-b/api/v2/x.json')
+      .reply(200, { other: true });
+    const result = await fx.invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/x.json' });
+    expect(other.isDone()).toBe(true);
+    expect(result.output).toMatchObject({ body: { other: true } });
+  });
+
+  it('an API call PUT with a body is not replayed after an ambiguous failure', async () => {
+    const fx = nockTicketing();
+    nock(HOST).put('/api/v2/tickets/1.json').reply(502, 'bad gateway');
+    const error = await fx
+      .invoke('ticketing.api_call', {
+        method: 'PUT',
+        endpoint: '/api/v2/tickets/1.json',
+        body: { ticket: { comment: { body: 'hello', public: true } } },
+      })
+      .catch((e) => e);
+    expect(error).toMatchObject({ status: 502, retryable: false, details: { outcome: 'unknown' } });
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
   it('refuses to follow a cross-origin redirect of a write', async () => {
     const fx = nockTicketing();
     nock(HOST).post('/api/v2/tickets.json').reply(307, '', { location: 'https://evil.example/collect' });
@@ -201,7 +235,7 @@ describe('redirects', () => {
       })
       .catch((e) => e);
     expect(error).toMatchObject({ code: 'provider_error' });
-    expect(error.message).toContain('another origin');
+    expect(error.message).toContain("outside the connection's base URL");
     expect(nock.pendingMocks()).toEqual([]);
   });
 });

@@ -185,6 +185,9 @@ describe('5xx and connection failures are retried only when replay is safe', () 
   it('resolves an ambiguous create by its external_id instead of creating a duplicate', async () => {
     const fx = nockTicketing();
     const scope = nock(HOST)
+      .get('/api/v2/tickets.json')
+      .query({ external_id: 'req-42' })
+      .reply(200, { tickets: [] })
       .post('/api/v2/tickets.json')
       .replyWithError({ code: 'ECONNRESET', message: 'reset' })
       .get('/api/v2/tickets.json')
@@ -193,6 +196,68 @@ describe('5xx and connection failures are retried only when replay is safe', () 
     const result = await fx.invoke('ticketing.create_ticket', { ...createInput, external_id: 'req-42' });
     expect(scope.isDone()).toBe(true);
     expect(result.output).toMatchObject({ recovered: true, ticket: { id: 7 } });
+  });
+
+  it('a retried Create Ticket with the same external_id finds the ticket instead of creating another', async () => {
+    const fx = nockTicketing();
+    const scope = nock(HOST)
+      .get('/api/v2/tickets.json')
+      .query({ external_id: 'req-43' })
+      .reply(200, { tickets: [{ ...ticket, external_id: 'req-43' }] });
+    const result = await fx.invoke('ticketing.create_ticket', { ...createInput, external_id: 'req-43' });
+    expect(scope.isDone()).toBe(true);
+    expect(result.output).toMatchObject({ recovered: true });
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('keeps the create error when the follow-up lookup fails too', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .get('/api/v2/tickets.json')
+      .query({ external_id: 'req-44' })
+      .reply(200, { tickets: [] })
+      .post('/api/v2/tickets.json')
+      .reply(504, 'gateway timeout')
+      .get('/api/v2/tickets.json')
+      .query({ external_id: 'req-44' })
+      .times(4)
+      .reply(500, 'down');
+    const error = await fx
+      .invoke('ticketing.create_ticket', { ...createInput, external_id: 'req-44' })
+      .catch((e) => e);
+    expect(error).toMatchObject({ status: 504, retryable: false, details: { outcome: 'unknown' } });
+    expect(error.details.lookup).toMatchObject({ status: 500 });
+  });
+
+  it('a retried DELETE that finds the ticket gone reports it done, not missing', async () => {
+    const fx = nockTicketing();
+    const scope = nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .reply(504, 'gateway timeout')
+      .delete('/api/v2/tickets/7.json')
+      .reply(404, { error: 'RecordNotFound', description: 'Not found' });
+    const result = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 });
+    expect(scope.isDone()).toBe(true);
+    expect(result.output).toEqual({ deleted: true, ticket_id: 7, already_done: true });
+    nock(HOST).delete('/api/v2/tickets/8.json').reply(404, { error: 'RecordNotFound' });
+    await expect(fx.invoke('ticketing.delete_ticket', { ticket_id: 8 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('a 503 without Retry-After is final for a create, and retried for a read', async () => {
+    const fx = nockTicketing();
+    nock(HOST).post('/api/v2/tickets.json').reply(503, 'unavailable');
+    const error = await fx.invoke('ticketing.create_ticket', createInput).catch((e) => e);
+    expect(error).toMatchObject({ status: 503, retryable: false, details: { outcome: 'unknown' } });
+    expect(nock.pendingMocks()).toEqual([]);
+    const scope = nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .reply(503, 'unavailable')
+      .delete('/api/v2/tickets/7.json')
+      .reply(204);
+    await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 });
+    expect(scope.isDone()).toBe(true);
   });
 
   it('an update that adds a comment is not replayed; one that only sets fields is', async () => {

@@ -80,12 +80,29 @@ describe('secrets never leave the connection store', () => {
     expectNoSecret(everyView(error));
   });
 
-  it('logs and outputs hold no secret, even for an API call that reflects headers', async () => {
+  it('redacts field-level messages and provider codes', async () => {
+    const fx = nockTicketing();
+    nock(HOST)
+      .delete('/api/v2/tickets/7.json')
+      .reply(422, {
+        error: `Invalid_${ACCESS_TOKEN}`,
+        description: 'Record validation errors',
+        details: {
+          base: [{ description: `header was Bearer ${ACCESS_TOKEN}` }],
+          [REFRESH_TOKEN]: [{ description: 'x' }],
+        },
+      });
+    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    expect(error.details.fields.length).toBe(2);
+    expectNoSecret(everyView(error));
+  });
+
+  it('logs and outputs hold no secret, even for an API call whose answer reflects the request headers', async () => {
     const fx = nockTicketing();
     nock(HOST)
       .get('/api/v2/users/me.json')
       .reply(function () {
-        return [200, { echoed_headers: Object.keys(this.req.headers) }];
+        return [200, { echoed_headers: this.req.headers }];
       })
       .get('/api/v2/tickets.json')
       .query(true)

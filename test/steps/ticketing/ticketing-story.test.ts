@@ -49,7 +49,7 @@ describe('ticketing steps against the sandbox', () => {
     expect(list.variables.ticket_ids).toContain(ticketId);
 
     const deleted = await fx.invoke('ticketing.delete_ticket', { ticket_id: ticketId });
-    expect(deleted.output).toEqual({ deleted: true, ticket_id: ticketId });
+    expect(deleted.output).toEqual({ deleted: true, ticket_id: ticketId, already_done: false });
     await expect(fx.invoke('ticketing.get_ticket_info', { ticket_id: ticketId })).rejects.toMatchObject({
       code: 'not_found',
       status: 404,

@@ -30,6 +30,9 @@ describe('ticketing requests on the wire', () => {
     const fx = nockTicketing();
     const wire = capture();
     nock(HOST)
+      .get('/api/v2/tickets.json')
+      .query({ external_id: 'ext-1' })
+      .reply(200, { tickets: [] })
       .post('/api/v2/tickets.json')
       .reply(function (uri, body) {
         wire.record.call(this as never, uri, body);
@@ -220,7 +223,7 @@ describe('ticketing requests on the wire', () => {
     const scope = nock(HOST).delete('/api/v2/tickets/8.json').reply(204);
     const result = await fx.invoke('ticketing.delete_ticket', { ticket_id: 8 });
     expect(scope.isDone()).toBe(true);
-    expect(result.output).toEqual({ deleted: true, ticket_id: 8 });
+    expect(result.output).toEqual({ deleted: true, ticket_id: 8, already_done: false });
     expect(fx.registry.requireStep('ticketing.delete_ticket').access).toBe('destructive');
   });
 });
