@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { type CreditEstimate, defineStep } from '../../src/step.js';
@@ -13,44 +14,86 @@ const generic = defineApiCallStep(anzData, {
 });
 
 const FREE: CreditEstimate = { min: 0, max: 0 };
+/** A call whose cost we cannot bound: with a credit budget set, it is refused before sending. */
+const UNBOUNDED: CreditEstimate = { min: 0, max: Number.POSITIVE_INFINITY };
 
 /**
- * The worst case of a forwarded call to a paid path of the table: the same
- * rules as the dedicated steps; a search without a valid limit may return
- * the provider's maximum. Other endpoints are free as far as we know.
+ * The provider's own public API (provider facts, A): GET `/company` and
+ * `/people` with query parameters. Forwarded through API Call they are paid
+ * lookups too: `/company` as a company enrichment; `/people` may list many
+ * people and its price per call is not known to us, so it is unbounded.
  */
-function estimate(input: unknown): CreditEstimate {
-  const { method, endpoint, body } = (input ?? {}) as { method?: string; endpoint?: string; body?: unknown };
-  const path = `/${(endpoint ?? '').split(/[?#]/, 1)[0]?.replace(/^\/+/, '').replace(/\/+$/, '')}`;
+const PROVIDER_COMPANY_LOOKUP = { method: 'GET', path: '/company' } as const;
+
+/**
+ * The path a server will route an endpoint to, for pricing only: `new URL`
+ * drops the query and resolves dot segments, percent-escapes are decoded
+ * (`/enrich/%70erson` is `/enrich/person` to most servers), repeated and
+ * trailing slashes are dropped and case is folded. No spelling of a paid
+ * path can then be priced as another, cheaper one.
+ */
+export function routedPath(endpoint: string): string {
+  let path = new URL(endpoint.startsWith('/') ? endpoint : `/${endpoint}`, 'http://x').pathname;
+  for (let round = 0; round < 3; round += 1) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return `/${segments.join('/')}`.toLowerCase();
+}
+
+/**
+ * The worst case of a forwarded call: the paths of the table cost what the
+ * dedicated steps cost (a search without a valid limit may return the
+ * provider's maximum), the balance check is free, the provider's own GET
+ * `/company` costs a company lookup, and any other path, POST or GET, is
+ * unbounded: its price is unknown to us, and the provider's real lookups
+ * are GETs, so an unknown read is not assumed free.
+ */
+export function estimateApiCall(input: { method: string; endpoint: string; body?: unknown }): CreditEstimate {
+  const path = routedPath(input.endpoint);
   const is = (operation: { method: string; path: string }) =>
-    operation.method === method && operation.path === path;
+    operation.method === input.method && operation.path === path;
+  if (is(anzDataApi.credits)) return { ...FREE };
   if (is(anzDataApi.enrichPerson)) return { ...PERSON_CREDITS };
-  if (is(anzDataApi.enrichCompany)) return { ...COMPANY_CREDITS };
+  if (is(anzDataApi.enrichCompany) || is(PROVIDER_COMPANY_LOOKUP)) return { ...COMPANY_CREDITS };
   if (is(anzDataApi.searchPeople)) {
-    const limit = (body as Record<string, unknown> | null | undefined)?.[
+    const limit = (input.body as Record<string, unknown> | null | undefined)?.[
       anzDataApi.searchPeople.fields.limit
     ];
     const worst =
       Number.isInteger(limit) && (limit as number) >= 1
         ? Math.min(limit as number, SEARCH_LIMIT_MAX)
         : SEARCH_LIMIT_MAX;
-    return { min: CREDITS_PER_SEARCH_RESULT, max: worst * CREDITS_PER_SEARCH_RESULT };
+    return { min: 0, max: worst * CREDITS_PER_SEARCH_RESULT };
   }
-  return { ...FREE };
+  return { ...UNBOUNDED };
 }
 
 /**
  * The generic API Call step, with credits: a forwarded lookup spends credits
  * like the dedicated steps do, so it gets the same estimate (and budget
- * refusal before sending) and reports the provider's charge.
+ * refusal before sending) and reports the provider's charge. Unknown input
+ * keys are refused, as on every anz_data and contact_data step.
  */
 export default defineStep({
   ...generic,
-  agentDescription: `${generic.agentDescription} Forwarded lookups cost credits like the dedicated steps (POST /enrich/person up to 2, /enrich/company 1, /search/people 1 per result up to its limit); GET /credits shows the balance for free.`,
+  input: (generic.input as z.ZodObject).strict(),
+  agentDescription: `${generic.agentDescription} Forwarded lookups cost credits like the dedicated steps (POST /enrich/person up to 2, /enrich/company 1, /search/people 1 per result up to its limit; the provider's own GET /company 1); GET /credits shows the balance for free. Any other path has no known price: with a credit budget set it is refused before sending.`,
   credits: {
     basis:
-      'Credits as the endpoint charges them: /enrich/person 1-2, /enrich/company 1, /search/people 1 per person returned (the body limit, else 100, is the worst case); other endpoints 0',
-    estimate,
+      'credits as the endpoint charges them: POST /enrich/person 0-2, /enrich/company 0-1, /search/people 0 to 1 per person returned (the body limit, else 100); GET /company 0-1; GET /credits free; any other path (POST or GET, including GET /people) has no known price and counts as unbounded, so a credit budget refuses it',
+    estimate: (input) => estimateApiCall(input as Parameters<typeof estimateApiCall>[0]),
   },
   async run(input, context) {
     const http: HttpClient = {

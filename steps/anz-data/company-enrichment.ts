@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { Abn } from './abn.js';
 import { Company } from './anz-schema.js';
-import { COMPANY_CREDITS, creditBasis, reportCharge } from './credits.js';
+import { COMPANY_CREDITS, creditBasis, creditsChargedDescription, reportCharge } from './credits.js';
 import { anzData, anzDataApi, anzRequest } from './index.js';
 import { Domain, ProfileUrl, Website } from './lookup-fields.js';
 import { givenKey, lookupKeys } from './lookup-key.js';
@@ -40,6 +40,7 @@ export default defineStep({
   output: z.object({
     matched: z.boolean().describe('False when the provider knows no such company; then company is null.'),
     company: Company.nullable().describe('The company firmographics, or null when not matched.'),
+    credits_charged: z.number().nullable().describe(creditsChargedDescription),
   }),
   access: 'read',
   idempotent: false,
@@ -55,9 +56,10 @@ export default defineStep({
   async run(input, context) {
     const [key, value] = givenKey(input, KEYS);
     const response = await context.http.request(anzRequest('enrichCompany', { [key]: value }));
-    reportCharge(response, context);
+    const charged = reportCharge(response, context);
     const answer = readAnswer(CompanyAnswer, response.body, `${method} ${path}`);
-    if (!answer?.company || answer.match === false) return { matched: false, company: null };
-    return { matched: true, company: toCompany(answer.company) };
+    if (!answer?.company || answer.match === false)
+      return { matched: false, company: null, credits_charged: charged };
+    return { matched: true, company: toCompany(answer.company), credits_charged: charged };
   },
 });

@@ -4,13 +4,13 @@ import { anzDataCreditHeaders } from './index.js';
 
 /**
  * Credit rules (spec, A limits): a person 1 to 2 credits per successful
- * lookup, a company 1, a search by result volume. No match costs nothing.
- * The estimate is the cost of a match, cheapest to dearest; the runtime
- * refuses a call whose dearest case exceeds the invocation's budget before
- * sending anything.
+ * lookup, a company 1, a search by result volume. No match costs nothing,
+ * so every estimate runs from 0 (a no-match or an empty search) to the
+ * dearest match; the runtime refuses a call whose dearest case exceeds the
+ * invocation's budget before sending anything.
  */
-export const PERSON_CREDITS = { min: 1, max: 2 } as const;
-export const COMPANY_CREDITS = { min: 1, max: 1 } as const;
+export const PERSON_CREDITS = { min: 0, max: 2 } as const;
+export const COMPANY_CREDITS = { min: 0, max: 1 } as const;
 /** Search: 1 credit per person returned, so the requested limit is the worst case. */
 export const CREDITS_PER_SEARCH_RESULT = 1;
 
@@ -23,15 +23,22 @@ export const creditBasis = {
 
 /**
  * Reports what the provider says it charged (the `x-credits-charged`
- * header on every paid answer, 0 on a no-match). When the header is absent
- * nothing is reported, and `meta.credits.charged` stays null: unknown.
+ * header on every paid answer, 0 on a no-match) and returns it. When the
+ * header is absent nothing is reported and the charge is null (unknown),
+ * never 0: `meta.credits.charged` and the output's `credits_charged` stay null.
  */
 export function reportCharge(
   response: Pick<HttpResponse, 'headers'>,
   context: Pick<StepContext, 'reportCredits'>,
-) {
+): number | null {
   const raw = response.headers.get(anzDataCreditHeaders.charged);
-  if (raw === null || raw.trim() === '') return;
+  if (raw === null || raw.trim() === '') return null;
   const charged = Number(raw);
-  if (Number.isFinite(charged) && charged >= 0) context.reportCredits(charged);
+  if (!Number.isFinite(charged) || charged < 0) return null;
+  context.reportCredits(charged);
+  return charged;
 }
+
+/** The output field every A lookup and search shares with C's. */
+export const creditsChargedDescription =
+  'Credits the provider reported charging for this call (0 for no match); null when it did not say.';

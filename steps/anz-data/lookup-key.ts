@@ -4,13 +4,15 @@ import { z } from 'zod';
  * An input of optional lookup keys of which exactly one must be given: the
  * provider takes one lookup key per call (spec, A paths). The rule is checked
  * before sending, and the JSON Schema says it too (`oneOf` of `required`),
- * so forms and models see it without reading the description.
+ * so forms and models see it without reading the description. Unknown keys
+ * are refused, not dropped (as contact_data's lookups do): a typo such as
+ * `emial` must not turn into a lookup by some other key, or into no key.
  */
 export function lookupKeys<Shape extends Record<string, z.ZodType>>(shape: Shape, description: string) {
   const keys = Object.keys(shape);
   const list = keys.join(', ');
   return z
-    .object(shape)
+    .strictObject(shape)
     .superRefine((value, context) => {
       const given = keys.filter((key) => (value as Record<string, unknown>)[key] !== undefined);
       if (given.length === 1) return;

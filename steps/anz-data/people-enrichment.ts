@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { Person } from './anz-schema.js';
-import { creditBasis, PERSON_CREDITS, reportCharge } from './credits.js';
+import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './credits.js';
 import { anzData, anzDataApi, anzRequest } from './index.js';
 import { ProfileSlug, ProfileUrl, WorkEmail } from './lookup-fields.js';
 import { givenKey, lookupKeys } from './lookup-key.js';
@@ -38,6 +38,7 @@ export default defineStep({
   output: z.object({
     matched: z.boolean().describe('False when the provider knows no such person; then person is null.'),
     person: Person.nullable().describe('The person with contact details, or null when not matched.'),
+    credits_charged: z.number().nullable().describe(creditsChargedDescription),
   }),
   access: 'read',
   idempotent: false,
@@ -53,9 +54,10 @@ export default defineStep({
   async run(input, context) {
     const [key, value] = givenKey(input, KEYS);
     const response = await context.http.request(anzRequest('enrichPerson', { [key]: value }));
-    reportCharge(response, context);
+    const charged = reportCharge(response, context);
     const answer = readAnswer(PersonAnswer, response.body, `${method} ${path}`);
-    if (!answer?.person || answer.match === false) return { matched: false, person: null };
-    return { matched: true, person: toPerson(answer.person) };
+    if (!answer?.person || answer.match === false)
+      return { matched: false, person: null, credits_charged: charged };
+    return { matched: true, person: toPerson(answer.person), credits_charged: charged };
   },
 });

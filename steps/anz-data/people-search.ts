@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { Department, PersonSummary, Seniority } from './anz-schema.js';
-import { CREDITS_PER_SEARCH_RESULT, creditBasis, reportCharge } from './credits.js';
+import {
+  CREDITS_PER_SEARCH_RESULT,
+  creditBasis,
+  creditsChargedDescription,
+  reportCharge,
+} from './credits.js';
 import { anzData, anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './index.js';
 import { readAnswer, SearchAnswer, toPersonSummary } from './provider-records.js';
 
@@ -28,7 +33,7 @@ export default defineStep({
     'who works at',
   ],
   input: z
-    .object({
+    .strictObject({
       company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
       position: criterion('Words of the job title, e.g. "engineering manager".'),
       seniority: Seniority.optional(),
@@ -59,12 +64,13 @@ export default defineStep({
     total: z.number().int().nullable().describe('How many people match in all, when the provider says.'),
     returned: z.number().int().describe('How many people this result holds (and credits charged for them).'),
     truncated: z.boolean().describe('True when more people match than were returned.'),
+    credits_charged: z.number().nullable().describe(creditsChargedDescription),
   }),
   access: 'read',
   idempotent: false,
   credits: {
     basis: creditBasis.search,
-    estimate: (input) => ({ min: CREDITS_PER_SEARCH_RESULT, max: input.limit * CREDITS_PER_SEARCH_RESULT }),
+    estimate: (input) => ({ min: 0, max: input.limit * CREDITS_PER_SEARCH_RESULT }),
   },
   variables: {
     matched: '$.matched',
@@ -82,7 +88,7 @@ export default defineStep({
         limit: input.limit,
       }),
     );
-    reportCharge(response, context);
+    const charged = reportCharge(response, context);
     const answer = readAnswer(SearchAnswer, response.body, `${method} ${path}`);
     const people = (answer?.results ?? []).slice(0, input.limit).map(toPersonSummary);
     const total = answer?.total ?? null;
@@ -92,6 +98,7 @@ export default defineStep({
       total,
       returned: people.length,
       truncated: total !== null && total > people.length,
+      credits_charged: charged,
     };
   },
 });

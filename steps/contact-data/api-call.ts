@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import type { CreditEstimate } from '../../src/step.js';
 import { defineStep } from '../../src/step.js';
@@ -13,13 +14,44 @@ const base = defineApiCallStep(contactData, {
 });
 
 /**
+ * The path a server will route an endpoint to, for pricing only: `new URL`
+ * drops the query and resolves dot segments, percent-escapes are decoded,
+ * repeated and trailing slashes are dropped and case is folded, so no
+ * spelling of a paid path is priced as another. (anz_data's API Call does
+ * the same.)
+ */
+function routedPath(endpoint: string): string {
+  let path = new URL(endpoint.startsWith('/') ? endpoint : `/${endpoint}`, 'http://x').pathname;
+  for (let round = 0; round < 3; round += 1) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return `/${segments.join('/')}`.toLowerCase();
+}
+
+/**
  * The worst case of a raw call, from the path it names, so a credit budget
- * guards API Call as it guards the dedicated steps. A POST to a path whose
- * cost is unknown is unbounded: with a budget set, it is refused.
+ * guards API Call as it guards the dedicated steps. The usage check is
+ * free; a call to any path whose cost is unknown, POST or GET, is unbounded:
+ * with a budget set, it is refused.
  */
 export function apiCallCredits(input: { method: string; endpoint: string; body?: unknown }): CreditEstimate {
-  if (input.method !== 'POST') return { min: 0, max: 0 };
-  const path = `/${input.endpoint.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+  const path = routedPath(input.endpoint);
+  if (input.method === 'GET') {
+    return path === contactDataPaths.usage ? { min: 0, max: 0 } : { min: 0, max: Number.POSITIVE_INFINITY };
+  }
+  if (input.method !== 'POST') return { min: 0, max: Number.POSITIVE_INFINITY };
   const records = Array.isArray(input.body) ? input.body.length : 0;
   const limit = (input.body as { limit?: unknown } | undefined)?.limit;
   switch (path) {
@@ -50,10 +82,12 @@ function reportedCredits(body: unknown): number | undefined {
 
 export default defineStep({
   ...base,
-  agentDescription: `${base.agentDescription} Paid paths cost what the dedicated steps cost (POST /person 1-2 credits, /company 1, the /bulk paths per record, search per 25 results); GET costs nothing. Prefer the dedicated steps: they batch, keep order and never re-send a succeeded record.`,
+  // Unknown input keys are refused, as on every contact_data and anz_data step.
+  input: (base.input as z.ZodObject).strict(),
+  agentDescription: `${base.agentDescription} Paid paths cost what the dedicated steps cost (POST /person 1-2 credits, /company 1, the /bulk paths per record, search per 25 results); GET /account/usage costs nothing. Any other path has no known price: with a credit budget set it is refused before sending. Prefer the dedicated steps: they batch, keep order and never re-send a succeeded record.`,
   credits: {
     basis:
-      'as the path called charges: POST /person 0-2, /company 0-1, /person/bulk 0-2 per record, /company/bulk 0-1 per record, search 1 per 25 results; GET free; other POST paths unbounded',
+      'as the path called charges: POST /person 0-2, /company 0-1, /person/bulk 0-2 per record, /company/bulk 0-1 per record, search 1 per 25 results; GET /account/usage free; any other path (POST or GET) has no known price and counts as unbounded, so a credit budget refuses it',
     estimate: (input) => apiCallCredits(input as Parameters<typeof apiCallCredits>[0]),
   },
   async run(input, context) {

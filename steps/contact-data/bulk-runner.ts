@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { CreditError, isToolstepsError, type ToolstepsError } from '../../src/errors.js';
+import { markOutcomeUnknown, mayHaveLanded } from '../../src/outcome.js';
 import type { StepContext } from '../../src/step.js';
 import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
 
-/** How often a batch the provider answered with a 5xx is sent again, and the first pause before it. */
+/**
+ * How often a batch the provider provably did not act on (503, or a
+ * connection that never opened) is sent again once the transport's own
+ * retries are spent, and the first pause before it.
+ */
 export const BATCH_RESENDS = 2;
 const RESEND_BASE_DELAY_MS = 1_000;
 
@@ -17,11 +22,13 @@ export const RecordFailure = z
     message: z.string().describe('What went wrong, without secrets.'),
     retryable: z
       .boolean()
-      .describe('Whether running this record again can succeed without changing anything.'),
+      .describe(
+        'Whether running this record again can succeed without changing anything; always false when outcome is unknown.',
+      ),
     outcome: z
       .enum(['not_sent', 'refused', 'unknown'])
       .describe(
-        'not_sent: the record never left this machine. refused: the provider answered with an error, delivered nothing and charged nothing. unknown: the request may have reached the provider and been charged; check before running it again.',
+        'not_sent: the record never left this machine; safe to run again. refused: the provider answered that it did not act on it (charged nothing); safe to run again. unknown: the request may have reached the provider and been charged (connection lost, timeout, a 500/502/504, or missing from the answer); check before running it again, or it may be charged twice.',
       ),
   })
   .describe('Why a record failed.');
@@ -42,7 +49,11 @@ export interface RecordOutcome<Item> {
   error: RecordFailure | null;
 }
 
-/** Turns one record of a provider answer into an outcome: found, not found (free), or a record-level error. */
+/**
+ * Turns one record of a provider answer into an outcome: found, not found
+ * (free), or a record-level error. `credits_charged` is what the record says
+ * it cost; a record that does not say stays null (unknown), never 0.
+ */
 export function recordOutcome<Wire, Item>(
   record: { data?: Wire | null; error?: z.output<typeof WireRecordError> | null; creditsCharged?: number },
   toItem: (data: Wire) => Item,
@@ -52,13 +63,13 @@ export function recordOutcome<Wire, Item>(
     return { status: 'matched', item: toItem(record.data), credits_charged: charged, error: null };
   const code = record.error?.code;
   if (code === undefined || NOT_FOUND_CODES.has(code)) {
-    return { status: 'no_match', item: null, credits_charged: charged ?? 0, error: null };
+    return { status: 'no_match', item: null, credits_charged: charged, error: null };
   }
   const credits = NO_CREDIT_CODES.has(code);
   return {
     status: 'failed',
     item: null,
-    credits_charged: charged ?? 0,
+    credits_charged: charged,
     error: {
       code: credits ? 'credits_exhausted' : code,
       message: record.error?.message ?? `The provider answered this record with ${code}.`,
@@ -81,28 +92,40 @@ const STOPS_THE_RUN = new Set([
 ]);
 
 /**
- * A batch the provider answered with a 5xx delivered nothing, and the
- * provider charges only for records it delivers, so sending it again
- * cannot charge twice. A reset connection or a timeout is different: the
- * provider may have acted and charged, so such a batch is not re-sent.
+ * What is known about a batch whose request failed. A 500, 502 or 504, a
+ * connection lost or timed out after the request may have left, or an
+ * answer we could not read: the provider may have acted and charged
+ * (provider facts do not promise that a 5xx charged nothing), so `unknown`.
  */
-function resendable(error: ToolstepsError): boolean {
-  return error.code === 'provider_error' && error.status !== undefined && error.status >= 500;
+function outcomeOf(error: ToolstepsError): RecordFailure['outcome'] {
+  if (error.details.outcome === 'unknown' || mayHaveLanded(error)) return 'unknown';
+  if (error.details.sent === false) return 'not_sent';
+  if (error.status !== undefined) return 'refused';
+  if (error.code === 'rate_limited') return 'not_sent';
+  return 'unknown';
 }
 
-function failureOf(error: ToolstepsError, outcome?: RecordFailure['outcome']): RecordFailure {
-  const sent = error.details.sent;
+/**
+ * A batch is sent again only when the provider provably did not act on it,
+ * the DESIGN's rule for a non-idempotent write: a 503 that `mayHaveLanded`
+ * does not count as ambiguous (the provider refused it as overloaded) or a
+ * connection that never opened. Never after 500, 502, 504, a reset or a
+ * timeout, which may follow a charge.
+ */
+function resendable(error: ToolstepsError): boolean {
+  if (outcomeOf(error) === 'unknown') return false;
+  if (error.code === 'provider_error' && error.status === 503) return true;
+  return (error.code === 'network_error' || error.code === 'timeout') && error.details.sent === false;
+}
+
+function failureOf(error: ToolstepsError, outcome = outcomeOf(error)): RecordFailure {
+  // A record that may have been charged must not look retryable: running it again may charge twice.
+  if (outcome === 'unknown') markOutcomeUnknown(error);
   return {
     code: error.code,
     message: error.message,
-    retryable: error.retryable,
-    outcome:
-      outcome ??
-      (error.status !== undefined
-        ? 'refused'
-        : sent === false || error.code === 'rate_limited'
-          ? 'not_sent'
-          : 'unknown'),
+    retryable: outcome === 'unknown' ? false : error.retryable,
+    outcome,
   };
 }
 
@@ -118,7 +141,7 @@ export interface BulkRunOptions<Record, Item> {
 export interface BulkRun<Item> {
   outcomes: RecordOutcome<Item>[];
   batches: number;
-  /** Batches sent again after the provider answered them with a 5xx. */
+  /** Batches sent again after the provider refused them without acting (503) or the connection never opened. */
   resends: number;
   /** Why the run stopped sending early, when it did. */
   stopped: RecordFailure | null;
@@ -131,11 +154,13 @@ export interface BulkRun<Item> {
  * re-sent batch never carries a record that already succeeded, and batches
  * that succeeded are never sent twice. Rules, per batch:
  * - 2xx: every record gets its outcome (matched, no_match, or failed inside the record);
- * - 5xx after the transport's own retries: the batch's records are sent again,
- *   at most BATCH_RESENDS times, after 1 s then 2 s on the runtime clock; if it
- *   still fails they are `failed` with outcome `refused`;
- * - reset connection, timeout, unreadable answer: `failed` with outcome
- *   `unknown` (may be charged), never re-sent automatically;
+ * - 503, or a connection that never opened, after the transport's own retries:
+ *   the provider did not act, so the batch's records are sent again, at most
+ *   BATCH_RESENDS times, after 1 s then 2 s on the runtime clock; if it still
+ *   fails they are `failed` with outcome `refused` (or `not_sent`), safe to run again;
+ * - 500, 502, 504, reset connection, timeout, unreadable answer: the provider
+ *   may have acted and charged, so `failed` with outcome `unknown`, not
+ *   retryable, and never re-sent automatically;
  * - out of credits, auth, plan, rate limit too long to wait: the run stops;
  *   the batch's records and every batch not yet sent are `failed` (`not_sent`
  *   for those never sent). When no batch was answered at all the error is
@@ -160,8 +185,10 @@ export async function runInBatches<Record, Item>(
   let firstError: ToolstepsError | undefined;
 
   const fail = (indexes: number[], failure: RecordFailure) => {
+    // Nothing was charged for a record not sent or refused; for an unknown outcome the charge is unknown too.
+    const charged = failure.outcome === 'unknown' ? null : 0;
     for (const index of indexes)
-      outcomes[index] ??= { status: 'failed', item: null, credits_charged: 0, error: failure };
+      outcomes[index] ??= { status: 'failed', item: null, credits_charged: charged, error: failure };
   };
 
   const runBatch = async (indexes: number[]): Promise<void> => {
@@ -191,8 +218,9 @@ export async function runInBatches<Record, Item>(
         if (resendable(error) && resend < BATCH_RESENDS) {
           resends += 1;
           const delayMs = RESEND_BASE_DELAY_MS * 2 ** resend;
-          context.log.info('re-sending a bulk batch the provider failed', {
+          context.log.info('re-sending a bulk batch the provider did not act on', {
             records: pending.length,
+            code: error.code,
             status: error.status,
             delayMs,
           });

@@ -62,25 +62,39 @@ export function bulkOutput<
         records: z.number().int().describe('Records given.'),
         matched: z.number().int().describe('Records found (charged).'),
         no_match: z.number().int().describe('Records the provider has no data for (free).'),
-        failed: z.number().int().describe('Records that failed; see their error.'),
+        failed: z
+          .number()
+          .int()
+          .describe('Records that failed; see their error, retry_indexes and unknown_indexes.'),
         credits_charged: z
           .number()
           .nullable()
-          .describe('Credits the provider reported charging for the whole run; null when it did not say.'),
+          .describe(
+            'Credits the provider reported charging for the whole run; null when it did not say. Records with outcome unknown may have been charged on top of it.',
+          ),
         batches: z.number().int().describe('Provider requests the records were split into.'),
         batches_resent: z
           .number()
           .int()
-          .describe('Batches sent again after the provider answered them with a 5xx.'),
+          .describe(
+            'Batches sent again because the provider provably did not act on them (503, or a connection that never opened).',
+          ),
       })
       .describe('Counts over the whole run.'),
     complete: z.boolean().describe('True when no record failed.'),
     stopped: RecordFailure.nullable().describe(
       'Why the run stopped sending early (out of credits, rate limit, ...); null when it ran to the end.',
     ),
-    failed_indexes: z
+    retry_indexes: z
       .array(z.number().int())
-      .describe('Input positions of failed records: pass exactly these records to run them again.'),
+      .describe(
+        'Input positions of failed records that nothing was charged for (outcome not_sent or refused): safe to run again; pass exactly these records. Those whose error is not retryable (out of credits, say) need that fixed first.',
+      ),
+    unknown_indexes: z
+      .array(z.number().int())
+      .describe(
+        'Input positions of failed records with outcome unknown: the provider may have processed and charged them. Check (for example the account usage) before running them again, or they may be charged twice.',
+      ),
   });
 }
 
@@ -99,7 +113,8 @@ export interface BulkLookup<Key extends string, Lookup, WireData, Item> {
 /**
  * Sends one batch and turns the answer into one outcome per record,
  * matching by the `index` the provider echoes (else by position). A record
- * missing from the answer fails with outcome `unknown`.
+ * missing from the answer fails with outcome `unknown`: the provider may
+ * have charged for it, so it is not retryable.
  */
 async function sendBatch<Lookup, WireData, Item>(
   options: BulkLookup<string, Lookup, WireData, Item>,
@@ -124,7 +139,7 @@ async function sendBatch<Lookup, WireData, Item>(
       error: {
         code: 'missing_in_answer',
         message: `POST ${path} answered without this record; it may have been charged.`,
-        retryable: true,
+        retryable: false,
         outcome: 'unknown',
       },
     };
@@ -162,8 +177,12 @@ export async function runBulkLookup<Key extends string, Lookup, WireData, Item>(
   const count = (status: RecordOutcome<Item>['status']) =>
     run.outcomes.filter((outcome) => outcome.status === status).length;
   const reported = run.outcomes.filter((outcome) => outcome.credits_charged !== null);
-  const failedIndexes = run.outcomes.flatMap((outcome, index) =>
-    outcome.status === 'failed' ? [index] : [],
+  const indexesWhere = (test: (outcome: RecordOutcome<Item>) => boolean) =>
+    run.outcomes.flatMap((outcome, index) => (test(outcome) ? [index] : []));
+  const failed = indexesWhere((outcome) => outcome.status === 'failed');
+  const unknownIndexes = indexesWhere((outcome) => outcome.error?.outcome === 'unknown');
+  const retryIndexes = indexesWhere(
+    (outcome) => outcome.status === 'failed' && outcome.error?.outcome !== 'unknown',
   );
   return {
     results,
@@ -171,15 +190,16 @@ export async function runBulkLookup<Key extends string, Lookup, WireData, Item>(
       records: options.records.length,
       matched: count('matched'),
       no_match: count('no_match'),
-      failed: failedIndexes.length,
+      failed: failed.length,
       credits_charged: reported.length
         ? reported.reduce((sum, outcome) => sum + (outcome.credits_charged ?? 0), 0)
         : null,
       batches: run.batches,
       batches_resent: run.resends,
     },
-    complete: failedIndexes.length === 0,
+    complete: failed.length === 0,
     stopped: run.stopped,
-    failed_indexes: failedIndexes,
+    retry_indexes: retryIndexes,
+    unknown_indexes: unknownIndexes,
   };
 }

@@ -16,7 +16,7 @@ export default defineStep({
   title: 'Enrich Companies',
   description:
     'Enrich many companies at once (size, industry, location, employee count, technologies, revenue), in batches of up to 100 per provider request.',
-  agentDescription: `Enriches a list of companies, each identified by exactly one of domain or name. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; failed_indexes lists what to run again. Credits: 1 per matched company, charged per record; the worst case is 1 x records. A record that already succeeded is never sent again.`,
+  agentDescription: `Enriches a list of companies, each identified by exactly one of domain or name. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; retry_indexes lists failed records that are safe to run again (nothing was charged); unknown_indexes lists records that may have been charged (connection lost, timeout, a 500/502/504): check before running those again. Credits: 1 per matched company, charged per record; the worst case is 1 x records. A record that already succeeded is never sent again, and a batch is re-sent automatically only when the provider provably did not act on it (503, or a connection that never opened).`,
   keywords: [
     'enrich',
     'bulk',
@@ -29,7 +29,7 @@ export default defineStep({
     'csv',
     'company enrichment',
   ],
-  input: z.object({
+  input: z.strictObject({
     companies: z
       .array(CompanyLookup)
       .min(1)
@@ -51,7 +51,8 @@ export default defineStep({
     matched: '$.summary.matched',
     failed: '$.summary.failed',
     credits_charged: '$.summary.credits_charged',
-    failed_indexes: '$.failed_indexes',
+    retry_indexes: '$.retry_indexes',
+    unknown_indexes: '$.unknown_indexes',
   },
   run: (input, context) =>
     runBulkLookup({

@@ -10,7 +10,7 @@ export default defineStep({
   title: 'Enrich Contacts',
   description:
     'Enrich many people at once (emails, phone numbers, job title, company, location), in batches of up to 100 per provider request.',
-  agentDescription: `Enriches a list of people, each identified by exactly one of email, profile_url, or first_name + last_name + company. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}, the provider's cap) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; failed_indexes lists what to run again. Credits: 1 per matched person, 2 with phone numbers, charged per record; the worst case is 2 x records, and a credit budget below it is refused before anything is sent. A record that already succeeded is never sent again: a batch is re-sent only when the provider answered it with a server error.`,
+  agentDescription: `Enriches a list of people, each identified by exactly one of email, profile_url, or first_name + last_name + company. Records go out in batches of batch_size (at most ${BULK_MAX_RECORDS}, the provider's cap) with bounded concurrency; the rate gate waits for quota instead of failing. The result keeps input order and says per record matched, no_match (free) or failed with why; retry_indexes lists failed records that are safe to run again (nothing was charged); unknown_indexes lists records that may have been charged (connection lost, timeout, a 500/502/504): check before running those again. Credits: 1 per matched person, 2 with phone numbers, charged per record; the worst case is 2 x records, and a credit budget below it is refused before anything is sent. A record that already succeeded is never sent again, and a batch is re-sent automatically only when the provider provably did not act on it (503, or a connection that never opened).`,
   keywords: [
     'enrich',
     'bulk',
@@ -23,7 +23,7 @@ export default defineStep({
     'phones',
     'people enrichment',
   ],
-  input: z.object({
+  input: z.strictObject({
     contacts: z
       .array(PersonLookup)
       .min(1)
@@ -46,7 +46,8 @@ export default defineStep({
     matched: '$.summary.matched',
     failed: '$.summary.failed',
     credits_charged: '$.summary.credits_charged',
-    failed_indexes: '$.failed_indexes',
+    retry_indexes: '$.retry_indexes',
+    unknown_indexes: '$.unknown_indexes',
   },
   run: (input, context) =>
     runBulkLookup({

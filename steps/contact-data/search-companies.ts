@@ -23,7 +23,7 @@ export default defineStep({
     'Searches companies by company (name or domain), location and industry (at least one; combined with AND; each matches part of the value, case-insensitive) and returns their firmographics. Costs 1 credit per started block of 25 results returned (no results, no cost); keep limit as low as you need. To look up one known company use Find Company.',
   keywords: ['search', 'companies', 'accounts', 'prospecting', 'industry', 'firmographics', 'company search'],
   input: z
-    .object({
+    .strictObject({
       company: searchFilters.company,
       location: searchFilters.location,
       industry: searchFilters.industry,
@@ -39,6 +39,7 @@ export default defineStep({
   idempotent: false,
   credits: searchCredits,
   variables: {
+    matched: '$.matched',
     domains: '$.companies[*].domain',
     names: '$.companies[*].name',
     total: '$.total',

@@ -32,7 +32,7 @@ export default defineStep({
     'contacts',
   ],
   input: z
-    .object({ ...searchFilters, limit: searchLimit })
+    .strictObject({ ...searchFilters, limit: searchLimit })
     .superRefine(requireAFilter(FILTERS))
     .describe('Filters, at least one, and a limit.'),
   output: z.object({
@@ -43,6 +43,7 @@ export default defineStep({
   idempotent: false,
   credits: searchCredits,
   variables: {
+    matched: '$.matched',
     profile_urls: '$.contacts[*].profile_url',
     names: '$.contacts[*].full_name',
     total: '$.total',

@@ -50,6 +50,7 @@ export const searchCredits = {
 export function searchSummary(returned: number, total: number | undefined, limit: number) {
   const known = total ?? returned;
   return {
+    matched: returned > 0,
     total: total ?? null,
     returned,
     truncated: known > returned || (total === undefined && returned >= limit),
@@ -57,6 +58,9 @@ export function searchSummary(returned: number, total: number | undefined, limit
 }
 
 export const searchSummaryFields = {
+  matched: z
+    .boolean()
+    .describe('True when at least one result was returned; a search with none costs nothing.'),
   total: z
     .number()
     .int()

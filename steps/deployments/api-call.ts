@@ -95,9 +95,38 @@ async function requireCallInScope(
   throw unprovable(method, where, allowed);
 }
 
-/** D's API Call step: the generic one, plus the project scoping of the connection. */
+/** Query parameters that choose the account a call acts on; only the connection may choose it. */
+const ACCOUNT_PARAMETERS = ['teamid', 'slug'];
+
+/**
+ * Every endpoint takes `teamId` or `slug` to act in a team (provider facts).
+ * The connection's team is added to every call, but without one a path's
+ * `?teamId=` or `?slug=` would move the call into another team the token can
+ * reach, outside the account the connection names and any project scoping.
+ * Checked on the decoded parameter names, in any letter case.
+ */
+function accountParameterIssue(path: string): string | undefined {
+  let names: string[];
+  try {
+    names = [...new URL(path, 'http://scope.invalid').searchParams.keys()];
+  } catch {
+    return undefined;
+  }
+  const named = names.find((name) => ACCOUNT_PARAMETERS.includes(name.trim().toLowerCase()));
+  return named === undefined
+    ? undefined
+    : `the "${named}" query parameter is not allowed: the connection decides which team a call acts on (set teamId on the connection)`;
+}
+
+/** D's API Call step: the generic one, plus the connection's team and project scoping. */
 export default defineStep({
   ...generic,
+  agentDescription: `${generic.agentDescription} Do not put teamId or slug in the path: calls always act in the connection's team (or personal account), and such a path is refused.`,
+  input: generic.input.superRefine((value, context) => {
+    const path = (value as { path?: unknown }).path;
+    const issue = typeof path === 'string' ? accountParameterIssue(path) : undefined;
+    if (issue) context.addIssue({ code: 'custom', path: ['path'], message: issue });
+  }),
   async run(input, context: StepContext) {
     const allowed = allowedProjects(context.constraints);
     if (allowed) {

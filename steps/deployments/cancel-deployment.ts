@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderError, type ToolstepsError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
+import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './deployment-schema.js';
 import { deployments, deploymentsPath } from './index.js';
@@ -40,10 +41,7 @@ function isRefusal(error: unknown): error is ToolstepsError {
 }
 
 /** Reads the state after a refusal; an unreadable state leaves the provider's own error standing. */
-async function stateAfterRefusal(
-  http: HttpClient,
-  id: string,
-): Promise<{ id: string; state: string } | undefined> {
+async function stateAfterRefusal(http: HttpClient, id: string): Promise<Deployment | undefined> {
   try {
     return await fetchDeployment(http, id);
   } catch {
@@ -57,13 +55,24 @@ export default defineStep({
   title: 'Cancel Deployment',
   description: 'Cancel a deployment that is queued or still building.',
   agentDescription:
-    'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in details.state; do not retry it. Safe to retry after a network failure: cancelling twice ends in the same state.',
+    'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in details.state; do not retry it. Safe to retry after a network failure: when the connection drops after the provider may have cancelled it, the step sends the cancel again, and if that finds the deployment CANCELED it succeeds with already_done true (cancelled, most likely by that first request) instead of failing.',
   keywords: ['cancel', 'stop', 'abort', 'halt build', 'cancel deployment', 'stop deploy'],
   input: z.object({ deployment_id: DeploymentId }),
-  output: z.object({ deployment: Deployment.describe('The deployment after cancelling: state CANCELED.') }),
+  output: z.object({
+    deployment: Deployment.describe('The deployment after cancelling: state CANCELED.'),
+    already_done: z
+      .boolean()
+      .describe(
+        "True when this call's first request may have cancelled the deployment but its answer was lost, and the repeated request found it already CANCELED: it is cancelled, most likely by that first request (a cancel by someone else in the same moment cannot be told apart). False when this call cancelled it and said so.",
+      ),
+  }),
   access: 'destructive',
   idempotent: true,
-  variables: { deployment_id: '$.deployment.id', state: '$.deployment.state' },
+  variables: {
+    deployment_id: '$.deployment.id',
+    state: '$.deployment.state',
+    already_done: '$.already_done',
+  },
   async run(input, { http, constraints }) {
     const id = input.deployment_id;
     const allowed = allowedProjects(constraints);
@@ -83,11 +92,15 @@ export default defineStep({
         path: deploymentsPath('cancelDeployment', { id }),
         idempotent: true,
       });
-      return { deployment: toDeployment(response.body) };
+      return { deployment: toDeployment(response.body), already_done: false };
     } catch (error) {
       if (!isRefusal(error)) throw error;
       // The refusal's wording is the provider's; the state that explains it is read, not parsed from text.
       const current = await stateAfterRefusal(http, id);
+      // Refused on a replay sent after an attempt that may have landed, and now CANCELED: our first cancel did it.
+      if (current?.state === 'CANCELED' && isReplayAfterAmbiguousAttempt(error)) {
+        return { deployment: current, already_done: true };
+      }
       if (current && !CANCELABLE_STATES.includes(current.state)) throw notCancelable(current, error);
       throw error;
     }

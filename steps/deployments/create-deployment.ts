@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { isToolstepsError, ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
+import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { Deployment, Environment, ProjectRef, targetForCreate, toDeployment } from './deployment-schema.js';
 import { deployments, deploymentsPath } from './index.js';
-import { outcomeUnknown } from './outcome.js';
 import { allowedProjects, requireProjectInScope } from './project-scope.js';
 
 const GitRef = z
@@ -215,7 +215,8 @@ export default defineStep({
       });
       return { deployment: toDeployment(response.body) };
     } catch (error) {
-      if (isToolstepsError(error) && outcomeUnknown(error)) {
+      if (isToolstepsError(error) && mayHaveLanded(error)) {
+        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
         const hint = `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`;
         error.details.outcome = 'unknown';
         error.details.hint = hint;

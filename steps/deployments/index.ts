@@ -116,10 +116,15 @@ export const deployments = defineIntegration({
     };
   },
   parseError: (body) => {
-    if (typeof body === 'string') return body.trim() ? { message: body.trim().slice(0, 300) } : {};
+    if (typeof body === 'string') {
+      const text = body.trim().slice(0, 300).replace(/\.$/, '');
+      return text ? { message: text } : {};
+    }
     const parsed = DeploymentsErrorBody.safeParse(body);
     if (!parsed.success) return {};
-    const { code, message } = parsed.data.error;
+    const { code } = parsed.data.error;
+    // Our messages end with their own period; the provider's is dropped.
+    const message = parsed.data.error.message?.trim().replace(/\.$/, '');
     return { ...(message ? { message } : {}), ...(code ? { providerCode: code } : {}) };
   },
   classifyError: (failure, parsed) => {

@@ -5,9 +5,9 @@ import {
   callGovernance,
   connectionProject,
   Email,
+  failedWriteOutcome,
   governance,
   InviteCode,
-  outcomeUnknown,
   Role,
 } from './index.js';
 import { createInvite, inviteFields } from './invite-schema.js';
@@ -19,7 +19,7 @@ export default defineStep({
   description:
     'Give a pending invite another role. The platform cannot change an invite in place, so this deletes the invite and creates a new one.',
   agentDescription:
-    "Changes the role of a PENDING invite to the connection's project. The platform does not allow changing an invite's role in place, so this step makes two calls: it deletes the invite, then invites the same email again with the new role, and returns the NEW invite_code (the old one stops working and the invitee gets a new email). Pass the email the invite was sent to. Needs an admin's API key. If the second call fails, the error (code partial_failure) says that the old invite is gone and gives the email and role to pass to Invite User. For someone who is already a member, use Update User Role.",
+    "Changes the role of a PENDING invite to the connection's project. The platform does not allow changing an invite's role in place, so this step makes two calls: it deletes the invite, then invites the same email again with the new role, and returns the NEW invite_code (the old one stops working and the invitee gets a new email). email MUST be the invitee's address exactly as it was given to Invite User: the platform cannot look an invite up by its code, so this step cannot check it, and a wrong email deletes the invite and invites someone else instead. Needs an admin's API key. If the second call fails, the error (code partial_failure) says that the old invite is gone and gives the email and role to pass to Invite User. For someone who is already a member, use Update User Role.",
   keywords: [
     'change invite',
     'update invite',
@@ -31,7 +31,9 @@ export default defineStep({
   ],
   input: z.object({
     invite_code: InviteCode,
-    email: Email.describe('Email address the pending invite was sent to; the new invite goes to it.'),
+    email: Email.describe(
+      "The invitee's email exactly as given to Invite User: the new invite goes to it. It cannot be checked against the invite (the platform cannot look invites up), so a wrong address deletes this invite and invites someone else.",
+    ),
     role: Role.describe('The role the new invite grants: admin, editor or viewer.'),
   }),
   output: z.object({
@@ -59,10 +61,15 @@ export default defineStep({
       );
     } catch (error) {
       if (isToolstepsError(error)) {
-        const unknown = outcomeUnknown(error);
-        error.details.outcome = unknown ? 'unknown' : 'nothing_changed';
+        const outcome = failedWriteOutcome(error);
+        const unknown = outcome === 'unknown';
+        // Assigned after the transport's generic marking, so these more specific words win.
+        error.details.outcome = outcome;
+        error.details.step_outcome = unknown
+          ? 'old_invite_delete_unknown_new_invite_not_created'
+          : 'nothing_changed';
         error.details.hint = unknown
-          ? `Deleting invite ${input.invite_code} failed after it may have reached the platform, and no new invite was created. Try Delete Project Invite, then Invite User with email "${input.email}" and role "${input.role}".`
+          ? `Deleting invite ${input.invite_code} failed after it may have reached the platform, and no new invite was created. Run Delete Project Invite (if it answers not found, the invite is already gone), then Invite User with email "${input.email}" and role "${input.role}".`
           : `Nothing was changed: invite ${input.invite_code} was not deleted and no new invite was created.`;
       }
       throw error;
@@ -81,7 +88,8 @@ function halfDone(
   error: unknown,
   change: { invite_code: string; email: string; role: string; projectId: string },
 ): ToolstepsError {
-  const unknown = outcomeUnknown(error);
+  const outcome = failedWriteOutcome(error);
+  const unknown = outcome === 'unknown';
   const reason = error instanceof Error ? error.message : String(error);
   const retry = `run Invite User with email "${change.email}" and role "${change.role}"`;
   const message = unknown
@@ -93,7 +101,9 @@ function halfDone(
     retryable: false,
     cause: error,
     details: {
-      outcome: unknown
+      // The shared vocabulary, about the invite this call tried to create; step_outcome says the whole story.
+      outcome,
+      step_outcome: unknown
         ? 'old_invite_deleted_new_invite_unknown'
         : 'old_invite_deleted_new_invite_not_created',
       deleted_invite_code: change.invite_code,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
+import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, governance, OrganizationId, outcomeUnknown } from './index.js';
+import { callGovernance, governance, OrganizationId } from './index.js';
 
 export default defineStep({
   id: 'governance.create_project',
@@ -37,7 +38,8 @@ export default defineStep({
         organization_id: input.organization_id,
       };
     } catch (error) {
-      if (isToolstepsError(error) && outcomeUnknown(error)) {
+      if (isToolstepsError(error) && mayHaveLanded(error)) {
+        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
         error.details.outcome = 'unknown';
         error.details.hint =
           'The project may or may not have been created. Look for it in the organization before calling Create Project again.';

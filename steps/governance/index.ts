@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { AuthError, InputError, NotFoundError, PermissionError } from '../../src/errors.js';
+import { AuthError, InputError, isToolstepsError, NotFoundError, PermissionError } from '../../src/errors.js';
 import type { HttpClient, HttpResponse } from '../../src/http/http-client.js';
 import { defineIntegration, type ParsedProviderError, type ProviderFailure } from '../../src/integration.js';
+import { mayHaveLanded, type Outcome } from '../../src/outcome.js';
 import type { StepContext } from '../../src/step.js';
 
 /**
@@ -274,9 +275,15 @@ export function callGovernance<Body = unknown>(
   });
 }
 
-/** Failures after which a write may or may not have happened at the platform. */
-export function outcomeUnknown(error: unknown): boolean {
-  const record = error as { code?: string; status?: number; details?: { sent?: unknown } };
-  if (record.code === 'network_error' || record.code === 'timeout') return record.details?.sent !== false;
-  return record.code === 'provider_error' && [500, 502, 504].includes(record.status ?? 0);
+/**
+ * What is known about a governance write that failed, in the shared
+ * vocabulary of `src/outcome.ts`: `unknown` when it may have reached the
+ * platform and acted (or we cannot tell), `not_sent` when nothing left this
+ * machine, `refused` when the platform answered without acting.
+ */
+export function failedWriteOutcome(error: unknown): Outcome {
+  if (mayHaveLanded(error) || !isToolstepsError(error)) return 'unknown';
+  if (error.details.sent === false) return 'not_sent';
+  // Any answer the transport did not flag as ambiguous (4xx, 503) means the platform did not act.
+  return error.status === undefined ? 'unknown' : 'refused';
 }

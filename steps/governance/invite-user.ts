@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
+import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { connectionProject, Email, governance, outcomeUnknown, Role } from './index.js';
+import { connectionProject, Email, governance, Role } from './index.js';
 import { createInvite, inviteFields } from './invite-schema.js';
 
 export default defineStep({
@@ -22,7 +23,8 @@ export default defineStep({
     try {
       return await createInvite(context.http, { projectId, email: input.email, role: input.role });
     } catch (error) {
-      if (isToolstepsError(error) && outcomeUnknown(error)) {
+      if (isToolstepsError(error) && mayHaveLanded(error)) {
+        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
         error.details.outcome = 'unknown';
         error.details.hint = `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`;
       }

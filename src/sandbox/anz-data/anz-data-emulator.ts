@@ -109,8 +109,8 @@ export class AnzDataEmulator implements Emulator {
       return problem(401, 'missing_api_key', 'Send your API key as Authorization: Bearer <API key>.');
     }
     if (!this.ledger.has(apiKey)) {
-      // Echoes the key as some providers do, so tests prove our side redacts it.
-      return problem(401, 'invalid_api_key', `Invalid API key: ${apiKey}`);
+      // Echoes the key as some providers do (the message is also the param's), so tests prove our side redacts it.
+      return problem(401, 'invalid_api_key', `Invalid API key: ${apiKey}`, 'authorization');
     }
     const verdict = this.limiter.consume(apiKey);
     const resetSeconds = Math.max(1, Math.ceil((verdict.resetAt - this.options.clock.now()) / 1000));

@@ -166,8 +166,10 @@ export class ContactDataEmulator implements Emulator {
     const key = typeof given === 'string' ? given : undefined;
     const account = key === undefined ? undefined : this.accounts.get(key);
     if (!key || !account) {
-      // Like some real APIs, it echoes what it was given: the client must redact it.
-      return failure(401, key ? `Invalid API key "${key}"` : 'Missing api_key header');
+      // Like some real APIs, it echoes what it was given, in the message and per field: the client must redact it.
+      return key
+        ? failure(401, `Invalid API key "${key}"`, [{ field: 'api_key', message: `unknown key ${key}` }])
+        : failure(401, 'Missing api_key header', [{ field: 'api_key', message: 'required' }]);
     }
     const quota = this.quotas.consume(key);
     if (!quota.allowed) {

@@ -141,16 +141,13 @@ export class GovernanceState {
     this.organizations.get(project.organizationId)?.members.add(userId);
   }
 
-  /** Leaves the project; a user left in no project of the organization leaves the organization too. */
+  /**
+   * Leaves the project, and only the project: organization membership is
+   * independent of project membership, so the user stays in the organization
+   * (and their API keys keep working) even when this was their last project.
+   */
   removeMember(projectId: string, userId: string): void {
-    const project = this.projects.get(projectId)!;
-    project.members.delete(userId);
-    const organization = this.organizations.get(project.organizationId);
-    if (!organization || organization.admins.has(userId)) return;
-    const stillIn = [...this.projects.values()].some(
-      (candidate) => candidate.organizationId === organization.id && candidate.members.has(userId),
-    );
-    if (!stillIn) organization.members.delete(userId);
+    this.projects.get(projectId)!.members.delete(userId);
   }
 
   userByEmail(email: string): UserRecord | undefined {

@@ -11,17 +11,25 @@ describe('anz_data credits', () => {
   it('a no-match is an empty result with matched: false, never an error, and costs nothing', async () => {
     fx = await anzDataFixture({ credits: 0 });
     const person = await fx.invoke('anz_data.people_enrichment', { email: 'nobody@unknown.example' });
-    expect(person.output).toEqual({ matched: false, person: null });
+    expect(person.output).toEqual({ matched: false, person: null, credits_charged: 0 });
     expect(person.variables).toMatchObject({ matched: false, email: null, full_name: null });
-    expect(person.meta.credits).toEqual({ estimated: { min: 1, max: 2 }, charged: 0 });
+    // A no-match costs nothing, so the cheapest case of every estimate is 0.
+    expect(person.meta.credits).toEqual({ estimated: { min: 0, max: 2 }, charged: 0 });
 
     const company = await fx.invoke('anz_data.company_enrichment', { domain: 'not-in-the-sandbox.example' });
-    expect(company.output).toEqual({ matched: false, company: null });
-    expect(company.meta.credits?.charged).toBe(0);
+    expect(company.output).toEqual({ matched: false, company: null, credits_charged: 0 });
+    expect(company.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 0 });
 
     const search = await fx.invoke('anz_data.people_search', { company: 'Wattle', seniority: 'vp' });
-    expect(search.output).toEqual({ matched: false, people: [], total: 0, returned: 0, truncated: false });
-    expect(search.meta.credits?.charged).toBe(0);
+    expect(search.output).toEqual({
+      matched: false,
+      people: [],
+      total: 0,
+      returned: 0,
+      truncated: false,
+      credits_charged: 0,
+    });
+    expect(search.meta.credits).toEqual({ estimated: { min: 0, max: 10 }, charged: 0 });
 
     // Even on an empty balance: the provider charges only a match.
     expect(fx.sent()).toHaveLength(3);
@@ -57,7 +65,7 @@ describe('anz_data credits', () => {
     ).rejects.toMatchObject({
       name: 'CreditError',
       code: 'credit_budget_exceeded',
-      details: { estimated: { min: 1, max: 20 }, budget: 5 },
+      details: { estimated: { min: 0, max: 20 }, budget: 5 },
     });
     await expect(
       fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' }, { creditBudget: 1 }),
@@ -78,13 +86,55 @@ describe('anz_data credits', () => {
       { position: 'manager', limit: 5 },
       { creditBudget: 5 },
     );
-    expect(search.meta.credits).toEqual({ estimated: { min: 1, max: 5 }, charged: 5 });
+    expect(search.meta.credits).toEqual({ estimated: { min: 0, max: 5 }, charged: 5 });
+    expect(search.output).toMatchObject({ matched: true, returned: 5, credits_charged: 5 });
     const company = await fx.invoke(
       'anz_data.company_enrichment',
       { domain: 'kiwiorchard.example' },
       { creditBudget: 1 },
     );
     expect(company.meta.credits?.charged).toBe(1);
+  });
+
+  it("api_call prices every spelling of a paid path, the provider's own GET lookups, and unknown paths as unbounded", async () => {
+    fx = await anzDataFixture();
+    const refusedUnder = async (budget: number, method: string, endpoint: string, body?: unknown) => {
+      const error = await fx
+        .invoke(
+          'anz_data.api_call',
+          { method, endpoint, ...(body === undefined ? {} : { body }) },
+          { creditBudget: budget },
+        )
+        .catch((thrown: unknown) => thrown);
+      expect(error, `${method} ${endpoint}`).toMatchObject({ code: 'credit_budget_exceeded' });
+      return error as CreditError;
+    };
+    // Spellings a server routes to POST /enrich/person (up to 2 credits) are priced as it.
+    for (const endpoint of ['/enrich/%70erson', '/enrich//person', 'enrich/person/', '/Enrich/Person?x=1']) {
+      const error = await refusedUnder(1, 'POST', endpoint, { email: 'a@b.example' });
+      expect(error.details.estimated).toEqual({ min: 0, max: 2 });
+    }
+    // A POST to a path of unknown price is unbounded: no budget admits it.
+    const unknown = await refusedUnder(1_000_000, 'POST', '/enrich/people', { email: 'a@b.example' });
+    expect(unknown.message).toMatch(/no known price/);
+    // Unbounded is said in words, never as a number nobody can act on.
+    expect(`${unknown.message} ${JSON.stringify(unknown.details)}`).not.toMatch(/Infinity/);
+    // The provider's own paid reads (provider facts: GET /company, /people) are not free.
+    expect((await refusedUnder(0, 'GET', '/company?domain=kiwiorchard.example')).details.estimated).toEqual({
+      min: 0,
+      max: 1,
+    });
+    await refusedUnder(1_000, 'GET', '/people?company=Wattle');
+    await refusedUnder(1_000, 'GET', '/People/');
+    expect(fx.sent()).toHaveLength(0);
+
+    // The balance check stays free under a zero budget.
+    const free = await fx.invoke(
+      'anz_data.api_call',
+      { method: 'GET', endpoint: '/credits' },
+      { creditBudget: 0 },
+    );
+    expect(free.meta.credits).toEqual({ estimated: { min: 0, max: 0 }, charged: 0 });
   });
 
   it('a paid lookup is not replayed after the provider may have charged for it', async () => {
@@ -115,6 +165,29 @@ describe('anz_data credits', () => {
     expect(fx.sent()).toHaveLength(2);
   });
 
+  it.each([500, 502, 504])(
+    'a paid lookup answered %i after the provider charged it is reported as unknown, sent once, charged once',
+    async (status) => {
+      fx = await anzDataFixture();
+      // The provider matches and charges, then a gateway answers with a 5xx.
+      fx.sandbox.faults.add({
+        target: 'anz-data',
+        pathIncludes: '/enrich/person',
+        count: 1,
+        action: { kind: 'status', status, when: 'after' },
+      });
+      const error = await fx
+        .invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' })
+        .catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ code: 'provider_error', status, retryable: false });
+      expect((error as ProviderError).details).toMatchObject({ outcome: 'unknown' });
+      expect(fx.sent()).toHaveLength(1);
+      expect(fx.sandbox.anzData.ledger.charges).toHaveLength(1);
+      expect(fx.sandbox.anzData.ledger.spent(fx.apiKey)).toBe(2);
+    },
+  );
+
   it('retries a paid lookup the provider refused without acting (429, 503) and pays once', async () => {
     fx = await anzDataFixture();
     fx.sandbox.faults.add({
@@ -128,11 +201,12 @@ describe('anz_data credits', () => {
         body: { error: { code: 'rate_limited', message: 'Too many requests.' } },
       },
     });
+    // A 503 that says when to come back is a refusal before any work; without Retry-After it proves nothing.
     fx.sandbox.faults.add({
       target: 'anz-data',
       pathIncludes: '/search/people',
       count: 1,
-      action: { kind: 'status', status: 503 },
+      action: { kind: 'status', status: 503, headers: { 'retry-after': '1' } },
     });
     const search = await fx.invoke('anz_data.people_search', { company: 'Tasman Fintech' });
     expect(search.meta).toMatchObject({ attempts: 3, retries: 2, credits: { charged: 2 } });

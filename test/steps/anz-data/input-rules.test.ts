@@ -58,6 +58,21 @@ const refused: [string, string, unknown, string][] = [
   ],
   ['a ".." escape', 'anz_data.api_call', { method: 'GET', endpoint: '/enrich/%2e%2e/%2e%2e/x' }, 'endpoint'],
   ['a body on GET', 'anz_data.api_call', { method: 'GET', endpoint: '/credits', body: { a: 1 } }, 'body'],
+  // Unknown keys are refused, not dropped, as contact_data does: a typo must not become another lookup.
+  [
+    'an unknown key (a typo)',
+    'anz_data.people_enrichment',
+    { emial: 'olivia.nguyen@wattle-analytics.example', profile_slug: 'olivia-nguyen' },
+    '(root)',
+  ],
+  ['an unknown company key', 'anz_data.company_enrichment', { domain: 'x.example', acn: '1' }, '(root)'],
+  ['an unknown search filter', 'anz_data.people_search', { company: 'Wattle', titel: 'cto' }, '(root)'],
+  [
+    'an API Call with headers',
+    'anz_data.api_call',
+    { method: 'GET', endpoint: '/credits', headers: { authorization: 'Bearer x' } },
+    '(root)',
+  ],
 ];
 
 describe('anz_data input rules: refused before anything is sent', () => {
@@ -91,6 +106,9 @@ describe('anz_data input rules: refused before anything is sent', () => {
     await expect(fx.invoke('anz_data.people_search', { limit: 3 })).rejects.toThrow(
       /at least one of company, position, seniority, department/,
     );
+    await expect(fx.invoke('anz_data.people_enrichment', { emial: 'a@b.example' })).rejects.toThrow(
+      /Unrecognized key.*emial/,
+    );
     expect(fx.sent()).toHaveLength(0);
   });
 
@@ -98,7 +116,7 @@ describe('anz_data input rules: refused before anything is sent', () => {
     for (const abn of ['51 824 753 556', '51824753556', ' 51 824 753 556 ']) {
       const result = await fx.invoke('anz_data.company_enrichment', { abn });
       // Valid, but no company in the sandbox holds it: a free no-match.
-      expect(result.output).toEqual({ matched: false, company: null });
+      expect(result.output).toEqual({ matched: false, company: null, credits_charged: 0 });
     }
     expect(fx.sent().map((entry) => JSON.parse(entry.rawBody))).toEqual([
       { abn: '51824753556' },

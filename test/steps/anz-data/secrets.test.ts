@@ -31,12 +31,57 @@ describe('the anz_data API key stays secret', () => {
         input: { profile_slug: 'mia-thompson' },
       })
       .catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ name: 'AuthError', code: 'reauthorization_required', status: 401 });
+    expect(error).toMatchObject({
+      name: 'AuthError',
+      code: 'reauthorization_required',
+      status: 401,
+      details: { fields: [{ path: 'authorization' }] },
+    });
     // The sandbox did echo it: the redaction is what keeps it out.
     expect(fx.sent()[0]?.headers.authorization).toBe(`Bearer ${wrongKey}`);
     expect((error as Error).message).toContain('[redacted]');
     for (const text of exposed(error)) expect(text).not.toContain(wrongKey);
     expect(JSON.stringify(fx.logger.lines)).not.toContain(wrongKey);
+  });
+
+  it('is not in errors whose param entries echo it', async () => {
+    fx = await anzDataFixture();
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      count: 1,
+      action: {
+        kind: 'status',
+        status: 400,
+        body: { error: { code: 'invalid_parameter', message: `unknown key ${fx.apiKey}`, param: 'api_key' } },
+      },
+    });
+    fx.sandbox.faults.add({
+      target: 'anz-data',
+      count: 1,
+      action: {
+        kind: 'status',
+        status: 422,
+        body: { error: { code: 'invalid_parameter', message: 'not accepted', param: `key=${fx.apiKey}` } },
+      },
+    });
+    const errors = [
+      await fx.invoke('anz_data.people_search', { company: 'Tasman' }).catch((e: unknown) => e),
+      await fx
+        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
+        .catch((e: unknown) => e),
+    ];
+    expect(errors[0]).toMatchObject({
+      code: 'provider_rejected',
+      status: 400,
+      details: { fields: [{ path: 'api_key' }] },
+    });
+    expect(errors[1]).toMatchObject({ code: 'provider_rejected', status: 422 });
+    for (const error of errors) {
+      expect(exposed(error).join('\n')).toContain('[redacted]');
+      for (const text of exposed(error)) expect(text).not.toContain(fx.apiKey);
+    }
+    expect(JSON.stringify(fx.logger.lines)).not.toContain(fx.apiKey);
+    expect(fx.sandbox.anzData.ledger.charges).toEqual([]);
   });
 
   it('is not in network errors, credit errors, logs, outputs or variables', async () => {

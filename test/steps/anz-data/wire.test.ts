@@ -41,6 +41,7 @@ describe('anz_data steps on the wire', () => {
         emails: [{ address: 'olivia.nguyen@wattle-analytics.example', type: 'work', verified: true }],
         phones: [{ number: '+61491570156', type: 'mobile' }],
       },
+      credits_charged: 2,
     });
     expect(result.variables).toMatchObject({
       matched: true,
@@ -49,7 +50,7 @@ describe('anz_data steps on the wire', () => {
       company: 'Wattle Analytics',
     });
     // Contact details come with the profile: the provider charged 2 and said so.
-    expect(result.meta.credits).toEqual({ estimated: { min: 1, max: 2 }, charged: 2 });
+    expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 2 }, charged: 2 });
     expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(98);
   });
 
@@ -88,8 +89,9 @@ describe('anz_data steps on the wire', () => {
         technologies: ['AWS', 'Snowflake', 'dbt', 'HubSpot', 'React'],
         founded_year: 2014,
       },
+      credits_charged: 1,
     });
-    expect(result.meta.credits).toEqual({ estimated: { min: 1, max: 1 }, charged: 1 });
+    expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
   });
 
   it('company_enrichment by domain, website and profile URL', async () => {
@@ -124,10 +126,10 @@ describe('anz_data steps on the wire', () => {
       names: ['Liam Murphy', 'Priya Sharma'],
       total: 2,
     });
-    expect(result.output).toMatchObject({ returned: 2, truncated: false });
+    expect(result.output).toMatchObject({ returned: 2, truncated: false, credits_charged: 2 });
     // Search results carry no contact details.
     expect(result.output.people[0]).not.toHaveProperty('emails');
-    expect(result.meta.credits).toEqual({ estimated: { min: 1, max: 5 }, charged: 2 });
+    expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 5 }, charged: 2 });
 
     const managers = await fx.invoke('anz_data.people_search', {
       position: 'engineering manager',
@@ -160,6 +162,6 @@ describe('anz_data steps on the wire', () => {
       body: { match: true, company: { name: 'Harbourside Legal', abn: '54 112 358 132' } },
     });
     // A forwarded lookup is estimated and its charge reported like the dedicated step's.
-    expect(company.meta.credits).toEqual({ estimated: { min: 1, max: 1 }, charged: 1 });
+    expect(company.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { personCharge } from '../../../src/sandbox/contact-data/contact-data-emulator.js';
 import type { FaultRule } from '../../../src/sandbox/index.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
@@ -6,6 +7,7 @@ interface BulkOutput {
   results: {
     index: number;
     status: string;
+    credits_charged: number | null;
     contact: { id: string } | null;
     error: Record<string, unknown> | null;
   }[];
@@ -18,10 +20,12 @@ interface BulkOutput {
   };
   complete: boolean;
   stopped: { code: string; outcome: string } | null;
-  failed_indexes: number[];
+  retry_indexes: number[];
+  unknown_indexes: number[];
 }
 
 const SERVER_ERROR = { statusCode: 500, message: 'Internal server error', errors: [] };
+const UNAVAILABLE = { statusCode: 503, message: 'Service unavailable', errors: [] };
 
 describe('contact_data bulk runs: replay safety and quotas', () => {
   let fx: ContactDataFixture;
@@ -43,7 +47,53 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     if (done === after) fx.sandbox.faults.add({ target: 'contact-data', ...rule });
   };
 
-  it('a batch failing with 500 after others succeeded is re-sent alone; no succeeded record is sent again', async () => {
+  /** Credits the sandbox charges for a batch of matched people. */
+  const costOf = (from: number, count: number) =>
+    fx.sandbox.contactData.directory.people
+      .slice(from, from + count)
+      .reduce((sum, person) => sum + personCharge(person), 0);
+
+  it.each([500, 502, 504])(
+    'a batch answered %i after the provider charged it is not re-sent: its records are unknown, not retryable, and no credit is counted twice',
+    async (status) => {
+      fx = await contactDataFixture();
+      const contacts = emails(30);
+      const result = await fx.invoke<BulkOutput>(
+        'contact_data.enrich_contacts',
+        { contacts, batch_size: 10, concurrency: 1 },
+        {
+          onProgress: faultAfter(1, {
+            pathIncludes: '/person/bulk',
+            count: 1,
+            // The provider processes (and charges) the batch, then a gateway answers with a 5xx.
+            action: { kind: 'status', status, when: 'after', body: SERVER_ERROR },
+          }),
+        },
+      );
+      const batch = (n: number) => contacts.slice(n * 10, n * 10 + 10).map((record) => record.email);
+      // Sent once each: the failed batch is never replayed, by the transport or by the runner.
+      expect(batchesSent()).toEqual([batch(0), batch(1), batch(2)]);
+      const { results, summary } = result.output;
+      expect(summary).toMatchObject({ matched: 20, failed: 10, batches_resent: 0 });
+      expect(results[10]).toMatchObject({
+        status: 'failed',
+        contact: null,
+        credits_charged: null,
+        error: { code: 'provider_error', retryable: false, outcome: 'unknown' },
+      });
+      expect(result.output.unknown_indexes).toEqual(Array.from({ length: 10 }, (_, index) => index + 10));
+      expect(result.output.retry_indexes).toEqual([]);
+      expect(result.output.complete).toBe(false);
+      expect(result.output.stopped).toBeNull();
+      // The provider charged each batch once; we count only what it reported, never the unknown batch.
+      const reported = costOf(0, 10) + costOf(20, 10);
+      expect(summary.credits_charged).toBe(reported);
+      expect(result.meta.credits?.charged).toBe(reported);
+      expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(reported + costOf(10, 10));
+    },
+  );
+
+  it('a batch the provider refused without acting (503 with Retry-After) is re-sent alone; no succeeded record is sent again', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
     const result = await fx.invoke<BulkOutput>(
@@ -52,22 +102,23 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       {
         onProgress: faultAfter(1, {
           pathIncludes: '/person/bulk',
-          count: 1,
-          action: { kind: 'status', status: 500, body: SERVER_ERROR },
+          // The transport's four attempts; the runner's re-send then gets through.
+          count: 4,
+          action: { kind: 'status', status: 503, headers: { 'retry-after': '3' }, body: UNAVAILABLE },
         }),
       },
     );
-    const sent = batchesSent();
     const batch = (n: number) => contacts.slice(n * 10, n * 10 + 10).map((record) => record.email);
-    expect(sent).toEqual([batch(0), batch(1), batch(1), batch(2)]);
+    expect(batchesSent()).toEqual([batch(0), ...Array(5).fill(batch(1)), batch(2)]);
     expect(result.output.summary).toMatchObject({ matched: 30, failed: 0, batches_resent: 1 });
     expect(result.output.results.map((entry) => entry.index)).toEqual(contacts.map((_, index) => index));
-    expect(fx.clock.sleeps).toContain(1000);
-    // The 500 was not processed, so nothing was charged twice.
+    expect(fx.clock.sleeps).toEqual([3000, 3000, 3000, 1000]);
+    // A 503 is refused before any work, so nothing was charged twice.
     expect(result.meta.credits?.charged).toBe(fx.sandbox.contactData.spent(TEST_KEY));
+    expect(result.meta.credits?.charged).toBe(costOf(0, 30));
   });
 
-  it('a batch that keeps failing is re-sent twice, then its records fail; the others are kept', async () => {
+  it('a batch that keeps being refused (503) is re-sent twice, then its records fail as safe to retry; the others are kept', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
     const result = await fx.invoke<BulkOutput>(
@@ -76,31 +127,83 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       {
         onProgress: faultAfter(1, {
           pathIncludes: '/person/bulk',
-          count: 3,
-          action: { kind: 'status', status: 502, body: SERVER_ERROR },
+          count: 12,
+          action: { kind: 'status', status: 503, headers: { 'retry-after': '3' }, body: UNAVAILABLE },
         }),
       },
     );
-    expect(fx.sent()).toHaveLength(1 + 3 + 1);
-    expect(fx.clock.sleeps.filter((ms) => ms >= 1000)).toEqual([1000, 2000]);
+    // The first send and two re-sends, each with the transport's four attempts.
+    expect(fx.sent()).toHaveLength(1 + 3 * 4 + 1);
+    expect(fx.clock.sleeps.filter((ms) => ms !== 3000)).toEqual([1000, 2000]);
     const { results, summary } = result.output;
     expect(summary).toMatchObject({ matched: 20, failed: 10, batches_resent: 2 });
     expect(result.output.complete).toBe(false);
     expect(result.output.stopped).toBeNull();
-    expect(result.output.failed_indexes).toEqual(Array.from({ length: 10 }, (_, index) => index + 10));
+    expect(result.output.retry_indexes).toEqual(Array.from({ length: 10 }, (_, index) => index + 10));
+    expect(result.output.unknown_indexes).toEqual([]);
     expect(results[10]).toMatchObject({
       status: 'failed',
       contact: null,
+      credits_charged: 0,
       error: { code: 'provider_error', retryable: true, outcome: 'refused' },
     });
 
-    // Running exactly the failed records again completes the list, and sends only them.
+    // Running exactly the records to retry completes the list, and sends only them.
     const before = fx.sent().length;
     const again = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
-      contacts: result.output.failed_indexes.map((index) => contacts[index]!),
+      contacts: result.output.retry_indexes.map((index) => contacts[index]!),
     });
     expect(again.output.summary).toMatchObject({ matched: 10, failed: 0 });
     expect(batchesSent().slice(before)).toEqual([contacts.slice(10, 20).map((record) => record.email)]);
+    expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(costOf(0, 30));
+  });
+
+  it('a batch whose connection never opened is re-sent; nothing is charged twice', async () => {
+    let refusals = 0;
+    const refusingFetch: typeof fetch = async (input, init) => {
+      // The second batch meets a refused connection on all four transport attempts.
+      if (String(input).endsWith('/person/bulk') && fx.sent().length === 1 && refusals < 4) {
+        refusals += 1;
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        });
+      }
+      return fetch(input, init);
+    };
+    fx = await contactDataFixture({ runtime: { fetch: refusingFetch } });
+    const contacts = emails(20);
+    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+      contacts,
+      batch_size: 10,
+      concurrency: 1,
+    });
+    expect(refusals).toBe(4);
+    expect(fx.sent()).toHaveLength(2);
+    expect(result.output.summary).toMatchObject({ matched: 20, failed: 0, batches_resent: 1 });
+    expect(result.meta.credits?.charged).toBe(fx.sandbox.contactData.spent(TEST_KEY));
+  });
+
+  it('a record missing from the answer may have been charged: unknown, not retryable, charge null', async () => {
+    const dropLast: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).endsWith('/person/bulk') || !response.ok) return response;
+      const body = (await response.json()) as { results: unknown[] };
+      return new Response(JSON.stringify({ ...body, results: body.results.slice(0, -1) }), {
+        status: response.status,
+        headers: response.headers,
+      });
+    };
+    fx = await contactDataFixture({ runtime: { fetch: dropLast } });
+    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', { contacts: emails(5) });
+    expect(result.output.results[4]).toMatchObject({
+      status: 'failed',
+      credits_charged: null,
+      error: { code: 'missing_in_answer', retryable: false, outcome: 'unknown' },
+    });
+    expect(result.output.unknown_indexes).toEqual([4]);
+    expect(result.output.retry_indexes).toEqual([]);
+    expect(result.output.summary.credits_charged).toBe(costOf(0, 4));
+    expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(costOf(0, 5));
   });
 
   it('a connection reset after the provider acted is not re-sent (it may have been charged)', async () => {
@@ -119,7 +222,12 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     );
     expect(fx.sent()).toHaveLength(2);
     expect(result.output.summary).toMatchObject({ matched: 10, failed: 10, batches_resent: 0 });
-    expect(result.output.results[15]!.error).toMatchObject({ code: 'network_error', outcome: 'unknown' });
+    expect(result.output.results[15]).toMatchObject({
+      credits_charged: null,
+      error: { code: 'network_error', retryable: false, outcome: 'unknown' },
+    });
+    expect(result.output.unknown_indexes).toEqual(Array.from({ length: 10 }, (_, index) => index + 10));
+    expect(result.output.retry_indexes).toEqual([]);
     // The provider charged for the batch we never heard back from; the result only counts what it reported.
     expect(fx.sandbox.contactData.spent(TEST_KEY)).toBeGreaterThan(result.output.summary.credits_charged!);
   });
@@ -164,6 +272,8 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       retryable: true,
       outcome: 'not_sent',
     });
+    expect(result.output.retry_indexes).toEqual(Array.from({ length: 30 }, (_, index) => index + 20));
+    expect(result.output.unknown_indexes).toEqual([]);
   });
 
   it('a 429 without Retry-After (quota spent by another client) waits for the window, then succeeds', async () => {

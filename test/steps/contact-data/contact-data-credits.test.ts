@@ -10,7 +10,8 @@ interface BulkOutput {
   summary: { matched: number; no_match: number; failed: number; credits_charged: number | null };
   complete: boolean;
   stopped: { code: string } | null;
-  failed_indexes: number[];
+  retry_indexes: number[];
+  unknown_indexes: number[];
 }
 
 describe('contact_data credits, no match and provider refusals', () => {
@@ -92,7 +93,68 @@ describe('contact_data credits, no match and provider refusals', () => {
     expect(result.output.complete).toBe(false);
     expect(result.meta.credits?.charged).toBe(15);
     expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(15);
-    expect(result.output.failed_indexes).toEqual(Array.from({ length: 21 }, (_, index) => index + 9));
+    // Nothing was charged for any failed record: all safe to run again once credits are added.
+    expect(result.output.retry_indexes).toEqual(Array.from({ length: 21 }, (_, index) => index + 9));
+    expect(result.output.unknown_indexes).toEqual([]);
+  });
+
+  it.each([500, 502, 504])(
+    'a lookup answered %i after the provider charged it is unknown, not retryable, and sent once',
+    async (status) => {
+      fx = await contactDataFixture({ credits: 50 });
+      fx.sandbox.faults.add({
+        target: 'contact-data',
+        pathIncludes: '/person',
+        count: 1,
+        action: {
+          kind: 'status',
+          status,
+          when: 'after',
+          body: { statusCode: status, message: 'Gateway', errors: [] },
+        },
+      });
+      const error = await fx
+        .invoke('contact_data.find_contact', { email: emails(1, 1)[0]!.email })
+        .catch((thrown: unknown) => thrown);
+      expect(error).toMatchObject({
+        code: 'provider_error',
+        status,
+        retryable: false,
+        details: { outcome: 'unknown' },
+      });
+      expect(fx.sent()).toHaveLength(1);
+      // The provider charged once (2 credits, phones included); nothing was sent again to charge twice.
+      expect(fx.sandbox.contactData.spent(TEST_KEY)).toBe(2);
+    },
+  );
+
+  it('a charge the provider does not report stays null, never 0', async () => {
+    const withoutCharges: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = (await response.json()) as Record<string, unknown>;
+      const strip = (record: Record<string, unknown>) => {
+        const { creditsCharged: _dropped, ...rest } = record;
+        return rest;
+      };
+      const stripped = Array.isArray(body.results)
+        ? { ...strip(body), results: (body.results as Record<string, unknown>[]).map(strip) }
+        : strip(body);
+      return new Response(JSON.stringify(stripped), { status: response.status, headers: response.headers });
+    };
+    fx = await contactDataFixture({ credits: 50, runtime: { fetch: withoutCharges } });
+    const miss = await fx.invoke('contact_data.find_contact', { email: 'nobody@unknown.example' });
+    expect(miss.output).toEqual({ matched: false, contact: null, credits_charged: null });
+    expect(miss.meta.credits?.charged).toBeNull();
+    const bulk = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+      contacts: [...emails(0, 1), { email: 'nobody@unknown.example' }],
+    });
+    expect(bulk.output.results.map((entry) => [entry.status, entry.credits_charged])).toEqual([
+      ['matched', null],
+      ['no_match', null],
+    ]);
+    expect(bulk.output.summary.credits_charged).toBeNull();
+    const search = await fx.invoke('contact_data.search_companies', { industry: 'software' });
+    expect(search.output).toMatchObject({ matched: true, credits_charged: null });
   });
 
   it('403 (plan lacks the endpoint) is a PlanError', async () => {

@@ -32,6 +32,27 @@ describe('contact_data input rules: refused with nothing sent', () => {
     ['find_contact', 'a malformed email', { email: 'not-an-email' }, /email/],
     ['find_contact', 'a non-http profile URL', { profile_url: 'javascript:alert(1)' }, /profile_url/],
     ['find_contact', 'an unknown field (a typo)', { mail: 'a@b.example' }, /mail/],
+    // Unknown keys are refused on every step, as anz_data does, never silently dropped.
+    ['search_contacts', 'an unknown filter (a typo)', { job_titel: 'CTO' }, /Unrecognized key.*job_titel/],
+    ['search_companies', 'an unknown filter', { industry: 'media', size: '50' }, /Unrecognized key.*size/],
+    [
+      'enrich_contacts',
+      'an unknown option',
+      { contacts: many(2), batchSize: 10 },
+      /Unrecognized key.*batchSize/,
+    ],
+    [
+      'enrich_companies',
+      'an unknown key in a record',
+      { companies: [{ domain: 'acme.example', website: 'acme.example' }] },
+      /Unrecognized key.*website/,
+    ],
+    [
+      'api_call',
+      'request headers (not allowed here)',
+      { method: 'GET', endpoint: '/account/usage', headers: { api_key: 'cd_other_key_000' } },
+      /Unrecognized key.*headers/,
+    ],
     ['find_company', 'no domain or name', {}, /domain or name/],
     ['find_company', 'domain and name', { domain: 'acme.example', name: 'Acme' }, /not both/],
     ['find_company', 'a domain that is not one', { domain: 'acme' }, /domain/],
@@ -110,6 +131,27 @@ describe('contact_data input rules: refused with nothing sent', () => {
         { creditBudget: 50 },
       ),
     ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
+    // Every spelling a server routes to a paid path is priced as that path.
+    for (const endpoint of ['/person/%62ulk', '/person//bulk/', 'PERSON/BULK?x=1']) {
+      await expect(
+        fx.invoke(
+          'contact_data.api_call',
+          { method: 'POST', endpoint, body: many(60) },
+          { creditBudget: 100 },
+        ),
+        endpoint,
+      ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 120 } } });
+    }
+    // A read of unknown price is not assumed free; the usage check is.
+    const unknownRead = await fx
+      .invoke(
+        'contact_data.api_call',
+        { method: 'GET', endpoint: '/person?email=a@b.example' },
+        { creditBudget: 1_000 },
+      )
+      .catch((thrown: unknown) => thrown);
+    expect(unknownRead).toMatchObject({ code: 'credit_budget_exceeded' });
+    expect(`${(unknownRead as Error).message} ${JSON.stringify(unknownRead)}`).not.toMatch(/Infinity/);
     expect(fx.sent().length).toBe(before);
   });
 

@@ -38,7 +38,11 @@ describe('the contact_data API key never leaks', () => {
         },
       )
       .catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ code: 'reauthorization_required', status: 401 });
+    expect(error).toMatchObject({
+      code: 'reauthorization_required',
+      status: 401,
+      details: { fields: [{ path: 'api_key' }] },
+    });
     expect(everything(error)).not.toContain(wrongKey);
     expect(everything(error)).toContain('[redacted]');
     expect(JSON.stringify(logger.lines)).not.toContain(wrongKey);
@@ -68,6 +72,41 @@ describe('the contact_data API key never leaks', () => {
     expect(JSON.stringify(logger.lines)).not.toContain(TEST_KEY);
   });
 
+  it('not in errors whose field-level messages echo the key, single or bulk', async () => {
+    await setUp();
+    const echo = {
+      kind: 'status' as const,
+      status: 400,
+      body: {
+        statusCode: 400,
+        message: 'Bad request',
+        errors: [
+          { field: 'api_key', message: `unknown key ${TEST_KEY}` },
+          `key ${TEST_KEY} is not valid here`,
+        ],
+      },
+    };
+    fx.sandbox.faults.add({ target: 'contact-data', count: 2, action: echo });
+    const single = await fx
+      .invoke('contact_data.find_company', { domain: 'contoso.example' })
+      .catch((thrown: unknown) => thrown);
+    expect(single).toMatchObject({
+      code: 'provider_rejected',
+      status: 400,
+      details: { fields: [{ path: 'api_key' }, { path: 'body' }] },
+    });
+    const bulk = await fx
+      .invoke('contact_data.enrich_companies', { companies: [{ domain: 'contoso.example' }] })
+      .catch((thrown: unknown) => thrown);
+    expect(bulk).toMatchObject({ code: 'provider_rejected', status: 400 });
+    for (const failure of [single, bulk]) {
+      // The provider did echo it: the redaction is what keeps it out.
+      expect(everything(failure)).toContain('[redacted]');
+      expect(everything(failure)).not.toContain(TEST_KEY);
+    }
+    expect(JSON.stringify(logger.lines)).not.toContain(TEST_KEY);
+  });
+
   it('not in outputs, variables, meta or logs of successful and bulk runs', async () => {
     await setUp();
     const people = fx.sandbox.contactData.directory.people;
@@ -89,12 +128,15 @@ describe('the contact_data API key never leaks', () => {
     await expect(
       fx.invoke('contact_data.api_call', { method: 'GET', endpoint: '//evil.example/collect' }),
     ).rejects.toMatchObject({ code: 'input_invalid' });
-    // No custom headers on this integration: a smuggled api_key header is dropped, the connection's key is sent.
-    await fx.invoke('contact_data.api_call', {
-      method: 'GET',
-      endpoint: '/account/usage',
-      headers: { api_key: 'cd_other_key_000' },
-    });
+    // No custom headers on this integration: a smuggled api_key header is refused, nothing is sent.
+    await expect(
+      fx.invoke('contact_data.api_call', {
+        method: 'GET',
+        endpoint: '/account/usage',
+        headers: { api_key: 'cd_other_key_000' },
+      }),
+    ).rejects.toMatchObject({ code: 'input_invalid' });
+    await fx.invoke('contact_data.api_call', { method: 'GET', endpoint: '/account/usage' });
     expect(fx.sent().map((request) => request.headers.api_key)).toEqual([TEST_KEY]);
   });
 });

@@ -149,6 +149,7 @@ describe('contact_data steps on the wire', () => {
       expect(contact).not.toHaveProperty('emails');
     }
     expect(result.output.truncated).toBe(result.output.total > 3);
+    expect(result.output).toMatchObject({ matched: true, returned: 3, credits_charged: 1 });
     expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
   });
 
@@ -168,7 +169,15 @@ describe('contact_data steps on the wire', () => {
       'Contoso Analytics',
       'Litware Labs',
     ]);
-    expect(none.output.companies).toEqual([]);
+    expect(none.output).toEqual({
+      companies: [],
+      matched: false,
+      total: 0,
+      returned: 0,
+      truncated: false,
+      credits_charged: 0,
+    });
+    expect(none.variables).toMatchObject({ matched: false });
     expect(none.meta.credits?.charged).toBe(0);
   });
 

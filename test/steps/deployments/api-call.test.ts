@@ -153,11 +153,45 @@ describe('deployments.api_call', () => {
     expect(fx.wire()).toEqual([]);
   });
 
-  it("scopes every call to the connection's team, which a path cannot override", async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
-    const projects = await call({ method: 'GET', path: '/v9/projects?teamId=team_globex' });
-    expect(projects.body.projects.map((p: { name: string }) => p.name).sort()).toEqual(['docs', 'shop']);
-    expect(fx.wire()[0]?.query.getAll('teamId')).toEqual(['team_acme']);
+  it("scopes every call to the connection's team and refuses teamId or slug in the path, with nothing sent", async () => {
+    for (const teamId of [undefined, 'team_acme']) {
+      fx = await deploymentsFixture(teamId ? { teamId } : {});
+      for (const path of [
+        '/v9/projects?teamId=team_globex',
+        '/v9/projects?slug=globex',
+        '/v9/projects?limit=5&TeamId=team_globex',
+        '/v9/projects?team%49d=team_globex',
+        '/v6/deployments?projectId=web&slug=globex',
+        '/v9/projects/web?slug',
+      ]) {
+        const refused = await fx
+          .invoke('deployments.api_call', { method: 'GET', path })
+          .catch((error: unknown) => error);
+        expect(refused, path).toMatchObject({
+          code: 'input_invalid',
+          details: { issues: [{ path: 'path', message: expect.stringContaining('not allowed') }] },
+        });
+      }
+      expect(fx.wire()).toEqual([]);
+      const projects = await call({ method: 'GET', path: '/v9/projects' });
+      expect(fx.wire()[0]?.query.getAll('teamId')).toEqual(teamId ? [teamId] : []);
+      expect(fx.wire()[0]?.query.has('slug')).toBe(false);
+      const names = projects.body.projects.map((p: { name: string }) => p.name).sort();
+      expect(names).toEqual(teamId ? ['docs', 'shop'] : expect.arrayContaining(['api', 'web']));
+      await fx.close();
+    }
+    fx = await deploymentsFixture();
+  });
+
+  it("ends an error message with one period when the provider's message has its own", async () => {
+    fx = await deploymentsFixture();
+    const failure = (await fx
+      .invoke('deployments.api_call', { method: 'GET', path: '/v6/deployments?limit=0' })
+      .catch((error: unknown) => error)) as Error & { details: Record<string, unknown> };
+    expect(failure).toMatchObject({ code: 'provider_rejected', status: 400 });
+    expect(failure.message).toContain('`limit` must be an integer from 1 to 100');
+    expect(failure.message).not.toMatch(/\.\.$/);
+    expect(failure.message).toMatch(/100\.$/);
   });
 
   it('answers a team the account does not belong to with permission_denied', async () => {

@@ -3,6 +3,7 @@ import { type DeploymentsFixture, deploymentsFixture, lines } from './deployment
 
 interface One {
   deployment: { id: string; state: string; error_message: string | null; building_at: string | null };
+  already_done?: boolean;
 }
 
 async function create(fx: DeploymentsFixture, input: Record<string, unknown> = {}): Promise<string> {
@@ -52,7 +53,8 @@ describe('deployments.cancel_deployment', () => {
     expect(wire[0]?.body).toBeUndefined();
     expect(result.output.deployment).toMatchObject({ id, state: 'CANCELED' });
     expect(result.output.deployment.building_at).not.toBeNull();
-    expect(result.variables).toEqual({ deployment_id: id, state: 'CANCELED' });
+    expect(result.output.already_done).toBe(false);
+    expect(result.variables).toEqual({ deployment_id: id, state: 'CANCELED', already_done: false });
     fx.clock.advance(10 * 60_000);
     expect(await stateOf(fx, id)).toBe('CANCELED');
   });
@@ -124,7 +126,7 @@ describe('deployments.cancel_deployment', () => {
     expect(lines(fx.wire())).toEqual(['PATCH /v12/deployments/dpl_doesnotexist/cancel']);
   });
 
-  it('replays a cancel whose answer was lost; the replay finds it CANCELED and says so', async () => {
+  it('replays a cancel whose answer was lost; the replay finds it CANCELED and succeeds with already_done', async () => {
     fx = await deploymentsFixture();
     const id = await create(fx);
     fx.clearWire();
@@ -134,16 +136,49 @@ describe('deployments.cancel_deployment', () => {
       count: 1,
       action: { kind: 'reset', when: 'after' },
     });
-    await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
-      code: 'invalid_state',
-      details: { state: 'CANCELED' },
+    const result = await fx.invoke<One>('deployments.cancel_deployment', {
+      deployment_id: id,
     });
+    expect(result.output.already_done).toBe(true);
+    expect(result.output.deployment).toMatchObject({ id, state: 'CANCELED' });
+    expect(result.variables).toEqual({ deployment_id: id, state: 'CANCELED', already_done: true });
     expect(lines(fx.wire())).toEqual([
       `PATCH /v12/deployments/${id}/cancel`,
       `PATCH /v12/deployments/${id}/cancel`,
       `GET /v13/deployments/${id}`,
     ]);
     expect(fx.sandbox.deployments.deployment(id)?.readyState).toBe('CANCELED');
+  });
+
+  it('succeeds with already_done when a 502 came back after the provider had cancelled', async () => {
+    fx = await deploymentsFixture();
+    const id = await create(fx);
+    fx.sandbox.faults.add({
+      target: 'deployments',
+      method: 'PATCH',
+      count: 1,
+      action: { kind: 'status', status: 502, when: 'after' },
+    });
+    const result = await fx.invoke<One>('deployments.cancel_deployment', {
+      deployment_id: id,
+    });
+    expect(result.output).toMatchObject({ already_done: true, deployment: { id, state: 'CANCELED' } });
+  });
+
+  it('still refuses, with invalid_state, a replay that finds the deployment READY rather than CANCELED', async () => {
+    fx = await deploymentsFixture();
+    const id = await create(fx);
+    fx.clock.advance(60_000);
+    fx.sandbox.faults.add({
+      target: 'deployments',
+      method: 'PATCH',
+      count: 1,
+      action: { kind: 'reset', when: 'after' },
+    });
+    await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
+      code: 'invalid_state',
+      details: { state: 'READY' },
+    });
   });
 
   describe('with project scoping', () => {

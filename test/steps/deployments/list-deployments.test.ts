@@ -87,7 +87,11 @@ describe('deployments.list_deployments', () => {
       ids.push(deployment.id);
     }
     expect(ids).toEqual(seeded.map((deployment) => deployment.id).reverse());
-    expect(lines(fx.wire())).toEqual(Array(5).fill('GET /v6/deployments'));
+    // Each next page overlaps the previous one by its last millisecond (its repeat is dropped), so
+    // 17 deployments 4 at a time take 6 pages: 4 + 3 + 3 + 3 + 3 + 1 new.
+    expect(lines(fx.wire())).toEqual(Array(6).fill('GET /v6/deployments'));
+    const untils = fx.wire().map((request) => request.query.get('until'));
+    expect(untils[1]).toBe(String((seeded[seeded.length - 4]?.createdAt ?? 0) + 1));
 
     fx.clearWire();
     const capped: string[] = [];
@@ -98,8 +102,51 @@ describe('deployments.list_deployments', () => {
     })) {
       capped.push(deployment.id);
     }
-    expect(capped).toHaveLength(8);
+    // 4, then 3 new after the one-millisecond overlap.
+    expect(capped).toHaveLength(7);
     expect(fx.wire()).toHaveLength(2);
+  });
+
+  it('iterates deployments that share the page-boundary millisecond once each, skipping none', async () => {
+    fx = await deploymentsFixture();
+    // Three pairs, each pair created in one millisecond; pages of 3 split the middle pair.
+    const seeded = [];
+    for (let pair = 0; pair < 3; pair += 1) {
+      seeded.push(...fx.sandbox.deployments.seedDeployments(2, { project: 'api', spacingMs: 0 }));
+      fx.clock.advance(1_000);
+    }
+    const newestFirst = [...seeded].sort((a, b) => b.createdAt - a.createdAt).map((d) => d.id);
+    const ids: string[] = [];
+    for await (const deployment of iterateDeployments(fx.runtime, {
+      connection: fx.connection.id,
+      filters: { project: 'api', limit: 3 },
+    })) {
+      ids.push(deployment.id);
+    }
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+    expect([...ids].sort()).toEqual([...newestFirst].sort());
+    // Pairs come newest first.
+    expect(ids.map((id) => fx.sandbox.deployments.deployment(id)?.createdAt)).toEqual(
+      newestFirst.map((id) => fx.sandbox.deployments.deployment(id)?.createdAt),
+    );
+  });
+
+  it('makes progress when a whole page shares one millisecond', async () => {
+    fx = await deploymentsFixture();
+    fx.sandbox.deployments.seedDeployments(3, { project: 'api', spacingMs: 0 });
+    fx.clock.advance(1_000);
+    fx.sandbox.deployments.seedDeployments(1, { project: 'api' });
+    const ids: string[] = [];
+    for await (const deployment of iterateDeployments(fx.runtime, {
+      connection: fx.connection.id,
+      filters: { project: 'api', limit: 2 },
+      maxPages: 10,
+    })) {
+      ids.push(deployment.id);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(fx.wire().length).toBeLessThan(10);
   });
 
   it('filters by state as the builds move on the clock', async () => {

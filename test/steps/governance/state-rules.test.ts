@@ -123,7 +123,9 @@ describe('the states table and rules of the governance API', () => {
       role: 'editor',
     });
     await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
-    await expect(attempt).rejects.toMatchObject({ details: { outcome: 'nothing_changed' } });
+    await expect(attempt).rejects.toMatchObject({
+      details: { outcome: 'refused', step_outcome: 'nothing_changed' },
+    });
     expect(fx.sent().map((request) => request.path)).toEqual(['/au/latest/auth/invite/delete']);
   });
 
@@ -156,7 +158,8 @@ describe('the states table and rules of the governance API', () => {
     );
     expect(failure.message).toContain('Invite User with email "dana@newhire.example" and role "editor"');
     expect(failure.details).toMatchObject({
-      outcome: 'old_invite_deleted_new_invite_not_created',
+      outcome: 'refused',
+      step_outcome: 'old_invite_deleted_new_invite_not_created',
       deleted_invite_code: code,
       email: 'dana@newhire.example',
       role: 'editor',
@@ -200,7 +203,10 @@ describe('the states table and rules of the governance API', () => {
     expect(error.message).toContain(
       'WAS DELETED, and the new invite for dana@newhire.example may or may not have been created',
     );
-    expect(error.details.outcome).toBe('old_invite_deleted_new_invite_unknown');
+    expect(error.details).toMatchObject({
+      outcome: 'unknown',
+      step_outcome: 'old_invite_deleted_new_invite_unknown',
+    });
     // It was created: the emulator acted before the connection dropped, and nothing was replayed.
     const pending = [...state().invites.values()].filter((entry) => entry.email === 'dana@newhire.example');
     expect(pending.map((entry) => entry.role)).toEqual(['editor']);
@@ -225,18 +231,37 @@ describe('the states table and rules of the governance API', () => {
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('Remove User takes the member off the project; a user left in no project leaves the organization', async () => {
-    await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+  it('Remove User takes the member off the project; a second removal is not found', async () => {
+    const removed = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+    expect(removed.output).toEqual({
+      removed: true,
+      already_done: false,
+      user_id: seed.users.member.id,
+      project_id: project,
+    });
     expect(members().has(seed.users.member.id)).toBe(false);
     await expect(
       fx.invoke('governance.remove_user', { user_id: seed.users.member.id }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    // Bob was only on this project, so he is outside the organization now: a new invite waits for him.
+  });
+
+  it('Remove User leaves organization membership alone, even from the last project: keys keep working', async () => {
+    // Bob's only project is the default one.
+    await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+    expect(state().organizations.get(seed.organizationId)!.members.has(seed.users.member.id)).toBe(true);
+    // His key still authenticates in the organization's region.
+    const created = await fx.invoke(
+      'governance.create_project',
+      { name: 'Still here', organization_id: seed.organizationId },
+      'member',
+    );
+    expect(created.output.project_id).toEqual(expect.any(String));
+    // Still in the organization, so a new invite adds him back at once.
     const reinvite = await fx.invoke('governance.invite_user', {
       email: seed.users.member.email,
       role: 'viewer',
     });
-    expect(reinvite.output.status).toBe('pending');
+    expect(reinvite.output).toMatchObject({ status: 'accepted', user_id: seed.users.member.id });
   });
 
   it('an unknown project or organization is NotFoundError', async () => {
@@ -409,6 +434,76 @@ describe('the states table and rules of the governance API', () => {
       expect(error.details).toMatchObject({ outcome: 'unknown' });
       expect(fx.sent()).toHaveLength(1);
       expect(fx.sandbox.governance.state.projects.size).toBe(before + 1);
+    });
+
+    it('Delete Project Invite succeeds with already_done when its replay finds the invite it deleted gone', async () => {
+      const invite = await fx.invoke('governance.invite_user', {
+        email: 'dana@newhire.example',
+        role: 'viewer',
+      });
+      const code = invite.output.invite_code as string;
+      fx.sandbox.faults.add({
+        target: 'governance',
+        pathIncludes: '/invite/delete',
+        count: 1,
+        action: { kind: 'reset', when: 'after' },
+      });
+      const result = await fx.invoke('governance.delete_invite', { invite_code: code });
+      expect(result.output).toEqual({
+        deleted: true,
+        already_done: true,
+        invite_code: code,
+        project_id: project,
+      });
+      expect(result.variables).toMatchObject({ already_done: true });
+      expect(result.meta.attempts).toBe(2);
+      expect(fx.sent().filter((request) => request.path.endsWith('/invite/delete'))).toHaveLength(2);
+      expect(state().invites.has(code)).toBe(false);
+    });
+
+    it('Delete Project Invite reports already_done false when its own answer arrived', async () => {
+      const invite = await fx.invoke('governance.invite_user', {
+        email: 'dana@newhire.example',
+        role: 'viewer',
+      });
+      const result = await fx.invoke('governance.delete_invite', { invite_code: invite.output.invite_code });
+      expect(result.output).toMatchObject({ deleted: true, already_done: false });
+    });
+
+    it('Remove User succeeds with already_done when its replay finds the user it removed gone', async () => {
+      fx.sandbox.faults.add({
+        target: 'governance',
+        pathIncludes: `/users/${seed.users.member.id}/delete`,
+        count: 1,
+        action: { kind: 'reset', when: 'after' },
+      });
+      const result = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+      expect(result.output).toEqual({
+        removed: true,
+        already_done: true,
+        user_id: seed.users.member.id,
+        project_id: project,
+      });
+      expect(result.meta.attempts).toBe(2);
+      expect(members().has(seed.users.member.id)).toBe(false);
+    });
+
+    it('Remove User succeeds with already_done after a 502 answered once the platform had acted', async () => {
+      fx.sandbox.faults.add({
+        target: 'governance',
+        pathIncludes: `/users/${seed.users.member.id}/delete`,
+        count: 1,
+        action: { kind: 'status', status: 502, when: 'after', body: { message: 'Bad gateway' } },
+      });
+      const result = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+      expect(result.output).toMatchObject({ removed: true, already_done: true });
+      expect(members().has(seed.users.member.id)).toBe(false);
+    });
+
+    it('Remove User of a non-member with no earlier attempt is still not found', async () => {
+      await expect(
+        fx.invoke('governance.remove_user', { user_id: seed.users.orgMember.id }),
+      ).rejects.toMatchObject({ code: 'not_found', status: 404 });
     });
 
     it('Invite User is not replayed after a 502', async () => {

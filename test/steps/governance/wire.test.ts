@@ -106,7 +106,12 @@ describe('governance requests on the wire', () => {
       contentType: 'application/json',
       rawBody: JSON.stringify({ invite_code: code }),
     });
-    expect(result.output).toEqual({ deleted: true, invite_code: code, project_id: project });
+    expect(result.output).toEqual({
+      deleted: true,
+      already_done: false,
+      invite_code: code,
+      project_id: project,
+    });
   });
 
   it('Remove User sends "Bearer <project_id>:<api_key>" and an empty JSON object', async () => {
@@ -120,7 +125,12 @@ describe('governance requests on the wire', () => {
         rawBody: '{}',
       },
     ]);
-    expect(result.output).toEqual({ removed: true, user_id: seed.users.member.id, project_id: project });
+    expect(result.output).toEqual({
+      removed: true,
+      already_done: false,
+      user_id: seed.users.member.id,
+      project_id: project,
+    });
   });
 
   it('Change Invite Role deletes the invite, then creates it again with the new role', async () => {
