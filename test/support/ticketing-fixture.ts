@@ -24,7 +24,8 @@ export interface TicketingFixture {
 export async function ticketingFixture(
   options: { sandbox?: SandboxOptions; runtime?: RuntimeOptions; subdomain?: string } = {},
 ): Promise<TicketingFixture> {
-  const clock = new ManualClock(Date.now());
+  // A fixed start, 5 s into a minute, keeps per-minute rate windows deterministic.
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
   const sandbox = await startSandbox({ clock, ...options.sandbox });
   const subdomain = options.subdomain ?? 'acme';
   const tokens = sandbox.ticketing.issueTokens(subdomain);

@@ -43,7 +43,8 @@ export interface DeploymentsFixture {
 export async function deploymentsFixture(
   options: { sandbox?: SandboxOptions; runtime?: RuntimeOptions; teamId?: string; user?: number } = {},
 ): Promise<DeploymentsFixture> {
-  const clock = new ManualClock(Date.now());
+  // A fixed start, a few seconds into a minute, keeps rate windows deterministic.
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
   const sandbox = await startSandbox({ clock, ...options.sandbox });
   const token = sandbox.deployments.issueToken(options.user ?? 1);
   const connection: Connection = {

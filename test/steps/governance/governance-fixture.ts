@@ -41,7 +41,8 @@ export interface GovernanceFixture {
  * admin, default project), "member" (Bob, a viewer there) and "org" (admin key, no project).
  */
 export async function governanceFixture(): Promise<GovernanceFixture> {
-  const clock = new ManualClock(Date.now());
+  // A fixed start, a few seconds into a minute, keeps rate windows deterministic.
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
   const sandbox = await startSandbox({ clock });
   const store = new MemoryConnectionStore();
   const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
