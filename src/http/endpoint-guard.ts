@@ -116,3 +116,30 @@ export function guardHeaders(
     );
   return result;
 }
+
+/**
+ * The path a server will route an endpoint to, for pricing paid calls: the
+ * query is dropped, percent-escapes decoded (`/enrich/%70erson` is
+ * `/enrich/person` to most servers), dot segments resolved, repeated and
+ * trailing slashes dropped and case folded, so no spelling of a paid path
+ * can be priced as another, cheaper one.
+ */
+export function routedPath(endpoint: string): string {
+  let path = new URL(endpoint.startsWith('/') ? endpoint : `/${endpoint}`, 'http://x').pathname;
+  for (let round = 0; round < MAX_DECODE_ROUNDS; round += 1) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return `/${segments.join('/')}`.toLowerCase();
+}

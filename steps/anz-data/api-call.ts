@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
+import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { type CreditEstimate, defineStep } from '../../src/step.js';
 import { COMPANY_CREDITS, CREDITS_PER_SEARCH_RESULT, PERSON_CREDITS, reportCharge } from './credits.js';
@@ -24,33 +25,6 @@ const UNBOUNDED: CreditEstimate = { min: 0, max: Number.POSITIVE_INFINITY };
  * people and its price per call is not known to us, so it is unbounded.
  */
 const PROVIDER_COMPANY_LOOKUP = { method: 'GET', path: '/company' } as const;
-
-/**
- * The path a server will route an endpoint to, for pricing only: `new URL`
- * drops the query and resolves dot segments, percent-escapes are decoded
- * (`/enrich/%70erson` is `/enrich/person` to most servers), repeated and
- * trailing slashes are dropped and case is folded. No spelling of a paid
- * path can then be priced as another, cheaper one.
- */
-export function routedPath(endpoint: string): string {
-  let path = new URL(endpoint.startsWith('/') ? endpoint : `/${endpoint}`, 'http://x').pathname;
-  for (let round = 0; round < 3; round += 1) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      break;
-    }
-    if (decoded === path) break;
-    path = decoded;
-  }
-  const segments: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '..') segments.pop();
-    else if (segment !== '' && segment !== '.') segments.push(segment);
-  }
-  return `/${segments.join('/')}`.toLowerCase();
-}
 
 /**
  * The worst case of a forwarded call: the paths of the table cost what the

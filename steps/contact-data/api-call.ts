@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
+import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { CreditEstimate } from '../../src/step.js';
 import { defineStep } from '../../src/step.js';
 import { contactData, contactDataPaths } from './index.js';
@@ -12,33 +13,6 @@ const base = defineApiCallStep(contactData, {
   keywords: ['api', 'request', 'custom', 'endpoint', 'raw', 'http', 'usage', 'credits'],
   examplePath: '/account/usage',
 });
-
-/**
- * The path a server will route an endpoint to, for pricing only: `new URL`
- * drops the query and resolves dot segments, percent-escapes are decoded,
- * repeated and trailing slashes are dropped and case is folded, so no
- * spelling of a paid path is priced as another. (anz_data's API Call does
- * the same.)
- */
-function routedPath(endpoint: string): string {
-  let path = new URL(endpoint.startsWith('/') ? endpoint : `/${endpoint}`, 'http://x').pathname;
-  for (let round = 0; round < 3; round += 1) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      break;
-    }
-    if (decoded === path) break;
-    path = decoded;
-  }
-  const segments: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '..') segments.pop();
-    else if (segment !== '' && segment !== '.') segments.push(segment);
-  }
-  return `/${segments.join('/')}`.toLowerCase();
-}
 
 /**
  * The worst case of a raw call, from the path it names, so a credit budget

@@ -1,37 +1,12 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { cli } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
-let out = '';
-let err = '';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  out = '';
-  err = '';
-  process.exitCode = undefined;
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runCli(args);
-    return { code, out, err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-    process.exitCode = undefined;
-  }
-}
-
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-'));
   process.env.TOOLSTEPS_HOME = home;
