@@ -86,7 +86,7 @@ describe('token refresh', () => {
       input: { limit: 1 },
     });
     const stored = await fx.store.get(fx.connection.id);
-    const saved = timeline.findIndex((line) => line === `saved refresh=${stored?.secrets.refreshToken}`);
+    const saved = timeline.indexOf(`saved refresh=${stored?.secrets.refreshToken}`);
     const used = timeline.findIndex((line) => line.includes(`auth=Bearer ${stored?.secrets.accessToken}`));
     expect(timeline[0]).toMatch(/^POST \/ticketing\/acme\/oauth\/tokens/);
     expect(saved).toBeGreaterThan(0);
