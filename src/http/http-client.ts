@@ -232,7 +232,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         // A provider may echo a token back anywhere in its error body.
         const parsed = {
           ...rawParsed,
-          ...(rawParsed.message ? { message: redact(rawParsed.message) } : {}),
+          // Our messages add their own full stop after the provider's words.
+          ...(rawParsed.message ? { message: redact(rawParsed.message).trim().replace(/\.+$/, '') } : {}),
           ...(rawParsed.providerCode ? { providerCode: redact(rawParsed.providerCode) } : {}),
           ...(rawParsed.fields
             ? {

@@ -26,6 +26,31 @@ export function intHeader(headers: Headers, name: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * A snapshot of one quota window, from the three numbers most providers send:
+ * what is left, the limit, and when it refills (epoch ms), the last two optional.
+ */
+export function singleWindow(
+  name: string,
+  now: number,
+  remaining: number | undefined,
+  limit: number | undefined,
+  resetAt: number | undefined,
+): RateLimitSnapshot | undefined {
+  if (remaining === undefined) return undefined;
+  return {
+    observedAt: now,
+    windows: [
+      {
+        name,
+        remaining,
+        ...(limit === undefined ? {} : { limit }),
+        ...(resetAt === undefined ? {} : { resetAt }),
+      },
+    ],
+  };
+}
+
 /** The window with the least room left: the one that decides whether we wait. */
 export function tightestWindow(snapshot: RateLimitSnapshot | undefined): RateLimitWindow | undefined {
   if (!snapshot) return undefined;

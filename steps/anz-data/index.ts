@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HttpRequest } from '../../src/http/http-client.js';
-import { intHeader } from '../../src/http/rate-limit.js';
+import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration, type HttpMethod } from '../../src/integration.js';
 
 /**
@@ -135,21 +135,14 @@ export const anzData = defineIntegration({
   credentialHeaders: ['authorization'],
   /** Per-minute quota per key in the older IETF draft fields; the reset is in seconds. */
   readRateLimit: (headers, now) => {
-    const remaining = intHeader(headers, 'ratelimit-remaining');
-    if (remaining === undefined) return undefined;
-    const limit = intHeader(headers, 'ratelimit-limit');
     const resetSeconds = intHeader(headers, 'ratelimit-reset');
-    return {
-      observedAt: now,
-      windows: [
-        {
-          name: 'minute',
-          remaining,
-          ...(limit === undefined ? {} : { limit }),
-          ...(resetSeconds === undefined ? {} : { resetAt: now + resetSeconds * 1000 }),
-        },
-      ],
-    };
+    return singleWindow(
+      'minute',
+      now,
+      intHeader(headers, 'ratelimit-remaining'),
+      intHeader(headers, 'ratelimit-limit'),
+      resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
+    );
   },
   parseError: (body) => {
     if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
@@ -157,8 +150,7 @@ export const anzData = defineIntegration({
     if (!parsed.success) return {};
     const { error, message } = parsed.data;
     if (typeof error === 'string') return { providerCode: error, ...(message ? { message } : {}) };
-    // Our messages end with their own period; the provider's is dropped.
-    const text = (error?.message ?? message)?.replace(/\.\s*$/, '');
+    const text = error?.message ?? message;
     return {
       ...(text ? { message: text } : {}),
       ...(error?.code ? { providerCode: error.code } : {}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuthError, PlanError } from '../../src/errors.js';
-import { intHeader } from '../../src/http/rate-limit.js';
+import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 
 /** The provider's API host; the web host serves the sign-in page. */
@@ -99,32 +99,24 @@ export const deployments = defineIntegration({
   defaultQuery: (fields) => ({ teamId: fields.teamId }),
   /** X-RateLimit-Limit / -Remaining / -Reset, the reset in epoch seconds. */
   readRateLimit: (headers, now) => {
-    const remaining = intHeader(headers, 'x-ratelimit-remaining');
-    if (remaining === undefined) return undefined;
-    const limit = intHeader(headers, 'x-ratelimit-limit');
     const resetSeconds = intHeader(headers, 'x-ratelimit-reset');
-    return {
-      observedAt: now,
-      windows: [
-        {
-          name: 'api',
-          remaining,
-          ...(limit === undefined ? {} : { limit }),
-          ...(resetSeconds === undefined ? {} : { resetAt: resetSeconds * 1000 }),
-        },
-      ],
-    };
+    return singleWindow(
+      'api',
+      now,
+      intHeader(headers, 'x-ratelimit-remaining'),
+      intHeader(headers, 'x-ratelimit-limit'),
+      resetSeconds === undefined ? undefined : resetSeconds * 1000,
+    );
   },
   parseError: (body) => {
     if (typeof body === 'string') {
-      const text = body.trim().slice(0, 300).replace(/\.$/, '');
+      const text = body.trim().slice(0, 300);
       return text ? { message: text } : {};
     }
     const parsed = DeploymentsErrorBody.safeParse(body);
     if (!parsed.success) return {};
     const { code } = parsed.data.error;
-    // Our messages end with their own period; the provider's is dropped.
-    const message = parsed.data.error.message?.trim().replace(/\.$/, '');
+    const message = parsed.data.error.message?.trim();
     return { ...(message ? { message } : {}), ...(code ? { providerCode: code } : {}) };
   },
   classifyError: (failure, parsed) => {

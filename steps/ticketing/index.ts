@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlanError } from '../../src/errors.js';
-import { intHeader } from '../../src/http/rate-limit.js';
+import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 
 /**
@@ -69,22 +69,14 @@ export const ticketing = defineIntegration({
    * per account); list endpoints add ratelimit-* with a reset in seconds.
    */
   readRateLimit: (headers, now) => {
-    const remaining =
-      intHeader(headers, 'ratelimit-remaining') ?? intHeader(headers, 'x-rate-limit-remaining');
-    if (remaining === undefined) return undefined;
-    const limit = intHeader(headers, 'ratelimit-limit') ?? intHeader(headers, 'x-rate-limit');
     const resetSeconds = intHeader(headers, 'ratelimit-reset');
-    return {
-      observedAt: now,
-      windows: [
-        {
-          name: 'minute',
-          remaining,
-          ...(limit === undefined ? {} : { limit }),
-          ...(resetSeconds === undefined ? {} : { resetAt: now + resetSeconds * 1000 }),
-        },
-      ],
-    };
+    return singleWindow(
+      'minute',
+      now,
+      intHeader(headers, 'ratelimit-remaining') ?? intHeader(headers, 'x-rate-limit-remaining'),
+      intHeader(headers, 'ratelimit-limit') ?? intHeader(headers, 'x-rate-limit'),
+      resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
+    );
   },
   parseError: (body) => {
     if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
