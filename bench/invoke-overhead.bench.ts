@@ -8,10 +8,10 @@
  *   npm run bench
  */
 import { afterAll, beforeAll, bench, describe } from 'vitest';
+import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { MemoryConnectionStore } from '../src/connection/memory-store.js';
 import { sharedDispatcher } from '../src/http/agent.js';
 import { Runtime } from '../src/runtime.js';
-import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { createRegistry } from '../steps/index.js';
 
 let sandbox: Sandbox;

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { cli, jsonError } from './cli-harness.js';
 
 let home: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { cli, jsonError } from './cli-harness.js';
 
 let home: string;

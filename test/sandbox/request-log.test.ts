@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FaultInjector } from '../../src/sandbox/fault-injector.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { json } from '../../src/sandbox/sandbox-http.js';
-import { DEFAULT_REQUEST_LOG_LIMIT, SandboxServer } from '../../src/sandbox/sandbox-server.js';
+import { FaultInjector } from '../../sandbox/fault-injector.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { json } from '../../sandbox/sandbox-http.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, SandboxServer } from '../../sandbox/sandbox-server.js';
 
 const echo = { mount: 'echo', handle: async () => json(200, { ok: true }), reset: () => undefined };
 const servers: { close(): Promise<void> }[] = [];

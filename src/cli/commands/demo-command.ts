@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runDemo } from '../../demo/run-demo.js';
+import { runDemo } from '../demo/run-demo.js';
 
 export function registerDemoCommand(program: Command): void {
   program

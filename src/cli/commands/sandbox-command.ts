@@ -4,7 +4,7 @@ import {
   CONTACT_DATA_SANDBOX_KEY,
   GOVERNANCE_SANDBOX,
   startSandbox,
-} from '../../sandbox/index.js';
+} from '../../../sandbox/index.js';
 import { integerOption } from '../option-values.js';
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */

@@ -1,9 +1,9 @@
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import { MemoryLogger } from '../../../src/logger.js';
 import { type InvokeOptions, Runtime, type RuntimeOptions } from '../../../src/runtime.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
 import { createRegistry } from '../../../steps/index.js';
 
 export interface AnzDataFixture {

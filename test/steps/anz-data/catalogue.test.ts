@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { COMPANY_RECORDS } from '../../../sandbox/anz-data/anz-data-records.js';
 import { buildManifest } from '../../../src/manifest.js';
-import { COMPANY_RECORDS } from '../../../src/sandbox/anz-data/anz-data-records.js';
 import { isValidAbn } from '../../../steps/anz-data/abn.js';
 import { anzData, anzDataApi } from '../../../steps/anz-data/index.js';
 import { anzDataSteps } from '../../../steps/anz-data/steps.js';

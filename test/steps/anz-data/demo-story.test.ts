@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anzDataStory } from '../../../src/demo/anz-data-story.js';
-import type { DemoContext } from '../../../src/demo/demo-context.js';
+import { anzDataStory } from '../../../src/cli/demo/anz-data-story.js';
+import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 describe('the anz_data demo story', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { personCharge } from '../../../src/sandbox/contact-data/contact-data-emulator.js';
-import type { FaultRule } from '../../../src/sandbox/index.js';
+import { personCharge } from '../../../sandbox/contact-data/contact-data-emulator.js';
+import type { FaultRule } from '../../../sandbox/index.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 interface BulkOutput {

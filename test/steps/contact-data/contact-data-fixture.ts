@@ -1,9 +1,9 @@
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import type { InvocationResult, InvokeOptions } from '../../../src/runtime.js';
 import { Runtime, type RuntimeOptions } from '../../../src/runtime.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
 import { createRegistry } from '../../../steps/index.js';
 
 /** A key long enough to be redacted, distinctive enough to search for in every string we produce. */

@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
+import { startSandbox } from '../../../sandbox/index.js';
+import { contactDataStory } from '../../../src/cli/demo/contact-data-story.js';
+import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
-import { contactDataStory } from '../../../src/demo/contact-data-story.js';
-import type { DemoContext } from '../../../src/demo/demo-context.js';
 import { Runtime } from '../../../src/runtime.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
 import { createRegistry } from '../../../steps/index.js';
 
 it('tells the enrichment story with credits', async () => {

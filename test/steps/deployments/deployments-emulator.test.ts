@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 
 /** The emulator on its own, spoken to over HTTP the way the provider is. */
 describe('deployments sandbox emulator', () => {

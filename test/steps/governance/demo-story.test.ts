@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
+import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
+import { governanceStory } from '../../../src/cli/demo/governance-story.js';
+import { demoStories } from '../../../src/cli/demo/run-demo.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
-import type { DemoContext } from '../../../src/demo/demo-context.js';
-import { governanceStory } from '../../../src/demo/governance-story.js';
-import { demoStories } from '../../../src/demo/run-demo.js';
 import { Runtime } from '../../../src/runtime.js';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { createRegistry } from '../../../steps/index.js';
 
 describe('the governance demo story', () => {

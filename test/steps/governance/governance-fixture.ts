@@ -1,9 +1,9 @@
+import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import type { InvocationResult } from '../../../src/runtime.js';
 import { Runtime } from '../../../src/runtime.js';
-import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { createRegistry } from '../../../steps/index.js';
 
 export const seed = GOVERNANCE_SANDBOX;

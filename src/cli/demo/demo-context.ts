@@ -1,6 +1,6 @@
-import type { Registry } from '../registry.js';
-import type { InvocationResult, Runtime } from '../runtime.js';
-import type { Sandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../../../sandbox/index.js';
+import type { Registry } from '../../registry.js';
+import type { InvocationResult, Runtime } from '../../runtime.js';
 
 /** What each demo story gets: a running sandbox, a runtime over an in-memory store, and a printer. */
 export interface DemoContext {

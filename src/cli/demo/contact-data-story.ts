@@ -1,6 +1,6 @@
-import type { Connection } from '../connection/connection.js';
-import { isToolstepsError } from '../errors.js';
-import type { InvocationResult } from '../runtime.js';
+import type { Connection } from '../../connection/connection.js';
+import { isToolstepsError } from '../../errors.js';
+import type { InvocationResult } from '../../runtime.js';
 import type { DemoContext } from './demo-context.js';
 
 const CONNECTION = 'sales-data';

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../clock.js';
+import { type Clock, systemClock } from '../src/clock.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
 import {
   ContactDataEmulator,

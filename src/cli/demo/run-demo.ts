@@ -1,7 +1,7 @@
-import { createRegistry } from '../../steps/index.js';
-import { MemoryConnectionStore } from '../connection/memory-store.js';
-import { Runtime } from '../runtime.js';
-import { startSandbox } from '../sandbox/index.js';
+import { startSandbox } from '../../../sandbox/index.js';
+import { createRegistry } from '../../../steps/index.js';
+import { MemoryConnectionStore } from '../../connection/memory-store.js';
+import { Runtime } from '../../runtime.js';
 import { anzDataStory } from './anz-data-story.js';
 import { contactDataStory } from './contact-data-story.js';
 import type { DemoContext } from './demo-context.js';

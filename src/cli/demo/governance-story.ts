@@ -1,6 +1,6 @@
-import type { Connection } from '../connection/connection.js';
-import { isToolstepsError } from '../errors.js';
-import { GOVERNANCE_SANDBOX } from '../sandbox/index.js';
+import { GOVERNANCE_SANDBOX } from '../../../sandbox/index.js';
+import type { Connection } from '../../connection/connection.js';
+import { isToolstepsError } from '../../errors.js';
 import type { DemoContext } from './demo-context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../src/clock.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { Router } from '../router.js';

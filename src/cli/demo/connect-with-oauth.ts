@@ -1,8 +1,8 @@
-import type { Connection } from '../connection/connection.js';
-import { resolveBaseUrl } from '../connection/connection-fields.js';
-import { authorizeViaLoopback, followAuthorizeRedirects } from '../connection/loopback-authorization.js';
-import type { TokenSet } from '../connection/oauth-client.js';
-import type { Integration } from '../integration.js';
+import type { Connection } from '../../connection/connection.js';
+import { resolveBaseUrl } from '../../connection/connection-fields.js';
+import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
+import type { TokenSet } from '../../connection/oauth-client.js';
+import type { Integration } from '../../integration.js';
 import type { DemoContext } from './demo-context.js';
 
 /**

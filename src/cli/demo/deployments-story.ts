@@ -1,4 +1,4 @@
-import { isToolstepsError } from '../errors.js';
+import { isToolstepsError } from '../../errors.js';
 import { connectWithOAuth } from './connect-with-oauth.js';
 import type { DemoContext } from './demo-context.js';
 
@@ -10,13 +10,13 @@ import type { DemoContext } from './demo-context.js';
 export async function deploymentsStory(demo: DemoContext): Promise<void> {
   demo.heading('Deployments: connect with OAuth, deploy, list, cancel');
   const tokens = await connectWithOAuth(demo, {
-    id: 'acme-vercel',
+    id: 'acme-deploys',
     integration: 'deployments',
     label: 'Acme team (sandbox)',
     fields: { baseUrl: demo.sandbox.baseUrl('deployments'), teamId: 'team_acme' },
   });
   demo.say(
-    `connected "acme-vercel" via authorization code + PKCE; long-lived token${tokens.refreshToken ? '' : ', no refresh token'}; every call carries teamId=team_acme`,
+    `connected "acme-deploys" via authorization code + PKCE; long-lived token${tokens.refreshToken ? '' : ', no refresh token'}; every call carries teamId=team_acme`,
   );
 
   // Demo-speed builds: queued for a moment, then building for a minute, so there is something to cancel.
@@ -24,14 +24,14 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
   const usual = emulator.timeline;
   emulator.timeline = { queuedMs: 200, initializingMs: 100, buildingMs: 60_000 };
   try {
-    await demo.step('deployments.create_deployment', 'acme-vercel', {
+    await demo.step('deployments.create_deployment', 'acme-deploys', {
       project: 'shop',
       branch: 'main',
       environment: 'production',
     });
     const preview = await demo.step<{ deployment: { id: string } }>(
       'deployments.create_deployment',
-      'acme-vercel',
+      'acme-deploys',
       {
         project: 'shop',
         branch: 'feature/new-cart',
@@ -42,20 +42,20 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
     await demo.runtime.clock.sleep(400);
     await demo.step(
       'deployments.list_deployments',
-      'acme-vercel',
+      'acme-deploys',
       { project: 'shop', state: ['QUEUED', 'INITIALIZING', 'BUILDING'], limit: 10 },
       'what is building now',
     );
     const deploymentId = preview.output.deployment.id;
     await demo.step(
       'deployments.cancel_deployment',
-      'acme-vercel',
+      'acme-deploys',
       { deployment_id: deploymentId },
       'while building',
     );
     try {
       await demo.registry.invoke(demo.runtime, 'deployments.cancel_deployment', {
-        connection: 'acme-vercel',
+        connection: 'acme-deploys',
         input: { deployment_id: deploymentId },
       });
     } catch (error) {
@@ -64,7 +64,7 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
     }
     try {
       await demo.registry.invoke(demo.runtime, 'deployments.list_deployments', {
-        connection: 'acme-vercel',
+        connection: 'acme-deploys',
         input: { project: 'docs' },
         constraints: { projects: ['shop'] },
       });
@@ -74,7 +74,7 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
     }
     await demo.step(
       'deployments.api_call',
-      'acme-vercel',
+      'acme-deploys',
       { method: 'GET', path: '/v9/projects/shop/env' },
       'any endpoint, token attached',
     );
