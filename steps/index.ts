@@ -1,19 +1,19 @@
 import { Registry } from '../src/registry.js';
-import { anzData } from './anz-data/index.js';
+import { anzData } from './anz-data/integration.js';
 import { anzDataSteps } from './anz-data/steps.js';
-import { contactData } from './contact-data/index.js';
+import { contactData } from './contact-data/integration.js';
 import { contactDataSteps } from './contact-data/steps.js';
-import { deployments } from './deployments/index.js';
+import { deployments } from './deployments/integration.js';
 import { deploymentsSteps } from './deployments/steps.js';
-import { governance } from './governance/index.js';
+import { governance } from './governance/integration.js';
 import { governanceSteps } from './governance/steps.js';
-import { ticketing } from './ticketing/index.js';
+import { ticketing } from './ticketing/integration.js';
 import { ticketingSteps } from './ticketing/steps.js';
 
 export {
   type IterateDeploymentsOptions,
   iterateDeployments,
-} from './deployments/iterate-deployments.js';
+} from './deployments/lib/iterate-deployments.js';
 
 /** The one place that lists every integration and its steps. */
 export const integrations = [ticketing, anzData, contactData, governance, deployments];

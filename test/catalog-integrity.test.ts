@@ -17,7 +17,9 @@ describe('catalogue integrity', () => {
     for (const folder of readdirSync('steps', { withFileTypes: true }).filter((entry) =>
       entry.isDirectory(),
     )) {
-      for (const file of readdirSync(path.join('steps', folder.name))) {
+      for (const file of readdirSync(path.join('steps', folder.name)).filter((name) =>
+        name.endsWith('.ts'),
+      )) {
         const source = readFileSync(path.join('steps', folder.name, file), 'utf8');
         if (!/export default define(ApiCall)?Step\(/.test(source)) continue;
         const module = await import(`../steps/${folder.name}/${file.replace(/\.ts$/, '.js')}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Registry } from '../src/registry.js';
 import { createRegistry } from '../steps/index.js';
 import createTicket from '../steps/ticketing/create-ticket.js';
-import { ticketing } from '../steps/ticketing/index.js';
+import { ticketing } from '../steps/ticketing/integration.js';
 
 describe('registry', () => {
   it('refuses duplicate integrations and steps, and steps of unknown integrations', () => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { Person } from './anz-schema.js';
-import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './credits.js';
-import { anzData, anzDataApi, anzRequest } from './index.js';
-import { ProfileSlug, ProfileUrl, WorkEmail } from './lookup-fields.js';
-import { givenKey, lookupKeys } from './lookup-key.js';
-import { PersonAnswer, readAnswer, toPerson } from './provider-records.js';
+import { anzData, anzDataApi, anzRequest } from './integration.js';
+import { Person } from './lib/anz-schema.js';
+import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './lib/credits.js';
+import { ProfileSlug, ProfileUrl, WorkEmail } from './lib/lookup-fields.js';
+import { givenKey, lookupKeys } from './lib/lookup-key.js';
+import { PersonAnswer, readAnswer, toPerson } from './lib/provider-records.js';
 
 const KEYS = ['profile_url', 'email', 'profile_slug'] as const;
 const { method, path } = anzDataApi.enrichPerson;

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { Department, PersonSummary, Seniority } from './anz-schema.js';
+import { anzData, anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './integration.js';
+import { Department, PersonSummary, Seniority } from './lib/anz-schema.js';
 import {
   CREDITS_PER_SEARCH_RESULT,
   creditBasis,
   creditsChargedDescription,
   reportCharge,
-} from './credits.js';
-import { anzData, anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './index.js';
-import { readAnswer, SearchAnswer, toPersonSummary } from './provider-records.js';
+} from './lib/credits.js';
+import { readAnswer, SearchAnswer, toPersonSummary } from './lib/provider-records.js';
 
 const CRITERIA = ['company', 'position', 'seniority', 'department'] as const;
 const { method, path } = anzDataApi.searchPeople;

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './bulk-step.js';
+import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './integration.js';
+import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './lib/bulk-step.js';
 import {
   Company,
   CompanyLookup,
   companyFromWire,
   companyLookupToWire,
   WireCompany,
-} from './company-schema.js';
-import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './index.js';
+} from './lib/company-schema.js';
 
 export default defineStep({
   id: 'contact_data.enrich_companies',

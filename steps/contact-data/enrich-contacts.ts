@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './bulk-step.js';
-import { Contact, contactFromWire, PersonLookup, personLookupToWire, WirePerson } from './contact-schema.js';
-import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './index.js';
+import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './integration.js';
+import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './lib/bulk-step.js';
+import {
+  Contact,
+  contactFromWire,
+  PersonLookup,
+  personLookupToWire,
+  WirePerson,
+} from './lib/contact-schema.js';
 
 export default defineStep({
   id: 'contact_data.enrich_contacts',

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
+import { contactData, contactDataPaths } from './integration.js';
 import {
   Company,
   CompanyLookup,
   companyFromWire,
   companyLookupToWire,
   WireCompany,
-} from './company-schema.js';
-import { contactData, contactDataPaths } from './index.js';
-import { lookupOne } from './single-lookup.js';
+} from './lib/company-schema.js';
+import { lookupOne } from './lib/single-lookup.js';
 
 export default defineStep({
   id: 'contact_data.find_company',

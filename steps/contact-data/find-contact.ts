@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { Contact, contactFromWire, PersonLookup, personLookupToWire, WirePerson } from './contact-schema.js';
-import { contactData, contactDataPaths } from './index.js';
-import { lookupOne } from './single-lookup.js';
+import { contactData, contactDataPaths } from './integration.js';
+import {
+  Contact,
+  contactFromWire,
+  PersonLookup,
+  personLookupToWire,
+  WirePerson,
+} from './lib/contact-schema.js';
+import { lookupOne } from './lib/single-lookup.js';
 
 /** A matched person costs 1 credit, 2 when phone numbers are revealed; no match is free. */
 export const PERSON_CREDITS = { min: 0, max: 2 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { Company, companyFromWire, WireCompany } from './company-schema.js';
-import { contactData, contactDataPaths } from './index.js';
+import { contactData, contactDataPaths } from './integration.js';
+import { Company, companyFromWire, WireCompany } from './lib/company-schema.js';
 import {
   requireAFilter,
   searchCredits,
@@ -9,8 +9,8 @@ import {
   searchLimit,
   searchSummary,
   searchSummaryFields,
-} from './search-filters.js';
-import { readWire, wireSearch } from './wire.js';
+} from './lib/search-filters.js';
+import { readWire, wireSearch } from './lib/wire.js';
 
 const FILTERS = ['company', 'location', 'industry'] as const;
 

@@ -2,13 +2,13 @@ import { defineApiCallStep } from '../../src/api-call-step.js';
 import { PermissionError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { defineStep, type StepContext } from '../../src/step.js';
-import { deployments } from './index.js';
+import { deployments } from './integration.js';
 import {
   allowedProjects,
   fetchDeployment,
   requireDeploymentInScope,
   requireProjectInScope,
-} from './project-scope.js';
+} from './lib/project-scope.js';
 
 const generic = defineApiCallStep(deployments, {
   pathField: 'path',

@@ -3,9 +3,15 @@ import { isToolstepsError, ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { Deployment, Environment, ProjectRef, targetForCreate, toDeployment } from './deployment-schema.js';
-import { deployments, deploymentsPath } from './index.js';
-import { allowedProjects, requireProjectInScope } from './project-scope.js';
+import { deployments, deploymentsPath } from './integration.js';
+import {
+  Deployment,
+  Environment,
+  ProjectRef,
+  targetForCreate,
+  toDeployment,
+} from './lib/deployment-schema.js';
+import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 
 const GitRef = z
   .string()

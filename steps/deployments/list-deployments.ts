@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OutputError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
+import { deployments, deploymentsPath } from './integration.js';
 import {
   Deployment,
   Environment,
@@ -8,9 +9,8 @@ import {
   ReadyState,
   targetForList,
   toDeployment,
-} from './deployment-schema.js';
-import { deployments, deploymentsPath } from './index.js';
-import { allowedProjects, requireProjectInScope } from './project-scope.js';
+} from './lib/deployment-schema.js';
+import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 
 /** A point in time: ISO 8601 date or date-time, or epoch milliseconds (the provider's own unit). */
 const Instant = z.union([

@@ -9,8 +9,8 @@ import {
   governance,
   InviteCode,
   Role,
-} from './index.js';
-import { createInvite, inviteFields } from './invite-schema.js';
+} from './integration.js';
+import { createInvite, inviteFields } from './lib/invite-schema.js';
 
 export default defineStep({
   id: 'governance.change_invite_role',

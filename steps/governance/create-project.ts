@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, governance, OrganizationId } from './index.js';
+import { callGovernance, governance, OrganizationId } from './integration.js';
 
 export default defineStep({
   id: 'governance.create_project',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { connectionProject, Email, governance, Role } from './index.js';
-import { createInvite, inviteFields } from './invite-schema.js';
+import { connectionProject, Email, governance, Role } from './integration.js';
+import { createInvite, inviteFields } from './lib/invite-schema.js';
 
 export default defineStep({
   id: 'governance.invite_user',

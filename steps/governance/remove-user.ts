@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../src/errors.js';
 import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, connectionProject, governance, UserId } from './index.js';
+import { callGovernance, connectionProject, governance, UserId } from './integration.js';
 
 export default defineStep({
   id: 'governance.remove_user',

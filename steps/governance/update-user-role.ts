@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, connectionProject, governance, permissionsFor, Role, UserId } from './index.js';
+import {
+  callGovernance,
+  connectionProject,
+  governance,
+  permissionsFor,
+  Role,
+  UserId,
+} from './integration.js';
 
 export default defineStep({
   id: 'governance.update_user_role',

@@ -1,5 +1,5 @@
 import { defineApiCallStep } from '../../src/api-call-step.js';
-import { ticketing } from './index.js';
+import { ticketing } from './integration.js';
 
 export default defineApiCallStep(ticketing, {
   pathField: 'endpoint',

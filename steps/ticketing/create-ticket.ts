@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
+import { ticketing, ticketingPath } from './integration.js';
 import {
   Assignee,
   assigneeFields,
@@ -11,7 +11,7 @@ import {
   Ticket,
   TicketPriority,
   TicketType,
-} from './ticket-schema.js';
+} from './lib/ticket-schema.js';
 
 const ListedTickets = z.object({ tickets: z.array(Ticket) });
 

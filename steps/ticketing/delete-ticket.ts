@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { NotFoundError } from '../../src/errors.js';
 import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
-import { TicketId } from './ticket-schema.js';
+import { ticketing, ticketingPath } from './integration.js';
+import { TicketId } from './lib/ticket-schema.js';
 
 export default defineStep({
   id: 'ticketing.delete_ticket',

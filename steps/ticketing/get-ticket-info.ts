@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
-import { Comment, Ticket, TicketId, UserSummary } from './ticket-schema.js';
+import { ticketing, ticketingPath } from './integration.js';
+import { Comment, Ticket, TicketId, UserSummary } from './lib/ticket-schema.js';
 
 const MAX_COMMENT_PAGES = 50;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
-import { Assignee, Ticket, TicketPriority, TicketStatus } from './ticket-schema.js';
+import { ticketing, ticketingPath } from './integration.js';
+import { Assignee, Ticket, TicketPriority, TicketStatus } from './lib/ticket-schema.js';
 
 const IsoDate = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
-import { Ticket } from './ticket-schema.js';
+import { ticketing, ticketingPath } from './integration.js';
+import { Ticket } from './lib/ticket-schema.js';
 
 /** The provider serves at most 1,000 search results, 100 per page (page 11 is a 422). */
 export const SEARCH_RESULT_CAP = 1000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './index.js';
+import { ticketing, ticketingPath } from './integration.js';
 import {
   Assignee,
   assigneeFields,
@@ -12,7 +12,7 @@ import {
   TicketPriority,
   TicketStatus,
   TicketType,
-} from './ticket-schema.js';
+} from './lib/ticket-schema.js';
 
 const CHANGE_FIELDS = [
   'status',

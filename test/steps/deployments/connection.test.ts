@@ -6,7 +6,7 @@ import {
   followAuthorizeRedirects,
 } from '../../../src/connection/loopback-authorization.js';
 import { isToolstepsError } from '../../../src/errors.js';
-import { deployments } from '../../../steps/deployments/index.js';
+import { deployments } from '../../../steps/deployments/integration.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 describe('deployments connection', () => {

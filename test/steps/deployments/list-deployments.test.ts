@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { iterateDeployments } from '../../../steps/deployments/iterate-deployments.js';
+import { iterateDeployments } from '../../../steps/deployments/lib/iterate-deployments.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 interface Page {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildManifest } from '../../../src/manifest.js';
-import { governance } from '../../../steps/governance/index.js';
+import { governance } from '../../../steps/governance/integration.js';
 import { governanceSteps } from '../../../steps/governance/steps.js';
 import { createRegistry } from '../../../steps/index.js';
 
@@ -37,7 +37,7 @@ describe('the governance catalogue', () => {
 
   it('names each step file for its id, and lists every step file', () => {
     const files = readdirSync(folder).filter(
-      (file) => !['index.ts', 'steps.ts', 'invite-schema.ts'].includes(file) && file.endsWith('.ts'),
+      (file) => !['integration.ts', 'steps.ts'].includes(file) && file.endsWith('.ts'),
     );
     const expected = governanceSteps.map((step) => `${step.id.split('.')[1]!.replace(/_/g, '-')}.ts`);
     expect(files.sort()).toEqual(expected.sort());

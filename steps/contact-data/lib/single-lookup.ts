@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { CreditError, ProviderError } from '../../src/errors.js';
-import type { StepContext } from '../../src/step.js';
+import { CreditError, ProviderError } from '../../../src/errors.js';
+import type { StepContext } from '../../../src/step.js';
 import { recordOutcome } from './bulk-runner.js';
 import { readWire, type WireRecord, wireRecord } from './wire.js';
 

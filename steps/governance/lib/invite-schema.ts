@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { callGovernance, permissionsFor, Role } from './index.js';
+import type { HttpClient } from '../../../src/http/http-client.js';
+import { callGovernance, permissionsFor, Role } from '../integration.js';
 
 export const InviteStatus = z
   .enum(['pending', 'accepted'])

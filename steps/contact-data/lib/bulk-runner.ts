@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CreditError, isToolstepsError, type ToolstepsError } from '../../src/errors.js';
-import { markOutcomeUnknown, mayHaveLanded } from '../../src/outcome.js';
-import type { StepContext } from '../../src/step.js';
+import { CreditError, isToolstepsError, type ToolstepsError } from '../../../src/errors.js';
+import { markOutcomeUnknown, mayHaveLanded } from '../../../src/outcome.js';
+import type { StepContext } from '../../../src/step.js';
 import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { InvokeOptions, Runtime } from '../../src/runtime.js';
+import type { InvokeOptions, Runtime } from '../../../src/runtime.js';
+import listDeployments, { type listDeploymentsInput } from '../list-deployments.js';
 import type { Deployment } from './deployment-schema.js';
-import listDeployments, { type listDeploymentsInput } from './list-deployments.js';
 
 export interface IterateDeploymentsOptions
   extends Pick<InvokeOptions, 'connection' | 'constraints' | 'signal'> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { StepContext } from '../../src/step.js';
+import type { StepContext } from '../../../src/step.js';
+import { BULK_MAX_RECORDS } from '../integration.js';
 import {
   RecordFailure,
   type RecordOutcome,
@@ -7,7 +8,6 @@ import {
   recordOutcome,
   runInBatches,
 } from './bulk-runner.js';
-import { BULK_MAX_RECORDS } from './index.js';
 import { readWire, type WireRecord, wireBulk } from './wire.js';
 
 /** Most records one bulk invocation takes; larger lists are split over several invocations. */
