@@ -26,6 +26,8 @@ export interface ProviderFailure {
   body: unknown;
   method: string;
   path: string;
+  /** The operation the request named (`HttpRequest.operation`), so a classifier need not guess it from the path. */
+  operation?: string | undefined;
 }
 
 export interface ParsedProviderError {

@@ -33,6 +33,8 @@ export interface HttpRequest {
   idempotent?: boolean;
   /** Integration-defined auth shape for this operation. */
   authVariant?: string;
+  /** Integration-defined name of what this request does; handed to the integration's error classifier. */
+  operation?: string;
   /** Per-attempt time limit. */
   timeoutMs?: number;
 }
@@ -227,6 +229,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           body: parsedBody,
           method,
           path: request.path.split('?')[0] ?? '',
+          operation: request.operation,
         };
         const rawParsed = integration.parseError?.(parsedBody) ?? {};
         // A provider may echo a token back anywhere in its error body.

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
-import {
-  callGovernance,
-  connectionProject,
-  Email,
-  failedWriteOutcome,
-  governance,
-  InviteCode,
-  Role,
-} from './integration.js';
+import { governance } from './integration.js';
+import { connectionProject } from './lib/connection-project.js';
+import { failedWriteOutcome } from './lib/failed-write-outcome.js';
+import { Email, InviteCode } from './lib/ids.js';
 import { createInvite, inviteFields } from './lib/invite-schema.js';
+import { callGovernance } from './lib/operations.js';
+import { Role } from './lib/roles.js';
 
 export default defineStep({
   id: 'governance.change_invite_role',

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, governance, OrganizationId } from './integration.js';
+import { governance } from './integration.js';
+import { OrganizationId } from './lib/ids.js';
+import { callGovernance } from './lib/operations.js';
 
 export default defineStep({
   id: 'governance.create_project',

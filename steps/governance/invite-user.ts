@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { connectionProject, Email, governance, Role } from './integration.js';
+import { governance } from './integration.js';
+import { connectionProject } from './lib/connection-project.js';
+import { Email } from './lib/ids.js';
 import { createInvite, inviteFields } from './lib/invite-schema.js';
+import { Role } from './lib/roles.js';
 
 export default defineStep({
   id: 'governance.invite_user',

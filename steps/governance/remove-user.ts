@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { NotFoundError } from '../../src/errors.js';
 import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { callGovernance, connectionProject, governance, UserId } from './integration.js';
+import { governance } from './integration.js';
+import { connectionProject } from './lib/connection-project.js';
+import { UserId } from './lib/ids.js';
+import { callGovernance } from './lib/operations.js';
 
 export default defineStep({
   id: 'governance.remove_user',

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import {
-  callGovernance,
-  connectionProject,
-  governance,
-  permissionsFor,
-  Role,
-  UserId,
-} from './integration.js';
+import { governance } from './integration.js';
+import { connectionProject } from './lib/connection-project.js';
+import { UserId } from './lib/ids.js';
+import { callGovernance } from './lib/operations.js';
+import { permissionsFor, Role } from './lib/roles.js';
 
 export default defineStep({
   id: 'governance.update_user_role',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HttpClient } from '../../../src/http/http-client.js';
-import { callGovernance, permissionsFor, Role } from '../integration.js';
+import { callGovernance } from './operations.js';
+import { permissionsFor, Role } from './roles.js';
 
 export const InviteStatus = z
   .enum(['pending', 'accepted'])

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConnectionFields, resolveBaseUrl } from '../../../src/connection/connection-fields.js';
-import { governance, PLATFORM_HOST, REGION_CODES } from '../../../steps/governance/integration.js';
+import { governance } from '../../../steps/governance/integration.js';
+import { PLATFORM_HOST, REGION_CODES } from '../../../steps/governance/lib/region.js';
 import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
 
 describe('region -> host', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PERMISSION_SET, permissionsFor } from '../../../steps/governance/integration.js';
+import { PERMISSION_SET, permissionsFor } from '../../../steps/governance/lib/roles.js';
 import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
 
 const key = seed.adminKey;
