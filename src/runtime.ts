@@ -9,12 +9,14 @@ import { TokenRefresher } from './connection/token-refresher.js';
 import {
   AuthError,
   CreditError,
+  type CreditsSpent,
+  type ErrorInit,
   type FieldIssue,
   InputError,
+  isToolstepsError,
   OutputError,
   redactDeep,
-  redactSecrets,
-  ToolstepsError,
+  redactForeignError,
 } from './errors.js';
 import { sharedDispatcher } from './http/agent.js';
 import { type BoundCredentials, createHttpClient, type HttpStats } from './http/http-client.js';
@@ -81,7 +83,7 @@ export interface InvocationResult<Output = unknown> {
  * A write whose answer could not be read still happened: say so, so nobody
  * sends it again. Reads can simply be retried.
  */
-function writeTookEffect(step: AnyStep): Record<string, unknown> {
+function writeTookEffect(step: AnyStep): ErrorInit {
   if (step.access === 'read') return {};
   return {
     outcome: 'already_done',
@@ -93,31 +95,20 @@ function writeTookEffect(step: AnyStep): Record<string, unknown> {
 function asFamilyError(step: AnyStep, error: unknown): unknown {
   if (error instanceof ZodError) {
     const issues = zodIssues(error, 'answer');
-    const output = new OutputError(
+    return new OutputError(
       `${step.id} got an answer it could not read: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
       issues,
-      { details: writeTookEffect(step) },
+      // A read whose answer was garbled may read better the next time; a write must not be sent again.
+      { ...writeTookEffect(step), retryable: step.access === 'read' },
     );
-    output.retryable = step.access === 'read';
-    return output;
   }
   return error;
 }
 
-/** Redacts every secret from an error's message and details, and attaches what was spent. */
-function scrubbed(error: unknown, secrets: string[], credits: unknown): unknown {
-  if (error instanceof ToolstepsError) {
-    error.message = redactSecrets(error.message, secrets);
-    const details = redactDeep(error.details, secrets) as Record<string, unknown>;
-    if (details !== error.details) {
-      for (const key of Object.keys(error.details)) delete error.details[key];
-      Object.assign(error.details, details);
-    }
-    if (credits) error.details.credits = credits;
-  } else if (error instanceof Error) {
-    error.message = redactSecrets(error.message, secrets);
-  }
-  return error;
+/** A copy of the error with every secret redacted and what was spent attached. */
+function scrubbed(error: unknown, secrets: string[], credits: CreditsSpent | undefined): unknown {
+  if (isToolstepsError(error)) return error.redacted(secrets).withCredits(credits);
+  return redactForeignError(error, secrets);
 }
 
 function zodIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
@@ -230,7 +221,8 @@ export class Runtime {
         `${step.id} may cost ${Number.isFinite(estimate.max) ? `up to ${estimate.max} credits` : 'an unbounded number of credits'} (${step.credits?.basis}); the budget is ${options.creditBudget}. Nothing was sent.`,
         {
           code: 'credit_budget_exceeded',
-          details: {
+          sent: false,
+          context: {
             estimated: { min: estimate.min, max: Number.isFinite(estimate.max) ? estimate.max : null },
             budget: options.creditBudget,
           },
@@ -304,7 +296,7 @@ export class Runtime {
         new OutputError(
           `${step.id} got an answer its output schema does not accept: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
           issues,
-          { details: writeTookEffect(step) },
+          writeTookEffect(step),
         ),
         secrets,
         creditsSoFar(),

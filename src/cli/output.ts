@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { isToolstepsError, type ToolstepsError } from '../errors.js';
+import { isToolstepsError } from '../errors.js';
 
 /** Exit codes: 0 success, 2 bad input (nothing was sent), 1 any other failure. */
 export const EXIT_OK = 0;
@@ -26,12 +26,8 @@ export function reportError(error: unknown, mode: OutputMode): number {
     if (mode.json) printJson({ error: error.toJSON() });
     else {
       process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-      for (const issue of (error as ToolstepsError & { issues?: { path: string; message: string }[] })
-        .issues ?? []) {
-        process.stderr.write(`  - ${issue.path}: ${issue.message}\n`);
-      }
-      const hint = error.details.hint;
-      if (typeof hint === 'string') process.stderr.write(`  hint: ${hint}\n`);
+      for (const issue of error.fields) process.stderr.write(`  - ${issue.path}: ${issue.message}\n`);
+      if (error.hint) process.stderr.write(`  hint: ${error.hint}\n`);
     }
     return error.code === 'input_invalid' ? EXIT_BAD_INPUT : EXIT_FAILURE;
   }

@@ -207,7 +207,7 @@ export class FileConnectionStore implements ConnectionStore {
       if (Date.now() - started >= this.lockTimeoutMs) {
         throw new TimeoutError(
           `Timed out after ${this.lockTimeoutMs} ms waiting for another toolsteps process to release connection "${id}" (it may be refreshing its token). Try again.`,
-          { details: { connection: id, lockFile: lock } },
+          { context: { connection: id, lockFile: lock } },
         );
       }
       await sleep(LOCK_POLL_MS);

@@ -57,7 +57,7 @@ async function listenOnLoopback(server: http.Server, port: number): Promise<void
     }
     throw new NetworkError(`The OAuth callback server could not start on 127.0.0.1:${port}.`, {
       retryable: false,
-      details: { sent: false },
+      sent: false,
       cause: error,
     });
   }

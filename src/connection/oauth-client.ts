@@ -111,18 +111,22 @@ async function postToTokenEndpoint(
         ? redactSecrets(record.error_description, secrets)
         : undefined;
     const said = [providerCode, description].filter(Boolean).join(': ');
-    const details = { method: 'POST', path: new URL(url).pathname, providerCode };
+    const context = { method: 'POST', path: new URL(url).pathname };
     if (response.status === 400 || response.status === 401) {
       throw new AuthError(`${where} refused the grant (${response.status}${said ? `, ${said}` : ''}).`, {
         status: response.status,
-        details,
+        providerCode,
+        sent: true,
+        context,
         reauthorize: providerCode === 'invalid_grant',
       });
     }
     throw new ProviderError(`${where} failed (${response.status}${said ? `, ${said}` : ''}).`, {
       status: response.status,
       retryable: response.status >= 500,
-      details,
+      providerCode,
+      sent: true,
+      context,
     });
   }
   const parsed = TokenResponse.safeParse(payload);

@@ -125,7 +125,7 @@ export class TokenRefresher {
       if (error instanceof AuthError) {
         throw new AuthError(
           `${error.message} Connection "${id}" needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
-          { status: error.status, details: error.details, reauthorize: true },
+          { ...error.asInit(), retryable: false, reauthorize: true },
         );
       }
       throw error;

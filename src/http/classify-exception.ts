@@ -36,12 +36,14 @@ export function classifyException(
   if (signals.timedOut || (code && TIMEOUT_CODES.has(code))) {
     return new TimeoutError(`${where} timed out${code ? ` (${code})` : ''}.`, {
       cause,
-      details: { code, sent: 'unknown' },
+      transportCode: code,
+      sent: 'unknown',
     });
   }
   const sent = code && NOT_SENT_CODES.has(code) ? false : 'unknown';
   return new NetworkError(`${where} failed on the network${code ? ` (${code})` : ''}.`, {
     cause,
-    details: { code, sent },
+    transportCode: code,
+    sent,
   });
 }

@@ -20,14 +20,15 @@ export function classifyFailure(
   const { status, method, path } = failure;
   const said = parsed.message ? `: ${parsed.message}` : '';
   const where = `${method} ${path}`;
-  const details = {
-    method,
-    path,
-    ...(parsed.providerCode ? { providerCode: parsed.providerCode } : {}),
-    ...(parsed.message ? { providerMessage: parsed.message } : {}),
-    ...(parsed.fields?.length ? { fields: parsed.fields } : {}),
+  // The provider answered, so the request reached it: `sent` is true for every status.
+  const base = {
+    status,
+    sent: true,
+    providerCode: parsed.providerCode,
+    providerMessage: parsed.message,
+    fields: parsed.fields,
+    context: { method, path },
   };
-  const base = { status, details };
   switch (true) {
     case status === 401:
       return new AuthError(`${where} was refused as unauthenticated (401)${said}.`, base);
@@ -48,16 +49,16 @@ export function classifyFailure(
       const retryAfterMs = parseRetryAfter(failure.headers.get('retry-after'), now);
       return new RateLimitError(`${where} hit the provider's rate limit (429)${said}.`, {
         ...base,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        retryAfterMs,
       });
     }
     case status >= 500: {
       const retryAfterMs =
         status === 503 ? parseRetryAfter(failure.headers.get('retry-after'), now) : undefined;
       return new ProviderError(`${where} failed at the provider (${status})${said}.`, {
-        status,
+        ...base,
         retryable: true,
-        details: retryAfterMs === undefined ? details : { ...details, retryAfterMs },
+        retryAfterMs,
       });
     }
     default:

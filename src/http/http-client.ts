@@ -14,7 +14,7 @@ import {
 } from '../errors.js';
 import type { HttpMethod, Integration } from '../integration.js';
 import type { Logger } from '../logger.js';
-import { markOutcomeUnknown, mayHaveLanded } from '../outcome.js';
+import { mayHaveLanded } from '../outcome.js';
 import { classifyException } from './classify-exception.js';
 import { classifyFailure } from './classify-response.js';
 import type { RateGate } from './rate-gate.js';
@@ -85,8 +85,6 @@ export interface HttpClientOptions {
 
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);
 
-/** Errors an integration's own classifier produced, whose messages already say what to do. */
-const explainedByIntegration = new WeakSet<ToolstepsError>();
 const MAX_REDIRECTS = 5;
 
 async function readBody(response: Response): Promise<unknown> {
@@ -119,6 +117,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   // a gateway or the sandbox serves other tenants' paths on the same host.
   const basePath = `${base.pathname.replace(/\/+$/, '')}/`;
   const underBase = (url: URL) => url.origin === base.origin && url.pathname.startsWith(basePath);
+
+  /**
+   * A 401 the client cannot answer with a refresh is final: the connection needs
+   * re-authorisation. An integration that explained the 401 itself (a deactivated
+   * key, say) keeps its words; our generic one says which credential was refused.
+   */
+  function withoutRefreshAdvice(error: ToolstepsError, explained: boolean): ToolstepsError {
+    if (!(error instanceof AuthError) || error.status !== 401 || credentials.refresh) return error;
+    const connection = credentials.current();
+    const advice = explained
+      ? ''
+      : ` The ${connection.kind === 'api_key' ? 'API key' : 'token'} of connection "${connection.id}" was not accepted; check it, or reconnect.`;
+    return new AuthError(`${error.message}${advice}`, { ...error.asInit(), status: 401, reauthorize: true });
+  }
 
   async function attempt(request: HttpRequest): Promise<HttpResponse> {
     let url = joinUrl(options.baseUrl, request.path, { ...options.defaultQuery, ...request.query });
@@ -202,10 +214,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             if (method !== 'GET' && method !== 'HEAD') {
               throw new ProviderError(
                 `${where} was redirected outside the connection's base URL (${next.origin}); not followed.`,
-                {
-                  status: response.status,
-                  details: { location: next.origin },
-                },
+                { status: response.status, sent: true, context: { location: next.origin } },
               );
             }
             withCredentials = false;
@@ -248,11 +257,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             : {}),
         };
         const specific = integration.classifyError?.(failure, parsed);
-        if (specific) {
-          explainedByIntegration.add(specific);
-          throw specific;
-        }
-        throw classifyFailure(failure, parsed, clock.now());
+        throw withoutRefreshAdvice(
+          specific ?? classifyFailure(failure, parsed, clock.now()),
+          specific !== undefined,
+        );
       }
     } finally {
       if (!answered) gate.abandon();
@@ -270,10 +278,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           try {
             return await attempt(request);
           } catch (error) {
-            if (earlierAttemptMayHaveLanded && isToolstepsError(error))
-              error.details.afterAmbiguousAttempt = true;
-            if (mayHaveLanded(error)) earlierAttemptMayHaveLanded = true;
-            throw error;
+            const seen = earlierAttemptMayHaveLanded && isToolstepsError(error) ? error.asReplayed() : error;
+            if (mayHaveLanded(seen)) earlierAttemptMayHaveLanded = true;
+            throw seen;
           }
         },
         {
@@ -301,8 +308,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     } catch (error) {
       if (isToolstepsError(error)) {
-        if (!idempotent && mayHaveLanded(error)) markOutcomeUnknown(error);
-        throw error;
+        throw !idempotent && mayHaveLanded(error) ? error.asPossiblyApplied() : error;
       }
       if (options.signal?.aborted)
         throw new AbortedError(`${request.method} ${request.path} was aborted by the caller.`);
@@ -316,19 +322,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       try {
         return (await withRetries(request)) as HttpResponse<Body>;
       } catch (error) {
-        if (!(error instanceof AuthError) || error.status !== 401) throw error;
+        if (!(error instanceof AuthError) || error.status !== 401 || !credentials.refresh) throw error;
         const connection = credentials.current();
-        if (!credentials.refresh) {
-          // An integration that explained the 401 itself (a deactivated key, say) keeps its words.
-          const advice = explainedByIntegration.has(error)
-            ? ''
-            : ` The ${connection.kind === 'api_key' ? 'API key' : 'token'} of connection "${connection.id}" was not accepted; check it, or reconnect.`;
-          throw new AuthError(`${error.message}${advice}`, {
-            status: 401,
-            details: error.details,
-            reauthorize: true,
-          });
-        }
         // A 401 means the provider did not act on the request, so one replay with a fresh token is safe.
         await credentials.refresh();
         try {
@@ -347,6 +342,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 function reauthorize(error: ToolstepsError, connection: Connection): AuthError {
   return new AuthError(
     `${error.message} The token was refreshed and still refused: connection "${connection.id}" needs re-authorisation (run: toolsteps connect ${connection.integration} --id ${connection.id}).`,
-    { status: 401, details: error.details, reauthorize: true },
+    { ...error.asInit(), reauthorize: true },
   );
 }

@@ -42,14 +42,11 @@ export function decideRetry(
 ): RetryDecision {
   const throttled = error.code === 'rate_limited' || error.status === 503;
   if (throttled) {
-    const retryAfterMs =
-      error instanceof RateLimitError
-        ? error.retryAfterMs
-        : (error.details.retryAfterMs as number | undefined);
+    const retryAfterMs = error.retryAfterMs;
     if (retryAfterMs !== undefined && retryAfterMs > options.maxRetryAfterMs) {
       throw new RateLimitError(
         `${error.message} The provider asks to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.ceil(options.maxRetryAfterMs / 1000)} s cap; not waiting.`,
-        { status: error.status, retryAfterMs, details: error.details },
+        { ...error.asInit(), retryable: true },
       );
     }
     // A 503 without Retry-After may come from a proxy that passed the request on:
@@ -62,7 +59,7 @@ export function decideRetry(
     error.code === 'timeout' ||
     (error.code === 'provider_error' && error.status !== undefined && [500, 502, 504].includes(error.status));
   if (!transient) return { retry: false };
-  const neverSent = error.details.sent === false;
+  const neverSent = error.sent === false;
   if (!idempotent && !neverSent) return { retry: false };
   return { retry: true, delayMs: backoffDelay(retryNumber, options) };
 }
