@@ -7,7 +7,7 @@ import type {
   Outcome,
   Sent,
 } from './error-fields.js';
-import { redactDeep, redactSecrets } from './redaction.js';
+import { redactDeep, redactForeignError, redactSecrets } from './redaction.js';
 
 /** Marks the family across copies of the package (a bundled and a hoisted one), like the AI SDK's errors. */
 const FAMILY = Symbol.for('toolsteps.error');
@@ -131,8 +131,9 @@ export class ToolstepsError extends Error {
   redacted(secrets: readonly (string | undefined)[]): this {
     const scrub = (text: string | undefined) =>
       text === undefined ? undefined : redactSecrets(text, secrets);
-    const cause =
-      this.cause instanceof Error ? new Error(redactSecrets(this.cause.message, secrets)) : this.cause;
+    const cause = ToolstepsError.isInstance(this.cause)
+      ? this.cause.redacted(secrets)
+      : redactForeignError(this.cause, secrets);
     const copy = this.with({
       message: redactSecrets(this.message, secrets),
       hint: scrub(this.hint),

@@ -117,23 +117,25 @@ export const contactData = defineIntegration({
   classifyError: (failure, parsed) => {
     const where = `${failure.method} ${failure.path}`;
     const said = parsed.message ? `: ${parsed.message}` : '';
-    const details = {
-      method: failure.method,
-      path: failure.path,
-      ...(parsed.message ? { providerMessage: parsed.message } : {}),
+    const known = {
+      sent: true,
+      providerMessage: parsed.message,
+      context: { method: failure.method, path: failure.path },
     };
     // 402: the key's credits are spent. Never retried: trying again cannot help until credits are added.
     if (failure.status === 402) {
       return new CreditError(`${where} was refused: the account is out of credits (402)${said}.`, {
+        ...known,
         status: 402,
-        details: { ...details, hint: 'Add credits to the provider account, then run the step again.' },
+        hint: 'Add credits to the provider account, then run the step again.',
       });
     }
     // 403: the provider's plan for this key does not include the endpoint.
     if (failure.status === 403) {
       return new PlanError(`${where} is not included in the provider plan of this API key (403)${said}.`, {
+        ...known,
         status: 403,
-        details: { ...details, hint: 'Upgrade the provider plan, or use the single-record steps.' },
+        hint: 'Upgrade the provider plan, or use the single-record steps.',
       });
     }
     return undefined;

@@ -31,7 +31,7 @@ const generic = defineApiCallStep(deployments, {
 function unprovable(method: string, path: string, allowed: readonly string[]): PermissionError {
   return new PermissionError(
     `${method} ${path} cannot be shown to stay inside the projects this step may touch (${allowed.join(', ') || 'none'}). With project scoping, the API Call step reaches only /v*/projects/{project}/..., deployment paths of those projects, and GET /v6/deployments?projectId={project}. Nothing was sent.`,
-    { details: { method, path, allowedProjects: [...allowed] } },
+    { sent: false, context: { method, path, allowedProjects: [...allowed] } },
   );
 }
 

@@ -20,16 +20,16 @@ function notCancelable(deployment: { id: string; state: string }, cause?: Toolst
     `Deployment ${deployment.id} cannot be cancelled: it is ${deployment.state} (${why}). Only QUEUED, INITIALIZING or BUILDING deployments can be cancelled.`,
     {
       code: 'invalid_state',
-      ...(cause?.status === undefined ? {} : { status: cause.status }),
-      details: {
+      status: cause?.status,
+      sent: cause?.sent,
+      providerCode: cause?.providerCode,
+      providerMessage: cause?.providerMessage,
+      context: {
         deploymentId: deployment.id,
         state: deployment.state,
         cancelableStates: [...CANCELABLE_STATES],
-        ...(cause
-          ? { providerCode: cause.details.providerCode, providerMessage: cause.details.providerMessage }
-          : {}),
       },
-      ...(cause ? { cause } : {}),
+      cause,
     },
   );
 }
@@ -55,7 +55,7 @@ export default defineStep({
   title: 'Cancel Deployment',
   description: 'Cancel a deployment that is queued or still building.',
   agentDescription:
-    'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in details.state; do not retry it. Safe to retry after a network failure: when the connection drops after the provider may have cancelled it, the step sends the cancel again, and if that finds the deployment CANCELED it succeeds with already_done true (cancelled, most likely by that first request) instead of failing.',
+    'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in context.state; do not retry it. Safe to retry after a network failure: when the connection drops after the provider may have cancelled it, the step sends the cancel again, and if that finds the deployment CANCELED it succeeds with already_done true (cancelled, most likely by that first request) instead of failing.',
   keywords: ['cancel', 'stop', 'abort', 'halt build', 'cancel deployment', 'stop deploy'],
   input: z.object({ deployment_id: DeploymentId }),
   output: z.object({

@@ -114,7 +114,7 @@ async function gitSourceFromProject(
   const unusable = (reason: string) =>
     new ProviderError(
       `Project "${project}" ${reason}; pass repository ("owner/name" on GitHub) to deploy from a repository.`,
-      { code: 'invalid_state', details: { project } },
+      { code: 'invalid_state', sent: true, context: { project } },
     );
   if (!parsed.success || !link) throw unusable('is not connected to a git repository');
   const ref = branch ?? link.productionBranch;
@@ -224,9 +224,7 @@ export default defineStep({
       if (isToolstepsError(error) && mayHaveLanded(error)) {
         // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
         const hint = `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`;
-        error.details.outcome = 'unknown';
-        error.details.hint = hint;
-        error.message = `${error.message} Outcome unknown: ${hint}`;
+        throw error.with({ message: `${error.message} Outcome unknown: ${hint}`, outcome: 'unknown', hint });
       }
       throw error;
     }

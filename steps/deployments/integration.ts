@@ -121,10 +121,11 @@ export const deployments = defineIntegration({
   },
   classifyError: (failure, parsed) => {
     const where = `${failure.method} ${failure.path}`;
-    const details = {
-      method: failure.method,
-      path: failure.path,
-      ...(parsed.providerCode ? { providerCode: parsed.providerCode } : {}),
+    const known = {
+      sent: true,
+      providerCode: parsed.providerCode,
+      providerMessage: parsed.message,
+      context: { method: failure.method, path: failure.path },
     };
     // A revoked or unknown token is answered 403 `forbidden` with `invalidToken: true`, not 401:
     // it needs a new sign-in, unlike a 403 for a team or project the account may not touch.
@@ -132,7 +133,7 @@ export const deployments = defineIntegration({
     if (failure.status === 403 && invalidToken) {
       return new AuthError(
         `${where} was refused: the token is not valid. Reconnect (toolsteps connect deployments).`,
-        { status: 403, details, reauthorize: true },
+        { ...known, status: 403, reauthorize: true },
       );
     }
     // 402 here means the plan does not include the feature, not spent credits.
@@ -140,8 +141,8 @@ export const deployments = defineIntegration({
       return new PlanError(
         `${where} needs a higher provider plan${parsed.message ? `: ${parsed.message}` : ''}.`,
         {
+          ...known,
           status: 402,
-          details,
         },
       );
     }

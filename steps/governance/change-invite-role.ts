@@ -60,14 +60,16 @@ export default defineStep({
       if (isToolstepsError(error)) {
         const outcome = failedWriteOutcome(error);
         const unknown = outcome === 'unknown';
-        // Assigned after the transport's generic marking, so these more specific words win.
-        error.details.outcome = outcome;
-        error.details.step_outcome = unknown
-          ? 'old_invite_delete_unknown_new_invite_not_created'
-          : 'nothing_changed';
-        error.details.hint = unknown
-          ? `Deleting invite ${input.invite_code} failed after it may have reached the platform, and no new invite was created. Run Delete Project Invite (if it answers not found, the invite is already gone), then Invite User with email "${input.email}" and role "${input.role}".`
-          : `Nothing was changed: invite ${input.invite_code} was not deleted and no new invite was created.`;
+        // Made after the transport's generic marking, so these more specific words win.
+        throw error.with({
+          outcome,
+          hint: unknown
+            ? `Deleting invite ${input.invite_code} failed after it may have reached the platform, and no new invite was created. Run Delete Project Invite (if it answers not found, the invite is already gone), then Invite User with email "${input.email}" and role "${input.role}".`
+            : `Nothing was changed: invite ${input.invite_code} was not deleted and no new invite was created.`,
+          context: {
+            step_outcome: unknown ? 'old_invite_delete_unknown_new_invite_not_created' : 'nothing_changed',
+          },
+        });
       }
       throw error;
     }
@@ -93,13 +95,13 @@ function halfDone(
     ? `Change Invite Role stopped halfway: the old invite ${change.invite_code} WAS DELETED, and the new invite for ${change.email} may or may not have been created (the request failed after it may have reached the platform: ${reason}). Check the project's pending invites for ${change.email}; if there is none, ${retry}.`
     : `Change Invite Role stopped halfway: the old invite ${change.invite_code} WAS DELETED, and the new invite was NOT created (${reason}). ${change.email} has no invite to the project now; to finish, ${retry}.`;
   return new ToolstepsError('partial_failure', message, {
-    ...(isToolstepsError(error) && error.status !== undefined ? { status: error.status } : {}),
+    status: isToolstepsError(error) ? error.status : undefined,
     // Running this step again cannot help: the old invite is gone. Invite User finishes the change.
     retryable: false,
     cause: error,
-    details: {
-      // The shared vocabulary, about the invite this call tried to create; step_outcome says the whole story.
-      outcome,
+    // The shared vocabulary, about the invite this call tried to create; step_outcome says the whole story.
+    outcome,
+    context: {
       step_outcome: unknown
         ? 'old_invite_deleted_new_invite_unknown'
         : 'old_invite_deleted_new_invite_not_created',

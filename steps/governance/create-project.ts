@@ -42,9 +42,10 @@ export default defineStep({
     } catch (error) {
       if (isToolstepsError(error) && mayHaveLanded(error)) {
         // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
-        error.details.outcome = 'unknown';
-        error.details.hint =
-          'The project may or may not have been created. Look for it in the organization before calling Create Project again.';
+        throw error.withOutcome(
+          'unknown',
+          'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
+        );
       }
       throw error;
     }

@@ -28,8 +28,10 @@ export default defineStep({
     } catch (error) {
       if (isToolstepsError(error) && mayHaveLanded(error)) {
         // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
-        error.details.outcome = 'unknown';
-        error.details.hint = `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`;
+        throw error.withOutcome(
+          'unknown',
+          `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
+        );
       }
       throw error;
     }

@@ -87,14 +87,15 @@ export default defineStep({
         existing = await findByExternalId(input.external_id);
       } catch (lookupError) {
         // Keep the create's own error: it is the one that says what is known.
-        error.details.lookup = isToolstepsError(lookupError) ? lookupError.toJSON() : String(lookupError);
-        throw error;
+        throw error.with({
+          context: { lookup: isToolstepsError(lookupError) ? lookupError.toJSON() : String(lookupError) },
+        });
       }
       if (existing) return { ticket: existing, recovered: true };
       // Not found yet does not prove nothing was created: the first request may still be in progress.
-      error.details.hint =
-        'No ticket with this external_id was found yet. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.';
-      throw error;
+      throw error.withHint(
+        'No ticket with this external_id was found yet. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.',
+      );
     }
   },
 });

@@ -104,7 +104,9 @@ export const ticketing = defineIntegration({
         `${failure.method} ${failure.path} needs a higher provider plan: ${parsed.message ?? ''}`.trim(),
         {
           status: 403,
-          details: { providerCode: parsed.providerCode },
+          sent: true,
+          providerCode: parsed.providerCode,
+          providerMessage: parsed.message,
         },
       );
     }

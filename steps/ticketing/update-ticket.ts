@@ -132,9 +132,10 @@ export default defineStep({
         if (update.adds) applied[update.adds] = true;
       } catch (error) {
         if (index > 0 && isToolstepsError(error)) {
-          error.details.applied = { ...applied };
-          error.details.hint =
-            'The field changes and public comment were saved; only the internal note is missing.';
+          throw error.with({
+            context: { applied: { ...applied } },
+            hint: 'The field changes and public comment were saved; only the internal note is missing.',
+          });
         }
         throw error;
       }

@@ -70,7 +70,7 @@ describe('CLI input errors are InputErrors: exit 2, code input_invalid, nothing 
     expect(result.code).toBe(2);
     expect(jsonError(result)).toMatchObject({
       code: 'input_invalid',
-      details: { issues: [{ path: 'label' }] },
+      fields: [{ path: 'label' }],
     });
     expect(result.out).not.toContain('tkt_input_test_token_value');
   });
@@ -90,7 +90,7 @@ describe('CLI input errors are InputErrors: exit 2, code input_invalid, nothing 
       '--json',
     );
     expect(result.code).toBe(2);
-    expect(jsonError(result)).toMatchObject({ code: 'input_invalid', details: { issues: [{ path: 'id' }] } });
+    expect(jsonError(result)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'id' }] });
     expect(ticketingSent().length).toBe(before);
     expect(sandbox.ticketing.oauth.grants.authorization_code).toBe(grants);
   });

@@ -73,7 +73,7 @@ describe('toolsteps run --constraint', () => {
     expect(created.code).toBe(1);
     expect(jsonError(created)).toMatchObject({
       code: 'permission_denied',
-      details: { allowedProjects: ['docs', 'blog'], project: 'shop' },
+      context: { allowedProjects: ['docs', 'blog'], project: 'shop' },
     });
     const listed = await cli(
       'run',
@@ -105,7 +105,7 @@ describe('toolsteps run --constraint', () => {
       '--json',
     );
     expect(result.code).toBe(1);
-    expect(jsonError(result)).toMatchObject({ code: 'permission_denied', details: { allowedProjects: [] } });
+    expect(jsonError(result)).toMatchObject({ code: 'permission_denied', context: { allowedProjects: [] } });
     expect(deploymentsSent().length).toBe(before);
   });
 

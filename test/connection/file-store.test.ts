@@ -149,7 +149,7 @@ describe('file connection store', () => {
     await foreignLock(home, 'busy', 0);
     const failure = await store.update('busy', (current) => current).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TimeoutError);
-    expect(failure).toMatchObject({ code: 'timeout', retryable: true, details: { connection: 'busy' } });
+    expect(failure).toMatchObject({ code: 'timeout', retryable: true, context: { connection: 'busy' } });
     expect((failure as Error).message).toContain('"busy"');
     expect((await store.get('busy'))?.secrets.accessToken).toBe('old');
   });

@@ -220,7 +220,7 @@ describe('redirects', () => {
         body: { ticket: { comment: { body: 'hello', public: true } } },
       })
       .catch((e) => e);
-    expect(error).toMatchObject({ status: 502, retryable: false, details: { outcome: 'unknown' } });
+    expect(error).toMatchObject({ status: 502, retryable: false, outcome: 'unknown' });
     expect(nock.pendingMocks()).toEqual([]);
   });
 

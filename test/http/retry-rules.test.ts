@@ -141,7 +141,7 @@ describe('5xx and connection failures are retried only when replay is safe', () 
       const error = await fx.invoke('ticketing.create_ticket', createInput).catch((e) => e);
       expect(scope.isDone()).toBe(true);
       expect(error).toMatchObject({ code: 'provider_error', status });
-      expect(error.details.outcome).toBe('unknown');
+      expect(error.outcome).toBe('unknown');
       expect(nock.pendingMocks()).toEqual([]);
     });
   }
@@ -154,7 +154,7 @@ describe('5xx and connection failures are retried only when replay is safe', () 
     const error = await fx.invoke('ticketing.create_ticket', createInput).catch((e) => e);
     expect(scope.isDone()).toBe(true);
     expect(error).toMatchObject({ code: 'network_error', retryable: false });
-    expect(error.details).toMatchObject({ code: 'ECONNRESET', sent: 'unknown', outcome: 'unknown' });
+    expect(error).toMatchObject({ transportCode: 'ECONNRESET', sent: 'unknown', outcome: 'unknown' });
   });
 
   it('retries Create Ticket when the connection was refused before anything was sent', async () => {
@@ -225,8 +225,8 @@ describe('5xx and connection failures are retried only when replay is safe', () 
     const error = await fx
       .invoke('ticketing.create_ticket', { ...createInput, external_id: 'req-44' })
       .catch((e) => e);
-    expect(error).toMatchObject({ status: 504, retryable: false, details: { outcome: 'unknown' } });
-    expect(error.details.lookup).toMatchObject({ status: 500 });
+    expect(error).toMatchObject({ status: 504, retryable: false, outcome: 'unknown' });
+    expect(error.context.lookup).toMatchObject({ status: 500 });
   });
 
   it('a retried DELETE that finds the ticket gone reports it done, not missing', async () => {
@@ -249,7 +249,7 @@ describe('5xx and connection failures are retried only when replay is safe', () 
     const fx = nockTicketing();
     nock(HOST).post('/api/v2/tickets.json').reply(503, 'unavailable');
     const error = await fx.invoke('ticketing.create_ticket', createInput).catch((e) => e);
-    expect(error).toMatchObject({ status: 503, retryable: false, details: { outcome: 'unknown' } });
+    expect(error).toMatchObject({ status: 503, retryable: false, outcome: 'unknown' });
     expect(nock.pendingMocks()).toEqual([]);
     const scope = nock(HOST)
       .delete('/api/v2/tickets/7.json')
@@ -314,7 +314,7 @@ describe('client errors are final', () => {
       const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
       expect(error).toMatchObject({ name, code, status });
       expect(error.message).toContain('DELETE /api/v2/tickets/7.json');
-      expect(error.details.fields).toEqual([{ path: 'subject', message: 'Subject: cannot be blank' }]);
+      expect(error.fields).toEqual([{ path: 'subject', message: 'Subject: cannot be blank' }]);
     }
   });
 });

@@ -93,7 +93,7 @@ describe('secrets never leave the connection store', () => {
         },
       });
     const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
-    expect(error.details.fields.length).toBe(2);
+    expect(error.fields.length).toBe(2);
     expectNoSecret(everyView(error));
   });
 

@@ -2,16 +2,28 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 
+/** Relative imports of a module, as repository paths of their TypeScript sources. */
+function relativeImports(file: string, source: string): string[] {
+  const found = [...source.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)\.js'/g)];
+  return found.map((match) => path.join(path.dirname(file), `${match[1]}.ts`));
+}
+
 /**
- * Compiles a few source files to JavaScript under node_modules/.cache, so a
- * child process (which has no TypeScript loader) can run the real code.
- * The output sits inside the repository, so its imports of zod and the like
- * resolve from the project's node_modules.
+ * Compiles a few source files, and every module they import relatively, to
+ * JavaScript under node_modules/.cache, so a child process (which has no
+ * TypeScript loader) can run the real code. The output sits inside the
+ * repository, so its imports of zod and the like resolve from the project's
+ * node_modules.
  */
 export async function transpileForChild(files: string[]): Promise<string> {
   const root = path.resolve('node_modules/.cache/toolsteps-child');
-  for (const file of files) {
+  const pending = [...files];
+  const done = new Set<string>();
+  for (let file = pending.shift(); file !== undefined; file = pending.shift()) {
+    if (done.has(file)) continue;
+    done.add(file);
     const source = await readFile(path.resolve(file), 'utf8');
+    pending.push(...relativeImports(file, source));
     const output = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreditError, isToolstepsError, type ToolstepsError } from '../../../src/errors.js';
-import { markOutcomeUnknown, mayHaveLanded } from '../../../src/outcome.js';
+import { mayHaveLanded } from '../../../src/outcome.js';
 import type { StepContext } from '../../../src/step.js';
 import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
 
@@ -98,8 +98,8 @@ const STOPS_THE_RUN = new Set([
  * (provider facts do not promise that a 5xx charged nothing), so `unknown`.
  */
 function outcomeOf(error: ToolstepsError): RecordFailure['outcome'] {
-  if (error.details.outcome === 'unknown' || mayHaveLanded(error)) return 'unknown';
-  if (error.details.sent === false) return 'not_sent';
+  if (error.outcome === 'unknown' || mayHaveLanded(error)) return 'unknown';
+  if (error.sent === false) return 'not_sent';
   if (error.status !== undefined) return 'refused';
   if (error.code === 'rate_limited') return 'not_sent';
   return 'unknown';
@@ -115,12 +115,11 @@ function outcomeOf(error: ToolstepsError): RecordFailure['outcome'] {
 function resendable(error: ToolstepsError): boolean {
   if (outcomeOf(error) === 'unknown') return false;
   if (error.code === 'provider_error' && error.status === 503) return true;
-  return (error.code === 'network_error' || error.code === 'timeout') && error.details.sent === false;
+  return (error.code === 'network_error' || error.code === 'timeout') && error.sent === false;
 }
 
 function failureOf(error: ToolstepsError, outcome = outcomeOf(error)): RecordFailure {
   // A record that may have been charged must not look retryable: running it again may charge twice.
-  if (outcome === 'unknown') markOutcomeUnknown(error);
   return {
     code: error.code,
     message: error.message,

@@ -24,15 +24,18 @@ export async function lookupOne<WireData, Item>(
   const outcome = recordOutcome(record, options.toItem);
   if (outcome.credits_charged !== null) context.reportCredits(outcome.credits_charged);
   if (outcome.error) {
-    const details = { method: 'POST', path: options.path, providerCode: outcome.error.code };
+    const known = {
+      status: response.status,
+      sent: true,
+      providerCode: outcome.error.code,
+      context: { method: 'POST', path: options.path },
+    };
     throw outcome.error.code === 'credits_exhausted'
       ? new CreditError(`${where} was refused: ${outcome.error.message}`, {
-          status: response.status,
-          details,
+          ...known,
         })
       : new ProviderError(`${where} was refused: ${outcome.error.message}`, {
-          status: response.status,
-          details,
+          ...known,
           code: 'provider_rejected',
         });
   }

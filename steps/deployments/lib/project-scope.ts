@@ -17,10 +17,10 @@ export function allowedProjects(constraints: StepContext['constraints']): readon
   return constraints[PROJECTS_CONSTRAINT];
 }
 
-function refusal(what: string, allowed: readonly string[], details: Record<string, unknown>, sent: boolean) {
+function refusal(what: string, allowed: readonly string[], facts: Record<string, unknown>, sent: boolean) {
   return new PermissionError(
     `${what} is outside the projects this step may touch (${allowed.length ? allowed.join(', ') : 'none'}). ${sent ? 'Nothing was changed.' : 'Nothing was sent.'}`,
-    { details: { allowedProjects: [...allowed], ...details } },
+    { sent, context: { allowedProjects: [...allowed], ...facts } },
   );
 }
 

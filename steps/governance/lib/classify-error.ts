@@ -1,4 +1,3 @@
-import { definedOnly } from '../../../src/defined-only.js';
 import { AuthError, NotFoundError, PermissionError } from '../../../src/errors.js';
 import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
 import { type GovernanceOperation, isGovernanceOperation } from './operations.js';
@@ -35,28 +34,28 @@ export function classifyGovernanceError(failure: ProviderFailure, parsed: Parsed
   const said = parsed.message
     ? ` The platform said: ${parsed.message}${/[.!?]$/.test(parsed.message) ? '' : '.'}`
     : '';
-  const details = definedOnly({
-    method: failure.method,
-    path: failure.path,
+  const known = {
+    sent: true,
     providerMessage: parsed.message,
-  });
+    context: { method: failure.method, path: failure.path },
+  };
   if (failure.status === 401) {
     // A user deactivated in the identity provider loses every API key at once (spec, Authentication 4).
     return new AuthError(
       `${where} was refused (401): the API key is not accepted. It was deactivated (a user deactivated in the organization's identity provider loses all their API keys immediately) or it is not a valid key for this region.${said}`,
-      { status: 401, details: { ...details, reason: 'key_deactivated_or_invalid' } },
+      { ...known, status: 401, context: { ...known.context, reason: 'key_deactivated_or_invalid' } },
     );
   }
   if (failure.status === 403 && operation && NEEDS_ADMIN.has(operation)) {
     return new PermissionError(
       `${where} was refused (403): it needs the Admin permission on the project, and the API key's user does not have it. Use an admin's key, or have an admin grant this user the admin role.${said}`,
-      { status: 403, details: { ...details, requiredPermission: 'Admin' } },
+      { ...known, status: 403, context: { ...known.context, requiredPermission: 'Admin' } },
     );
   }
   if (failure.status === 404 && operation) {
     return new NotFoundError(`${where} found nothing (404). ${NOT_FOUND_HINTS[operation]}${said}`, {
+      ...known,
       status: 404,
-      details,
     });
   }
   return undefined;

@@ -9,7 +9,7 @@ import { mayHaveLanded, type Outcome } from '../../../src/outcome.js';
  */
 export function failedWriteOutcome(error: unknown): Outcome {
   if (mayHaveLanded(error) || !isToolstepsError(error)) return 'unknown';
-  if (error.details.sent === false) return 'not_sent';
+  if (error.sent === false) return 'not_sent';
   // Any answer the transport did not flag as ambiguous (4xx, 503) means the platform did not act.
   return error.status === undefined ? 'unknown' : 'refused';
 }

@@ -142,9 +142,9 @@ describe('ticketing emulator', () => {
     expect(error).toMatchObject({
       status: 422,
       code: 'provider_rejected',
-      details: { providerCode: 'RecordInvalid' },
+      providerCode: 'RecordInvalid',
     });
-    expect(error.details.fields[0].path).toBe('assignee');
+    expect(error.fields[0].path).toBe('assignee');
   });
 
   it('sends rate-limit headers, and the gate waits before the request that would earn a 429', async () => {

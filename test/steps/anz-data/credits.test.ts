@@ -44,7 +44,7 @@ describe('anz_data credits', () => {
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(CreditError);
     expect(error).toMatchObject({ code: 'credits_exhausted', status: 402, retryable: false });
-    expect((error as CreditError).details).toMatchObject({ providerCode: 'insufficient_credits' });
+    expect((error as CreditError).providerCode).toBe('insufficient_credits');
     expect((error as CreditError).message).toMatch(/POST \/enrich\/person .*402.*balance is 1/);
     expect(fx.sent()).toHaveLength(1);
     expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(1);
@@ -65,7 +65,7 @@ describe('anz_data credits', () => {
     ).rejects.toMatchObject({
       name: 'CreditError',
       code: 'credit_budget_exceeded',
-      details: { estimated: { min: 0, max: 20 }, budget: 5 },
+      context: { estimated: { min: 0, max: 20 }, budget: 5 },
     });
     await expect(
       fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' }, { creditBudget: 1 }),
@@ -77,7 +77,7 @@ describe('anz_data credits', () => {
         { method: 'POST', endpoint: '/search/people', body: { position: 'manager' } },
         { creditBudget: 50 },
       ),
-    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 100 } } });
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', context: { estimated: { max: 100 } } });
     expect(fx.sent()).toHaveLength(0);
 
     // Within budget, the call goes ahead.
@@ -112,15 +112,15 @@ describe('anz_data credits', () => {
     // Spellings a server routes to POST /enrich/person (up to 2 credits) are priced as it.
     for (const endpoint of ['/enrich/%70erson', '/enrich//person', 'enrich/person/', '/Enrich/Person?x=1']) {
       const error = await refusedUnder(1, 'POST', endpoint, { email: 'a@b.example' });
-      expect(error.details.estimated).toEqual({ min: 0, max: 2 });
+      expect(error.context.estimated).toEqual({ min: 0, max: 2 });
     }
     // A POST to a path of unknown price is unbounded: no budget admits it.
     const unknown = await refusedUnder(1_000_000, 'POST', '/enrich/people', { email: 'a@b.example' });
     expect(unknown.message).toMatch(/no known price/);
     // Unbounded is said in words, never as a number nobody can act on.
-    expect(`${unknown.message} ${JSON.stringify(unknown.details)}`).not.toMatch(/Infinity/);
+    expect(`${unknown.message} ${JSON.stringify(unknown.context)}`).not.toMatch(/Infinity/);
     // The provider's own paid reads (provider facts: GET /company, /people) are not free.
-    expect((await refusedUnder(0, 'GET', '/company?domain=kiwiorchard.example')).details.estimated).toEqual({
+    expect((await refusedUnder(0, 'GET', '/company?domain=kiwiorchard.example')).context.estimated).toEqual({
       min: 0,
       max: 1,
     });
@@ -181,7 +181,7 @@ describe('anz_data credits', () => {
         .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ code: 'provider_error', status, retryable: false });
-      expect((error as ProviderError).details).toMatchObject({ outcome: 'unknown' });
+      expect((error as ProviderError).outcome).toBe('unknown');
       expect(fx.sent()).toHaveLength(1);
       expect(fx.sandbox.anzData.ledger.charges).toHaveLength(1);
       expect(fx.sandbox.anzData.ledger.spent(fx.apiKey)).toBe(2);

@@ -9,7 +9,7 @@ function exposed(error: unknown): string[] {
     texts.push(
       current.message,
       String(current.stack),
-      String(JSON.stringify((current as { details?: unknown }).details)),
+      String(JSON.stringify((current as { context?: unknown }).context)),
     );
   }
   return texts;
@@ -35,7 +35,7 @@ describe('the anz_data API key stays secret', () => {
       name: 'AuthError',
       code: 'reauthorization_required',
       status: 401,
-      details: { fields: [{ path: 'authorization' }] },
+      fields: [{ path: 'authorization' }],
     });
     // The sandbox did echo it: the redaction is what keeps it out.
     expect(fx.sent()[0]?.headers.authorization).toBe(`Bearer ${wrongKey}`);
@@ -73,7 +73,7 @@ describe('the anz_data API key stays secret', () => {
     expect(errors[0]).toMatchObject({
       code: 'provider_rejected',
       status: 400,
-      details: { fields: [{ path: 'api_key' }] },
+      fields: [{ path: 'api_key' }],
     });
     expect(errors[1]).toMatchObject({ code: 'provider_rejected', status: 422 });
     for (const error of errors) {

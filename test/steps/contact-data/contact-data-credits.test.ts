@@ -120,7 +120,7 @@ describe('contact_data credits, no match and provider refusals', () => {
         code: 'provider_error',
         status,
         retryable: false,
-        details: { outcome: 'unknown' },
+        outcome: 'unknown',
       });
       expect(fx.sent()).toHaveLength(1);
       // The provider charged once (2 credits, phones included); nothing was sent again to charge twice.

@@ -108,7 +108,7 @@ describe('contact_data input rules: refused with nothing sent', () => {
       name: 'CreditError',
       code: 'credit_budget_exceeded',
       retryable: false,
-      details: { estimated: { min: 0, max: 120 }, budget: 100 },
+      context: { estimated: { min: 0, max: 120 }, budget: 100 },
     });
     await expect(
       fx.invoke('contact_data.find_contact', { email: 'a@b.example' }, { creditBudget: 1 }),
@@ -123,7 +123,7 @@ describe('contact_data input rules: refused with nothing sent', () => {
         { method: 'POST', endpoint: '/person/bulk', body: many(60) },
         { creditBudget: 100 },
       ),
-    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 120 } } });
+    ).rejects.toMatchObject({ code: 'credit_budget_exceeded', context: { estimated: { max: 120 } } });
     await expect(
       fx.invoke(
         'contact_data.api_call',
@@ -140,7 +140,7 @@ describe('contact_data input rules: refused with nothing sent', () => {
           { creditBudget: 100 },
         ),
         endpoint,
-      ).rejects.toMatchObject({ code: 'credit_budget_exceeded', details: { estimated: { max: 120 } } });
+      ).rejects.toMatchObject({ code: 'credit_budget_exceeded', context: { estimated: { max: 120 } } });
     }
     // A read of unknown price is not assumed free; the usage check is.
     const unknownRead = await fx

@@ -41,7 +41,7 @@ describe('the contact_data API key never leaks', () => {
     expect(error).toMatchObject({
       code: 'reauthorization_required',
       status: 401,
-      details: { fields: [{ path: 'api_key' }] },
+      fields: [{ path: 'api_key' }],
     });
     expect(everything(error)).not.toContain(wrongKey);
     expect(everything(error)).toContain('[redacted]');
@@ -93,7 +93,7 @@ describe('the contact_data API key never leaks', () => {
     expect(single).toMatchObject({
       code: 'provider_rejected',
       status: 400,
-      details: { fields: [{ path: 'api_key' }, { path: 'body' }] },
+      fields: [{ path: 'api_key' }, { path: 'body' }],
     });
     const bulk = await fx
       .invoke('contact_data.enrich_companies', { companies: [{ domain: 'contoso.example' }] })

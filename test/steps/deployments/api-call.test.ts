@@ -70,7 +70,7 @@ describe('deployments.api_call', () => {
     expect(duplicate).toMatchObject({
       code: 'provider_rejected',
       status: 400,
-      details: { providerCode: 'ENV_ALREADY_EXISTS' },
+      providerCode: 'ENV_ALREADY_EXISTS',
     });
     expect((await call({ method: 'GET', path: '/v9/projects/blog/env' })).body.envs).toHaveLength(1);
     expect(
@@ -169,7 +169,7 @@ describe('deployments.api_call', () => {
           .catch((error: unknown) => error);
         expect(refused, path).toMatchObject({
           code: 'input_invalid',
-          details: { issues: [{ path: 'path', message: expect.stringContaining('not allowed') }] },
+          fields: [{ path: 'path', message: expect.stringContaining('not allowed') }],
         });
       }
       expect(fx.wire()).toEqual([]);
@@ -187,7 +187,7 @@ describe('deployments.api_call', () => {
     fx = await deploymentsFixture();
     const failure = (await fx
       .invoke('deployments.api_call', { method: 'GET', path: '/v6/deployments?limit=0' })
-      .catch((error: unknown) => error)) as Error & { details: Record<string, unknown> };
+      .catch((error: unknown) => error)) as Error;
     expect(failure).toMatchObject({ code: 'provider_rejected', status: 400 });
     expect(failure.message).toContain('`limit` must be an integer from 1 to 100');
     expect(failure.message).not.toMatch(/\.\.$/);
@@ -201,7 +201,7 @@ describe('deployments.api_call', () => {
     ).rejects.toMatchObject({
       code: 'permission_denied',
       status: 403,
-      details: { providerCode: 'forbidden' },
+      providerCode: 'forbidden',
     });
   });
 

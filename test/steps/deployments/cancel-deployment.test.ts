@@ -80,7 +80,8 @@ describe('deployments.cancel_deployment', () => {
       code: 'invalid_state',
       status: 400,
       retryable: false,
-      details: { deploymentId: id, state: 'CANCELED', providerCode: 'bad_request' },
+      providerCode: 'bad_request',
+      context: { deploymentId: id, state: 'CANCELED' },
     });
     expect((failure as Error).message).toContain('it is CANCELED');
     expect(lines(fx.wire())).toEqual([`PATCH /v12/deployments/${id}/cancel`, `GET /v13/deployments/${id}`]);
@@ -92,7 +93,7 @@ describe('deployments.cancel_deployment', () => {
     fx.clock.advance(60_000);
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
-      details: { state: 'READY' },
+      context: { state: 'READY' },
       message: expect.stringContaining('it is READY'),
     });
   });
@@ -114,7 +115,7 @@ describe('deployments.cancel_deployment', () => {
     expect(info.output.body.errorMessage).toMatch(/exited with 1/);
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
-      details: { state: 'ERROR' },
+      context: { state: 'ERROR' },
     });
   });
 
@@ -177,7 +178,7 @@ describe('deployments.cancel_deployment', () => {
     });
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
-      details: { state: 'READY' },
+      context: { state: 'READY' },
     });
   });
 
@@ -193,7 +194,7 @@ describe('deployments.cancel_deployment', () => {
           { constraints: { projects: ['web'] } },
         )
         .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: 'permission_denied', details: { allowedProjects: ['web'] } });
+      expect(refused).toMatchObject({ code: 'permission_denied', context: { allowedProjects: ['web'] } });
       expect((refused as Error).message).toContain('Nothing was changed');
       expect(lines(fx.wire()).some((line) => line.startsWith('PATCH'))).toBe(false);
       expect(fx.sandbox.deployments.deployment(id)?.readyState).toBe('QUEUED');
@@ -239,7 +240,7 @@ describe('deployments.cancel_deployment', () => {
           { constraints: { projects: ['web'] } },
         )
         .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: 'invalid_state', details: { state: 'READY' } });
+      expect(refused).toMatchObject({ code: 'invalid_state', context: { state: 'READY' } });
       expect(lines(fx.wire()).some((line) => line.startsWith('PATCH'))).toBe(false);
     });
   });

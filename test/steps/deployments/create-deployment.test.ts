@@ -130,7 +130,8 @@ describe('deployments.create_deployment', () => {
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({
       code: 'network_error',
-      details: { outcome: 'unknown', sent: 'unknown' },
+      outcome: 'unknown',
+      sent: 'unknown',
     });
     expect((failure as Error).message).toMatch(/outcome unknown/i);
     expect((failure as Error).message).toContain('List Deployments');
@@ -149,7 +150,7 @@ describe('deployments.create_deployment', () => {
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 'permission_denied',
-      details: { allowedProjects: ['web'], project: 'api' },
+      context: { allowedProjects: ['web'], project: 'api' },
     });
     expect((refused as Error).message).toContain('Nothing was sent');
     expect(fx.wire()).toEqual([]);

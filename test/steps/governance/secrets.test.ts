@@ -7,8 +7,8 @@ function renderings(error: unknown): string[] {
   const texts = [JSON.stringify(error), inspect(error, { depth: null, showHidden: true }), String(error)];
   let current: unknown = error;
   for (let depth = 0; current && depth < 10; depth += 1) {
-    const record = current as { message?: unknown; stack?: unknown; details?: unknown; cause?: unknown };
-    texts.push(String(record.message), String(record.stack), JSON.stringify(record.details ?? null));
+    const record = current as { message?: unknown; stack?: unknown; context?: unknown; cause?: unknown };
+    texts.push(String(record.message), String(record.stack), JSON.stringify(record.context ?? null));
     current = record.cause;
   }
   return texts;

@@ -124,7 +124,8 @@ describe('the states table and rules of the governance API', () => {
     });
     await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
     await expect(attempt).rejects.toMatchObject({
-      details: { outcome: 'refused', step_outcome: 'nothing_changed' },
+      outcome: 'refused',
+      context: { step_outcome: 'nothing_changed' },
     });
     expect(fx.sent().map((request) => request.path)).toEqual(['/au/latest/auth/invite/delete']);
   });
@@ -157,8 +158,8 @@ describe('the states table and rules of the governance API', () => {
       `the old invite ${code} WAS DELETED, and the new invite was NOT created`,
     );
     expect(failure.message).toContain('Invite User with email "dana@newhire.example" and role "editor"');
-    expect(failure.details).toMatchObject({
-      outcome: 'refused',
+    expect(failure.outcome).toBe('refused');
+    expect(failure.context).toMatchObject({
       step_outcome: 'old_invite_deleted_new_invite_not_created',
       deleted_invite_code: code,
       email: 'dana@newhire.example',
@@ -203,10 +204,8 @@ describe('the states table and rules of the governance API', () => {
     expect(error.message).toContain(
       'WAS DELETED, and the new invite for dana@newhire.example may or may not have been created',
     );
-    expect(error.details).toMatchObject({
-      outcome: 'unknown',
-      step_outcome: 'old_invite_deleted_new_invite_unknown',
-    });
+    expect(error.outcome).toBe('unknown');
+    expect(error.context).toMatchObject({ step_outcome: 'old_invite_deleted_new_invite_unknown' });
     // It was created: the emulator acted before the connection dropped, and nothing was replayed.
     const pending = [...state().invites.values()].filter((entry) => entry.email === 'dana@newhire.example');
     expect(pending.map((entry) => entry.role)).toEqual(['editor']);
@@ -316,7 +315,7 @@ describe('the states table and rules of the governance API', () => {
           code: 'permission_denied',
           status: 403,
           message: expect.stringContaining('needs the Admin permission on the project'),
-          details: { requiredPermission: 'Admin' },
+          context: { requiredPermission: 'Admin' },
         });
       },
     );
@@ -370,7 +369,7 @@ describe('the states table and rules of the governance API', () => {
         expect(error).toMatchObject({
           status: 401,
           retryable: false,
-          details: { reason: 'key_deactivated_or_invalid' },
+          context: { reason: 'key_deactivated_or_invalid' },
         });
         expect((error as Error).message).toContain('It was deactivated');
         expect((error as Error).message).toContain('API key deactivated: its user has been deactivated');
@@ -431,7 +430,7 @@ describe('the states table and rules of the governance API', () => {
         .invoke('governance.create_project', { name: 'Once', organization_id: seed.organizationId })
         .catch((caught: unknown) => caught)) as ToolstepsError;
       expect(error.code).toBe('network_error');
-      expect(error.details).toMatchObject({ outcome: 'unknown' });
+      expect(error.outcome).toBe('unknown');
       expect(fx.sent()).toHaveLength(1);
       expect(fx.sandbox.governance.state.projects.size).toBe(before + 1);
     });
@@ -510,7 +509,7 @@ describe('the states table and rules of the governance API', () => {
       fx.sandbox.faults.add({ target: 'governance', count: 1, action: { kind: 'status', status: 502 } });
       await expect(
         fx.invoke('governance.invite_user', { email: 'x@else.example', role: 'viewer' }),
-      ).rejects.toMatchObject({ code: 'provider_error', status: 502, details: { outcome: 'unknown' } });
+      ).rejects.toMatchObject({ code: 'provider_error', status: 502, outcome: 'unknown' });
       expect(fx.sent()).toHaveLength(1);
     });
   });

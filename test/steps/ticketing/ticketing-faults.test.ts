@@ -27,7 +27,7 @@ describe('ticketing under sandbox faults (real sockets)', () => {
     const error = await fx
       .invoke('ticketing.create_ticket', { subject: 's', description: 'd' })
       .catch((e) => e);
-    expect(error).toMatchObject({ code: 'network_error', retryable: false, details: { outcome: 'unknown' } });
+    expect(error).toMatchObject({ code: 'network_error', retryable: false, outcome: 'unknown' });
     expect(ticketCount()).toBe(before + 1);
   });
 
@@ -140,7 +140,7 @@ describe('answers that break mid-way', () => {
       .invoke('ticketing.create_ticket', { subject: 's', description: 'd' })
       .catch((e) => e);
     expect(error).toMatchObject({ name: 'OutputError', code: 'output_invalid', retryable: false });
-    expect(error.details.outcome).toBe('already_done');
+    expect(error.outcome).toBe('already_done');
     expect(error.issues[0].path).toContain('status');
   });
 });
