@@ -117,7 +117,7 @@ describe('the error family', () => {
     const error = new InputError('bad', [{ path: 'a', message: 'b' }], { context: { state: 'READY' } });
     expect(Object.isFrozen(error.fields)).toBe(true);
     expect(Object.isFrozen(error.context)).toBe(true);
-    expect(() => (error.fields as { path: string }[]).push({ path: 'c' } as never)).toThrow();
+    expect(() => (error.fields as unknown as unknown[]).push({ path: 'c' })).toThrow();
   });
 
   it('redacts into a new error: message, hint, provider words, fields, facts, stack and cause', () => {
