@@ -48,6 +48,18 @@ export function buildManifest(registry: Registry) {
       output: schemaOf(step.output, 'output'),
       variables: { ...step.variables },
     })),
+    triggers: registry.listTriggers().map((trigger) => ({
+      id: trigger.id,
+      integration: trigger.integration.id,
+      title: trigger.title,
+      description: trigger.description,
+      agentDescription: trigger.agentDescription,
+      keywords: [...trigger.keywords],
+      signature: trigger.verify.name,
+      payload: schemaOf(trigger.event, 'input'),
+      setup: schemaOf(trigger.setup, 'input'),
+      variables: { ...trigger.variables },
+    })),
   };
 }
 

@@ -3,9 +3,15 @@ import type { Integration } from './integration.js';
 import type { InvocationResult, InvokeOptions, Runtime } from './runtime.js';
 import { scoreStep } from './search-ranking.js';
 import type { AnyStep } from './step.js';
+import type { AnyTrigger } from './trigger.js';
 
 export interface SearchHit {
   step: AnyStep;
+  score: number;
+}
+
+export interface TriggerSearchHit {
+  trigger: AnyTrigger;
   score: number;
 }
 
@@ -13,6 +19,7 @@ export interface SearchHit {
 export class Registry {
   private readonly integrations = new Map<string, Integration>();
   private readonly steps = new Map<string, AnyStep>();
+  private readonly triggers = new Map<string, AnyTrigger>();
 
   registerIntegration(integration: Integration): this {
     if (this.integrations.has(integration.id)) {
@@ -24,16 +31,27 @@ export class Registry {
 
   registerStep(step: AnyStep): this {
     if (this.steps.has(step.id)) throw new Error(`Step "${step.id}" is already registered.`);
-    const integration = this.integrations.get(step.integration.id);
-    if (!integration)
-      throw new Error(`Step "${step.id}" needs integration "${step.integration.id}" registered first.`);
-    if (integration !== step.integration) {
-      throw new Error(
-        `Step "${step.id}" was defined against another instance of integration "${integration.id}".`,
-      );
-    }
+    this.requireOwnIntegration('Step', step);
     this.steps.set(step.id, step);
     return this;
+  }
+
+  registerTrigger(trigger: AnyTrigger): this {
+    if (this.triggers.has(trigger.id)) throw new Error(`Trigger "${trigger.id}" is already registered.`);
+    this.requireOwnIntegration('Trigger', trigger);
+    this.triggers.set(trigger.id, trigger);
+    return this;
+  }
+
+  private requireOwnIntegration(kind: string, item: AnyStep | AnyTrigger): void {
+    const integration = this.integrations.get(item.integration.id);
+    if (!integration)
+      throw new Error(`${kind} "${item.id}" needs integration "${item.integration.id}" registered first.`);
+    if (integration !== item.integration) {
+      throw new Error(
+        `${kind} "${item.id}" was defined against another instance of integration "${integration.id}".`,
+      );
+    }
   }
 
   integration(id: string): Integration | undefined {
@@ -72,6 +90,38 @@ export class Registry {
       if (score > 0) hits.push({ step, score });
     }
     hits.sort((a, b) => b.score - a.score || a.step.id.localeCompare(b.step.id));
+    return hits.slice(0, limit);
+  }
+
+  trigger(id: string): AnyTrigger | undefined {
+    return this.triggers.get(id);
+  }
+
+  /** The trigger, or an InputError that suggests the closest ids. */
+  requireTrigger(id: string): AnyTrigger {
+    const trigger = this.triggers.get(id);
+    if (trigger) return trigger;
+    const suggestions = this.searchTriggers(id.replace(/[._]/g, ' '), 3).map((hit) => hit.trigger.id);
+    throw new InputError(
+      `Unknown trigger "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
+      [{ path: 'trigger', message: 'unknown trigger id' }],
+    );
+  }
+
+  listTriggers(integrationId?: string): AnyTrigger[] {
+    const all = [...this.triggers.values()];
+    return integrationId ? all.filter((trigger) => trigger.integration.id === integrationId) : all;
+  }
+
+  /** Ranked like step search: provider name, title, keywords, id, description. */
+  searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
+    const hits: TriggerSearchHit[] = [];
+    for (const trigger of this.triggers.values()) {
+      const integration = this.integrations.get(trigger.integration.id)!;
+      const score = scoreStep(trigger, integration, query);
+      if (score > 0) hits.push({ trigger, score });
+    }
+    hits.sort((a, b) => b.score - a.score || a.trigger.id.localeCompare(b.trigger.id));
     return hits.slice(0, limit);
   }
 

@@ -1,6 +1,9 @@
 import type { Integration } from './integration.js';
 import type { AnyStep } from './step.js';
 
+/** What search reads of a step or a trigger. */
+export type Searchable = Pick<AnyStep, 'id' | 'title' | 'keywords' | 'description' | 'agentDescription'>;
+
 function words(text: string): string[] {
   return text
     .toLowerCase()
@@ -16,7 +19,7 @@ const WEIGHTS = { integration: 8, title: 6, keyword: 4, id: 3, description: 1 } 
  * place it appears (whole word beats prefix), and a step that matches every
  * word gets a bonus, so "create ticket" puts Create Ticket above List Tickets.
  */
-export function scoreStep(step: AnyStep, integration: Integration, query: string): number {
+export function scoreStep(step: Searchable, integration: Integration, query: string): number {
   const terms = words(query);
   if (!terms.length) return 0;
   const fields: [keyof typeof WEIGHTS, string[]][] = [

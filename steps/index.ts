@@ -5,10 +5,12 @@ import { contactData } from './contact-data/integration.js';
 import { contactDataSteps } from './contact-data/steps.js';
 import { deployments } from './deployments/integration.js';
 import { deploymentsSteps } from './deployments/steps.js';
+import { deploymentsTriggers } from './deployments/triggers/triggers.js';
 import { governance } from './governance/integration.js';
 import { governanceSteps } from './governance/steps.js';
 import { ticketing } from './ticketing/integration.js';
 import { ticketingSteps } from './ticketing/steps.js';
+import { ticketingTriggers } from './ticketing/triggers/triggers.js';
 
 export {
   type IterateDeploymentsOptions,
@@ -25,9 +27,13 @@ export const steps = [
   ...deploymentsSteps,
 ];
 
+/** Events that start an agent: ticketing triggers and deployment webhooks. */
+export const triggers = [...ticketingTriggers, ...deploymentsTriggers];
+
 export function createRegistry(): Registry {
   const registry = new Registry();
   for (const integration of integrations) registry.registerIntegration(integration);
   for (const step of steps) registry.registerStep(step);
+  for (const trigger of triggers) registry.registerTrigger(trigger);
   return registry;
 }

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineTrigger } from '../../../src/trigger.js';
+import { ticketing } from '../integration.js';
+import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
+import { ticketingSignature } from './lib/signature.js';
+import {
+  listedWithoutCase,
+  ticketEventFacts,
+  ticketEventSchema,
+  ticketPriorities,
+  ticketVariables,
+} from './lib/ticket-event.js';
+
+const EVENT_TYPE = 'ticket.created';
+
+export default defineTrigger({
+  id: 'ticketing.ticket_created',
+  integration: ticketing,
+  title: 'Ticket created',
+  description: 'Starts the agent when a new ticket is created.',
+  agentDescription:
+    'Fires once per new ticket. Variables hold the ticket id, subject, description, requester, priority, status and assignee at creation.',
+  keywords: ['new ticket', 'ticket created', 'support request', 'zendesk'],
+  event: ticketEventSchema(
+    EVENT_TYPE,
+    z.object({}).loose().describe('Nothing changed yet: the ticket is new.'),
+  ),
+  variables: ticketVariables,
+  setup: z
+    .object({
+      priorities: z
+        .array(z.enum(ticketPriorities))
+        .min(1)
+        .optional()
+        .describe('Only tickets created with one of these priorities; omit for every ticket.'),
+    })
+    .strict(),
+  verify: ticketingSignature,
+  parse: ticketEventFacts,
+  skipReason: (event, setup) =>
+    listedWithoutCase(event.detail.priority, setup.priorities)
+      ? undefined
+      : `priority ${event.detail.priority ?? 'none'} is not one of ${setup.priorities?.join(', ')}`,
+  provision: provisionEventWebhook(EVENT_TYPE),
+  remove: removeEventWebhook,
+});

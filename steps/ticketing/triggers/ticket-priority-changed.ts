@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineTrigger } from '../../../src/trigger.js';
+import { ticketing } from '../integration.js';
+import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
+import { ticketingSignature } from './lib/signature.js';
+import {
+  listedWithoutCase,
+  ticketEventFacts,
+  ticketEventSchema,
+  ticketPriorities,
+  ticketVariables,
+  ValueChange,
+} from './lib/ticket-event.js';
+
+const EVENT_TYPE = 'ticket.priority_changed';
+
+export default defineTrigger({
+  id: 'ticketing.ticket_priority_changed',
+  integration: ticketing,
+  title: 'Ticket priority changed',
+  description: 'Starts the agent when the priority of a ticket changes.',
+  agentDescription:
+    'Fires once per priority change. `priority` is the new priority (null when cleared) and `previous_priority` the old one.',
+  keywords: ['priority', 'urgent', 'escalation', 'ticket updated', 'zendesk'],
+  event: ticketEventSchema(EVENT_TYPE, ValueChange(z.string())),
+  variables: { ...ticketVariables, priority: '$.event.current', previous_priority: '$.event.previous' },
+  setup: z
+    .object({
+      to_priorities: z
+        .array(z.enum(ticketPriorities))
+        .min(1)
+        .optional()
+        .describe('Only changes into one of these priorities, e.g. ["urgent"]; omit for every change.'),
+    })
+    .strict(),
+  verify: ticketingSignature,
+  parse: ticketEventFacts,
+  skipReason: (event, setup) =>
+    listedWithoutCase(event.event.current, setup.to_priorities)
+      ? undefined
+      : `priority ${event.event.current ?? 'none'} is not one of ${setup.to_priorities?.join(', ')}`,
+  provision: provisionEventWebhook(EVENT_TYPE),
+  remove: removeEventWebhook,
+});

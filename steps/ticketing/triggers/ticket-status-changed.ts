@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineTrigger } from '../../../src/trigger.js';
+import { ticketing } from '../integration.js';
+import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
+import { ticketingSignature } from './lib/signature.js';
+import {
+  listedWithoutCase,
+  ticketEventFacts,
+  ticketEventSchema,
+  ticketStatuses,
+  ticketVariables,
+  ValueChange,
+} from './lib/ticket-event.js';
+
+const EVENT_TYPE = 'ticket.status_changed';
+
+export default defineTrigger({
+  id: 'ticketing.ticket_status_changed',
+  integration: ticketing,
+  title: 'Ticket status changed',
+  description: 'Starts the agent when a ticket moves to another status (open, pending, solved...).',
+  agentDescription:
+    'Fires once per status change. `status` is the new status and `previous_status` the old one; the other variables describe the ticket.',
+  keywords: ['status', 'ticket updated', 'solved', 'pending', 'reopened', 'zendesk'],
+  event: ticketEventSchema(EVENT_TYPE, ValueChange(z.string())),
+  variables: { ...ticketVariables, status: '$.event.current', previous_status: '$.event.previous' },
+  setup: z
+    .object({
+      to_statuses: z
+        .array(z.enum(ticketStatuses))
+        .min(1)
+        .optional()
+        .describe('Only changes into one of these statuses; omit for every change.'),
+    })
+    .strict(),
+  verify: ticketingSignature,
+  parse: ticketEventFacts,
+  skipReason: (event, setup) =>
+    listedWithoutCase(event.event.current, setup.to_statuses)
+      ? undefined
+      : `status ${event.event.current ?? 'none'} is not one of ${setup.to_statuses?.join(', ')}`,
+  provision: provisionEventWebhook(EVENT_TYPE),
+  remove: removeEventWebhook,
+});
