@@ -57,7 +57,7 @@ export {
 export { type Logger, MemoryLogger, silentLogger } from './logger.js';
 export { buildManifest, type Manifest, serializeManifest } from './manifest.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping.js';
-export { Registry, type SearchHit } from './registry.js';
+export { Registry, type SearchHit, type TriggerSearchHit } from './registry.js';
 export {
   type InvocationMeta,
   type InvocationResult,
@@ -75,3 +75,42 @@ export {
   type StepContext,
   type StepDefinition,
 } from './step.js';
+export {
+  type AnyTrigger,
+  type Constraints,
+  defineTrigger,
+  type EventFacts,
+  type ProvisionContext,
+  type ProvisionResult,
+  type RawDelivery,
+  type RemoveContext,
+  type SignatureScheme,
+  type Trigger,
+  type TriggerDefinition,
+} from './trigger.js';
+export type { ClaimOutcome, DedupeStore } from './triggers/dedupe-store.js';
+export { toFetchHandler } from './triggers/fetch-handler.js';
+export { FileDedupeStore } from './triggers/file-dedupe-store.js';
+export { FileSubscriptionStore } from './triggers/file-subscription-store.js';
+export {
+  createIntake,
+  type DeliveryContext,
+  type Intake,
+  type IntakeAnswer,
+  type IntakeOptions,
+  type IntakeRequest,
+} from './triggers/intake.js';
+export { IntakeRefusal, type RefusalCode } from './triggers/intake-refusal.js';
+export { MemoryDedupeStore } from './triggers/memory-dedupe-store.js';
+export { MemorySubscriptionStore } from './triggers/memory-subscription-store.js';
+export { toNodeListener } from './triggers/node-listener.js';
+export { DEFAULT_MAX_BODY_BYTES } from './triggers/read-body-within-limit.js';
+export {
+  type PublicSubscription,
+  Subscription,
+  subscriptionUrl,
+  toPublicSubscription,
+} from './triggers/subscription.js';
+export type { SubscriptionStore } from './triggers/subscription-store.js';
+export { timingSafeEqualText } from './triggers/timing-safe-equal.js';
+export type { TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+
+/**
+ * Writes `text` to a fresh temporary file (mode 0600), fsyncs it and renames
+ * it over `target`: a reader sees the old file or the new one, never half.
+ */
+export async function writeFileAtomic(target: string, text: string): Promise<void> {
+  const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await fs.open(temporary, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temporary, target);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+export const isMissingFile = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';

@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defaultToolstepsHome } from '../connection/file-store.js';
+import { KeyedMutex } from '../connection/keyed-mutex.js';
+import { InputError, NotFoundError } from '../errors.js';
+import { isMissingFile, writeFileAtomic } from './atomic-write.js';
+import { checkSubscription } from './check-subscription.js';
+import { Subscription, subscriptionIdPattern } from './subscription.js';
+import type { SubscriptionStore } from './subscription-store.js';
+
+const DeliveryRecord = z.object({ lastDeliveryAt: z.number().int() });
+
+/**
+ * One JSON file per subscription under `<home>/subscriptions` (next to
+ * `<home>/connections`), mode 0600 in a 0700 directory, written atomically.
+ * The time of the last delivery lives in its own `<id>.delivery.json`, so
+ * the intake of a running `listen` never overwrites a change a command made.
+ */
+export class FileSubscriptionStore implements SubscriptionStore {
+  private readonly directory: string;
+  private readonly mutex = new KeyedMutex();
+
+  constructor(home: string = defaultToolstepsHome()) {
+    this.directory = path.join(home, 'subscriptions');
+  }
+
+  private fileFor(id: string, suffix = '.json'): string {
+    if (!subscriptionIdPattern.test(id)) {
+      throw new InputError(`Invalid subscription id "${id}".`, [
+        { path: 'id', message: 'sub_ followed by letters and digits' },
+      ]);
+    }
+    return path.join(this.directory, `${id}${suffix}`);
+  }
+
+  private async readJson(file: string): Promise<unknown> {
+    try {
+      return JSON.parse(await fs.readFile(file, 'utf8'));
+    } catch (error) {
+      if (isMissingFile(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<Subscription | undefined> {
+    const stored = await this.readJson(this.fileFor(id));
+    if (stored === undefined) return undefined;
+    const subscription = Subscription.parse(stored);
+    const delivery = DeliveryRecord.safeParse(await this.readJson(this.fileFor(id, '.delivery.json')));
+    if (delivery.success) subscription.lastDeliveryAt = delivery.data.lastDeliveryAt;
+    return subscription;
+  }
+
+  async list(): Promise<Subscription[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.directory);
+    } catch (error) {
+      if (isMissingFile(error)) return [];
+      throw error;
+    }
+    const ids = names
+      .filter((name) => name.endsWith('.json') && !name.endsWith('.delivery.json'))
+      .map((name) => name.slice(0, -5))
+      .filter((id) => subscriptionIdPattern.test(id));
+    const found = await Promise.all(ids.sort().map((id) => this.get(id)));
+    return found.filter((item): item is Subscription => item !== undefined);
+  }
+
+  private async write(subscription: Subscription): Promise<void> {
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const { lastDeliveryAt: _kept, ...record } = subscription;
+    await writeFileAtomic(this.fileFor(subscription.id), `${JSON.stringify(record, null, 2)}\n`);
+  }
+
+  async put(subscription: Subscription): Promise<void> {
+    const valid = checkSubscription(subscription);
+    await this.mutex.run(valid.id, () => this.write(valid));
+  }
+
+  async update(id: string, change: (current: Subscription) => Subscription): Promise<Subscription> {
+    return this.mutex.run(id, async () => {
+      const current = await this.get(id);
+      if (!current) throw new NotFoundError(`No subscription with id "${id}".`);
+      const next = checkSubscription(change(current));
+      await this.write(next);
+      return next;
+    });
+  }
+
+  async remove(id: string): Promise<boolean> {
+    return this.mutex.run(id, async () => {
+      await fs.rm(this.fileFor(id, '.delivery.json'), { force: true });
+      try {
+        await fs.unlink(this.fileFor(id));
+        return true;
+      } catch (error) {
+        if (isMissingFile(error)) return false;
+        throw error;
+      }
+    });
+  }
+
+  async recordDelivery(id: string, at: number): Promise<void> {
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    await writeFileAtomic(this.fileFor(id, '.delivery.json'), `${JSON.stringify({ lastDeliveryAt: at })}\n`);
+  }
+}

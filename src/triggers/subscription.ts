@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { connectionIdPattern } from '../connection/connection.js';
+
+export const subscriptionIdPattern = /^sub_[a-z0-9]{8,40}$/;
+
+/** Where deliveries for a subscription arrive, under the public base URL. */
+export const HOOKS_PATH_PREFIX = '/hooks/';
+
+/**
+ * One subscription of a workflow to a trigger: which trigger, through which
+ * connection, where deliveries arrive, what the provider created for it,
+ * and the signing secret its deliveries must carry. The secret lives only
+ * in the store; `toPublicSubscription` is what anything else sees.
+ */
+export const Subscription = z
+  .object({
+    id: z.string().regex(subscriptionIdPattern, 'sub_ followed by 8 to 40 letters and digits'),
+    trigger: z.string().min(1).max(128),
+    connection: z.string().regex(connectionIdPattern, 'a connection id'),
+    /** Public base URL the provider reaches us at; deliveries go to `<target>/hooks/<id>`. */
+    target: z.url({ protocol: /^https?$/ }),
+    /** Ids of what the provider created (`webhook_id`, `trigger_id`), kept until removed there. */
+    provider: z.record(z.string(), z.string()).default({}),
+    /** The signing secret; without one every delivery is refused. */
+    secret: z.string().min(1).max(512).optional(),
+    /** Options of the trigger's setup schema, validated when the subscription is made. */
+    setup: z.record(z.string(), z.unknown()).default({}),
+    /** Variable name to JSONPath over the payload, added to the trigger's defaults. */
+    mapping: z.record(z.string(), z.string()).default({}),
+    /** Limits the embedder set, e.g. `{ projects: ['prj_1'] }`, enforced at intake. */
+    constraints: z.record(z.string(), z.array(z.string())).default({}),
+    active: z.boolean(),
+    /** Made by hand in the provider's settings, so there is nothing to remove there. */
+    manual: z.boolean().default(false),
+    /** `provisioning` or `removing` while a provider call may have been cut short. */
+    state: z.enum(['provisioning', 'ready', 'removing']).default('ready'),
+    createdAt: z.number().int(),
+    lastDeliveryAt: z.number().int().optional(),
+  })
+  .strict();
+export type Subscription = z.output<typeof Subscription>;
+export type SubscriptionInput = z.input<typeof Subscription>;
+
+export function newSubscriptionId(): string {
+  return `sub_${randomBytes(10).toString('hex')}`;
+}
+
+/** `<target>/hooks/<id>`, the URL to give the provider. */
+export function subscriptionUrl(subscription: Pick<Subscription, 'id' | 'target'>): string {
+  return `${subscription.target.replace(/\/+$/, '')}${HOOKS_PATH_PREFIX}${subscription.id}`;
+}
+
+/** The face of a subscription that the CLI, logs and JSON output may show: never the secret. */
+export type PublicSubscription = Omit<Subscription, 'secret'> & { url: string; hasSecret: boolean };
+
+export function toPublicSubscription(subscription: Subscription): PublicSubscription {
+  const { secret, ...rest } = subscription;
+  return { ...rest, url: subscriptionUrl(subscription), hasSecret: Boolean(secret) };
+}

@@ -1,0 +1,92 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileSubscriptionStore } from '../../src/triggers/file-subscription-store.js';
+import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
+import { newSubscriptionId, subscriptionUrl, toPublicSubscription } from '../../src/triggers/subscription.js';
+import type { SubscriptionStore } from '../../src/triggers/subscription-store.js';
+import { subscriptionFor, TICKETING_SECRET } from './trigger-fixtures.js';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-subscriptions-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+const stores: [string, () => SubscriptionStore][] = [
+  ['memory', () => new MemorySubscriptionStore()],
+  ['file', () => new FileSubscriptionStore(home)],
+];
+
+describe.each(stores)('%s subscription store', (_name, make) => {
+  it('stores, lists, updates and removes subscriptions', async () => {
+    const store = make();
+    const id = newSubscriptionId();
+    await store.put(subscriptionFor('ticketing.ticket_created', { id }));
+    expect((await store.get(id))?.secret).toBe(TICKETING_SECRET);
+    await store.update(id, (current) => ({ ...current, active: false }));
+    expect((await store.list()).map((item) => [item.id, item.active])).toEqual([[id, false]]);
+    await store.recordDelivery(id, 42);
+    expect((await store.get(id))?.lastDeliveryAt).toBe(42);
+    expect(await store.remove(id)).toBe(true);
+    expect(await store.get(id)).toBeUndefined();
+    expect(await store.remove(id)).toBe(false);
+  });
+
+  it('refuses a subscription with bad fields, naming them', async () => {
+    const store = make();
+    await expect(
+      store.put(
+        subscriptionFor('ticketing.ticket_created', { id: 'sub_0123456789abcdef', target: 'ftp://x' }),
+      ),
+    ).rejects.toMatchObject({ code: 'input_invalid', issues: [expect.objectContaining({ path: 'target' })] });
+  });
+});
+
+describe('file subscription store', () => {
+  it('writes secrets 0600 in a 0700 directory next to connections, and survives a new store', async () => {
+    const id = newSubscriptionId();
+    await new FileSubscriptionStore(home).put(subscriptionFor('ticketing.ticket_created', { id }));
+    const file = path.join(home, 'subscriptions', `${id}.json`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(file, 'utf8')).secret).toBe(TICKETING_SECRET);
+    expect((await new FileSubscriptionStore(home).get(id))?.id).toBe(id);
+  });
+
+  it('keeps the last delivery apart, so an update never loses it nor loses to it', async () => {
+    const store = new FileSubscriptionStore(home);
+    const id = newSubscriptionId();
+    await store.put(subscriptionFor('ticketing.ticket_created', { id }));
+    await store.recordDelivery(id, 7);
+    await store.update(id, (current) => ({ ...current, active: false }));
+    const stored = await store.get(id);
+    expect(stored?.active).toBe(false);
+    expect(stored?.lastDeliveryAt).toBe(7);
+  });
+
+  it('refuses ids that could leave its directory', async () => {
+    await expect(new FileSubscriptionStore(home).get('../connections/x')).rejects.toMatchObject({
+      code: 'input_invalid',
+    });
+  });
+});
+
+describe('public subscription view', () => {
+  it('never carries the secret, and gives the URL to paste at the provider', () => {
+    const subscription = subscriptionFor('ticketing.ticket_created', {
+      id: 'sub_0123456789abcdef',
+      target: 'https://agents.example.com/',
+    });
+    const shown = toPublicSubscription(subscription);
+    expect(JSON.stringify(shown)).not.toContain(TICKETING_SECRET);
+    expect(shown).toMatchObject({
+      hasSecret: true,
+      url: 'https://agents.example.com/hooks/sub_0123456789abcdef',
+    });
+    expect(subscriptionUrl(subscription)).toBe(shown.url);
+  });
+});
