@@ -23,7 +23,10 @@ export interface ApiCallOptions {
  * Every safety rule is checked in the input schema, so a refused call
  * sends nothing.
  */
-export function defineApiCallStep(integration: Integration, options: ApiCallOptions): Step {
+export function defineApiCallStep<Owner extends Integration>(
+  integration: Owner,
+  options: ApiCallOptions,
+): Step<z.ZodType, z.ZodType, Owner> {
   const methods = integration.apiCall.methods as [HttpMethod, ...HttpMethod[]];
   const pathSchema = z
     .string()
@@ -81,7 +84,7 @@ export function defineApiCallStep(integration: Integration, options: ApiCallOpti
   });
 
   return defineStep({
-    id: `${integration.id}.api_call`,
+    id: `${integration.id as Owner['id']}.api_call`,
     integration,
     title: options.title,
     description: `Send a request to any ${integration.title} API endpoint using the selected connection's authorization.`,

@@ -45,8 +45,9 @@ export interface AuthContext {
   variant?: string;
 }
 
-export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject> {
-  id: string;
+export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> {
+  /** snake_case; every step id of the integration starts with it (`<id>.<verb_noun>`), checked by the type of `defineStep`. */
+  id: Id;
   title: string;
   description: string;
   keywords: readonly string[];
@@ -79,11 +80,14 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject>
   paths: Readonly<Record<string, string>>;
 }
 
-export type Integration<Fields extends z.ZodObject = z.ZodObject> = Readonly<IntegrationDefinition<Fields>>;
+export type Integration<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> = Readonly<
+  IntegrationDefinition<Fields, Id>
+>;
 
-export function defineIntegration<Fields extends z.ZodObject>(
-  definition: IntegrationDefinition<Fields>,
-): Integration<Fields> {
+/** Keeps the literal id (`'ticketing'`, not `string`), so step ids can be checked against it. */
+export function defineIntegration<Fields extends z.ZodObject, const Id extends string>(
+  definition: IntegrationDefinition<Fields, Id>,
+): Integration<Fields, Id> {
   if (!/^[a-z][a-z0-9_]*$/.test(definition.id)) {
     throw new Error(`Integration id "${definition.id}" must be snake_case.`);
   }

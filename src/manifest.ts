@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from './defined-only.js';
 import type { Registry } from './registry.js';
 
 export const MANIFEST_VERSION = 1;
@@ -36,6 +37,8 @@ export function buildManifest(registry: Registry) {
     })),
     steps: registry.listSteps().map((step) => ({
       id: step.id,
+      // Former ids that still resolve; present only on steps that were renamed.
+      ...definedOnly({ aliases: step.aliases?.length ? [...step.aliases] : undefined }),
       integration: step.integration.id,
       title: step.title,
       description: step.description,

@@ -20,6 +20,8 @@ export class Registry {
   private readonly integrations = new Map<string, Integration>();
   private readonly steps = new Map<string, AnyStep>();
   private readonly triggers = new Map<string, AnyTrigger>();
+  /** A former step id to the id it now resolves to. */
+  private readonly aliases = new Map<string, string>();
 
   registerIntegration(integration: Integration): this {
     if (this.integrations.has(integration.id)) {
@@ -30,9 +32,12 @@ export class Registry {
   }
 
   registerStep(step: AnyStep): this {
-    if (this.steps.has(step.id)) throw new Error(`Step "${step.id}" is already registered.`);
+    for (const id of [step.id, ...(step.aliases ?? [])]) {
+      if (this.steps.has(id) || this.aliases.has(id)) throw new Error(`Step "${id}" is already registered.`);
+    }
     this.requireOwnIntegration('Step', step);
     this.steps.set(step.id, step);
+    for (const alias of step.aliases ?? []) this.aliases.set(alias, step.id);
     return this;
   }
 
@@ -62,13 +67,14 @@ export class Registry {
     return [...this.integrations.values()];
   }
 
+  /** The step with this id, or with this former id (an alias). */
   step(id: string): AnyStep | undefined {
-    return this.steps.get(id);
+    return this.steps.get(this.aliases.get(id) ?? id);
   }
 
-  /** The step, or an InputError that suggests the closest ids. */
+  /** The step (by id or alias), or an InputError that suggests the closest ids. */
   requireStep(id: string): AnyStep {
-    const step = this.steps.get(id);
+    const step = this.step(id);
     if (step) return step;
     const suggestions = this.search(id.replace(/[._]/g, ' '), 3).map((hit) => hit.step.id);
     throw new InputError(

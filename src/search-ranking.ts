@@ -2,7 +2,10 @@ import type { Integration } from './integration.js';
 import type { AnyStep } from './step.js';
 
 /** What search reads of a step or a trigger. */
-export type Searchable = Pick<AnyStep, 'id' | 'title' | 'keywords' | 'description' | 'agentDescription'>;
+/** What search reads of a step or a trigger; any id, since trigger ids are plain strings. */
+export type Searchable = Pick<AnyStep, 'title' | 'keywords' | 'description' | 'agentDescription'> & {
+  id: string;
+};
 
 function words(text: string): string[] {
   return text

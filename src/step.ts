@@ -33,10 +33,19 @@ export interface StepContext {
   constraints: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface StepDefinition<Input extends z.ZodType, Output extends z.ZodType> {
-  /** `<integration>.<verb_noun>`; the file name is the kebab form of the second half. */
-  id: string;
-  integration: Integration;
+/** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
+export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
+
+export interface StepDefinition<
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  Owner extends Integration = Integration,
+> {
+  /** `<integration>.<verb_noun>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
+  id: StepId<Owner['id']>;
+  /** Former ids that still resolve to this step (registry, CLI), listed in the manifest, never shown as steps. */
+  aliases?: readonly StepId<Owner['id']>[];
+  integration: Owner;
   title: string;
   /** For people browsing the catalogue. */
   description: string;
@@ -55,19 +64,29 @@ export interface StepDefinition<Input extends z.ZodType, Output extends z.ZodTyp
   run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
 }
 
-export type Step<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> = Readonly<
-  StepDefinition<Input, Output>
->;
+export type Step<
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType = z.ZodType,
+  Owner extends Integration = Integration,
+> = Readonly<StepDefinition<Input, Output, Owner>>;
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds steps of every input and output type.
 export type AnyStep = Step<any, any>;
 
-export function defineStep<Input extends z.ZodType, Output extends z.ZodType>(
-  definition: StepDefinition<Input, Output>,
-): Step<Input, Output> {
-  const [prefix, name] = definition.id.split('.');
-  if (prefix !== definition.integration.id || !name || !/^[a-z][a-z0-9_]*$/.test(name)) {
-    throw new Error(`Step id "${definition.id}" must be "${definition.integration.id}.<verb_noun>".`);
+export function defineStep<Input extends z.ZodType, Output extends z.ZodType, Owner extends Integration>(
+  definition: StepDefinition<Input, Output, Owner>,
+): Step<Input, Output, Owner> {
+  // The type checks the prefix at compile time; this checks it for JavaScript callers and the name's form.
+  for (const id of [definition.id, ...(definition.aliases ?? [])]) {
+    const [prefix, name, extra] = id.split('.');
+    if (
+      prefix !== definition.integration.id ||
+      !name ||
+      extra !== undefined ||
+      !/^[a-z][a-z0-9_]*$/.test(name)
+    ) {
+      throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
+    }
   }
   return Object.freeze(definition);
 }

@@ -1,4 +1,5 @@
 import { Registry } from '../src/registry.js';
+import type { StepId } from '../src/step.js';
 import { anzData } from './anz-data/integration.js';
 import { anzDataSteps } from './anz-data/steps.js';
 import { contactData } from './contact-data/integration.js';
@@ -19,6 +20,10 @@ export {
 
 /** The one place that lists every integration and its steps. */
 export const integrations = [ticketing, anzData, contactData, governance, deployments];
+/** `'ticketing' | 'anz_data' | ...`: the id of every integration in the catalogue. */
+export type IntegrationId = (typeof integrations)[number]['id'];
+/** An id in the catalogue's namespace: a misspelt integration prefix is a type error. */
+export type CatalogStepId = StepId<IntegrationId>;
 export const steps = [
   ...ticketingSteps,
   ...anzDataSteps,

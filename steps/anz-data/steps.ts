@@ -1,6 +1,6 @@
 import apiCall from './api-call.js';
-import companyEnrichment from './company-enrichment.js';
-import peopleEnrichment from './people-enrichment.js';
-import peopleSearch from './people-search.js';
+import enrichCompany from './enrich-company.js';
+import enrichPerson from './enrich-person.js';
+import searchPeople from './search-people.js';
 
-export const anzDataSteps = [peopleEnrichment, peopleSearch, companyEnrichment, apiCall];
+export const anzDataSteps = [enrichPerson, searchPeople, enrichCompany, apiCall];

@@ -35,15 +35,15 @@ export async function anzDataStory(demo: DemoContext): Promise<void> {
     return result;
   };
 
-  await paid('anz_data.company_enrichment', { abn: '18 123 456 789' }, 'ABN with spaces');
-  const search = await paid<{ people: { profile_url: string | null }[] }>('anz_data.people_search', {
+  await paid('anz_data.enrich_company', { abn: '18 123 456 789' }, 'ABN with spaces');
+  const search = await paid<{ people: { profile_url: string | null }[] }>('anz_data.search_people', {
     company: 'Wattle Analytics',
     department: 'engineering',
     limit: 3,
   });
   const profileUrl = search.output.people[0]?.profile_url;
-  if (profileUrl) await paid('anz_data.people_enrichment', { profile_url: profileUrl });
-  await paid('anz_data.people_enrichment', { email: 'nobody@unknown.example' }, 'no match: free');
+  if (profileUrl) await paid('anz_data.enrich_person', { profile_url: profileUrl });
+  await paid('anz_data.enrich_person', { email: 'nobody@unknown.example' }, 'no match: free');
 
   const log = demo.sandbox.server.requestLog;
   const refuse = async (label: string, run: () => Promise<unknown>) => {
@@ -58,13 +58,13 @@ export async function anzDataStory(demo: DemoContext): Promise<void> {
     }
   };
   await refuse('mistyped ABN', () =>
-    demo.registry.invoke(demo.runtime, 'anz_data.company_enrichment', {
+    demo.registry.invoke(demo.runtime, 'anz_data.enrich_company', {
       connection: CONNECTION,
       input: { abn: '18 123 456 788' },
     }),
   );
   await refuse('search of 50 with a budget of 10 credits', () =>
-    demo.registry.invoke(demo.runtime, 'anz_data.people_search', {
+    demo.registry.invoke(demo.runtime, 'anz_data.search_people', {
       connection: CONNECTION,
       input: { position: 'manager', limit: 50 },
       creditBudget: 10,

@@ -15,9 +15,9 @@ describe('anz_data in the catalogue', () => {
     const files = new Set(readdirSync(stepsDir));
     expect(anzDataSteps.map((step) => step.id).sort()).toEqual([
       'anz_data.api_call',
-      'anz_data.company_enrichment',
-      'anz_data.people_enrichment',
-      'anz_data.people_search',
+      'anz_data.enrich_company',
+      'anz_data.enrich_person',
+      'anz_data.search_people',
     ]);
     for (const step of anzDataSteps) {
       expect(files).toContain(`${step.id.split('.')[1]?.replace(/_/g, '-')}.ts`);
@@ -39,7 +39,7 @@ describe('anz_data in the catalogue', () => {
       expect(entry.credits?.basis).toMatch(/credit/i);
       expect(entry.idempotent).toBe(false);
     }
-    const company = entries.find((entry) => entry.id === 'anz_data.company_enrichment')!;
+    const company = entries.find((entry) => entry.id === 'anz_data.enrich_company')!;
     expect(company.input).toMatchObject({
       oneOf: [
         { required: ['profile_url'] },
@@ -48,7 +48,7 @@ describe('anz_data in the catalogue', () => {
         { required: ['website'] },
       ],
     });
-    const search = entries.find((entry) => entry.id === 'anz_data.people_search')!;
+    const search = entries.find((entry) => entry.id === 'anz_data.search_people')!;
     expect((search.input as { anyOf: unknown[] }).anyOf).toHaveLength(4);
   });
 
@@ -56,7 +56,7 @@ describe('anz_data in the catalogue', () => {
     const hits = createRegistry()
       .search('anz data enrichment')
       .map((hit) => hit.step.id);
-    expect(hits.slice(0, 2).sort()).toEqual(['anz_data.company_enrichment', 'anz_data.people_enrichment']);
+    expect(hits.slice(0, 2).sort()).toEqual(['anz_data.enrich_company', 'anz_data.enrich_person']);
   });
 
   it('keeps every provider path in the one table', () => {

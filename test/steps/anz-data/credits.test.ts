@@ -10,17 +10,17 @@ describe('anz_data credits', () => {
 
   it('a no-match is an empty result with matched: false, never an error, and costs nothing', async () => {
     fx = await anzDataFixture({ credits: 0 });
-    const person = await fx.invoke('anz_data.people_enrichment', { email: 'nobody@unknown.example' });
+    const person = await fx.invoke('anz_data.enrich_person', { email: 'nobody@unknown.example' });
     expect(person.output).toEqual({ matched: false, person: null, credits_charged: 0 });
     expect(person.variables).toMatchObject({ matched: false, email: null, full_name: null });
     // A no-match costs nothing, so the cheapest case of every estimate is 0.
     expect(person.meta.credits).toEqual({ estimated: { min: 0, max: 2 }, charged: 0 });
 
-    const company = await fx.invoke('anz_data.company_enrichment', { domain: 'not-in-the-sandbox.example' });
+    const company = await fx.invoke('anz_data.enrich_company', { domain: 'not-in-the-sandbox.example' });
     expect(company.output).toEqual({ matched: false, company: null, credits_charged: 0 });
     expect(company.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 0 });
 
-    const search = await fx.invoke('anz_data.people_search', { company: 'Wattle', seniority: 'vp' });
+    const search = await fx.invoke('anz_data.search_people', { company: 'Wattle', seniority: 'vp' });
     expect(search.output).toEqual({
       matched: false,
       people: [],
@@ -40,7 +40,7 @@ describe('anz_data credits', () => {
     fx = await anzDataFixture({ credits: 1 });
     // A person with contact details costs 2; the balance is 1.
     const error = await fx
-      .invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' })
+      .invoke('anz_data.enrich_person', { profile_slug: 'olivia-nguyen' })
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(CreditError);
     expect(error).toMatchObject({ code: 'credits_exhausted', status: 402, retryable: false });
@@ -50,10 +50,10 @@ describe('anz_data credits', () => {
     expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(1);
 
     // The remaining credit still buys a company.
-    const company = await fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' });
+    const company = await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' });
     expect(company.meta.credits?.charged).toBe(1);
     await expect(
-      fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' }),
+      fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }),
     ).rejects.toMatchObject({ code: 'credits_exhausted', status: 402 });
     expect(fx.sent()).toHaveLength(3);
   });
@@ -61,14 +61,14 @@ describe('anz_data credits', () => {
   it('refuses before sending a call whose worst case exceeds the budget', async () => {
     fx = await anzDataFixture();
     await expect(
-      fx.invoke('anz_data.people_search', { position: 'manager', limit: 20 }, { creditBudget: 5 }),
+      fx.invoke('anz_data.search_people', { position: 'manager', limit: 20 }, { creditBudget: 5 }),
     ).rejects.toMatchObject({
       name: 'CreditError',
       code: 'credit_budget_exceeded',
       context: { estimated: { min: 0, max: 20 }, budget: 5 },
     });
     await expect(
-      fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' }, { creditBudget: 1 }),
+      fx.invoke('anz_data.enrich_person', { profile_slug: 'mia-thompson' }, { creditBudget: 1 }),
     ).rejects.toMatchObject({ code: 'credit_budget_exceeded' });
     // A forwarded search without a limit may return the provider's maximum of 100.
     await expect(
@@ -82,14 +82,14 @@ describe('anz_data credits', () => {
 
     // Within budget, the call goes ahead.
     const search = await fx.invoke(
-      'anz_data.people_search',
+      'anz_data.search_people',
       { position: 'manager', limit: 5 },
       { creditBudget: 5 },
     );
     expect(search.meta.credits).toEqual({ estimated: { min: 0, max: 5 }, charged: 5 });
     expect(search.output).toMatchObject({ matched: true, returned: 5, credits_charged: 5 });
     const company = await fx.invoke(
-      'anz_data.company_enrichment',
+      'anz_data.enrich_company',
       { domain: 'kiwiorchard.example' },
       { creditBudget: 1 },
     );
@@ -147,7 +147,7 @@ describe('anz_data credits', () => {
       action: { kind: 'reset', when: 'after' },
     });
     await expect(
-      fx.invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' }),
+      fx.invoke('anz_data.enrich_person', { profile_slug: 'olivia-nguyen' }),
     ).rejects.toBeInstanceOf(NetworkError);
     expect(fx.sent()).toHaveLength(1);
     expect(fx.sandbox.anzData.ledger.spent(fx.apiKey)).toBe(2);
@@ -160,7 +160,7 @@ describe('anz_data credits', () => {
       action: { kind: 'status', status: 500 },
     });
     await expect(
-      fx.invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' }),
+      fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }),
     ).rejects.toBeInstanceOf(ProviderError);
     expect(fx.sent()).toHaveLength(2);
   });
@@ -177,7 +177,7 @@ describe('anz_data credits', () => {
         action: { kind: 'status', status, when: 'after' },
       });
       const error = await fx
-        .invoke('anz_data.people_enrichment', { profile_slug: 'olivia-nguyen' })
+        .invoke('anz_data.enrich_person', { profile_slug: 'olivia-nguyen' })
         .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ code: 'provider_error', status, retryable: false });
@@ -208,7 +208,7 @@ describe('anz_data credits', () => {
       count: 1,
       action: { kind: 'status', status: 503, headers: { 'retry-after': '1' } },
     });
-    const search = await fx.invoke('anz_data.people_search', { company: 'Tasman Fintech' });
+    const search = await fx.invoke('anz_data.search_people', { company: 'Tasman Fintech' });
     expect(search.meta).toMatchObject({ attempts: 3, retries: 2, credits: { charged: 2 } });
     expect(fx.clock.sleeps[0]).toBe(2000);
     expect(fx.sent()).toHaveLength(3);

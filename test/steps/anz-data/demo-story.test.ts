@@ -27,10 +27,10 @@ describe('the anz_data demo story', () => {
     await anzDataStory(demo);
     expect(lines).toEqual(
       expect.arrayContaining([
-        'anz_data.company_enrichment (ABN with spaces): credits 1',
-        'anz_data.people_search: credits 2',
-        'anz_data.people_enrichment: credits 2',
-        'anz_data.people_enrichment (no match: free): credits 0',
+        'anz_data.enrich_company (ABN with spaces): credits 1',
+        'anz_data.search_people: credits 2',
+        'anz_data.enrich_person: credits 2',
+        'anz_data.enrich_person (no match: free): credits 0',
         '  requests sent to the provider: 0',
         'credits charged by the provider in this story: 5; balance 20 of 25',
       ]),

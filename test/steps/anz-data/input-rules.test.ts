@@ -4,50 +4,50 @@ import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 /** Each case: a step, an input it must refuse, and the field path the refusal names. */
 const refused: [string, string, unknown, string][] = [
-  ['no lookup key', 'anz_data.people_enrichment', {}, '(root)'],
+  ['no lookup key', 'anz_data.enrich_person', {}, '(root)'],
   [
     'two lookup keys',
-    'anz_data.people_enrichment',
+    'anz_data.enrich_person',
     { email: 'olivia.nguyen@wattle-analytics.example', profile_slug: 'olivia-nguyen' },
     'profile_slug',
   ],
-  ['a malformed email', 'anz_data.people_enrichment', { email: 'olivia at wattle' }, 'email'],
+  ['a malformed email', 'anz_data.enrich_person', { email: 'olivia at wattle' }, 'email'],
   [
     'a non-http profile URL',
-    'anz_data.people_enrichment',
+    'anz_data.enrich_person',
     { profile_url: 'ftp://profiles.example/in/x' },
     'profile_url',
   ],
-  ['a slug with a slash', 'anz_data.people_enrichment', { profile_slug: 'in/olivia' }, 'profile_slug'],
-  ['no company key', 'anz_data.company_enrichment', {}, '(root)'],
+  ['a slug with a slash', 'anz_data.enrich_person', { profile_slug: 'in/olivia' }, 'profile_slug'],
+  ['no company key', 'anz_data.enrich_company', {}, '(root)'],
   [
     'domain and ABN together',
-    'anz_data.company_enrichment',
+    'anz_data.enrich_company',
     { domain: 'wattle-analytics.example', abn: '18 123 456 789' },
     'abn',
   ],
-  ['an ABN failing the modulus-89 check', 'anz_data.company_enrichment', { abn: '18 123 456 788' }, 'abn'],
-  ['an ABN of 10 digits', 'anz_data.company_enrichment', { abn: '1812345678' }, 'abn'],
-  ['an ABN with letters', 'anz_data.company_enrichment', { abn: '18 123 456 78O' }, 'abn'],
-  ['an ABN with dashes', 'anz_data.company_enrichment', { abn: '18-123-456-789' }, 'abn'],
+  ['an ABN failing the modulus-89 check', 'anz_data.enrich_company', { abn: '18 123 456 788' }, 'abn'],
+  ['an ABN of 10 digits', 'anz_data.enrich_company', { abn: '1812345678' }, 'abn'],
+  ['an ABN with letters', 'anz_data.enrich_company', { abn: '18 123 456 78O' }, 'abn'],
+  ['an ABN with dashes', 'anz_data.enrich_company', { abn: '18-123-456-789' }, 'abn'],
   [
     'a domain given as a URL',
-    'anz_data.company_enrichment',
+    'anz_data.enrich_company',
     { domain: 'https://wattle-analytics.example/' },
     'domain',
   ],
   [
     'a website without a scheme',
-    'anz_data.company_enrichment',
+    'anz_data.enrich_company',
     { website: 'wattle-analytics.example' },
     'website',
   ],
-  ['an empty search', 'anz_data.people_search', {}, '(root)'],
-  ['a search with only a limit', 'anz_data.people_search', { limit: 5 }, '(root)'],
-  ['a blank company filter', 'anz_data.people_search', { company: '   ' }, 'company'],
-  ['an unknown seniority', 'anz_data.people_search', { seniority: 'boss' }, 'seniority'],
-  ['a limit of 0', 'anz_data.people_search', { position: 'cto', limit: 0 }, 'limit'],
-  ['a limit over 100', 'anz_data.people_search', { position: 'cto', limit: 101 }, 'limit'],
+  ['an empty search', 'anz_data.search_people', {}, '(root)'],
+  ['a search with only a limit', 'anz_data.search_people', { limit: 5 }, '(root)'],
+  ['a blank company filter', 'anz_data.search_people', { company: '   ' }, 'company'],
+  ['an unknown seniority', 'anz_data.search_people', { seniority: 'boss' }, 'seniority'],
+  ['a limit of 0', 'anz_data.search_people', { position: 'cto', limit: 0 }, 'limit'],
+  ['a limit over 100', 'anz_data.search_people', { position: 'cto', limit: 101 }, 'limit'],
   ['a PUT', 'anz_data.api_call', { method: 'PUT', endpoint: '/enrich/person', body: {} }, 'method'],
   ['a DELETE', 'anz_data.api_call', { method: 'DELETE', endpoint: '/credits' }, 'method'],
   [
@@ -61,12 +61,12 @@ const refused: [string, string, unknown, string][] = [
   // Unknown keys are refused, not dropped, as contact_data does: a typo must not become another lookup.
   [
     'an unknown key (a typo)',
-    'anz_data.people_enrichment',
+    'anz_data.enrich_person',
     { emial: 'olivia.nguyen@wattle-analytics.example', profile_slug: 'olivia-nguyen' },
     '(root)',
   ],
-  ['an unknown company key', 'anz_data.company_enrichment', { domain: 'x.example', acn: '1' }, '(root)'],
-  ['an unknown search filter', 'anz_data.people_search', { company: 'Wattle', titel: 'cto' }, '(root)'],
+  ['an unknown company key', 'anz_data.enrich_company', { domain: 'x.example', acn: '1' }, '(root)'],
+  ['an unknown search filter', 'anz_data.search_people', { company: 'Wattle', titel: 'cto' }, '(root)'],
   [
     'an API Call with headers',
     'anz_data.api_call',
@@ -95,18 +95,18 @@ describe('anz_data input rules: refused before anything is sent', () => {
 
   it('names the rule in the message an agent reads', async () => {
     await expect(
-      fx.invoke('anz_data.company_enrichment', {
+      fx.invoke('anz_data.enrich_company', {
         domain: 'tasmanfintech.example',
         website: 'https://x.example',
       }),
     ).rejects.toThrow(/exactly one of profile_url, domain, abn, website; got domain and website/);
-    await expect(fx.invoke('anz_data.company_enrichment', { abn: '51 824 753 557' })).rejects.toThrow(
+    await expect(fx.invoke('anz_data.enrich_company', { abn: '51 824 753 557' })).rejects.toThrow(
       /modulus-89/,
     );
-    await expect(fx.invoke('anz_data.people_search', { limit: 3 })).rejects.toThrow(
+    await expect(fx.invoke('anz_data.search_people', { limit: 3 })).rejects.toThrow(
       /at least one of company, position, seniority, department/,
     );
-    await expect(fx.invoke('anz_data.people_enrichment', { emial: 'a@b.example' })).rejects.toThrow(
+    await expect(fx.invoke('anz_data.enrich_person', { emial: 'a@b.example' })).rejects.toThrow(
       /Unrecognized key.*emial/,
     );
     expect(fx.sent()).toHaveLength(0);
@@ -114,7 +114,7 @@ describe('anz_data input rules: refused before anything is sent', () => {
 
   it('accepts the ABN the provider facts cite, with and without spaces', async () => {
     for (const abn of ['51 824 753 556', '51824753556', ' 51 824 753 556 ']) {
-      const result = await fx.invoke('anz_data.company_enrichment', { abn });
+      const result = await fx.invoke('anz_data.enrich_company', { abn });
       // Valid, but no company in the sandbox holds it: a free no-match.
       expect(result.output).toEqual({ matched: false, company: null, credits_charged: 0 });
     }

@@ -33,7 +33,7 @@ describe('anz_data per-minute quota', () => {
   it('the rate gate reads the headers and waits for the next minute instead of earning a 429', async () => {
     fx = await anzDataFixture({ sandbox: { anzData: { requestsPerMinute: 2 } } });
     for (const domain of ['kiwiorchard.example', 'kaurisoftware.example', 'tasmanfintech.example']) {
-      const result = await fx.invoke('anz_data.company_enrichment', { domain });
+      const result = await fx.invoke('anz_data.enrich_company', { domain });
       expect(result.output).toMatchObject({ matched: true });
     }
     const third = await fx.invoke('anz_data.api_call', { method: 'GET', endpoint: '/credits' });
@@ -49,7 +49,7 @@ describe('anz_data per-minute quota', () => {
     await fetch(`${fx.sandbox.baseUrl('anz-data')}/credits`, {
       headers: { authorization: `Bearer ${fx.apiKey}` },
     });
-    const result = await fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' });
+    const result = await fx.invoke('anz_data.enrich_person', { profile_slug: 'mia-thompson' });
     expect(result.meta).toMatchObject({ attempts: 2, retries: 1, credits: { charged: 1 } });
     expect(fx.clock.sleeps[0]).toBe(60_000);
     expect(fx.sandbox.anzData.ledger.spent(fx.apiKey)).toBe(1);

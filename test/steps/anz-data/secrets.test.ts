@@ -26,7 +26,7 @@ describe('the anz_data API key stays secret', () => {
     const wrongKey = 'anz_sbx_revoked_0123456789abcdef';
     await fx.runtime.store.put({ ...fx.connection, id: 'anz-revoked', secrets: { apiKey: wrongKey } });
     const error = await fx.registry
-      .invoke(fx.runtime, 'anz_data.people_enrichment', {
+      .invoke(fx.runtime, 'anz_data.enrich_person', {
         connection: 'anz-revoked',
         input: { profile_slug: 'mia-thompson' },
       })
@@ -65,10 +65,8 @@ describe('the anz_data API key stays secret', () => {
       },
     });
     const errors = [
-      await fx.invoke('anz_data.people_search', { company: 'Tasman' }).catch((e: unknown) => e),
-      await fx
-        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
-        .catch((e: unknown) => e),
+      await fx.invoke('anz_data.search_people', { company: 'Tasman' }).catch((e: unknown) => e),
+      await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }).catch((e: unknown) => e),
     ];
     expect(errors[0]).toMatchObject({
       code: 'provider_rejected',
@@ -87,19 +85,15 @@ describe('the anz_data API key stays secret', () => {
   it('is not in network errors, credit errors, logs, outputs or variables', async () => {
     fx = await anzDataFixture({ credits: 4 });
     const results = [
-      await fx.invoke('anz_data.people_enrichment', { email: 'olivia.nguyen@wattle-analytics.example' }),
-      await fx.invoke('anz_data.people_search', { company: 'Tasman' }),
+      await fx.invoke('anz_data.enrich_person', { email: 'olivia.nguyen@wattle-analytics.example' }),
+      await fx.invoke('anz_data.search_people', { company: 'Tasman' }),
       await fx.invoke('anz_data.api_call', { method: 'GET', endpoint: '/credits' }),
     ];
     fx.sandbox.faults.add({ target: 'anz-data', count: 1, action: { kind: 'reset', when: 'before' } });
     const errors = [
-      await fx
-        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
-        .catch((e: unknown) => e),
-      await fx
-        .invoke('anz_data.company_enrichment', { domain: 'kiwiorchard.example' })
-        .catch((e: unknown) => e),
-      await fx.invoke('anz_data.company_enrichment', { abn: '11 111 111 111' }).catch((e: unknown) => e),
+      await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }).catch((e: unknown) => e),
+      await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }).catch((e: unknown) => e),
+      await fx.invoke('anz_data.enrich_company', { abn: '11 111 111 111' }).catch((e: unknown) => e),
     ];
     expect(errors.map((error) => (error as { code: string }).code)).toEqual([
       'network_error',

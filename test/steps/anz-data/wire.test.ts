@@ -15,8 +15,8 @@ describe('anz_data steps on the wire', () => {
     return { ...entry, body: entry.rawBody ? JSON.parse(entry.rawBody) : undefined };
   }
 
-  it('people_enrichment sends one lookup key to POST /enrich/person with the key as a Bearer token', async () => {
-    const result = await fx.invoke('anz_data.people_enrichment', {
+  it('enrich_person sends one lookup key to POST /enrich/person with the key as a Bearer token', async () => {
+    const result = await fx.invoke('anz_data.enrich_person', {
       email: 'olivia.nguyen@wattle-analytics.example',
     });
     const request = lastRequest();
@@ -54,22 +54,22 @@ describe('anz_data steps on the wire', () => {
     expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(98);
   });
 
-  it('people_enrichment by profile URL or slug; a profile without contact details costs 1', async () => {
-    const byUrl = await fx.invoke('anz_data.people_enrichment', {
+  it('enrich_person by profile URL or slug; a profile without contact details costs 1', async () => {
+    const byUrl = await fx.invoke('anz_data.enrich_person', {
       profile_url: 'https://profiles.example/in/mia-thompson',
     });
     expect(lastRequest().body).toEqual({ profile_url: 'https://profiles.example/in/mia-thompson' });
     expect(byUrl.variables).toMatchObject({ full_name: 'Mia Thompson', email: null, phone: null });
     expect(byUrl.meta.credits?.charged).toBe(1);
 
-    const bySlug = await fx.invoke('anz_data.people_enrichment', { profile_slug: 'liam-murphy' });
+    const bySlug = await fx.invoke('anz_data.enrich_person', { profile_slug: 'liam-murphy' });
     expect(lastRequest().body).toEqual({ profile_slug: 'liam-murphy' });
     expect(bySlug.variables).toMatchObject({ job_title: 'Engineering Manager', matched: true });
     expect(bySlug.meta.credits?.charged).toBe(2);
   });
 
-  it('company_enrichment sends an ABN typed with spaces as 11 digits to POST /enrich/company', async () => {
-    const result = await fx.invoke('anz_data.company_enrichment', { abn: '18 123 456 789' });
+  it('enrich_company sends an ABN typed with spaces as 11 digits to POST /enrich/company', async () => {
+    const result = await fx.invoke('anz_data.enrich_company', { abn: '18 123 456 789' });
     const request = lastRequest();
     expect(request).toMatchObject({ method: 'POST', path: '/enrich/company' });
     expect(request.body).toEqual({ abn: '18123456789' });
@@ -94,28 +94,28 @@ describe('anz_data steps on the wire', () => {
     expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
   });
 
-  it('company_enrichment by domain, website and profile URL', async () => {
-    const byDomain = await fx.invoke('anz_data.company_enrichment', { domain: 'KaurISoftware.example' });
+  it('enrich_company by domain, website and profile URL', async () => {
+    const byDomain = await fx.invoke('anz_data.enrich_company', { domain: 'KaurISoftware.example' });
     expect(lastRequest().body).toEqual({ domain: 'kaurisoftware.example' });
     // A New Zealand company has no ABN.
     expect(byDomain.variables).toMatchObject({ name: 'Kauri Software', abn: null, employee_count: 42 });
 
-    const byWebsite = await fx.invoke('anz_data.company_enrichment', {
+    const byWebsite = await fx.invoke('anz_data.enrich_company', {
       website: 'https://www.tasmanfintech.example/about',
     });
     expect(lastRequest().body).toEqual({ website: 'https://www.tasmanfintech.example/about' });
     expect(byWebsite.variables).toMatchObject({ name: 'Tasman Fintech', abn: '20271828182' });
 
-    const byProfile = await fx.invoke('anz_data.company_enrichment', {
+    const byProfile = await fx.invoke('anz_data.enrich_company', {
       profile_url: 'https://profiles.example/company/banksia-health',
     });
     expect(lastRequest().body).toEqual({ profile_url: 'https://profiles.example/company/banksia-health' });
     expect(byProfile.variables).toMatchObject({ industry: 'Hospitals and Health Care' });
   });
 
-  it('people_search combines filters in one POST /search/people and is charged per person returned', async () => {
+  it('search_people combines filters in one POST /search/people and is charged per person returned', async () => {
     const result = await fx.invoke<{ people: { full_name: string; profile_url: string }[] }>(
-      'anz_data.people_search',
+      'anz_data.search_people',
       { company: 'Wattle Analytics', department: 'engineering', limit: 5 },
     );
     const request = lastRequest();
@@ -131,7 +131,7 @@ describe('anz_data steps on the wire', () => {
     expect(result.output.people[0]).not.toHaveProperty('emails');
     expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 5 }, charged: 2 });
 
-    const managers = await fx.invoke('anz_data.people_search', {
+    const managers = await fx.invoke('anz_data.search_people', {
       position: 'engineering manager',
       seniority: 'manager',
       limit: 2,

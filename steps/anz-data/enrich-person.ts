@@ -11,7 +11,9 @@ const KEYS = ['profile_url', 'email', 'profile_slug'] as const;
 const { method, path } = anzDataApi.enrichPerson;
 
 export default defineStep({
-  id: 'anz_data.people_enrichment',
+  id: 'anz_data.enrich_person',
+  // The id before steps were named verb_noun; saved workflows that use it keep working.
+  aliases: ['anz_data.people_enrichment'],
   integration: anzData,
   title: 'People Enrichment',
   description:

@@ -12,7 +12,9 @@ const KEYS = ['profile_url', 'domain', 'abn', 'website'] as const;
 const { method, path } = anzDataApi.enrichCompany;
 
 export default defineStep({
-  id: 'anz_data.company_enrichment',
+  id: 'anz_data.enrich_company',
+  // The id before steps were named verb_noun; saved workflows that use it keep working.
+  aliases: ['anz_data.company_enrichment'],
   integration: anzData,
   title: 'Company Enrichment',
   description:

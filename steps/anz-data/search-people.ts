@@ -16,7 +16,9 @@ const { method, path } = anzDataApi.searchPeople;
 const criterion = (description: string) => z.string().trim().min(1).max(200).optional().describe(description);
 
 export default defineStep({
-  id: 'anz_data.people_search',
+  id: 'anz_data.search_people',
+  // The id before steps were named verb_noun; saved workflows that use it keep working.
+  aliases: ['anz_data.people_search'],
   integration: anzData,
   title: 'People Search',
   description:
