@@ -89,6 +89,7 @@ export {
   type TriggerDefinition,
 } from './trigger.js';
 export type { ClaimOutcome, DedupeStore } from './triggers/dedupe-store.js';
+export { type Entitlements, requireTriggerPlan, TRIGGERS_PLAN } from './triggers/entitlements.js';
 export { toFetchHandler } from './triggers/fetch-handler.js';
 export { FileDedupeStore } from './triggers/file-dedupe-store.js';
 export { FileSubscriptionStore } from './triggers/file-subscription-store.js';
@@ -114,3 +115,8 @@ export {
 export type { SubscriptionStore } from './triggers/subscription-store.js';
 export { timingSafeEqualText } from './triggers/timing-safe-equal.js';
 export type { TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
+export {
+  type CreateSubscriptionRequest,
+  TriggerSubscriptions,
+  type TriggerSubscriptionsOptions,
+} from './triggers/trigger-subscriptions.js';

@@ -1,0 +1,221 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../src/connection/connection.js';
+import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
+import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
+import { ACCESS_TOKEN, HOST, nockTicketing } from '../support/nock-ticketing.js';
+
+const DEPLOY_TOKEN = 'vercel-token-0123456789';
+const deploymentsConnection: Connection = {
+  id: 'deploys',
+  integration: 'deployments',
+  kind: 'oauth2_no_refresh',
+  fields: { teamId: 'team_1' },
+  secrets: { accessToken: DEPLOY_TOKEN },
+  createdAt: 1,
+  updatedAt: 1,
+};
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+async function setup(plan = 'enterprise') {
+  const fx = nockTicketing();
+  await fx.store.put(deploymentsConnection);
+  const subscriptions = new MemorySubscriptionStore();
+  const manager = new TriggerSubscriptions({
+    triggers: fx.registry,
+    runtime: fx.runtime,
+    subscriptions,
+    entitlements: { plan },
+    clock: fx.clock,
+  });
+  return { ...fx, subscriptions, manager };
+}
+
+describe('ticketing provisioning on the wire', () => {
+  it('creates an event webhook for the event, reads its signing secret and stores it', async () => {
+    const { manager, subscriptions, logger } = await setup();
+    let created: { webhook: Record<string, unknown> } | undefined;
+    const api = nock(HOST, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}` } })
+      .post('/api/v2/webhooks', (body) => {
+        created = body;
+        return true;
+      })
+      .reply(201, { webhook: { id: '01GD5HQ7K6ZR', status: 'active' } })
+      .get('/api/v2/webhooks/01GD5HQ7K6ZR/signing_secret')
+      .reply(200, { signing_secret: { algorithm: 'SHA256', secret: 'zendesk-signing-secret-1' } });
+    const subscription = await manager.create({
+      trigger: 'ticketing.ticket_status_changed',
+      connection: 'acme',
+      target: 'https://agents.example.com',
+    });
+    expect(api.isDone()).toBe(true);
+    expect(created?.webhook).toMatchObject({
+      endpoint: `https://agents.example.com/hooks/${subscription.id}`,
+      http_method: 'POST',
+      request_format: 'json',
+      status: 'active',
+      subscriptions: ['zen:event-type:ticket.status_changed'],
+    });
+    expect(subscription).toMatchObject({
+      state: 'ready',
+      provider: { webhook_id: '01GD5HQ7K6ZR' },
+      active: true,
+    });
+    expect((await subscriptions.get(subscription.id))?.secret).toBe('zendesk-signing-secret-1');
+    expect(JSON.stringify(logger.lines)).not.toContain('zendesk-signing-secret-1');
+  });
+
+  it('leaves a record remove can finish when the secret cannot be read, and remove deletes the webhook', async () => {
+    const { manager, subscriptions } = await setup();
+    nock(HOST)
+      .post('/api/v2/webhooks')
+      .reply(201, { webhook: { id: 'wh1' } })
+      .get('/api/v2/webhooks/wh1/signing_secret')
+      .reply(403, { error: 'Forbidden', description: 'no' });
+    await expect(
+      manager.create({
+        trigger: 'ticketing.ticket_created',
+        connection: 'acme',
+        target: 'https://agents.example.com',
+      }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    const [left] = await subscriptions.list();
+    expect(left).toMatchObject({ state: 'provisioning', provider: { webhook_id: 'wh1' } });
+    expect(left?.secret).toBeUndefined();
+    const deleted = nock(HOST).delete('/api/v2/webhooks/wh1').reply(204);
+    await manager.remove(left!.id);
+    expect(deleted.isDone()).toBe(true);
+    expect(await subscriptions.list()).toEqual([]);
+  });
+
+  it('removes the business rule before the webhook, and keeps what is left when a deletion fails', async () => {
+    const { manager, subscriptions } = await setup();
+    const id = 'sub_00000000000000c3';
+    await subscriptions.put({
+      id,
+      trigger: 'ticketing.ticket_created',
+      connection: 'acme',
+      target: 'https://agents.example.com',
+      provider: { webhook_id: 'wh2', trigger_id: '77' },
+      secret: 'zendesk-signing-secret-2',
+      setup: {},
+      mapping: {},
+      constraints: {},
+      active: true,
+      manual: false,
+      state: 'ready',
+      createdAt: 1,
+    });
+    const order: string[] = [];
+    nock(HOST)
+      .delete('/api/v2/triggers/77.json')
+      .reply(() => {
+        order.push('rule');
+        return [204];
+      })
+      .delete('/api/v2/webhooks/wh2')
+      .reply(() => {
+        order.push('webhook');
+        return [400, { error: 'nope' }];
+      });
+    await expect(manager.remove(id)).rejects.toBeTruthy();
+    expect(order).toEqual(['rule', 'webhook']);
+    expect(await subscriptions.get(id)).toMatchObject({ state: 'removing', provider: { webhook_id: 'wh2' } });
+    nock(HOST).delete('/api/v2/webhooks/wh2').reply(404, { error: 'RecordNotFound' });
+    await manager.remove(id);
+    expect(await subscriptions.get(id)).toBeUndefined();
+  });
+});
+
+describe('deployments provisioning on the wire', () => {
+  it('creates the webhook with teamId and projectIds, storing the secret from that answer at once', async () => {
+    const { manager, subscriptions } = await setup();
+    let sent: Record<string, unknown> | undefined;
+    const api = nock('https://api.vercel.com', { reqheaders: { authorization: `Bearer ${DEPLOY_TOKEN}` } })
+      .post('/v1/webhooks', (body) => {
+        sent = body;
+        return true;
+      })
+      .query({ teamId: 'team_1' })
+      .reply(200, { id: 'hook_1', secret: 'vercel-secret-abcdef', events: ['deployment.created'] });
+    const subscription = await manager.create({
+      trigger: 'deployments.deployment_started',
+      connection: 'deploys',
+      target: 'https://agents.example.com/',
+      constraints: { projects: ['prj_web'] },
+    });
+    expect(api.isDone()).toBe(true);
+    expect(sent).toEqual({
+      url: `https://agents.example.com/hooks/${subscription.id}`,
+      events: ['deployment.created'],
+      projectIds: ['prj_web'],
+    });
+    expect((await subscriptions.get(subscription.id))?.secret).toBe('vercel-secret-abcdef');
+    const deleted = nock('https://api.vercel.com')
+      .delete('/v1/webhooks/hook_1')
+      .query({ teamId: 'team_1' })
+      .reply(204);
+    await manager.remove(subscription.id);
+    expect(deleted.isDone()).toBe(true);
+  });
+
+  it('makes a manual subscription without calling the provider, and needs its secret', async () => {
+    const { manager } = await setup();
+    const subscription = await manager.create({
+      trigger: 'deployments.deployment_failed',
+      connection: 'deploys',
+      target: 'https://agents.example.com',
+      manual: { secret: 'pasted-secret-123' },
+    });
+    expect(subscription).toMatchObject({ manual: true, state: 'ready', provider: {} });
+    await expect(
+      manager.create({
+        trigger: 'deployments.deployment_failed',
+        connection: 'deploys',
+        target: 'https://agents.example.com',
+        manual: { secret: '' },
+      }),
+    ).rejects.toMatchObject({ code: 'input_invalid' });
+    await manager.remove(subscription.id);
+  });
+});
+
+describe('the plan rule and bad options', () => {
+  it('refuses triggers below Enterprise with PlanError plan_required, provisioning nothing', async () => {
+    const { manager, subscriptions } = await setup('pro');
+    await expect(
+      manager.create({
+        trigger: 'ticketing.ticket_created',
+        connection: 'acme',
+        target: 'https://agents.example.com',
+      }),
+    ).rejects.toMatchObject({ name: 'PlanError', code: 'plan_required', retryable: false });
+    expect(await subscriptions.list()).toEqual([]);
+  });
+
+  it('refuses a bad setup option, mapping or connection before anything is stored or sent', async () => {
+    const { manager, subscriptions } = await setup();
+    const base = {
+      trigger: 'ticketing.ticket_status_changed',
+      connection: 'acme',
+      target: 'https://agents.example.com',
+    };
+    await expect(manager.create({ ...base, setup: { to_statuses: ['done'] } })).rejects.toMatchObject({
+      code: 'input_invalid',
+      fields: [expect.objectContaining({ path: 'setup.to_statuses.0' })],
+    });
+    await expect(manager.create({ ...base, mapping: { x: '$[' } })).rejects.toMatchObject({
+      code: 'input_invalid',
+    });
+    await expect(manager.create({ ...base, connection: 'deploys' })).rejects.toMatchObject({
+      code: 'input_invalid',
+    });
+    await expect(manager.create({ ...base, trigger: 'ticketing.nothing' })).rejects.toMatchObject({
+      code: 'input_invalid',
+    });
+    expect(await subscriptions.list()).toEqual([]);
+  });
+});
