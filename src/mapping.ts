@@ -1,43 +1,39 @@
-import { type JsonValue, query } from 'jsonpath-rfc9535';
-import parseJsonPath from 'jsonpath-rfc9535/parser';
-import { type FieldIssue, InputError } from './errors.js';
+import { JSONPathEnvironment, JSONPathError, type JSONPathQuery, type JSONValue } from 'json-p3';
+import { type FieldIssue, InputError, OutputError } from './errors.js';
+import { linearMatch, linearSearch } from './linear-regex-functions.js';
 
 /** Variable name to RFC 9535 JSONPath expression over a step's output. */
 export type VariableMapping = Record<string, string>;
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/**
+ * One JSONPath environment for every mapping: strict RFC 9535, with the two
+ * regex functions replaced by linear-time ones (see linear-regex-functions.ts).
+ * `maxRecursionDepth` bounds how deep a descendant segment (`$..x`) walks.
+ */
+const environment = new JSONPathEnvironment({ strict: true, maxRecursionDepth: 64 });
+environment.functionRegister.set('match', linearMatch);
+environment.functionRegister.set('search', linearSearch);
+
 interface CompiledVariable {
-  expression: string;
+  query: JSONPathQuery;
   /** A singular query names at most one node (RFC 9535 §2.3.5.1): its variable is a value, not a list. */
   singular: boolean;
 }
 
 /** Parsed once per expression: every invocation of a step reuses its default mapping. */
-const singularCache = new Map<string, boolean>();
-const SINGULAR_CACHE_LIMIT = 1000;
+const compiledCache = new Map<string, CompiledVariable>();
+const COMPILED_CACHE_LIMIT = 1000;
 
-function isSingular(expression: string): boolean {
-  const cached = singularCache.get(expression);
-  if (cached !== undefined) return cached;
-  const singular = computeSingular(expression);
-  if (singularCache.size >= SINGULAR_CACHE_LIMIT) singularCache.clear();
-  singularCache.set(expression, singular);
-  return singular;
-}
-
-function computeSingular(expression: string): boolean {
-  const ast = parseJsonPath(expression);
-  return ast.segments.every((segment) => {
-    if (segment.type !== 'ChildSegment') return false;
-    const node = segment.node;
-    if (node.type === 'MemberNameShorthand') return true;
-    if (node.type === 'WildcardSelector') return false;
-    return (
-      node.selectors.length === 1 &&
-      (node.selectors[0]?.type === 'NameSelector' || node.selectors[0]?.type === 'IndexSelector')
-    );
-  });
+function compileExpression(expression: string): CompiledVariable {
+  const cached = compiledCache.get(expression);
+  if (cached) return cached;
+  const query = environment.compile(expression);
+  const variable = { query, singular: query.singularQuery() };
+  if (compiledCache.size >= COMPILED_CACHE_LIMIT) compiledCache.clear();
+  compiledCache.set(expression, variable);
+  return variable;
 }
 
 /**
@@ -56,7 +52,7 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
       continue;
     }
     try {
-      compiled.set(name, { expression, singular: isSingular(expression) });
+      compiled.set(name, compileExpression(expression));
     } catch (error) {
       issues.push({
         path: `${field}.${name}`,
@@ -72,11 +68,22 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
 /**
  * Evaluates a mapping over an output. A singular path gives its value, or
  * null when absent; any other path gives the list of every match.
+ *
+ * The result has no prototype: a variable may be called `__proto__` or
+ * `constructor`, and assigning it must add a variable, never replace the
+ * object's prototype.
  */
 export function mapVariables(output: unknown, mapping: VariableMapping): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
+  const variables: Record<string, unknown> = Object.create(null);
   for (const [name, variable] of compileMapping(mapping)) {
-    const matches = query(output as JsonValue, variable.expression);
+    let matches: JSONValue[];
+    try {
+      matches = variable.query.query(output as JSONValue).values();
+    } catch (error) {
+      if (!(error instanceof JSONPathError)) throw error;
+      const issue = { path: `variables.${name}`, message: error.message.slice(0, 200) };
+      throw new OutputError(`Variable ${name} could not be read from the output.`, [issue], { cause: error });
+    }
     variables[name] = variable.singular ? (matches[0] ?? null) : matches;
   }
   return variables;
