@@ -28,6 +28,14 @@ export { PermissionError } from './errors/permission-error.js';
 export { PlanError } from './errors/plan-error.js';
 export { ProviderError, type ProviderErrorCode } from './errors/provider-error.js';
 export { RateLimitError } from './errors/rate-limit-error.js';
-export { redactDeep, redactForeignError, redactSecrets } from './errors/redaction.js';
+export {
+  basicCredential,
+  REDACTED,
+  redactDeep,
+  redactForeignError,
+  redactSecrets,
+  redactThenCut,
+  secretForms,
+} from './errors/redaction.js';
 export { TimeoutError } from './errors/timeout-error.js';
 export { isToolstepsError, ToolstepsError } from './errors/toolsteps-error.js';

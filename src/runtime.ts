@@ -151,6 +151,7 @@ export class Runtime {
       dispatcher: this.dispatcher,
       logger: this.logger,
       marginMs: options.refreshMarginMs ?? 5 * 60_000,
+      timeoutMs: this.requestTimeoutMs,
     });
   }
 

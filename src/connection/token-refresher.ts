@@ -1,12 +1,14 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { AuthError } from '../errors.js';
+import { definedOnly } from '../defined-only.js';
+import { AuthError, ToolstepsError } from '../errors.js';
 import type { Integration } from '../integration.js';
 import type { Logger } from '../logger.js';
-import type { Connection } from './connection.js';
+import { type Connection, secretValues } from './connection.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import type { ConnectionStore } from './connection-store.js';
 import { refreshTokens } from './oauth-client.js';
+import type { TokenSet } from './token-response.js';
 
 export interface TokenRefresherOptions {
   store: ConnectionStore;
@@ -16,6 +18,8 @@ export interface TokenRefresherOptions {
   logger: Logger;
   /** Refresh this long before expiry, so a token never dies mid-run. */
   marginMs: number;
+  /** The deadline of one token request, headers and body (default `DEFAULT_TOKEN_TIMEOUT_MS`). */
+  timeoutMs?: number;
 }
 
 /**
@@ -102,7 +106,7 @@ export class TokenRefresher {
     }
     this.refreshCount += 1;
     this.options.logger.info('refreshing token', { connection: id });
-    let tokens: Awaited<ReturnType<typeof refreshTokens>>;
+    let tokens: TokenSet;
     try {
       tokens = await refreshTokens(
         {
@@ -111,12 +115,11 @@ export class TokenRefresher {
           fetch: this.options.fetch,
           dispatcher: this.options.dispatcher,
           clock,
+          knownSecrets: secretValues(current),
+          keepRotatedRefreshToken: (rotated) => this.keepRotated(integration, id, rotated),
+          ...definedOnly({ timeoutMs: this.options.timeoutMs }),
         },
-        {
-          refreshToken,
-          clientId,
-          ...(current.secrets.clientSecret ? { clientSecret: current.secrets.clientSecret } : {}),
-        },
+        { refreshToken, clientId, ...definedOnly({ clientSecret: current.secrets.clientSecret }) },
       );
     } catch (error) {
       // A store without a cross-process lock: another process may have rotated the pair first.
@@ -130,17 +133,54 @@ export class TokenRefresher {
       }
       throw error;
     }
-    return store.update(id, (stored) => ({
-      ...stored,
-      secrets: {
-        ...stored.secrets,
-        accessToken: tokens.accessToken,
-        // Providers that rotate send a new one; keep the old one only if none came back.
-        refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
-      },
-      ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
-      ...(tokens.scopes ? { scopes: tokens.scopes } : {}),
-      updatedAt: clock.now(),
-    }));
+    return this.save(integration, id, tokens);
+  }
+
+  /**
+   * Saves a refreshed pair. The provider has already spent the old refresh
+   * token, so a pair that cannot be saved is lost: say so, and that the
+   * connection needs re-authorisation, rather than fail as bad input.
+   */
+  private async save(integration: Integration, id: string, tokens: TokenSet): Promise<Connection> {
+    const { store, clock } = this.options;
+    try {
+      return await store.update(id, (stored) => ({
+        ...stored,
+        secrets: {
+          ...stored.secrets,
+          accessToken: tokens.accessToken,
+          // Providers that rotate send a new one; keep the old one only if none came back.
+          refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
+        },
+        ...definedOnly({ expiresAt: tokens.expiresAt, scopes: tokens.scopes }),
+        updatedAt: clock.now(),
+      }));
+    } catch (error) {
+      throw new AuthError(
+        `The token endpoint issued new tokens for connection "${id}" but they could not be saved (${error instanceof ToolstepsError ? error.code : 'store error'}); the old refresh token is spent, so the connection needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
+        { reauthorize: true, cause: error },
+      );
+    }
+  }
+
+  /**
+   * Keeps a rotated refresh token that came with an otherwise unusable
+   * answer, and marks the access token expired so the next use refreshes.
+   */
+  private async keepRotated(integration: Integration, id: string, refreshToken: string): Promise<void> {
+    const { store, clock } = this.options;
+    try {
+      await store.update(id, (stored) => ({
+        ...stored,
+        secrets: { ...stored.secrets, refreshToken },
+        expiresAt: clock.now(),
+        updatedAt: clock.now(),
+      }));
+    } catch (error) {
+      throw new AuthError(
+        `The token endpoint rotated the refresh token of connection "${id}" in an unusable answer, and the new one could not be saved; the connection needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
+        { reauthorize: true, cause: error },
+      );
+    }
   }
 }

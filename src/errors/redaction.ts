@@ -1,23 +1,99 @@
+/**
+ * Redaction: how a secret is kept out of every message, log line and output.
+ *
+ * Exact matching is not enough. A provider may echo a secret in one of the
+ * encodings we put on the wire (URL-encoded in a form body, JSON-escaped, the
+ * base64 of an HTTP Basic pair), and it may cut its own message in the middle
+ * of a secret. So every secret is redacted in each form we can produce, and a
+ * prefix of 8 or more characters of one is redacted where the text is cut
+ * (at the end of the text, or before an ellipsis). Text is redacted before it
+ * is cut (`redactThenCut`): cutting first could leave a prefix of a secret that
+ * no longer matches the whole.
+ */
+
+export const REDACTED = '[redacted]';
+/** Shorter values would redact ordinary words; no credential we handle is this short. */
 const MIN_SECRET_LENGTH = 4;
+/** A cut-off prefix this long is treated as the secret itself. */
+const MIN_PREFIX_LENGTH = 8;
+const CUT_MARK = /(?:\s*(?:…|\.\.\.))?\s*$/u;
+
+/** The base64 credential of an HTTP Basic header (RFC 7617), which is a secret of its own. */
+export function basicCredential(user: string, password: string): string {
+  return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
+}
+
+/** The forms of one secret that we ourselves may send: as is, URL-encoded, form-encoded, JSON-escaped. */
+export function secretForms(secret: string): string[] {
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
+  return [...forms];
+}
+
+function usableSecrets(secrets: Iterable<string | undefined>): string[] {
+  const usable = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) usable.add(secret);
+  }
+  return [...usable];
+}
+
+/** Replaces a cut-off prefix (8+ characters) of `form` that ends where the text is cut. */
+function redactPrefixAtCut(text: string, form: string): string {
+  const mark = CUT_MARK.exec(text);
+  const end = mark ? mark.index : text.length;
+  for (let length = Math.min(form.length - 1, end); length >= MIN_PREFIX_LENGTH; length--) {
+    if (text.startsWith(form.slice(0, length), end - length)) {
+      return `${text.slice(0, end - length)}${REDACTED}${text.slice(end)}`;
+    }
+  }
+  return text;
+}
 
 /**
- * Replaces every occurrence of every secret in `text`, including their URL-
- * and JSON-encoded forms, so a provider that echoes a token back in an error
- * body cannot leak it through us.
+ * Replaces every occurrence of every secret in `text`, in every form of
+ * `secretForms`, and a prefix of one where the text is cut.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  const forms = usableSecrets(secrets)
+    .flatMap(secretForms)
+    // Longest first, so a secret that contains another is replaced whole.
+    .sort((a, b) => b.length - a.length);
   let result = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-    const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
-    for (const form of forms) result = result.split(form).join('[redacted]');
-  }
+  for (const form of forms) result = result.split(form).join(REDACTED);
+  for (const form of forms) result = redactPrefixAtCut(result, form);
   return result;
 }
 
-/** `redactSecrets` over every string inside a JSON-like value; the value is copied only where it changes. */
+/**
+ * Redacts, then cuts to at most `max` characters (an ellipsis marks the cut),
+ * then redacts again: a provider's message may carry a secret at exactly the
+ * place we cut it, and only the whole secret is recognised before the cut.
+ */
+export function redactThenCut(text: string, secrets: Iterable<string | undefined>, max: number): string {
+  const list = [...secrets];
+  const redacted = redactSecrets(text, list);
+  if (redacted.length <= max) return redacted;
+  return redactSecrets(`${redacted.slice(0, max)}…`, list);
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!value || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * `redactSecrets` over every string (values and keys) inside a JSON-like
+ * value; the value is copied only where it changes. A copy keeps the
+ * original's prototype, and a key named `__proto__` stays an ordinary key.
+ */
 export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
-  const usable = secrets.filter((secret): secret is string => !!secret && secret.length >= MIN_SECRET_LENGTH);
+  const usable = usableSecrets(secrets);
   if (!usable.length) return value;
   const visit = (item: unknown): unknown => {
     if (typeof item === 'string') return redactSecrets(item, usable);
@@ -25,18 +101,21 @@ export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]
       const mapped = item.map(visit);
       return mapped.some((entry, index) => entry !== item[index]) ? mapped : item;
     }
-    if (item && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
-      let changed = false;
-      const copy: Record<string, unknown> = {};
-      for (const [key, entry] of Object.entries(item)) {
-        const next = visit(entry);
-        const nextKey = redactSecrets(key, usable);
-        if (next !== entry || nextKey !== key) changed = true;
-        copy[nextKey] = next;
-      }
-      return changed ? copy : item;
+    if (!isPlainRecord(item)) return item;
+    let changed = false;
+    const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(item));
+    for (const [key, entry] of Object.entries(item)) {
+      const next = visit(entry);
+      const nextKey = redactSecrets(key, usable);
+      if (next !== entry || nextKey !== key) changed = true;
+      Object.defineProperty(copy, nextKey, {
+        value: next,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
-    return item;
+    return changed ? copy : item;
   };
   return visit(value) as T;
 }
