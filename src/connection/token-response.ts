@@ -22,11 +22,14 @@ export const TOKEN_LIFETIME_BOUNDS_S = { min: 60, max: 365 * 24 * 3600 };
  * fail after the provider has already spent the single-use refresh token.
  * Anything that is not a finite positive number counts as "not said".
  */
-const lifetimeSeconds = z.unknown().transform((value): number | undefined => {
-  const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
-  return Math.round(Math.min(Math.max(seconds, TOKEN_LIFETIME_BOUNDS_S.min), TOKEN_LIFETIME_BOUNDS_S.max));
-});
+const lifetimeSeconds = z
+  .unknown()
+  .optional()
+  .transform((value): number | undefined => {
+    const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+    return Math.round(Math.min(Math.max(seconds, TOKEN_LIFETIME_BOUNDS_S.min), TOKEN_LIFETIME_BOUNDS_S.max));
+  });
 
 export const TokenResponse = z.object({
   access_token: tokenText,
