@@ -11,6 +11,9 @@ const NOT_SENT_CODES = new Set([
   'ENETUNREACH',
   'EHOSTUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  // undici validates a request before writing it: a refused header or argument never left.
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
 ]);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);

@@ -6,6 +6,11 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** What header values may not hold: TAB is legal there, CR, LF and NUL split or end a header. */
 const HEADER_VALUE_CONTROL = /[\r\n\0]/;
 const MAX_DECODE_ROUNDS = 3;
+/**
+ * Whitespace around an endpoint is a typo or a trick: fetch would encode
+ * `" //evil.example"` as `/%20//evil.example`, a path no one meant.
+ */
+const SURROUNDING_SPACE = /^\s|\s$/u;
 
 function refuse(field: string, reason: string): never {
   throw new InputError(
@@ -55,6 +60,7 @@ export function guardEndpoint(endpoint: string, field = 'endpoint'): string {
   if (typeof endpoint !== 'string' || endpoint.trim() === '') refuse(field, 'it is empty');
   for (const form of decodedForms(endpoint, field)) {
     if (CONTROL.test(form)) refuse(field, 'it contains a control character (CR, LF, TAB, NUL, ...)');
+    if (SURROUNDING_SPACE.test(form)) refuse(field, 'it starts or ends with whitespace');
     if (form.includes('\\')) refuse(field, 'it contains a backslash');
     if (SCHEME.test(form)) refuse(field, 'absolute URLs are not allowed');
     if (form.startsWith('//')) refuse(field, 'protocol-relative URLs are not allowed');
@@ -70,7 +76,11 @@ export function guardEndpoint(endpoint: string, field = 'endpoint'): string {
   return endpoint.startsWith('/') ? endpoint : `/${endpoint}`;
 }
 
-/** Headers a caller may never set: they carry credentials, or framing the transport owns. */
+/**
+ * Headers a caller may never set: they carry credentials, or steer the
+ * connection and framing the transport owns (the hop-by-hop headers of
+ * RFC 9110 §7.6.1, `Expect`, `HTTP2-Settings`).
+ */
 const RESERVED_HEADERS = new Set([
   'authorization',
   'cookie',
@@ -82,6 +92,8 @@ const RESERVED_HEADERS = new Set([
   'te',
   'upgrade',
   'trailer',
+  'expect',
+  'http2-settings',
 ]);
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
