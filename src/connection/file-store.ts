@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type FieldIssue, InputError, NotFoundError, TimeoutError } from '../errors.js';
+import { type FieldIssue, InputError, NotFoundError, PermissionError, TimeoutError } from '../errors.js';
 import { Connection, connectionIdPattern } from './connection.js';
 import type { ConnectionStore } from './connection-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -24,6 +24,18 @@ export interface FileConnectionStoreOptions {
   lockTimeoutMs?: number;
   /** A lock untouched for this long belonged to a crashed process and is broken. Default 5 s. */
   lockStaleMs?: number;
+  /** Told about a connection file `list` skips (damaged, planted, a link); default `process.emitWarning`. */
+  warn?: (message: string) => void;
+}
+
+const warnByDefault = (message: string) =>
+  process.emitWarning(message, { code: 'TOOLSTEPS_CONNECTION_FILE_SKIPPED' });
+
+/** A stored connection file we refuse to read; the message names the file, never its content. */
+function unreadable(file: string, reason: string, issues: FieldIssue[] = []): InputError {
+  return new InputError(`Connection file ${file} ${reason}; fix or remove it.`, issues, {
+    details: { file },
+  });
 }
 
 /**
@@ -74,11 +86,13 @@ export class FileConnectionStore implements ConnectionStore {
   private readonly mutex = new KeyedMutex();
   private readonly lockTimeoutMs: number;
   private readonly lockStaleMs: number;
+  private readonly warn: (message: string) => void;
 
   constructor(home: string = defaultToolstepsHome(), options: FileConnectionStoreOptions = {}) {
     this.directory = path.join(home, 'connections');
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_GIVE_UP_MS;
     this.lockStaleMs = options.lockStaleMs ?? LOCK_STALE_MS;
+    this.warn = options.warn ?? warnByDefault;
   }
 
   private fileFor(id: string): string {
@@ -92,17 +106,81 @@ export class FileConnectionStore implements ConnectionStore {
 
   private async ensureDirectory(): Promise<void> {
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    await this.checkDirectory();
+  }
+
+  /**
+   * The directory holds every secret: no one else may list or read it.
+   * `mkdir`'s mode applies only to a directory it creates, so one made
+   * earlier (by hand, by a umask, by an older version) is checked: tightened
+   * to 0700 when it is ours, refused when it belongs to someone else.
+   */
+  private async checkDirectory(): Promise<void> {
+    const found = await fs.stat(this.directory).catch((error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!found) return;
+    const uid = process.getuid?.();
+    if (uid !== undefined && (found.mode & 0o077) !== 0) {
+      if (found.uid !== uid) {
+        throw new PermissionError(
+          `The connection store ${this.directory} is open to others (mode ${(found.mode & 0o777).toString(8)}) and belongs to another user; refusing to read or write secrets there. Make it 0700 and yours.`,
+          { details: { directory: this.directory } },
+        );
+      }
+      await fs.chmod(this.directory, 0o700);
+    }
   }
 
   async get(id: string): Promise<Connection | undefined> {
+    await this.checkDirectory();
+    return this.read(id);
+  }
+
+  /**
+   * Reads one connection file. A symbolic link is refused (O_NOFOLLOW): it
+   * could make us read, and later overwrite, a file outside the store. What
+   * cannot be parsed is refused without its content in the error: a damaged
+   * file still holds secrets.
+   */
+  private async read(id: string): Promise<Connection | undefined> {
+    const file = this.fileFor(id);
     let text: string;
     try {
-      text = await fs.readFile(this.fileFor(id), 'utf8');
+      const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if (!(await handle.stat()).isFile()) throw unreadable(file, 'is not a regular file');
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
+      if (errorCode(error) === 'ELOOP')
+        throw unreadable(file, 'is a symbolic link, which the store never follows');
       throw error;
     }
-    return Connection.parse(JSON.parse(text));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw unreadable(file, 'is not valid JSON');
+    }
+    const parsed = Connection.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({
+        path: issue.path.join('.') || '(file)',
+        message: 'invalid',
+      }));
+      throw unreadable(
+        file,
+        `is not a valid connection (${issues.map((issue) => issue.path).join(', ')})`,
+        issues,
+      );
+    }
+    if (parsed.data.id !== id) throw unreadable(file, 'holds a connection with another id');
+    return parsed.data;
   }
 
   async list(): Promise<Connection[]> {
@@ -113,8 +191,20 @@ export class FileConnectionStore implements ConnectionStore {
       if (errorCode(error) === 'ENOENT') return [];
       throw error;
     }
+    await this.checkDirectory();
     const ids = names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5));
-    const found = await Promise.all(ids.sort().map((id) => this.get(id)));
+    // One damaged or planted file must not hide every other connection: skip it and say which.
+    const found = await Promise.all(
+      ids.sort().map((id) =>
+        this.read(id).catch((error: unknown) => {
+          if (!(error instanceof InputError)) throw error;
+          this.warn(
+            `Skipped ${path.join(this.directory, `${id}.json`)}: ${error.issues[0]?.message ?? 'unreadable'}. ${error.message}`,
+          );
+          return undefined;
+        }),
+      ),
+    );
     return found.filter((item): item is Connection => item !== undefined);
   }
 
