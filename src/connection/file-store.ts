@@ -34,7 +34,7 @@ const warnByDefault = (message: string) =>
 /** A stored connection file we refuse to read; the message names the file, never its content. */
 function unreadable(file: string, reason: string, issues: FieldIssue[] = []): InputError {
   return new InputError(`Connection file ${file} ${reason}; fix or remove it.`, issues, {
-    details: { file },
+    context: { file },
   });
 }
 
@@ -126,7 +126,7 @@ export class FileConnectionStore implements ConnectionStore {
       if (found.uid !== uid) {
         throw new PermissionError(
           `The connection store ${this.directory} is open to others (mode ${(found.mode & 0o777).toString(8)}) and belongs to another user; refusing to read or write secrets there. Make it 0700 and yours.`,
-          { details: { directory: this.directory } },
+          { context: { directory: this.directory } },
         );
       }
       await fs.chmod(this.directory, 0o700);

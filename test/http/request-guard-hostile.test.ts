@@ -37,7 +37,7 @@ describe('a request the transport refuses before sending is never "may have been
         (e) => e,
       );
       const error = classifyException(thrown, 'POST /x', { userAborted: false, timedOut: false }, (t) => t);
-      expect(error.details).toMatchObject({ sent: false });
+      expect(error).toMatchObject({ sent: false });
       expect(server.connections).toBe(before);
     });
   }
