@@ -3,8 +3,9 @@ import { defineApiCallStep } from '../../src/api-call-step.js';
 import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { type CreditEstimate, defineStep } from '../../src/step.js';
-import { anzData, anzDataApi, SEARCH_LIMIT_MAX } from './integration.js';
+import { anzData } from './integration.js';
 import { COMPANY_CREDITS, CREDITS_PER_SEARCH_RESULT, PERSON_CREDITS, reportCharge } from './lib/credits.js';
+import { anzDataApi, SEARCH_LIMIT_MAX } from './lib/operations.js';
 
 const generic = defineApiCallStep(anzData, {
   pathField: 'endpoint',

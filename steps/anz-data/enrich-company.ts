@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { anzData, anzDataApi, anzRequest } from './integration.js';
+import { anzData } from './integration.js';
 import { Abn } from './lib/abn.js';
 import { Company } from './lib/anz-schema.js';
 import { COMPANY_CREDITS, creditBasis, creditsChargedDescription, reportCharge } from './lib/credits.js';
 import { Domain, ProfileUrl, Website } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
+import { anzDataApi, anzRequest } from './lib/operations.js';
 import { CompanyAnswer, readAnswer, toCompany } from './lib/provider-records.js';
 
 const KEYS = ['profile_url', 'domain', 'abn', 'website'] as const;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { anzData, anzDataApi, anzRequest } from './integration.js';
+import { anzData } from './integration.js';
 import { Person } from './lib/anz-schema.js';
 import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './lib/credits.js';
 import { ProfileSlug, ProfileUrl, WorkEmail } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
+import { anzDataApi, anzRequest } from './lib/operations.js';
 import { PersonAnswer, readAnswer, toPerson } from './lib/provider-records.js';
 
 const KEYS = ['profile_url', 'email', 'profile_slug'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { anzData, anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './integration.js';
+import { anzData } from './integration.js';
 import { Department, PersonSummary, Seniority } from './lib/anz-schema.js';
 import {
   CREDITS_PER_SEARCH_RESULT,
@@ -8,6 +8,7 @@ import {
   creditsChargedDescription,
   reportCharge,
 } from './lib/credits.js';
+import { anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './lib/operations.js';
 import { readAnswer, SearchAnswer, toPersonSummary } from './lib/provider-records.js';
 
 const CRITERIA = ['company', 'position', 'seniority', 'department'] as const;

@@ -3,7 +3,8 @@ import { defineApiCallStep } from '../../src/api-call-step.js';
 import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { CreditEstimate } from '../../src/step.js';
 import { defineStep } from '../../src/step.js';
-import { contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
+import { contactDataPaths } from './lib/paths.js';
 import { SEARCH_RESULTS_PER_CREDIT } from './lib/search-filters.js';
 
 const base = defineApiCallStep(contactData, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { BULK_MAX_RECORDS, contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
 import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './lib/bulk-step.js';
 import {
   Company,
@@ -9,6 +9,7 @@ import {
   companyLookupToWire,
   WireCompany,
 } from './lib/company-schema.js';
+import { BULK_MAX_RECORDS, contactDataPaths } from './lib/paths.js';
 
 export default defineStep({
   id: 'contact_data.enrich_companies',

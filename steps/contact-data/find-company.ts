@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
 import {
   Company,
   CompanyLookup,
@@ -8,6 +8,7 @@ import {
   companyLookupToWire,
   WireCompany,
 } from './lib/company-schema.js';
+import { contactDataPaths } from './lib/paths.js';
 import { lookupOne } from './lib/single-lookup.js';
 
 export default defineStep({

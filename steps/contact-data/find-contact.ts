@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
 import {
   Contact,
   contactFromWire,
@@ -8,6 +8,7 @@ import {
   personLookupToWire,
   WirePerson,
 } from './lib/contact-schema.js';
+import { contactDataPaths } from './lib/paths.js';
 import { lookupOne } from './lib/single-lookup.js';
 
 /** A matched person costs 1 credit, 2 when phone numbers are revealed; no match is free. */

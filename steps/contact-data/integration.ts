@@ -1,30 +1,11 @@
 import { z } from 'zod';
-import { CreditError, PlanError } from '../../src/errors.js';
 import { intHeader } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { contactDataPaths } from './lib/paths.js';
+import { classifyContactDataError, parseContactDataError } from './lib/provider-errors.js';
 
 /** The provider's API host; a connection's `baseUrl` override (sandbox, proxy) replaces it. */
 export const CONTACT_DATA_HOST = 'https://api.lusha.com';
-
-/**
- * Every provider path of the integration, in one table, so it can be
- * re-pointed. The first four are the spec's. The spec does not show the
- * search paths: `/person/search` and `/company/search` are our choice,
- * following the `/person`, `/person/bulk` pattern. `/account/usage` is
- * reached only through API Call (a GET that costs nothing).
- */
-export const contactDataPaths = {
-  person: '/person',
-  personBulk: '/person/bulk',
-  company: '/company',
-  companyBulk: '/company/bulk',
-  personSearch: '/person/search',
-  companySearch: '/company/search',
-  usage: '/account/usage',
-} as const;
-
-/** The provider caps a bulk request at 100 records (a 400 above it). */
-export const BULK_MAX_RECORDS = 100;
 
 /** The provider names its quota windows by length and never says when they refill. */
 const QUOTA_WINDOWS = [
@@ -32,26 +13,6 @@ const QUOTA_WINDOWS = [
   ['hourly', 3_600_000],
   ['daily', 86_400_000],
 ] as const;
-
-/** `{statusCode, message, errors[]}`; entries of `errors` are strings or `{field, message}`. */
-const ContactDataErrorBody = z.object({
-  statusCode: z.number().optional(),
-  message: z.string().optional(),
-  errors: z
-    .array(
-      z.union([
-        z.string(),
-        z
-          .object({
-            field: z.string().optional(),
-            property: z.string().optional(),
-            message: z.string().optional(),
-          })
-          .loose(),
-      ]),
-    )
-    .optional(),
-});
 
 export const contactData = defineIntegration({
   id: 'contact_data',
@@ -98,48 +59,8 @@ export const contactData = defineIntegration({
     });
     return windows.length ? { observedAt: now, windows } : undefined;
   },
-  parseError: (body) => {
-    if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
-    const parsed = ContactDataErrorBody.safeParse(body);
-    if (!parsed.success) return {};
-    const fields = (parsed.data.errors ?? []).flatMap((entry) => {
-      if (typeof entry === 'string') return [{ path: 'body', message: entry }];
-      return [{ path: entry.field ?? entry.property ?? 'body', message: entry.message ?? 'invalid' }];
-    });
-    const fieldText = fields.map((field) => `${field.path}: ${field.message}`).join('; ');
-    const message = [parsed.data.message, fieldText].filter(Boolean).join(' - ');
-    return {
-      ...(message ? { message } : {}),
-      ...(parsed.data.statusCode === undefined ? {} : { providerCode: String(parsed.data.statusCode) }),
-      ...(fields.length ? { fields } : {}),
-    };
-  },
-  classifyError: (failure, parsed) => {
-    const where = `${failure.method} ${failure.path}`;
-    const said = parsed.message ? `: ${parsed.message}` : '';
-    const known = {
-      sent: true,
-      providerMessage: parsed.message,
-      context: { method: failure.method, path: failure.path },
-    };
-    // 402: the key's credits are spent. Never retried: trying again cannot help until credits are added.
-    if (failure.status === 402) {
-      return new CreditError(`${where} was refused: the account is out of credits (402)${said}.`, {
-        ...known,
-        status: 402,
-        hint: 'Add credits to the provider account, then run the step again.',
-      });
-    }
-    // 403: the provider's plan for this key does not include the endpoint.
-    if (failure.status === 403) {
-      return new PlanError(`${where} is not included in the provider plan of this API key (403)${said}.`, {
-        ...known,
-        status: 403,
-        hint: 'Upgrade the provider plan, or use the single-record steps.',
-      });
-    }
-    return undefined;
-  },
+  parseError: parseContactDataError,
+  classifyError: classifyContactDataError,
   apiCall: { methods: ['GET', 'POST'] },
   paths: contactDataPaths,
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
 import { Company, companyFromWire, WireCompany } from './lib/company-schema.js';
+import { contactDataPaths } from './lib/paths.js';
 import {
   requireAFilter,
   searchCredits,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { contactData, contactDataPaths } from './integration.js';
+import { contactData } from './integration.js';
 import { ContactPreview, contactPreviewFromWire, WirePerson } from './lib/contact-schema.js';
+import { contactDataPaths } from './lib/paths.js';
 import {
   requireAFilter,
   searchCredits,

@@ -3,8 +3,9 @@ import { ProviderError, type ToolstepsError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { deployments, deploymentsPath } from './integration.js';
+import { deployments } from './integration.js';
 import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './lib/deployment-schema.js';
+import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, fetchDeployment, requireDeploymentInScope } from './lib/project-scope.js';
 
 const STATE_WORDS: Record<string, string> = {

@@ -3,7 +3,7 @@ import { isToolstepsError, ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { deployments, deploymentsPath } from './integration.js';
+import { deployments } from './integration.js';
 import {
   Deployment,
   Environment,
@@ -11,6 +11,7 @@ import {
   targetForCreate,
   toDeployment,
 } from './lib/deployment-schema.js';
+import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 
 const GitRef = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OutputError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
-import { deployments, deploymentsPath } from './integration.js';
+import { deployments } from './integration.js';
 import {
   Deployment,
   Environment,
@@ -10,6 +10,7 @@ import {
   targetForList,
   toDeployment,
 } from './lib/deployment-schema.js';
+import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 
 /** A point in time: ISO 8601 date or date-time, or epoch milliseconds (the provider's own unit). */

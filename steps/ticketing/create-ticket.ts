@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './integration.js';
+import { ticketing } from './integration.js';
+import { ticketingPath } from './lib/paths.js';
 import {
   Assignee,
   assigneeFields,

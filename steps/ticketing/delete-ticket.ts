@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { NotFoundError } from '../../src/errors.js';
 import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './integration.js';
+import { ticketing } from './integration.js';
+import { ticketingPath } from './lib/paths.js';
 import { TicketId } from './lib/ticket-schema.js';
 
 export default defineStep({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './integration.js';
+import { ticketing } from './integration.js';
+import { ticketingPath } from './lib/paths.js';
 import { Comment, Ticket, TicketId, UserSummary } from './lib/ticket-schema.js';
 
 const MAX_COMMENT_PAGES = 50;

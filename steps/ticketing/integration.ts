@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { PlanError } from '../../src/errors.js';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { ticketingPaths } from './lib/paths.js';
+import { classifyTicketingError, parseTicketingError } from './lib/provider-errors.js';
 
 /**
  * A DNS label (RFC 1123): the subdomain becomes part of the host every
@@ -11,31 +12,6 @@ export const Subdomain = z
   .string()
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, 'a DNS label: letters, digits and hyphens, 1 to 63 characters')
   .describe('The part of the account address before the provider domain, e.g. "acme" for acme.zendesk.com.');
-
-export const ticketingPaths = {
-  tickets: '/api/v2/tickets.json',
-  ticket: '/api/v2/tickets/{id}.json',
-  ticketComments: '/api/v2/tickets/{id}/comments.json',
-  users: '/api/v2/users.json',
-  user: '/api/v2/users/{id}.json',
-  organizations: '/api/v2/organizations.json',
-  organization: '/api/v2/organizations/{id}.json',
-  search: '/api/v2/search.json',
-  searchExport: '/api/v2/search/export.json',
-} as const;
-
-/** Fills `{id}` in a path with a value that is already a validated positive integer. */
-export function ticketingPath(name: keyof typeof ticketingPaths, id?: number): string {
-  return ticketingPaths[name].replace('{id}', String(id ?? ''));
-}
-
-const TicketingError = z.object({
-  error: z
-    .union([z.string(), z.object({ title: z.string().optional(), message: z.string().optional() })])
-    .optional(),
-  description: z.string().optional(),
-  details: z.record(z.string(), z.array(z.object({ description: z.string().optional() }).loose())).optional(),
-});
 
 export const ticketing = defineIntegration({
   id: 'ticketing',
@@ -78,40 +54,8 @@ export const ticketing = defineIntegration({
       resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
     );
   },
-  parseError: (body) => {
-    if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
-    const parsed = TicketingError.safeParse(body);
-    if (!parsed.success) return {};
-    const { error, description, details } = parsed.data;
-    const providerCode = typeof error === 'string' ? error : error?.title;
-    const fields = Object.entries(details ?? {}).flatMap(([field, problems]) =>
-      problems.map((problem) => ({ path: field, message: problem.description ?? 'invalid' })),
-    );
-    const fieldText = fields.map((field) => `${field.path}: ${field.message}`).join('; ');
-    const message = [typeof error === 'object' ? error.message : undefined, description, fieldText]
-      .filter(Boolean)
-      .join(' - ');
-    return {
-      ...(message ? { message } : {}),
-      ...(providerCode ? { providerCode } : {}),
-      ...(fields.length ? { fields } : {}),
-    };
-  },
-  classifyError: (failure, parsed) => {
-    // Triggers and some admin features answer 403 with this code on plans that lack them.
-    if (failure.status === 403 && parsed.providerCode === 'FeatureNotAvailable') {
-      return new PlanError(
-        `${failure.method} ${failure.path} needs a higher provider plan: ${parsed.message ?? ''}`.trim(),
-        {
-          status: 403,
-          sent: true,
-          providerCode: parsed.providerCode,
-          providerMessage: parsed.message,
-        },
-      );
-    }
-    return undefined;
-  },
+  parseError: parseTicketingError,
+  classifyError: classifyTicketingError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
   paths: ticketingPaths,
 });

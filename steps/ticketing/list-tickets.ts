@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './integration.js';
+import { ticketing } from './integration.js';
+import { ticketingPath } from './lib/paths.js';
 import { Assignee, Ticket, TicketPriority, TicketStatus } from './lib/ticket-schema.js';
 
 const IsoDate = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
-import { ticketing, ticketingPath } from './integration.js';
+import { ticketing } from './integration.js';
+import { ticketingPath } from './lib/paths.js';
 import { Ticket } from './lib/ticket-schema.js';
 
 /** The provider serves at most 1,000 search results, 100 per page (page 11 is a 422). */

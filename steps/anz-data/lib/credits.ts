@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../../../src/http/http-client.js';
 import type { StepContext } from '../../../src/step.js';
-import { anzDataCreditHeaders } from '../integration.js';
+import { anzDataCreditHeaders } from './operations.js';
 
 /**
  * Credit rules (spec, A limits): a person 1 to 2 credits per successful

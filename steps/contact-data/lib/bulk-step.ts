@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { StepContext } from '../../../src/step.js';
-import { BULK_MAX_RECORDS } from '../integration.js';
 import {
   RecordFailure,
   type RecordOutcome,
@@ -8,6 +7,7 @@ import {
   recordOutcome,
   runInBatches,
 } from './bulk-runner.js';
+import { BULK_MAX_RECORDS } from './paths.js';
 import { readWire, type WireRecord, wireBulk } from './wire.js';
 
 /** Most records one bulk invocation takes; larger lists are split over several invocations. */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { PermissionError } from '../../../src/errors.js';
 import type { HttpClient } from '../../../src/http/http-client.js';
 import type { StepContext } from '../../../src/step.js';
-import { deploymentsPath } from '../integration.js';
 import { type Deployment, toDeployment } from './deployment-schema.js';
+import { deploymentsPath } from './paths.js';
 
 /**
  * The constraint an embedder sets per step or trigger to narrow a

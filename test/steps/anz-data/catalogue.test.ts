@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMPANY_RECORDS } from '../../../sandbox/anz-data/anz-data-records.js';
 import { buildManifest } from '../../../src/manifest.js';
-import { anzData, anzDataApi } from '../../../steps/anz-data/integration.js';
+import { anzData } from '../../../steps/anz-data/integration.js';
 import { isValidAbn } from '../../../steps/anz-data/lib/abn.js';
+import { anzDataApi } from '../../../steps/anz-data/lib/operations.js';
 import { anzDataSteps } from '../../../steps/anz-data/steps.js';
 import { createRegistry } from '../../../steps/index.js';
 

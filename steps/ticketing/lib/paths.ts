@@ -1,0 +1,17 @@
+/** Every provider path of the integration, in one table, so it can be re-pointed. */
+export const ticketingPaths = {
+  tickets: '/api/v2/tickets.json',
+  ticket: '/api/v2/tickets/{id}.json',
+  ticketComments: '/api/v2/tickets/{id}/comments.json',
+  users: '/api/v2/users.json',
+  user: '/api/v2/users/{id}.json',
+  organizations: '/api/v2/organizations.json',
+  organization: '/api/v2/organizations/{id}.json',
+  search: '/api/v2/search.json',
+  searchExport: '/api/v2/search/export.json',
+} as const;
+
+/** Fills `{id}` in a path with a value that is already a validated positive integer. */
+export function ticketingPath(name: keyof typeof ticketingPaths, id?: number): string {
+  return ticketingPaths[name].replace('{id}', String(id ?? ''));
+}
