@@ -17,7 +17,7 @@ export { DEPLOYMENTS_SANDBOX_CLIENTS, DeploymentsEmulator } from './deployments/
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
-export { GOVERNANCE_SANDBOX } from './governance/governance-state.js';
+export { GOVERNANCE_SANDBOX } from './governance/governance-seed.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 
 export interface SandboxOptions {

@@ -1,20 +1,39 @@
-import type { Handler, SandboxRequest } from './sandbox-http.js';
+import type { Reply, SandboxRequest } from './sandbox-http.js';
 
-interface Route {
+/**
+ * What every route handler of every emulator receives: the request as the
+ * server parsed it, the route's decoded `:params`, the path below the
+ * emulator's own prefix, and `caller`, whoever the emulator authenticated
+ * (an account, a key, a user in a team). One shape for all emulators, so a
+ * handler never casts to find out who is calling.
+ */
+export interface RouteRequest<Caller> extends SandboxRequest {
+  readonly caller: Caller;
+}
+
+export type RouteHandler<Caller> = (request: RouteRequest<Caller>) => Reply | Promise<Reply>;
+
+interface Route<Caller> {
   method: string;
   pattern: RegExp;
   names: string[];
-  handler: Handler;
+  handler: RouteHandler<Caller>;
 }
+
+/** A route's handler with its params, 'method' when only the method is wrong, or undefined. */
+export type RouteMatch<Caller> =
+  | { handler: RouteHandler<Caller>; params: Record<string, string> }
+  | 'method'
+  | undefined;
 
 /**
  * Routes like `/api/v2/tickets/:id.json`. A `:name` matches one path segment
  * up to a dot or slash; the matched values arrive decoded in `params`.
  */
-export class Router {
-  private readonly routes: Route[] = [];
+export class Router<Caller> {
+  private readonly routes: Route<Caller>[] = [];
 
-  on(method: string, template: string, handler: Handler): this {
+  on(method: string, template: string, handler: RouteHandler<Caller>): this {
     const names: string[] = [];
     const source = template
       .split(/(:[a-zA-Z_]+)/)
@@ -30,10 +49,7 @@ export class Router {
     return this;
   }
 
-  /** The handler for a request, or 'method' when only the method is wrong, or undefined. */
-  match(
-    request: Pick<SandboxRequest, 'method' | 'path'>,
-  ): { handler: Handler; params: Record<string, string> } | 'method' | undefined {
+  match(request: Pick<SandboxRequest, 'method' | 'path'>): RouteMatch<Caller> {
     let pathMatched = false;
     for (const route of this.routes) {
       const found = route.pattern.exec(request.path);
@@ -47,5 +63,14 @@ export class Router {
       return { handler: route.handler, params };
     }
     return pathMatched ? 'method' : undefined;
+  }
+
+  /** Runs a matched route with the caller the emulator authenticated. */
+  run(
+    found: Exclude<RouteMatch<Caller>, 'method' | undefined>,
+    request: SandboxRequest,
+    caller: Caller,
+  ): Reply | Promise<Reply> {
+    return found.handler({ ...request, params: found.params, caller });
   }
 }

@@ -21,8 +21,6 @@ export interface Reply {
   body?: unknown;
 }
 
-export type Handler = (request: SandboxRequest) => Reply | Promise<Reply>;
-
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
 }

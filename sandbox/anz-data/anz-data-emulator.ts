@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
+import { definedOnly } from '../../src/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
-import { Router } from '../router.js';
+import { type RouteRequest, Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import {
   abnChecksumOk,
@@ -35,10 +36,11 @@ const SEARCH_DEFAULT_LIMIT = 10;
 const SEARCH_MAX_LIMIT = 100;
 
 function problem(status: number, code: string, message: string, param?: string): Reply {
-  return json(status, { error: { code, message, ...(param ? { param } : {}) } });
+  return json(status, { error: definedOnly({ code, message, param }) });
 }
 
-type KeyedRequest = SandboxRequest & { apiKey: string };
+/** The anz-data emulator knows its callers by their API key. */
+type KeyedRequest = RouteRequest<string>;
 
 /** A request body's members, or undefined when it is not a JSON object. */
 function members(request: SandboxRequest): Record<string, unknown> | undefined {
@@ -72,7 +74,7 @@ export class AnzDataEmulator implements Emulator {
   readonly mount = 'anz-data';
   readonly limiter: FixedWindowLimiter;
   readonly ledger = new CreditLedger();
-  private readonly api = new Router();
+  private readonly api = new Router<string>();
   private readonly startingCredits: number;
 
   constructor(private readonly options: AnzDataEmulatorOptions) {
@@ -130,7 +132,7 @@ export class AnzDataEmulator implements Emulator {
     if (!found) reply = problem(404, 'not_found', `No endpoint ${request.method} ${request.path}.`);
     else if (found === 'method')
       reply = problem(405, 'method_not_allowed', `${request.method} is not allowed here.`);
-    else reply = await found.handler({ ...request, params: found.params, apiKey } as KeyedRequest);
+    else reply = await this.api.run(found, request, apiKey);
     // Every answer says what it charged (0 unless a lookup matched) and what is left.
     return withHeaders(reply, {
       ...quota,
@@ -140,8 +142,8 @@ export class AnzDataEmulator implements Emulator {
   }
 
   /** Charges for an answer, or refuses it whole with 402 when the balance is short. */
-  private charged(request: SandboxRequest, credits: number, body: unknown): Reply {
-    const { apiKey, path } = request as KeyedRequest;
+  private charged(request: KeyedRequest, credits: number, body: unknown): Reply {
+    const { caller: apiKey, path } = request;
     const balance = this.ledger.balance(apiKey);
     if (!this.ledger.spend(apiKey, path, credits, this.options.clock.now())) {
       return problem(
@@ -229,7 +231,7 @@ export class AnzDataEmulator implements Emulator {
         });
       })
       .on('GET', '/credits', (request) => {
-        const { apiKey } = request as KeyedRequest;
+        const { caller: apiKey } = request;
         return json(200, {
           credits_remaining: this.ledger.balance(apiKey),
           credits_used: this.ledger.spent(apiKey),

@@ -1,16 +1,16 @@
 import type { Router } from '../router.js';
-import { json, type SandboxRequest } from '../sandbox-http.js';
+import { json } from '../sandbox-http.js';
+import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
 import {
   apiError,
   badRequest,
   type Caller,
-  callerOf,
+  type DeploymentsRequest,
   intParam,
   notFound,
   objectBody,
   timePage,
-} from './deployments-http.js';
-import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
+} from './deployments-wire.js';
 
 /** Targets a create accepts: production, staging, or preview spelled out; anything else is not an environment here. */
 const CREATE_TARGETS = new Set(['production', 'staging', 'preview']);
@@ -81,8 +81,8 @@ function listedDeployment(caller: Caller, deployment: DeploymentRecord) {
   };
 }
 
-function listDeployments(request: SandboxRequest) {
-  const caller = callerOf(request);
+function listDeployments(request: DeploymentsRequest) {
+  const caller = request.caller;
   const limit = intParam(request, 'limit', { min: 1, max: 100 });
   if (limit === 'invalid') return badRequest('`limit` must be an integer from 1 to 100.');
   const since = intParam(request, 'since', { min: 0, max: Number.MAX_SAFE_INTEGER });
@@ -115,8 +115,8 @@ function listDeployments(request: SandboxRequest) {
   });
 }
 
-function createDeployment(request: SandboxRequest) {
-  const caller = callerOf(request);
+function createDeployment(request: DeploymentsRequest) {
+  const caller = request.caller;
   const body = objectBody(request);
   if (!body) return badRequest('the body must be a JSON object.');
   if (typeof body.name !== 'string' || body.name === '')
@@ -170,8 +170,8 @@ function createDeployment(request: SandboxRequest) {
   return json(200, fullDeployment(caller, deployment));
 }
 
-function cancelDeployment(request: SandboxRequest) {
-  const caller = callerOf(request);
+function cancelDeployment(request: DeploymentsRequest) {
+  const caller = request.caller;
   const deployment = caller.scope.deployment(request.params.id ?? '');
   if (!deployment) return notFound('Deployment');
   const { readyState } = stateAt(deployment, caller.now);
@@ -184,17 +184,17 @@ function cancelDeployment(request: SandboxRequest) {
 }
 
 /** The deployment endpoints of the spec: list, get, create, cancel, delete. */
-export function deploymentRoutes(router: Router): void {
+export function deploymentRoutes(router: Router<Caller>): void {
   router
     .on('GET', '/v6/deployments', listDeployments)
     .on('POST', '/v13/deployments', createDeployment)
     .on('GET', '/v13/deployments/:id', (request) => {
-      const caller = callerOf(request);
+      const caller = request.caller;
       const deployment = caller.scope.deployment(request.params.id ?? '');
       return deployment ? json(200, fullDeployment(caller, deployment)) : notFound('Deployment');
     })
     .on('DELETE', '/v13/deployments/:id', (request) => {
-      const caller = callerOf(request);
+      const caller = request.caller;
       const deployment = caller.scope.deployment(request.params.id ?? '');
       if (!deployment) return notFound('Deployment');
       caller.scope.deployments.delete(deployment.id);

@@ -5,7 +5,6 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { deploymentRoutes } from './deployment-routes.js';
-import { type ApiRequest, apiError, type Caller } from './deployments-http.js';
 import {
   DEFAULT_TIMELINE,
   type DeploymentRecord,
@@ -13,7 +12,10 @@ import {
   type DerivedState,
   stateAt,
 } from './deployments-state.js';
+import { apiError, type Caller } from './deployments-wire.js';
 import { DeploymentsWorld } from './deployments-world.js';
+import { domainRoutes } from './domain-routes.js';
+import { envRoutes } from './env-routes.js';
 import { projectRoutes } from './project-routes.js';
 import { teamRoutes } from './team-routes.js';
 
@@ -51,7 +53,7 @@ export class DeploymentsEmulator implements Emulator {
   timeline: DeploymentTimeline;
   failingBranches: string[];
   world: DeploymentsWorld;
-  private readonly api = new Router();
+  private readonly api = new Router<Caller>();
 
   constructor(private readonly options: DeploymentsEmulatorOptions) {
     this.oauth = new OAuthProvider({
@@ -67,6 +69,8 @@ export class DeploymentsEmulator implements Emulator {
     this.world = this.newWorld();
     deploymentRoutes(this.api);
     projectRoutes(this.api);
+    domainRoutes(this.api);
+    envRoutes(this.api);
     teamRoutes(this.api);
   }
 
@@ -182,7 +186,7 @@ export class DeploymentsEmulator implements Emulator {
       );
     }
     const caller: Caller = { user, scope: this.world.scope(ownerId), world: this.world, now };
-    const reply = await found.handler({ ...request, params: found.params, caller } as ApiRequest);
+    const reply = await this.api.run(found, request, caller);
     return withHeaders(reply, headers);
   }
 }

@@ -1,8 +1,8 @@
+import { seedDeploymentsWorld } from './deployments-seed.js';
 import {
   type DeploymentRecord,
   type DeploymentTimeline,
   type EnvRecord,
-  type GitLink,
   newId,
   OwnerScope,
   type ProjectRecord,
@@ -29,8 +29,6 @@ export interface NewDeployment {
   createdAt?: number;
 }
 
-const DAY_MS = 24 * 3600_000;
-
 /**
  * The sandbox users, teams and owners. The seeded user "ada" (OAuth user 1)
  * owns a personal account and team "acme"; "sam" (user 2) also belongs to
@@ -43,7 +41,7 @@ export class DeploymentsWorld {
   private lastCreatedAt = 0;
 
   constructor(private readonly options: DeploymentsWorldOptions) {
-    this.seed();
+    seedDeploymentsWorld(this, options.now());
   }
 
   /** The personal account of a user, or a team's holdings. */
@@ -154,128 +152,5 @@ export class DeploymentsWorld {
     };
     scope.envs.set(env.id, env);
     return env;
-  }
-
-  private seed(): void {
-    const now = this.options.now();
-    const ada: UserRecord = {
-      number: 1,
-      id: 'user_ada',
-      username: 'ada',
-      email: 'ada@acme.example',
-      name: 'Ada Admin',
-    };
-    const sam: UserRecord = {
-      number: 2,
-      id: 'user_sam',
-      username: 'sam',
-      email: 'sam@acme.example',
-      name: 'Sam Builder',
-    };
-    this.users.set(ada.number, ada);
-    this.users.set(sam.number, sam);
-    this.teams.set('team_acme', {
-      id: 'team_acme',
-      slug: 'acme',
-      name: 'Acme',
-      createdAt: now - 400 * DAY_MS,
-      members: [
-        { uid: ada.id, role: 'OWNER', joinedAt: now - 400 * DAY_MS },
-        { uid: sam.id, role: 'MEMBER', joinedAt: now - 200 * DAY_MS },
-      ],
-    });
-    this.teams.set('team_globex', {
-      id: 'team_globex',
-      slug: 'globex',
-      name: 'Globex',
-      createdAt: now - 100 * DAY_MS,
-      members: [{ uid: sam.id, role: 'OWNER', joinedAt: now - 100 * DAY_MS }],
-    });
-
-    const github = (org: string, repo: string, repoId: number): GitLink => ({
-      type: 'github',
-      org,
-      repo,
-      repoId,
-      productionBranch: 'main',
-      createdAt: now - 300 * DAY_MS,
-    });
-    const personal = this.scope(ada.id);
-    const web = this.addProject(personal, {
-      name: 'web',
-      framework: 'nextjs',
-      link: github('ada', 'web', 1001),
-    });
-    this.addProject(personal, { name: 'api', framework: null, link: github('ada', 'api', 1002) });
-    personal.domains.set('ada.dev', {
-      id: newId('dom'),
-      name: 'ada.dev',
-      ownerId: ada.id,
-      creatorId: ada.id,
-      verified: true,
-      createdAt: now - 300 * DAY_MS,
-    });
-
-    const acme = this.scope('team_acme');
-    const shop = this.addProject(acme, {
-      name: 'shop',
-      framework: 'nextjs',
-      link: github('acme', 'shop', 2001),
-    });
-    this.addProject(acme, {
-      name: 'docs',
-      framework: 'vite',
-      link: { type: 'gitlab', projectId: 3001, productionBranch: 'main', createdAt: now - 200 * DAY_MS },
-    });
-    acme.domains.set('acme.com', {
-      id: newId('dom'),
-      name: 'acme.com',
-      ownerId: 'team_acme',
-      creatorId: ada.id,
-      verified: true,
-      createdAt: now - 350 * DAY_MS,
-    });
-    acme.projectDomains.set('shop.acme.com', {
-      name: 'shop.acme.com',
-      apexName: 'acme.com',
-      projectId: shop.id,
-      redirect: null,
-      redirectStatusCode: null,
-      gitBranch: null,
-      verified: true,
-      createdAt: now - 300 * DAY_MS,
-      updatedAt: now - 300 * DAY_MS,
-    });
-    this.addEnv(acme, shop, ada, {
-      key: 'DATABASE_URL',
-      value: 'postgres://shop:sandbox@db.acme.example/shop',
-      type: 'encrypted',
-      target: ['production', 'preview'],
-    });
-    this.addEnv(acme, shop, ada, {
-      key: 'NEXT_PUBLIC_SITE_NAME',
-      value: 'Acme Shop',
-      type: 'plain',
-      target: ['production', 'preview', 'development'],
-    });
-
-    const globex = this.scope('team_globex');
-    this.addProject(globex, { name: 'portal', link: github('globex', 'portal', 4001) });
-
-    // A little history: finished deployments from the past days.
-    const history: [OwnerScope, ProjectRecord, string | null, number][] = [
-      [personal, web, 'production', 2],
-      [personal, web, null, 1],
-      [acme, shop, 'production', 3],
-    ];
-    for (const [scope, project, target, daysAgo] of history) {
-      this.createDeployment(scope, {
-        project,
-        creator: ada,
-        target,
-        gitSource: { type: 'github', repoId: project.link?.repoId, ref: 'main' },
-        createdAt: now - daysAgo * DAY_MS,
-      });
-    }
   }
 }

@@ -1,7 +1,7 @@
 import type { Router } from '../router.js';
-import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
-import { apiError, callerOf, notFound } from './deployments-http.js';
+import { json, type Reply } from '../sandbox-http.js';
 import type { TeamRecord } from './deployments-state.js';
+import { apiError, type Caller, type DeploymentsRequest, notFound } from './deployments-wire.js';
 
 function renderTeam(team: TeamRecord, uid: string) {
   const membership = team.members.find((member) => member.uid === uid);
@@ -16,8 +16,8 @@ function renderTeam(team: TeamRecord, uid: string) {
 }
 
 /** The team a path names, if the caller belongs to it. */
-function visibleTeam(request: SandboxRequest): TeamRecord | Reply {
-  const { world, user } = callerOf(request);
+function visibleTeam(request: DeploymentsRequest): TeamRecord | Reply {
+  const { world, user } = request.caller;
   const team = world.team(request.params.teamId ?? '');
   if (!team) return notFound('Team');
   if (!world.isMember(team, user)) {
@@ -27,10 +27,10 @@ function visibleTeam(request: SandboxRequest): TeamRecord | Reply {
 }
 
 /** The teams of the caller and their members. */
-export function teamRoutes(router: Router): void {
+export function teamRoutes(router: Router<Caller>): void {
   router
     .on('GET', '/v2/teams', (request) => {
-      const { world, user } = callerOf(request);
+      const { world, user } = request.caller;
       const teams = [...world.teams.values()]
         .filter((team) => world.isMember(team, user))
         .map((team) => renderTeam(team, user.id));
@@ -38,12 +38,12 @@ export function teamRoutes(router: Router): void {
     })
     .on('GET', '/v2/teams/:teamId', (request) => {
       const team = visibleTeam(request);
-      return 'status' in team ? team : json(200, renderTeam(team, callerOf(request).user.id));
+      return 'status' in team ? team : json(200, renderTeam(team, request.caller.user.id));
     })
     .on('GET', '/v2/teams/:teamId/members', (request) => {
       const team = visibleTeam(request);
       if ('status' in team) return team;
-      const { world } = callerOf(request);
+      const { world } = request.caller;
       const members = team.members.map((member) => {
         const user = [...world.users.values()].find((candidate) => candidate.id === member.uid);
         return {

@@ -1,3 +1,5 @@
+import { seedGovernance } from './governance-seed.js';
+
 /** In-memory records of the emulated platform: organizations, users, API keys, projects, memberships, invites. */
 
 export const GOVERNANCE_REGIONS = ['au', 'eu', 'us'] as const;
@@ -39,24 +41,6 @@ export interface InviteRecord {
   status: 'pending' | 'accepted';
 }
 
-/** What the sandbox seeds, so the CLI, the demo and tests can connect without setup. */
-export const GOVERNANCE_SANDBOX = {
-  region: 'au',
-  organizationId: 'org-acme',
-  projectId: 'prj-acme-default',
-  researchProjectId: 'prj-acme-research',
-  /** Alice: organization admin. */
-  adminKey: 'sk-gov-sandbox-admin-8f3a2c',
-  /** Bob: viewer on the default project, not an admin. */
-  memberKey: 'sk-gov-sandbox-member-5d1e7b',
-  users: {
-    admin: { id: 'usr-alice', email: 'alice@acme.example' },
-    member: { id: 'usr-bob', email: 'bob@acme.example' },
-    /** Carol is in the organization (editor on the research project) but not in the default project. */
-    orgMember: { id: 'usr-carol', email: 'carol@acme.example' },
-  },
-} as const;
-
 export class GovernanceState {
   readonly organizations = new Map<string, OrganizationRecord>();
   readonly users = new Map<string, UserRecord>();
@@ -66,28 +50,8 @@ export class GovernanceState {
   readonly invites = new Map<string, InviteRecord>();
   private userCount = 0;
 
-  constructor(private readonly newId: () => string) {
-    this.seed();
-  }
-
-  private seed(): void {
-    const seed = GOVERNANCE_SANDBOX;
-    const org = this.addOrganization({ id: seed.organizationId, name: 'Acme', region: seed.region });
-    const alice = this.addUser({ ...seed.users.admin, name: 'Alice Admin' });
-    const bob = this.addUser({ ...seed.users.member, name: 'Bob Viewer' });
-    const carol = this.addUser({ ...seed.users.orgMember, name: 'Carol Researcher' });
-    org.admins.add(alice.id);
-    this.keys.set(seed.adminKey, alice.id);
-    this.keys.set(seed.memberKey, bob.id);
-    this.addProject({ id: seed.projectId, name: 'Acme default', organizationId: org.id, owner: alice.id });
-    this.addProject({
-      id: seed.researchProjectId,
-      name: 'Research',
-      organizationId: org.id,
-      owner: alice.id,
-    });
-    this.addMember(seed.projectId, bob.id, 'viewer');
-    this.addMember(seed.researchProjectId, carol.id, 'editor');
+  constructor(readonly newId: () => string) {
+    seedGovernance(this);
   }
 
   addOrganization(organization: { id?: string; name: string; region: GovernanceRegion }): OrganizationRecord {
@@ -175,3 +139,4 @@ export class GovernanceState {
     return key;
   }
 }
+

@@ -1,3 +1,5 @@
+import { seedTicketingAccount } from './ticketing-seed.js';
+
 /** In-memory records of one emulated ticketing account (one subdomain). */
 
 export const STATUSES = ['new', 'open', 'pending', 'hold', 'solved', 'closed'] as const;
@@ -65,7 +67,7 @@ export class TicketingAccount {
     readonly subdomain: string,
     private readonly now: () => string,
   ) {
-    this.seed();
+    seedTicketingAccount(this);
   }
 
   newId(kind: keyof TicketingAccount['nextId']): number {
@@ -110,84 +112,5 @@ export class TicketingAccount {
     };
     ticket.comments.push(comment);
     return comment;
-  }
-
-  private seed(): void {
-    const org = {
-      id: this.newId('organization'),
-      name: 'Acme Pty Ltd',
-      domain_names: ['acme.example'],
-      created_at: this.now(),
-    };
-    this.organizations.set(org.id, org);
-    const admin = this.addUser({ name: 'Ada Admin', email: 'ada@acme.example', role: 'admin' });
-    const agent = this.addUser({ name: 'Sam Agent', email: 'sam@acme.example', role: 'agent' });
-    const requester = this.addUser({
-      name: 'Riley Requester',
-      email: 'riley@customer.example',
-      role: 'end-user',
-      organization_id: org.id,
-    });
-    const seeds: [
-      string,
-      string,
-      TicketRecord['priority'],
-      TicketRecord['status'],
-      string[],
-      number | null,
-    ][] = [
-      [
-        'Cannot log in',
-        'The login page says my password is wrong after the reset.',
-        'high',
-        'open',
-        ['login'],
-        agent.id,
-      ],
-      [
-        'Invoice shows the wrong amount',
-        'Invoice 1042 charges twice for the same seat.',
-        'normal',
-        'pending',
-        ['billing'],
-        admin.id,
-      ],
-      [
-        'Feature request: dark mode',
-        'Please add a dark theme to the dashboard.',
-        'low',
-        'new',
-        ['feature'],
-        null,
-      ],
-    ];
-    for (const [subject, description, priority, status, tags, assigneeId] of seeds) {
-      const at = this.now();
-      const ticket: TicketRecord = {
-        id: this.newId('ticket'),
-        external_id: null,
-        type: 'question',
-        subject,
-        raw_subject: subject,
-        description,
-        priority,
-        status,
-        requester_id: requester.id,
-        submitter_id: requester.id,
-        assignee_id: assigneeId,
-        organization_id: org.id,
-        group_id: null,
-        collaborator_ids: [],
-        follower_ids: [],
-        tags,
-        custom_fields: [],
-        via: { channel: 'web' },
-        created_at: at,
-        updated_at: at,
-        comments: [],
-      };
-      this.addComment(ticket, requester.id, description, true);
-      this.tickets.set(ticket.id, ticket);
-    }
   }
 }

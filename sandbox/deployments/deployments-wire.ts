@@ -1,5 +1,6 @@
+import type { RouteRequest } from '../router.js';
 import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
-import type { OwnerScope, UserRecord } from './deployments-state.js';
+import type { OwnerScope, ProjectRecord, UserRecord } from './deployments-state.js';
 import type { DeploymentsWorld } from './deployments-world.js';
 
 /** Who is calling, and on whose behalf: the personal account or the team named by `teamId`. */
@@ -10,11 +11,8 @@ export interface Caller {
   now: number;
 }
 
-export type ApiRequest = SandboxRequest & { caller: Caller };
-
-export function callerOf(request: SandboxRequest): Caller {
-  return (request as ApiRequest).caller;
-}
+/** Every deployments route receives the caller the emulator authenticated. */
+export type DeploymentsRequest = RouteRequest<Caller>;
 
 /** The provider's error body: `{"error": {"code", "message", ...}}`. */
 export function apiError(
@@ -72,4 +70,9 @@ export function timePage<T>(
       prev: first !== undefined ? timeOf(first) : null,
     },
   };
+}
+
+/** The project named by the `:id` route param (id or name), in the caller's scope. */
+export function projectOf(request: DeploymentsRequest): ProjectRecord | undefined {
+  return request.caller.scope.project(request.params.id ?? '');
 }

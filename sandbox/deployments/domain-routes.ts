@@ -1,0 +1,122 @@
+import type { Router } from '../router.js';
+import { json, type Reply } from '../sandbox-http.js';
+import type { ProjectDomainRecord } from './deployments-state.js';
+import {
+  apiError,
+  badRequest,
+  type Caller,
+  type DeploymentsRequest,
+  intParam,
+  notFound,
+  objectBody,
+  projectOf,
+  timePage,
+} from './deployments-wire.js';
+
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+function apexOf(domain: string): string {
+  return domain.split('.').slice(-2).join('.');
+}
+
+function addProjectDomain(request: DeploymentsRequest): Reply {
+  const caller = request.caller;
+  const project = projectOf(request);
+  if (!project) return notFound('Project');
+  const body = objectBody(request);
+  const name = typeof body?.name === 'string' ? body.name.toLowerCase() : undefined;
+  if (!name || !DOMAIN_NAME.test(name))
+    return apiError(400, 'invalid_domain', 'The domain name is not valid.');
+  const existing = caller.scope.projectDomains.get(name);
+  if (existing) {
+    return apiError(409, 'domain_already_in_use', `The domain "${name}" is already assigned to a project.`, {
+      projectId: existing.projectId,
+    });
+  }
+  const apexName = apexOf(name);
+  const verified = caller.scope.domains.get(apexName)?.verified === true;
+  const record: ProjectDomainRecord = {
+    name,
+    apexName,
+    projectId: project.id,
+    redirect: typeof body?.redirect === 'string' ? body.redirect : null,
+    redirectStatusCode: typeof body?.redirectStatusCode === 'number' ? body.redirectStatusCode : null,
+    gitBranch: typeof body?.gitBranch === 'string' ? body.gitBranch : null,
+    verified,
+    createdAt: caller.now,
+    updatedAt: caller.now,
+  };
+  caller.scope.projectDomains.set(name, record);
+  return json(200, {
+    ...record,
+    ...(verified
+      ? {}
+      : {
+          verification: [
+            {
+              type: 'TXT',
+              domain: `_vercel.${apexName}`,
+              value: `vc-domain-verify=${name},sandbox`,
+              reason: 'pending_domain_verification',
+            },
+          ],
+        }),
+  });
+}
+
+function removeProjectDomain(request: DeploymentsRequest): Reply {
+  const { scope } = request.caller;
+  const project = projectOf(request);
+  if (!project) return notFound('Project');
+  const name = (request.params.domain ?? '').toLowerCase();
+  const record = scope.projectDomains.get(name);
+  if (!record || record.projectId !== project.id) return notFound(`Domain "${name}" of this project`);
+  scope.projectDomains.delete(name);
+  return json(200, {});
+}
+
+function renderDomain(domain: {
+  id: string;
+  name: string;
+  ownerId: string;
+  creatorId: string;
+  verified: boolean;
+  createdAt: number;
+}) {
+  return {
+    id: domain.id,
+    name: domain.name,
+    serviceType: 'external',
+    verified: domain.verified,
+    nameservers: ['ns1.registrar.example', 'ns2.registrar.example'],
+    intendedNameservers: ['ns1.vercel-dns.com', 'ns2.vercel-dns.com'],
+    createdAt: domain.createdAt,
+    expiresAt: null,
+    boughtAt: null,
+    creator: { id: domain.creatorId },
+    ...(domain.ownerId.startsWith('team_') ? { teamId: domain.ownerId } : { userId: domain.ownerId }),
+  };
+}
+
+/** Domains on a project (add, remove) and the account's domains (list, get). */
+export function domainRoutes(router: Router<Caller>): void {
+  router
+    .on('POST', '/v10/projects/:id/domains', addProjectDomain)
+    .on('DELETE', '/v9/projects/:id/domains/:domain', removeProjectDomain)
+    .on('GET', '/v5/domains', (request) => {
+      const { scope } = request.caller;
+      const limit = intParam(request, 'limit', { min: 1, max: 100 });
+      if (limit === 'invalid') return badRequest('`limit` must be an integer from 1 to 100.');
+      const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
+      if (until === 'invalid') return badRequest('`until` must be a ms timestamp.');
+      const domains = [...scope.domains.values()]
+        .filter((domain) => until === undefined || domain.createdAt < until)
+        .sort((a, b) => b.createdAt - a.createdAt);
+      const { page, pagination } = timePage(domains, limit ?? 20, (domain) => domain.createdAt);
+      return json(200, { domains: page.map((domain) => renderDomain(domain)), pagination });
+    })
+    .on('GET', '/v5/domains/:domain', (request) => {
+      const domain = request.caller.scope.domains.get((request.params.domain ?? '').toLowerCase());
+      return domain ? json(200, { domain: renderDomain(domain) }) : notFound('Domain');
+    });
+}

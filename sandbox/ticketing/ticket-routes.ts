@@ -1,0 +1,177 @@
+import type { Router } from '../router.js';
+import { json, type Reply } from '../sandbox-http.js';
+import { normalizeTags, resolveAssignee, validateFields } from './ticket-fields.js';
+import type { TicketRecord } from './ticketing-state.js';
+import {
+  bodyMember,
+  cursorPage,
+  invalid,
+  NOT_FOUND,
+  publicTicket,
+  type TicketingCaller,
+  type TicketingRequest,
+} from './ticketing-wire.js';
+
+function ticketOf(request: TicketingRequest): TicketRecord | undefined {
+  return request.caller.account.tickets.get(Number(request.params.id));
+}
+
+/** Tickets by id, cursor-paged; `external_id` filters (the idempotency handle for creates). */
+function listTickets(request: TicketingRequest): Reply {
+  const { account, base } = request.caller;
+  let tickets = [...account.tickets.values()];
+  const externalId = request.query.get('external_id');
+  if (externalId !== null) tickets = tickets.filter((ticket) => ticket.external_id === externalId);
+  return cursorPage(request, tickets, 'tickets', (ticket) => publicTicket(ticket, base), 100);
+}
+
+/** 201 with a Location header; a description (or first comment) is required. */
+function createTicket(request: TicketingRequest): Reply {
+  const { account, userId, base } = request.caller;
+  const fields = bodyMember(request, 'ticket');
+  if (!fields) return invalid({ ticket: 'is required' });
+  const comment = (fields.comment ?? {}) as Record<string, unknown>;
+  const description = typeof comment.body === 'string' ? comment.body : fields.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    return invalid({ description: 'Description: cannot be blank' });
+  }
+  const problems = validateFields(account, fields);
+  if (Object.keys(problems).length) return invalid(problems);
+  const at = account.timestamp();
+  const subject = typeof fields.subject === 'string' ? fields.subject : description.slice(0, 50);
+  const ticket: TicketRecord = {
+    id: account.newId('ticket'),
+    external_id: typeof fields.external_id === 'string' ? fields.external_id : null,
+    type: (fields.type as TicketRecord['type']) ?? null,
+    subject,
+    raw_subject: subject,
+    description,
+    priority: (fields.priority as TicketRecord['priority']) ?? null,
+    status:
+      (fields.status as TicketRecord['status']) ??
+      (fields.assignee_id || fields.assignee_email ? 'open' : 'new'),
+    requester_id: typeof fields.requester_id === 'number' ? fields.requester_id : userId,
+    submitter_id: userId,
+    assignee_id: resolveAssignee(account, fields) ?? null,
+    organization_id: null,
+    group_id: null,
+    collaborator_ids: [],
+    follower_ids: [],
+    tags: normalizeTags(fields.tags),
+    custom_fields: Array.isArray(fields.custom_fields)
+      ? (fields.custom_fields as TicketRecord['custom_fields'])
+      : [],
+    via: { channel: 'api' },
+    created_at: at,
+    updated_at: at,
+    comments: [],
+  };
+  account.addComment(ticket, userId, description, comment.public !== false);
+  account.tickets.set(ticket.id, ticket);
+  return json(
+    201,
+    { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } },
+    {
+      location: `${base}/api/v2/tickets/${ticket.id}.json`,
+    },
+  );
+}
+
+/** One ticket; `include=users` sideloads requester, submitter and assignee. */
+function showTicket(request: TicketingRequest): Reply {
+  const { account, base } = request.caller;
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  const include = (request.query.get('include') ?? '').split(',');
+  const users = include.includes('users')
+    ? [ticket.requester_id, ticket.submitter_id, ticket.assignee_id]
+        .filter((id, index, all): id is number => id !== null && all.indexOf(id) === index)
+        .map((id) => account.users.get(id))
+        .filter(Boolean)
+    : undefined;
+  return json(200, { ticket: publicTicket(ticket, base), ...(users ? { users } : {}) });
+}
+
+/** Updates fields; `tags` replaces, `additional_tags`/`remove_tags` edit; a closed ticket refuses. */
+function updateTicket(request: TicketingRequest): Reply {
+  const { account, userId, base } = request.caller;
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  const fields = bodyMember(request, 'ticket');
+  if (!fields) return invalid({ ticket: 'is required' });
+  if (ticket.status === 'closed') return invalid({ status: 'Status: closed prevents ticket update' });
+  if (fields.status === 'new' && ticket.status !== 'new')
+    return invalid({ status: 'Status: cannot be set back to new' });
+  const problems = validateFields(account, fields);
+  if (Object.keys(problems).length) return invalid(problems);
+  for (const key of ['status', 'priority', 'type', 'subject', 'external_id'] as const) {
+    if (fields[key] !== undefined) (ticket as unknown as Record<string, unknown>)[key] = fields[key];
+  }
+  if (fields.subject !== undefined) ticket.raw_subject = String(fields.subject);
+  const assignee = resolveAssignee(account, fields);
+  if (assignee !== undefined) ticket.assignee_id = assignee;
+  if (fields.tags !== undefined) ticket.tags = normalizeTags(fields.tags);
+  for (const tag of normalizeTags(fields.additional_tags))
+    if (!ticket.tags.includes(tag)) ticket.tags.push(tag);
+  const removed = new Set(normalizeTags(fields.remove_tags));
+  ticket.tags = ticket.tags.filter((tag) => !removed.has(tag));
+  if (Array.isArray(fields.custom_fields)) {
+    for (const field of fields.custom_fields as { id: number; value: unknown }[]) {
+      const existing = ticket.custom_fields.find((candidate) => candidate.id === field.id);
+      if (existing) existing.value = field.value;
+      else ticket.custom_fields.push({ id: field.id, value: field.value });
+    }
+  }
+  const comment = fields.comment as Record<string, unknown> | undefined;
+  if (comment && typeof comment.body === 'string' && comment.body !== '') {
+    account.addComment(ticket, userId, comment.body, comment.public !== false);
+  }
+  ticket.updated_at = account.timestamp();
+  return json(200, { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } });
+}
+
+/** 204; the ticket is gone (a second delete is a 404). */
+function deleteTicket(request: TicketingRequest): Reply {
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  request.caller.account.tickets.delete(ticket.id);
+  return { status: 204 };
+}
+
+/** A ticket's comments, cursor-paged; `include=users` sideloads their authors. */
+function listComments(request: TicketingRequest): Reply {
+  const { account } = request.caller;
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  const reply = cursorPage(request, ticket.comments, 'comments', (comment) => comment, 100);
+  if ((request.query.get('include') ?? '').split(',').includes('users') && reply.body) {
+    const ids = [...new Set(ticket.comments.map((comment) => comment.author_id))];
+    (reply.body as Record<string, unknown>).users = ids.map((id) => account.users.get(id)).filter(Boolean);
+  }
+  return reply;
+}
+
+/** Adds a comment (public unless `public: false`). */
+function addComment(request: TicketingRequest): Reply {
+  const { account, userId } = request.caller;
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  const comment = bodyMember(request, 'comment');
+  if (!comment || typeof comment.body !== 'string' || comment.body === '')
+    return invalid({ body: 'cannot be blank' });
+  const created = account.addComment(ticket, userId, comment.body, comment.public !== false);
+  ticket.updated_at = account.timestamp();
+  return json(201, { comment: created });
+}
+
+/** Tickets and their comments. */
+export function ticketRoutes(router: Router<TicketingCaller>): void {
+  router
+    .on('GET', '/api/v2/tickets.json', listTickets)
+    .on('POST', '/api/v2/tickets.json', createTicket)
+    .on('GET', '/api/v2/tickets/:id.json', showTicket)
+    .on('PUT', '/api/v2/tickets/:id.json', updateTicket)
+    .on('DELETE', '/api/v2/tickets/:id.json', deleteTicket)
+    .on('GET', '/api/v2/tickets/:id/comments.json', listComments)
+    .on('POST', '/api/v2/tickets/:id/comments.json', addComment);
+}
