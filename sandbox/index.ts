@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../src/clock.js';
+import { definedOnly } from '../src/defined-only.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
 import {
   ContactDataEmulator,
@@ -75,7 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: options.port ?? 0,
     emulators: Object.values(emulators) as Emulator[],
     faults,
-    ...(options.requestLogLimit === undefined ? {} : { requestLogLimit: options.requestLogLimit }),
+    ...definedOnly({ requestLogLimit: options.requestLogLimit }),
   });
   const url = await server.listen();
   return {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../src/clock.js';
+import { definedOnly } from '../src/defined-only.js';
 import { json, type Reply, redirect } from './sandbox-http.js';
 
 export interface OAuthClient {
@@ -113,14 +114,16 @@ export class OAuthProvider {
       userId,
       scopes,
       expiresAt,
-      ...(refreshToken ? { refreshToken } : {}),
+      ...definedOnly({ refreshToken }),
     });
     return {
       access_token: accessToken,
       token_type: 'bearer',
       scope: scopes.join(' '),
-      ...(expiresAt === undefined ? {} : { expires_in: Math.round((expiresAt - now) / 1000) }),
-      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      ...definedOnly({
+        expires_in: expiresAt === undefined ? undefined : Math.round((expiresAt - now) / 1000),
+        refresh_token: refreshToken,
+      }),
     };
   }
 
@@ -160,7 +163,7 @@ export class OAuthProvider {
       clientId,
       redirectUri,
       scopes: (query.get('scope') ?? 'read').split(/[ ,+]+/).filter(Boolean),
-      ...(challenge ? { challenge } : {}),
+      ...definedOnly({ challenge }),
       expiresAt: this.options.clock.now() + (this.options.codeTtlMs ?? 120_000),
     });
     back.searchParams.set('code', code);

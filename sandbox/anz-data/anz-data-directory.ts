@@ -1,3 +1,4 @@
+import { definedOnly } from '../../src/defined-only.js';
 import {
   COMPANY_RECORDS,
   type CompanyRecord,
@@ -69,7 +70,11 @@ export function personJson(record: PersonRecord, withContacts: boolean) {
     location: locationJson(record.location),
     profile_url: `${PROFILE_HOST}/in/${record.slug}`,
     profile_slug: record.slug,
-    ...(withContacts ? { emails: record.emails, phones: record.phones } : {}),
+    // Contact details only where the caller paid for them.
+    ...definedOnly({
+      emails: withContacts ? record.emails : undefined,
+      phones: withContacts ? record.phones : undefined,
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import { definedOnly } from '../../src/defined-only.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 
 /** Requests per key per window; the provider's plans range 40-300 a minute, 150-5,000 an hour, 100-50,000 a day. */
@@ -52,7 +53,7 @@ export class KeyQuotas {
       headers[`x-rate-limit-${name}`] = String(verdict.limit);
       headers[`x-${name}-requests-left`] = String(verdict.remaining);
     }
-    return { allowed: spent === undefined, headers, ...(spent ? { spent } : {}) };
+    return { allowed: spent === undefined, headers, ...definedOnly({ spent }) };
   }
 
   reset(): void {

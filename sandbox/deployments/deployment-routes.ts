@@ -1,3 +1,4 @@
+import { definedOnly } from '../../src/defined-only.js';
 import type { Router } from '../router.js';
 import { json } from '../sandbox-http.js';
 import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
@@ -38,7 +39,7 @@ function fullDeployment(caller: Caller, deployment: DeploymentRecord) {
     createdAt: deployment.createdAt,
     buildingAt: derived.buildingAt,
     ready: derived.ready,
-    ...(deployment.canceledAt === undefined ? {} : { canceledAt: deployment.canceledAt }),
+    ...definedOnly({ canceledAt: deployment.canceledAt }),
     creator: creatorOf(caller, deployment),
     inspectorUrl: `https://vercel.com/${caller.scope.slug}/${deployment.name}/${deployment.id.slice(4)}`,
     meta: deployment.meta,

@@ -1,3 +1,4 @@
+import { definedOnly } from '../../src/defined-only.js';
 import { seedDeploymentsWorld } from './deployments-seed.js';
 import {
   type DeploymentRecord,
@@ -122,8 +123,10 @@ export class DeploymentsWorld {
       fails: ref !== undefined && this.options.failingBranches().includes(ref),
       gitSource: fields.gitSource,
       meta: {
-        ...(ref ? { githubCommitRef: ref } : {}),
-        ...(typeof fields.gitSource?.sha === 'string' ? { githubCommitSha: fields.gitSource.sha } : {}),
+        ...definedOnly({
+          githubCommitRef: ref,
+          githubCommitSha: typeof fields.gitSource?.sha === 'string' ? fields.gitSource.sha : undefined,
+        }),
         ...fields.meta,
       },
       projectSettings: fields.projectSettings ?? {},

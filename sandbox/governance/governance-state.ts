@@ -139,4 +139,3 @@ export class GovernanceState {
     return key;
   }
 }
-

@@ -1,3 +1,4 @@
+import { definedOnly } from '../../src/defined-only.js';
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
 import { normalizeTags, resolveAssignee, validateFields } from './ticket-fields.js';
@@ -89,7 +90,7 @@ function showTicket(request: TicketingRequest): Reply {
         .map((id) => account.users.get(id))
         .filter(Boolean)
     : undefined;
-  return json(200, { ticket: publicTicket(ticket, base), ...(users ? { users } : {}) });
+  return json(200, { ticket: publicTicket(ticket, base), ...definedOnly({ users }) });
 }
 
 /** Updates fields; `tags` replaces, `additional_tags`/`remove_tags` edit; a closed ticket refuses. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import { definedOnly } from '../../src/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { OAuthProvider } from '../oauth-provider.js';
@@ -108,7 +109,7 @@ export class TicketingEmulator implements Emulator {
         'Rate limit for ticket updates exceeded, please wait before updating this ticket again',
         {
           ...headers,
-          ...(this.sendRetryAfter ? { 'retry-after': String(resetSeconds) } : {}),
+          ...definedOnly({ 'retry-after': this.sendRetryAfter ? String(resetSeconds) : undefined }),
         },
       );
     }

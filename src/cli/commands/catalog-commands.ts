@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { definedOnly } from '../../defined-only.js';
 import type { AnyStep } from '../../step.js';
 import { cliContext } from '../cli-context.js';
 import { printJson } from '../output.js';
@@ -13,6 +14,12 @@ function line(step: AnyStep): string {
 
 /** `list`, `search` and `describe`: the catalogue from a terminal. */
 export function registerCatalogCommands(program: Command): void {
+  registerListCommand(program);
+  registerSearchCommand(program);
+  registerDescribeCommand(program);
+}
+
+function registerListCommand(program: Command): void {
   program
     .command('list')
     .description('List every integration and its steps.')
@@ -31,7 +38,9 @@ export function registerCatalogCommands(program: Command): void {
         for (const step of own) process.stdout.write(`  ${line(step)}\n`);
       }
     });
+}
 
+function registerSearchCommand(program: Command): void {
   program
     .command('search')
     .description('Search steps by provider name, title, keywords and description.')
@@ -52,44 +61,49 @@ export function registerCatalogCommands(program: Command): void {
       if (!hits.length) process.stdout.write('No step matches.\n');
       for (const hit of hits) process.stdout.write(`${line(hit.step)}\n`);
     });
+}
 
+function registerDescribeCommand(program: Command): void {
   program
     .command('describe')
     .description('Show a step: schemas, default variables, access and idempotency.')
     .argument('<step-id>')
-    .action((stepId: string, _options: unknown, command: Command) => {
-      const { registry } = cliContext();
-      const step = registry.requireStep(stepId);
-      const description = {
-        id: step.id,
-        title: step.title,
-        integration: step.integration.id,
-        description: step.description,
-        agentDescription: step.agentDescription,
-        access: step.access,
-        idempotent: step.idempotent,
-        ...(step.credits ? { credits: step.credits.basis } : {}),
-        input: z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' }),
-        output: z.toJSONSchema(step.output, { io: 'output', unrepresentable: 'any' }),
-        variables: step.variables,
-      };
-      if (command.optsWithGlobals().json) {
-        printJson(description);
-        return;
-      }
-      const out = process.stdout;
-      out.write(`${step.title} (${step.id})\n${step.description}\n\n`);
-      out.write(`For agents: ${step.agentDescription}\n\n`);
-      out.write(
-        `access: ${step.access}   idempotent: ${step.idempotent}${step.credits ? `   credits: ${step.credits.basis}` : ''}\n\n`,
-      );
-      out.write(
-        `input:\n${JSON.stringify(description.input, null, 2)}\n\noutput:\n${JSON.stringify(description.output, null, 2)}\n\n`,
-      );
-      out.write(
-        `default variables:\n${Object.entries(step.variables)
-          .map(([k, v]) => `  ${k} = ${v}`)
-          .join('\n')}\n`,
-      );
-    });
+    .action(describeStep);
+}
+
+/** One step in full: JSON with the schemas under --json, else a readable page. */
+function describeStep(stepId: string, _options: unknown, command: Command): void {
+  const { registry } = cliContext();
+  const step = registry.requireStep(stepId);
+  const description = {
+    id: step.id,
+    title: step.title,
+    integration: step.integration.id,
+    description: step.description,
+    agentDescription: step.agentDescription,
+    access: step.access,
+    idempotent: step.idempotent,
+    ...definedOnly({ credits: step.credits?.basis }),
+    input: z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' }),
+    output: z.toJSONSchema(step.output, { io: 'output', unrepresentable: 'any' }),
+    variables: step.variables,
+  };
+  if (command.optsWithGlobals().json) {
+    printJson(description);
+    return;
+  }
+  const out = process.stdout;
+  out.write(`${step.title} (${step.id})\n${step.description}\n\n`);
+  out.write(`For agents: ${step.agentDescription}\n\n`);
+  out.write(
+    `access: ${step.access}   idempotent: ${step.idempotent}${step.credits ? `   credits: ${step.credits.basis}` : ''}\n\n`,
+  );
+  out.write(
+    `input:\n${JSON.stringify(description.input, null, 2)}\n\noutput:\n${JSON.stringify(description.output, null, 2)}\n\n`,
+  );
+  out.write(
+    `default variables:\n${Object.entries(step.variables)
+      .map(([k, v]) => `  ${k} = ${v}`)
+      .join('\n')}\n`,
+  );
 }

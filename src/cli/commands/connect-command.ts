@@ -5,7 +5,9 @@ import { parseConnectionFields, resolveBaseUrl } from '../../connection/connecti
 import { checkConnection } from '../../connection/file-store.js';
 import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
 import type { TokenSet } from '../../connection/oauth-client.js';
+import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors.js';
+import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
 import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
@@ -60,70 +62,91 @@ export function registerConnectCommand(program: Command): void {
       '0',
     )
     .option('--open', 'open the sign-in page in a browser')
-    .action(async (integrationId: string, options: ConnectOptions, command: Command) => {
-      const { registry, store, runtime } = cliContext();
-      const integration = registry.integration(integrationId);
-      if (!integration?.connection.oauth) {
-        throw new InputError(
-          `"${integrationId}" is not an OAuth integration; use: toolsteps connections add.`,
-          [{ path: 'integration', message: 'not OAuth' }],
-        );
-      }
-      // Everything the user typed is checked before the flow starts: a bad
-      // value must not surface only after sign-in, with the tokens lost.
-      connectionIdOption(options.id);
-      const callbackPort = integerOption(options.callbackPort, '--callback-port', { min: 0, max: 65535 });
-      const raw: Record<string, string> = { clientId: options.clientId };
-      if (options.subdomain) raw.subdomain = options.subdomain;
-      if (options.teamId) raw.teamId = options.teamId;
-      if (options.baseUrl) raw.baseUrl = options.baseUrl;
-      const fields = parseConnectionFields(integration, raw);
-      const baseUrl = resolveBaseUrl(integration, { fields });
-      const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
-      const scopes = options.scopes?.split(/\s+/).filter(Boolean);
-      const draft = (secrets: Connection['secrets'], tokens?: TokenSet): Connection => {
-        const now = Date.now();
-        return checkConnection({
-          id: options.id,
-          integration: integration.id,
-          ...(options.label ? { label: options.label } : {}),
-          kind: integration.connection.kind,
-          fields,
-          secrets: { ...secrets, ...(clientSecret ? { clientSecret } : {}) },
-          ...(tokens?.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
-          ...(tokens?.scopes ? { scopes: tokens.scopes } : {}),
-          createdAt: now,
-          updatedAt: now,
-        });
-      };
-      draft({ accessToken: 'not-yet-issued' });
-      const tokens = await authorizeViaLoopback({
-        integration,
-        baseUrl,
-        clientId: options.clientId,
-        ...(clientSecret ? { clientSecret } : {}),
-        ...(scopes?.length ? { scopes } : {}),
-        callbackPort,
-        fetch: runtime.fetch,
-        dispatcher: runtime.httpDispatcher,
-        clock: runtime.clock,
-        openAuthorizeUrl: async (url) => {
-          // The sandbox approves at once, so a loopback provider needs no browser.
-          if (isLoopback(baseUrl)) return followAuthorizeRedirects(url);
-          process.stderr.write(`Open this address to sign in and allow access:\n  ${url}\n`);
-          if (options.open) openInBrowser(url);
-        },
-      });
-      const connection = draft(
-        {
-          accessToken: tokens.accessToken,
-          ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-        },
-        tokens,
-      );
-      await store.put(connection);
-      if (command.optsWithGlobals().json)
-        printJson({ id: connection.id, integration: integration.id, connected: true });
-      else process.stdout.write(`Connected "${connection.id}" (${integration.title}).\n`);
+    .action(connect);
+}
+
+/** Checks every flag, runs the browser sign-in with a loopback callback, and stores the tokens. */
+async function connect(integrationId: string, options: ConnectOptions, command: Command): Promise<void> {
+  const { registry, store, runtime } = cliContext();
+  const integration = registry.integration(integrationId);
+  if (!integration?.connection.oauth) {
+    throw new InputError(`"${integrationId}" is not an OAuth integration; use: toolsteps connections add.`, [
+      { path: 'integration', message: 'not OAuth' },
+    ]);
+  }
+  // Everything the user typed is checked before the flow starts: a bad
+  // value must not surface only after sign-in, with the tokens lost.
+  connectionIdOption(options.id);
+  const callbackPort = integerOption(options.callbackPort, '--callback-port', { min: 0, max: 65535 });
+  const fields = parseConnectionFields(
+    integration,
+    definedOnly({
+      clientId: options.clientId,
+      subdomain: options.subdomain || undefined,
+      teamId: options.teamId || undefined,
+      baseUrl: options.baseUrl || undefined,
+    }),
+  );
+  const baseUrl = resolveBaseUrl(integration, { fields });
+  const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
+  const scopes = options.scopes?.split(/\s+/).filter(Boolean);
+  const draft = (secrets: Connection['secrets'], tokens?: TokenSet): Connection =>
+    connectionDraft({
+      integration,
+      options,
+      fields,
+      secrets: { ...secrets, ...definedOnly({ clientSecret }) },
+      tokens,
     });
+  draft({ accessToken: 'not-yet-issued' });
+  const tokens = await authorizeViaLoopback({
+    integration,
+    baseUrl,
+    clientId: options.clientId,
+    ...definedOnly({ clientSecret, scopes: scopes?.length ? scopes : undefined }),
+    callbackPort,
+    fetch: runtime.fetch,
+    dispatcher: runtime.httpDispatcher,
+    clock: runtime.clock,
+    openAuthorizeUrl: async (url) => {
+      // The sandbox approves at once, so a loopback provider needs no browser.
+      if (isLoopback(baseUrl)) return followAuthorizeRedirects(url);
+      process.stderr.write(`Open this address to sign in and allow access:\n  ${url}\n`);
+      if (options.open) openInBrowser(url);
+    },
+  });
+  const connection = draft(
+    { accessToken: tokens.accessToken, ...definedOnly({ refreshToken: tokens.refreshToken }) },
+    tokens,
+  );
+  await store.put(connection);
+  if (command.optsWithGlobals().json)
+    printJson({ id: connection.id, integration: integration.id, connected: true });
+  else process.stdout.write(`Connected "${connection.id}" (${integration.title}).\n`);
+}
+
+/** The connection to store, checked like any other; called once before sign-in so a bad value fails early. */
+function connectionDraft(parts: {
+  integration: Integration;
+  options: ConnectOptions;
+  fields: Connection['fields'];
+  secrets: Connection['secrets'];
+  tokens?: TokenSet | undefined;
+}): Connection {
+  const { integration, options, fields, secrets, tokens } = parts;
+  const now = Date.now();
+  return checkConnection({
+    id: options.id,
+    integration: integration.id,
+    ...definedOnly({
+      label: options.label || undefined,
+      expiresAt: tokens?.expiresAt || undefined,
+      scopes: tokens?.scopes,
+    }),
+    kind: integration.connection.kind,
+    fields,
+    secrets,
+    createdAt: now,
+    updatedAt: now,
+  });
 }

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { ConnectionSecrets } from '../../connection/connection.js';
 import { parseConnectionFields } from '../../connection/connection-fields.js';
 import { checkConnection } from '../../connection/file-store.js';
+import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors.js';
+import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
 import { collect, connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
@@ -32,7 +34,12 @@ const MAX_EXPIRES_IN_S = 10 * 365 * 24 * 3600;
 /** `connections add|list|remove`. Secrets come from environment variables or stdin, never a flag value. */
 export function registerConnectionCommands(program: Command): void {
   const connections = program.command('connections').description('Manage stored connections.');
+  registerAddConnection(connections);
+  registerListConnections(connections);
+  registerRemoveConnection(connections);
+}
 
+function registerAddConnection(connections: Command): void {
   connections
     .command('add')
     .description('Store a connection whose credentials you already have.')
@@ -55,110 +62,127 @@ export function registerConnectionCommands(program: Command): void {
       "read the connection's main secret (API key or access token) from standard input",
     )
     .option('--expires-in <seconds>', 'seconds until the access token expires')
-    .action(async (integrationId: string, options: AddOptions, command: Command) => {
-      const { registry, store } = cliContext();
-      const integration = registry.integration(integrationId);
-      if (!integration) {
-        throw new InputError(`Unknown integration "${integrationId}".`, [
-          { path: 'integration', message: 'unknown' },
-        ]);
-      }
-      connectionIdOption(options.id);
-      const expiresIn =
-        options.expiresIn === undefined
-          ? undefined
-          : integerOption(options.expiresIn, '--expires-in', { min: 1, max: MAX_EXPIRES_IN_S });
-      const raw: Record<string, string> = {};
-      const named: [keyof AddOptions, string][] = [
-        ['subdomain', 'subdomain'],
-        ['teamId', 'teamId'],
-        ['region', 'region'],
-        ['projectId', 'projectId'],
-        ['clientId', 'clientId'],
-        ['baseUrl', 'baseUrl'],
-      ];
-      for (const [option, field] of named)
-        if (typeof options[option] === 'string') raw[field] = options[option] as string;
-      for (const pair of options.field ?? []) {
-        const at = pair.indexOf('=');
-        if (at < 1)
-          throw new InputError(`--field expects key=value, got "${pair}".`, [
-            { path: 'field', message: 'key=value' },
-          ]);
-        raw[pair.slice(0, at)] = pair.slice(at + 1);
-      }
-      const fields = parseConnectionFields(integration, raw);
-      const usesKey = integration.connection.kind === 'api_key';
-      const secrets: ConnectionSecrets = {};
-      const accessToken = secretFromEnv(options.accessTokenEnv, 'access token');
-      const refreshToken = secretFromEnv(options.refreshTokenEnv, 'refresh token');
-      const apiKey = secretFromEnv(options.apiKeyEnv, 'API key');
-      const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
-      if (accessToken) secrets.accessToken = accessToken;
-      if (refreshToken) secrets.refreshToken = refreshToken;
-      if (apiKey) secrets.apiKey = apiKey;
-      if (clientSecret) secrets.clientSecret = clientSecret;
-      if (options.secretStdin) {
-        const value = await readStdin();
-        if (!value) throw new InputError('Standard input was empty.', [{ path: 'secret', message: 'empty' }]);
-        if (usesKey) secrets.apiKey = value;
-        else secrets.accessToken = value;
-      }
-      for (const required of integration.connection.requiredSecrets) {
-        if (!secrets[required]) {
-          const flag = required === 'apiKey' ? '--api-key-env NAME' : '--access-token-env NAME';
-          throw new InputError(
-            `A ${integration.id} connection needs its ${required === 'apiKey' ? 'API key' : 'access token'}: pass ${flag} or --secret-stdin.`,
-            [{ path: required, message: 'missing' }],
-          );
-        }
-      }
-      const now = Date.now();
-      const draft = checkConnection({
-        id: options.id,
-        integration: integration.id,
-        ...(options.label ? { label: options.label } : {}),
-        kind: integration.connection.kind,
-        fields,
-        secrets,
-        ...(expiresIn === undefined ? {} : { expiresAt: now + expiresIn * 1000 }),
-        createdAt: now,
-        updatedAt: now,
-      });
-      const existing = await store.get(options.id);
-      const connection = { ...draft, createdAt: existing?.createdAt ?? now };
-      await store.put(connection);
-      if (command.optsWithGlobals().json)
-        printJson({ id: connection.id, integration: integration.id, saved: true });
-      else process.stdout.write(`Saved connection "${connection.id}" (${integration.title}).\n`);
-    });
+    .action(addConnection);
+}
 
+async function addConnection(integrationId: string, options: AddOptions, command: Command): Promise<void> {
+  const { registry, store } = cliContext();
+  const integration = registry.integration(integrationId);
+  if (!integration) {
+    throw new InputError(`Unknown integration "${integrationId}".`, [
+      { path: 'integration', message: 'unknown' },
+    ]);
+  }
+  connectionIdOption(options.id);
+  const expiresIn =
+    options.expiresIn === undefined
+      ? undefined
+      : integerOption(options.expiresIn, '--expires-in', { min: 1, max: MAX_EXPIRES_IN_S });
+  const fields = parseConnectionFields(integration, rawFieldsOf(options));
+  const secrets = await secretsOf(integration, options);
+  const now = Date.now();
+  const draft = checkConnection({
+    id: options.id,
+    integration: integration.id,
+    ...definedOnly({
+      label: options.label || undefined,
+      expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
+    }),
+    kind: integration.connection.kind,
+    fields,
+    secrets,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const existing = await store.get(options.id);
+  const connection = { ...draft, createdAt: existing?.createdAt ?? now };
+  await store.put(connection);
+  if (command.optsWithGlobals().json)
+    printJson({ id: connection.id, integration: integration.id, saved: true });
+  else process.stdout.write(`Saved connection "${connection.id}" (${integration.title}).\n`);
+}
+
+/** The public fields named by their own flags, then every `--field key=value`. */
+function rawFieldsOf(options: AddOptions): Record<string, string> {
+  const raw: Record<string, string> = {};
+  const named = ['subdomain', 'teamId', 'region', 'projectId', 'clientId', 'baseUrl'] as const;
+  for (const field of named) {
+    const value = options[field];
+    if (typeof value === 'string') raw[field] = value;
+  }
+  for (const pair of options.field ?? []) {
+    const at = pair.indexOf('=');
+    if (at < 1)
+      throw new InputError(`--field expects key=value, got "${pair}".`, [
+        { path: 'field', message: 'key=value' },
+      ]);
+    raw[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return raw;
+}
+
+/** Secrets from the named environment variables and stdin; every secret the integration requires, or an InputError. */
+async function secretsOf(integration: Integration, options: AddOptions): Promise<ConnectionSecrets> {
+  const secrets: ConnectionSecrets = {};
+  const accessToken = secretFromEnv(options.accessTokenEnv, 'access token');
+  const refreshToken = secretFromEnv(options.refreshTokenEnv, 'refresh token');
+  const apiKey = secretFromEnv(options.apiKeyEnv, 'API key');
+  const clientSecret = secretFromEnv(options.clientSecretEnv, 'client secret');
+  if (accessToken) secrets.accessToken = accessToken;
+  if (refreshToken) secrets.refreshToken = refreshToken;
+  if (apiKey) secrets.apiKey = apiKey;
+  if (clientSecret) secrets.clientSecret = clientSecret;
+  if (options.secretStdin) {
+    const value = await readStdin();
+    if (!value) throw new InputError('Standard input was empty.', [{ path: 'secret', message: 'empty' }]);
+    if (integration.connection.kind === 'api_key') secrets.apiKey = value;
+    else secrets.accessToken = value;
+  }
+  for (const required of integration.connection.requiredSecrets) {
+    if (!secrets[required]) {
+      const flag = required === 'apiKey' ? '--api-key-env NAME' : '--access-token-env NAME';
+      throw new InputError(
+        `A ${integration.id} connection needs its ${required === 'apiKey' ? 'API key' : 'access token'}: pass ${flag} or --secret-stdin.`,
+        [{ path: required, message: 'missing' }],
+      );
+    }
+  }
+  return secrets;
+}
+
+function registerListConnections(connections: Command): void {
   connections
     .command('list')
     .description('List stored connections (never their secrets).')
-    .action(async (_options: unknown, command: Command) => {
-      const { store } = cliContext();
-      const all = await store.list();
-      const rows = all.map((connection) => ({
-        id: connection.id,
-        integration: connection.integration,
-        label: connection.label ?? null,
-        fields: connection.fields,
-        ...(connection.expiresAt ? { expiresAt: new Date(connection.expiresAt).toISOString() } : {}),
-      }));
-      if (command.optsWithGlobals().json) {
-        printJson(rows);
-        return;
-      }
-      if (!rows.length)
-        process.stdout.write(
-          'No connections yet. Add one with: toolsteps connections add <integration> --id <id> ...\n',
-        );
-      for (const row of rows) {
-        process.stdout.write(`${row.id.padEnd(24)} ${row.integration.padEnd(14)} ${row.label ?? ''}\n`);
-      }
-    });
+    .action(listConnections);
+}
 
+async function listConnections(_options: unknown, command: Command): Promise<void> {
+  const { store } = cliContext();
+  const all = await store.list();
+  const rows = all.map((connection) => ({
+    id: connection.id,
+    integration: connection.integration,
+    label: connection.label ?? null,
+    fields: connection.fields,
+    ...definedOnly({
+      expiresAt: connection.expiresAt ? new Date(connection.expiresAt).toISOString() : undefined,
+    }),
+  }));
+  if (command.optsWithGlobals().json) {
+    printJson(rows);
+    return;
+  }
+  if (!rows.length)
+    process.stdout.write(
+      'No connections yet. Add one with: toolsteps connections add <integration> --id <id> ...\n',
+    );
+  for (const row of rows) {
+    process.stdout.write(`${row.id.padEnd(24)} ${row.integration.padEnd(14)} ${row.label ?? ''}\n`);
+  }
+}
+
+function registerRemoveConnection(connections: Command): void {
   connections
     .command('remove')
     .description('Delete a stored connection.')

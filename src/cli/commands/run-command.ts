@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
+import { definedOnly } from '../../defined-only.js';
 import { type FieldIssue, InputError } from '../../errors.js';
 import type { AnyStep } from '../../step.js';
 import { cliContext } from '../cli-context.js';
@@ -194,7 +195,7 @@ export function registerRunCommand(program: Command): void {
       const step = registry.requireStep(stepId);
       const input = await readInput(options.input, step, {
         columns: parseMappings(options.column, 'column', '<header>=<field>'),
-        ...(options.with === undefined ? {} : { with: options.with }),
+        ...definedOnly({ with: options.with }),
       });
       const budget =
         options.creditBudget === undefined
@@ -207,9 +208,11 @@ export function registerRunCommand(program: Command): void {
           connection: options.connection,
           input,
           variables: parseMappings(options.map),
-          ...(options.replaceVariables ? { replaceVariables: true } : {}),
-          ...(budget === undefined ? {} : { creditBudget: budget }),
-          ...(Object.keys(constraints).length ? { constraints } : {}),
+          ...definedOnly({
+            replaceVariables: options.replaceVariables ? true : undefined,
+            creditBudget: budget,
+            constraints: Object.keys(constraints).length ? constraints : undefined,
+          }),
           onProgress: bar.update,
         });
         bar.done();

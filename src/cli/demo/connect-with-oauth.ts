@@ -2,6 +2,7 @@ import type { Connection } from '../../connection/connection.js';
 import { resolveBaseUrl } from '../../connection/connection-fields.js';
 import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
 import type { TokenSet } from '../../connection/oauth-client.js';
+import { definedOnly } from '../../defined-only.js';
 import type { Integration } from '../../integration.js';
 import type { DemoContext } from './demo-context.js';
 
@@ -34,9 +35,9 @@ export async function connectWithOAuth(
     fields,
     secrets: {
       accessToken: tokens.accessToken,
-      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+      ...definedOnly({ refreshToken: tokens.refreshToken }),
     },
-    ...(tokens.expiresAt ? { expiresAt: tokens.expiresAt } : {}),
+    ...definedOnly({ expiresAt: tokens.expiresAt }),
     createdAt: now,
     updatedAt: now,
   };

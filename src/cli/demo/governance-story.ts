@@ -1,5 +1,6 @@
 import { GOVERNANCE_SANDBOX } from '../../../sandbox/index.js';
 import type { Connection } from '../../connection/connection.js';
+import { definedOnly } from '../../defined-only.js';
 import { isToolstepsError } from '../../errors.js';
 import type { DemoContext } from './demo-context.js';
 
@@ -19,7 +20,7 @@ export async function governanceStory(demo: DemoContext): Promise<void> {
       integration: 'governance',
       label,
       kind: 'api_key',
-      fields: { region: seed.region, baseUrl, ...(projectId ? { projectId } : {}) },
+      fields: { region: seed.region, baseUrl, ...definedOnly({ projectId }) },
       secrets: { apiKey },
       createdAt: now,
       updatedAt: now,
