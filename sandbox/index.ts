@@ -11,15 +11,27 @@ import { FaultInjector } from './fault-injector.js';
 import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
 import { SandboxServer } from './sandbox-server.js';
 import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
+import { WebhookFaults } from './webhooks/webhook-faults.js';
 
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
+export { CONTROL_HEADER } from './control-endpoints.js';
 export { DEPLOYMENTS_SANDBOX_CLIENTS, DeploymentsEmulator } from './deployments/deployments-emulator.js';
 export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
 export { GOVERNANCE_SANDBOX } from './governance/governance-seed.js';
+export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
+export {
+  signatureTimestamp,
+  TEST_SIGNING_SECRET,
+  ticketingSignature,
+} from './ticketing/ticketing-webhook-sender.js';
+export type { Delivery, DeliveryAttempt } from './webhooks/webhook-dispatcher.js';
+export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+export { type WebhookFaultRule, WebhookFaults } from './webhooks/webhook-faults.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -32,6 +44,8 @@ export interface SandboxOptions {
   anzData?: Omit<AnzDataEmulatorOptions, 'clock'>;
   contactData?: Omit<ContactDataEmulatorOptions, 'clock'>;
   deployments?: Omit<DeploymentsEmulatorOptions, 'clock'>;
+  /** Retry policy of outgoing webhook deliveries. */
+  webhooks?: Pick<WebhookDispatcherOptions, 'maxAttempts' | 'firstRetryMs' | 'timeoutMs'>;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
@@ -43,9 +57,13 @@ export interface SandboxEmulators {
   deployments: DeploymentsEmulator;
 }
 
-function createEmulators(clock: Clock, options: SandboxOptions): SandboxEmulators {
+function createEmulators(
+  clock: Clock,
+  options: SandboxOptions,
+  webhooks: WebhookDispatcher,
+): SandboxEmulators {
   return {
-    ticketing: new TicketingEmulator({ clock, ...options.ticketing }),
+    ticketing: new TicketingEmulator({ clock, webhooks, ...options.ticketing }),
     governance: new GovernanceEmulator(options.governance),
     anzData: new AnzDataEmulator({ clock, ...options.anzData }),
     contactData: new ContactDataEmulator({ clock, ...options.contactData }),
@@ -57,6 +75,10 @@ export interface Sandbox extends SandboxEmulators {
   url: string;
   server: SandboxServer;
   faults: FaultInjector;
+  /** Outgoing webhook deliveries: `deliveries` to assert on, `settle()` to send what is due and wait. */
+  webhooks: WebhookDispatcher;
+  /** Switches for duplicate, delayed and wrongly signed deliveries. */
+  webhookFaults: WebhookFaults;
   /**
    * The `baseUrl` a connection uses to reach an emulator instead of the
    * provider: `<url>/<mount>`, plus `/<account>` for providers whose host
@@ -70,21 +92,32 @@ export interface Sandbox extends SandboxEmulators {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;
   const faults = new FaultInjector();
-  const emulators = createEmulators(clock, options);
+  const webhookFaults = new WebhookFaults();
+  const webhooks = new WebhookDispatcher({ clock, faults: webhookFaults, ...options.webhooks });
+  const emulators = createEmulators(clock, options, webhooks);
   const server = new SandboxServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     emulators: Object.values(emulators) as Emulator[],
     faults,
+    webhooks,
+    webhookFaults,
+    clock,
     ...definedOnly({ requestLogLimit: options.requestLogLimit }),
   });
   const url = await server.listen();
+  webhooks.start();
   return {
     ...emulators,
     url,
     server,
     faults,
+    webhooks,
+    webhookFaults,
     baseUrl: (mount, account) => `${url}/${mount}${account ? `/${account}` : ''}`,
-    close: () => server.close(),
+    close: async () => {
+      await webhooks.stop();
+      await server.close();
+    },
   };
 }

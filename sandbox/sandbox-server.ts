@@ -1,10 +1,23 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../src/clock.js';
+import { type ControlContext, controlRefusal, handleControl } from './control-endpoints.js';
 import type { Emulator } from './emulator.js';
-import type { FaultInjector, FaultRule } from './fault-injector.js';
+import type { FaultInjector } from './fault-injector.js';
 import { json, type Reply, type SandboxRequest } from './sandbox-http.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import type { WebhookFaults } from './webhooks/webhook-faults.js';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** A control body: JSON only; anything else reads as undefined and fails validation. */
+function parseJson(raw: string): unknown {
+  try {
+    return raw === '' ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 function parseBody(raw: string, contentType: string | undefined): unknown {
   if (raw === '') return undefined;
@@ -50,6 +63,11 @@ export interface SandboxServerOptions {
   port: number;
   emulators: Emulator[];
   faults: FaultInjector;
+  /** Outgoing webhooks: reset with the emulators; their fault switches have a control endpoint. */
+  webhooks?: WebhookDispatcher;
+  webhookFaults?: WebhookFaults;
+  /** The sandbox clock; `POST /_sandbox/clock` moves it when it is a manual clock. */
+  clock?: Clock;
   /**
    * How many of the latest requests `requestLog` keeps (default 10,000; 0
    * keeps none). Entries hold request headers, credentials included, so a
@@ -90,14 +108,25 @@ export class SandboxServer {
    */
   readonly requestLog: SandboxRequestLogEntry[] = [];
   private logLimit: number;
+  /** The latest exceptions handlers threw, for a test or a debugger to read; never sent to a client. */
+  readonly failures: unknown[] = [];
 
   constructor(private readonly options: SandboxServerOptions) {
     this.logLimit = checkedLimit(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
     for (const emulator of options.emulators) this.emulators.set(emulator.mount, emulator);
     this.server = http.createServer((request, response) => {
       this.dispatch(request, response).catch((error: unknown) => {
+        // The exception stays here: its text may hold a request's secrets or the sandbox's internals.
+        this.failures.push(error);
+        if (this.failures.length > 100) this.failures.shift();
         if (!response.headersSent)
-          write(response, json(500, { error: 'sandbox_failure', message: String(error) }));
+          write(
+            response,
+            json(500, {
+              error: 'sandbox_failure',
+              message: 'The sandbox failed while handling this request.',
+            }),
+          );
         else response.destroy();
       });
     });
@@ -147,8 +176,11 @@ export class SandboxServer {
     const path = `/${rest.join('/')}`;
     const method = request.method ?? 'GET';
 
-    if (mount === '_sandbox')
-      return write(response, this.control(method, path, parseBody(raw, 'application/json')));
+    if (mount === '_sandbox') {
+      const refusal = controlRefusal(method, request.headers);
+      if (refusal) return write(response, refusal);
+      return write(response, await handleControl(this.controlContext(), method, path, parseJson(raw)));
+    }
     const emulator = this.emulators.get(mount);
     if (!emulator)
       return write(response, json(404, { error: 'no_such_emulator', mounts: [...this.emulators.keys()] }));
@@ -199,18 +231,13 @@ export class SandboxServer {
     write(response, reply ?? json(404, { error: 'not_found', path }));
   }
 
-  private control(method: string, path: string, body: unknown): Reply {
-    if (method === 'GET' && path === '/health')
-      return json(200, { ok: true, emulators: [...this.emulators.keys()] });
-    if (method === 'POST' && path === '/reset') {
-      for (const emulator of this.emulators.values()) emulator.reset();
-      this.options.faults.clear();
-      return json(200, { ok: true });
-    }
-    if (method === 'POST' && path === '/faults') {
-      this.options.faults.add(body as FaultRule);
-      return json(201, { ok: true });
-    }
-    return json(404, { error: 'unknown_control_endpoint' });
+  private controlContext(): ControlContext {
+    return {
+      emulators: this.emulators,
+      faults: this.options.faults,
+      webhooks: this.options.webhooks,
+      webhookFaults: this.options.webhookFaults,
+      clock: this.options.clock,
+    };
   }
 }

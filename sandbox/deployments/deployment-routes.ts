@@ -39,7 +39,7 @@ function fullDeployment(caller: Caller, deployment: DeploymentRecord) {
     createdAt: deployment.createdAt,
     buildingAt: derived.buildingAt,
     ready: derived.ready,
-    ...definedOnly({ canceledAt: deployment.canceledAt }),
+    ...definedOnly({ canceledAt: deployment.canceledAt, readyStateReason: deployment.blockedReason }),
     creator: creatorOf(caller, deployment),
     inspectorUrl: `https://vercel.com/${caller.scope.slug}/${deployment.name}/${deployment.id.slice(4)}`,
     meta: deployment.meta,
@@ -90,9 +90,7 @@ function listDeployments(request: DeploymentsRequest) {
   const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
   if (since === 'invalid' || until === 'invalid') return badRequest('`since` and `until` are ms timestamps.');
   const states = request.query.get('state')?.split(',').filter(Boolean);
-  const unknown = states?.find(
-    (state) => !(READY_STATES as readonly string[]).includes(state) && state !== 'BLOCKED',
-  );
+  const unknown = states?.find((state) => !(READY_STATES as readonly string[]).includes(state));
   if (unknown) return badRequest(`\`state\` has an unknown value "${unknown}".`);
   const projectRef = request.query.get('projectId');
   const project = projectRef ? caller.scope.project(projectRef) : undefined;
@@ -156,6 +154,8 @@ function createDeployment(request: DeploymentsRequest) {
   ) {
     return badRequest('`meta` values must be strings.');
   }
+  const softBlock = caller.world.teams.get(caller.scope.ownerId)?.softBlock;
+  if (softBlock) return apiError(402, 'payment_required', softBlock);
   const settings = body.projectSettings ?? {};
   if (typeof settings !== 'object' || settings === null)
     return badRequest('`projectSettings` must be an object.');

@@ -93,6 +93,17 @@ export class DeploymentsEmulator implements Emulator {
     return this.oauth.issue(PLATFORM, userNumber, ['deployments']).access_token;
   }
 
+  /**
+   * Test hook: the provider soft-blocks a team (an unpaid invoice); its new
+   * deployments are refused with 402 until `blocked` is false again.
+   */
+  softBlockTeam(idOrSlug: string, blocked = true): void {
+    const team = this.world.team(idOrSlug);
+    if (!team) throw new Error(`No sandbox team "${idOrSlug}".`);
+    if (blocked) team.softBlock = 'The account is missing a payment, so the payment method must be updated.';
+    else delete team.softBlock;
+  }
+
   /** A deployment and its state now, for assertions. */
   deployment(id: string): (DeploymentRecord & DerivedState) | undefined {
     const found = this.world.findDeployment(id);

@@ -1,7 +1,7 @@
 /** In-memory records of the emulated deployment platform: users, teams, and what each owner holds. */
 import { randomBytes } from 'node:crypto';
 
-export type ReadyState = 'QUEUED' | 'INITIALIZING' | 'BUILDING' | 'READY' | 'ERROR' | 'CANCELED';
+export type ReadyState = 'QUEUED' | 'INITIALIZING' | 'BUILDING' | 'READY' | 'ERROR' | 'CANCELED' | 'BLOCKED';
 export const READY_STATES: readonly ReadyState[] = [
   'QUEUED',
   'INITIALIZING',
@@ -9,6 +9,7 @@ export const READY_STATES: readonly ReadyState[] = [
   'READY',
   'ERROR',
   'CANCELED',
+  'BLOCKED',
 ];
 export const CANCELABLE: readonly ReadyState[] = ['QUEUED', 'INITIALIZING', 'BUILDING'];
 
@@ -40,6 +41,11 @@ export interface TeamRecord {
   name: string;
   createdAt: number;
   members: { uid: string; role: 'OWNER' | 'MEMBER' | 'DEVELOPER' | 'VIEWER'; joinedAt: number }[];
+  /**
+   * Set when the provider soft-blocks the team (an unpaid invoice, say): new
+   * deployments are refused with 402 until it is cleared.
+   */
+  softBlock?: string;
 }
 
 export interface GitLink {
@@ -82,6 +88,12 @@ export interface DeploymentRecord {
   timeline: DeploymentTimeline;
   /** Decided at creation: the build ends in ERROR instead of READY. */
   fails: boolean;
+  /**
+   * Decided at creation: the deployment is BLOCKED and never builds, as the
+   * provider blocks a team's git deployment whose commit author is not a
+   * member of the team. The reason is answered as `readyStateReason`.
+   */
+  blockedReason?: string;
   canceledAt?: number;
   gitSource: Record<string, unknown> | null;
   meta: Record<string, string>;
@@ -180,6 +192,7 @@ export function stateAt(deployment: DeploymentRecord, now: number): DerivedState
   const initializingAt = deployment.createdAt + queuedMs;
   const buildingAt = initializingAt + initializingMs;
   const doneAt = buildingAt + buildingMs;
+  if (deployment.blockedReason !== undefined) return { readyState: 'BLOCKED', buildingAt: null, ready: null };
   // Cancelling is accepted only before the build ends, so a cancelled deployment stays CANCELED.
   if (deployment.canceledAt !== undefined) {
     return {

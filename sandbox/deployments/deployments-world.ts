@@ -131,10 +131,23 @@ export class DeploymentsWorld {
       },
       projectSettings: fields.projectSettings ?? {},
       source: fields.source ?? 'git',
+      ...definedOnly({ blockedReason: this.blockedReason(scope, fields.meta) }),
     };
     scope.deployments.set(deployment.id, deployment);
     fields.project.updatedAt = Math.max(fields.project.updatedAt, createdAt);
     return deployment;
+  }
+
+  /** Why a team blocks this deployment: a commit author who is not a member of the team. */
+  private blockedReason(scope: OwnerScope, meta: Record<string, string> | undefined): string | undefined {
+    const author = meta?.githubCommitAuthorLogin;
+    const team = this.teams.get(scope.ownerId);
+    if (!team || author === undefined) return undefined;
+    const members = new Set(team.members.map((member) => member.uid));
+    const isMember = [...this.users.values()].some(
+      (user) => user.username === author && members.has(user.id),
+    );
+    return isMember ? undefined : `The commit author "${author}" is not a member of the team "${team.slug}".`;
   }
 
   addEnv(

@@ -69,6 +69,7 @@ function createTicket(request: TicketingRequest): Reply {
   };
   account.addComment(ticket, userId, description, comment.public !== false);
   account.tickets.set(ticket.id, ticket);
+  account.changed({ after: ticket, actorId: userId });
   return json(
     201,
     { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } },
@@ -105,6 +106,7 @@ function updateTicket(request: TicketingRequest): Reply {
     return invalid({ status: 'Status: cannot be set back to new' });
   const problems = validateFields(account, fields);
   if (Object.keys(problems).length) return invalid(problems);
+  const before = account.snapshot(ticket);
   for (const key of ['status', 'priority', 'type', 'subject', 'external_id'] as const) {
     if (fields[key] !== undefined) (ticket as unknown as Record<string, unknown>)[key] = fields[key];
   }
@@ -124,10 +126,12 @@ function updateTicket(request: TicketingRequest): Reply {
     }
   }
   const comment = fields.comment as Record<string, unknown> | undefined;
-  if (comment && typeof comment.body === 'string' && comment.body !== '') {
-    account.addComment(ticket, userId, comment.body, comment.public !== false);
-  }
+  const added =
+    comment && typeof comment.body === 'string' && comment.body !== ''
+      ? account.addComment(ticket, userId, comment.body, comment.public !== false)
+      : undefined;
   ticket.updated_at = account.timestamp();
+  account.changed({ before, after: ticket, comment: added, actorId: userId });
   return json(200, { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } });
 }
 
@@ -160,8 +164,10 @@ function addComment(request: TicketingRequest): Reply {
   const comment = bodyMember(request, 'comment');
   if (!comment || typeof comment.body !== 'string' || comment.body === '')
     return invalid({ body: 'cannot be blank' });
+  const before = account.snapshot(ticket);
   const created = account.addComment(ticket, userId, comment.body, comment.public !== false);
   ticket.updated_at = account.timestamp();
+  account.changed({ before, after: ticket, comment: created, actorId: userId });
   return json(201, { comment: created });
 }
 

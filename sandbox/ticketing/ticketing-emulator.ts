@@ -5,18 +5,25 @@ import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
 import { ticketRoutes } from './ticket-routes.js';
 import { TicketingAccount } from './ticketing-state.js';
+import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
+import { triggerRoutes } from './trigger-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 export interface TicketingEmulatorOptions {
   clock: Clock;
   /** Requests per minute per account (the provider's plans range 200 to 2,500). */
   requestsPerMinute?: number;
   accessTokenTtlMs?: number;
+  /** Sends webhook deliveries; the sandbox passes its shared one. */
+  webhooks?: WebhookDispatcher;
 }
 
 /** Public client the CLI uses (PKCE), and a confidential one with a secret. */
@@ -39,6 +46,8 @@ export class TicketingEmulator implements Emulator {
   sendRetryAfter = true;
   private readonly accounts = new Map<string, TicketingAccount>();
   private readonly api = new Router<TicketingCaller>();
+  /** Turns ticket changes into signed webhook deliveries. */
+  readonly webhooks: TicketingWebhookSender;
 
   constructor(private readonly options: TicketingEmulatorOptions) {
     this.oauth = new OAuthProvider({
@@ -52,13 +61,22 @@ export class TicketingEmulator implements Emulator {
     ticketRoutes(this.api);
     peopleRoutes(this.api);
     searchRoutes(this.api);
+    webhookRoutes(this.api);
+    triggerRoutes(this.api);
+    const dispatcher =
+      options.webhooks ?? new WebhookDispatcher({ clock: options.clock, faults: new WebhookFaults() });
+    this.webhooks = new TicketingWebhookSender(options.clock, dispatcher);
   }
 
   account(subdomain: string): TicketingAccount {
     const key = subdomain.toLowerCase();
     let account = this.accounts.get(key);
     if (!account) {
-      account = new TicketingAccount(key, () => new Date(this.options.clock.now()).toISOString());
+      account = new TicketingAccount(
+        key,
+        () => new Date(this.options.clock.now()).toISOString(),
+        (changed, change) => this.webhooks.ticketChanged(changed, change),
+      );
       this.accounts.set(key, account);
     }
     return account;
@@ -137,7 +155,18 @@ export class TicketingEmulator implements Emulator {
       userId: check.userId,
       scopes: check.scopes,
       base: `http://${host}/ticketing/${account.subdomain}`,
+      webhooks: this.webhooks,
     };
+    if (account.plan === 'team' && /^\/api\/v2\/(webhooks|triggers)\b/.test(path)) {
+      // Lower plans lack these features; the provider answers 403 FeatureNotAvailable.
+      return withHeaders(
+        json(403, {
+          error: 'FeatureNotAvailable',
+          description: `${path.split('/')[3]} are not available on the Team plan`,
+        }),
+        headers,
+      );
+    }
     try {
       const reply = await this.api.run(found, { ...request, path }, caller);
       return withHeaders(reply, headers);

@@ -1,3 +1,5 @@
+import type { TicketChange } from './ticket-events.js';
+import type { TicketingTrigger, TicketingWebhook } from './ticketing-hooks.js';
 import { seedTicketingAccount } from './ticketing-seed.js';
 
 /** In-memory records of one emulated ticketing account (one subdomain). */
@@ -57,17 +59,44 @@ export interface TicketRecord {
   comments: CommentRecord[];
 }
 
+/**
+ * The provider's plans, lowest first. The sandbox lets `team` lack webhooks
+ * and triggers (403 FeatureNotAvailable), the answer the steps read as a
+ * plan limit.
+ */
+export const TICKETING_PLANS = ['team', 'professional', 'enterprise'] as const;
+export type TicketingPlan = (typeof TICKETING_PLANS)[number];
+
 export class TicketingAccount {
   readonly users = new Map<number, UserRecord>();
   readonly organizations = new Map<number, OrganizationRecord>();
   readonly tickets = new Map<number, TicketRecord>();
-  private nextId = { user: 1, organization: 1, ticket: 1, comment: 1 };
+  readonly webhooks = new Map<string, TicketingWebhook>();
+  readonly triggers = new Map<number, TicketingTrigger>();
+  plan: TicketingPlan = 'enterprise';
+  /** The provider's numeric account id, stable per subdomain (event bodies carry it). */
+  readonly accountId: number;
+  private nextId = { user: 1, organization: 1, ticket: 1, comment: 1, trigger: 1 };
 
   constructor(
     readonly subdomain: string,
     private readonly now: () => string,
+    /** Hears every ticket change (the emulator sends webhooks from it). */
+    private readonly onChange: (account: TicketingAccount, change: TicketChange) => void = () => undefined,
   ) {
+    this.accountId =
+      10_000_000 + [...subdomain].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) % 89_999_999, 7);
     seedTicketingAccount(this);
+  }
+
+  /** A copy of a ticket before a change, to tell what changed. */
+  snapshot(ticket: TicketRecord): TicketRecord {
+    return structuredClone({ ...ticket, comments: [] });
+  }
+
+  /** Reports a change made through any route, so webhooks and triggers hear of it. */
+  changed(change: TicketChange): void {
+    this.onChange(this, change);
   }
 
   newId(kind: keyof TicketingAccount['nextId']): number {

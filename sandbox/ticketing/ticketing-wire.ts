@@ -2,6 +2,7 @@ import type { RouteRequest } from '../router.js';
 import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
 import { SearchQueryError } from './search-query.js';
 import type { TicketingAccount, TicketRecord } from './ticketing-state.js';
+import type { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 
 /** Who is calling: the account of the subdomain, the token's user and scopes, and the account's base URL. */
 export interface TicketingCaller {
@@ -9,6 +10,8 @@ export interface TicketingCaller {
   userId: number;
   scopes: string[];
   base: string;
+  /** Sends the account's webhook deliveries (the test endpoint uses it directly). */
+  webhooks: TicketingWebhookSender;
 }
 
 export type TicketingRequest = RouteRequest<TicketingCaller>;

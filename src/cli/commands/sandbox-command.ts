@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   ANZ_DATA_SANDBOX_KEY,
   CONTACT_DATA_SANDBOX_KEY,
+  CONTROL_HEADER,
   GOVERNANCE_SANDBOX,
   startSandbox,
 } from '../../../sandbox/index.js';
@@ -36,7 +37,7 @@ export function registerSandboxCommand(program: Command): void {
         `  deployments: ${sandbox.baseUrl('deployments')}  (OAuth client id: toolsteps-cli; team id team_acme)\n`,
       );
       process.stdout.write(
-        `  control:   ${sandbox.url}/_sandbox/health, /_sandbox/reset, /_sandbox/faults\n`,
+        `  control:   ${sandbox.url}/_sandbox/health (GET); POST /_sandbox/reset, /faults, /webhook-faults, /webhooks/settle with JSON and the header "${CONTROL_HEADER}: 1"\n`,
       );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

@@ -1,0 +1,145 @@
+import type { Router } from '../router.js';
+import { json, type Reply } from '../sandbox-http.js';
+import { loopbackUrl } from '../webhooks/loopback-url.js';
+import { newSigningSecret, ulidLike } from '../webhooks/webhook-ids.js';
+import { CONDITIONAL_TICKET_EVENTS, EVENT_SUBSCRIPTIONS } from './ticket-events.js';
+import type { TicketingWebhook } from './ticketing-hooks.js';
+import { TEST_SIGNING_SECRET } from './ticketing-webhook-sender.js';
+import { bodyMember, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
+
+/** The webhooks API's error body: `{errors: [{code, title, detail}]}`. */
+function webhookError(status: number, code: string, detail: string): Reply {
+  return json(status, { errors: [{ code, title: code, detail }] });
+}
+
+const WEBHOOK_NOT_FOUND = webhookError(404, 'RecordNotFound', 'Webhook not found');
+
+/** A webhook as the API shows it: never its secret (that has its own endpoint). */
+export function publicWebhook(webhook: TicketingWebhook) {
+  const { secret: _secret, ...shown } = webhook;
+  return shown;
+}
+
+function createWebhook(request: TicketingRequest): Reply {
+  const { account, userId } = request.caller;
+  const fields = bodyMember(request, 'webhook');
+  if (!fields) return webhookError(400, 'InvalidValue', 'webhook is required');
+  if (typeof fields.name !== 'string' || fields.name.trim() === '')
+    return webhookError(400, 'InvalidValue', 'name is required');
+  const endpoint = loopbackUrl(fields.endpoint);
+  if (typeof endpoint === 'string') return webhookError(400, 'InvalidEndpoint', `endpoint ${endpoint}`);
+  if ((fields.http_method ?? 'POST') !== 'POST' || (fields.request_format ?? 'json') !== 'json') {
+    return webhookError(400, 'InvalidValue', 'event webhooks use http_method POST and request_format json');
+  }
+  const subscriptions = Array.isArray(fields.subscriptions) ? fields.subscriptions.map(String) : [];
+  const unknown = subscriptions.find((name) => !EVENT_SUBSCRIPTIONS.includes(name));
+  if (unknown) return webhookError(400, 'InvalidValue', `unknown subscription "${unknown}"`);
+  if (subscriptions.includes(CONDITIONAL_TICKET_EVENTS) && subscriptions.length > 1) {
+    return webhookError(
+      400,
+      'InvalidValue',
+      `${CONDITIONAL_TICKET_EVENTS} cannot be combined with event types`,
+    );
+  }
+  const at = account.timestamp();
+  const webhook: TicketingWebhook = {
+    id: ulidLike(Date.parse(at)),
+    name: fields.name,
+    description: typeof fields.description === 'string' ? fields.description : undefined,
+    endpoint: endpoint.href,
+    http_method: 'POST',
+    request_format: 'json',
+    status: fields.status === 'inactive' ? 'inactive' : 'active',
+    subscriptions,
+    created_at: at,
+    created_by: String(userId),
+    updated_at: at,
+    secret: newSigningSecret(),
+  };
+  account.webhooks.set(webhook.id, webhook);
+  return json(201, { webhook: publicWebhook(webhook) });
+}
+
+function webhookOf(request: TicketingRequest): TicketingWebhook | undefined {
+  return request.caller.account.webhooks.get(request.params.id ?? '');
+}
+
+function deleteWebhook(request: TicketingRequest): Reply {
+  const { account } = request.caller;
+  const webhook = webhookOf(request);
+  if (!webhook) return WEBHOOK_NOT_FOUND;
+  // The provider refuses while a trigger still notifies the webhook: remove the trigger first.
+  const user = [...account.triggers.values()].find((trigger) =>
+    trigger.actions.some((action) => Array.isArray(action.value) && action.value[0] === webhook.id),
+  );
+  if (user) {
+    return webhookError(
+      400,
+      'WebhookInUse',
+      `Webhook is used by trigger ${user.id}; delete the trigger first`,
+    );
+  }
+  account.webhooks.delete(webhook.id);
+  return { status: 204 };
+}
+
+/**
+ * `POST /api/v2/webhooks/test[?webhook_id=]`: one delivery now, answered
+ * with the receiver's status. An existing webhook signs with its own
+ * secret; an unsaved one with the provider's static test secret.
+ */
+async function testWebhook(request: TicketingRequest): Promise<Reply> {
+  const { account, webhooks } = request.caller;
+  const savedId = request.query.get('webhook_id');
+  const saved = savedId ? account.webhooks.get(savedId) : undefined;
+  if (savedId && !saved) return WEBHOOK_NOT_FOUND;
+  const fields = bodyMember(request, 'webhook') ?? {};
+  const endpoint = loopbackUrl(fields.endpoint ?? saved?.endpoint);
+  if (typeof endpoint === 'string') return webhookError(400, 'InvalidEndpoint', `endpoint ${endpoint}`);
+  const sample = request.body as Record<string, unknown> | undefined;
+  const body =
+    typeof sample?.request_body === 'string' ? sample.request_body : JSON.stringify({ test: true });
+  const delivery = webhooks.send(
+    account,
+    { id: saved?.id ?? 'test', endpoint: endpoint.href, secret: saved?.secret ?? TEST_SIGNING_SECRET },
+    { id: `test-${ulidLike(Date.now())}`, type: 'test', body },
+  );
+  await webhooks.settle();
+  const status = delivery.attempts[0]?.status;
+  return json(200, {
+    test: {
+      status: status !== undefined && status >= 200 && status < 300 ? 'success' : 'failed',
+      response_code: status ?? 0,
+      response_body: '',
+      message: delivery.attempts[0]?.error ?? (status === undefined ? 'not sent yet' : `HTTP ${status}`),
+    },
+  });
+}
+
+/** The webhooks API of the ticketing provider (event subscriptions, signing secret, test). */
+export function webhookRoutes(router: Router<TicketingCaller>): void {
+  // `.json` first: otherwise `:id` would swallow `<id>.json`.
+  for (const suffix of ['.json', '']) {
+    router
+      .on('POST', `/api/v2/webhooks${suffix}`, createWebhook)
+      .on('GET', `/api/v2/webhooks${suffix}`, (request) => {
+        const webhooks = [...request.caller.account.webhooks.values()].map(publicWebhook);
+        return json(200, {
+          webhooks,
+          meta: { has_more: false, after_cursor: null, before_cursor: null },
+          links: { next: null, prev: null },
+        });
+      })
+      .on('POST', `/api/v2/webhooks/test${suffix}`, testWebhook)
+      .on('GET', `/api/v2/webhooks/:id${suffix}`, (request) => {
+        const webhook = webhookOf(request);
+        return webhook ? json(200, { webhook: publicWebhook(webhook) }) : WEBHOOK_NOT_FOUND;
+      })
+      .on('DELETE', `/api/v2/webhooks/:id${suffix}`, deleteWebhook)
+      .on('GET', `/api/v2/webhooks/:id/signing_secret${suffix}`, (request) => {
+        const webhook = webhookOf(request);
+        if (!webhook) return WEBHOOK_NOT_FOUND;
+        return json(200, { signing_secret: { algorithm: 'SHA256', secret: webhook.secret } });
+      });
+  }
+}
