@@ -5,9 +5,12 @@ import { registerCatalogCommands } from './commands/catalog-commands.js';
 import { registerConnectCommand } from './commands/connect-command.js';
 import { registerConnectionCommands } from './commands/connection-commands.js';
 import { registerDemoCommand } from './commands/demo-command.js';
+import { registerListenCommand } from './commands/listen-command.js';
 import { registerManifestCommand } from './commands/manifest-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { registerSubscriptionCommands } from './commands/subscription-commands.js';
+import { registerTriggerCommands } from './commands/trigger-commands.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
 
 /** `--json` anywhere before a `--` that ends the options. */
@@ -41,6 +44,9 @@ export function buildProgram(mode: OutputMode = { json: false }): Command {
   registerManifestCommand(program);
   registerSandboxCommand(program);
   registerDemoCommand(program);
+  registerTriggerCommands(program);
+  registerSubscriptionCommands(program);
+  registerListenCommand(program);
   return program;
 }
 

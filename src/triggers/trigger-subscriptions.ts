@@ -19,8 +19,12 @@ export interface CreateSubscriptionRequest {
   constraints?: Record<string, string[]>;
   /** Default true. */
   active?: boolean;
-  /** The webhook is made by hand in the provider's settings: nothing is provisioned, and its secret is required. */
-  manual?: { secret: string };
+  /**
+   * The webhook is made by hand in the provider's settings: nothing is
+   * provisioned. The provider shows the secret only once the URL is pasted,
+   * so it may come later (`setSecret`); until then every delivery is refused.
+   */
+  manual?: { secret?: string | undefined };
 }
 
 export interface TriggerSubscriptionsOptions {
@@ -72,10 +76,8 @@ export class TriggerSubscriptions {
         [{ path: 'connection', message: `expected a ${trigger.integration.id} connection` }],
       );
     }
-    if (request.manual && !request.manual.secret) {
-      throw new InputError('A manual subscription needs the signing secret the provider showed.', [
-        { path: 'secret', message: 'required in manual mode' },
-      ]);
+    if (request.manual?.secret === '') {
+      throw new InputError('The signing secret is empty.', [{ path: 'secret', message: 'empty' }]);
     }
     return { trigger, setup: setup.data };
   }
@@ -142,6 +144,14 @@ export class TriggerSubscriptions {
       );
     }
     await store.remove(id);
+  }
+
+  /** Stores the signing secret of a manual subscription, as the provider showed it. */
+  async setSecret(id: string, secret: string): Promise<Subscription> {
+    if (!secret.trim())
+      throw new InputError('The signing secret is empty.', [{ path: 'secret', message: 'empty' }]);
+    await this.require(id);
+    return this.options.subscriptions.update(id, (current) => ({ ...current, secret: secret.trim() }));
   }
 
   async setActive(id: string, active: boolean): Promise<Subscription> {

@@ -162,7 +162,7 @@ describe('deployments provisioning on the wire', () => {
     expect(deleted.isDone()).toBe(true);
   });
 
-  it('makes a manual subscription without calling the provider, and needs its secret', async () => {
+  it('makes a manual subscription without calling the provider; its secret may come later', async () => {
     const { manager } = await setup();
     const subscription = await manager.create({
       trigger: 'deployments.deployment_failed',
@@ -171,6 +171,15 @@ describe('deployments provisioning on the wire', () => {
       manual: { secret: 'pasted-secret-123' },
     });
     expect(subscription).toMatchObject({ manual: true, state: 'ready', provider: {} });
+    const later = await manager.create({
+      trigger: 'deployments.deployment_failed',
+      connection: 'deploys',
+      target: 'https://agents.example.com',
+      manual: {},
+    });
+    expect(later.secret).toBeUndefined();
+    expect((await manager.setSecret(later.id, ' pasted-later-456 ')).secret).toBe('pasted-later-456');
+    await expect(manager.setSecret(later.id, ' ')).rejects.toMatchObject({ code: 'input_invalid' });
     await expect(
       manager.create({
         trigger: 'deployments.deployment_failed',

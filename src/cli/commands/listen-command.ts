@@ -1,0 +1,112 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
+import { createIntake, type DeliveryContext } from '../../triggers/intake.js';
+import type { IntakeRefusal } from '../../triggers/intake-refusal.js';
+import { toNodeListener } from '../../triggers/node-listener.js';
+import type { TriggerEvent } from '../../triggers/trigger-event.js';
+import { execEvent, forwardEvent } from '../listen/event-sinks.js';
+import { integerOption } from '../option-values.js';
+import { triggerContext } from '../trigger-context.js';
+
+interface ListenOptions {
+  port: string;
+  host: string;
+  forwardTo?: string;
+  exec?: string;
+}
+
+function forwardUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new InputError(`--forward-to must be an http(s) URL, got "${value}".`, [
+      { path: 'forward-to', message: 'http(s) URL' },
+    ]);
+  }
+  return value;
+}
+
+/** Hands a started event on, then prints its line: a hand-off that fails prints nothing and is retried. */
+function eventHandler(options: ListenOptions, forwardTo: string | undefined) {
+  return async (event: TriggerEvent) => {
+    if (forwardTo) await forwardEvent(forwardTo, event);
+    if (options.exec) await execEvent(options.exec, event);
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+}
+
+function logLine(
+  json: boolean,
+  kind: 'refused' | 'skipped' | 'listening',
+  text: string,
+  fields: Record<string, unknown>,
+): void {
+  if (json) process.stderr.write(`${JSON.stringify({ [kind]: fields })}\n`);
+  else process.stderr.write(`${kind}: ${text}\n`);
+}
+
+/** Waits for Ctrl-C or a stop signal. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+async function listen(options: ListenOptions, command: Command): Promise<void> {
+  const json = Boolean(command.optsWithGlobals().json);
+  const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
+  const forwardTo = forwardUrl(options.forwardTo);
+  const { registry, subscriptions, dedupe } = triggerContext();
+  const intake = createIntake({
+    subscriptions,
+    triggers: registry,
+    dedupe,
+    handler: eventHandler(options, forwardTo),
+    onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
+      logLine(
+        json,
+        'refused',
+        `${refusal.status} ${refusal.code} ${context.subscription ?? '-'} ${context.event_id ?? '-'}: ${refusal.message}`,
+        {
+          status: refusal.status,
+          code: refusal.code,
+          message: refusal.message,
+          ...context,
+        },
+      ),
+    onSkipped: (reason: string, context: DeliveryContext) =>
+      logLine(json, 'skipped', `${context.subscription} ${context.event_id}: ${reason}`, {
+        reason,
+        ...context,
+      }),
+  });
+  const server = createServer(toNodeListener(intake));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, options.host, resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  logLine(json, 'listening', `${base}/hooks/<subscription-id>`, { url: base });
+  await untilStopped();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+/** `listen`: runs the intake; each started event is one JSON line on stdout. */
+export function registerListenCommand(program: Command): void {
+  program
+    .command('listen')
+    .description('Receive trigger deliveries: verify, dedupe and print each started event as one JSON line.')
+    .requiredOption('--port <n>', 'port to listen on (0 = any free port)')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--forward-to <url>', 'POST each started event to this URL')
+    .option('--exec <command>', 'run this shell command per started event, with the event on stdin')
+    .action(listen);
+}

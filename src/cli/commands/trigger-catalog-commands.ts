@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { AnyTrigger } from '../../trigger.js';
+import { cliContext } from '../cli-context.js';
+import { printJson } from '../output.js';
+
+const line = (trigger: AnyTrigger) => `${trigger.id.padEnd(36)} ${trigger.title}`;
+
+function listTriggers(options: { integration?: string }, command: Command): void {
+  const triggers = cliContext().registry.listTriggers(options.integration);
+  if (command.optsWithGlobals().json) {
+    printJson(
+      triggers.map((trigger) => ({
+        id: trigger.id,
+        integration: trigger.integration.id,
+        title: trigger.title,
+      })),
+    );
+    return;
+  }
+  for (const trigger of triggers) process.stdout.write(`${line(trigger)}\n`);
+}
+
+function searchTriggers(words: string[], _options: unknown, command: Command): void {
+  const hits = cliContext().registry.searchTriggers(words.join(' '));
+  if (command.optsWithGlobals().json) {
+    printJson(
+      hits.map((hit) => ({
+        id: hit.trigger.id,
+        title: hit.trigger.title,
+        score: Number(hit.score.toFixed(2)),
+      })),
+    );
+    return;
+  }
+  if (!hits.length) process.stdout.write('No trigger matches.\n');
+  for (const hit of hits) process.stdout.write(`${line(hit.trigger)}\n`);
+}
+
+function describeTrigger(id: string, _options: unknown, command: Command): void {
+  const trigger = cliContext().registry.requireTrigger(id);
+  const description = {
+    id: trigger.id,
+    title: trigger.title,
+    integration: trigger.integration.id,
+    description: trigger.description,
+    agentDescription: trigger.agentDescription,
+    signature: trigger.verify.name,
+    payload: z.toJSONSchema(trigger.event, { io: 'input', unrepresentable: 'any' }),
+    setup: z.toJSONSchema(trigger.setup, { io: 'input', unrepresentable: 'any' }),
+    variables: trigger.variables,
+  };
+  if (command.optsWithGlobals().json) {
+    printJson(description);
+    return;
+  }
+  const out = process.stdout;
+  out.write(
+    `${trigger.title} (${trigger.id})\n${trigger.description}\n\nFor agents: ${trigger.agentDescription}\n\n`,
+  );
+  out.write(
+    `signature: ${trigger.verify.name}\n\nsetup options:\n${JSON.stringify(description.setup, null, 2)}\n\n`,
+  );
+  out.write(
+    `default variables:\n${Object.entries(trigger.variables)
+      .map(([name, path]) => `  ${name} = ${path}`)
+      .join('\n')}\n`,
+  );
+}
+
+/** `triggers list|search|describe`: the trigger catalogue from a terminal. */
+export function registerTriggerCatalogCommands(triggers: Command): void {
+  triggers
+    .command('list')
+    .description('List every trigger.')
+    .option('--integration <id>', 'only this integration')
+    .action(listTriggers);
+  triggers
+    .command('search')
+    .description('Search triggers by provider name, title, keywords and description.')
+    .argument('<words...>', 'what to look for')
+    .action(searchTriggers);
+  triggers
+    .command('describe')
+    .description('Show a trigger: payload and setup schemas, default variables, signature scheme.')
+    .argument('<trigger-id>')
+    .action(describeTrigger);
+}

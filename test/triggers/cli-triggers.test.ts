@@ -1,0 +1,221 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileConnectionStore } from '../../src/connection/file-store.js';
+import { cli } from '../cli/cli-harness.js';
+import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from './trigger-fixtures.js';
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-triggers-'));
+  process.env.TOOLSTEPS_HOME = home;
+  await new FileConnectionStore(home).put({
+    id: 'desk',
+    integration: 'ticketing',
+    kind: 'oauth2',
+    fields: { subdomain: 'acme' },
+    secrets: { accessToken: 'desk-token-0123456789' },
+    createdAt: 1,
+    updatedAt: 1,
+  });
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+  delete process.env.TOOLSTEPS_HOME;
+  delete process.env.TOOLSTEPS_PLAN;
+  delete process.env.TS_HOOK_SECRET;
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits for the port to accept a connection, sending nothing the intake would log. */
+async function untilListening(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+describe('toolsteps triggers (CLI)', () => {
+  it('lists, searches and describes the nine triggers', async () => {
+    const listed = await cli('triggers', 'list', '--json');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.out).map((item: { id: string }) => item.id)).toHaveLength(9);
+    const found = await cli('triggers', 'search', 'deployment', 'failed', '--json');
+    expect(JSON.parse(found.out)[0].id).toBe('deployments.deployment_failed');
+    const described = await cli('triggers', 'describe', 'ticketing.comment_added', '--json');
+    expect(JSON.parse(described.out)).toMatchObject({ variables: { comment_body: '$.event.comment.body' } });
+    expect((await cli('triggers', 'describe', 'ticketing.nothing')).code).toBe(2);
+  });
+
+  it('refuses to subscribe below the Enterprise plan (TOOLSTEPS_PLAN)', async () => {
+    process.env.TOOLSTEPS_PLAN = 'team';
+    const result = await cli(
+      'triggers',
+      'create',
+      'ticketing.ticket_created',
+      '--connection',
+      'desk',
+      '--target',
+      'https://agents.example.com',
+      '--manual',
+      '--json',
+    );
+    delete process.env.TOOLSTEPS_PLAN;
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out).error).toMatchObject({ code: 'plan_required' });
+    expect(JSON.parse((await cli('subscriptions', '--json')).out)).toEqual([]);
+  });
+
+  it('creates a manual subscription, lists it without its secret, and listen starts one event per delivery', async () => {
+    const port = await freePort();
+    process.env.TS_HOOK_SECRET = TICKETING_SECRET;
+    const created = await cli(
+      'triggers',
+      'create',
+      'ticketing.ticket_status_changed',
+      '--connection',
+      'desk',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--manual',
+      '--secret-env',
+      'TS_HOOK_SECRET',
+      '--map',
+      'ticket_subject=$.subject',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const subscription = JSON.parse(created.out);
+    expect(subscription).toMatchObject({
+      trigger: 'ticketing.ticket_status_changed',
+      connection: 'desk',
+      url: `http://127.0.0.1:${port}/hooks/${subscription.id}`,
+      active: true,
+    });
+    const listed = await cli('subscriptions', '--json');
+    expect(listed.out).not.toContain(TICKETING_SECRET);
+    expect(JSON.parse(listed.out)[0]).toMatchObject({ id: subscription.id, hasSecret: true });
+    const file = path.join(home, 'subscriptions', `${subscription.id}.json`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const listening = cli('listen', '--port', String(port), '--json');
+    await untilListening(port);
+    const body = JSON.stringify(ticketStatusEvent({ time: new Date().toISOString() }));
+    const headers = signTicketing(body, new Date().toISOString());
+    const send = (text: string, sent: Record<string, string> = headers) =>
+      fetch(subscription.url, { method: 'POST', body: text, headers: sent });
+    const statuses = [
+      (await send(body)).status,
+      (await send(body)).status,
+      (await send(body.replace('Printer', 'Printes'))).status,
+      (
+        await send(body, {
+          'x-zendesk-webhook-signature-timestamp': headers['x-zendesk-webhook-signature-timestamp'],
+        })
+      ).status,
+      (await send('x'.repeat(300 * 1024))).status,
+    ];
+    process.emit('SIGTERM');
+    const result = await listening;
+    expect(statuses).toEqual([200, 200, 401, 401, 413]);
+    const lines = result.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      subscription: subscription.id,
+      trigger: 'ticketing.ticket_status_changed',
+      event_id: 'cbe4028c-7239-495d-b020-f22348516046',
+      variables: { status: 'SOLVED', ticket_subject: 'zen:ticket:5158' },
+    });
+    expect(Object.keys(lines[0])).toEqual([
+      'subscription',
+      'trigger',
+      'event_id',
+      'occurred_at',
+      'variables',
+      'payload',
+    ]);
+    const refused = result.err
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.refused)
+      .map((line) => line.refused.code);
+    expect(refused).toEqual(['duplicate', 'bad_signature', 'bad_signature', 'payload_too_large']);
+
+    const status = await cli('triggers', 'status', subscription.id, '--json');
+    expect(JSON.parse(status.out).lastDeliveryAt).not.toBeNull();
+    expect((await cli('triggers', 'deactivate', subscription.id, '--json')).code).toBe(0);
+    expect(JSON.parse((await cli('subscriptions', '--json')).out)[0].active).toBe(false);
+    expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
+    expect(JSON.parse((await cli('subscriptions', '--json')).out)).toEqual([]);
+  });
+
+  it('forwards each started event; a failed hand-off answers 500 and the retry starts it once', async () => {
+    const port = await freePort();
+    process.env.TS_HOOK_SECRET = TICKETING_SECRET;
+    const created = await cli(
+      'triggers',
+      'create',
+      'ticketing.ticket_status_changed',
+      '--connection',
+      'desk',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--manual',
+      '--secret-env',
+      'TS_HOOK_SECRET',
+      '--json',
+    );
+    const subscription = JSON.parse(created.out);
+    const received: unknown[] = [];
+    const agent = createHttpServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk) => {
+        text += chunk;
+      });
+      request.on('end', () => {
+        received.push(JSON.parse(text));
+        response.writeHead(received.length === 1 ? 503 : 202).end();
+      });
+    });
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    const agentUrl = `http://127.0.0.1:${(agent.address() as { port: number }).port}/start`;
+    const listening = cli('listen', '--port', String(port), '--forward-to', agentUrl);
+    await untilListening(port);
+    const body = JSON.stringify(ticketStatusEvent({ id: 'evt-forward' }));
+    const headers = signTicketing(body, new Date().toISOString());
+    const send = () => fetch(subscription.url, { method: 'POST', body, headers });
+    const statuses = [(await send()).status, (await send()).status, (await send()).status];
+    process.emit('SIGTERM');
+    const result = await listening;
+    await new Promise((resolve) => agent.close(resolve));
+    expect(statuses).toEqual([500, 200, 200]);
+    expect(received).toHaveLength(2);
+    expect(result.out.trim().split('\n')).toHaveLength(1);
+    expect(result.err).toContain('refused: 500 handler_failed');
+    expect(result.err).toContain('refused: 200 duplicate');
+    await cli('triggers', 'remove', subscription.id);
+  });
+});
