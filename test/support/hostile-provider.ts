@@ -37,19 +37,24 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
-/** Passes a request through to the honest upstream, unchanged, and its answer back. */
-async function passThrough(upstream: string, seen: SeenRequest, response: ServerResponse): Promise<void> {
+/** Sends a request on to the honest upstream as it came, less the hop-by-hop headers. */
+export function fetchUpstream(upstream: string, seen: SeenRequest): Promise<Response> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(seen.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const answer = await fetch(`${upstream}${seen.path}`, {
+  return fetch(`${upstream}${seen.path}`, {
     method: seen.method,
     headers,
     body: seen.method === 'GET' || seen.method === 'HEAD' ? undefined : seen.body,
     redirect: 'manual',
   });
+}
+
+/** Passes a request through to the honest upstream, unchanged, and its answer back. */
+async function passThrough(upstream: string, seen: SeenRequest, response: ServerResponse): Promise<void> {
+  const answer = await fetchUpstream(upstream, seen);
   const body = Buffer.from(await answer.arrayBuffer());
   const out: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
