@@ -1,31 +1,24 @@
 import type { Dispatcher } from 'undici';
-import { ZodError, type z } from 'zod';
 import { type Clock, systemClock } from './clock.js';
-import { type Connection, secretValues, toPublicConnection } from './connection/connection.js';
-import { resolveBaseUrl } from './connection/connection-fields.js';
+import { type Connection, toPublicConnection } from './connection/connection.js';
 import type { ConnectionStore } from './connection/connection-store.js';
 import { MemoryConnectionStore } from './connection/memory-store.js';
 import { TokenRefresher } from './connection/token-refresher.js';
-import {
-  AuthError,
-  CreditError,
-  type CreditsSpent,
-  type ErrorInit,
-  type FieldIssue,
-  InputError,
-  isToolstepsError,
-  OutputError,
-  redactDeep,
-  redactForeignError,
-} from './errors.js';
 import { sharedDispatcher } from './http/agent.js';
-import { type BoundCredentials, createHttpClient, type HttpStats } from './http/http-client.js';
+import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exchange.js';
+import { createHttpClient } from './http/http-client.js';
 import { RateGate } from './http/rate-gate.js';
 import type { RateLimitSnapshot } from './http/rate-limit.js';
 import { defaultRetryOptions, type RetryOptions } from './http/retry-policy.js';
 import type { Integration } from './integration.js';
 import { type Logger, silentLogger } from './logger.js';
-import { compileMapping, mapVariables, type VariableMapping } from './mapping.js';
+import type { VariableMapping } from './mapping.js';
+import { type BoundConnection, bindConnection } from './runtime/bind-connection.js';
+import { checkBudget } from './runtime/check-budget.js';
+import { mapVariables } from './runtime/map-variables.js';
+import { creditsSpent, runStep } from './runtime/run-step.js';
+import { validateInput } from './runtime/validate-input.js';
+import { validateOutput } from './runtime/validate-output.js';
 import type { AnyStep, CreditEstimate } from './step.js';
 
 export interface RuntimeOptions {
@@ -68,8 +61,8 @@ export interface InvocationMeta {
   attempts: number;
   retries: number;
   durationMs: number;
-  credits?: { estimated: CreditEstimate; charged: number | null };
-  rateLimit?: RateLimitSnapshot;
+  credits?: { estimated: CreditEstimate; charged: number | null } | undefined;
+  rateLimit?: RateLimitSnapshot | undefined;
   rateLimitWaits: number;
 }
 
@@ -77,45 +70,6 @@ export interface InvocationResult<Output = unknown> {
   output: Output;
   variables: Record<string, unknown>;
   meta: InvocationMeta;
-}
-
-/**
- * A write whose answer could not be read still happened: say so, so nobody
- * sends it again. Reads can simply be retried.
- */
-function writeTookEffect(step: AnyStep): ErrorInit {
-  if (step.access === 'read') return {};
-  return {
-    outcome: 'already_done',
-    hint: 'The provider accepted the request and it took effect, but its answer could not be read. Do not send it again; read the resource instead.',
-  };
-}
-
-/** Keeps everything a step throws inside the error family: a stray ZodError is an unreadable answer. */
-function asFamilyError(step: AnyStep, error: unknown): unknown {
-  if (error instanceof ZodError) {
-    const issues = zodIssues(error, 'answer');
-    return new OutputError(
-      `${step.id} got an answer it could not read: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-      issues,
-      // A read whose answer was garbled may read better the next time; a write must not be sent again.
-      { ...writeTookEffect(step), retryable: step.access === 'read' },
-    );
-  }
-  return error;
-}
-
-/** A copy of the error with every secret redacted and what was spent attached. */
-function scrubbed(error: unknown, secrets: string[], credits: CreditsSpent | undefined): unknown {
-  if (isToolstepsError(error)) return error.redacted(secrets).withCredits(credits);
-  return redactForeignError(error, secrets);
-}
-
-function zodIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)',
-    message: issue.message,
-  }));
 }
 
 /**
@@ -173,149 +127,73 @@ export class Runtime {
     return gate;
   }
 
-  private async loadConnection(step: AnyStep, reference: string | Connection): Promise<Connection> {
-    const connection = typeof reference === 'string' ? await this.store.get(reference) : reference;
-    if (!connection) {
-      throw new InputError(
-        `No connection with id "${reference as string}". Add one with: toolsteps connections add.`,
-        [{ path: 'connection', message: 'unknown connection id' }],
-      );
-    }
-    if (connection.integration !== step.integration.id) {
-      throw new InputError(
-        `Step ${step.id} needs a ${step.integration.id} connection; "${connection.id}" is a ${connection.integration} connection.`,
-        [{ path: 'connection', message: `expected a ${step.integration.id} connection` }],
-      );
-    }
-    for (const secret of step.integration.connection.requiredSecrets) {
-      if (!connection.secrets[secret]) {
-        throw new AuthError(
-          `Connection "${connection.id}" has no ${secret === 'apiKey' ? 'API key' : 'access token'}.`,
-          {
-            reauthorize: true,
-          },
-        );
-      }
-    }
-    return connection;
-  }
-
-  async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
-    const started = this.clock.now();
-    const parsed = step.input.safeParse(options.input);
-    if (!parsed.success) {
-      const issues = zodIssues(parsed.error);
-      throw new InputError(
-        `Invalid input for ${step.id}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-        issues,
-      );
-    }
-    const input = parsed.data;
-    const mapping = options.replaceVariables
-      ? { ...(options.variables ?? {}) }
-      : { ...step.variables, ...(options.variables ?? {}) };
-    compileMapping(mapping);
-
-    const estimate = step.credits?.estimate(input);
-    if (estimate && options.creditBudget !== undefined && estimate.max > options.creditBudget) {
-      throw new CreditError(
-        `${step.id} may cost ${Number.isFinite(estimate.max) ? `up to ${estimate.max} credits` : 'an unbounded number of credits'} (${step.credits?.basis}); the budget is ${options.creditBudget}. Nothing was sent.`,
-        {
-          code: 'credit_budget_exceeded',
-          sent: false,
-          context: {
-            estimated: { min: estimate.min, max: Number.isFinite(estimate.max) ? estimate.max : null },
-            budget: options.creditBudget,
-          },
-        },
-      );
-    }
-
+  /** The transport of one invocation, bound to its connection; `spent` hears what each request cost. */
+  private transport(
+    step: AnyStep,
+    bound: BoundConnection,
+    signal: AbortSignal | undefined,
+    spent: RequestStats[],
+  ) {
     const integration = step.integration as Integration;
-    let connection = await this.loadConnection(step, options.connection);
-    const baseUrl = resolveBaseUrl(integration, connection);
-    connection = await this.refresher.fresh(integration, connection);
-
-    const credentials: BoundCredentials = {
-      current: () => connection,
-      ...(this.refresher.canRefresh(integration, connection)
-        ? {
-            refresh: async () => {
-              connection = await this.refresher.fresh(
-                integration,
-                connection,
-                connection.secrets.accessToken,
-              );
-              return connection;
-            },
-          }
-        : {}),
-    };
-    const stats: HttpStats = { attempts: 0, retries: 0, rateLimitWaits: 0, rateLimit: undefined };
-    const gate = this.gateFor(connection.id);
-    const http = createHttpClient({
+    const connection = bound.credentials.current();
+    return createHttpClient({
       integration,
-      baseUrl,
+      baseUrl: bound.baseUrl,
       defaultQuery: integration.defaultQuery?.(connection.fields as never) ?? {},
-      credentials,
+      credentials: bound.credentials,
       fetch: this.fetchImpl,
       dispatcher: this.dispatcher,
       clock: this.clock,
-      gate,
+      gate: this.gateFor(connection.id),
       retry: this.retry,
       logger: this.logger,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal,
       stepIdempotent: step.idempotent,
       requestTimeoutMs: this.requestTimeoutMs,
-      stats,
+      onStats: (stats) => spent.push(stats),
     });
-    let charged: number | null = null;
-    const secrets = secretValues(connection);
-    const creditsSoFar = () => (estimate ? { estimated: estimate, charged } : undefined);
-    let raw: unknown;
-    try {
-      raw = await step.run(input, {
-        http,
-        connection: toPublicConnection(connection),
+  }
+
+  /**
+   * validateInput -> checkBudget -> bindConnection -> runStep -> validateOutput
+   * -> mapVariables, each a function of its own in `runtime/`.
+   */
+  async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+    const started = this.clock.now();
+    const { input, mapping } = validateInput(step, options);
+    const estimate = checkBudget(step, input, options.creditBudget);
+    const bound = await bindConnection(step, options.connection, {
+      store: this.store,
+      refresher: this.refresher,
+    });
+    const spent: RequestStats[] = [];
+    const { raw, charged } = await runStep(
+      step,
+      input,
+      {
+        http: this.transport(step, bound, options.signal, spent),
+        connection: toPublicConnection(bound.credentials.current()),
         signal: options.signal,
         log: this.logger,
-        reportCredits: (amount) => {
-          charged = (charged ?? 0) + amount;
-        },
         progress: (done, total) => options.onProgress?.(done, total),
         sleep: (ms) => this.clock.sleep(ms, options.signal),
         constraints: options.constraints ?? {},
-      });
-    } catch (error) {
-      throw scrubbed(asFamilyError(step, error), secrets, creditsSoFar());
-    }
-
-    const checked = step.output.safeParse(raw);
-    if (!checked.success) {
-      const issues = zodIssues(checked.error, 'output');
-      throw scrubbed(
-        new OutputError(
-          `${step.id} got an answer its output schema does not accept: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-          issues,
-          writeTookEffect(step),
-        ),
-        secrets,
-        creditsSoFar(),
-      );
-    }
-    // A provider that echoes our credentials back must not hand them to the agent.
-    const output = redactDeep(checked.data, secrets) as Output;
+      },
+      { estimate, secrets: bound.secrets },
+    );
+    const output = validateOutput(step, raw, bound.secrets(), creditsSpent(estimate, charged)) as Output;
+    const stats = spent.reduce(addStats, NO_STATS);
     return {
       output,
       variables: mapVariables(output, mapping),
       meta: {
         step: step.id,
-        connection: connection.id,
+        connection: bound.credentials.current().id,
         attempts: stats.attempts,
         retries: stats.retries,
         durationMs: this.clock.now() - started,
-        ...(estimate ? { credits: { estimated: estimate, charged } } : {}),
-        ...(stats.rateLimit ? { rateLimit: stats.rateLimit } : {}),
+        credits: creditsSpent(estimate, charged),
+        rateLimit: lastRateLimit(stats),
         rateLimitWaits: stats.rateLimitWaits,
       },
     };

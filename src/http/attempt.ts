@@ -1,0 +1,73 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { classifyException } from './classify-exception.js';
+import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
+import type { RateLimitSnapshot } from './rate-limit.js';
+import { readBody } from './read-body.js';
+
+export interface AttemptOptions {
+  fetch: typeof globalThis.fetch;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  logger: Logger;
+  /** The caller's signal: aborting it stops the fetch as `aborted`, not as a timeout. */
+  signal?: AbortSignal | undefined;
+  /** Reads the provider's rate-limit headers from an answer. */
+  readRateLimit?: ((headers: Headers, now: number) => RateLimitSnapshot | undefined) | undefined;
+  /** Removes the connection's secrets from text that may quote them (an exception's message). */
+  redact: (text: string) => string;
+}
+
+/**
+ * One fetch, with its own time limit, never following a redirect itself.
+ * Whatever happens comes back as an `Exchange`: the answer with its body read
+ * (a redirect's body is discarded), or the failure classified into the error
+ * family, with one attempt counted either way.
+ */
+export function attempt(options: AttemptOptions): Send {
+  const { clock, logger } = options;
+  return async (outgoing: Outgoing): Promise<Exchange> => {
+    const timeout = AbortSignal.timeout(outgoing.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const started = clock.now();
+    const answers: (RateLimitSnapshot | undefined)[] = [];
+    try {
+      const response = await options.fetch(outgoing.url, {
+        method: outgoing.method,
+        headers: { ...outgoing.headers, ...outgoing.credentials },
+        body: outgoing.body,
+        redirect: 'manual',
+        signal,
+        dispatcher: options.dispatcher,
+      } as RequestInit);
+      answers.push(options.readRateLimit?.(response.headers, clock.now()));
+      let read = { body: null as unknown, bytes: 0 };
+      if (isRedirect(response.status)) await response.body?.cancel();
+      // A body cut off mid-way fails here, inside the same classification as the request.
+      else read = await readBody(response);
+      logger.debug('response', {
+        method: outgoing.method,
+        path: outgoing.url.pathname,
+        status: response.status,
+        durationMs: clock.now() - started,
+      });
+      const answer = {
+        status: response.status,
+        headers: response.headers,
+        body: read.body,
+        method: outgoing.method,
+      };
+      return { ok: true, answer, stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, answers } };
+    } catch (thrown) {
+      const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted };
+      const error = classifyException(thrown, outgoing.where, signals, options.redact);
+      logger.debug('request failed', {
+        method: outgoing.method,
+        path: outgoing.url.pathname,
+        code: error.code,
+      });
+      return { ok: false, error, stats: { ...NO_STATS, attempts: 1, answers } };
+    }
+  };
+}

@@ -1,0 +1,83 @@
+import type { HttpMethod } from '../integration.js';
+import type { RateLimitSnapshot } from './rate-limit.js';
+
+/** What one request cost, returned with its answer (or its error) instead of written into shared state. */
+export interface RequestStats {
+  /** Fetches made: first tries, retries, refresh replays and redirect hops. */
+  attempts: number;
+  retries: number;
+  /** Times the rate gate held this request back. */
+  rateLimitWaits: number;
+  /** Response body bytes read. */
+  bytes: number;
+  /** What each answer's rate-limit headers said, in order (undefined where they said nothing). */
+  answers: readonly (RateLimitSnapshot | undefined)[];
+}
+
+export const NO_STATS: RequestStats = Object.freeze({
+  attempts: 0,
+  retries: 0,
+  rateLimitWaits: 0,
+  bytes: 0,
+  answers: Object.freeze([]),
+});
+
+export function addStats(a: RequestStats, b: Partial<RequestStats>): RequestStats {
+  return {
+    attempts: a.attempts + (b.attempts ?? 0),
+    retries: a.retries + (b.retries ?? 0),
+    rateLimitWaits: a.rateLimitWaits + (b.rateLimitWaits ?? 0),
+    bytes: a.bytes + (b.bytes ?? 0),
+    answers: [...a.answers, ...(b.answers ?? [])],
+  };
+}
+
+/** The latest rate-limit state the answers reported. */
+export function lastRateLimit(stats: RequestStats): RateLimitSnapshot | undefined {
+  return stats.answers.findLast((snapshot) => snapshot !== undefined);
+}
+
+/** An answer as the transport read it: status, headers, and the body parsed as JSON when it says it is JSON. */
+export interface Answer<Body = unknown> {
+  status: number;
+  headers: Headers;
+  body: Body;
+  /** The method of the hop that got this answer (a 303 turns a POST into a GET). */
+  method: string;
+}
+
+/** How a request ended: an answer or an error, and in both cases what it cost. */
+export type Exchange<Body = unknown> =
+  | { ok: true; answer: Answer<Body>; stats: RequestStats }
+  | { ok: false; error: unknown; stats: RequestStats };
+
+/**
+ * One hop on the wire: the URL, method, headers and serialized body of a
+ * single fetch. `where` names the request as the step made it, for messages.
+ */
+export interface Outgoing {
+  method: HttpMethod;
+  url: URL;
+  /** Headers of the request itself; they follow a redirect. */
+  headers: Record<string, string>;
+  /** Credential headers, kept apart so a redirect out of the base URL can drop them. */
+  credentials: Record<string, string>;
+  body: string | undefined;
+  /** `METHOD /path` as the step asked, for messages and logs. */
+  where: string;
+  /** The step's path without its query, and the operation it named, for the error classifier. */
+  path: string;
+  operation: string | undefined;
+  /** Whether sending it twice leaves the provider as sending it once: decides replays. */
+  idempotent: boolean;
+  /** Time limit of one fetch. */
+  timeoutMs: number;
+}
+
+/** A stage of the transport: sends one request (however it likes) and says how it ended. */
+export type Send = (outgoing: Outgoing) => Promise<Exchange>;
+
+/** 3xx other than 304 Not Modified: the answer points elsewhere. */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}

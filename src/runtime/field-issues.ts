@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import type { FieldIssue } from '../errors.js';
+
+/** A zod failure as the error family's failing fields, each path prefixed (`output.ticket.id`). */
+export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(root)',
+    message: issue.message,
+  }));
+}
+
+export function listIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+}

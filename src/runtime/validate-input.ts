@@ -1,0 +1,36 @@
+import { InputError } from '../errors.js';
+import { compileMapping, type VariableMapping } from '../mapping.js';
+import type { AnyStep } from '../step.js';
+import { fieldIssues, listIssues } from './field-issues.js';
+
+export interface ValidatedInput {
+  /** The step's input after its schema: defaults applied, types narrowed. */
+  input: unknown;
+  /** The variables to map from the output: the step's defaults, the caller's, or only the caller's. */
+  mapping: VariableMapping;
+}
+
+/**
+ * Stage 1: the step's input and the caller's variable mapping are checked
+ * before anything else happens, so bad input sends nothing.
+ * @throws InputError naming every failing field.
+ */
+export function validateInput(
+  step: AnyStep,
+  options: {
+    input: unknown;
+    variables?: VariableMapping | undefined;
+    replaceVariables?: boolean | undefined;
+  },
+): ValidatedInput {
+  const parsed = step.input.safeParse(options.input);
+  if (!parsed.success) {
+    const issues = fieldIssues(parsed.error);
+    throw new InputError(`Invalid input for ${step.id}: ${listIssues(issues)}.`, issues);
+  }
+  const mapping = options.replaceVariables
+    ? { ...options.variables }
+    : { ...step.variables, ...options.variables };
+  compileMapping(mapping);
+  return { input: parsed.data, mapping };
+}

@@ -1,0 +1,25 @@
+import type { CreditsSpent } from '../errors.js';
+import { redactDeep } from '../errors.js';
+import type { AnyStep } from '../step.js';
+import { fieldIssues, listIssues } from './field-issues.js';
+import { scrubError } from './scrub-error.js';
+import { unreadableAnswer } from './unreadable-answer.js';
+
+/**
+ * Stage 5: the handler's result must match the step's output schema, and
+ * leaves with every secret of the connection redacted (a provider may echo
+ * our credentials back, and they must not reach the agent).
+ * @throws OutputError naming the failing output fields.
+ */
+export function validateOutput(
+  step: AnyStep,
+  raw: unknown,
+  secrets: string[],
+  credits: CreditsSpent | undefined,
+): unknown {
+  const checked = step.output.safeParse(raw);
+  if (checked.success) return redactDeep(checked.data, secrets);
+  const issues = fieldIssues(checked.error, 'output');
+  const message = `${step.id} got an answer its output schema does not accept: ${listIssues(issues)}.`;
+  throw scrubError(unreadableAnswer(step, message, issues, false), secrets, credits);
+}
