@@ -17,16 +17,16 @@ export interface ApiCallOptions {
   examplePath: string;
 }
 
-/**
- * The generic API Call step of an integration: any endpoint under the
- * connection's base URL, with the connection's authorization attached.
- * Every safety rule is checked in the input schema, so a refused call
- * sends nothing.
- */
-export function defineApiCallStep<Owner extends Integration>(
-  integration: Owner,
-  options: ApiCallOptions,
-): Step<z.ZodType, z.ZodType, Owner> {
+const ApiCallOutput = z.object({
+  status: z.number().int().describe('HTTP status of the provider response.'),
+  headers: z
+    .record(z.string(), z.string())
+    .describe('Selected response headers (content-type, location, etag, retry-after).'),
+  body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
+});
+
+/** The input schema: method, path (checked by the endpoint guard), body, and custom headers where allowed. */
+function apiCallInput(integration: Integration, options: ApiCallOptions) {
   const methods = integration.apiCall.methods as [HttpMethod, ...HttpMethod[]];
   const pathSchema = z
     .string()
@@ -75,14 +75,20 @@ export function defineApiCallStep<Owner extends Integration>(
       });
     }
   });
-  const output = z.object({
-    status: z.number().int().describe('HTTP status of the provider response.'),
-    headers: z
-      .record(z.string(), z.string())
-      .describe('Selected response headers (content-type, location, etag, retry-after).'),
-    body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
-  });
+  return input;
+}
 
+/**
+ * The generic API Call step of an integration: any endpoint under the
+ * connection's base URL, with the connection's authorization attached.
+ * Every safety rule is checked in the input schema, so a refused call
+ * sends nothing.
+ */
+export function defineApiCallStep<Owner extends Integration>(
+  integration: Owner,
+  options: ApiCallOptions,
+): Step<z.ZodType, z.ZodType, Owner> {
+  const methods = integration.apiCall.methods;
   return defineStep({
     id: `${integration.id as Owner['id']}.api_call`,
     integration,
@@ -90,8 +96,8 @@ export function defineApiCallStep<Owner extends Integration>(
     description: `Send a request to any ${integration.title} API endpoint using the selected connection's authorization.`,
     agentDescription: `Use only when no dedicated ${integration.id} step fits. Allowed methods: ${methods.join(', ')}. The ${options.pathField} must be a path such as ${options.examplePath}; authorization is attached automatically, never send credentials yourself. Calls with a body are not retried after a failure that may have reached the provider. DELETE is permanent.`,
     keywords: options.keywords,
-    input,
-    output,
+    input: apiCallInput(integration, options),
+    output: ApiCallOutput,
     // Any step that can DELETE can destroy: embedders that gate destructive steps must see it.
     access: methods.includes('DELETE') ? 'destructive' : 'write',
     idempotent: false,

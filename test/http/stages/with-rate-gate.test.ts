@@ -1,0 +1,62 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimitError } from '../../../src/errors.js';
+import { RateGate } from '../../../src/http/rate-gate.js';
+import { withRateGate } from '../../../src/http/with-rate-gate.js';
+import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('withRateGate: waits before the provider says no', () => {
+  it('learns a spent quota from an answer and holds the next request until the reset', async () => {
+    const { send, clock } = probeAttempt();
+    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    const gated = withRateGate(send, gate);
+    const reset = Math.floor(clock.now() / 1000) + 20;
+    nock(PROBE)
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+    const first = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    expect(first.stats.rateLimitWaits).toBe(0);
+    const second = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    expect(second.stats.rateLimitWaits).toBe(1);
+    expect(clock.sleeps).toEqual([20_000]);
+    expect(gate.snapshot?.windows[0]?.remaining).toBe(59);
+  });
+
+  it('refuses at once, sending nothing, when the wait is longer than allowed', async () => {
+    const { send, clock } = probeAttempt();
+    const gated = withRateGate(send, new RateGate({ clock, maxWaitMs: 5_000 }));
+    const reset = Math.floor(clock.now() / 1000) + 600;
+    nock(PROBE)
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) });
+    await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    const refused = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    expect((refused as { error: unknown }).error).toBeInstanceOf(RateLimitError);
+    expect(refused.stats.attempts).toBe(0);
+  });
+
+  it('counts a request that got no answer against the quota: the provider may have counted it', async () => {
+    const { send, clock } = probeAttempt();
+    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    const gated = withRateGate(send, gate);
+    const reset = Math.floor(clock.now() / 1000) + 30;
+    nock(PROBE)
+      .get('/api/a')
+      .reply(200, [], { 'x-quota-remaining': '1', 'x-quota-reset': String(reset) });
+    await gated(probeOutgoing({ method: 'GET', path: '/a' }));
+    nock(PROBE)
+      .get('/api/b')
+      .replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
+    const lost = await gated(probeOutgoing({ method: 'GET', path: '/b' }));
+    expect(lost).toMatchObject({ ok: false, stats: { attempts: 1, answers: [] } });
+    nock(PROBE).get('/api/c').reply(200, []);
+    const third = await gated(probeOutgoing({ method: 'GET', path: '/c' }));
+    expect(third.stats.rateLimitWaits).toBe(1);
+    expect(clock.sleeps).toEqual([30_000]);
+  });
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ManualClock } from '../../src/clock.js';
+import type { Connection } from '../../src/connection/connection.js';
+import { sharedDispatcher } from '../../src/http/agent.js';
+import { type AttemptOptions, attempt } from '../../src/http/attempt.js';
+import type { Outgoing } from '../../src/http/exchange.js';
+import { type HttpRequest, type PrepareOptions, prepareRequest } from '../../src/http/prepare-request.js';
+import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
+import { defineIntegration } from '../../src/integration.js';
+import { MemoryLogger } from '../../src/logger.js';
+
+/**
+ * A provider that exists only in the transport tests: an API key in a
+ * Bearer header, one rate-limit window in `x-quota-remaining` and
+ * `x-quota-reset` (epoch seconds), and errors as `{ "message": ... }`.
+ * It keeps src/http tests independent of every real integration.
+ */
+export const PROBE = 'https://probe.example';
+
+export const probe = defineIntegration({
+  id: 'probe',
+  title: 'Probe',
+  description: 'A test-only provider.',
+  keywords: [],
+  connection: { kind: 'api_key', fields: z.object({}), requiredSecrets: ['apiKey'] },
+  baseUrl: () => `${PROBE}/api`,
+  authHeaders: ({ connection }) => ({ authorization: `Bearer ${connection.secrets.apiKey}` }),
+  readRateLimit: (headers, now) => {
+    const reset = intHeader(headers, 'x-quota-reset');
+    return singleWindow(
+      'quota',
+      now,
+      intHeader(headers, 'x-quota-remaining'),
+      undefined,
+      reset && reset * 1000,
+    );
+  },
+  parseError: (body) => {
+    const message = (body as { message?: unknown } | null)?.message;
+    return typeof message === 'string' ? { message } : {};
+  },
+  apiCall: { methods: ['GET'] },
+  paths: {},
+});
+
+export function probeConnection(apiKey = 'probe-key-0001'): Connection {
+  return {
+    id: 'probe-main',
+    integration: 'probe',
+    kind: 'api_key',
+    fields: {},
+    secrets: { apiKey },
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+export const probePrepare: PrepareOptions = {
+  integration: probe,
+  baseUrl: `${PROBE}/api`,
+  defaultQuery: {},
+  stepIdempotent: false,
+  requestTimeoutMs: 5_000,
+};
+
+/** The wire form of a request to the probe, as `prepareRequest` builds it. */
+export function probeOutgoing(request: HttpRequest, connection = probeConnection()): Outgoing {
+  return prepareRequest(request, connection, probePrepare);
+}
+
+/** The real `attempt` stage against the probe, on a manual clock, with a logger to read. */
+export function probeAttempt(overrides: Partial<AttemptOptions> = {}) {
+  const clock = new ManualClock();
+  const logger = new MemoryLogger();
+  const options: AttemptOptions = {
+    fetch: (...args) => globalThis.fetch(...args),
+    dispatcher: sharedDispatcher(),
+    clock,
+    logger,
+    readRateLimit: probe.readRateLimit,
+    redact: (text) => text.split('probe-key-0001').join('[redacted]'),
+    ...overrides,
+  };
+  return { send: attempt(options), clock, logger };
+}
