@@ -67,7 +67,7 @@ function createEmulators(
     governance: new GovernanceEmulator(options.governance),
     anzData: new AnzDataEmulator({ clock, ...options.anzData }),
     contactData: new ContactDataEmulator({ clock, ...options.contactData }),
-    deployments: new DeploymentsEmulator({ clock, ...options.deployments }),
+    deployments: new DeploymentsEmulator({ clock, webhooks, ...options.deployments }),
   };
 }
 

@@ -4,7 +4,10 @@ import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { deploymentRoutes } from './deployment-routes.js';
+import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
 import {
   DEFAULT_TIMELINE,
   type DeploymentRecord,
@@ -18,6 +21,7 @@ import { domainRoutes } from './domain-routes.js';
 import { envRoutes } from './env-routes.js';
 import { projectRoutes } from './project-routes.js';
 import { teamRoutes } from './team-routes.js';
+import { deploymentWebhookRoutes } from './webhook-routes.js';
 
 export interface DeploymentsEmulatorOptions {
   clock: Clock;
@@ -27,6 +31,8 @@ export interface DeploymentsEmulatorOptions {
   timeline?: Partial<DeploymentTimeline>;
   /** Builds of these branches end in ERROR. Default: ["broken"]. */
   failingBranches?: string[];
+  /** Sends webhook deliveries; the sandbox passes its shared one. */
+  webhooks?: WebhookDispatcher;
 }
 
 /** Public client the CLI uses (PKCE), and a confidential one with a secret. */
@@ -54,6 +60,8 @@ export class DeploymentsEmulator implements Emulator {
   failingBranches: string[];
   world: DeploymentsWorld;
   private readonly api = new Router<Caller>();
+  /** Announces deployment changes (created, finished, failed, cancelled) to the owners' webhooks. */
+  readonly webhooks: DeploymentWebhookSender;
 
   constructor(private readonly options: DeploymentsEmulatorOptions) {
     this.oauth = new OAuthProvider({
@@ -72,6 +80,11 @@ export class DeploymentsEmulator implements Emulator {
     domainRoutes(this.api);
     envRoutes(this.api);
     teamRoutes(this.api);
+    deploymentWebhookRoutes(this.api);
+    const dispatcher =
+      options.webhooks ?? new WebhookDispatcher({ clock: options.clock, faults: new WebhookFaults() });
+    this.webhooks = new DeploymentWebhookSender(options.clock, dispatcher, () => this.world);
+    dispatcher.onTick(() => this.webhooks.tick());
   }
 
   private newWorld(): DeploymentsWorld {
@@ -198,6 +211,8 @@ export class DeploymentsEmulator implements Emulator {
     }
     const caller: Caller = { user, scope: this.world.scope(ownerId), world: this.world, now };
     const reply = await this.api.run(found, request, caller);
+    // A create or cancel, or a build that finished since the last request: tell the webhooks now.
+    this.webhooks.tick();
     return withHeaders(reply, headers);
   }
 }

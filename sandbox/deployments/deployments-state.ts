@@ -94,6 +94,8 @@ export interface DeploymentRecord {
    * member of the team. The reason is answered as `readyStateReason`.
    */
   blockedReason?: string;
+  /** Webhook events already sent for it; history seeded into the sandbox counts as announced. */
+  announced: DeploymentEventType[];
   canceledAt?: number;
   gitSource: Record<string, unknown> | null;
   meta: Record<string, string>;
@@ -139,6 +141,28 @@ export interface EnvRecord {
   createdBy: string;
 }
 
+/** The deployment events the sandbox sends, in the order a deployment can reach them. */
+export const DEPLOYMENT_EVENT_TYPES = [
+  'deployment.created',
+  'deployment.succeeded',
+  'deployment.error',
+  'deployment.canceled',
+] as const;
+export type DeploymentEventType = (typeof DEPLOYMENT_EVENT_TYPES)[number];
+
+/** A webhook of an owner (`POST /v1/webhooks`); the secret is shown in the create answer only. */
+export interface DeploymentWebhookRecord {
+  id: string;
+  url: string;
+  events: DeploymentEventType[];
+  /** Only deployments of these projects; undefined = every project of the owner. */
+  projectIds?: string[];
+  ownerId: string;
+  createdAt: number;
+  updatedAt: number;
+  secret: string;
+}
+
 /** Everything one owner (a personal account or a team) holds. */
 export class OwnerScope {
   readonly projects = new Map<string, ProjectRecord>();
@@ -146,6 +170,7 @@ export class OwnerScope {
   readonly domains = new Map<string, DomainRecord>();
   readonly projectDomains = new Map<string, ProjectDomainRecord>();
   readonly envs = new Map<string, EnvRecord>();
+  readonly webhooks = new Map<string, DeploymentWebhookRecord>();
   constructor(
     readonly ownerId: string,
     readonly slug: string,

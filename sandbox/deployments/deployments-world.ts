@@ -132,6 +132,11 @@ export class DeploymentsWorld {
       projectSettings: fields.projectSettings ?? {},
       source: fields.source ?? 'git',
       ...definedOnly({ blockedReason: this.blockedReason(scope, fields.meta) }),
+      // Deployments seeded with a past creation time are history: no webhook hears of them.
+      announced:
+        fields.createdAt === undefined
+          ? []
+          : ['deployment.created', 'deployment.succeeded', 'deployment.error', 'deployment.canceled'],
     };
     scope.deployments.set(deployment.id, deployment);
     fields.project.updatedAt = Math.max(fields.project.updatedAt, createdAt);

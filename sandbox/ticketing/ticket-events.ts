@@ -43,7 +43,12 @@ export interface TicketEvent {
   event: Record<string, unknown>;
 }
 
-/** The ticket as event bodies carry it: ids as strings, as the provider sends them. */
+/** Event bodies spell enum values in capitals (`OPEN`, `HIGH`), unlike the REST API. */
+function capitals(value: string | null): string | null {
+  return value === null ? null : value.toUpperCase();
+}
+
+/** The ticket as event bodies carry it: ids as strings and enums in capitals, as the provider sends them. */
 function detailOf(ticket: TicketRecord, actorId: number): Record<string, unknown> {
   const id = (value: number | null) => (value === null ? null : String(value));
   return {
@@ -55,13 +60,13 @@ function detailOf(ticket: TicketRecord, actorId: number): Record<string, unknown
     group_id: id(ticket.group_id),
     id: String(ticket.id),
     organization_id: id(ticket.organization_id),
-    priority: ticket.priority,
+    priority: capitals(ticket.priority),
     requester_id: String(ticket.requester_id),
-    status: ticket.status,
+    status: capitals(ticket.status),
     subject: ticket.subject,
     submitter_id: String(ticket.submitter_id),
     tags: [...ticket.tags],
-    type: ticket.type,
+    type: capitals(ticket.type),
     updated_at: ticket.updated_at,
     via: { channel: ticket.via.channel },
   };
@@ -88,12 +93,18 @@ export function ticketEvents(change: TicketChange, accountId: number, time: stri
   } else {
     if (before.status !== after.status) {
       events.push(
-        event(TICKET_EVENT_TYPES.statusChanged, { current: after.status, previous: before.status }),
+        event(TICKET_EVENT_TYPES.statusChanged, {
+          current: capitals(after.status),
+          previous: capitals(before.status),
+        }),
       );
     }
     if (before.priority !== after.priority) {
       events.push(
-        event(TICKET_EVENT_TYPES.priorityChanged, { current: after.priority, previous: before.priority }),
+        event(TICKET_EVENT_TYPES.priorityChanged, {
+          current: capitals(after.priority),
+          previous: capitals(before.priority),
+        }),
       );
     }
     if (before.assignee_id !== after.assignee_id) {

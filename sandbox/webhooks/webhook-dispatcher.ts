@@ -61,8 +61,15 @@ export class WebhookDispatcher {
   private nextId = 1;
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  /** Called before each pump: emulators whose state follows the clock announce what changed. */
+  private readonly tickers: (() => void)[] = [];
 
   constructor(private readonly options: WebhookDispatcherOptions) {}
+
+  /** Registers a state check to run before each send (a deployment finishing on the clock, say). */
+  onTick(ticker: () => void): void {
+    this.tickers.push(ticker);
+  }
 
   enqueue(webhook: OutgoingWebhook): Delivery {
     const now = this.options.clock.now();
@@ -118,6 +125,7 @@ export class WebhookDispatcher {
   }
 
   private sendDue(): void {
+    for (const ticker of this.tickers) ticker();
     const now = this.options.clock.now();
     for (const delivery of this.deliveries) {
       if (delivery.state !== 'pending' || delivery.dueAt > now || this.busy.has(delivery.id)) continue;

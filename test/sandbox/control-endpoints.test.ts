@@ -68,6 +68,13 @@ describe('sandbox control endpoints', () => {
       body: JSON.stringify({ advance_ms: 60_000 }),
     });
     expect(await clock.json()).toEqual({ ok: true, now: Date.UTC(2026, 5, 1, 0, 1) });
+    const webhookFault = await fetch(`${box.url}/_sandbox/webhook-faults`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ kind: 'duplicate', target: 'ticketing', count: 1 }),
+    });
+    expect(webhookFault.status).toBe(201);
+    expect(box.webhookFaults.take('duplicate', 'ticketing')).toMatchObject({ kind: 'duplicate' });
     const health = await fetch(`${box.url}/_sandbox/health`);
     expect(health.status).toBe(200);
   });
