@@ -46,11 +46,7 @@ export class TicketingWebhookSender {
         if (action.field !== 'notification_webhook' || !Array.isArray(action.value)) continue;
         const [webhookId, template] = action.value as [string, string];
         const webhook = account.webhooks.get(webhookId);
-        if (
-          !webhook ||
-          webhook.status !== 'active' ||
-          !webhook.subscriptions.includes(CONDITIONAL_TICKET_EVENTS)
-        ) {
+        if (webhook?.status !== 'active' || !webhook.subscriptions.includes(CONDITIONAL_TICKET_EVENTS)) {
           continue;
         }
         this.send(account, webhook, {
