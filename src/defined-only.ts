@@ -1,5 +1,8 @@
-/** The keys of `T` whose value may be undefined, made optional and stripped of `undefined`. */
-export type DefinedOnly<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+type KeysThatMayBeUndefined<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+/** The keys of `T` whose value may be undefined, made optional and stripped of `undefined`; the others kept as they are. */
+export type DefinedOnly<T> = { [K in Exclude<keyof T, KeysThatMayBeUndefined<T>>]: T[K] } & {
+  [K in KeysThatMayBeUndefined<T>]?: Exclude<T[K], undefined>;
+};
 
 /**
  * A copy of `value` without the keys whose value is `undefined`, so a request

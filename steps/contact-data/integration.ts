@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from '../../src/defined-only.js';
 import { intHeader } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { contactDataPaths } from './lib/paths.js';
@@ -55,7 +56,7 @@ export const contactData = defineIntegration({
       const remaining = intHeader(headers, `x-${name}-requests-left`);
       if (remaining === undefined) return [];
       const limit = intHeader(headers, `x-rate-limit-${name}`);
-      return [{ name, remaining, windowMs, ...(limit === undefined ? {} : { limit }) }];
+      return [definedOnly({ name, remaining, windowMs, limit })];
     });
     return windows.length ? { observedAt: now, windows } : undefined;
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError, ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
 import { mayHaveLanded } from '../../src/outcome.js';
@@ -120,7 +121,7 @@ async function gitSourceFromProject(
   if (!parsed.success || !link) throw unusable('is not connected to a git repository');
   const ref = branch ?? link.productionBranch;
   if (!ref) throw unusable('has no production branch; pass branch');
-  const common = { ref, ...(sha ? { sha } : {}) };
+  const common = definedOnly({ ref, sha: sha || undefined });
   const name = parsed.data.name;
   if (link.type === 'github' && link.repoId !== undefined)
     return { name, gitSource: { type: 'github', repoId: link.repoId, ...common } };
@@ -193,7 +194,7 @@ export default defineStep({
         org,
         repo,
         ref: input.branch,
-        ...(input.commit_sha ? { sha: input.commit_sha } : {}),
+        ...definedOnly({ sha: input.commit_sha || undefined }),
       };
     } else {
       ({ name, gitSource } = await gitSourceFromProject(http, input.project, input.branch, input.commit_sha));
@@ -208,17 +209,18 @@ export default defineStep({
     const body = {
       name,
       project: input.project,
-      ...(target ? { target } : {}),
+      target: target || undefined,
       gitSource,
-      ...(Object.keys(projectSettings).length ? { projectSettings } : {}),
-      ...(input.meta && Object.keys(input.meta).length ? { meta: input.meta } : {}),
+      // Empty settings or metadata are not sent: the provider would store an empty object.
+      projectSettings: Object.keys(projectSettings).length ? projectSettings : undefined,
+      meta: input.meta && Object.keys(input.meta).length ? input.meta : undefined,
     };
     try {
       // POST without an idempotency handle: the transport never replays it once it may have arrived.
       const response = await http.request({
         method: 'POST',
         path: deploymentsPath('createDeployment'),
-        body,
+        body: definedOnly(body),
       });
       return { deployment: toDeployment(response.body) };
     } catch (error) {

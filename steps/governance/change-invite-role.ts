@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
 import { governance } from './integration.js';
@@ -101,7 +102,7 @@ function halfDone(
     cause: error,
     // The shared vocabulary, about the invite this call tried to create; step_outcome says the whole story.
     outcome,
-    context: {
+    context: definedOnly({
       step_outcome: unknown
         ? 'old_invite_deleted_new_invite_unknown'
         : 'old_invite_deleted_new_invite_not_created',
@@ -110,7 +111,7 @@ function halfDone(
       role: change.role,
       project_id: change.projectId,
       retry: { step: 'governance.invite_user', input: { email: change.email, role: change.role } },
-      ...(isToolstepsError(error) ? { causeCode: error.code } : {}),
-    },
+      causeCode: isToolstepsError(error) ? error.code : undefined,
+    }),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError } from '../../src/errors.js';
 import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
@@ -50,16 +51,16 @@ export default defineStep({
   idempotent: false,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
   async run(input, { http }) {
-    const ticket = {
+    const ticket = definedOnly({
       subject: input.subject,
       comment: { body: input.description },
-      ...(input.priority ? { priority: input.priority } : {}),
-      ...(input.type ? { type: input.type } : {}),
+      priority: input.priority,
+      type: input.type,
       ...assigneeFields(input.assignee),
-      ...(input.external_id ? { external_id: input.external_id } : {}),
-      ...(input.tags ? { tags: input.tags } : {}),
-      ...(input.custom_fields ? { custom_fields: input.custom_fields } : {}),
-    };
+      external_id: input.external_id,
+      tags: input.tags,
+      custom_fields: input.custom_fields,
+    });
     const findByExternalId = async (externalId: string) => {
       const found = await http.request({
         method: 'GET',

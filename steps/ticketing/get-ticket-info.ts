@@ -60,7 +60,8 @@ export default defineStep({
       const response = await http.request({
         method: 'GET',
         path: ticketingPath('ticketComments', input.ticket_id),
-        query: { 'page[size]': 100, include: 'users', ...(after ? { 'page[after]': after } : {}) },
+        // An undefined query value is not sent.
+        query: { 'page[size]': 100, include: 'users', 'page[after]': after },
       });
       const batch = CommentPage.parse(response.body);
       comments.push(...batch.comments);
@@ -79,7 +80,7 @@ export default defineStep({
         author_id: comment.author_id ?? null,
         body: comment.body,
         public: comment.public,
-        ...(comment.created_at ? { created_at: comment.created_at } : {}),
+        created_at: comment.created_at || undefined,
         author_name: (comment.author_id && people.get(comment.author_id)?.name) || null,
       })),
       comments_truncated: truncated,

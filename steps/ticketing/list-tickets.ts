@@ -59,7 +59,8 @@ export default defineStep({
       input.created_after && `created>${input.created_after}`,
       input.created_before && `created<${input.created_before}`,
     ].filter((term): term is string => Boolean(term));
-    const paging = { 'page[size]': input.limit, ...(input.cursor ? { 'page[after]': input.cursor } : {}) };
+    // An undefined query value is not sent.
+    const paging = { 'page[size]': input.limit, 'page[after]': input.cursor || undefined };
     // The plain list cannot filter; filtered lists go through the cursor-paged
     // search export, which has no 1,000-result cap.
     const response = terms.length

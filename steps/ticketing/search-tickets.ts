@@ -71,8 +71,9 @@ export default defineStep({
           query,
           page,
           per_page: perPage,
-          ...(input.sort_by ? { sort_by: input.sort_by } : {}),
-          ...(input.sort_order ? { sort_order: input.sort_order } : {}),
+          // Undefined query values are not sent.
+          sort_by: input.sort_by,
+          sort_order: input.sort_order,
         },
       });
       const body = SearchPage.parse(response.body);

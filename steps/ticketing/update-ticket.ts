@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing } from './integration.js';
@@ -88,18 +89,18 @@ export default defineStep({
   idempotent: false,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status', tags: '$.ticket.tags' },
   async run(input, { http }) {
-    const changes = {
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.priority ? { priority: input.priority } : {}),
-      ...(input.type ? { type: input.type } : {}),
-      ...(input.subject ? { subject: input.subject } : {}),
+    const changes = definedOnly({
+      status: input.status,
+      priority: input.priority,
+      type: input.type,
+      subject: input.subject,
       ...assigneeFields(input.assignee),
       // `tags` replaces the set; additional_tags / remove_tags edit it.
-      ...(input.replace_tags ? { tags: input.replace_tags } : {}),
-      ...(input.add_tags ? { additional_tags: input.add_tags } : {}),
-      ...(input.remove_tags ? { remove_tags: input.remove_tags } : {}),
-      ...(input.custom_fields ? { custom_fields: input.custom_fields } : {}),
-    };
+      tags: input.replace_tags,
+      additional_tags: input.add_tags,
+      remove_tags: input.remove_tags,
+      custom_fields: input.custom_fields,
+    });
     // The provider takes one comment per update, so a note and a reply go in two updates.
     const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] =
       [];
@@ -109,7 +110,7 @@ export default defineStep({
         ? { comment: { body: input.internal_note, public: false }, adds: 'internal_note' as const }
         : undefined;
     updates.push({
-      ticket: { ...changes, ...(firstComment ? { comment: firstComment.comment } : {}) },
+      ticket: definedOnly({ ...changes, comment: firstComment?.comment }),
       adds: firstComment?.adds ?? null,
     });
     if (input.public_comment && input.internal_note) {

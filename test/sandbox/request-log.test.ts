@@ -3,6 +3,7 @@ import { FaultInjector } from '../../sandbox/fault-injector.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { json } from '../../sandbox/sandbox-http.js';
 import { DEFAULT_REQUEST_LOG_LIMIT, SandboxServer } from '../../sandbox/sandbox-server.js';
+import { definedOnly } from '../../src/defined-only.js';
 
 const echo = { mount: 'echo', handle: async () => json(200, { ok: true }), reset: () => undefined };
 const servers: { close(): Promise<void> }[] = [];
@@ -13,7 +14,7 @@ async function echoServer(requestLogLimit?: number) {
     port: 0,
     emulators: [echo],
     faults: new FaultInjector(),
-    ...(requestLogLimit === undefined ? {} : { requestLogLimit }),
+    ...definedOnly({ requestLogLimit }),
   });
   servers.push(server);
   const url = await server.listen();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { definedOnly } from '../../../src/defined-only.js';
 import type { InvokeOptions, Runtime } from '../../../src/runtime.js';
 import listDeployments, { type listDeploymentsInput } from '../list-deployments.js';
 import type { Deployment } from './deployment-schema.js';
@@ -38,9 +39,8 @@ export async function* iterateDeployments(
       listDeployments,
       {
         connection: options.connection,
-        input: { ...options.filters, ...(until === undefined ? {} : { cursor: String(until) }) },
-        ...(options.constraints ? { constraints: options.constraints } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        input: definedOnly({ ...options.filters, cursor: until === undefined ? undefined : String(until) }),
+        ...definedOnly({ constraints: options.constraints, signal: options.signal }),
       },
     );
     for (const deployment of result.output.deployments) {

@@ -99,10 +99,7 @@ describe('ticketing emulator', () => {
     do {
       const page = await fx.invoke<{ tickets: { id: number }[]; next_cursor: string | null }>(
         'ticketing.list_tickets',
-        {
-          limit: 20,
-          ...(cursor ? { cursor } : {}),
-        },
+        { limit: 20, cursor },
       );
       ids.push(...page.output.tickets.map((t) => t.id));
       cursor = page.output.next_cursor ?? undefined;
@@ -119,11 +116,7 @@ describe('ticketing emulator', () => {
     do {
       const page = await fx.invoke<{ tickets: unknown[]; next_cursor: string | null }>(
         'ticketing.list_tickets',
-        {
-          priority: 'urgent',
-          limit: 100,
-          ...(cursor ? { cursor } : {}),
-        },
+        { priority: 'urgent', limit: 100, cursor },
       );
       total += page.output.tickets.length;
       cursor = page.output.next_cursor ?? undefined;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { definedOnly } from '../../../src/defined-only.js';
 import { CreditError, NetworkError, ProviderError } from '../../../src/errors.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
@@ -100,11 +101,7 @@ describe('anz_data credits', () => {
     fx = await anzDataFixture();
     const refusedUnder = async (budget: number, method: string, endpoint: string, body?: unknown) => {
       const error = await fx
-        .invoke(
-          'anz_data.api_call',
-          { method, endpoint, ...(body === undefined ? {} : { body }) },
-          { creditBudget: budget },
-        )
+        .invoke('anz_data.api_call', definedOnly({ method, endpoint, body }), { creditBudget: budget })
         .catch((thrown: unknown) => thrown);
       expect(error, `${method} ${endpoint}`).toMatchObject({ code: 'credit_budget_exceeded' });
       return error as CreditError;

@@ -155,7 +155,7 @@ describe('deployments.api_call', () => {
 
   it("scopes every call to the connection's team and refuses teamId or slug in the path, with nothing sent", async () => {
     for (const teamId of [undefined, 'team_acme']) {
-      fx = await deploymentsFixture(teamId ? { teamId } : {});
+      fx = await deploymentsFixture({ teamId });
       for (const path of [
         '/v9/projects?teamId=team_globex',
         '/v9/projects?slug=globex',

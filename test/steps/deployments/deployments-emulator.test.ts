@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
+import { definedOnly } from '../../../src/defined-only.js';
 
 /** The emulator on its own, spoken to over HTTP the way the provider is. */
 describe('deployments sandbox emulator', () => {
@@ -19,11 +20,11 @@ describe('deployments sandbox emulator', () => {
   const send = async (method: string, path: string, body?: unknown, auth = true) => {
     const response = await fetch(`${sandbox.baseUrl('deployments')}${path}`, {
       method,
-      headers: {
-        ...(auth ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: definedOnly({
+        authorization: auth ? `Bearer ${token}` : undefined,
+        'content-type': body === undefined ? undefined : 'application/json',
+      }),
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };

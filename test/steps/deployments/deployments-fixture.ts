@@ -2,6 +2,7 @@ import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbo
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
+import { definedOnly } from '../../../src/defined-only.js';
 import { MemoryLogger } from '../../../src/logger.js';
 import {
   type InvocationResult,
@@ -52,10 +53,7 @@ export async function deploymentsFixture(
     integration: 'deployments',
     label: 'Ada (sandbox)',
     kind: 'oauth2_no_refresh',
-    fields: {
-      baseUrl: sandbox.baseUrl('deployments'),
-      ...(options.teamId ? { teamId: options.teamId } : {}),
-    },
+    fields: definedOnly({ baseUrl: sandbox.baseUrl('deployments'), teamId: options.teamId }),
     secrets: { accessToken: token },
     createdAt: clock.now(),
     updatedAt: clock.now(),

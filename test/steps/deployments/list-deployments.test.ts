@@ -58,7 +58,7 @@ describe('deployments.list_deployments', () => {
       const page: { output: Page } = await fx.invoke<Page>('deployments.list_deployments', {
         project: 'api',
         limit: 5,
-        ...(cursor ? { cursor } : {}),
+        cursor,
       });
       pages += 1;
       seen.push(...page.output.deployments.map((deployment) => deployment.id));

@@ -2,6 +2,7 @@ import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../../sandbox
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
+import { definedOnly } from '../../../src/defined-only.js';
 import type { InvocationResult } from '../../../src/runtime.js';
 import { Runtime } from '../../../src/runtime.js';
 import { createRegistry } from '../../../steps/index.js';
@@ -56,7 +57,7 @@ export async function governanceFixture(): Promise<GovernanceFixture> {
       fields: {
         region: options.region ?? seed.region,
         baseUrl: options.baseUrl ?? sandbox.baseUrl('governance', options.region ?? seed.region),
-        ...(projectId === null ? {} : { projectId }),
+        ...definedOnly({ projectId: projectId ?? undefined }),
       },
       secrets: { apiKey: options.apiKey },
       createdAt: clock.now(),
