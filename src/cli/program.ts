@@ -7,6 +7,7 @@ import { registerConnectionCommands } from './commands/connection-commands.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerListenCommand } from './commands/listen-command.js';
 import { registerManifestCommand } from './commands/manifest-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { registerSubscriptionCommands } from './commands/subscription-commands.js';
@@ -47,6 +48,7 @@ export function buildProgram(mode: OutputMode = { json: false }): Command {
   registerTriggerCommands(program);
   registerSubscriptionCommands(program);
   registerListenCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

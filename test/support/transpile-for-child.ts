@@ -13,10 +13,11 @@ function relativeImports(file: string, source: string): string[] {
  * JavaScript under node_modules/.cache, so a child process (which has no
  * TypeScript loader) can run the real code. The output sits inside the
  * repository, so its imports of zod and the like resolve from the project's
- * node_modules.
+ * node_modules. Test files that run at once pass their own `cache` folder, so
+ * one never reads a module while the other rewrites it.
  */
-export async function transpileForChild(files: string[]): Promise<string> {
-  const root = path.resolve('node_modules/.cache/toolsteps-child');
+export async function transpileForChild(files: string[], cache = 'toolsteps-child'): Promise<string> {
+  const root = path.resolve('node_modules/.cache', cache);
   const pending = [...files];
   const done = new Set<string>();
   for (let file = pending.shift(); file !== undefined; file = pending.shift()) {

@@ -1,0 +1,124 @@
+import { InputError } from '../errors.js';
+import type { Registry } from '../registry.js';
+import type { InvocationResult, Runtime } from '../runtime.js';
+import type { AnyStep } from '../step.js';
+import { stripAbsentNulls } from './absent-nulls.js';
+import { type ConnectionChoices, loadConnectionChoices } from './connection-choice.js';
+import { CONNECTION_ARGUMENT, describeTool, type ToolDescriptor } from './tool-descriptor.js';
+import { stepPassesFilter, type ToolFilter } from './tool-filter.js';
+import { settle, type ToolOutcome } from './tool-outcome.js';
+
+export interface AgentToolsOptions extends ToolFilter {
+  registry: Registry;
+  /** The runtime whose store holds the connections and whose pipeline runs every call. */
+  runtime: Runtime;
+  /** Most credits one call may spend; a paid lookup whose worst case is higher is refused before sending. */
+  creditBudget?: number | undefined;
+}
+
+export interface CallToolOptions {
+  /** A connection id that overrides the agent's choice (and any default). */
+  connection?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The steps an agent may call, as provider-neutral tools, and the one
+ * dispatcher behind every export: a tool name maps back to its step, and
+ * the call goes through the same invocation pipeline as the library and the
+ * CLI. Only steps whose integration has a connection are offered, since an
+ * agent can do nothing with the others; load again when connections change.
+ */
+export class AgentTools {
+  readonly tools: readonly ToolDescriptor[];
+  private readonly byName: ReadonlyMap<string, ToolDescriptor>;
+
+  private constructor(
+    private readonly options: AgentToolsOptions,
+    readonly choices: ConnectionChoices,
+  ) {
+    const tools: ToolDescriptor[] = [];
+    for (const step of options.registry.listSteps()) {
+      const connections = choices.get(step.integration.id) ?? [];
+      if (connections.length && stepPassesFilter(step, options)) tools.push(describeTool(step, connections));
+    }
+    this.tools = tools;
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  static async load(options: AgentToolsOptions): Promise<AgentTools> {
+    return new AgentTools(options, await loadConnectionChoices(options.runtime.store, options.connections));
+  }
+
+  get registry(): Registry {
+    return this.options.registry;
+  }
+
+  tool(name: string): ToolDescriptor | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The tool of a step id (or a former id), if it is offered. */
+  toolOfStep(stepId: string): ToolDescriptor | undefined {
+    const step = this.options.registry.step(stepId);
+    return step ? this.tools.find((tool) => tool.stepId === step.id) : undefined;
+  }
+
+  /** Runs a tool; resolves to `{output, variables, meta}` or rejects with a typed error. */
+  async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<InvocationResult> {
+    const tool = this.requireTool(name);
+    const step = this.options.registry.requireStep(tool.stepId);
+    const { connection: chosen, input } = splitArguments(args);
+    const connection = this.connectionFor(tool, options.connection ?? chosen);
+    return this.options.runtime.invoke(step as AnyStep, {
+      connection,
+      input: stripAbsentNulls(input, tool.stepInputSchema),
+      creditBudget: this.options.creditBudget,
+      signal: options.signal,
+    });
+  }
+
+  /** `callTool`, settled: never rejects, for the result helpers. */
+  runTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolOutcome> {
+    return settle(this.callTool(name, args, options));
+  }
+
+  private requireTool(name: string): ToolDescriptor {
+    const tool = this.byName.get(name);
+    if (tool) return tool;
+    const words = name.replace(/_+/g, ' ');
+    const near = this.options.registry
+      .search(words, 10)
+      .map((hit) => this.toolOfStep(hit.step.id)?.name)
+      .filter((found): found is string => Boolean(found))
+      .slice(0, 3);
+    throw new InputError(
+      `Unknown tool "${name}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''}`,
+      [{ path: 'name', message: 'unknown tool' }],
+    );
+  }
+
+  private connectionFor(tool: ToolDescriptor, chosen: unknown): string {
+    const ids = tool.connections.map((option) => option.id);
+    if (chosen === undefined || chosen === null) {
+      if (ids.length === 1) return ids[0] as string;
+      throw new InputError(`\`connection\` is required: one of ${ids.join(', ')}.`, [
+        { path: CONNECTION_ARGUMENT, message: `required: one of ${ids.join(', ')}` },
+      ]);
+    }
+    if (typeof chosen !== 'string' || !ids.includes(chosen)) {
+      throw new InputError(`\`connection\` must be one of ${ids.join(', ')}.`, [
+        { path: CONNECTION_ARGUMENT, message: `must be one of ${ids.join(', ')}` },
+      ]);
+    }
+    return chosen;
+  }
+}
+
+/** The agent's `connection` choice apart from the step input; no step has an input field of that name. */
+function splitArguments(args: unknown): { connection: unknown; input: unknown } {
+  if (args === undefined || args === null) return { connection: undefined, input: {} };
+  if (typeof args !== 'object' || Array.isArray(args)) return { connection: undefined, input: args };
+  const { [CONNECTION_ARGUMENT]: connection, ...input } = args as Record<string, unknown>;
+  return { connection, input };
+}

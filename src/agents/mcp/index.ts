@@ -1,0 +1,18 @@
+/**
+ * `toolsteps/mcp`: the steps as an MCP server, on the official MCP
+ * TypeScript SDK (`@modelcontextprotocol/sdk`, an optional peer dependency
+ * imported only when a server starts).
+ */
+export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
+export { isLoopbackHost } from './http-guard.js';
+export { MCP_SDK_RANGE } from './load-mcp-sdk.js';
+export type { McpToolMode } from './mcp-server.js';
+export type { McpTool } from './mcp-tool.js';
+export { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
+export {
+  type McpHttpServeOptions,
+  type McpServeOptions,
+  type RunningMcpServer,
+  serveMcpHttp,
+  serveMcpStdio,
+} from './serve-mcp.js';

@@ -1,0 +1,68 @@
+import type { LiveAgentTools } from '../live-agent-tools.js';
+import { callCatalogueTool, catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
+import type { McpSdk } from './load-mcp-sdk.js';
+import { type McpTool, mcpToolOf } from './mcp-tool.js';
+import { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
+
+/** `flat`: one tool per step. `catalog`: search_steps, describe_step, run_step. `auto`: catalogue above 40 tools. */
+export type McpToolMode = 'auto' | 'flat' | 'catalog';
+
+export interface McpServerSettings {
+  mode: McpToolMode;
+  version: string;
+}
+
+/** Whether the tools are offered as the three catalogue tools right now (`auto` follows the current count). */
+export function usesCatalogue(live: LiveAgentTools, mode: McpToolMode): boolean {
+  return mode === 'catalog' || (mode === 'auto' && live.current.tools.length > FLAT_TOOL_LIMIT);
+}
+
+export function listMcpTools(live: LiveAgentTools, mode: McpToolMode): McpTool[] {
+  const tools = live.current;
+  return usesCatalogue(live, mode) ? catalogueTools(tools) : tools.tools.map(mcpToolOf);
+}
+
+export async function callMcpTool(
+  live: LiveAgentTools,
+  mode: McpToolMode,
+  name: string,
+  args: unknown,
+  signal: AbortSignal | undefined,
+): Promise<McpToolResult> {
+  const tools = live.current;
+  if (usesCatalogue(live, mode)) return callCatalogueTool(tools, name, args, signal);
+  return mcpToolResult(await tools.runTool(name, args, { signal }));
+}
+
+/**
+ * One MCP server (one per client session) over the live tools. Tool calls
+ * never fail at the protocol level: every failure is an `isError` result.
+ * When the connections change, the client hears `notifications/tools/list_changed`.
+ */
+export function createMcpServer(sdk: McpSdk, live: LiveAgentTools, settings: McpServerSettings) {
+  const server = new sdk.Server(
+    { name: 'toolsteps', version: settings.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions:
+        'Workflow tool steps (ticketing, B2B data, deployments, governance). Errors come back as results with a code, the fields to fix and whether a retry can help.',
+    },
+  );
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({
+    tools: listMcpTools(live, settings.mode),
+  }));
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) =>
+    callMcpTool(live, settings.mode, request.params.name, request.params.arguments, extra.signal),
+  );
+  const stopListening = live.onChange(() => {
+    // A client that has gone away cannot hear it; the next session lists afresh.
+    server.sendToolListChanged().catch(() => {});
+  });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => {
+      stopListening();
+      resolve();
+    };
+  });
+  return { server, closed };
+}

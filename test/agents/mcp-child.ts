@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import type { Connection } from '../../src/connection/connection.js';
+import { FileConnectionStore } from '../../src/connection/file-store.js';
+import { transpileForChild } from '../support/transpile-for-child.js';
+
+/** A sandbox, a TOOLSTEPS_HOME holding one ticketing connection to it, and the CLI compiled for a child process. */
+export interface McpWorld {
+  sandbox: Sandbox;
+  home: string;
+  store: FileConnectionStore;
+  connection: Connection;
+  /** Every secret the connection holds: none may reach a client. */
+  secrets: string[];
+  cliMain: string;
+  close(): Promise<void>;
+}
+
+export function ticketingConnection(sandbox: Sandbox, id: string, label: string): Connection {
+  const tokens = sandbox.ticketing.issueTokens('acme');
+  const now = Date.now();
+  return {
+    id,
+    integration: 'ticketing',
+    label,
+    kind: 'oauth2',
+    fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
+    secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token as string },
+    expiresAt: now + 3_600_000,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export async function mcpWorld(cache: string): Promise<McpWorld> {
+  const sandbox = await startSandbox();
+  const home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-mcp-'));
+  const store = new FileConnectionStore(home);
+  const connection = ticketingConnection(sandbox, 'tickets-main', 'Acme support');
+  await store.put(connection);
+  // The CLI loads the MCP server module with a dynamic import, which the compiler below does not follow.
+  const root = await transpileForChild(['src/cli/main.ts', 'src/agents/mcp/serve-mcp.ts'], cache);
+  return {
+    sandbox,
+    home,
+    store,
+    connection,
+    secrets: Object.values(connection.secrets) as string[],
+    cliMain: path.join(root, 'src/cli/main.js'),
+    close: async () => {
+      await sandbox.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The official MCP client, connected over stdio to `toolsteps mcp <args>` in a child process. */
+export async function connectStdio(
+  world: McpWorld,
+  args: string[],
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [world.cliMain, 'mcp', ...args],
+    env: { ...(process.env as Record<string, string>), TOOLSTEPS_HOME: world.home },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'toolsteps-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}

@@ -1,0 +1,131 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectStdio, type McpWorld, mcpWorld } from './mcp-child.js';
+
+interface TextResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+/** The error JSON an error result carries on its last text line. */
+function errorOf(result: TextResult): Record<string, unknown> {
+  const text = result.content.map((block) => block.text).join('\n');
+  return (JSON.parse(text.slice(text.lastIndexOf('\n{') + 1)) as { error: Record<string, unknown> }).error;
+}
+
+describe('toolsteps mcp --flat over stdio, driven by the official MCP client', () => {
+  let world: McpWorld;
+  let client: Client;
+  let stderr: () => string;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    world = await mcpWorld('toolsteps-mcp-stdio');
+    ({ client, stderr } = await connectStdio(world, ['--flat']));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await world?.close();
+  });
+
+  it('lists one tool per ticketing step, with valid names, non-empty schemas and honest annotations', async () => {
+    const { tools } = await client.listTools();
+    seen.push(JSON.stringify(tools));
+    const names = tools.map((tool) => tool.name).sort();
+    expect(names).toEqual([
+      'ticketing__api_call',
+      'ticketing__create_ticket',
+      'ticketing__delete_ticket',
+      'ticketing__get_ticket_info',
+      'ticketing__list_tickets',
+      'ticketing__search_tickets',
+      'ticketing__update_ticket',
+    ]);
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
+      expect(tool.outputSchema?.required).toEqual(['output', 'variables', 'meta']);
+      expect(tool.description?.length).toBeGreaterThan(20);
+      expect(tool.annotations?.openWorldHint).toBe(true);
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('ticketing__get_ticket_info')?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+    expect(byName.get('ticketing__create_ticket')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(byName.get('ticketing__delete_ticket')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    // One connection: the agent is not asked to choose.
+    expect(byName.get('ticketing__create_ticket')?.inputSchema.properties).not.toHaveProperty('connection');
+  });
+
+  it('creates a ticket on the sandbox and answers {output, variables, meta} with a text rendering', async () => {
+    const before = world.sandbox.server.requestLog.length;
+    const result = (await client.callTool({
+      name: 'ticketing__create_ticket',
+      arguments: { subject: 'Printer on fire', description: 'Third floor.', priority: 'high' },
+    })) as TextResult;
+    seen.push(JSON.stringify(result));
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as {
+      output: { ticket: { id: number; subject: string; priority: string } };
+      variables: Record<string, unknown>;
+      meta: { step: string; connection: string };
+    };
+    expect(structured.output.ticket).toMatchObject({ subject: 'Printer on fire', priority: 'high' });
+    expect(structured.variables.ticket_id).toBe(structured.output.ticket.id);
+    expect(structured.meta).toMatchObject({ step: 'ticketing.create_ticket', connection: 'tickets-main' });
+    expect(result.content[0]?.text).toContain('ticketing.create_ticket succeeded');
+    const posted = world.sandbox.server.requestLog.slice(before).filter((entry) => entry.method === 'POST');
+    expect(posted).toHaveLength(1);
+    expect(JSON.parse(posted[0]?.rawBody ?? '{}').ticket.subject).toBe('Printer on fire');
+  });
+
+  it('answers bad input with isError and the InputError JSON, sending nothing', async () => {
+    const before = world.sandbox.server.requestLog.length;
+    const result = (await client.callTool({
+      name: 'ticketing__create_ticket',
+      arguments: { description: 'No subject.', priority: 'high' },
+    })) as TextResult;
+    seen.push(JSON.stringify(result));
+    expect(result.isError).toBe(true);
+    const error = errorOf(result);
+    expect(error).toMatchObject({ code: 'input_invalid', sent: false, retryable: false });
+    expect((error.fields as { path: string }[]).map((field) => field.path)).toContain('subject');
+    expect(world.sandbox.server.requestLog.length).toBe(before);
+  });
+
+  it('answers a missing ticket with isError and the not_found error', async () => {
+    const result = (await client.callTool({
+      name: 'ticketing__get_ticket_info',
+      arguments: { ticket_id: 987654 },
+    })) as TextResult;
+    seen.push(JSON.stringify(result));
+    expect(result.isError).toBe(true);
+    expect(errorOf(result)).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('answers an unknown tool with isError and the closest names', async () => {
+    const result = (await client.callTool({ name: 'ticketing__create_tiket', arguments: {} })) as TextResult;
+    expect(result.isError).toBe(true);
+    expect(errorOf(result).message).toContain('ticketing__create_ticket');
+  });
+
+  it('never shows the connection’s token to the client or in its log', () => {
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    for (const secret of world.secrets) {
+      for (const text of [...seen, stderr()]) expect(text).not.toContain(secret);
+    }
+  });
+});
