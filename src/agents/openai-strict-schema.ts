@@ -42,6 +42,10 @@ function strictObject(schema: JsonSchema): JsonSchema {
   // A map (`z.record`) names no properties and takes any key: strict mode cannot say that.
   if (Object.keys(properties).length === 0 && extra !== undefined && extra !== false)
     throw new NoStrictForm();
+  const { anyOf: _rule, ...shape } = keptKeywords(schema);
+  // "At least one of these fields" (`anyOf` of `required` lists) is a rule, not a shape: zod keeps it.
+  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (alternatives && !alternatives.every(onlyRequiredList)) throw new NoStrictForm();
   const required = new Set(requiredOf(schema));
   const strictProperties: Record<string, JsonSchema> = {};
   for (const [key, property] of Object.entries(properties)) {
@@ -49,7 +53,7 @@ function strictObject(schema: JsonSchema): JsonSchema {
     strictProperties[key] = required.has(key) ? converted : nullable(converted);
   }
   return {
-    ...keptKeywords(schema),
+    ...shape,
     type: 'object',
     properties: strictProperties,
     required: Object.keys(strictProperties),
@@ -57,20 +61,44 @@ function strictObject(schema: JsonSchema): JsonSchema {
   };
 }
 
+function onlyRequiredList(schema: JsonSchema): boolean {
+  return Object.keys(schema).every((key) => key === 'required');
+}
+
 function keptKeywords(schema: JsonSchema): JsonSchema {
   return Object.fromEntries(Object.entries(schema).filter(([key]) => KEPT_KEYWORDS.has(key)));
 }
 
+/** Only constraints that are dropped anyway (zod's way of stacking two patterns): nothing left to express. */
+function onlyDroppedKeywords(schema: JsonSchema): boolean {
+  return Object.keys(schema).every((key) => !KEPT_KEYWORDS.has(key) && key !== 'allOf' && key !== '$ref');
+}
+
+/**
+ * A free-form value (`z.unknown()`, such as a custom field's value) has no
+ * strict form; it is offered as any scalar or list of scalars, which covers
+ * what such fields hold. Zod still accepts the rest from other clients.
+ */
+const SCALAR: JsonSchema[] = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }];
+const FREE_FORM: JsonSchema = {
+  anyOf: [...SCALAR, { type: 'null' }, { type: 'array', items: { anyOf: SCALAR } }],
+};
+
 function strictNode(schema: JsonSchema): JsonSchema {
-  if (schema.allOf || schema.not || schema.prefixItems || schema.$ref) throw new NoStrictForm();
+  const allOf = schema.allOf as JsonSchema[] | undefined;
+  if (allOf && !allOf.every(onlyDroppedKeywords)) throw new NoStrictForm();
+  if (schema.not || schema.prefixItems || schema.$ref) throw new NoStrictForm();
+  if (schema.type === 'object') return strictObject(schema);
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) {
-    const { oneOf: _oneOf, ...rest } = keptKeywords(schema);
-    return { ...rest, anyOf: branches.map(strictNode) };
+    return { ...keptKeywords(schema), anyOf: branches.map(strictNode) };
   }
   const type = schema.type;
-  if (type === undefined && schema.enum === undefined && schema.const === undefined) throw new NoStrictForm();
-  if (type === 'object') return strictObject(schema);
+  if (type === undefined && schema.enum === undefined && schema.const === undefined) {
+    if (Object.keys(schema).every((key) => key === 'description'))
+      return { ...FREE_FORM, ...keptKeywords(schema) };
+    throw new NoStrictForm();
+  }
   if (type === 'array') {
     if (typeof schema.items !== 'object' || schema.items === null) throw new NoStrictForm();
     return { ...keptKeywords(schema), items: strictNode(schema.items as JsonSchema) };
