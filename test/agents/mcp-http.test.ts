@@ -1,0 +1,146 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningMcpServer, serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
+import { cli, jsonError } from '../cli/cli-harness.js';
+import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+
+const TOKEN = 'mcp-bearer-token-for-tests-31c9';
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+/** A raw POST, with headers fetch would not let us set (Host). */
+function post(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.end(initialize);
+  });
+}
+
+async function connect(url: string, token?: string): Promise<Client> {
+  const client = new Client({ name: 'toolsteps-http-test', version: '1.0.0' });
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+describe('toolsteps mcp over Streamable HTTP', () => {
+  let fixture: TicketingFixture;
+  let server: RunningMcpServer & { url: string };
+
+  beforeAll(async () => {
+    fixture = await ticketingFixture();
+    server = await serveMcpHttp({
+      registry: fixture.registry,
+      runtime: fixture.runtime,
+      mode: 'flat',
+      token: TOKEN,
+      watchIntervalMs: 0,
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await fixture?.close();
+  });
+
+  it('binds 127.0.0.1 and serves the official client that sends the token', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(server.url, TOKEN);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('ticketing__create_ticket');
+    const result = await client.callTool({
+      name: 'ticketing__create_ticket',
+      arguments: { subject: 'Over HTTP', description: 'd' },
+    });
+    expect(result.structuredContent).toMatchObject({ output: { ticket: { subject: 'Over HTTP' } } });
+    expect(JSON.stringify([tools, result])).not.toContain(fixture.connection.secrets.accessToken);
+    await client.close();
+  });
+
+  it('refuses a client without the token', async () => {
+    await expect(connect(server.url)).rejects.toThrow();
+    await expect(connect(server.url, 'wrong-token')).rejects.toThrow();
+    expect(await post(server.url, {})).toBe(401);
+  });
+
+  it('refuses a foreign Origin and a foreign Host (DNS rebinding), even with the token', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect(await post(server.url, { ...auth, origin: 'http://evil.example' })).toBe(403);
+    expect(await post(server.url, { ...auth, host: 'evil.example' })).toBe(403);
+    expect(await post(server.url, { ...auth, origin: 'http://localhost:6274' })).toBe(200);
+  });
+
+  it('takes a listed origin', async () => {
+    const listed = await serveMcpHttp({
+      registry: fixture.registry,
+      runtime: fixture.runtime,
+      allowedOrigins: ['https://agents.example.com'],
+      watchIntervalMs: 0,
+    });
+    try {
+      expect(await post(listed.url, { origin: 'https://agents.example.com' })).toBe(200);
+      expect(await post(listed.url, { origin: 'https://other.example.com' })).toBe(403);
+    } finally {
+      await listed.close();
+    }
+  });
+});
+
+describe('toolsteps mcp --http on a host that is not loopback', () => {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-mcp-http-'));
+    vi.stubEnv('TOOLSTEPS_HOME', home);
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('refuses to start without --token-env (exit 2), naming the flag', async () => {
+    const result = await cli('--json', 'mcp', '--http', '--host', '0.0.0.0', '--port', '0');
+    expect(result.code).toBe(2);
+    expect(jsonError(result)).toMatchObject({ code: 'input_invalid' });
+    expect(jsonError(result).message).toContain('--token-env');
+  });
+
+  it('refuses a --token-env that names an empty variable, without echoing anything', async () => {
+    vi.stubEnv('TOOLSTEPS_TEST_EMPTY_TOKEN', '');
+    const result = await cli(
+      '--json',
+      'mcp',
+      '--http',
+      '--host',
+      '0.0.0.0',
+      '--token-env',
+      'TOOLSTEPS_TEST_EMPTY_TOKEN',
+    );
+    expect(result.code).toBe(2);
+    expect(jsonError(result).message).toContain('TOOLSTEPS_TEST_EMPTY_TOKEN');
+  });
+});
