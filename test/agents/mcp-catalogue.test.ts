@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, type McpWorld, mcpWorld, ticketingConnection } from './mcp-child.js';
+import { CHILD_START_MS, connectStdio, type McpWorld, mcpWorld, ticketingConnection } from './mcp-child.js';
 
 interface TextResult {
   isError?: boolean;
@@ -20,112 +20,130 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
 
   beforeAll(async () => {
     world = await mcpWorld('toolsteps-mcp-catalogue');
-  });
+  }, CHILD_START_MS);
 
   afterAll(async () => {
     for (const client of clients) await client.close();
     await world?.close();
   });
 
-  it('with --catalog, finds, describes and runs a step through three tools', async () => {
-    const { client } = await connectStdio(world, ['--catalog']);
-    clients.push(client);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['search_steps', 'describe_step', 'run_step']);
+  it(
+    'with --catalog, finds, describes and runs a step through three tools',
+    async () => {
+      const { client } = await connectStdio(world, ['--catalog']);
+      clients.push(client);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['search_steps', 'describe_step', 'run_step']);
 
-    const search = (await client.callTool({
-      name: 'search_steps',
-      arguments: { query: 'create ticket' },
-    })) as TextResult;
-    const found = (search.structuredContent as { steps: { id: string }[] }).steps;
-    expect(found[0]?.id).toBe('ticketing.create_ticket');
-    // Only offered steps: nothing of an integration without a connection.
-    expect(found.every((step) => step.id.startsWith('ticketing.'))).toBe(true);
+      const search = (await client.callTool({
+        name: 'search_steps',
+        arguments: { query: 'create ticket' },
+      })) as TextResult;
+      const found = (search.structuredContent as { steps: { id: string }[] }).steps;
+      expect(found[0]?.id).toBe('ticketing.create_ticket');
+      // Only offered steps: nothing of an integration without a connection.
+      expect(found.every((step) => step.id.startsWith('ticketing.'))).toBe(true);
 
-    const described = (await client.callTool({
-      name: 'describe_step',
-      arguments: { step: 'ticketing.create_ticket' },
-    })) as TextResult;
-    expect(described.structuredContent).toMatchObject({
-      id: 'ticketing.create_ticket',
-      access: 'write',
-      idempotent: false,
-      connections: [{ id: 'tickets-main', label: 'Acme support' }],
-      input: { required: ['subject', 'description'] },
-    });
+      const described = (await client.callTool({
+        name: 'describe_step',
+        arguments: { step: 'ticketing.create_ticket' },
+      })) as TextResult;
+      expect(described.structuredContent).toMatchObject({
+        id: 'ticketing.create_ticket',
+        access: 'write',
+        idempotent: false,
+        connections: [{ id: 'tickets-main', label: 'Acme support' }],
+        input: { required: ['subject', 'description'] },
+      });
 
-    const run = (await client.callTool({
-      name: 'run_step',
-      arguments: {
-        step: 'ticketing.create_ticket',
-        input: { subject: 'Via the catalogue', description: 'd' },
-      },
-    })) as TextResult;
-    expect(run.isError).toBeFalsy();
-    expect(run.structuredContent).toMatchObject({ output: { ticket: { subject: 'Via the catalogue' } } });
+      const run = (await client.callTool({
+        name: 'run_step',
+        arguments: {
+          step: 'ticketing.create_ticket',
+          input: { subject: 'Via the catalogue', description: 'd' },
+        },
+      })) as TextResult;
+      expect(run.isError).toBeFalsy();
+      expect(run.structuredContent).toMatchObject({ output: { ticket: { subject: 'Via the catalogue' } } });
 
-    const bad = (await client.callTool({
-      name: 'run_step',
-      arguments: { step: 'ticketing.create_ticket', input: { subject: 'No description' } },
-    })) as TextResult;
-    expect(bad.isError).toBe(true);
-    expect(errorOf(bad)).toMatchObject({ code: 'input_invalid', sent: false });
+      const bad = (await client.callTool({
+        name: 'run_step',
+        arguments: { step: 'ticketing.create_ticket', input: { subject: 'No description' } },
+      })) as TextResult;
+      expect(bad.isError).toBe(true);
+      expect(errorOf(bad)).toMatchObject({ code: 'input_invalid', sent: false });
 
-    const unknown = (await client.callTool({
-      name: 'describe_step',
-      arguments: { step: 'ticketing.create_tiket' },
-    })) as TextResult;
-    expect(unknown.isError).toBe(true);
-    expect(errorOf(unknown).message).toContain('ticketing.create_ticket');
-  });
+      const unknown = (await client.callTool({
+        name: 'describe_step',
+        arguments: { step: 'ticketing.create_tiket' },
+      })) as TextResult;
+      expect(unknown.isError).toBe(true);
+      expect(errorOf(unknown).message).toContain('ticketing.create_ticket');
+    },
+    CHILD_START_MS,
+  );
 
-  it('tells the client when a connection is added, and then asks the agent to choose', async () => {
-    const { client } = await connectStdio(world, ['--flat', '--watch-interval', '250']);
-    clients.push(client);
-    const before = await client.listTools();
-    expect(
-      before.tools.find((tool) => tool.name === 'ticketing__create_ticket')?.inputSchema.properties,
-    ).not.toHaveProperty('connection');
-    const changed = new Promise<void>((resolve) => {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
-    });
-    await world.store.put(ticketingConnection(world.sandbox, 'tickets-eu', 'Acme Europe'));
-    await changed;
+  it(
+    'tells the client when a connection is added, and then asks the agent to choose',
+    async () => {
+      const { client } = await connectStdio(world, ['--flat', '--watch-interval', '250']);
+      clients.push(client);
+      const before = await client.listTools();
+      expect(
+        before.tools.find((tool) => tool.name === 'ticketing__create_ticket')?.inputSchema.properties,
+      ).not.toHaveProperty('connection');
+      const changed = new Promise<void>((resolve) => {
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
+      });
+      await world.store.put(ticketingConnection(world.sandbox, 'tickets-eu', 'Acme Europe'));
+      await changed;
 
-    const { tools } = await client.listTools();
-    const create = tools.find((tool) => tool.name === 'ticketing__create_ticket');
-    const choice = (create?.inputSchema.properties as Record<string, { enum: string[]; description: string }>)
-      .connection;
-    expect(choice?.enum).toEqual(['tickets-eu', 'tickets-main']);
-    expect(choice?.description).toContain('Acme Europe');
-    expect(create?.inputSchema.required).toContain('connection');
+      const { tools } = await client.listTools();
+      const create = tools.find((tool) => tool.name === 'ticketing__create_ticket');
+      const properties = (create?.inputSchema.properties ?? {}) as Record<
+        string,
+        { enum: string[]; description: string }
+      >;
+      const choice = properties.connection;
+      expect(choice?.enum).toEqual(['tickets-eu', 'tickets-main']);
+      expect(choice?.description).toContain('Acme Europe');
+      expect(create?.inputSchema.required).toContain('connection');
 
-    const unchosen = (await client.callTool({
-      name: 'ticketing__create_ticket',
-      arguments: { subject: 's', description: 'd' },
-    })) as TextResult;
-    expect(unchosen.isError).toBe(true);
-    expect(errorOf(unchosen)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'connection' }] });
+      const unchosen = (await client.callTool({
+        name: 'ticketing__create_ticket',
+        arguments: { subject: 's', description: 'd' },
+      })) as TextResult;
+      expect(unchosen.isError).toBe(true);
+      expect(errorOf(unchosen)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'connection' }] });
 
-    const chosen = (await client.callTool({
-      name: 'ticketing__create_ticket',
-      arguments: { subject: 'In Europe', description: 'd', connection: 'tickets-eu' },
-    })) as TextResult;
-    expect(chosen.isError).toBeFalsy();
-    expect(chosen.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
-    await world.store.remove('tickets-eu');
-  });
+      const chosen = (await client.callTool({
+        name: 'ticketing__create_ticket',
+        arguments: { subject: 'In Europe', description: 'd', connection: 'tickets-eu' },
+      })) as TextResult;
+      expect(chosen.isError).toBeFalsy();
+      expect(chosen.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
+      await world.store.remove('tickets-eu');
+    },
+    CHILD_START_MS,
+  );
 
-  it('with --connection, pins one account and offers no choice', async () => {
-    await world.store.put(ticketingConnection(world.sandbox, 'tickets-eu', 'Acme Europe'));
-    const { client } = await connectStdio(world, ['--flat', '--connection', 'tickets-eu', '--read-only']);
-    clients.push(client);
-    const { tools } = await client.listTools();
-    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
-    expect(tools.map((tool) => tool.name)).toContain('ticketing__list_tickets');
-    const list = tools.find((tool) => tool.name === 'ticketing__list_tickets');
-    expect(list?.inputSchema.properties).not.toHaveProperty('connection');
-    const result = (await client.callTool({ name: 'ticketing__list_tickets', arguments: {} })) as TextResult;
-    expect(result.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
-  });
+  it(
+    'with --connection, pins one account and offers no choice',
+    async () => {
+      await world.store.put(ticketingConnection(world.sandbox, 'tickets-eu', 'Acme Europe'));
+      const { client } = await connectStdio(world, ['--flat', '--connection', 'tickets-eu', '--read-only']);
+      clients.push(client);
+      const { tools } = await client.listTools();
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools.map((tool) => tool.name)).toContain('ticketing__list_tickets');
+      const list = tools.find((tool) => tool.name === 'ticketing__list_tickets');
+      expect(list?.inputSchema.properties).not.toHaveProperty('connection');
+      const result = (await client.callTool({
+        name: 'ticketing__list_tickets',
+        arguments: {},
+      })) as TextResult;
+      expect(result.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
+    },
+    CHILD_START_MS,
+  );
 });

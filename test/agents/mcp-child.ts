@@ -8,6 +8,12 @@ import type { Connection } from '../../src/connection/connection.js';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 
+/**
+ * How long compiling the CLI and starting it in a child may take: loading
+ * every module cold is slow on a busy 2-core machine.
+ */
+export const CHILD_START_MS = 90_000;
+
 /** A sandbox, a TOOLSTEPS_HOME holding one ticketing connection to it, and the CLI compiled for a child process. */
 export interface McpWorld {
   sandbox: Sandbox;

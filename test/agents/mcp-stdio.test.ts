@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, type McpWorld, mcpWorld } from './mcp-child.js';
+import { CHILD_START_MS, connectStdio, type McpWorld, mcpWorld } from './mcp-child.js';
 
 interface TextResult {
   isError?: boolean;
@@ -23,7 +23,7 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
   beforeAll(async () => {
     world = await mcpWorld('toolsteps-mcp-stdio');
     ({ client, stderr } = await connectStdio(world, ['--flat']));
-  });
+  }, CHILD_START_MS);
 
   afterAll(async () => {
     await client?.close();
