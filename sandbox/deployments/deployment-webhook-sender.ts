@@ -85,6 +85,8 @@ export class DeploymentWebhookSender {
     const now = this.clock.now();
     const world = this.world();
     for (const deployment of world.allDeployments()) {
+      // Created plus a final state: nothing more can happen to it.
+      if (deployment.announced.length >= 2) continue;
       const fresh = dueEvents(deployment, now).filter((type) => !deployment.announced.includes(type));
       if (!fresh.length) continue;
       const scope = world.scope(deployment.ownerId);
