@@ -33,6 +33,30 @@ export interface StepContext {
   constraints: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * What the runtime does with a write that failed after its bytes may have
+ * reached the provider (the connection broke, a gateway failed), or whose
+ * replay was answered. The transport decides whether to replay at all, from
+ * the error's `sent` and the request's idempotency (a step's `idempotent`, or
+ * the method); the declaration decides what the outcome means:
+ *
+ * - `refuse` (what every write does without a declaration): a non-idempotent
+ *   write is never replayed once it may have landed; the step fails with
+ *   `outcome: 'unknown'`, `retryable: false`, and a hint to check before
+ *   sending again (the step's `checkHint`, or a generic one).
+ * - `gone_means_done`: for deleting something unique (a ticket, an invite, a
+ *   membership). The step is idempotent, so the transport replays; a 404 that
+ *   answers the replay means our first attempt did the work, and the step
+ *   succeeds with `alreadyDone(input, ctx)`.
+ * - `reconcile`: after a write that may have landed, or whose replay the
+ *   provider refused, the runtime calls `reconcile(input, ctx)` to look at the
+ *   provider: an output it returns is the step's output (the work is done);
+ *   undefined means not found, and the step fails as under `refuse`. If the
+ *   look itself fails, the write's error is kept, with the look's in
+ *   `context.lookup`. A step may call its own `reconcile` before writing, too.
+ */
+export type OnReplay = 'gone_means_done' | 'refuse' | 'reconcile';
+
 /** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
 export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
 
@@ -57,6 +81,16 @@ export interface StepDefinition<
   access: StepAccess;
   /** Whether sending the same input twice leaves the provider as sending it once. */
   idempotent: boolean;
+  /** Write safety: what a write that may have landed, or a replay of it, means (see `OnReplay`). */
+  onReplay?: OnReplay | undefined;
+  /** For `gone_means_done`: the output when a replay finds the target already gone. */
+  alreadyDone?: ((input: z.output<Input>, context: StepContext) => z.input<Output>) | undefined;
+  /** For `reconcile`: finds the work an earlier attempt may have done; undefined when there is none (yet). */
+  reconcile?:
+    | ((input: z.output<Input>, context: StepContext) => Promise<z.input<Output> | undefined>)
+    | undefined;
+  /** What to check before sending this write again when it may have landed; undefined keeps the generic hint. */
+  checkHint?: ((input: z.output<Input>) => string | undefined) | undefined;
   /** For paid lookups: how the cost is counted, and its estimate from the validated input. */
   credits?: CreditRule<z.output<Input>> | undefined;
   /** Default output-to-variable mapping: variable name to RFC 9535 JSONPath over the output. */
@@ -88,5 +122,26 @@ export function defineStep<Input extends z.ZodType, Output extends z.ZodType, Ow
       throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
     }
   }
+  const problem = replayDeclarationProblem(definition);
+  if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
   return Object.freeze(definition);
+}
+
+/** A write-safety declaration that cannot work, said when the step is defined rather than when it fails. */
+function replayDeclarationProblem(
+  definition: StepDefinition<z.ZodType, z.ZodType, Integration>,
+): string | undefined {
+  switch (definition.onReplay) {
+    case 'gone_means_done':
+      if (!definition.idempotent)
+        return "onReplay 'gone_means_done' needs an idempotent step (the replay is what finds it gone).";
+      return definition.alreadyDone ? undefined : "onReplay 'gone_means_done' needs alreadyDone(input, ctx).";
+    case 'reconcile':
+      return definition.reconcile ? undefined : "onReplay 'reconcile' needs reconcile(input, ctx).";
+    default:
+      // A free, idempotent read has nothing a replay could do twice.
+      return definition.onReplay !== undefined && definition.access === 'read' && definition.idempotent
+        ? 'onReplay is for steps whose replay could act or charge twice.'
+        : undefined;
+  }
 }

@@ -129,7 +129,7 @@ export class RateGate {
       if (waitMs > this.options.maxWaitMs) {
         throw new RateLimitError(
           `The provider's quota is spent until ${new Date(waitUntil).toISOString()}; that is longer than the ${this.options.maxWaitMs} ms this call may wait.`,
-          { retryAfterMs: waitMs },
+          { retryAfterMs: waitMs, sent: false },
         );
       }
       this.waits += 1;

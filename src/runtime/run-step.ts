@@ -1,8 +1,9 @@
 import { ZodError } from 'zod';
-import type { CreditsSpent } from '../errors.js';
+import { type CreditsSpent, isToolstepsError } from '../errors.js';
 import type { AnyStep, CreditEstimate, StepContext } from '../step.js';
 import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
+import { ReplaySettled, settlingReplays } from './settle-replays.js';
 import { unreadableAnswer } from './unreadable-answer.js';
 
 export interface StepRun {
@@ -27,6 +28,16 @@ function asFamilyError(step: AnyStep, error: unknown): unknown {
   );
 }
 
+/** A write that may have landed says what to check before sending it again, in the step's own words when it has them. */
+function withCheckHint(step: AnyStep, input: unknown, error: unknown): unknown {
+  if (!isToolstepsError(error) || error.outcome !== 'unknown' || !step.checkHint) return error;
+  const hint = step.checkHint(input);
+  // Said in the message too: a caller that reads only the message must not send it again blindly.
+  return hint === undefined
+    ? error
+    : error.with({ message: `${error.message} Outcome unknown: ${hint}`, outcome: 'unknown', hint });
+}
+
 /** What an invocation has spent so far, for its meta and for an error it fails with. */
 export function creditsSpent(
   estimate: CreditEstimate | undefined,
@@ -36,9 +47,12 @@ export function creditsSpent(
 }
 
 /**
- * Stage 4: runs the step's handler with its context. Whatever it throws
- * leaves as an error of the family, with the connection's secrets redacted
- * and what was spent attached.
+ * Stage 4: runs the step's handler with its context, its HTTP client bound
+ * to the step's write-safety declaration (`onReplay`): a write the runtime
+ * found done ends the run with that output. Whatever the handler throws
+ * leaves as an error of the family, with the step's check hint when the
+ * write may have landed, the connection's secrets redacted, and what was
+ * spent attached.
  */
 export async function runStep(
   step: AnyStep,
@@ -47,17 +61,22 @@ export async function runStep(
   spending: { estimate: CreditEstimate | undefined; secrets: () => string[] },
 ): Promise<StepRun> {
   let charged: number | null = null;
+  const full: StepContext = {
+    ...context,
+    reportCredits: (amount) => {
+      charged = (charged ?? 0) + amount;
+    },
+  };
   try {
     const raw = await step.run(input, {
-      ...context,
-      reportCredits: (amount) => {
-        charged = (charged ?? 0) + amount;
-      },
+      ...full,
+      http: settlingReplays(context.http, step, input, () => full),
     });
     return { raw, charged };
   } catch (error) {
+    if (error instanceof ReplaySettled) return { raw: error.output, charged };
     throw scrubError(
-      asFamilyError(step, error),
+      withCheckHint(step, input, asFamilyError(step, error)),
       spending.secrets(),
       creditsSpent(spending.estimate, charged),
     );

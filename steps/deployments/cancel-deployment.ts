@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ProviderError, type ToolstepsError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
-import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { deployments } from './integration.js';
 import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './lib/deployment-schema.js';
@@ -69,6 +68,13 @@ export default defineStep({
   }),
   access: 'destructive',
   idempotent: true,
+  // A cancel that may have landed, or whose replay was refused: if the deployment is now CANCELED,
+  // our first cancel did it (a cancel by someone else in the same moment cannot be told apart).
+  onReplay: 'reconcile',
+  reconcile: async (input, { http }) => {
+    const current = await stateAfterRefusal(http, input.deployment_id);
+    return current?.state === 'CANCELED' ? { deployment: current, already_done: true } : undefined;
+  },
   variables: {
     deployment_id: '$.deployment.id',
     state: '$.deployment.state',
@@ -98,10 +104,6 @@ export default defineStep({
       if (!isRefusal(error)) throw error;
       // The refusal's wording is the provider's; the state that explains it is read, not parsed from text.
       const current = await stateAfterRefusal(http, id);
-      // Refused on a replay sent after an attempt that may have landed, and now CANCELED: our first cancel did it.
-      if (current?.state === 'CANCELED' && isReplayAfterAmbiguousAttempt(error)) {
-        return { deployment: current, already_done: true };
-      }
       if (current && !CANCELABLE_STATES.includes(current.state)) throw notCancelable(current, error);
       throw error;
     }

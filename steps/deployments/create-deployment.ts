@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
-import { isToolstepsError, ProviderError } from '../../src/errors.js';
+import { ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';
-import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { deployments } from './integration.js';
 import {
@@ -182,6 +181,10 @@ export default defineStep({
   output: z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') }),
   access: 'write',
   idempotent: false,
+  // POST without an idempotency handle: never replayed once it may have arrived. What to check first:
+  onReplay: 'refuse',
+  checkHint: (input) =>
+    `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`,
   variables: { deployment_id: '$.deployment.id', url: '$.deployment.url', state: '$.deployment.state' },
   async run(input, { http, constraints }) {
     requireProjectInScope(input.project, allowedProjects(constraints), 'Creating a deployment');
@@ -215,21 +218,12 @@ export default defineStep({
       projectSettings: Object.keys(projectSettings).length ? projectSettings : undefined,
       meta: input.meta && Object.keys(input.meta).length ? input.meta : undefined,
     };
-    try {
-      // POST without an idempotency handle: the transport never replays it once it may have arrived.
-      const response = await http.request({
-        method: 'POST',
-        path: deploymentsPath('createDeployment'),
-        body: definedOnly(body),
-      });
-      return { deployment: toDeployment(response.body) };
-    } catch (error) {
-      if (isToolstepsError(error) && mayHaveLanded(error)) {
-        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
-        const hint = `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`;
-        throw error.with({ message: `${error.message} Outcome unknown: ${hint}`, outcome: 'unknown', hint });
-      }
-      throw error;
-    }
+    // POST without an idempotency handle: the transport never replays it once it may have arrived.
+    const response = await http.request({
+      method: 'POST',
+      path: deploymentsPath('createDeployment'),
+      body: definedOnly(body),
+    });
+    return { deployment: toDeployment(response.body) };
   },
 });

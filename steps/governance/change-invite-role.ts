@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
+import { writeOutcome } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
-import { failedWriteOutcome } from './lib/failed-write-outcome.js';
 import { Email, InviteCode } from './lib/ids.js';
 import { createInvite, inviteFields } from './lib/invite-schema.js';
 import { callGovernance } from './lib/operations.js';
@@ -59,7 +59,7 @@ export default defineStep({
       );
     } catch (error) {
       if (isToolstepsError(error)) {
-        const outcome = failedWriteOutcome(error);
+        const outcome = writeOutcome(error);
         const unknown = outcome === 'unknown';
         // Made after the transport's generic marking, so these more specific words win.
         throw error.with({
@@ -88,7 +88,7 @@ function halfDone(
   error: unknown,
   change: { invite_code: string; email: string; role: string; projectId: string },
 ): ToolstepsError {
-  const outcome = failedWriteOutcome(error);
+  const outcome = writeOutcome(error);
   const unknown = outcome === 'unknown';
   const reason = error instanceof Error ? error.message : String(error);
   const retry = `run Invite User with email "${change.email}" and role "${change.role}"`;

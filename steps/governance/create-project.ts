@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { isToolstepsError } from '../../src/errors.js';
-import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { governance } from './integration.js';
 import { OrganizationId } from './lib/ids.js';
@@ -26,28 +24,21 @@ export default defineStep({
   }),
   access: 'write',
   idempotent: false,
+  // Never replayed once it may have landed; what to check before creating it again:
+  onReplay: 'refuse',
+  checkHint: () =>
+    'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
   variables: { project_id: '$.project_id' },
   async run(input, { http }) {
-    try {
-      const response = await callGovernance<{ project_id?: unknown } | null>(http, 'createProject', {
-        name: input.name,
-        description: input.description,
-        organization_id: input.organization_id,
-      });
-      return {
-        project_id: response.body?.project_id as string,
-        name: input.name,
-        organization_id: input.organization_id,
-      };
-    } catch (error) {
-      if (isToolstepsError(error) && mayHaveLanded(error)) {
-        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
-        throw error.withOutcome(
-          'unknown',
-          'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
-        );
-      }
-      throw error;
-    }
+    const response = await callGovernance<{ project_id?: unknown } | null>(http, 'createProject', {
+      name: input.name,
+      description: input.description,
+      organization_id: input.organization_id,
+    });
+    return {
+      project_id: response.body?.project_id as string,
+      name: input.name,
+      organization_id: input.organization_id,
+    };
   },
 });

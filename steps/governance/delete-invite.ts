@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../src/errors.js';
-import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
-import { defineStep } from '../../src/step.js';
+import { defineStep, type StepContext } from '../../src/step.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { InviteCode } from './lib/ids.js';
@@ -30,22 +28,25 @@ export default defineStep({
   access: 'write',
   // Invite codes are unique, so a replay can only find the same invite already gone.
   idempotent: true,
+  // A 404 to a replay sent after an attempt that may have landed: our first delete did the work.
+  onReplay: 'gone_means_done',
+  alreadyDone: (input, context) => deleted(input, context, true),
   variables: { invite_code: '$.invite_code', already_done: '$.already_done' },
   async run(input, context) {
-    const projectId = connectionProject(context);
-    const done = (alreadyDone: boolean) => ({
-      deleted: true as const,
-      already_done: alreadyDone,
-      invite_code: input.invite_code,
-      project_id: projectId,
-    });
-    try {
-      await callGovernance(context.http, 'deleteInvite', { invite_code: input.invite_code });
-    } catch (error) {
-      // A 404 to a replay sent after an attempt that may have landed: our first delete did the work.
-      if (error instanceof NotFoundError && isReplayAfterAmbiguousAttempt(error)) return done(true);
-      throw error;
-    }
-    return done(false);
+    await callGovernance(context.http, 'deleteInvite', { invite_code: input.invite_code });
+    return deleted(input, context, false);
   },
 });
+
+function deleted(
+  input: { invite_code: string },
+  context: Pick<StepContext, 'connection'>,
+  alreadyDone: boolean,
+) {
+  return {
+    deleted: true as const,
+    already_done: alreadyDone,
+    invite_code: input.invite_code,
+    project_id: connectionProject(context),
+  };
+}

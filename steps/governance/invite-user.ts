@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { isToolstepsError } from '../../src/errors.js';
-import { mayHaveLanded } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
@@ -20,20 +18,13 @@ export default defineStep({
   output: z.object(inviteFields),
   access: 'write',
   idempotent: false,
+  // It may email the invitee: never replayed once it may have landed; what to check before inviting again:
+  onReplay: 'refuse',
+  checkHint: (input) =>
+    `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
   variables: { invite_code: '$.invite_code', status: '$.status', user_id: '$.user_id' },
   async run(input, context) {
     const projectId = connectionProject(context);
-    try {
-      return await createInvite(context.http, { projectId, email: input.email, role: input.role });
-    } catch (error) {
-      if (isToolstepsError(error) && mayHaveLanded(error)) {
-        // The transport already marked it (not retryable, outcome unknown); this hint says what to check.
-        throw error.withOutcome(
-          'unknown',
-          `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
-        );
-      }
-      throw error;
-    }
+    return await createInvite(context.http, { projectId, email: input.email, role: input.role });
   },
 });

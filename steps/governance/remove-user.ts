@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../src/errors.js';
-import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
-import { defineStep } from '../../src/step.js';
+import { defineStep, type StepContext } from '../../src/step.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { UserId } from './lib/ids.js';
@@ -29,23 +27,22 @@ export default defineStep({
   access: 'destructive',
   // Removing a user who is already gone changes nothing more, so a lost answer may be replayed.
   idempotent: true,
+  // A 404 to a replay sent after an attempt that may have landed: our first removal did the work.
+  onReplay: 'gone_means_done',
+  alreadyDone: (input, context) => removed(input, context, true),
   variables: { user_id: '$.user_id', already_done: '$.already_done' },
   async run(input, context) {
-    const projectId = connectionProject(context);
-    const done = (alreadyDone: boolean) => ({
-      removed: true as const,
-      already_done: alreadyDone,
-      user_id: input.user_id,
-      project_id: projectId,
-    });
-    try {
-      // The spec's request body for removal is an empty JSON object.
-      await callGovernance(context.http, 'removeUser', {}, { userId: input.user_id });
-    } catch (error) {
-      // A 404 to a replay sent after an attempt that may have landed: our first removal did the work.
-      if (error instanceof NotFoundError && isReplayAfterAmbiguousAttempt(error)) return done(true);
-      throw error;
-    }
-    return done(false);
+    // The spec's request body for removal is an empty JSON object.
+    await callGovernance(context.http, 'removeUser', {}, { userId: input.user_id });
+    return removed(input, context, false);
   },
 });
+
+function removed(input: { user_id: string }, context: Pick<StepContext, 'connection'>, alreadyDone: boolean) {
+  return {
+    removed: true as const,
+    already_done: alreadyDone,
+    user_id: input.user_id,
+    project_id: connectionProject(context),
+  };
+}

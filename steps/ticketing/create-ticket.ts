@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
-import { isToolstepsError } from '../../src/errors.js';
-import { mayHaveLanded } from '../../src/outcome.js';
+import type { HttpClient } from '../../src/http/http-client.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
@@ -49,6 +48,15 @@ export default defineStep({
   }),
   access: 'write',
   idempotent: false,
+  // external_id is the provider's natural handle: a create that landed is found by it, before
+  // creating (a caller's retry) and by the runtime after an ambiguous failure (our own attempt).
+  onReplay: 'reconcile',
+  reconcile: (input, { http }) => findByExternalId(http, input.external_id),
+  // Not found yet does not prove nothing was created: the first request may still be in progress.
+  checkHint: (input) =>
+    input.external_id
+      ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
+      : undefined,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
   async run(input, { http }) {
     const ticket = definedOnly({
@@ -61,43 +69,26 @@ export default defineStep({
       tags: input.tags,
       custom_fields: input.custom_fields,
     });
-    const findByExternalId = async (externalId: string) => {
-      const found = await http.request({
-        method: 'GET',
-        path: ticketingPath('tickets'),
-        query: { external_id: externalId },
-      });
-      const existing = ListedTickets.safeParse(found.body);
-      return existing.success ? existing.data.tickets[0] : undefined;
-    };
-    // external_id is the provider's natural handle: a retry of a create that landed finds it here.
-    if (input.external_id) {
-      const existing = await findByExternalId(input.external_id);
-      if (existing) return { ticket: existing, recovered: true };
-    }
-    try {
-      const response = await http.request<{ ticket: unknown }>({
-        method: 'POST',
-        path: ticketingPath('tickets'),
-        body: { ticket },
-      });
-      return { ticket: response.body.ticket as z.infer<typeof Ticket>, recovered: false };
-    } catch (error) {
-      if (!mayHaveLanded(error) || !isToolstepsError(error) || !input.external_id) throw error;
-      let existing: z.infer<typeof Ticket> | undefined;
-      try {
-        existing = await findByExternalId(input.external_id);
-      } catch (lookupError) {
-        // Keep the create's own error: it is the one that says what is known.
-        throw error.with({
-          context: { lookup: isToolstepsError(lookupError) ? lookupError.toJSON() : String(lookupError) },
-        });
-      }
-      if (existing) return { ticket: existing, recovered: true };
-      // Not found yet does not prove nothing was created: the first request may still be in progress.
-      throw error.withHint(
-        'No ticket with this external_id was found yet. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.',
-      );
-    }
+    const existing = await findByExternalId(http, input.external_id);
+    if (existing) return existing;
+    const response = await http.request<{ ticket: unknown }>({
+      method: 'POST',
+      path: ticketingPath('tickets'),
+      body: { ticket },
+    });
+    return { ticket: response.body.ticket as z.infer<typeof Ticket>, recovered: false };
   },
 });
+
+/** The ticket an earlier create with this external_id made, as this step's output; undefined when none (or no id). */
+async function findByExternalId(http: HttpClient, externalId: string | undefined) {
+  if (!externalId) return undefined;
+  const found = await http.request({
+    method: 'GET',
+    path: ticketingPath('tickets'),
+    query: { external_id: externalId },
+  });
+  const existing = ListedTickets.safeParse(found.body);
+  const ticket = existing.success ? existing.data.tickets[0] : undefined;
+  return ticket ? { ticket, recovered: true } : undefined;
+}

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../src/errors.js';
-import { isReplayAfterAmbiguousAttempt } from '../../src/outcome.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
@@ -24,17 +22,12 @@ export default defineStep({
   }),
   access: 'destructive',
   idempotent: true,
+  // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.
+  onReplay: 'gone_means_done',
+  alreadyDone: (input) => ({ deleted: true as const, ticket_id: input.ticket_id, already_done: true }),
   variables: { ticket_id: '$.ticket_id' },
   async run(input, { http }) {
-    try {
-      await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
-    } catch (error) {
-      // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.
-      if (error instanceof NotFoundError && isReplayAfterAmbiguousAttempt(error)) {
-        return { deleted: true as const, ticket_id: input.ticket_id, already_done: true };
-      }
-      throw error;
-    }
+    await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
     return { deleted: true as const, ticket_id: input.ticket_id, already_done: false };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreditError, isToolstepsError, type ToolstepsError } from '../../../src/errors.js';
-import { mayHaveLanded } from '../../../src/outcome.js';
+import { safeToResend, writeOutcome } from '../../../src/outcome.js';
 import type { StepContext } from '../../../src/step.js';
 import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
 
@@ -92,33 +92,10 @@ const STOPS_THE_RUN = new Set([
 ]);
 
 /**
- * What is known about a batch whose request failed. A 500, 502 or 504, a
- * connection lost or timed out after the request may have left, or an
- * answer we could not read: the provider may have acted and charged
- * (provider facts do not promise that a 5xx charged nothing), so `unknown`.
+ * What one record's failure means, in the runtime's write-safety vocabulary
+ * (`writeOutcome`): a batch whose answer is lost may have been charged.
  */
-function outcomeOf(error: ToolstepsError): RecordFailure['outcome'] {
-  if (error.outcome === 'unknown' || mayHaveLanded(error)) return 'unknown';
-  if (error.sent === false) return 'not_sent';
-  if (error.status !== undefined) return 'refused';
-  if (error.code === 'rate_limited') return 'not_sent';
-  return 'unknown';
-}
-
-/**
- * A batch is sent again only when the provider provably did not act on it,
- * the DESIGN's rule for a non-idempotent write: a 503 that `mayHaveLanded`
- * does not count as ambiguous (the provider refused it as overloaded) or a
- * connection that never opened. Never after 500, 502, 504, a reset or a
- * timeout, which may follow a charge.
- */
-function resendable(error: ToolstepsError): boolean {
-  if (outcomeOf(error) === 'unknown') return false;
-  if (error.code === 'provider_error' && error.status === 503) return true;
-  return (error.code === 'network_error' || error.code === 'timeout') && error.sent === false;
-}
-
-function failureOf(error: ToolstepsError, outcome = outcomeOf(error)): RecordFailure {
+function failureOf(error: ToolstepsError, outcome = writeOutcome(error)): RecordFailure {
   // A record that may have been charged must not look retryable: running it again may charge twice.
   return {
     code: error.code,
@@ -214,7 +191,7 @@ export async function runInBatches<Record, Item>(
           stop ??= error;
           return fail(pending, failureOf(error));
         }
-        if (resendable(error) && resend < BATCH_RESENDS) {
+        if (safeToResend(error) && resend < BATCH_RESENDS) {
           resends += 1;
           const delayMs = RESEND_BASE_DELAY_MS * 2 ** resend;
           context.log.info('re-sending a bulk batch the provider did not act on', {
