@@ -1,0 +1,204 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { cli } from '../cli/cli-harness.js';
+
+/**
+ * The whole story over real sockets, through the CLI: the sandbox is the
+ * provider (webhook API and signed deliveries), `triggers create` provisions
+ * there, `listen` receives, and a step run through `run` makes the change.
+ */
+let home: string;
+let sandbox: Sandbox;
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-e2e-triggers-'));
+  process.env.TOOLSTEPS_HOME = home;
+  // Retries a few milliseconds apart, so the provider's retry of a refused delivery comes quickly.
+  sandbox = await startSandbox({ webhooks: { firstRetryMs: 20 } });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await rm(home, { recursive: true, force: true });
+  delete process.env.TOOLSTEPS_HOME;
+  delete process.env.TS_E2E_TOKEN;
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function untilListening(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+/** A call to the provider's own API, as its web app would make it. */
+async function provider(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.baseUrl('ticketing', 'acme')}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${process.env.TS_E2E_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
+  return response.json();
+}
+
+/** The webhooks the provider holds, read through its own API. */
+async function webhooksAtProvider(): Promise<{ endpoint: string; subscriptions: string[] }[]> {
+  const answer = (await provider('GET', '/api/v2/webhooks')) as {
+    webhooks: { endpoint: string; subscriptions: string[] }[];
+  };
+  return answer.webhooks;
+}
+
+async function json(...args: string[]) {
+  const result = await cli(...args, '--json');
+  if (result.code !== 0) throw new Error(`${args.join(' ')} failed: ${result.out}${result.err}`);
+  return JSON.parse(result.out);
+}
+
+describe('ticketing trigger against the sandbox, through the CLI', () => {
+  it('a status change starts exactly one event; replayed, altered, unsigned and oversized deliveries start nothing', async () => {
+    process.env.TS_E2E_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
+    const added = await cli(
+      'connections',
+      'add',
+      'ticketing',
+      '--id',
+      'desk',
+      '--subdomain',
+      'acme',
+      '--base-url',
+      sandbox.baseUrl('ticketing', 'acme'),
+      '--access-token-env',
+      'TS_E2E_TOKEN',
+    );
+    expect(added.code).toBe(0);
+    const port = await freePort();
+    const subscription = await json(
+      'triggers',
+      'create',
+      'ticketing.ticket_status_changed',
+      '--connection',
+      'desk',
+      '--target',
+      `http://127.0.0.1:${port}`,
+    );
+    expect(subscription.url).toBe(`http://127.0.0.1:${port}/hooks/${subscription.id}`);
+    const [webhook] = await webhooksAtProvider();
+    expect(webhook).toMatchObject({
+      endpoint: subscription.url,
+      subscriptions: ['zen:event-type:ticket.status_changed'],
+    });
+
+    const listening = cli('listen', '--port', String(port), '--json');
+    await untilListening(port);
+    // Someone changes the ticket at the provider (the CLI's stdout belongs to listen meanwhile).
+    const created = await provider('POST', '/api/v2/tickets.json', {
+      ticket: { subject: 'Printer on fire', comment: { body: 'Room 3.' } },
+    });
+    const ticketId = (created as { ticket: { id: number } }).ticket.id;
+    await provider('PUT', `/api/v2/tickets/${ticketId}.json`, { ticket: { status: 'solved' } });
+    await sandbox.webhooks.settle();
+    const [delivery] = sandbox.webhooks.deliveries.filter(
+      (item) => item.eventType === 'zen:event-type:ticket.status_changed',
+    );
+    expect(delivery?.attempts.map((attempt) => attempt.status)).toEqual([200]);
+
+    // The same delivery again, as an attacker or a provider retry would send it.
+    const headers = delivery!.sign(delivery!.body, Date.now(), false);
+    const send = (body: string, sent: Record<string, string>) =>
+      fetch(subscription.url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...sent },
+      });
+    const replayed = await send(delivery!.body, headers);
+    const altered = await send(delivery!.body.replace('solved', 'solvee'), headers);
+    const { 'x-zendesk-webhook-signature': _dropped, ...unsigned } = headers;
+    const dropped = await send(delivery!.body, unsigned);
+    const oversized = await send(`${delivery!.body}${' '.repeat(300 * 1024)}`, headers);
+    process.emit('SIGTERM');
+    const result = await listening;
+
+    expect([replayed.status, altered.status, dropped.status, oversized.status]).toEqual([200, 401, 401, 413]);
+    expect(await replayed.json()).toMatchObject({ status: 'duplicate' });
+    const events = result.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      subscription: subscription.id,
+      trigger: 'ticketing.ticket_status_changed',
+      variables: { ticket_id: String(ticketId), status: 'solved', subject: 'Printer on fire' },
+    });
+
+    expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
+    expect(await webhooksAtProvider()).toEqual([]);
+  });
+
+  it('a duplicated delivery starts once, and a wrongly signed one starts on the provider’s retry', async () => {
+    const port = await freePort();
+    const subscription = await json(
+      'triggers',
+      'create',
+      'ticketing.ticket_priority_changed',
+      '--connection',
+      'desk',
+      '--target',
+      `http://127.0.0.1:${port}`,
+    );
+    const listening = cli('listen', '--port', String(port), '--json');
+    await untilListening(port);
+    sandbox.webhooks.reset();
+    sandbox.webhookFaults.add({ kind: 'duplicate', target: 'ticketing', count: 1 });
+    const created = await provider('POST', '/api/v2/tickets.json', {
+      ticket: { subject: 'Slow page', comment: { body: 'It is slow.' }, priority: 'low' },
+    });
+    const ticketId = (created as { ticket: { id: number } }).ticket.id;
+    await provider('PUT', `/api/v2/tickets/${ticketId}.json`, { ticket: { priority: 'high' } });
+    sandbox.webhookFaults.add({ kind: 'bad_signature', target: 'ticketing', count: 1 });
+    await provider('PUT', `/api/v2/tickets/${ticketId}.json`, { ticket: { priority: 'urgent' } });
+    for (let round = 0; round < 100 && sandbox.webhooks.pending().length; round += 1) {
+      await sandbox.webhooks.settle();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    process.emit('SIGTERM');
+    const result = await listening;
+    const statuses = sandbox.webhooks.deliveries
+      .filter((item) => item.eventType === 'zen:event-type:ticket.priority_changed')
+      .map((item) => item.attempts.map((attempt) => attempt.status));
+    // The two copies of one event arrive together: one is handled, the other finds it in flight
+    // (409, so the provider tries again) or already done (200 duplicate); either way it starts nothing.
+    expect(statuses).toHaveLength(3);
+    for (const attempts of statuses.slice(0, 2)) expect([[200], [409, 200]]).toContainEqual(attempts);
+    expect(statuses[2]).toEqual([401, 200]);
+    const events = result.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.map((event) => event.variables.priority)).toEqual(['high', 'urgent']);
+    expect(result.err).toContain('"code":"duplicate"');
+    expect(result.err).toContain('"code":"bad_signature"');
+    expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
+  });
+});
