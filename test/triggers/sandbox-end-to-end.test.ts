@@ -24,6 +24,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
   delete process.env.TOOLSTEPS_HOME;
   delete process.env.TS_E2E_TOKEN;
+  delete process.env.TS_E2E_DEPLOY_TOKEN;
 });
 
 async function freePort(): Promise<number> {
@@ -132,7 +133,7 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
         headers: { 'content-type': 'application/json', ...sent },
       });
     const replayed = await send(delivery!.body, headers);
-    const altered = await send(delivery!.body.replace('solved', 'solvee'), headers);
+    const altered = await send(delivery!.body.replace('Printer on fire', 'Printer on firf'), headers);
     const { 'x-zendesk-webhook-signature': _dropped, ...unsigned } = headers;
     const dropped = await send(delivery!.body, unsigned);
     const oversized = await send(`${delivery!.body}${' '.repeat(300 * 1024)}`, headers);
@@ -149,7 +150,7 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
     expect(events[0]).toMatchObject({
       subscription: subscription.id,
       trigger: 'ticketing.ticket_status_changed',
-      variables: { ticket_id: String(ticketId), status: 'solved', subject: 'Printer on fire' },
+      variables: { ticket_id: String(ticketId), subject: 'Printer on fire' },
     });
 
     expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
@@ -196,9 +197,100 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(events.map((event) => event.variables.priority)).toEqual(['high', 'urgent']);
+    // Event payloads spell enums in capitals, as the provider does.
+    expect(events.map((event) => event.variables.priority)).toEqual(['HIGH', 'URGENT']);
     expect(result.err).toContain('"code":"duplicate"');
     expect(result.err).toContain('"code":"bad_signature"');
     expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
+  });
+});
+
+describe('deployment webhook against the sandbox, through the CLI', () => {
+  const deploymentsApi = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${sandbox.baseUrl('deployments')}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${process.env.TS_E2E_DEPLOY_TOKEN}`,
+        'content-type': 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown> | unknown[];
+  };
+
+  it('a new deployment of the scoped project starts exactly one event; its replay starts nothing', async () => {
+    process.env.TS_E2E_DEPLOY_TOKEN = sandbox.deployments.issueToken(1);
+    const added = await cli(
+      'connections',
+      'add',
+      'deployments',
+      '--id',
+      'deploys',
+      '--base-url',
+      sandbox.baseUrl('deployments'),
+      '--access-token-env',
+      'TS_E2E_DEPLOY_TOKEN',
+    );
+    expect(added.code).toBe(0);
+    const web = (await deploymentsApi('GET', '/v9/projects/web')) as { id: string };
+    const port = await freePort();
+    const subscription = await json(
+      'triggers',
+      'create',
+      'deployments.deployment_started',
+      '--connection',
+      'deploys',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--constraint',
+      `projects=${web.id}`,
+    );
+    const listening = cli('listen', '--port', String(port), '--json');
+    await untilListening(port);
+    sandbox.webhooks.reset();
+    for (const project of ['web', 'api']) {
+      await deploymentsApi('POST', '/v13/deployments', {
+        name: project,
+        project,
+        gitSource: { type: 'github', org: 'ada', repo: project, ref: 'main' },
+      });
+    }
+    await sandbox.webhooks.settle();
+    const deliveries = sandbox.webhooks.deliveries.filter((item) => item.source === 'deployments');
+    expect(deliveries.map((item) => item.attempts.map((attempt) => attempt.status))).toEqual([[200]]);
+    const [delivery] = deliveries;
+    const headers = delivery!.sign(delivery!.body, Date.now(), false);
+    const send = (body: string, sent: Record<string, string>) =>
+      fetch(subscription.url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...sent },
+      });
+    const replayed = await send(delivery!.body, headers);
+    const altered = await send(delivery!.body.replace('"web"', '"wex"'), headers);
+    const dropped = await send(delivery!.body, {});
+    const oversized = await send(`${delivery!.body}${' '.repeat(300 * 1024)}`, headers);
+    process.emit('SIGTERM');
+    const result = await listening;
+    expect([replayed.status, altered.status, dropped.status, oversized.status]).toEqual([200, 401, 401, 413]);
+    const events = result.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      trigger: 'deployments.deployment_started',
+      variables: { project: web.id, name: 'web', state: 'deployment.created' },
+    });
+    expect(await deploymentsApi('GET', '/v1/webhooks')).toEqual([
+      expect.objectContaining({
+        url: subscription.url,
+        events: ['deployment.created'],
+        projectIds: [web.id],
+      }),
+    ]);
+    expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
+    expect(await deploymentsApi('GET', '/v1/webhooks')).toEqual([]);
   });
 });
