@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { stripAbsentNulls } from '../../src/agents/absent-nulls.js';
+import { AgentTools } from '../../src/agents/agent-tools.js';
+import { LiveAgentTools } from '../../src/agents/live-agent-tools.js';
+import { FLAT_TOOL_LIMIT } from '../../src/agents/mcp/catalogue-tools.js';
+import { listMcpTools } from '../../src/agents/mcp/mcp-server.js';
+import { missingPeer } from '../../src/agents/optional-peer.js';
+import type { Connection } from '../../src/connection/connection.js';
+import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
+import { Runtime } from '../../src/runtime.js';
+import { createRegistry } from '../../steps/index.js';
+
+function connection(id: string, integration: string): Connection {
+  return {
+    id,
+    integration,
+    kind: 'api_key',
+    fields: {},
+    secrets: { apiKey: 'k' },
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+function everyIntegration(): Connection[] {
+  return createRegistry()
+    .listIntegrations()
+    .map((integration) => connection(integration.id.replace(/_/g, '-'), integration.id));
+}
+
+describe('AgentTools filters', () => {
+  it('offer only the listed integrations, only read steps with readOnly, and nothing without a connection', async () => {
+    const runtime = new Runtime({ store: new MemoryConnectionStore([connection('t', 'ticketing')]) });
+    const all = await AgentTools.load({ registry: createRegistry(), runtime });
+    expect(all.tools.every((tool) => tool.stepId.startsWith('ticketing.'))).toBe(true);
+    const reads = await AgentTools.load({ registry: createRegistry(), runtime, readOnly: true });
+    expect(reads.tools.map((tool) => tool.stepId).sort()).toEqual([
+      'ticketing.get_ticket_info',
+      'ticketing.list_tickets',
+      'ticketing.search_tickets',
+    ]);
+    const none = await AgentTools.load({
+      registry: createRegistry(),
+      runtime,
+      integrations: ['deployments'],
+    });
+    expect(none.tools).toEqual([]);
+  });
+
+  it('refuse to pin a connection that is not in the store', async () => {
+    const runtime = new Runtime({ store: new MemoryConnectionStore([connection('t', 'ticketing')]) });
+    await expect(
+      AgentTools.load({ registry: createRegistry(), runtime, connections: ['nope'] }),
+    ).rejects.toMatchObject({ code: 'input_invalid', fields: [{ path: 'connection' }] });
+  });
+
+  it('refuse a paid lookup above the credit budget before sending', async () => {
+    const runtime = new Runtime({ store: new MemoryConnectionStore(everyIntegration()) });
+    const tools = await AgentTools.load({ registry: createRegistry(), runtime, creditBudget: 0 });
+    const outcome = await tools.runTool('contact_data__find_contact', { email: 'a@example.com' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'credit_budget_exceeded', sent: false } });
+  });
+});
+
+describe('stripAbsentNulls', () => {
+  it('drops a null that stands for an absent optional field, keeps one the schema takes', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        subject: { type: 'string' },
+        priority: { type: 'string' },
+        note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        fields: {
+          type: 'array',
+          items: { type: 'object', properties: { id: {}, value: {} }, required: ['id', 'value'] },
+        },
+      },
+      required: ['subject'],
+    };
+    expect(
+      stripAbsentNulls(
+        { subject: null, priority: null, note: null, fields: [{ id: 1, value: null }] },
+        schema,
+      ),
+    ).toEqual({ subject: null, note: null, fields: [{ id: 1, value: null }] });
+  });
+});
+
+describe('catalogue mode', () => {
+  it(`switches on by itself above ${FLAT_TOOL_LIMIT} tools, and --flat keeps one tool per step`, async () => {
+    const registry = createRegistry();
+    const runtime = new Runtime({ store: new MemoryConnectionStore(everyIntegration()) });
+    const live = await LiveAgentTools.load({ registry, runtime });
+    const count = live.current.tools.length;
+    expect(count).toBeLessThanOrEqual(FLAT_TOOL_LIMIT);
+    expect(listMcpTools(live, 'auto')).toHaveLength(count);
+    const big = createRegistry();
+    for (const step of registry.listSteps()) {
+      if (big.listSteps().length > FLAT_TOOL_LIMIT) break;
+      const suffix = step.id.split('.')[1];
+      big.registerStep({ ...step, id: `${step.integration.id}.copy_of_${suffix}`, aliases: [] });
+    }
+    const large = await LiveAgentTools.load({ registry: big, runtime });
+    expect(large.current.tools.length).toBeGreaterThan(FLAT_TOOL_LIMIT);
+    expect(listMcpTools(large, 'auto').map((tool) => tool.name)).toEqual([
+      'search_steps',
+      'describe_step',
+      'run_step',
+    ]);
+    expect(listMcpTools(large, 'flat')).toHaveLength(large.current.tools.length);
+    expect(listMcpTools(live, 'catalog')).toHaveLength(3);
+  });
+
+  it('lists_changed once per change of the connections', async () => {
+    const store = new MemoryConnectionStore([connection('t', 'ticketing')]);
+    const live = await LiveAgentTools.load({ registry: createRegistry(), runtime: new Runtime({ store }) });
+    let heard = 0;
+    live.onChange(() => {
+      heard += 1;
+    });
+    expect(await live.refresh()).toBe(false);
+    await store.put(connection('d', 'deployments'));
+    expect(await live.refresh()).toBe(true);
+    expect(await live.refresh()).toBe(false);
+    expect(heard).toBe(1);
+    expect(live.current.tools.some((tool) => tool.stepId === 'deployments.list_deployments')).toBe(true);
+  });
+});
+
+describe('an optional peer that is not installed', () => {
+  it('fails with the package name and how to install it', async () => {
+    // @ts-expect-error: a package that does not exist, imported for real.
+    const attempt = import('toolsteps-missing-peer-for-tests').catch(
+      missingPeer('toolsteps-missing-peer-for-tests', '^1', 'This feature'),
+    );
+    await expect(attempt).rejects.toThrow(
+      'This feature needs the optional package toolsteps-missing-peer-for-tests, which is not installed. Install it with: npm install toolsteps-missing-peer-for-tests@"^1"',
+    );
+  });
+});
