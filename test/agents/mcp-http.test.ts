@@ -93,6 +93,8 @@ describe('toolsteps mcp over Streamable HTTP', () => {
     expect(await post(server.url, { ...auth, origin: 'http://evil.example' })).toBe(403);
     expect(await post(server.url, { ...auth, host: 'evil.example' })).toBe(403);
     expect(await post(server.url, { ...auth, origin: 'http://localhost:6274' })).toBe(200);
+    expect(await post(server.url.replace(/\/mcp$/, '/other'), auth)).toBe(404);
+    expect(await post(server.url.replace(/\/mcp$/, '/other'), { origin: 'http://evil.example' })).toBe(403);
   });
 
   it('takes a listed origin', async () => {

@@ -81,14 +81,14 @@ export async function serveMcpHttp(
   const sessions = new Sessions(sdk, live, settings, options.maxSessions ?? 64);
   const guard = { host, token: options.token, allowedOrigins: options.allowedOrigins };
   const http = createServer((request, response) => {
-    const refusal =
-      new URL(request.url ?? '/', 'http://x').pathname === '/mcp'
-        ? guardRequest(request, guard)
-        : { status: 403 as const, message: 'Not found: the MCP endpoint is /mcp.' };
+    // The guard runs first, so a foreign page learns nothing, not even which paths exist.
+    const refusal = guardRequest(request, guard);
     if (refusal) return refuse(response, refusal);
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
+      return answer(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    }
     sessions.handle(request, response).catch(() => {
-      if (!response.headersSent)
-        refuse(response, { status: 403, message: 'The request could not be handled.' });
+      if (!response.headersSent) answer(response, 500, 'The request could not be handled.');
     });
   });
   await new Promise<void>((resolve, reject) => {
