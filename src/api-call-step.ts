@@ -23,6 +23,9 @@ const ApiCallOutput = z.object({
     .record(z.string(), z.string())
     .describe('Selected response headers (content-type, location, etag, retry-after).'),
   body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
+  redirected: z
+    .boolean()
+    .describe('True when the provider redirected the request: the answer comes from where it pointed.'),
 });
 
 /** The input schema: method, path (checked by the endpoint guard), body, and custom headers where allowed. */
@@ -126,7 +129,12 @@ export function defineApiCallStep<Owner extends Integration>(
         const headerValue = response.headers.get(name);
         if (headerValue !== null) exposed[name] = headerValue;
       }
-      return { status: response.status, headers: exposed, body: response.body ?? null };
+      return {
+        status: response.status,
+        headers: exposed,
+        body: response.body ?? null,
+        redirected: response.redirected ?? false,
+      };
     },
   });
 }

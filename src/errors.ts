@@ -37,5 +37,6 @@ export {
   redactThenCut,
   secretForms,
 } from './errors/redaction.js';
+export { ResponseTooLargeError } from './errors/response-too-large-error.js';
 export { TimeoutError } from './errors/timeout-error.js';
 export { isToolstepsError, ToolstepsError } from './errors/toolsteps-error.js';

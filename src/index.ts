@@ -39,6 +39,7 @@ export {
   PlanError,
   ProviderError,
   RateLimitError,
+  ResponseTooLargeError,
   redactSecrets,
   type Sent,
   TimeoutError,

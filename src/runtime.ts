@@ -9,6 +9,7 @@ import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exc
 import { createHttpClient } from './http/http-client.js';
 import { RateGate } from './http/rate-gate.js';
 import type { RateLimitSnapshot } from './http/rate-limit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './http/read-body.js';
 import { defaultRetryOptions, type RetryOptions } from './http/retry-policy.js';
 import type { Integration } from './integration.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   maxRateLimitWaitMs?: number;
   /** Time limit of one HTTP attempt. Default 30 s. */
   requestTimeoutMs?: number;
+  /** Most bytes of one answer's body; a larger answer fails with ResponseTooLargeError. Default 32 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface InvokeOptions {
@@ -88,6 +91,7 @@ export class Runtime {
   private readonly gates = new Map<string, RateGate>();
   private readonly maxRateLimitWaitMs: number;
   private readonly requestTimeoutMs: number;
+  private readonly maxResponseBytes: number;
 
   constructor(options: RuntimeOptions = {}) {
     this.store = options.store ?? new MemoryConnectionStore();
@@ -98,6 +102,7 @@ export class Runtime {
     this.retry = { ...defaultRetryOptions, ...options.retry };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.refresher = new TokenRefresher({
       store: this.store,
       clock: this.clock,
@@ -150,6 +155,7 @@ export class Runtime {
       signal,
       stepIdempotent: step.idempotent,
       requestTimeoutMs: this.requestTimeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
       onStats: (stats) => spent.push(stats),
     });
   }

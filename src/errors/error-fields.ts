@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'credit_budget_exceeded'
   | 'plan_required'
   | 'partial_failure'
+  | 'response_too_large'
   | 'possibly_applied';
 
 export interface FieldIssue {

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
+import { isToolstepsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { classifyException } from './classify-exception.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
@@ -45,7 +46,7 @@ export function attempt(options: AttemptOptions): Send {
       let read = { body: null as unknown, bytes: 0 };
       if (isRedirect(response.status)) await response.body?.cancel();
       // A body cut off mid-way fails here, inside the same classification as the request.
-      else read = await readBody(response);
+      else read = await readBody(response, outgoing.where, outgoing.maxResponseBytes);
       logger.debug('response', {
         method: outgoing.method,
         path: outgoing.url.pathname,
@@ -57,9 +58,13 @@ export function attempt(options: AttemptOptions): Send {
         headers: response.headers,
         body: read.body,
         method: outgoing.method,
+        redirected: false,
       };
       return { ok: true, answer, stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, answers } };
     } catch (thrown) {
+      // Our own refusals of the answer (too large, too deep) are already in the family.
+      if (isToolstepsError(thrown))
+        return { ok: false, error: thrown, stats: { ...NO_STATS, attempts: 1, answers } };
       const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted };
       const error = classifyException(thrown, outgoing.where, signals, options.redact);
       logger.debug('request failed', {

@@ -44,6 +44,8 @@ export interface Answer<Body = unknown> {
   body: Body;
   /** The method of the hop that got this answer (a 303 turns a POST into a GET). */
   method: string;
+  /** True when the answer came from where a redirect pointed, not from the URL we asked. */
+  redirected: boolean;
 }
 
 /** How a request ended: an answer or an error, and in both cases what it cost. */
@@ -70,8 +72,10 @@ export interface Outgoing {
   operation: string | undefined;
   /** Whether sending it twice leaves the provider as sending it once: decides replays. */
   idempotent: boolean;
-  /** Time limit of one fetch. */
+  /** Time limit of one fetch, headers and body. */
   timeoutMs: number;
+  /** Most bytes of answer body read before the answer is refused. */
+  maxResponseBytes: number;
 }
 
 /** A stage of the transport: sends one request (however it likes) and says how it ended. */

@@ -21,6 +21,8 @@ export interface HttpResponse<Body = unknown> {
   status: number;
   headers: Headers;
   body: Body;
+  /** True when the provider redirected the request and the answer comes from where it pointed. */
+  redirected?: boolean;
 }
 
 export interface HttpClient {
@@ -49,6 +51,8 @@ export interface HttpClientOptions {
   /** The step's own declaration; a POST search is idempotent, a POST create is not. */
   stepIdempotent: boolean;
   requestTimeoutMs: number;
+  /** Most bytes of one answer's body; a larger answer fails with ResponseTooLargeError. */
+  maxResponseBytes: number;
   /** Hears what each `request` cost, so the caller (the runtime) can add it up. */
   onStats?: ((stats: RequestStats) => void) | undefined;
 }
@@ -64,11 +68,13 @@ export interface HttpClientOptions {
  */
 export function createHttpClient(options: HttpClientOptions): TransportClient {
   const { integration, credentials, clock, signal } = options;
-  const redact = (text: string) => redactSecrets(text, Object.values(credentials.current().secrets));
+  const secrets = () => Object.values(credentials.current().secrets);
+  const redact = (text: string) => redactSecrets(text, secrets());
   const once = attempt({ ...options, readRateLimit: integration.readRateLimit, redact });
   const classified = rejectFailures(followRedirects(once, baseScope(options.baseUrl)), {
     integration,
     redact,
+    secrets,
     now: () => clock.now(),
     connection: () => credentials.current(),
     canRefresh: credentials.refresh !== undefined,
@@ -88,8 +94,8 @@ export function createHttpClient(options: HttpClientOptions): TransportClient {
       const result = await send(request);
       options.onStats?.(result.stats);
       if (!result.ok) throw result.error;
-      const { status, headers, body } = result.answer;
-      return { status, headers, body: body as Body };
+      const { status, headers, body, redirected } = result.answer;
+      return { status, headers, body: body as Body, redirected };
     },
   };
 }

@@ -22,6 +22,8 @@ export interface HttpRequest {
   operation?: string;
   /** Per-attempt time limit. */
   timeoutMs?: number;
+  /** Most bytes of answer this request accepts; defaults to the runtime's `maxResponseBytes`. */
+  maxResponseBytes?: number;
 }
 
 export interface PrepareOptions {
@@ -31,6 +33,7 @@ export interface PrepareOptions {
   /** The step's own declaration; a POST search is idempotent, a POST create is not. */
   stepIdempotent: boolean;
   requestTimeoutMs: number;
+  maxResponseBytes: number;
 }
 
 /**
@@ -86,5 +89,6 @@ export function prepareRequest(
       request.idempotent ??
       (IDEMPOTENT_METHODS.has(request.method) || (request.method === 'POST' && options.stepIdempotent)),
     timeoutMs: request.timeoutMs ?? options.requestTimeoutMs,
+    maxResponseBytes: request.maxResponseBytes ?? options.maxResponseBytes,
   };
 }

@@ -3,6 +3,8 @@ import { RateLimitError } from '../errors.js';
 import type { RateLimitSnapshot, RateLimitWindow } from './rate-limit.js';
 
 const UNKNOWN_RESET_PAUSE_MS = 1000;
+/** No provider window refills later than this; a reset beyond it (9e12, say) is a provider's error. */
+const MAX_RESET_HORIZON_MS = 24 * 60 * 60_000;
 
 export interface RateGateOptions {
   clock: Clock;
@@ -15,8 +17,30 @@ export interface RateGateOptions {
 interface WindowState extends RateLimitWindow {
   /** Requests `remaining` may not count yet: sent since, or unanswered when, the provider said it. */
   inFlight: number;
+  /** When an answer last told us about this window. */
+  observedAt: number;
   /** For a window known only by its length: when we first saw its current cycle. */
   cycleSeenAt?: number;
+}
+
+/**
+ * A window as a provider's headers described it, made safe to plan with:
+ * counts that are not finite are dropped, and a reset in the past or absurdly
+ * far ahead (9e12) is clamped into the next day.
+ */
+function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindow | undefined {
+  if (!Number.isFinite(window.remaining)) return undefined;
+  const finite = (value: number | undefined) =>
+    value !== undefined && Number.isFinite(value) ? value : undefined;
+  const resetAt = finite(window.resetAt);
+  const windowMs = finite(window.windowMs);
+  const limit = finite(window.limit);
+  const sane: RateLimitWindow = { name: window.name, remaining: Math.max(0, window.remaining) };
+  if (limit !== undefined) sane.limit = limit;
+  if (resetAt !== undefined)
+    sane.resetAt = Math.min(Math.max(resetAt, observedAt), observedAt + MAX_RESET_HORIZON_MS);
+  if (windowMs !== undefined) sane.windowMs = Math.min(Math.max(windowMs, 0), MAX_RESET_HORIZON_MS);
+  return sane;
 }
 
 /**
@@ -50,7 +74,8 @@ export class RateGate {
     if (!snapshot) return;
     this.last = snapshot;
     for (const window of snapshot.windows) {
-      this.windows.set(window.name, this.estimateReset(window, snapshot.observedAt));
+      const sane = saneWindow(window, snapshot.observedAt);
+      if (sane) this.windows.set(window.name, this.estimateReset(sane, snapshot.observedAt));
     }
   }
 
@@ -70,7 +95,8 @@ export class RateGate {
   private estimateReset(window: RateLimitWindow, observedAt: number): WindowState {
     // Requests still unanswered may not be in `remaining` yet (with one at a time, there are none).
     const inFlight = this.unanswered;
-    if (window.resetAt !== undefined || window.windowMs === undefined) return { ...window, inFlight };
+    if (window.resetAt !== undefined || window.windowMs === undefined)
+      return { ...window, inFlight, observedAt };
     const previous = this.windows.get(window.name);
     const cycleSeenAt =
       previous?.cycleSeenAt !== undefined &&
@@ -79,7 +105,7 @@ export class RateGate {
       window.remaining <= previous.remaining
         ? previous.cycleSeenAt
         : observedAt;
-    return { ...window, inFlight, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
+    return { ...window, inFlight, observedAt, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
   }
 
   /**
@@ -121,6 +147,13 @@ export class RateGate {
             // one request probe and learn the truth from its headers.
             this.windows.delete(name);
             waitUntil = Math.max(waitUntil, now + UNKNOWN_RESET_PAUSE_MS);
+          } else if (
+            window.resetAt - now > this.options.maxWaitMs &&
+            now - window.observedAt >= this.options.maxWaitMs
+          ) {
+            // Too long to wait for, and learnt longer ago than we would wait: let one request
+            // probe, so a later answer corrects it (a provider may have reset early, or lied).
+            this.windows.delete(name);
           } else waitUntil = Math.max(waitUntil, window.resetAt);
         }
       }
@@ -128,7 +161,7 @@ export class RateGate {
       const waitMs = waitUntil - now;
       if (waitMs > this.options.maxWaitMs) {
         throw new RateLimitError(
-          `The provider's quota is spent until ${new Date(waitUntil).toISOString()}; that is longer than the ${this.options.maxWaitMs} ms this call may wait.`,
+          `The provider's quota is spent for another ${Math.ceil(waitMs / 1000)} s; that is longer than the ${this.options.maxWaitMs} ms this call may wait.`,
           { retryAfterMs: waitMs, sent: false },
         );
       }

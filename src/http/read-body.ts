@@ -1,15 +1,67 @@
-/** Reads a whole body: parsed JSON when the content type says JSON (text when it does not parse), else text. */
-export async function readBody(response: Response): Promise<{ body: unknown; bytes: number }> {
-  const raw = new Uint8Array(await response.arrayBuffer());
+import { ProviderError, ResponseTooLargeError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
+
+/** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+function tooLarge(where: string, status: number, limitBytes: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `${where} answered with more than ${limitBytes} bytes; reading stopped there (raise maxResponseBytes to accept more).`,
+    { status, limitBytes },
+  );
+}
+
+/** Reads the body as a stream, refusing it as soon as it passes `limitBytes` (or says it will). */
+async function readCapped(response: Response, where: string, limitBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limitBytes) {
+    await response.body?.cancel();
+    throw tooLarge(where, response.status, limitBytes);
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    bytes += part.value.byteLength;
+    if (bytes > limitBytes) {
+      await reader.cancel();
+      throw tooLarge(where, response.status, limitBytes);
+    }
+    chunks.push(part.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a whole body, at most `limitBytes` of it: parsed JSON when the content
+ * type says JSON (text when it does not parse), else text. JSON nested deeper
+ * than any real answer is refused, before anything walks it recursively.
+ */
+export async function readBody(
+  response: Response,
+  where: string,
+  limitBytes: number,
+): Promise<{ body: unknown; bytes: number }> {
+  const raw = await readCapped(response, where, limitBytes);
   const text = new TextDecoder().decode(raw);
   if (text === '') return { body: null, bytes: raw.byteLength };
   const type = response.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    try {
-      return { body: JSON.parse(text), bytes: raw.byteLength };
-    } catch {
-      return { body: text, bytes: raw.byteLength };
-    }
+  if (!type.includes('json')) return { body: text, bytes: raw.byteLength };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { body: text, bytes: raw.byteLength };
   }
-  return { body: text, bytes: raw.byteLength };
+  if (nestingDepthExceeds(body, MAX_JSON_DEPTH)) {
+    throw new ProviderError(
+      `${where} answered with JSON nested deeper than ${MAX_JSON_DEPTH} levels; not read.`,
+      {
+        status: response.status,
+        sent: true,
+      },
+    );
+  }
+  return { body, bytes: raw.byteLength };
 }

@@ -1,6 +1,6 @@
 import type { Connection } from '../connection/connection.js';
 import { definedOnly } from '../defined-only.js';
-import { AuthError, type ToolstepsError } from '../errors.js';
+import { AuthError, redactDeep, type ToolstepsError } from '../errors.js';
 import type { Integration, ParsedProviderError, ProviderFailure } from '../integration.js';
 import { classifyFailure } from './classify-response.js';
 import type { Answer, Exchange, Outgoing, Send } from './exchange.js';
@@ -8,6 +8,8 @@ import type { Answer, Exchange, Outgoing, Send } from './exchange.js';
 export interface RejectFailuresOptions {
   integration: Integration;
   redact: (text: string) => string;
+  /** The connection's secrets, removed from an error body before any parser reads (and cuts) it. */
+  secrets: () => readonly (string | undefined)[];
   now: () => number;
   connection: () => Connection;
   /** Whether a 401 can still be answered by a refresh (then `withAuthRefresh` decides). */
@@ -47,15 +49,18 @@ export function classifyAnswer(
   outgoing: Outgoing,
   options: RejectFailuresOptions,
 ): ToolstepsError {
+  // Redact first, cut after: an integration's parser may cut the provider's text, and a secret
+  // cut in half would no longer match its whole form.
+  const body = redactDeep(answer.body, options.secrets());
   const failure: ProviderFailure = {
     status: answer.status,
     headers: answer.headers,
-    body: answer.body,
+    body,
     method: answer.method,
     path: outgoing.path,
     operation: outgoing.operation,
   };
-  const parsed = parsedError(options.integration, answer.body, options.redact);
+  const parsed = parsedError(options.integration, body, options.redact);
   const specific = options.integration.classifyError?.(failure, parsed);
   const error = specific ?? classifyFailure(failure, parsed, options.now());
   return options.canRefresh ? error : withoutRefresh(error, specific !== undefined, options.connection());

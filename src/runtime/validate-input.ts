@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
 import { compileMapping, type VariableMapping } from '../mapping.js';
 import type { AnyStep } from '../step.js';
 import { fieldIssues, listIssues } from './field-issues.js';
@@ -23,6 +24,12 @@ export function validateInput(
     replaceVariables?: boolean | undefined;
   },
 ): ValidatedInput {
+  // Deeper than any real input, and deep enough to overflow the recursive walks that follow.
+  if (nestingDepthExceeds(options.input, MAX_JSON_DEPTH)) {
+    throw new InputError(`Input for ${step.id} is nested deeper than ${MAX_JSON_DEPTH} levels.`, [
+      { path: '(root)', message: `nested deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
+  }
   const parsed = step.input.safeParse(options.input);
   if (!parsed.success) {
     const issues = fieldIssues(parsed.error);

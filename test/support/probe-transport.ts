@@ -61,6 +61,7 @@ export const probePrepare: PrepareOptions = {
   defaultQuery: {},
   stepIdempotent: false,
   requestTimeoutMs: 5_000,
+  maxResponseBytes: 64 * 1024,
 };
 
 /** The wire form of a request to the probe, as `prepareRequest` builds it. */

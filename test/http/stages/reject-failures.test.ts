@@ -12,6 +12,7 @@ function classifying() {
   return rejectFailures(send, {
     integration: probe,
     redact: (text) => text.split('probe-key-0001').join('[redacted]'),
+    secrets: () => ['probe-key-0001'],
     now: () => clock.now(),
     connection: () => probeConnection(),
     canRefresh: true,

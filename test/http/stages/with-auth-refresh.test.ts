@@ -30,6 +30,7 @@ function client(credentials: BoundCredentials) {
   const classified = rejectFailures(send, {
     integration: probe,
     redact: (text) => text,
+    secrets: () => ['probe-key-0001'],
     now: () => clock.now(),
     connection: () => credentials.current(),
     canRefresh: credentials.refresh !== undefined,

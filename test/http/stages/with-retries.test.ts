@@ -15,6 +15,7 @@ function retrying() {
   const classified: Send = rejectFailures(send, {
     integration: probe,
     redact: (text) => text,
+    secrets: () => ['probe-key-0001'],
     now: () => clock.now(),
     connection: () => probeConnection(),
     canRefresh: false,

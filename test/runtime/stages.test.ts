@@ -1,0 +1,112 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ManualClock } from '../../src/clock.js';
+import { InputError } from '../../src/errors.js';
+import { defineIntegration } from '../../src/integration.js';
+import { Runtime } from '../../src/runtime.js';
+import { defineStep } from '../../src/step.js';
+import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const echo = defineStep({
+  id: 'probe.echo',
+  integration: probe,
+  title: 'Echo',
+  description: 'Echoes.',
+  agentDescription: 'Echoes.',
+  keywords: [],
+  input: z.object({ value: z.json() }),
+  output: z.object({ said: z.string() }),
+  access: 'read',
+  idempotent: true,
+  variables: {},
+  async run(_input, { http }) {
+    const response = await http.request<{ said: string }>({ method: 'GET', path: '/echo' });
+    return response.body;
+  },
+});
+
+describe('validateInput', () => {
+  it('refuses input nested deeper than 256 levels as InputError, sending nothing, instead of overflowing the stack', async () => {
+    let value: unknown = 'leaf';
+    for (let depth = 0; depth < 20_000; depth += 1) value = [value];
+    const runtime = new Runtime({ clock: new ManualClock() });
+    const error = await runtime
+      .invoke(echo, { connection: probeConnection(), input: { value } })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toMatch(/nested deeper than 256 levels/);
+  });
+});
+
+describe('bindConnection and the redaction set', () => {
+  const oauthProbe = defineIntegration({
+    id: 'oprobe',
+    title: 'OAuth probe',
+    description: 'A test-only OAuth provider.',
+    keywords: [],
+    connection: {
+      kind: 'oauth2',
+      fields: z.object({ clientId: z.string() }),
+      requiredSecrets: ['accessToken'],
+      oauth: {
+        authorizeUrl: () => `${PROBE}/oauth/authorize`,
+        tokenUrl: () => `${PROBE}/oauth/token`,
+        tokenRequestEncoding: 'json',
+        refreshes: true,
+        defaultScopes: [],
+      },
+    },
+    baseUrl: () => `${PROBE}/api`,
+    authHeaders: ({ connection }) => ({ authorization: `Bearer ${connection.secrets.accessToken}` }),
+    apiCall: { methods: ['GET'] },
+    paths: {},
+  });
+  const whoami = defineStep({
+    id: 'oprobe.whoami',
+    integration: oauthProbe,
+    title: 'Who am I',
+    description: 'Echoes the caller.',
+    agentDescription: 'Echoes the caller.',
+    keywords: [],
+    input: z.object({}),
+    output: z.object({ said: z.string() }),
+    access: 'read',
+    idempotent: true,
+    variables: {},
+    async run(_input, { http }) {
+      return (await http.request<{ said: string }>({ method: 'GET', path: '/me' })).body;
+    },
+  });
+
+  it('redacts a token obtained by a refresh during the step from that step’s output', async () => {
+    const clock = new ManualClock();
+    const runtime = new Runtime({ clock });
+    await runtime.store.put({
+      id: 'op',
+      integration: 'oprobe',
+      kind: 'oauth2',
+      fields: { clientId: 'probe-client' },
+      secrets: { accessToken: 'old-access-token-1', refreshToken: 'old-refresh-token-1' },
+      expiresAt: clock.now() + 3_600_000,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    nock(PROBE).get('/api/me').reply(401, {});
+    nock(PROBE).post('/oauth/token').reply(200, {
+      access_token: 'new-access-token-2',
+      refresh_token: 'new-refresh-token-2',
+      token_type: 'bearer',
+      expires_in: 3600,
+    });
+    nock(PROBE, { reqheaders: { authorization: 'Bearer new-access-token-2' } })
+      .get('/api/me')
+      .reply(200, { said: 'you sent new-access-token-2' });
+    const result = await runtime.invoke(whoami, { connection: 'op', input: {} });
+    expect(result.output).toEqual({ said: 'you sent [redacted]' });
+    expect(result.meta.attempts).toBe(2);
+  });
+});
