@@ -68,7 +68,7 @@ function apiCallInput(integration: Integration, options: ApiCallOptions) {
         }
       : {}),
   };
-  const input = z.object(shape).superRefine((value, context) => {
+  const input = z.strictObject(shape).superRefine((value, context) => {
     const method = value.method as HttpMethod;
     if (value.body !== undefined && !BODY_METHODS.has(method)) {
       context.addIssue({

@@ -9,6 +9,11 @@ export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
   }));
 }
 
+/** `path: message` per issue; a message that already names its field in backticks stands alone. */
 export function listIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  return issues
+    .map((issue) =>
+      issue.message.includes(`\`${issue.path}\``) ? issue.message : `${issue.path}: ${issue.message}`,
+    )
+    .join('; ');
 }

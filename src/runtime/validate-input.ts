@@ -2,7 +2,8 @@ import { InputError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
 import { compileMapping, type VariableMapping } from '../mapping.js';
 import type { AnyStep } from '../step.js';
-import { fieldIssues, listIssues } from './field-issues.js';
+import { listIssues } from './field-issues.js';
+import { inputIssues } from './input-issues.js';
 
 export interface ValidatedInput {
   /** The step's input after its schema: defaults applied, types narrowed. */
@@ -32,7 +33,7 @@ export function validateInput(
   }
   const parsed = step.input.safeParse(options.input);
   if (!parsed.success) {
-    const issues = fieldIssues(parsed.error);
+    const issues = inputIssues(step.input, parsed.error, options.input);
     throw new InputError(`Invalid input for ${step.id}: ${listIssues(issues)}.`, issues);
   }
   const mapping = options.replaceVariables

@@ -149,7 +149,7 @@ export default defineStep({
     'Starts a new deployment of a project from a git branch; it is QUEUED, then BUILDING, then READY or ERROR. environment: production deploys to the live site (only when the user asked for production); preview (the default) and development create a preview deployment with its own URL. Not idempotent and never retried after a failure that may have reached the provider: if the error says the outcome is unknown, call List Deployments for the project before creating again, or you may deploy twice. Use Cancel Deployment to stop one.',
   keywords: ['deploy', 'new deployment', 'release', 'ship', 'build', 'publish', 'redeploy', 'create'],
   input: z
-    .object({
+    .strictObject({
       project: ProjectRef,
       branch: GitRef.optional().describe(
         "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",

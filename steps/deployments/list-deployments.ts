@@ -33,7 +33,7 @@ const Page = z.object({
 });
 
 export const listDeploymentsInput = z
-  .object({
+  .strictObject({
     project: ProjectRef.optional().describe('Only deployments of this project (name or id).'),
     state: z
       .array(ReadyState)

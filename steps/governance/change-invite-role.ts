@@ -27,7 +27,7 @@ export default defineStep({
     'pending invite',
     'role',
   ],
-  input: z.object({
+  input: z.strictObject({
     invite_code: InviteCode,
     email: Email.describe(
       "The invitee's email exactly as given to Invite User: the new invite goes to it. It cannot be checked against the invite (the platform cannot look invites up), so a wrong address deletes this invite and invites someone else.",

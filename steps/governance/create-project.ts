@@ -12,7 +12,7 @@ export default defineStep({
   agentDescription:
     'Creates a new, empty project in the given organization and returns its project_id. Any valid API key may do this; the connection needs no projectId. Not idempotent: every successful call creates another project, and projects cannot be deleted through this API (deletion is not available upstream), so never call it twice for the same project. A call that fails after it may have reached the platform is not retried: check the dashboard before trying again.',
   keywords: ['new project', 'create project', 'add project', 'workspace', 'project setup', 'organization'],
-  input: z.object({
+  input: z.strictObject({
     name: z.string().trim().min(1).max(200).describe('Name of the new project.'),
     description: z.string().max(2000).default('').describe('What the project is for; may be empty.'),
     organization_id: OrganizationId,

@@ -25,7 +25,7 @@ export default defineStep({
   agentDescription:
     'Creates a new ticket. Not idempotent: if the call fails in a way that may have reached the provider it is not retried. Pass external_id (your own unique id for this request) so a retry can find the ticket instead of creating a duplicate: with external_id set, the step looks the ticket up before creating and after an ambiguous failure, so calling it again with the same external_id never makes a duplicate. Use Update Ticket to change an existing ticket.',
   keywords: ['new ticket', 'open ticket', 'file', 'raise', 'report issue', 'create'],
-  input: z.object({
+  input: z.strictObject({
     subject: z.string().trim().min(1).max(1000).describe('Subject line of the ticket.'),
     description: z.string().min(1).max(65_000).describe('The first comment: what the requester needs.'),
     priority: TicketPriority.optional(),

@@ -12,7 +12,7 @@ export default defineStep({
   agentDescription:
     'PERMANENTLY deletes a ticket and its conversation; it cannot be restored through this step. Only use when the user explicitly asked to delete this ticket; to close a ticket, use Update Ticket with status solved instead.',
   keywords: ['delete ticket', 'remove ticket', 'destroy', 'permanent'],
-  input: z.object({ ticket_id: TicketId }),
+  input: z.strictObject({ ticket_id: TicketId }),
   output: z.object({
     deleted: z.literal(true).describe('Always true: failures are errors.'),
     ticket_id: z.number().describe('The deleted ticket id.'),

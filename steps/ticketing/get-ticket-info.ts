@@ -21,7 +21,7 @@ export default defineStep({
   agentDescription:
     'Reads a ticket by id with its whole conversation (public comments and internal notes, oldest first). Read-only and safe to retry. Use Search Tickets or List Tickets to find an id.',
   keywords: ['read ticket', 'show ticket', 'ticket details', 'comments', 'conversation', 'get'],
-  input: z.object({ ticket_id: TicketId }),
+  input: z.strictObject({ ticket_id: TicketId }),
   output: z.object({
     ticket: Ticket,
     requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),

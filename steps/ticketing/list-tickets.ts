@@ -27,7 +27,7 @@ export default defineStep({
     'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
   keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
   input: z
-    .object({
+    .strictObject({
       status: TicketStatus.optional(),
       priority: TicketPriority.optional(),
       assignee: Assignee.optional(),

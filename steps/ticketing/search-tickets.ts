@@ -23,7 +23,7 @@ export default defineStep({
   agentDescription:
     'Searches tickets with key:value terms (status:, priority:, ticket_type:, assignee:, requester:, tags:, created>, created<), free text, "quoted phrases" and -negation. Returns up to limit tickets (max 1,000, the provider cap); count is the true total and truncated says when results were cut. For exhaustive filtered lists use List Tickets, which pages without a cap. Read-only and safe to retry.',
   keywords: ['search', 'find tickets', 'query', 'lookup'],
-  input: z.object({
+  input: z.strictObject({
     query: z
       .string()
       .trim()

@@ -50,7 +50,7 @@ export default defineStep({
     'solve',
   ],
   input: z
-    .object({
+    .strictObject({
       ticket_id: TicketId,
       status: TicketStatus.optional(),
       priority: TicketPriority.optional(),

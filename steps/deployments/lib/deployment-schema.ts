@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OutputError } from '../../../src/errors.js';
+import { PathSegment } from '../../../src/path-segment.js';
 
 /** The provider's `readyState` values. */
 export const READY_STATES = [
@@ -23,15 +24,15 @@ export const CANCELABLE_STATES: readonly string[] = ['QUEUED', 'INITIALIZING', '
  * (up to 100); ids look like `prj_...`. Either works wherever the provider
  * takes a project.
  */
-export const ProjectRef = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'a project name or id: letters, digits, ".", "_" and "-"')
-  .describe('Project name (e.g. "web") or id (prj_...).');
+export const ProjectRef = PathSegment.regex(
+  /^[A-Za-z0-9._-]{1,100}$/,
+  'a project name or id: letters, digits, ".", "_" and "-"',
+).describe('Project name (e.g. "web") or id (prj_...).');
 
-export const DeploymentId = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,255}$/, 'a deployment id such as dpl_abc123, or its hostname')
-  .describe('Deployment id (dpl_...), as returned by Create Deployment or List Deployments.');
+export const DeploymentId = PathSegment.regex(
+  /^[A-Za-z0-9._-]{1,255}$/,
+  'a deployment id such as dpl_abc123, or its hostname',
+).describe('Deployment id (dpl_...), as returned by Create Deployment or List Deployments.');
 
 /**
  * The environments the spec names, and how each maps onto the provider's

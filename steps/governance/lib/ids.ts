@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PathSegment } from '../../../src/path-segment.js';
 
 /** Characters that would change which path a value lands on, or smuggle a second segment or a query. */
 const NO_PATH_UNSAFE_CHARACTERS = /^[^\s/\\?#%\u0000-\u001f\u007f]*$/;
@@ -12,9 +13,7 @@ const NO_DOT_SEGMENTS = /^(?!\.$)(?!.*\.\.)/;
  * Regexes rather than refinements, so the JSON Schema carries them to form renderers.
  */
 export function safeId(description: string) {
-  return z
-    .string()
-    .min(1)
+  return PathSegment.min(1)
     .max(256)
     .regex(
       NO_PATH_UNSAFE_CHARACTERS,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NumericId } from '../../../src/path-segment.js';
 
 /** Provider enums (Zendesk Support API v2). */
 export const TicketStatus = z
@@ -7,11 +8,10 @@ export const TicketStatus = z
 export const TicketPriority = z.enum(['low', 'normal', 'high', 'urgent']).describe('Ticket priority.');
 export const TicketType = z.enum(['problem', 'incident', 'question', 'task']).describe('Ticket type.');
 
-export const TicketId = z.coerce
-  .number()
-  .int()
-  .positive()
-  .describe('The numeric ticket id, as returned by Create Ticket, List Tickets or Search Tickets.');
+/** A number, or a string of digits: nothing else is coerced (`true` and `"0x10"` are not ticket 1 and 16). */
+export const TicketId = NumericId.describe(
+  'The numeric ticket id, as returned by Create Ticket, List Tickets or Search Tickets.',
+);
 
 /** A user id or an email address: the provider takes either for assignees. */
 export const Assignee = z

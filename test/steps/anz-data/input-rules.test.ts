@@ -63,15 +63,15 @@ const refused: [string, string, unknown, string][] = [
     'an unknown key (a typo)',
     'anz_data.enrich_person',
     { emial: 'olivia.nguyen@wattle-analytics.example', profile_slug: 'olivia-nguyen' },
-    '(root)',
+    'emial',
   ],
-  ['an unknown company key', 'anz_data.enrich_company', { domain: 'x.example', acn: '1' }, '(root)'],
-  ['an unknown search filter', 'anz_data.search_people', { company: 'Wattle', titel: 'cto' }, '(root)'],
+  ['an unknown company key', 'anz_data.enrich_company', { domain: 'x.example', acn: '1' }, 'acn'],
+  ['an unknown search filter', 'anz_data.search_people', { company: 'Wattle', titel: 'cto' }, 'titel'],
   [
     'an API Call with headers',
     'anz_data.api_call',
     { method: 'GET', endpoint: '/credits', headers: { authorization: 'Bearer x' } },
-    '(root)',
+    'headers',
   ],
 ];
 
@@ -107,7 +107,7 @@ describe('anz_data input rules: refused before anything is sent', () => {
       /at least one of company, position, seniority, department/,
     );
     await expect(fx.invoke('anz_data.enrich_person', { emial: 'a@b.example' })).rejects.toThrow(
-      /Unrecognized key.*emial/,
+      /unknown field `emial`; did you mean `email`\?/,
     );
     expect(fx.sent()).toHaveLength(0);
   });

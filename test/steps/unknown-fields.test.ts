@@ -1,0 +1,138 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { buildManifest } from '../../src/manifest.js';
+import { createRegistry } from '../../steps/index.js';
+import { cli, jsonError } from '../cli/cli-harness.js';
+import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+
+type Schema = { properties?: object; additionalProperties?: unknown; oneOf?: Schema[]; anyOf?: Schema[] };
+
+/** The InputError a run was refused with. */
+async function refusal(run: Promise<unknown>): Promise<InputError> {
+  const caught = await run.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(caught).toBeInstanceOf(InputError);
+  return caught as InputError;
+}
+
+/** Every object in the schema that lists properties, with its branches. */
+function objectsOf(schema: Schema): Schema[] {
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].flatMap(objectsOf);
+  return schema.properties ? [schema, ...branches] : branches;
+}
+
+describe('step inputs refuse fields they do not know', () => {
+  it('on every step of the catalogue, as its JSON Schema tells a model (additionalProperties: false)', () => {
+    for (const step of buildManifest(createRegistry()).steps) {
+      const objects = objectsOf(step.input as Schema);
+      expect(objects.length, step.id).toBeGreaterThan(0);
+      for (const object of objects) expect(object.additionalProperties, step.id).toBe(false);
+    }
+  });
+
+  describe('through the library', () => {
+    let fx: TicketingFixture;
+    const sent = () => fx.sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
+    beforeEach(async () => {
+      fx = await ticketingFixture();
+    });
+    afterEach(async () => {
+      await fx.close();
+    });
+
+    it('names a misspelt field and the field it probably meant, and sends nothing', async () => {
+      const error = await refusal(
+        fx.invoke('ticketing.create_ticket', { subject: 's', description: 'd', priorty: 'high' }),
+      );
+      expect(error.issues).toEqual([
+        { path: 'priorty', message: 'unknown field `priorty`; did you mean `priority`?' },
+      ]);
+      expect(error.message).toBe(
+        'Invalid input for ticketing.create_ticket: unknown field `priorty`; did you mean `priority`?.',
+      );
+      expect(sent()).toEqual([]);
+    });
+
+    it('lists the fields when nothing is close, and names nested fields by their path', async () => {
+      const far = await refusal(fx.invoke('ticketing.delete_ticket', { ticket_id: 1, zzz: true }));
+      expect(far.issues).toEqual([
+        { path: 'zzz', message: 'unknown field `zzz`; the fields are `ticket_id`' },
+      ]);
+      const api = await refusal(
+        fx.invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/users.json', header: {} }),
+      );
+      expect(api.issues[0]?.message).toMatch(/^unknown field `header`/);
+      expect(sent()).toEqual([]);
+    });
+
+    it('says a missing field is required and a value outside a list must be one of the list', async () => {
+      const missing = await refusal(fx.invoke('ticketing.create_ticket', { description: 'd' }));
+      expect(missing.issues).toEqual([{ path: 'subject', message: '`subject` is required' }]);
+      const outside = await refusal(
+        fx.invoke('ticketing.create_ticket', { subject: 's', description: 'd', priority: 'hgh' }),
+      );
+      expect(outside.issues).toEqual([
+        { path: 'priority', message: '`priority` must be one of low, normal, high, urgent' },
+      ]);
+      expect(sent()).toEqual([]);
+    });
+  });
+
+  describe('through the CLI', () => {
+    let home: string;
+    let fx: TicketingFixture;
+    beforeEach(async () => {
+      home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-unknown-field-'));
+      process.env.TOOLSTEPS_HOME = home;
+      fx = await ticketingFixture();
+    });
+    afterEach(async () => {
+      await fx.close();
+      await rm(home, { recursive: true, force: true });
+      delete process.env.TOOLSTEPS_HOME;
+      delete process.env.TS_UNKNOWN_FIELD_TOKEN;
+    });
+
+    it('run exits 2 with the suggestion and sends nothing', async () => {
+      process.env.TS_UNKNOWN_FIELD_TOKEN = fx.connection.secrets.accessToken!;
+      const added = await cli(
+        'connections',
+        'add',
+        'ticketing',
+        '--id',
+        'acme',
+        '--subdomain',
+        'acme',
+        '--base-url',
+        fx.sandbox.baseUrl('ticketing', 'acme'),
+        '--access-token-env',
+        'TS_UNKNOWN_FIELD_TOKEN',
+      );
+      expect(added.code).toBe(0);
+      const input = '{"subject":"s","description":"d","priorty":"high"}';
+      const human = await cli('run', 'ticketing.create_ticket', '--connection', 'acme', '--input', input);
+      expect(human.code).toBe(2);
+      expect(human.err).toContain('unknown field `priorty`; did you mean `priority`?');
+      const json = await cli(
+        'run',
+        'ticketing.create_ticket',
+        '--connection',
+        'acme',
+        '--input',
+        input,
+        '--json',
+      );
+      expect(json.code).toBe(2);
+      expect(jsonError(json)).toMatchObject({
+        code: 'input_invalid',
+        fields: [{ path: 'priorty', message: 'unknown field `priorty`; did you mean `priority`?' }],
+      });
+      expect(fx.sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing')).toEqual([]);
+    });
+  });
+});
