@@ -8,6 +8,7 @@ import type { DemoContext } from './demo-context.js';
 import { deploymentsStory } from './deployments-story.js';
 import { governanceStory } from './governance-story.js';
 import { ticketingStory } from './ticketing-story.js';
+import { triggersStory } from './triggers-story.js';
 
 export type DemoStory = (demo: DemoContext) => Promise<void>;
 
@@ -18,6 +19,7 @@ export const demoStories: DemoStory[] = [
   contactDataStory,
   governanceStory,
   deploymentsStory,
+  triggersStory,
 ];
 
 function render(value: unknown): string {
