@@ -1,4 +1,13 @@
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+
+/**
+ * undici is a graph of over a hundred files: it is loaded when the first
+ * dispatcher is made, not when this module is, so `toolsteps --help`, a
+ * search of the catalogue, and an embedder that only builds a manifest never
+ * pay for it. `require` keeps `createDispatcher` synchronous.
+ */
+const loadUndici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
 
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
@@ -24,6 +33,7 @@ export function createDispatcher(
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
   };
   const usesProxy = PROXY_VARIABLES.some((name) => Boolean(env[name]));
+  const { Agent, EnvHttpProxyAgent } = loadUndici();
   if (!usesProxy) return new Agent(agentOptions);
   // Loopback never goes through a proxy: the sandbox and the OAuth callback live there.
   const noProxy = [env.NO_PROXY ?? env.no_proxy, 'localhost,127.0.0.1,::1'].filter(Boolean).join(',');

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
-import { BULK_RUN_MAX_RECORDS, bulkOptions, bulkOutput, runBulkLookup } from './lib/bulk-step.js';
+import {
+  BULK_RUN_MAX_RECORDS,
+  BULK_RUN_MAX_RECORDS_TEXT,
+  bulkOptions,
+  bulkOutput,
+  runBulkLookup,
+} from './lib/bulk-step.js';
 import {
   Company,
   CompanyLookup,
@@ -36,7 +42,7 @@ export default defineStep({
       .min(1)
       .max(BULK_RUN_MAX_RECORDS)
       .describe(
-        `Companies to enrich, 1 to ${BULK_RUN_MAX_RECORDS.toLocaleString('en-US')}; each with exactly one of domain or name.`,
+        `Companies to enrich, 1 to ${BULK_RUN_MAX_RECORDS_TEXT}; each with exactly one of domain or name.`,
       ),
     ...bulkOptions,
   }),

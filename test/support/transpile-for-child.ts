@@ -2,9 +2,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 
-/** Relative imports of a module, as repository paths of their TypeScript sources. */
+/**
+ * Relative imports of a module, static and dynamic (the CLI loads each
+ * command's implementation with `await import()`), as repository paths of
+ * their TypeScript sources.
+ */
 function relativeImports(file: string, source: string): string[] {
-  const found = [...source.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)\.js'/g)];
+  const found = [...source.matchAll(/(?:\bfrom\s+|\bimport\(\s*)'(\.{1,2}\/[^']+)\.js'/g)];
   return found.map((match) => path.join(path.dirname(file), `${match[1]}.ts`));
 }
 

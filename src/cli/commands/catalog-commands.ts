@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { definedOnly } from '../../defined-only.js';
 import type { AnyStep } from '../../step.js';
-import { cliContext } from '../cli-context.js';
+import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
 
 function line(step: AnyStep): string {
@@ -24,8 +23,8 @@ function registerListCommand(program: Command): void {
     .command('list')
     .description('List every integration and its steps.')
     .option('--integration <id>', 'only this integration')
-    .action((options: { integration?: string }, command: Command) => {
-      const { registry } = cliContext();
+    .action(async (options: { integration?: string }, command: Command) => {
+      const registry = await cliRegistry();
       const steps = registry.listSteps(options.integration);
       if (command.optsWithGlobals().json) {
         printJson(steps.map((step) => ({ id: step.id, title: step.title, access: step.access })));
@@ -45,8 +44,8 @@ function registerSearchCommand(program: Command): void {
     .command('search')
     .description('Search steps by provider name, title, keywords and description.')
     .argument('<words...>', 'what to look for')
-    .action((words: string[], _options: unknown, command: Command) => {
-      const { registry } = cliContext();
+    .action(async (words: string[], _options: unknown, command: Command) => {
+      const registry = await cliRegistry();
       const hits = registry.search(words.join(' '));
       if (command.optsWithGlobals().json) {
         printJson(
@@ -72,8 +71,9 @@ function registerDescribeCommand(program: Command): void {
 }
 
 /** One step in full: JSON with the schemas under --json, else a readable page. */
-function describeStep(stepId: string, _options: unknown, command: Command): void {
-  const { registry } = cliContext();
+async function describeStep(stepId: string, _options: unknown, command: Command): Promise<void> {
+  const registry = await cliRegistry();
+  const { z } = await import('zod');
   const step = registry.requireStep(stepId);
   const description = {
     id: step.id,

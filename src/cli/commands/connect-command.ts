@@ -67,7 +67,7 @@ export function registerConnectCommand(program: Command): void {
 
 /** Checks every flag, runs the browser sign-in with a loopback callback, and stores the tokens. */
 async function connect(integrationId: string, options: ConnectOptions, command: Command): Promise<void> {
-  const { registry, store, runtime } = cliContext();
+  const { registry, store, runtime } = await cliContext();
   const integration = registry.integration(integrationId);
   if (!integration?.connection.oauth) {
     throw new InputError(`"${integrationId}" is not an OAuth integration; use: toolsteps connections add.`, [

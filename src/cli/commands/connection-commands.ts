@@ -66,7 +66,7 @@ function registerAddConnection(connections: Command): void {
 }
 
 async function addConnection(integrationId: string, options: AddOptions, command: Command): Promise<void> {
-  const { registry, store } = cliContext();
+  const { registry, store } = await cliContext();
   const integration = registry.integration(integrationId);
   if (!integration) {
     throw new InputError(`Unknown integration "${integrationId}".`, [
@@ -158,7 +158,7 @@ function registerListConnections(connections: Command): void {
 }
 
 async function listConnections(_options: unknown, command: Command): Promise<void> {
-  const { store } = cliContext();
+  const { store } = await cliContext();
   const all = await store.list();
   const rows = all.map((connection) => ({
     id: connection.id,
@@ -188,7 +188,7 @@ function registerRemoveConnection(connections: Command): void {
     .description('Delete a stored connection.')
     .argument('<id>')
     .action(async (id: string, _options: unknown, command: Command) => {
-      const { store } = cliContext();
+      const { store } = await cliContext();
       const removed = await store.remove(id);
       if (!removed)
         throw new InputError(`No connection with id "${id}".`, [{ path: 'id', message: 'unknown' }]);

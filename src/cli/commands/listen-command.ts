@@ -2,11 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { createIntake, type DeliveryContext } from '../../triggers/intake.js';
+import type { DeliveryContext } from '../../triggers/intake.js';
 import type { IntakeRefusal } from '../../triggers/intake-refusal.js';
-import { toNodeListener } from '../../triggers/node-listener.js';
 import type { TriggerEvent } from '../../triggers/trigger-event.js';
-import { execEvent, forwardEvent } from '../listen/event-sinks.js';
 import { integerOption } from '../option-values.js';
 import { triggerContext } from '../trigger-context.js';
 
@@ -28,7 +26,8 @@ function forwardUrl(value: string | undefined): string | undefined {
 }
 
 /** Hands a started event on, then prints its line: a hand-off that fails prints nothing and is retried. */
-function eventHandler(options: ListenOptions, forwardTo: string | undefined) {
+async function eventHandler(options: ListenOptions, forwardTo: string | undefined) {
+  const { execEvent, forwardEvent } = await import('../listen/event-sinks.js');
   return async (event: TriggerEvent) => {
     if (forwardTo) await forwardEvent(forwardTo, event);
     if (options.exec) await execEvent(options.exec, event);
@@ -63,12 +62,17 @@ async function listen(options: ListenOptions, command: Command): Promise<void> {
   const json = Boolean(command.optsWithGlobals().json);
   const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
   const forwardTo = forwardUrl(options.forwardTo);
-  const { registry, subscriptions, dedupe } = triggerContext();
+  // The intake and its context load only here, never for other commands.
+  const [{ registry, subscriptions, dedupe }, { createIntake }, { toNodeListener }] = await Promise.all([
+    triggerContext(),
+    import('../../triggers/intake.js'),
+    import('../../triggers/node-listener.js'),
+  ]);
   const intake = createIntake({
     subscriptions,
     triggers: registry,
     dedupe,
-    handler: eventHandler(options, forwardTo),
+    handler: await eventHandler(options, forwardTo),
     onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
       logLine(
         json,

@@ -1,9 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createRegistry } from '../../../steps/index.js';
 import { InputError } from '../../errors.js';
-import { buildManifest, serializeManifest } from '../../manifest.js';
+import { cliRegistry } from '../cli-context.js';
 
 /**
  * Where `toolsteps manifest` writes: `out` (default manifest.json) in the
@@ -30,7 +29,11 @@ export function registerManifestCommand(program: Command): void {
     .option('--stdout', 'print the manifest instead of writing it')
     .option('--out <file>', 'the file to write or check, relative to the current folder', 'manifest.json')
     .action(async (options: { check?: boolean; stdout?: boolean; out?: string }) => {
-      const text = serializeManifest(buildManifest(createRegistry()));
+      const [{ buildManifest, serializeManifest }, registry] = await Promise.all([
+        import('../../manifest.js'),
+        cliRegistry(),
+      ]);
+      const text = serializeManifest(buildManifest(registry));
       if (options.stdout) {
         process.stdout.write(text);
         return;

@@ -72,7 +72,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--flat', 'one tool per step, even above 40 tools')
     .option('--watch-interval <ms>', 'how often to look for connection changes (0: never)', '2000')
     .action(async (options: McpOptions) => {
-      const { registry, runtime } = cliContext();
+      const { registry, runtime } = await cliContext();
       const settings = {
         registry,
         runtime,

@@ -1,11 +1,4 @@
 import type { Command } from 'commander';
-import {
-  ANZ_DATA_SANDBOX_KEY,
-  CONTACT_DATA_SANDBOX_KEY,
-  CONTROL_HEADER,
-  GOVERNANCE_SANDBOX,
-  startSandbox,
-} from '../../../sandbox/index.js';
 import { integerOption } from '../option-values.js';
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
@@ -16,6 +9,14 @@ export function registerSandboxCommand(program: Command): void {
     .option('--port <n>', 'port to listen on', '4010')
     .action(async (options: { port: string }) => {
       const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
+      // Every emulator is loaded only for this command, not for each start of the CLI.
+      const {
+        ANZ_DATA_SANDBOX_KEY,
+        CONTACT_DATA_SANDBOX_KEY,
+        CONTROL_HEADER,
+        GOVERNANCE_SANDBOX,
+        startSandbox,
+      } = await import('../../../sandbox/index.js');
       const sandbox = await startSandbox({ port });
       // Nobody reads the request log of a sandbox in its own process, and its
       // entries hold the credentials every request carried: keep none.

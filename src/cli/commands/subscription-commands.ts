@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { toPublicSubscription } from '../../triggers/subscription.js';
 import { printJson } from '../output.js';
 import { triggerContext } from '../trigger-context.js';
 
 async function listSubscriptions(_options: unknown, command: Command): Promise<void> {
-  const subscriptions = (await triggerContext().subscriptions.list()).map(toPublicSubscription);
+  const { toPublicSubscription } = await import('../../triggers/subscription.js');
+  const subscriptions = (await (await triggerContext()).subscriptions.list()).map(toPublicSubscription);
   if (command.optsWithGlobals().json) {
     printJson(subscriptions);
     return;

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import type { AnyTrigger } from '../../trigger.js';
-import { cliContext } from '../cli-context.js';
+import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
 
 const line = (trigger: AnyTrigger) => `${trigger.id.padEnd(36)} ${trigger.title}`;
 
-function listTriggers(options: { integration?: string }, command: Command): void {
-  const triggers = cliContext().registry.listTriggers(options.integration);
+async function listTriggers(options: { integration?: string }, command: Command): Promise<void> {
+  const triggers = (await cliRegistry()).listTriggers(options.integration);
   if (command.optsWithGlobals().json) {
     printJson(
       triggers.map((trigger) => ({
@@ -21,8 +20,8 @@ function listTriggers(options: { integration?: string }, command: Command): void
   for (const trigger of triggers) process.stdout.write(`${line(trigger)}\n`);
 }
 
-function searchTriggers(words: string[], _options: unknown, command: Command): void {
-  const hits = cliContext().registry.searchTriggers(words.join(' '));
+async function searchTriggers(words: string[], _options: unknown, command: Command): Promise<void> {
+  const hits = (await cliRegistry()).searchTriggers(words.join(' '));
   if (command.optsWithGlobals().json) {
     printJson(
       hits.map((hit) => ({
@@ -37,8 +36,9 @@ function searchTriggers(words: string[], _options: unknown, command: Command): v
   for (const hit of hits) process.stdout.write(`${line(hit.trigger)}\n`);
 }
 
-function describeTrigger(id: string, _options: unknown, command: Command): void {
-  const trigger = cliContext().registry.requireTrigger(id);
+async function describeTrigger(id: string, _options: unknown, command: Command): Promise<void> {
+  const trigger = (await cliRegistry()).requireTrigger(id);
+  const { z } = await import('zod');
   const description = {
     id: trigger.id,
     title: trigger.title,

@@ -58,7 +58,7 @@ async function createSubscription(
   command: Command,
 ): Promise<void> {
   const json = Boolean(command.optsWithGlobals().json);
-  const { manager } = triggerContext();
+  const { manager } = await triggerContext();
   const request = {
     trigger: triggerId,
     connection: connectionIdOption(options.connection),
@@ -100,19 +100,19 @@ async function createSubscription(
 }
 
 async function setActive(id: string, active: boolean, command: Command): Promise<void> {
-  const subscription = await triggerContext().manager.setActive(id, active);
+  const subscription = await (await triggerContext()).manager.setActive(id, active);
   if (command.optsWithGlobals().json) printJson(createdView(subscription));
   else process.stdout.write(`${subscription.id} is ${active ? 'active' : 'inactive'}.\n`);
 }
 
 async function removeSubscription(id: string, _options: unknown, command: Command): Promise<void> {
-  await triggerContext().manager.remove(id);
+  await (await triggerContext()).manager.remove(id);
   if (command.optsWithGlobals().json) printJson({ id, removed: true });
   else process.stdout.write(`Removed ${id} and its webhook at the provider.\n`);
 }
 
 async function showStatus(id: string, _options: unknown, command: Command): Promise<void> {
-  const subscription = toPublicSubscription(await triggerContext().manager.require(id));
+  const subscription = toPublicSubscription(await (await triggerContext()).manager.require(id));
   const status = {
     ...subscription,
     createdAt: new Date(subscription.createdAt).toISOString(),

@@ -13,6 +13,13 @@ import { readWire, type WireRecord, wireBulk } from './wire.js';
 /** Most records one bulk invocation takes; larger lists are split over several invocations. */
 export const BULK_RUN_MAX_RECORDS = 10_000;
 
+/**
+ * The limit as step descriptions show it ("10,000"). Grouped by hand, not with
+ * toLocaleString, which loads ICU data while the catalogue is built: tens of
+ * milliseconds on every start of the CLI.
+ */
+export const BULK_RUN_MAX_RECORDS_TEXT = String(BULK_RUN_MAX_RECORDS).replace(/\B(?=(\d{3})+$)/g, ',');
+
 /** The input fields every bulk step shares besides its records. */
 export const bulkOptions = {
   batch_size: z

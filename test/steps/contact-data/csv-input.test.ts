@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_DATA_SANDBOX_KEY, type Sandbox, startSandbox } from '../../../sandbox/index.js';
-import { csvRecords, readInput, recordListField } from '../../../src/cli/commands/run-command.js';
+import { csvRecords, readInput, recordListField } from '../../../src/cli/commands/run-step-action.js';
 import { runCli } from '../../../src/cli/program.js';
 import { createRegistry } from '../../../steps/index.js';
 

@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transpileForChild } from '../support/transpile-for-child.js';
+
+/**
+ * What a cold start loads (issue 14), observed in a real child process: the
+ * sources are compiled to JavaScript and run under the benchmark's loader hook,
+ * which lists every file Node loads. The library entry must load no CLI, no
+ * emulator and no agent SDK; `--version`, `--help` and `search` must load only
+ * what they use, because every file is paid for on each start of the CLI.
+ */
+
+const hook = pathToFileURL(path.resolve('bench/startup/count-loaded-modules.mjs')).href;
+const packageVersion = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
+
+/** Files no start of the CLI or import of the library should need unless its command uses them. */
+const NEVER_AT_START: Record<string, RegExp> = {
+  sandbox: /\/sandbox\//,
+  demo: /\/src\/cli\/demo\//,
+  agents: /\/src\/agents\//,
+  'triggers intake': /\/src\/triggers\/intake\.js$/,
+  'csv-parse': /\/node_modules\/csv-parse\//,
+  undici: /\/node_modules\/undici\//,
+  MCP: /\/node_modules\/@modelcontextprotocol\//,
+  'AI SDK': /\/node_modules\/(ai|@ai-sdk\/[^/]+)\//,
+};
+
+let root: string;
+let scratch: string;
+
+beforeAll(async () => {
+  root = await transpileForChild(['src/index.ts', 'src/cli/main.ts'], 'toolsteps-startup-imports');
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-startup-'));
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs node with the hook and returns what it printed and every file it loaded. */
+function loadedBy(args: string[]): { stdout: string; files: string[] } {
+  const log = path.join(scratch, `modules-${process.hrtime.bigint()}.log`);
+  const result = spawnSync(process.execPath, ['--import', hook, ...args], {
+    env: { ...process.env, TOOLSTEPS_MODULE_LOG: log, TOOLSTEPS_HOME: scratch },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  return { stdout: result.stdout, files };
+}
+
+/** The files of `files` that match a forbidden pattern, named by what they are. */
+function offenders(files: string[], forbidden: Record<string, RegExp>): string[] {
+  return files.flatMap((file) =>
+    Object.entries(forbidden)
+      .filter(([, pattern]) => pattern.test(file))
+      .map(([what]) => `${what}: ${file}`),
+  );
+}
+
+describe('what a cold start loads', () => {
+  it("import 'toolsteps' loads no CLI, commander, emulator, demo, MCP or AI SDK module", () => {
+    const entry = pathToFileURL(path.join(root, 'src/index.js')).href;
+    const { files } = loadedBy(['--input-type=module', '-e', `await import(${JSON.stringify(entry)});`]);
+    expect(files).toContain(entry);
+    // The library exports the trigger intake and the transport, so those may load; nothing else of the list.
+    const { 'triggers intake': _intake, undici: _undici, ...forbidden } = NEVER_AT_START;
+    Object.assign(forbidden, { CLI: /\/src\/cli\//, commander: /\/node_modules\/commander\// });
+    expect(offenders(files, forbidden)).toEqual([]);
+  }, 60_000);
+
+  it('toolsteps --version prints the package version and loads neither the steps nor the runtime', () => {
+    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--version']);
+    expect(stdout.trim()).toBe(packageVersion);
+    expect(
+      offenders(files, { ...NEVER_AT_START, steps: /\/steps\//, runtime: /\/src\/runtime\.js$/ }),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('toolsteps --help lists the commands without loading any of them', () => {
+    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--help']);
+    expect(stdout).toContain('search <words...>');
+    expect(stdout).toContain('sandbox');
+    expect(
+      offenders(files, { ...NEVER_AT_START, steps: /\/steps\//, runtime: /\/src\/runtime\.js$/ }),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('toolsteps search loads the catalogue but no runtime, transport, emulator or CSV parser', () => {
+    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), 'search', 'zendesk']);
+    expect(stdout).toContain('ticketing.');
+    expect(files.some((file) => file.endsWith('/steps/index.js'))).toBe(true);
+    expect(offenders(files, { ...NEVER_AT_START, runtime: /\/src\/runtime\.js$/ })).toEqual([]);
+  }, 60_000);
+});
