@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { type FieldIssue, InputError, NotFoundError, PermissionError, TimeoutError } from '../errors.js';
 import { Connection, connectionIdPattern } from './connection.js';
 import type { ConnectionStore } from './connection-store.js';
@@ -265,20 +266,7 @@ export class FileConnectionStore implements ConnectionStore {
   private async write(connection: Connection): Promise<void> {
     await this.ensureDirectory();
     const target = this.fileFor(connection.id);
-    const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await fs.open(temporary, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(connection, null, 2)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.rename(temporary, target);
-    } catch (error) {
-      await fs.rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(target, `${JSON.stringify(connection, null, 2)}\n`);
   }
 
   /** Takes the lock file (O_EXCL), keeps it fresh while held, and returns its release. */

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isMissingFile, writeFileAtomic } from '../atomic-write.js';
 import { type Clock, systemClock } from '../clock.js';
 import { defaultToolstepsHome } from '../connection/file-store.js';
-import { isMissingFile, writeFileAtomic } from './atomic-write.js';
 import type { ClaimOutcome, DedupeStore } from './dedupe-store.js';
 
 const Entry = z.object({

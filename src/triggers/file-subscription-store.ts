@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isMissingFile, writeFileAtomic } from '../atomic-write.js';
 import { defaultToolstepsHome } from '../connection/file-store.js';
 import { KeyedMutex } from '../connection/keyed-mutex.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { isMissingFile, writeFileAtomic } from './atomic-write.js';
 import { checkSubscription } from './check-subscription.js';
 import { Subscription, subscriptionIdPattern } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';

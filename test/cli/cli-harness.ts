@@ -1,4 +1,8 @@
-import { vi } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type MockInstance, vi } from 'vitest';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { runCli } from '../../src/cli/program.js';
 
 export interface CliResult {
@@ -9,20 +13,17 @@ export interface CliResult {
 
 /** Runs the CLI in this process and captures what it wrote to stdout and stderr. */
 export async function cli(...args: string[]): Promise<CliResult> {
-  let out = '';
-  let err = '';
+  const result = { out: '', err: '' };
   process.exitCode = undefined;
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
+  const stdout = capture(process.stdout, (chunk) => {
+    result.out += chunk;
   });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
+  const stderr = capture(process.stderr, (chunk) => {
+    result.err += chunk;
   });
   try {
     const code = await runCli(args);
-    return { code, out, err };
+    return { code, ...result };
   } finally {
     stdout.mockRestore();
     stderr.mockRestore();
@@ -30,7 +31,40 @@ export async function cli(...args: string[]): Promise<CliResult> {
   }
 }
 
+/** Stops a stream's writes from reaching the terminal and hands each chunk to `record` instead. */
+function capture(stream: NodeJS.WriteStream, record: (chunk: string) => void): MockInstance {
+  return vi.spyOn(stream, 'write').mockImplementation((chunk) => {
+    record(String(chunk));
+    return true;
+  });
+}
+
+/** `toolsteps run <step> --connection <id> --input <json>` with any further flags. */
+export function runStep(step: string, connection: string, input: unknown, ...flags: string[]) {
+  return cli('run', step, '--connection', connection, '--input', JSON.stringify(input), ...flags);
+}
+
 /** The `{error}` document a `--json` run printed on stdout. */
 export function jsonError(result: CliResult): { code: string; message: string; [key: string]: unknown } {
   return (JSON.parse(result.out) as { error: { code: string; message: string } }).error;
+}
+
+/** Where a CLI test file's runs keep their connections, and the sandbox they talk to. */
+export interface CliWorld {
+  home: string;
+  sandbox: Sandbox;
+}
+
+/** A fresh TOOLSTEPS_HOME (a temporary folder named from `prefix`) and a started sandbox. */
+export async function openCliWorld(prefix: string): Promise<CliWorld> {
+  const home = await mkdtemp(path.join(os.tmpdir(), prefix));
+  process.env.TOOLSTEPS_HOME = home;
+  return { home, sandbox: await startSandbox() };
+}
+
+/** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */
+export async function closeCliWorld(world: CliWorld, ...env: string[]): Promise<void> {
+  await world.sandbox.close();
+  await rm(world.home, { recursive: true, force: true });
+  for (const name of ['TOOLSTEPS_HOME', ...env]) delete process.env[name];
 }

@@ -1,31 +1,36 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { cli, jsonError } from './cli-harness.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import { cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-input-'));
-  process.env.TOOLSTEPS_HOME = home;
-  sandbox = await startSandbox();
+  ({ home, sandbox } = await openCliWorld('toolsteps-cli-input-'));
 });
-afterAll(async () => {
-  await sandbox.close();
-  await rm(home, { recursive: true, force: true });
-  delete process.env.TOOLSTEPS_HOME;
-  delete process.env.TS_INPUT_TOKEN;
-});
+afterAll(() => closeCliWorld({ home, sandbox }, 'TS_INPUT_TOKEN'));
 beforeEach(() => {
   process.env.TS_INPUT_TOKEN = 'tkt_input_test_token_value';
 });
 
 const ticketingSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
 const stored = async () => readdir(path.join(home, 'connections')).catch(() => [] as string[]);
+/** `toolsteps connect ticketing --id <id>` to the sandbox's acme desk, with any further flags. */
+const connectAcme = (id: string, ...flags: string[]) =>
+  cli(
+    'connect',
+    'ticketing',
+    '--id',
+    id,
+    '--subdomain',
+    'acme',
+    '--base-url',
+    sandbox.baseUrl('ticketing', 'acme'),
+    ...flags,
+  );
 
 /** A free loopback port, and a way to keep it taken. */
 async function loopbackServer(): Promise<{ port: number; close(): Promise<void> }> {
@@ -78,17 +83,7 @@ describe('CLI input errors are InputErrors: exit 2, code input_invalid, nothing 
   it('connect checks the connection id before the OAuth flow starts', async () => {
     const before = ticketingSent().length;
     const grants = sandbox.ticketing.oauth.grants.authorization_code;
-    const result = await cli(
-      'connect',
-      'ticketing',
-      '--id',
-      'not a valid id!',
-      '--subdomain',
-      'acme',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
-      '--json',
-    );
+    const result = await connectAcme('not a valid id!', '--json');
     expect(result.code).toBe(2);
     expect(jsonError(result)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'id' }] });
     expect(ticketingSent().length).toBe(before);
@@ -112,19 +107,7 @@ describe('connect --callback-port', () => {
   it('listens on the given port, so the redirect URL is exactly http://127.0.0.1:<port>/callback', async () => {
     const probe = await loopbackServer();
     await probe.close();
-    const result = await cli(
-      'connect',
-      'ticketing',
-      '--id',
-      'fixed-port',
-      '--subdomain',
-      'acme',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
-      '--callback-port',
-      String(probe.port),
-      '--json',
-    );
+    const result = await connectAcme('fixed-port', '--callback-port', String(probe.port), '--json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toMatchObject({ id: 'fixed-port', connected: true });
     const authorize = ticketingSent().filter((entry) => entry.path.includes('redirect_uri='));
@@ -136,18 +119,7 @@ describe('connect --callback-port', () => {
     const taken = await loopbackServer();
     try {
       const before = ticketingSent().length;
-      const result = await cli(
-        'connect',
-        'ticketing',
-        '--id',
-        'busy-port',
-        '--subdomain',
-        'acme',
-        '--base-url',
-        sandbox.baseUrl('ticketing', 'acme'),
-        '--callback-port',
-        String(taken.port),
-      );
+      const result = await connectAcme('busy-port', '--callback-port', String(taken.port));
       expect(result.code).toBe(2);
       expect(result.err).toContain(`127.0.0.1:${taken.port}`);
       expect(result.err).toContain('in use');

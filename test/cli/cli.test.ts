@@ -1,23 +1,15 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { cli } from './cli-harness.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import { cli, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-'));
-  process.env.TOOLSTEPS_HOME = home;
-  sandbox = await startSandbox();
+  ({ home, sandbox } = await openCliWorld('toolsteps-cli-'));
 });
-afterAll(async () => {
-  await sandbox.close();
-  await rm(home, { recursive: true, force: true });
-  delete process.env.TOOLSTEPS_HOME;
-  delete process.env.TS_TEST_TOKEN;
-});
+afterAll(() => closeCliWorld({ home, sandbox }, 'TS_TEST_TOKEN'));
 beforeEach(() => {
   delete process.env.TS_TEST_TOKEN;
 });
@@ -46,40 +38,13 @@ describe('toolsteps CLI', () => {
   });
 
   it('connections add takes secrets from the environment, never a flag value', async () => {
-    const flag = await cli(
-      'connections',
-      'add',
-      'ticketing',
-      '--id',
-      'x',
-      '--subdomain',
-      'acme',
-      '--access-token',
-      'abc',
-    );
+    const args = ['connections', 'add', 'ticketing', '--id', 'x'];
+    const flag = await cli(...args, '--subdomain', 'acme', '--access-token', 'abc');
     expect(flag.code).toBe(2);
-    const missing = await cli(
-      'connections',
-      'add',
-      'ticketing',
-      '--id',
-      'x',
-      '--subdomain',
-      'acme',
-      '--access-token-env',
-      'TS_TEST_TOKEN',
-    );
+    const missing = await cli(...args, '--subdomain', 'acme', '--access-token-env', 'TS_TEST_TOKEN');
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('TS_TEST_TOKEN');
-    const badSubdomain = await cli(
-      'connections',
-      'add',
-      'ticketing',
-      '--id',
-      'x',
-      '--subdomain',
-      'evil.com#',
-    );
+    const badSubdomain = await cli(...args, '--subdomain', 'evil.com#');
     expect(badSubdomain.code).toBe(2);
   });
 
@@ -112,44 +77,19 @@ describe('toolsteps CLI', () => {
       integration: 'ticketing',
     });
 
-    const ran = await cli(
-      'run',
-      'ticketing.list_tickets',
-      '--connection',
-      'acme-cli',
-      '--input',
-      '{"limit":2}',
-      '--map',
-      'first=$.tickets[0].subject',
-      '--json',
-    );
+    const mapFirst = ['--map', 'first=$.tickets[0].subject'];
+    const ran = await runStep('ticketing.list_tickets', 'acme-cli', { limit: 2 }, ...mapFirst, '--json');
     expect(ran.code).toBe(0);
     const parsed = JSON.parse(ran.out);
     expect(parsed.variables).toMatchObject({ first: 'Cannot log in', next_cursor: expect.any(String) });
     expect(parsed.meta).toMatchObject({ step: 'ticketing.list_tickets', attempts: 1 });
     expect(ran.out).not.toContain(tokens.access_token);
 
-    const bad = await cli(
-      'run',
-      'ticketing.create_ticket',
-      '--connection',
-      'acme-cli',
-      '--input',
-      '{"subject":""}',
-      '--json',
-    );
+    const bad = await runStep('ticketing.create_ticket', 'acme-cli', { subject: '' }, '--json');
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.out).error).toMatchObject({ code: 'input_invalid' });
 
-    const missing = await cli(
-      'run',
-      'ticketing.get_ticket_info',
-      '--connection',
-      'acme-cli',
-      '--input',
-      '{"ticket_id":999}',
-      '--json',
-    );
+    const missing = await runStep('ticketing.get_ticket_info', 'acme-cli', { ticket_id: 999 }, '--json');
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.out).error).toMatchObject({ code: 'not_found', status: 404 });
 
@@ -176,14 +116,7 @@ describe('toolsteps CLI', () => {
     expect(stored.secrets.refreshToken).toMatch(/^tkt_rt_/);
     expect(stored.fields.clientId).toBe('toolsteps-cli');
     expect(sandbox.ticketing.oauth.grants.authorization_code).toBeGreaterThanOrEqual(1);
-    const ran = await cli(
-      'run',
-      'ticketing.search_tickets',
-      '--connection',
-      'acme-oauth',
-      '--input',
-      '{"query":"status:open"}',
-    );
+    const ran = await runStep('ticketing.search_tickets', 'acme-oauth', { query: 'status:open' });
     expect(ran.code).toBe(0);
     expect(ran.out).toContain('ticket_ids');
     expect((await readdir(path.join(home, 'connections'))).filter((name) => name.endsWith('.tmp'))).toEqual(

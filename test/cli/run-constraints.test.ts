@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { cli, jsonError } from './cli-harness.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import { cli, closeCliWorld, jsonError, openCliWorld, runStep } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
@@ -11,9 +8,7 @@ let sandbox: Sandbox;
 const deploymentsSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'deployments');
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-constraints-'));
-  process.env.TOOLSTEPS_HOME = home;
-  sandbox = await startSandbox();
+  ({ home, sandbox } = await openCliWorld('toolsteps-cli-constraints-'));
   // A deployments connection to the sandbox for the seeded user "ada" in team acme (projects shop, docs).
   process.env.TS_DEPLOY_TOKEN = sandbox.deployments.issueToken(1);
   const added = await cli(
@@ -31,22 +26,17 @@ beforeAll(async () => {
   );
   expect(added.code).toBe(0);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await rm(home, { recursive: true, force: true });
-  delete process.env.TOOLSTEPS_HOME;
-  delete process.env.TS_DEPLOY_TOKEN;
-});
+afterAll(() => closeCliWorld({ home, sandbox }, 'TS_DEPLOY_TOKEN'));
+
+/** Runs a deployments step on the connection above. */
+const onVercel = (step: string, input: unknown, ...flags: string[]) =>
+  runStep(step, 'vercel', input, ...flags);
 
 describe('toolsteps run --constraint', () => {
   it('scopes deployment steps to the given projects: in scope runs', async () => {
-    const result = await cli(
-      'run',
+    const result = await onVercel(
       'deployments.list_deployments',
-      '--connection',
-      'vercel',
-      '--input',
-      '{"project":"shop"}',
+      { project: 'shop' },
       '--constraint',
       'projects=shop,docs',
       '--json',
@@ -57,13 +47,9 @@ describe('toolsteps run --constraint', () => {
 
   it('an out-of-scope project is refused as the error says (PermissionError: exit 1), nothing sent', async () => {
     const before = deploymentsSent().length;
-    const created = await cli(
-      'run',
+    const created = await onVercel(
       'deployments.create_deployment',
-      '--connection',
-      'vercel',
-      '--input',
-      '{"project":"shop","branch":"main"}',
+      { project: 'shop', branch: 'main' },
       '--constraint',
       'projects=docs',
       '--constraint',
@@ -75,13 +61,9 @@ describe('toolsteps run --constraint', () => {
       code: 'permission_denied',
       context: { allowedProjects: ['docs', 'blog'], project: 'shop' },
     });
-    const listed = await cli(
-      'run',
+    const listed = await onVercel(
       'deployments.list_deployments',
-      '--connection',
-      'vercel',
-      '--input',
-      '{"project":"docs"}',
+      { project: 'docs' },
       '--constraint',
       'projects=shop',
     );
@@ -93,13 +75,9 @@ describe('toolsteps run --constraint', () => {
 
   it('an empty list allows no project', async () => {
     const before = deploymentsSent().length;
-    const result = await cli(
-      'run',
+    const result = await onVercel(
       'deployments.list_deployments',
-      '--connection',
-      'vercel',
-      '--input',
-      '{"project":"shop"}',
+      { project: 'shop' },
       '--constraint',
       'projects=',
       '--json',
