@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isToolstepsError } from '../src/errors.js';
 import { answerJson, fetchUpstream, trickle } from './support/hostile-provider.js';
-import { everyView, expectNoSecret, TARGETS, taint, useHostileTarget } from './support/hostile-targets.js';
+import { TARGETS, taint, useHostileTarget } from './support/hostile-targets.js';
+import { everyView, expectNoSecret } from './support/secret-views.js';
 
 /**
  * Classes 1-6 of issue 10, run against every integration through a real

@@ -50,6 +50,16 @@ function members(request: SandboxRequest): Record<string, unknown> | undefined {
     : undefined;
 }
 
+/** A 400 naming the allowed values when a search filter is given outside the provider's vocabulary. */
+function outsideVocabulary(
+  field: string,
+  value: string | undefined,
+  allowed: readonly string[],
+): Reply | undefined {
+  if (!value || allowed.includes(value)) return undefined;
+  return problem(400, 'invalid_parameter', `${field} must be one of ${allowed.join(', ')}.`, field);
+}
+
 /** The one lookup key of a body, or the 400 the provider answers. */
 function oneLookupKey(body: Record<string, unknown>, keys: string[]): [string, string] | Reply {
   const given = keys.filter((key) => body[key] !== undefined && body[key] !== null && body[key] !== '');
@@ -196,22 +206,10 @@ export class AnzDataEmulator implements Emulator {
         if (!Object.keys(criteria).length) {
           return problem(400, 'invalid_request', `Provide at least one of ${SEARCH_FILTERS.join(', ')}.`);
         }
-        if (criteria.seniority && !(SENIORITIES as readonly string[]).includes(criteria.seniority)) {
-          return problem(
-            400,
-            'invalid_parameter',
-            `seniority must be one of ${SENIORITIES.join(', ')}.`,
-            'seniority',
-          );
-        }
-        if (criteria.department && !(DEPARTMENTS as readonly string[]).includes(criteria.department)) {
-          return problem(
-            400,
-            'invalid_parameter',
-            `department must be one of ${DEPARTMENTS.join(', ')}.`,
-            'department',
-          );
-        }
+        const outside =
+          outsideVocabulary('seniority', criteria.seniority, SENIORITIES) ??
+          outsideVocabulary('department', criteria.department, DEPARTMENTS);
+        if (outside) return outside;
         const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
         if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_MAX_LIMIT) {
           return problem(

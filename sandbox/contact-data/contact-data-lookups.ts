@@ -28,6 +28,17 @@ export function charge(account: ContactDataAccount, credits: number): void {
   account.spent += credits;
 }
 
+/** A found record's answer: it costs `cost` credits, and is refused (free) when the balance does not cover them. */
+function chargedAnswer(
+  account: ContactDataAccount,
+  cost: number,
+  wire: () => RecordResult['data'],
+): RecordResult {
+  if (account.balance < cost) return { data: null, error: NO_CREDITS, creditsCharged: 0 };
+  charge(account, cost);
+  return { data: wire(), creditsCharged: cost };
+}
+
 /** Finds one person by email, profile URL, or name at a company; charges when found and affordable. */
 export function lookupPerson(
   directory: ContactDataDirectory,
@@ -47,10 +58,7 @@ export function lookupPerson(
       ? directory.personByProfileUrl(profileUrl)
       : directory.personByName(firstName!, lastName!, company!);
   if (!person) return { data: null, error: NOT_FOUND_PERSON, creditsCharged: 0 };
-  const cost = personCharge(person);
-  if (account.balance < cost) return { data: null, error: NO_CREDITS, creditsCharged: 0 };
-  charge(account, cost);
-  return { data: personWire(person), creditsCharged: cost };
+  return chargedAnswer(account, personCharge(person), () => personWire(person));
 }
 
 /** Finds one company by domain or name; charges 1 credit when found and affordable. */
@@ -63,7 +71,5 @@ export function lookupCompany(
   const name = str(body, 'name');
   const company = domain ? directory.companyByDomain(domain) : directory.companyByName(name!);
   if (!company) return { data: null, error: NOT_FOUND_COMPANY, creditsCharged: 0 };
-  if (account.balance < 1) return { data: null, error: NO_CREDITS, creditsCharged: 0 };
-  charge(account, 1);
-  return { data: companyWire(company), creditsCharged: 1 };
+  return chargedAnswer(account, 1, () => companyWire(company));
 }

@@ -1,6 +1,6 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import type { ProjectDomainRecord } from './deployments-state.js';
+import type { DomainRecord, ProjectDomainRecord } from './deployments-state.js';
 import {
   apiError,
   badRequest,
@@ -75,14 +75,7 @@ function removeProjectDomain(request: DeploymentsRequest): Reply {
   return json(200, {});
 }
 
-function renderDomain(domain: {
-  id: string;
-  name: string;
-  ownerId: string;
-  creatorId: string;
-  verified: boolean;
-  createdAt: number;
-}) {
+function renderDomain(domain: DomainRecord) {
   return {
     id: domain.id,
     name: domain.name,

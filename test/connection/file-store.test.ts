@@ -22,6 +22,14 @@ async function foreignLock(home: string, id: string, ageMs: number): Promise<str
   return lock;
 }
 
+/** What a child process needs to run the file store. */
+const STORE_SOURCES = [
+  'src/connection/file-store.ts',
+  'src/connection/connection.ts',
+  'src/connection/keyed-mutex.ts',
+  'src/errors.ts',
+];
+
 function connection(id: string, token: string): Connection {
   return {
     id,
@@ -81,12 +89,7 @@ describe('file connection store', () => {
   });
 
   it('survives concurrent writers in separate processes and never exposes a half-written file', async () => {
-    const root = await transpileForChild([
-      'src/connection/file-store.ts',
-      'src/connection/connection.ts',
-      'src/connection/keyed-mutex.ts',
-      'src/errors.ts',
-    ]);
+    const root = await transpileForChild(STORE_SOURCES);
     const writer = `
       import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/connection/file-store.js'))};
       const [home, id] = process.argv.slice(2);
@@ -209,12 +212,7 @@ describe('file connection store', () => {
   });
 
   it('two processes are never inside withConnectionLock at once', async () => {
-    const root = await transpileForChild([
-      'src/connection/file-store.ts',
-      'src/connection/connection.ts',
-      'src/connection/keyed-mutex.ts',
-      'src/errors.ts',
-    ]);
+    const root = await transpileForChild(STORE_SOURCES);
     // Each round is a token refresh: read the connection, wait (the POST), write what was read plus one.
     const worker = `
       import { appendFile } from 'node:fs/promises';

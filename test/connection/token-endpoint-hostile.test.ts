@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
 import { exchangeCode } from '../../src/connection/oauth-client.js';
@@ -9,30 +8,12 @@ import {
   startHostileProvider,
   trickle,
 } from '../support/hostile-provider.js';
+import { everyView, expectNoSecret } from '../support/secret-views.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 const CLIENT_ID = 'toolsteps-cli';
 const CLIENT_SECRET = 'cs-0123456789-secret-value';
 const BASIC = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
-
-/** Every way an error can be looked at: JSON, inspect (which walks `cause`), and the cause chain. */
-function everyView(error: unknown): string {
-  const parts = [JSON.stringify(error), inspect(error, { depth: 10 }), String(error)];
-  let cause = (error as { cause?: unknown }).cause;
-  while (cause) {
-    parts.push(inspect(cause, { depth: 10 }), JSON.stringify(cause) ?? '');
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return parts.join('\n');
-}
-
-/** No secret in any form we send, nor a prefix of 8 characters of one. */
-function expectNoSecret(text: string, secrets: string[]): void {
-  for (const secret of secrets) {
-    for (const form of [secret, encodeURIComponent(secret), secret.slice(0, 8)])
-      expect(text).not.toContain(form);
-  }
-}
 
 let fx: TicketingFixture;
 let hostile: HostileProvider;

@@ -36,9 +36,7 @@ class TimelineStore implements ConnectionStore {
 
 describe('token refresh', () => {
   let fx: TicketingFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  afterEach(() => fx.close());
 
   it('50 concurrent invocations on an expired connection make exactly one refresh, and all use the new token', async () => {
     fx = await ticketingFixture();

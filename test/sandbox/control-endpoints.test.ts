@@ -15,33 +15,41 @@ async function sandbox(): Promise<Sandbox> {
   return started;
 }
 
+/** A POST to one of the sandbox's control endpoints, with the headers under test. */
+function post(
+  box: Sandbox,
+  control: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Response> {
+  return fetch(`${box.url}/_sandbox/${control}`, { method: 'POST', headers, body });
+}
+
 const rule = { target: 'ticketing', count: 1, action: { kind: 'status', status: 503 } };
 
 describe('sandbox control endpoints', () => {
   it('refuse a cross-origin form post: no fault is added', async () => {
     const box = await sandbox();
-    const response = await fetch(`${box.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'count=1&target=ticketing',
-    });
+    const response = await post(
+      box,
+      'faults',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'count=1&target=ticketing',
+    );
     expect(response.status).toBe(403);
     expect(box.faults.take('ticketing', 'GET', '/x')).toBeUndefined();
   });
 
   it('refuse text/plain JSON and JSON without the control header', async () => {
     const box = await sandbox();
-    const plain = await fetch(`${box.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', [CONTROL_HEADER]: '1' },
-      body: JSON.stringify(rule),
-    });
+    const plain = await post(
+      box,
+      'faults',
+      { 'content-type': 'text/plain', [CONTROL_HEADER]: '1' },
+      JSON.stringify(rule),
+    );
     expect(plain.status).toBe(415);
-    const headerless = await fetch(`${box.url}/_sandbox/reset`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const headerless = await post(box, 'reset', { 'content-type': 'application/json' }, '{}');
     expect(headerless.status).toBe(403);
     expect(box.faults.take('ticketing', 'GET', '/x')).toBeUndefined();
   });
@@ -49,30 +57,19 @@ describe('sandbox control endpoints', () => {
   it('accept JSON with the header, and validate the rule', async () => {
     const box = await sandbox();
     const headers = { 'content-type': 'application/json', [CONTROL_HEADER]: '1' };
-    const bad = await fetch(`${box.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...rule, count: 0 }),
-    });
+    const bad = await post(box, 'faults', headers, JSON.stringify({ ...rule, count: 0 }));
     expect(bad.status).toBe(400);
-    const good = await fetch(`${box.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(rule),
-    });
+    const good = await post(box, 'faults', headers, JSON.stringify(rule));
     expect(good.status).toBe(201);
     expect(box.faults.take('ticketing', 'GET', '/x')).toMatchObject({ kind: 'status', status: 503 });
-    const clock = await fetch(`${box.url}/_sandbox/clock`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ advance_ms: 60_000 }),
-    });
+    const clock = await post(box, 'clock', headers, JSON.stringify({ advance_ms: 60_000 }));
     expect(await clock.json()).toEqual({ ok: true, now: Date.UTC(2026, 5, 1, 0, 1) });
-    const webhookFault = await fetch(`${box.url}/_sandbox/webhook-faults`, {
-      method: 'POST',
+    const webhookFault = await post(
+      box,
+      'webhook-faults',
       headers,
-      body: JSON.stringify({ kind: 'duplicate', target: 'ticketing', count: 1 }),
-    });
+      JSON.stringify({ kind: 'duplicate', target: 'ticketing', count: 1 }),
+    );
     expect(webhookFault.status).toBe(201);
     expect(box.webhookFaults.take('duplicate', 'ticketing')).toMatchObject({ kind: 'duplicate' });
     const health = await fetch(`${box.url}/_sandbox/health`);
