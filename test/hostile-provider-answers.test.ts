@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isToolstepsError } from '../src/errors.js';
 import type { RuntimeOptions } from '../src/runtime.js';
 import { answerJson, fetchUpstream, type SeenRequest } from './support/hostile-provider.js';
-import {
-  CALLER_HEADER,
-  everyView,
-  expectNoSecret,
-  TARGETS,
-  useHostileTarget,
-} from './support/hostile-targets.js';
+import { CALLER_HEADER, TARGETS, useHostileTarget } from './support/hostile-targets.js';
+import { everyView, expectNoSecret } from './support/secret-views.js';
 
 /**
  * Classes 3 (size cap, depth bound, rate-limit clamps) and 5 (redirects) of
