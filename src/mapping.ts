@@ -1,5 +1,6 @@
 import { JSONPathEnvironment, JSONPathError, type JSONPathQuery, type JSONValue } from 'json-p3';
 import { type FieldIssue, InputError, OutputError } from './errors.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 import { linearMatch, linearSearch } from './linear-regex-functions.js';
 
 /** Variable name to RFC 9535 JSONPath expression over a step's output. */
@@ -10,9 +11,10 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /**
  * One JSONPath environment for every mapping: strict RFC 9535, with the two
  * regex functions replaced by linear-time ones (see linear-regex-functions.ts).
- * `maxRecursionDepth` bounds how deep a descendant segment (`$..x`) walks.
+ * `maxRecursionDepth` bounds how deep a descendant segment (`$..x`) walks:
+ * as deep as any answer the transport accepts.
  */
-const environment = new JSONPathEnvironment({ strict: true, maxRecursionDepth: 64 });
+const environment = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_JSON_DEPTH });
 environment.functionRegister.set('match', linearMatch);
 environment.functionRegister.set('search', linearSearch);
 
