@@ -10,9 +10,14 @@ export interface OAuthSettings {
   authorizeUrl(baseUrl: string): string;
   /** Where codes and refresh tokens are exchanged. */
   tokenUrl(baseUrl: string): string;
+  /** Where refresh tokens are exchanged, when that is not `tokenUrl`. */
+  refreshUrl?(baseUrl: string): string;
   /** The provider's token endpoint takes JSON (T) or form encoding (D). */
   tokenRequestEncoding: 'json' | 'form';
-  /** Whether the provider issues refresh tokens that rotate on use. */
+  /**
+   * Whether connections with a refresh token are refreshed (the provider may
+   * rotate it on use). Connections holding only a long-lived token are not.
+   */
   refreshes: boolean;
   defaultScopes: readonly string[];
   /** Separator between scopes in the authorize URL. */

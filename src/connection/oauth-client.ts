@@ -190,7 +190,12 @@ async function postToTokenEndpoint(
   options: TokenEndpointOptions,
   exchange: TokenExchange,
 ): Promise<TokenSet> {
-  const url = oauthOf(options.integration).tokenUrl(options.baseUrl);
+  const oauth = oauthOf(options.integration);
+  // Some providers refresh at another endpoint than the one that exchanges codes.
+  const url =
+    exchange.grant === 'refresh_token' && oauth.refreshUrl
+      ? oauth.refreshUrl(options.baseUrl)
+      : oauth.tokenUrl(options.baseUrl);
   const path = new URL(url).pathname;
   const where = `POST ${path}`;
   const answer = await sendTokenRequest(options, url, exchange);

@@ -21,14 +21,14 @@ export const deployments = defineIntegration({
     'Deployment platform: create, list and cancel deployments, and call any endpoint for projects, domains, environment variables and teams.',
   keywords: ['vercel', 'deploy', 'deployment', 'deployments', 'hosting', 'preview', 'production', 'build'],
   connection: {
-    kind: 'oauth2_no_refresh',
+    kind: 'oauth2',
     fields: z.object({
       teamId: TeamId.optional(),
       clientId: z
         .string()
         .min(1)
         .optional()
-        .describe('OAuth client id the token was issued to (kept for reference: D tokens do not refresh).'),
+        .describe('OAuth client id the token was issued to (needed to refresh an expiring token).'),
     }),
     requiredSecrets: ['accessToken'],
     oauth: {
@@ -39,9 +39,13 @@ export const deployments = defineIntegration({
           ? DEPLOYMENTS_WEB_AUTHORIZE_URL
           : `${baseUrl}${deploymentsPaths.oauthAuthorize}`,
       tokenUrl: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthToken}`,
-      // The code is exchanged form-encoded; the token is long-lived, with no refresh token.
+      // Two kinds of connection: an integration's token is long-lived, with no
+      // refresh token, and nothing refreshes it; a newer app's token expires
+      // and comes with a refresh token, exchanged at /login/oauth/token on the
+      // API host (form-encoded, like the code exchange).
+      refreshUrl: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRefresh}`,
       tokenRequestEncoding: 'form',
-      refreshes: false,
+      refreshes: true,
       // Permissions are configured on the provider's integration, not requested as scopes.
       defaultScopes: [],
     },

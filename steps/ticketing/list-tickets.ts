@@ -67,7 +67,8 @@ export default defineStep({
       ? await http.request({
           method: 'GET',
           path: ticketingPath('searchExport'),
-          query: { query: ['type:ticket', ...terms].join(' '), 'filter[type]': 'ticket', ...paging },
+          // The record type goes in filter[type] only: the provider refuses `type:` in an export query.
+          query: { query: terms.join(' '), 'filter[type]': 'ticket', ...paging },
         })
       : await http.request({ method: 'GET', path: ticketingPath('tickets'), query: paging });
     const page = CursorPage.parse(response.body);

@@ -77,8 +77,9 @@ export const ProviderDeployment = z
     inspectorUrl: z.string().nullable().optional(),
     errorMessage: z.string().nullable().optional(),
     meta: z.record(z.string(), z.unknown()).nullable().optional(),
+    // The provider's description makes `ref` nullable on every kind of git source.
     gitSource: z
-      .object({ ref: z.string().optional(), sha: z.string().optional() })
+      .object({ ref: z.string().nullable().optional(), sha: z.string().nullable().optional() })
       .loose()
       .nullable()
       .optional(),

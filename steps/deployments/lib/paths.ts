@@ -22,6 +22,7 @@ export const deploymentsPaths = {
   team: '/v2/teams/{id}',
   teamMembers: '/v2/teams/{id}/members',
   oauthToken: '/v2/oauth/access_token',
+  oauthRefresh: '/login/oauth/token',
   oauthAuthorize: '/oauth/authorize',
 } as const;
 

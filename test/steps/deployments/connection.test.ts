@@ -68,8 +68,8 @@ describe('deployments connection', () => {
     const oauth = deployments.connection.oauth!;
     expect(oauth.authorizeUrl('https://api.vercel.com')).toBe('https://vercel.com/oauth/authorize');
     expect(oauth.tokenUrl('https://api.vercel.com')).toBe('https://api.vercel.com/v2/oauth/access_token');
-    expect(oauth.refreshes).toBe(false);
-    expect(deployments.connection.kind).toBe('oauth2_no_refresh');
+    // Long-lived integration tokens never refresh; newer apps' tokens refresh at /login/oauth/token.
+    expect(oauth.refreshUrl?.('https://api.vercel.com')).toBe('https://api.vercel.com/login/oauth/token');
   });
 
   it('validates the team id, which ends up in every query string', () => {

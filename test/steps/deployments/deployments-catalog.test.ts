@@ -48,7 +48,7 @@ describe('deployments catalogue', () => {
     expect(byId['deployments.list_deployments']).toMatchObject({ access: 'read', idempotent: true });
     expect(byId['deployments.cancel_deployment']).toMatchObject({ access: 'destructive', idempotent: true });
     const integration = manifest.integrations.find((entry) => entry.id === 'deployments');
-    expect(integration?.connection).toMatchObject({ kind: 'oauth2_no_refresh', oauth: { refreshes: false } });
+    expect(integration?.connection).toMatchObject({ kind: 'oauth2', oauth: { refreshes: true } });
     expect(integration?.apiCallMethods).toEqual(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
   });
 });

@@ -147,8 +147,8 @@ describe('ticketing requests on the wire', () => {
     const scope = nock(HOST)
       .get('/api/v2/search/export.json')
       .query({
-        query:
-          'type:ticket status:open priority:urgent assignee:sam@acme.example created>2026-01-01 created<2026-02-01',
+        // The type goes in filter[type] only: the provider refuses `type:` in an export query.
+        query: 'status:open priority:urgent assignee:sam@acme.example created>2026-01-01 created<2026-02-01',
         'filter[type]': 'ticket',
         'page[size]': '25',
       })

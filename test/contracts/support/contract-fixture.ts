@@ -1,0 +1,94 @@
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbox/index.js';
+import { ManualClock } from '../../../src/clock.js';
+import type { Connection } from '../../../src/connection/connection.js';
+import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
+import { type InvocationResult, Runtime } from '../../../src/runtime.js';
+import { createRegistry } from '../../../steps/index.js';
+import { type RecordedExchange, startWireRecorder, type WireRecorder } from './wire-recorder.js';
+
+export interface ContractFixture {
+  sandbox: Sandbox;
+  recorder: WireRecorder;
+  clock: ManualClock;
+  /** Runs a step on the ticketing or deployments connection (`deploys-team` for the team one). */
+  invoke<T = unknown>(stepId: string, input: unknown, connection?: string): Promise<InvocationResult<T>>;
+  /** Runs the step and returns what it sent and what it got back, in order. */
+  exchangesOf(
+    stepId: string,
+    input: unknown,
+    connection?: string,
+  ): Promise<{ output: unknown; exchanges: RecordedExchange[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A sandbox behind a wire recorder, with a ticketing connection (subdomain
+ * acme) and a deployments connection (user ada), both pointed at the recorder.
+ */
+export async function contractFixture(options: { sandbox?: SandboxOptions } = {}): Promise<ContractFixture> {
+  // A fixed start, a few seconds into a minute, keeps rate windows deterministic.
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
+  const sandbox = await startSandbox({ clock, ...options.sandbox });
+  const recorder = await startWireRecorder(sandbox.url);
+  const tickets = sandbox.ticketing.issueTokens('acme');
+  const now = clock.now();
+  const connections: Connection[] = [
+    {
+      id: 'tickets',
+      integration: 'ticketing',
+      label: 'Acme support',
+      kind: 'oauth2',
+      fields: { subdomain: 'acme', baseUrl: `${recorder.url}/ticketing/acme`, clientId: 'toolsteps-cli' },
+      secrets: { accessToken: tickets.access_token, refreshToken: tickets.refresh_token! },
+      expiresAt: now + (tickets.expires_in ?? 1800) * 1000,
+      createdAt: now,
+      updatedAt: now,
+    },
+    {
+      id: 'deploys',
+      integration: 'deployments',
+      label: 'Ada',
+      kind: 'oauth2_no_refresh',
+      fields: { baseUrl: `${recorder.url}/deployments` },
+      secrets: { accessToken: sandbox.deployments.issueToken(1) },
+      createdAt: now,
+      updatedAt: now,
+    },
+    {
+      id: 'deploys-team',
+      integration: 'deployments',
+      label: 'Ada in team Acme',
+      kind: 'oauth2_no_refresh',
+      fields: { baseUrl: `${recorder.url}/deployments`, teamId: 'team_acme' },
+      secrets: { accessToken: sandbox.deployments.issueToken(1) },
+      createdAt: now,
+      updatedAt: now,
+    },
+  ];
+  const runtime = new Runtime({
+    store: new MemoryConnectionStore(connections),
+    clock,
+    retry: { random: () => 0.5 },
+  });
+  const registry = createRegistry();
+  const invoke = <T>(stepId: string, input: unknown, connection?: string) =>
+    registry.invoke<T>(runtime, stepId, {
+      connection: connection ?? (stepId.startsWith('ticketing.') ? 'tickets' : 'deploys'),
+      input,
+    });
+  return {
+    sandbox,
+    recorder,
+    clock,
+    invoke,
+    async exchangesOf(stepId, input, connection) {
+      const from = recorder.exchanges.length;
+      const result = await invoke(stepId, input, connection);
+      return { output: result.output, exchanges: recorder.exchanges.slice(from) };
+    },
+    close: async () => {
+      await recorder.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { expect } from 'vitest';
+import {
+  type DescriptionCorrection,
+  type FoundOperation,
+  loadVendored,
+  OpenApiContract,
+  type WireExchange,
+} from './openapi-contract.js';
+
+type Schema = Record<string, unknown>;
+
+const integer = { type: 'integer', minimum: 1 };
+const string = { type: 'string' };
+
+/**
+ * The ticketing provider documents paging and side-loading once, in its
+ * Pagination and Side-loading guides, not on each operation. An operation
+ * whose description has a Pagination section takes the kinds it names
+ * (cursor: `page[size]`, `page[after]`, `page[before]`; offset: `page`,
+ * `per_page`); a list without one takes both, as the guide says of every
+ * list. Side-loads (`include`) are taken by single-record and list reads.
+ */
+function ticketingExtraParameters(found: FoundOperation): Record<string, Schema> {
+  if (found.method !== 'GET') return {};
+  const cursor = { 'page[size]': integer, 'page[after]': string, 'page[before]': string };
+  const offset = { page: integer, per_page: integer };
+  const section = /#### Pagination([\s\S]*?)(####|$)/.exec(String(found.operation.description ?? ''))?.[1];
+  const paging = section
+    ? {
+        ...(/cursor pagination/i.test(section) ? cursor : {}),
+        ...(/offset pagination/i.test(section) ? offset : {}),
+      }
+    : found.template.endsWith('}')
+      ? {}
+      : { ...cursor, ...offset };
+  return { ...paging, include: string };
+}
+
+/** `/acme/api/v2/tickets/1.json` -> `/api/v2/tickets/{ticket_id}`'s form: no subdomain, no `.json`. */
+function ticketingSpecPath(path: string): string {
+  return path.replace(/^\/[a-z0-9-]+(?=\/api\/)/i, '').replace(/\.json$/, '');
+}
+
+const customFieldValue = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer' }, value: {} },
+};
+
+/**
+ * Where the generated ticketing description contradicts its own examples.
+ * Each correction names the example that shows the real shape.
+ */
+export const ZENDESK_CORRECTIONS: DescriptionCorrection[] = [
+  ...['external_id', 'group_id', 'organization_id'].map((field) => ({
+    at: `/components/schemas/TicketObject/properties/${field}`,
+    merge: { nullable: true },
+    reason: `the description's own examples answer "${field}": null (e.g. TicketsResponseExample)`,
+  })),
+  ...['assignee_id', 'type', 'priority'].map((field) => ({
+    at: `/components/schemas/TicketObject/properties/${field}`,
+    merge: { nullable: true },
+    reason: `optional on create ("${field}" is not required by TicketCreateInput), and the provider answers every ticket field, null when unset`,
+  })),
+  ...['TicketObject', 'TicketUpdateInput'].map((schema) => ({
+    at: `/components/schemas/${schema}/properties/custom_fields/items`,
+    replace: customFieldValue,
+    reason:
+      'the schema points at the custom field definition (CustomFieldObject), but TicketResponseExample and TicketCreateRequestExample send and answer [{"id", "value"}], as "Setting custom field values" describes',
+  })),
+];
+
+export const zendeskSupport = new OpenApiContract(loadVendored('zendesk-support.json'), {
+  toSpecPath: ticketingSpecPath,
+  extraParameters: ticketingExtraParameters,
+  corrections: ZENDESK_CORRECTIONS,
+});
+
+export const zendeskWebhooks = new OpenApiContract(loadVendored('zendesk-webhooks.json'), {
+  // The webhooks description's server already ends in /api/v2.
+  toSpecPath: (path) => ticketingSpecPath(path).replace(/^\/api\/v2/, ''),
+});
+
+/** `teamId` and `slug` scope every call of the deployments provider; the description declares them per operation. */
+export const vercel = new OpenApiContract(loadVendored('vercel.json'), {
+  toSpecPath: (path) => path,
+});
+
+/**
+ * Bodies the ticketing description gives only in prose: the tags endpoints
+ * show `{"tags": [...], "updated_stamp": ..., "safe_update": ...}` in their
+ * Safe Update section, with no requestBody schema.
+ */
+export const TAGS_BODY = {
+  type: 'object',
+  required: ['tags'],
+  additionalProperties: false,
+  properties: {
+    tags: { type: 'array', items: { type: 'string' } },
+    updated_stamp: { type: 'string' },
+    safe_update: { type: ['string', 'boolean'] },
+  },
+};
+
+const PROSE_BODIES: Record<string, Schema> = {
+  'PUT /api/v2/tickets/{ticket_id}/tags': TAGS_BODY,
+  'POST /api/v2/tickets/{ticket_id}/tags': TAGS_BODY,
+  'DELETE /api/v2/tickets/{ticket_id}/tags': TAGS_BODY,
+};
+
+export function contractFor(mount: string, path: string): OpenApiContract {
+  if (mount === 'deployments') return vercel;
+  return /\/api\/v2\/webhooks/.test(path) ? zendeskWebhooks : zendeskSupport;
+}
+
+/** Every problem with an exchange: the request against the description, then the answer. */
+export function exchangeProblems(exchange: WireExchange & { mount: string }): string[] {
+  const contract = contractFor(exchange.mount, exchange.path);
+  const found = contract.find(exchange.method, exchange.path);
+  const prose = found && PROSE_BODIES[`${found.method} ${found.template}`];
+  const problems = prose
+    ? [
+        ...contract.requestProblems({ ...exchange, body: undefined }),
+        ...proseBodyProblems(prose, exchange.body, `${found.method} ${found.template}`),
+      ]
+    : contract.requestProblems(exchange);
+  return [...problems, ...contract.responseProblems(exchange)];
+}
+
+function proseBodyProblems(schema: Schema, body: unknown, where: string): string[] {
+  if (body === undefined) return [`${where}: the body is required`];
+  const properties = schema.properties as Record<string, unknown>;
+  const unknown = Object.keys(body as object).filter((key) => !(key in properties));
+  const tags = (body as { tags?: unknown }).tags;
+  return [
+    ...unknown.map((key) => `${where}: body.${key} is not in the description`),
+    ...(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string')
+      ? []
+      : [`${where}: body.tags must be strings`]),
+  ];
+}
+
+/** Asserts that every exchange conforms, listing each problem with the exchange it came from. */
+export function expectConforming(exchanges: (WireExchange & { mount: string })[]): void {
+  expect(exchanges.length).toBeGreaterThan(0);
+  const problems = exchanges.flatMap((exchange) =>
+    exchangeProblems(exchange).map(
+      (problem) => `${problem}\n    (${exchange.method} ${exchange.path}?${exchange.query})`,
+    ),
+  );
+  expect(problems).toEqual([]);
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { exchangeProblems, expectConforming, zendeskSupport } from './support/provider-contracts.js';
+
+let fx: ContractFixture;
+beforeAll(async () => {
+  fx = await contractFixture();
+});
+afterAll(() => fx.close());
+
+describe('ticketing steps against the provider description (requests and the sandbox answers)', () => {
+  it('create_ticket', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.create_ticket', {
+      subject: 'VPN down',
+      description: 'Nobody can connect.',
+      priority: 'high',
+      type: 'incident',
+      assignee: 'sam@acme.example',
+      external_id: 'contract-1',
+      tags: ['vpn'],
+      custom_fields: [{ id: 360001, value: 'emea' }],
+    });
+    expect(exchanges.map((exchange) => exchange.method)).toEqual(['GET', 'POST']);
+    expectConforming(exchanges);
+  });
+
+  it('get_ticket_info', async () => {
+    expectConforming((await fx.exchangesOf('ticketing.get_ticket_info', { ticket_id: 1 })).exchanges);
+  });
+
+  it('list_tickets, unfiltered and cursor-paged', async () => {
+    const first = await fx.exchangesOf('ticketing.list_tickets', { limit: 2 });
+    const cursor = (first.output as { next_cursor: string }).next_cursor;
+    const second = await fx.exchangesOf('ticketing.list_tickets', { limit: 2, cursor });
+    expectConforming([...first.exchanges, ...second.exchanges]);
+  });
+
+  it('list_tickets, filtered through the search export', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.list_tickets', {
+      status: 'open',
+      priority: 'high',
+    });
+    expectConforming(exchanges);
+  });
+
+  it('list_tickets: the type goes only in filter[type], never in the export query (the description: "Searches with type in the query string will result in an error")', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.list_tickets', { status: 'open' });
+    const [exported] = exchanges;
+    expect(exported?.query.get('filter[type]')).toBe('ticket');
+    expect(exported?.query.get('query')).not.toMatch(/(^|\s)-?type:/);
+    expect(exported?.query.get('query')).toBe('status:open');
+  });
+
+  it('search_tickets, sorted', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.search_tickets', {
+      query: 'status:open',
+      sort_by: 'created_at',
+      sort_order: 'asc',
+    });
+    expectConforming(exchanges);
+  });
+
+  it('update_ticket: fields, a reply and a note', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.update_ticket', {
+      ticket_id: 1,
+      status: 'pending',
+      priority: 'urgent',
+      subject: 'Cannot log in (SSO)',
+      assignee: 2,
+      replace_tags: ['login', 'sso'],
+      public_comment: 'Looking into it.',
+      internal_note: 'Probably the IdP certificate.',
+      custom_fields: [{ id: 360001, value: 'apac' }],
+    });
+    expectConforming(exchanges);
+  });
+
+  it('delete_ticket', async () => {
+    const created = await fx.invoke<{ ticket: { id: number } }>('ticketing.create_ticket', {
+      subject: 'Throwaway',
+      description: 'To delete.',
+    });
+    expectConforming(
+      (await fx.exchangesOf('ticketing.delete_ticket', { ticket_id: created.output.ticket.id })).exchanges,
+    );
+  });
+
+  it('api_call: users and organizations paths', async () => {
+    const users = await fx.exchangesOf('ticketing.api_call', {
+      method: 'GET',
+      endpoint: '/api/v2/users.json',
+    });
+    const organizations = await fx.exchangesOf('ticketing.api_call', {
+      method: 'GET',
+      endpoint: '/api/v2/organizations.json',
+    });
+    const user = await fx.exchangesOf('ticketing.api_call', {
+      method: 'GET',
+      endpoint: '/api/v2/users/1.json',
+    });
+    expectConforming([...users.exchanges, ...organizations.exchanges, ...user.exchanges]);
+  });
+});
+
+describe('the contract checker finds what it is for', () => {
+  it('flags a ticket field the description does not have', () => {
+    const problems = zendeskSupport.requestProblems({
+      method: 'PUT',
+      path: '/acme/api/v2/tickets/1.json',
+      query: new URLSearchParams(),
+      body: { ticket: { additional_tags: ['x'] } },
+    });
+    expect(problems.join('\n')).toContain('body.ticket.additional_tags is not in the description');
+  });
+
+  it('flags a wrong enum value and a missing required field in an answer', () => {
+    const problems = exchangeProblems({
+      mount: 'ticketing',
+      method: 'GET',
+      path: '/acme/api/v2/tickets/1.json',
+      query: new URLSearchParams(),
+      body: undefined,
+      status: 200,
+      response: { ticket: { id: 1, status: 'reopened', subject: 'x' } },
+    });
+    expect(problems.join('\n')).toMatch(/status|enum/);
+  });
+
+  it('flags an undescribed query parameter and a path the provider does not have', () => {
+    expect(
+      zendeskSupport.requestProblems({
+        method: 'GET',
+        path: '/acme/api/v2/tickets/1.json',
+        query: new URLSearchParams({ sideways: '1' }),
+        body: undefined,
+      }),
+    ).toEqual(['GET /api/v2/tickets/{ticket_id}: query parameter "sideways" is not described']);
+    expect(
+      zendeskSupport.requestProblems({
+        method: 'POST',
+        path: '/acme/api/v2/tickets/1/comments.json',
+        query: new URLSearchParams(),
+        body: { comment: { body: 'x' } },
+      }),
+    ).toEqual(['POST /api/v2/tickets/1/comments is not in the description']);
+  });
+});

@@ -1,0 +1,89 @@
+import nock from 'nock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import type { Connection } from '../../../src/connection/connection.js';
+import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
+import { Runtime } from '../../../src/runtime.js';
+import { createRegistry } from '../../../steps/index.js';
+
+const HOST = 'https://api.vercel.com';
+const EMPTY_PAGE = { deployments: [], pagination: { count: 0, next: null, prev: null } };
+
+function setUp(connection: Partial<Connection>) {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
+  const store = new MemoryConnectionStore([
+    {
+      id: 'v',
+      integration: 'deployments',
+      kind: 'oauth2',
+      fields: { clientId: 'cl_app' },
+      secrets: { accessToken: 'old-access-0123456789' },
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+      ...connection,
+    },
+  ]);
+  const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
+  const list = () =>
+    createRegistry().invoke(runtime, 'deployments.list_deployments', { connection: 'v', input: {} });
+  return { clock, store, list };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('deployments connections: long-lived and refreshable tokens (provider-facts: both kinds)', () => {
+  it('refreshes an expiring token at /login/oauth/token (form-encoded refresh_token grant) and saves the new pair', async () => {
+    const fx = setUp({});
+    await fx.store.update('v', (current) => ({
+      ...current,
+      secrets: { ...current.secrets, refreshToken: 'refresh-0123456789', clientSecret: 'app-secret-xyz' },
+      expiresAt: fx.clock.now() + 60_000,
+    }));
+    // Past half the token's life: due for refresh before it is used.
+    fx.clock.advance(45_000);
+    let form: URLSearchParams | undefined;
+    const scope = nock(HOST)
+      .post('/login/oauth/token', (body) => {
+        form = new URLSearchParams(body as unknown as string);
+        return true;
+      })
+      .matchHeader('content-type', 'application/x-www-form-urlencoded')
+      .reply(200, {
+        access_token: 'new-access-0123456789',
+        refresh_token: 'refresh-rotated-0123',
+        token_type: 'Bearer',
+        expires_in: 3600,
+      })
+      .get('/v6/deployments')
+      .query(true)
+      .matchHeader('authorization', 'Bearer new-access-0123456789')
+      .reply(200, EMPTY_PAGE);
+    await fx.list();
+    expect(scope.isDone()).toBe(true);
+    expect(Object.fromEntries(form ?? [])).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'refresh-0123456789',
+      client_id: 'cl_app',
+      client_secret: 'app-secret-xyz',
+    });
+    const saved = await fx.store.get('v');
+    expect(saved?.secrets).toMatchObject({
+      accessToken: 'new-access-0123456789',
+      refreshToken: 'refresh-rotated-0123',
+    });
+    expect(saved?.expiresAt).toBe(fx.clock.now() + 3600_000);
+  });
+
+  it('never refreshes a long-lived integration token: no refresh token, no expiry, no token request', async () => {
+    const fx = setUp({});
+    fx.clock.advance(400 * 24 * 3600_000);
+    const scope = nock(HOST)
+      .get('/v6/deployments')
+      .query(true)
+      .matchHeader('authorization', 'Bearer old-access-0123456789')
+      .reply(200, EMPTY_PAGE);
+    await fx.list();
+    expect(scope.isDone()).toBe(true);
+  });
+});
