@@ -22,10 +22,47 @@ function creatorOf(caller: Caller, deployment: DeploymentRecord) {
   return { uid: deployment.creatorId, username: user?.username ?? 'unknown', email: user?.email };
 }
 
+/** The provider's `source` values; a deployment made from uploaded files through the API has none of them. */
+const SOURCES = new Set([
+  'api-trigger-git-deploy',
+  'cli',
+  'clone/repo',
+  'git',
+  'import',
+  'import/repo',
+  'redeploy',
+  'v0-web',
+]);
+
+/**
+ * The fields the provider's description requires of every single-deployment
+ * answer (create, get, cancel) that the sandbox has no model for: fixed,
+ * plausible values. `buildingAt` is required, so a queued deployment carries
+ * its creation time; `ready` is left out until it is ready.
+ */
+function requiredDeploymentFields(caller: Caller, deployment: DeploymentRecord) {
+  const derived = stateAt(deployment, caller.now);
+  return {
+    build: { env: [] },
+    env: [],
+    isInConcurrentBuildsQueue: false,
+    isInSystemBuildsQueue: false,
+    bootedAt: deployment.createdAt,
+    buildSkipped: false,
+    public: false,
+    version: 2,
+    plan: caller.scope.ownerId.startsWith('team_') ? 'pro' : 'hobby',
+    createdIn: 'sfo1',
+    routes: null,
+    buildingAt: derived.buildingAt ?? deployment.createdAt,
+  };
+}
+
 /** GET /v13/deployments/{id} shape. */
 function fullDeployment(caller: Caller, deployment: DeploymentRecord) {
   const derived = stateAt(deployment, caller.now);
   return {
+    ...requiredDeploymentFields(caller, deployment),
     id: deployment.id,
     name: deployment.name,
     url: deployment.url,
@@ -35,11 +72,13 @@ function fullDeployment(caller: Caller, deployment: DeploymentRecord) {
     status: derived.readyState,
     type: 'LAMBDAS',
     target: deployment.target,
-    source: deployment.source,
     createdAt: deployment.createdAt,
-    buildingAt: derived.buildingAt,
-    ready: derived.ready,
-    ...definedOnly({ canceledAt: deployment.canceledAt, readyStateReason: deployment.blockedReason }),
+    ...definedOnly({
+      source: SOURCES.has(deployment.source) ? deployment.source : undefined,
+      ready: derived.ready ?? undefined,
+      canceledAt: deployment.canceledAt,
+      readyStateReason: deployment.blockedReason,
+    }),
     creator: creatorOf(caller, deployment),
     inspectorUrl: `https://vercel.com/${caller.scope.slug}/${deployment.name}/${deployment.id.slice(4)}`,
     meta: deployment.meta,
@@ -49,7 +88,7 @@ function fullDeployment(caller: Caller, deployment: DeploymentRecord) {
       derived.readyState === 'READY' && deployment.target === 'production'
         ? [`${deployment.name}.vercel.app`]
         : [],
-    aliasAssigned: derived.readyState === 'READY' ? derived.ready : null,
+    aliasAssigned: derived.readyState === 'READY',
     regions: ['iad1'],
     ...(derived.readyState === 'ERROR'
       ? { errorCode: 'BUILD_FAILED', errorMessage: 'Command "npm run build" exited with 1' }
@@ -66,12 +105,14 @@ function listedDeployment(caller: Caller, deployment: DeploymentRecord) {
     url: deployment.url,
     created: deployment.createdAt,
     createdAt: deployment.createdAt,
-    buildingAt: derived.buildingAt,
-    ready: derived.ready,
+    buildingAt: derived.buildingAt ?? deployment.createdAt,
+    ...definedOnly({
+      ready: derived.ready ?? undefined,
+      source: SOURCES.has(deployment.source) ? deployment.source : undefined,
+    }),
     state: derived.readyState,
     readyState: derived.readyState,
     type: 'LAMBDAS',
-    source: deployment.source,
     target: deployment.target,
     projectId: deployment.projectId,
     creator: creatorOf(caller, deployment),
@@ -188,6 +229,8 @@ function cancelDeployment(request: DeploymentsRequest) {
 export function deploymentRoutes(router: Router<Caller>): void {
   router
     .on('GET', '/v6/deployments', listDeployments)
+    // The current official SDK lists with v7; same answer.
+    .on('GET', '/v7/deployments', listDeployments)
     .on('POST', '/v13/deployments', createDeployment)
     .on('GET', '/v13/deployments/:id', (request) => {
       const caller = request.caller;

@@ -55,6 +55,12 @@ const PLATFORM = 'platform';
 export class DeploymentsEmulator implements Emulator {
   readonly mount = 'deployments';
   readonly oauth: OAuthProvider;
+  /**
+   * Newer apps' tokens: they expire (1 hour) and come with a refresh token,
+   * exchanged at /login/oauth/token (provider-facts). Integration tokens from
+   * `oauth` are long-lived. Both authenticate the API.
+   */
+  readonly appOAuth: OAuthProvider;
   readonly limiter: FixedWindowLimiter;
   timeline: DeploymentTimeline;
   failingBranches: string[];
@@ -69,6 +75,13 @@ export class DeploymentsEmulator implements Emulator {
       tokenPrefix: 'vcl',
       accessTokenTtlMs: undefined,
       issuesRefreshTokens: false,
+      clients: DEPLOYMENTS_SANDBOX_CLIENTS,
+    });
+    this.appOAuth = new OAuthProvider({
+      clock: options.clock,
+      tokenPrefix: 'vca',
+      accessTokenTtlMs: 3600_000,
+      issuesRefreshTokens: true,
       clients: DEPLOYMENTS_SANDBOX_CLIENTS,
     });
     this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 120, 60_000);
@@ -98,7 +111,13 @@ export class DeploymentsEmulator implements Emulator {
   reset(): void {
     this.world = this.newWorld();
     this.oauth.reset();
+    this.appOAuth.reset();
     this.limiter.reset();
+  }
+
+  /** An expiring access token and its refresh token, as a newer app gets them, for a seeded user. */
+  issueAppTokens(userNumber = 1) {
+    return this.appOAuth.issue(PLATFORM, userNumber, ['deployments']);
   }
 
   /** A long-lived token for a seeded user (1 = ada, 2 = sam), without the browser step. */
@@ -155,9 +174,13 @@ export class DeploymentsEmulator implements Emulator {
     if (request.method === 'POST' && request.path === '/v2/oauth/access_token') {
       return this.oauth.exchange(request.body, PLATFORM);
     }
+    if (request.method === 'POST' && request.path === '/login/oauth/token') {
+      return this.appOAuth.exchange(request.body, PLATFORM);
+    }
 
     const token = bearerToken(request.headers);
-    const check = this.oauth.check(token, PLATFORM);
+    const integrationCheck = this.oauth.check(token, PLATFORM);
+    const check = integrationCheck.ok ? integrationCheck : this.appOAuth.check(token, PLATFORM);
     // An unknown or revoked token is a 403 `forbidden` marked `invalidToken`, not a 401.
     if (!check.ok) {
       return token

@@ -1,6 +1,6 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import type { GitLink, ProjectRecord } from './deployments-state.js';
+import { type GitLink, type ProjectRecord, stateAt } from './deployments-state.js';
 import {
   apiError,
   badRequest,
@@ -24,13 +24,60 @@ const SETTINGS = [
   'nodeVersion',
 ] as const;
 
+/** The git link as the provider answers it: every kind carries its credential and deploy hooks. */
+function renderLink(link: GitLink) {
+  const common = { gitCredentialId: '', deployHooks: [] };
+  if (link.type !== 'gitlab') return { ...link, ...common };
+  const path = `acme/project-${link.projectId}`;
+  return {
+    ...link,
+    ...common,
+    projectId: String(link.projectId),
+    projectName: path.split('/')[1],
+    projectNameWithNamespace: path,
+    projectNamespace: path.split('/')[0],
+    projectUrl: `https://gitlab.com/${path}`,
+  };
+}
+
 function renderProject(caller: Caller, project: ProjectRecord) {
+  const plan = caller.scope.ownerId.startsWith('team_') ? 'pro' : 'hobby';
   const latest = [...caller.scope.deployments.values()]
     .filter((deployment) => deployment.projectId === project.id)
     .sort((a, b) => b.createdAt - a.createdAt)
     .slice(0, 1)
-    .map((deployment) => ({ id: deployment.id, url: deployment.url, createdAt: deployment.createdAt }));
-  return { ...project, latestDeployments: latest };
+    .map((deployment) => {
+      const creator = [...caller.world.users.values()].find((user) => user.id === deployment.creatorId);
+      return {
+        id: deployment.id,
+        url: deployment.url,
+        name: deployment.name,
+        createdAt: deployment.createdAt,
+        createdIn: 'sfo1',
+        creator: {
+          uid: deployment.creatorId,
+          email: creator?.email ?? '',
+          username: creator?.username ?? '',
+        },
+        deploymentHostname: deployment.url,
+        plan,
+        private: true,
+        readyState: stateAt(deployment, caller.now).readyState,
+        type: 'LAMBDAS',
+        userId: deployment.creatorId,
+      };
+    });
+  return {
+    ...project,
+    // Required by the provider's description or by the current official SDK; no model here.
+    directoryListing: false,
+    alias: [],
+    deploymentExpiration: { expirationDays: 180 },
+    resourceConfig: { functionDefaultRegions: ['iad1'] },
+    defaultResourceConfig: { functionDefaultRegions: ['iad1'] },
+    link: project.link ? renderLink(project.link) : null,
+    latestDeployments: latest,
+  };
 }
 
 function settingsProblem(body: Record<string, unknown>): string | undefined {
@@ -122,20 +169,10 @@ function deleteProject(request: DeploymentsRequest): Reply {
 
 export function projectRoutes(router: Router<Caller>): void {
   router
-    .on('GET', '/v9/projects', (request) => {
-      const caller = request.caller;
-      const limit = intParam(request, 'limit', { min: 1, max: 100 });
-      const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
-      if (limit === 'invalid' || until === 'invalid')
-        return badRequest('`limit` is 1 to 100; `until` a ms timestamp.');
-      const search = request.query.get('search')?.toLowerCase();
-      const projects = [...caller.scope.projects.values()]
-        .filter((project) => !search || project.name.includes(search))
-        .filter((project) => until === undefined || project.updatedAt < until)
-        .sort((a, b) => b.updatedAt - a.updatedAt);
-      const { page, pagination } = timePage(projects, limit ?? 20, (project) => project.updatedAt);
-      return json(200, { projects: page.map((project) => renderProject(caller, project)), pagination });
-    })
+    .on('GET', '/v9/projects', listProjects)
+    // The current official SDK lists with v10 and creates with v11; same answers.
+    .on('GET', '/v10/projects', listProjects)
+    .on('POST', '/v11/projects', createProject)
     .on('POST', '/v10/projects', createProject)
     .on('GET', '/v9/projects/:id', (request) => {
       const project = projectOf(request);
@@ -143,4 +180,21 @@ export function projectRoutes(router: Router<Caller>): void {
     })
     .on('PATCH', '/v9/projects/:id', updateProject)
     .on('DELETE', '/v9/projects/:id', deleteProject);
+}
+
+function listProjects(request: DeploymentsRequest): Reply {
+  {
+    const caller = request.caller;
+    const limit = intParam(request, 'limit', { min: 1, max: 100 });
+    const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    if (limit === 'invalid' || until === 'invalid')
+      return badRequest('`limit` is 1 to 100; `until` a ms timestamp.');
+    const search = request.query.get('search')?.toLowerCase();
+    const projects = [...caller.scope.projects.values()]
+      .filter((project) => !search || project.name.includes(search))
+      .filter((project) => until === undefined || project.updatedAt < until)
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+    const { page, pagination } = timePage(projects, limit ?? 20, (project) => project.updatedAt);
+    return json(200, { projects: page.map((project) => renderProject(caller, project)), pagination });
+  }
 }

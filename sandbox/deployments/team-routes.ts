@@ -10,8 +10,20 @@ function renderTeam(team: TeamRecord, uid: string) {
     slug: team.slug,
     name: team.name,
     createdAt: team.createdAt,
+    // Required by the provider's description (Team); the sandbox has no model for them.
+    creatorId: team.members.find((member) => member.role === 'OWNER')?.uid ?? '',
+    updatedAt: team.createdAt,
+    description: null,
+    stagingPrefix: team.slug,
     avatar: null,
-    membership: membership ? { role: membership.role, confirmed: true, created: membership.joinedAt } : null,
+    membership: membership
+      ? {
+          role: membership.role,
+          confirmed: true,
+          created: membership.joinedAt,
+          createdAt: membership.joinedAt,
+        }
+      : null,
   };
 }
 
@@ -29,6 +41,26 @@ function visibleTeam(request: DeploymentsRequest): TeamRecord | Reply {
 /** The teams of the caller and their members. */
 export function teamRoutes(router: Router<Caller>): void {
   router
+    // The signed-in user, with the fields the provider's description requires (AuthUser).
+    .on('GET', '/v2/user', (request) => {
+      const { user } = request.caller;
+      return json(200, {
+        user: {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          username: user.username,
+          avatar: null,
+          defaultTeamId: null,
+          createdAt: 0,
+          softBlock: null,
+          billing: null,
+          resourceConfig: {},
+          stagingPrefix: user.username,
+          hasTrialAvailable: false,
+        },
+      });
+    })
     .on('GET', '/v2/teams', (request) => {
       const { world, user } = request.caller;
       const teams = [...world.teams.values()]

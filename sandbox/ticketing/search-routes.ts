@@ -2,7 +2,13 @@ import type { Router } from '../router.js';
 import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
 import { parseSearchQuery, resultTypeOf, ticketMatches } from './search-query.js';
 import { PRIORITIES, STATUSES, type TicketRecord } from './ticketing-state.js';
-import { cursorPage, publicTicket, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
+import {
+  cursorPage,
+  pageLink,
+  publicTicket,
+  type TicketingCaller,
+  type TicketingRequest,
+} from './ticketing-wire.js';
 
 const SEARCH_CAP = 1000;
 
@@ -47,12 +53,12 @@ function search(request: TicketingRequest): Reply {
   }
   const slice = matched.slice((page - 1) * perPage, page * perPage);
   const more = page * perPage < Math.min(matched.length, SEARCH_CAP);
-  const next = `${caller.base}/api/v2/search.json?page=${page + 1}&per_page=${perPage}&query=${encodeURIComponent(query)}`;
+  const perPageKept = { per_page: String(perPage) };
   return json(200, {
     results: slice.map((ticket) => ({ ...publicTicket(ticket, caller.base), result_type: 'ticket' })),
     count: matched.length,
-    next_page: more ? next : null,
-    previous_page: page > 1 ? next.replace(`page=${page + 1}`, `page=${page - 1}`) : null,
+    next_page: more ? pageLink(request, { page: String(page + 1), ...perPageKept }) : null,
+    previous_page: page > 1 ? pageLink(request, { page: String(page - 1), ...perPageKept }) : null,
     facets: null,
   });
 }
@@ -62,6 +68,13 @@ function searchExport(request: TicketingRequest): Reply {
   const caller = request.caller;
   if (!request.query.get('filter[type]')) {
     return json(400, { error: 'InvalidValue', description: 'filter[type] is required for search export' });
+  }
+  // The provider's description: "Searches with type in the query string will result in an error."
+  if (resultTypeOf(parseSearchQuery(request.query.get('query') ?? '')) !== undefined) {
+    return json(400, {
+      error: 'InvalidValue',
+      description: 'The export takes the record type in filter[type], not as type: in the query',
+    });
   }
   const tickets = matching(request, caller);
   const reply = cursorPage(

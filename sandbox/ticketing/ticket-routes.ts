@@ -94,7 +94,11 @@ function showTicket(request: TicketingRequest): Reply {
   return json(200, { ticket: publicTicket(ticket, base), ...definedOnly({ users }) });
 }
 
-/** Updates fields; `tags` replaces, `additional_tags`/`remove_tags` edit; a closed ticket refuses. */
+/**
+ * Updates fields; `tags` replaces the set. The provider's description of this
+ * endpoint has no add or remove: those go to the ticket's tags endpoint, so
+ * `additional_tags` and `remove_tags` are ignored here like any unknown field.
+ */
 function updateTicket(request: TicketingRequest): Reply {
   const { account, userId, base } = request.caller;
   const ticket = ticketOf(request);
@@ -114,10 +118,6 @@ function updateTicket(request: TicketingRequest): Reply {
   const assignee = resolveAssignee(account, fields);
   if (assignee !== undefined) ticket.assignee_id = assignee;
   if (fields.tags !== undefined) ticket.tags = normalizeTags(fields.tags);
-  for (const tag of normalizeTags(fields.additional_tags))
-    if (!ticket.tags.includes(tag)) ticket.tags.push(tag);
-  const removed = new Set(normalizeTags(fields.remove_tags));
-  ticket.tags = ticket.tags.filter((tag) => !removed.has(tag));
   if (Array.isArray(fields.custom_fields)) {
     for (const field of fields.custom_fields as { id: number; value: unknown }[]) {
       const existing = ticket.custom_fields.find((candidate) => candidate.id === field.id);
@@ -171,7 +171,31 @@ function addComment(request: TicketingRequest): Reply {
   return json(201, { comment: created });
 }
 
-/** Tickets and their comments. */
+/**
+ * The ticket's tags endpoint, body `{"tags": [...]}`: GET lists, POST sets
+ * the whole set (201), PUT adds (200), DELETE removes (204, no body).
+ */
+function ticketTags(request: TicketingRequest): Reply {
+  const { account, userId } = request.caller;
+  const ticket = ticketOf(request);
+  if (!ticket) return json(404, NOT_FOUND);
+  if (request.method === 'GET') return json(200, { tags: ticket.tags });
+  const tags = (request.body as { tags?: unknown } | undefined)?.tags;
+  if (!Array.isArray(tags)) return invalid({ tags: 'is required: an array of tags' });
+  if (ticket.status === 'closed') return invalid({ status: 'Status: closed prevents ticket update' });
+  const before = account.snapshot(ticket);
+  const named = normalizeTags(tags);
+  if (request.method === 'POST') ticket.tags = named;
+  if (request.method === 'PUT')
+    ticket.tags = [...ticket.tags, ...named.filter((tag) => !ticket.tags.includes(tag))];
+  if (request.method === 'DELETE') ticket.tags = ticket.tags.filter((tag) => !named.includes(tag));
+  ticket.updated_at = account.timestamp();
+  account.changed({ before, after: ticket, actorId: userId });
+  if (request.method === 'DELETE') return { status: 204 };
+  return json(request.method === 'POST' ? 201 : 200, { tags: ticket.tags });
+}
+
+/** Tickets, their comments and their tags. */
 export function ticketRoutes(router: Router<TicketingCaller>): void {
   router
     .on('GET', '/api/v2/tickets.json', listTickets)
@@ -180,5 +204,9 @@ export function ticketRoutes(router: Router<TicketingCaller>): void {
     .on('PUT', '/api/v2/tickets/:id.json', updateTicket)
     .on('DELETE', '/api/v2/tickets/:id.json', deleteTicket)
     .on('GET', '/api/v2/tickets/:id/comments.json', listComments)
+    .on('GET', '/api/v2/tickets/:id/tags.json', ticketTags)
+    .on('POST', '/api/v2/tickets/:id/tags.json', ticketTags)
+    .on('PUT', '/api/v2/tickets/:id/tags.json', ticketTags)
+    .on('DELETE', '/api/v2/tickets/:id/tags.json', ticketTags)
     .on('POST', '/api/v2/tickets/:id/comments.json', addComment);
 }

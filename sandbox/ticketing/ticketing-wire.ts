@@ -51,9 +51,21 @@ function decodeCursor(cursor: string | null): number | undefined {
   return Number(match[1]);
 }
 
+/**
+ * A link to another page of the same list, as the provider writes them:
+ * absolute, with every query parameter of the request kept and only the
+ * paging ones changed (clients such as the provider's own follow them as is).
+ */
+export function pageLink(request: TicketingRequest, changes: Record<string, string>): string {
+  const url = new URL(`${request.caller.base}${request.path}`);
+  for (const [key, value] of request.query) url.searchParams.append(key, value);
+  for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
 /** Cursor pagination: `page[size]` (max 100) and `page[after]`; offset `page`/`per_page` stops at 10,000. */
 export function cursorPage<T extends { id: number }>(
-  request: SandboxRequest,
+  request: TicketingRequest,
   all: T[],
   member: string,
   shape: (item: T) => unknown,
@@ -73,8 +85,8 @@ export function cursorPage<T extends { id: number }>(
     return json(200, {
       [member]: slice.map(shape),
       count: sorted.length,
-      next_page: page * perPage < sorted.length ? `page=${page + 1}` : null,
-      previous_page: page > 1 ? `page=${page - 1}` : null,
+      next_page: page * perPage < sorted.length ? pageLink(request, { page: String(page + 1) }) : null,
+      previous_page: page > 1 ? pageLink(request, { page: String(page - 1) }) : null,
     });
   }
   const sizeRaw = Number(request.query.get('page[size]') ?? maxSize);
@@ -105,6 +117,9 @@ export function cursorPage<T extends { id: number }>(
       after_cursor: last ? encodeCursor(last.id) : null,
       before_cursor: first ? encodeCursor(first.id) : null,
     },
-    links: { next: hasMore && last ? `?page[after]=${encodeCursor(last.id)}` : null, prev: null },
+    links: {
+      next: hasMore && last ? pageLink(request, { 'page[after]': encodeCursor(last.id) }) : null,
+      prev: null,
+    },
   });
 }

@@ -89,16 +89,30 @@ export default defineStep({
   idempotent: false,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status', tags: '$.ticket.tags' },
   async run(input, { http }) {
+    // The single-ticket PUT takes `tags` (the whole set) but no add or remove:
+    // the provider's description gives those to the ticket's tags endpoint
+    // (PUT adds, DELETE removes), both safe to repeat. They go first, so the
+    // ticket PUT that follows answers with the final tags.
+    const tagEdits = [
+      { method: 'PUT' as const, tags: input.add_tags },
+      { method: 'DELETE' as const, tags: input.remove_tags },
+    ].filter((edit): edit is { method: 'PUT' | 'DELETE'; tags: string[] } => edit.tags !== undefined);
+    for (const edit of tagEdits) {
+      await http.request({
+        method: edit.method,
+        path: ticketingPath('ticketTags', input.ticket_id),
+        body: { tags: edit.tags },
+        idempotent: true,
+      });
+    }
     const changes = definedOnly({
       status: input.status,
       priority: input.priority,
       type: input.type,
       subject: input.subject,
       ...assigneeFields(input.assignee),
-      // `tags` replaces the set; additional_tags / remove_tags edit it.
+      // `tags` on the ticket replaces the whole set.
       tags: input.replace_tags,
-      additional_tags: input.add_tags,
-      remove_tags: input.remove_tags,
       custom_fields: input.custom_fields,
     });
     // The provider takes one comment per update, so a note and a reply go in two updates.
@@ -109,10 +123,12 @@ export default defineStep({
       : input.internal_note
         ? { comment: { body: input.internal_note, public: false }, adds: 'internal_note' as const }
         : undefined;
-    updates.push({
-      ticket: definedOnly({ ...changes, comment: firstComment?.comment }),
-      adds: firstComment?.adds ?? null,
-    });
+    if (Object.keys(changes).length > 0 || firstComment) {
+      updates.push({
+        ticket: definedOnly({ ...changes, comment: firstComment?.comment }),
+        adds: firstComment?.adds ?? null,
+      });
+    }
     if (input.public_comment && input.internal_note) {
       updates.push({
         ticket: { comment: { body: input.internal_note, public: false } },
@@ -133,15 +149,26 @@ export default defineStep({
         ticket = Ticket.parse(response.body.ticket);
         if (update.adds) applied[update.adds] = true;
       } catch (error) {
-        if (index > 0 && isToolstepsError(error)) {
+        if (isToolstepsError(error) && (index > 0 || tagEdits.length > 0)) {
           throw error.with({
-            context: { applied: { ...applied } },
-            hint: 'The field changes and public comment were saved; only the internal note is missing.',
+            context: { applied: { ...applied, tags: tagEdits.length > 0 } },
+            hint:
+              index > 0
+                ? 'The field changes and public comment were saved; only the internal note is missing.'
+                : 'The tag changes were saved; the other changes were not.',
           });
         }
         throw error;
       }
     }
-    return { ticket: ticket!, applied };
+    // Only tags changed: the tags endpoint answers with tags alone, so read the ticket.
+    if (!ticket) {
+      const shown = await http.request<{ ticket: unknown }>({
+        method: 'GET',
+        path: ticketingPath('ticket', input.ticket_id),
+      });
+      ticket = Ticket.parse(shown.body.ticket);
+    }
+    return { ticket, applied };
   },
 });

@@ -75,6 +75,35 @@ describe('ticketing steps against the provider description (requests and the san
     expectConforming(exchanges);
   });
 
+  it('update_ticket: add_tags and remove_tags go through the ticket tags endpoint, not the ticket PUT', async () => {
+    const { output, exchanges } = await fx.exchangesOf('ticketing.update_ticket', {
+      ticket_id: 2,
+      add_tags: ['refund', 'vip'],
+      remove_tags: ['billing'],
+    });
+    expectConforming(exchanges);
+    const tagCalls = exchanges.filter((exchange) => /\/tags(\.json)?$/.test(exchange.path));
+    expect(tagCalls.map((exchange) => [exchange.method, exchange.body])).toEqual([
+      ['PUT', { tags: ['refund', 'vip'] }],
+      ['DELETE', { tags: ['billing'] }],
+    ]);
+    expect((output as { ticket: { tags: string[] } }).ticket.tags.sort()).toEqual(['refund', 'vip']);
+  });
+
+  it('update_ticket: tags with other fields, and no undescribed ticket fields anywhere', async () => {
+    const { exchanges } = await fx.exchangesOf('ticketing.update_ticket', {
+      ticket_id: 1,
+      status: 'open',
+      add_tags: ['escalated'],
+    });
+    expectConforming(exchanges);
+    for (const exchange of exchanges) {
+      const ticket = (exchange.body as { ticket?: Record<string, unknown> } | undefined)?.ticket ?? {};
+      expect(Object.keys(ticket)).not.toContain('additional_tags');
+      expect(Object.keys(ticket)).not.toContain('remove_tags');
+    }
+  });
+
   it('delete_ticket', async () => {
     const created = await fx.invoke<{ ticket: { id: number } }>('ticketing.create_ticket', {
       subject: 'Throwaway',

@@ -131,6 +131,9 @@ function metaString(meta: Record<string, unknown> | null | undefined, keys: stri
   return null;
 }
 
+/** States before a build starts. */
+const WAITING_STATES = new Set(['QUEUED', 'INITIALIZING']);
+
 /** The provider's deployment in our snake_case shape; an OutputError when the answer is not a deployment. */
 export function toDeployment(raw: unknown, where = 'deployment'): Deployment {
   const parsed = ProviderDeployment.safeParse(raw);
@@ -146,12 +149,13 @@ export function toDeployment(raw: unknown, where = 'deployment'): Deployment {
   }
   const value = parsed.data;
   const target = value.target ?? null;
+  const state = (value.readyState ?? value.state) as string;
   return {
     id: (value.id ?? value.uid) as string,
     name: value.name,
     url: value.url ?? null,
     project_id: value.projectId ?? null,
-    state: (value.readyState ?? value.state) as string,
+    state,
     environment: target ?? 'preview',
     target,
     branch:
@@ -161,7 +165,9 @@ export function toDeployment(raw: unknown, where = 'deployment'): Deployment {
       value.gitSource?.sha ??
       metaString(value.meta, ['githubCommitSha', 'gitlabCommitSha', 'bitbucketCommitSha']),
     created_at: iso(value.createdAt ?? value.created) as string,
-    building_at: iso(value.buildingAt),
+    // The provider's description requires buildingAt on every deployment, a queued one too,
+    // so it says when a build started only once the deployment is past waiting.
+    building_at: WAITING_STATES.has(state) ? null : iso(value.buildingAt),
     ready_at: iso(value.ready),
     inspector_url: value.inspectorUrl ?? null,
     error_message: value.errorMessage ?? null,

@@ -3,6 +3,7 @@ export const ticketingPaths = {
   tickets: '/api/v2/tickets.json',
   ticket: '/api/v2/tickets/{id}.json',
   ticketComments: '/api/v2/tickets/{id}/comments.json',
+  ticketTags: '/api/v2/tickets/{id}/tags.json',
   users: '/api/v2/users.json',
   user: '/api/v2/users/{id}.json',
   organizations: '/api/v2/organizations.json',

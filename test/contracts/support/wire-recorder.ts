@@ -66,7 +66,14 @@ export async function startWireRecorder(target: string): Promise<WireRecorder> {
               requestHeaders: request.headers,
               responseHeaders: answer.headers,
             });
-            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            // Hop-by-hop headers are the recorder's own business, not the sandbox's.
+            const {
+              connection: _connection,
+              'keep-alive': _keepAlive,
+              'transfer-encoding': _encoding,
+              ...headers
+            } = answer.headers;
+            response.writeHead(answer.statusCode ?? 502, headers);
             response.end(answerBody);
           });
         },
@@ -75,6 +82,8 @@ export async function startWireRecorder(target: string): Promise<WireRecorder> {
       forwarded.end(requestBody);
     });
   });
+  // Longer than any pause between a test's requests, so a kept-alive socket is never closed under a client.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -64,6 +64,33 @@ describe('deployments connection', () => {
     expect(fx.wire()[0]?.query.get('teamId')).toBe('team_acme');
   });
 
+  it("refreshes a newer app's expiring token at /login/oauth/token and keeps working (both kinds of token)", async () => {
+    fx = await deploymentsFixture();
+    const tokens = fx.sandbox.deployments.issueAppTokens(1);
+    await fx.store.put({
+      id: 'vercel-app',
+      integration: 'deployments',
+      kind: 'oauth2',
+      fields: { baseUrl: fx.sandbox.baseUrl('deployments'), clientId: 'toolsteps-cli' },
+      secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
+      expiresAt: fx.clock.now() + (tokens.expires_in ?? 3600) * 1000,
+      createdAt: fx.clock.now(),
+      updatedAt: fx.clock.now(),
+    });
+    // Two hours on, the access token is dead: the refresh goes first, then the call.
+    fx.clock.advance(2 * 3600_000);
+    fx.clearWire();
+    await fx.registry.invoke(fx.runtime, 'deployments.list_deployments', {
+      connection: 'vercel-app',
+      input: {},
+    });
+    expect(lines(fx.wire())).toEqual(['POST /login/oauth/token', 'GET /v6/deployments']);
+    const saved = await fx.store.get('vercel-app');
+    expect(saved?.secrets.accessToken).not.toBe(tokens.access_token);
+    expect(saved?.secrets.refreshToken).not.toBe(tokens.refresh_token);
+    expect(saved?.expiresAt).toBe(fx.clock.now() + 3600_000);
+  });
+
   it('points the sign-in at the web host and the code exchange at the API host for real accounts', () => {
     const oauth = deployments.connection.oauth!;
     expect(oauth.authorizeUrl('https://api.vercel.com')).toBe('https://vercel.com/oauth/authorize');

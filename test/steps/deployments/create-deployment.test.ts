@@ -75,7 +75,8 @@ describe('deployments.create_deployment', () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
     const result = await fx.invoke<Created>('deployments.create_deployment', { project: 'docs' });
     const post = fx.wire().find((request) => request.method === 'POST');
-    expect(post?.body).toMatchObject({ gitSource: { type: 'gitlab', projectId: 3001, ref: 'main' } });
+    // The project's GitLab link names its project id as a string (the provider's description); it is sent as given.
+    expect(post?.body).toMatchObject({ gitSource: { type: 'gitlab', projectId: '3001', ref: 'main' } });
     expect(result.output.deployment.branch).toBe('main');
   });
 

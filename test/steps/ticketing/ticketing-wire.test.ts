@@ -167,14 +167,26 @@ describe('ticketing requests on the wire', () => {
     expect(result.output).toMatchObject({ has_more: false, next_cursor: null, tickets: [{ id: 3 }] });
   });
 
-  it('update_ticket: tag modes map to additional_tags / remove_tags / tags, notes are private', async () => {
+  it('update_ticket: add and remove go to the ticket tags endpoint, replace_tags is the ticket tags; notes are private', async () => {
     const fx = nockTicketing();
     const wire = capture();
+    const record = function (this: unknown, uri: string, body: unknown) {
+      wire.record.call(this as never, uri, body);
+      return [200, { tags: ['a'] }] as [number, unknown];
+    };
     nock(HOST)
-      .put('/api/v2/tickets/4.json')
-      .times(3)
+      .put('/api/v2/tickets/4/tags.json')
       .reply(function (uri, body) {
-        wire.record.call(this as never, uri, body);
+        return record.call(this, `PUT ${uri}`, body);
+      })
+      .delete('/api/v2/tickets/4/tags.json')
+      .reply(function (uri, body) {
+        return record.call(this, `DELETE ${uri}`, body);
+      })
+      .put('/api/v2/tickets/4.json')
+      .times(2)
+      .reply(function (uri, body) {
+        wire.record.call(this as never, `PUT ${uri}`, body);
         return [200, { ticket: ticket(4) }];
       });
     await fx.invoke('ticketing.update_ticket', {
@@ -189,10 +201,24 @@ describe('ticketing requests on the wire', () => {
       priority: 'low',
       assignee: 2,
     });
-    expect(wire.seen.map((entry) => entry.body)).toEqual([
-      { ticket: { additional_tags: ['a'], remove_tags: ['b'], comment: { body: 'private', public: false } } },
-      { ticket: { priority: 'low', assignee_id: 2, tags: ['only'] } },
+    expect(wire.seen.map((entry) => [entry.path, entry.body])).toEqual([
+      ['PUT /api/v2/tickets/4/tags.json', { tags: ['a'] }],
+      ['DELETE /api/v2/tickets/4/tags.json', { tags: ['b'] }],
+      ['PUT /api/v2/tickets/4.json', { ticket: { comment: { body: 'private', public: false } } }],
+      ['PUT /api/v2/tickets/4.json', { ticket: { priority: 'low', assignee_id: 2, tags: ['only'] } }],
     ]);
+  });
+
+  it('update_ticket with tags only reads the ticket back for its output', async () => {
+    const fx = nockTicketing();
+    const scope = nock(HOST)
+      .put('/api/v2/tickets/4/tags.json', { tags: ['vip'] })
+      .reply(200, { tags: ['vip'] })
+      .get('/api/v2/tickets/4.json')
+      .reply(200, { ticket: ticket(4, { tags: ['vip'] }) });
+    const result = await fx.invoke('ticketing.update_ticket', { ticket_id: 4, add_tags: ['vip'] });
+    expect(scope.isDone()).toBe(true);
+    expect(result.output).toMatchObject({ ticket: { id: 4, tags: ['vip'] } });
   });
 
   it('update_ticket with a reply and a note makes two updates, reply first', async () => {
