@@ -106,6 +106,21 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     expect(world.sandbox.server.requestLog.length).toBe(before);
   });
 
+  it('answers a misspelled field with isError naming it and the closest field, sending nothing', async () => {
+    const before = world.sandbox.server.requestLog.length;
+    const result = (await client.callTool({
+      name: 'ticketing__create_ticket',
+      arguments: { subject: 's', description: 'd', priorty: 'high' },
+    })) as TextResult;
+    seen.push(JSON.stringify(result));
+    expect(result.isError).toBe(true);
+    const error = errorOf(result);
+    expect(error).toMatchObject({ code: 'input_invalid', sent: false });
+    expect((error.fields as { path: string }[]).map((field) => field.path)).toContain('priorty');
+    expect(String(error.message)).toContain('did you mean `priority`');
+    expect(world.sandbox.server.requestLog.length).toBe(before);
+  });
+
   it('answers a missing ticket with isError and the not_found error', async () => {
     const result = (await client.callTool({
       name: 'ticketing__get_ticket_info',
