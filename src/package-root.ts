@@ -14,3 +14,8 @@ export function packageRoot(): string {
     directory = parent;
   }
 }
+
+/** The version in toolsteps' own package.json, read as text: no JSON module import on the startup path. */
+export function packageVersion(): string {
+  return JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version as string;
+}

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../errors.js';
 import { closeSharedDispatcher } from '../http/agent.js';
-import { packageRoot } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { registerCatalogCommands } from './commands/catalog-commands.js';
 import { registerConnectCommand } from './commands/connect-command.js';
 import { registerConnectionCommands } from './commands/connection-commands.js';
@@ -54,11 +52,6 @@ export function buildProgram(mode: OutputMode = { json: false }): Command {
   registerListenCommand(program);
   registerMcpCommand(program);
   return program;
-}
-
-/** The version in toolsteps' own package.json, read as text: no JSON module import on the startup path. */
-function packageVersion(): string {
-  return JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version as string;
 }
 
 /** Runs the CLI and returns its exit code: 0 success, 2 bad input, 1 anything else. */

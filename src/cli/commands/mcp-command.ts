@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors.js';
-import { packageRoot } from '../../package-root.js';
+import { packageVersion } from '../../package-root.js';
 import { cliContext } from '../cli-context.js';
 import { collect, integerOption, numberOption } from '../option-values.js';
 import { secretFromEnv } from './secret-sources.js';
@@ -37,10 +35,6 @@ function modeOf(options: McpOptions): 'auto' | 'flat' | 'catalog' {
     ]);
   }
   return options.catalog ? 'catalog' : options.flat ? 'flat' : 'auto';
-}
-
-function versionOf(): string {
-  return JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version as string;
 }
 
 function untilSignal(): Promise<void> {
@@ -77,7 +71,7 @@ export function registerMcpCommand(program: Command): void {
         registry,
         runtime,
         mode: modeOf(options),
-        version: versionOf(),
+        version: packageVersion(),
         watchIntervalMs: integerOption(options.watchInterval, '--watch-interval', { min: 0, max: 3_600_000 }),
         ...definedOnly({
           integrations: listOption(options.integrations),
