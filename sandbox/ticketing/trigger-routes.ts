@@ -4,6 +4,7 @@ import { CONDITIONAL_TICKET_EVENTS } from './ticket-events.js';
 import { CONDITION_FIELDS, type TicketingTrigger, type TriggerCondition } from './ticketing-hooks.js';
 import {
   bodyMember,
+  cursorPage,
   invalid,
   NOT_FOUND,
   type TicketingCaller,
@@ -74,12 +75,9 @@ export function triggerRoutes(router: Router<TicketingCaller>): void {
   // `.json` first: otherwise `:id` would swallow `<id>.json`.
   for (const suffix of ['.json', '']) {
     router
+      // Cursor (`page[size]`, `page[after]`) or offset paging, as the description's Pagination section says.
       .on('GET', `/api/v2/triggers${suffix}`, (request) =>
-        json(200, {
-          triggers: [...request.caller.account.triggers.values()],
-          next_page: null,
-          previous_page: null,
-        }),
+        cursorPage(request, [...request.caller.account.triggers.values()], 'triggers', (rule) => rule, 100),
       )
       .on('POST', `/api/v2/triggers${suffix}`, createTrigger)
       .on('GET', `/api/v2/triggers/:id${suffix}`, (request) => {

@@ -130,6 +130,143 @@ describe('ticketing provisioning on the wire', () => {
   });
 });
 
+describe('ticketing provisioning through a business rule, on the wire', () => {
+  const base = {
+    trigger: 'ticketing.ticket_status_changed',
+    connection: 'acme',
+    target: 'https://agents.example.com',
+    setup: { to_statuses: ['solved', 'closed'], delivery: 'business_rule' },
+  };
+
+  it('makes a conditional_ticket_events webhook, reads its secret, then a rule whose conditions are the setup filter', async () => {
+    const { manager, subscriptions } = await setup();
+    const sent: Record<string, unknown>[] = [];
+    const order: string[] = [];
+    const api = nock(HOST, { reqheaders: { authorization: `Bearer ${ACCESS_TOKEN}` } })
+      .post('/api/v2/webhooks', (body) => sent.push(body) > 0)
+      .reply(() => {
+        order.push('webhook');
+        return [201, { webhook: { id: 'wh9' } }];
+      })
+      .get('/api/v2/webhooks/wh9/signing_secret')
+      .reply(() => {
+        order.push('secret');
+        return [200, { signing_secret: { algorithm: 'SHA256', secret: 'zendesk-signing-secret-9' } }];
+      })
+      .post('/api/v2/triggers.json', (body) => sent.push(body) > 0)
+      .reply(() => {
+        order.push('rule');
+        return [201, { trigger: { id: 4501, title: 'x' } }];
+      });
+    const subscription = await manager.create(base);
+    expect(api.isDone()).toBe(true);
+    expect(order).toEqual(['webhook', 'secret', 'rule']);
+    const [webhook, rule] = sent as [
+      { webhook: Record<string, unknown> },
+      { trigger: { title: string; conditions: unknown; actions: { field: string; value: string[] }[] } },
+    ];
+    expect(webhook.webhook.subscriptions).toEqual(['conditional_ticket_events']);
+    expect(rule.trigger.title).toBe(`toolsteps ${subscription.id}`);
+    expect(rule.trigger.conditions).toEqual({
+      all: [
+        { field: 'update_type', operator: 'is', value: 'Change' },
+        { field: 'status', operator: 'changed' },
+      ],
+      any: [
+        { field: 'status', operator: 'value', value: 'solved' },
+        { field: 'status', operator: 'value', value: 'closed' },
+      ],
+    });
+    const [action] = rule.trigger.actions;
+    expect(action?.field).toBe('notification_webhook');
+    expect(action?.value[0]).toBe('wh9');
+    // The body template is the event envelope the trigger's schema reads.
+    expect(JSON.parse(action?.value[1] ?? '')).toMatchObject({
+      type: 'zen:event-type:ticket.status_changed',
+      event: { previous: null, current: '{{ticket.status}}' },
+    });
+    expect(await subscriptions.get(subscription.id)).toMatchObject({
+      state: 'ready',
+      provider: { webhook_id: 'wh9', trigger_id: '4501' },
+      secret: 'zendesk-signing-secret-9',
+    });
+    const removal: string[] = [];
+    nock(HOST)
+      .delete('/api/v2/triggers/4501.json')
+      .reply(() => {
+        removal.push('rule');
+        return [204];
+      })
+      .delete('/api/v2/webhooks/wh9')
+      .reply(() => {
+        removal.push('webhook');
+        return [204];
+      });
+    await manager.remove(subscription.id);
+    expect(removal).toEqual(['rule', 'webhook']);
+    expect(await subscriptions.list()).toEqual([]);
+  });
+
+  it('a rule whose creation answer was lost is found by the webhook it notifies, and removed before the webhook', async () => {
+    const { manager, subscriptions } = await setup();
+    nock(HOST)
+      .post('/api/v2/webhooks')
+      .reply(201, { webhook: { id: 'wh10' } })
+      .get('/api/v2/webhooks/wh10/signing_secret')
+      .reply(200, { signing_secret: { algorithm: 'SHA256', secret: 'zendesk-signing-secret-10' } })
+      .post('/api/v2/triggers.json')
+      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    await expect(manager.create(base)).rejects.toMatchObject({ retryable: false });
+    const [left] = await subscriptions.list();
+    expect(left).toMatchObject({
+      state: 'provisioning',
+      provider: { webhook_id: 'wh10', trigger_id: 'pending' },
+    });
+    const removal: string[] = [];
+    nock(HOST)
+      .get('/api/v2/triggers.json')
+      .query({ 'page[size]': '100' })
+      .reply(200, {
+        triggers: [
+          { id: 1, actions: [{ field: 'notification_webhook', value: ['someone-else', '{}'] }] },
+          { id: 2, actions: [{ field: 'status', value: 'open' }] },
+        ],
+        meta: { has_more: true, after_cursor: 'c2' },
+      })
+      .get('/api/v2/triggers.json')
+      .query({ 'page[size]': '100', 'page[after]': 'c2' })
+      .reply(200, {
+        triggers: [{ id: 3, actions: [{ field: 'notification_webhook', value: ['wh10', '{}'] }] }],
+        meta: { has_more: false, after_cursor: 'c3' },
+      })
+      .delete('/api/v2/triggers/3.json')
+      .reply(() => {
+        removal.push('rule 3');
+        return [204];
+      })
+      .delete('/api/v2/webhooks/wh10')
+      .reply(() => {
+        removal.push('webhook');
+        return [204];
+      });
+    await manager.remove(left!.id);
+    expect(removal).toEqual(['rule 3', 'webhook']);
+    expect(await subscriptions.list()).toEqual([]);
+  });
+
+  it('only the status and priority triggers offer the rule path; the others refuse the option before sending', async () => {
+    const { manager, subscriptions } = await setup();
+    await expect(
+      manager.create({ ...base, trigger: 'ticketing.comment_added', setup: { delivery: 'business_rule' } }),
+    ).rejects.toMatchObject({ code: 'input_invalid' });
+    await expect(manager.create({ ...base, setup: { delivery: 'rule' } })).rejects.toMatchObject({
+      code: 'input_invalid',
+      fields: [expect.objectContaining({ path: 'setup.delivery' })],
+    });
+    expect(await subscriptions.list()).toEqual([]);
+  });
+});
+
 describe('deployments provisioning on the wire', () => {
   it('creates the webhook with teamId and projectIds, storing the secret from that answer at once', async () => {
     const { manager, subscriptions } = await setup();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
+import { changedInto, Delivery } from './lib/business-rule.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
@@ -31,6 +32,7 @@ export default defineTrigger({
         .min(1)
         .optional()
         .describe('Only changes into one of these statuses; omit for every change.'),
+      delivery: Delivery,
     })
     .strict(),
   verify: ticketingSignature,
@@ -39,6 +41,9 @@ export default defineTrigger({
     listedWithoutCase(event.event.current, setup.to_statuses)
       ? undefined
       : `status ${event.event.current ?? 'none'} is not one of ${setup.to_statuses?.join(', ')}`,
-  provision: provisionEventWebhook(EVENT_TYPE),
+  provision: provisionEventWebhook(EVENT_TYPE, {
+    field: 'status',
+    conditions: (setup) => changedInto('status', setup.to_statuses),
+  }),
   remove: removeEventWebhook,
 });

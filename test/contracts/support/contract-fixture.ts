@@ -10,6 +10,8 @@ export interface ContractFixture {
   sandbox: Sandbox;
   recorder: WireRecorder;
   clock: ManualClock;
+  /** Bound to the fixture's connections: for what is not a step (trigger subscriptions). */
+  runtime: Runtime;
   /** Runs a step on the ticketing or deployments connection (`deploys-team` for the team one). */
   invoke<T = unknown>(stepId: string, input: unknown, connection?: string): Promise<InvocationResult<T>>;
   /** Runs the step and returns what it sent and what it got back, in order. */
@@ -80,6 +82,7 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
     sandbox,
     recorder,
     clock,
+    runtime,
     invoke,
     async exchangesOf(stepId, input, connection) {
       const from = recorder.exchanges.length;

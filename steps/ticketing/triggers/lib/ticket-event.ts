@@ -21,7 +21,10 @@ export const TicketDetail = z
     type: z.string().nullish().describe('problem, incident, question or task.'),
     requester_id: ProviderId.nullish().describe('User who asked for support.'),
     submitter_id: ProviderId.nullish(),
-    assignee_id: ProviderId.nullish().describe('Agent the ticket is assigned to.'),
+    // A business rule's placeholder renders an unassigned ticket as ''.
+    assignee_id: ProviderId.or(z.literal(''))
+      .nullish()
+      .describe('Agent the ticket is assigned to (empty or null when unassigned).'),
     group_id: ProviderId.nullish(),
     organization_id: ProviderId.nullish(),
     tags: z.array(z.string()).nullish(),

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
+import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
+import { createRegistry } from '../../steps/index.js';
+import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { expectConforming } from './support/provider-contracts.js';
+
+let fx: ContractFixture;
+let manager: TriggerSubscriptions;
+beforeAll(async () => {
+  fx = await contractFixture();
+  manager = new TriggerSubscriptions({
+    triggers: createRegistry(),
+    runtime: fx.runtime,
+    subscriptions: new MemorySubscriptionStore(),
+    entitlements: { plan: 'enterprise' },
+    clock: fx.clock,
+  });
+});
+afterAll(() => fx.close());
+
+/** What provisioning and removal sent, and what the sandbox answered. */
+async function exchangesOf(work: () => Promise<unknown>) {
+  const from = fx.recorder.exchanges.length;
+  await work();
+  return fx.recorder.exchanges.slice(from);
+}
+
+const target = 'http://127.0.0.1:9';
+
+describe('trigger provisioning against the provider descriptions (requests and the sandbox answers)', () => {
+  it('ticketing event webhook: create, signing secret, delete', async () => {
+    const exchanges = await exchangesOf(async () => {
+      const subscription = await manager.create({
+        trigger: 'ticketing.ticket_created',
+        connection: 'tickets',
+        target,
+      });
+      await manager.remove(subscription.id);
+    });
+    expect(exchanges.map((exchange) => exchange.method)).toEqual(['POST', 'GET', 'DELETE']);
+    expectConforming(exchanges);
+  });
+
+  it('ticketing business rule: webhook, secret, POST /api/v2/triggers, then rule and webhook deleted', async () => {
+    const exchanges = await exchangesOf(async () => {
+      const subscription = await manager.create({
+        trigger: 'ticketing.ticket_priority_changed',
+        connection: 'tickets',
+        target,
+        setup: { to_priorities: ['urgent'], delivery: 'business_rule' },
+      });
+      await manager.remove(subscription.id);
+    });
+    expect(exchanges.map((exchange) => `${exchange.method} ${exchange.path.replace(/^\/acme/, '')}`)).toEqual(
+      [
+        expect.stringMatching(/^POST \/api\/v2\/webhooks$/),
+        expect.stringMatching(/^GET \/api\/v2\/webhooks\/\w+\/signing_secret$/),
+        'POST /api/v2/triggers.json',
+        expect.stringMatching(/^DELETE \/api\/v2\/triggers\/\d+\.json$/),
+        expect.stringMatching(/^DELETE \/api\/v2\/webhooks\/\w+$/),
+      ],
+    );
+    expectConforming(exchanges);
+  });
+
+  it('ticketing: the rule lookup of an interrupted provisioning', async () => {
+    const exchanges = await exchangesOf(() =>
+      fx.invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/triggers.json?page[size]=100' }),
+    );
+    expectConforming(exchanges);
+  });
+
+  it('deployments webhook: create with teamId, delete', async () => {
+    const exchanges = await exchangesOf(async () => {
+      const subscription = await manager.create({
+        trigger: 'deployments.deployment_failed',
+        connection: 'deploys-team',
+        target,
+      });
+      await manager.remove(subscription.id);
+    });
+    expect(exchanges.map((exchange) => exchange.method)).toEqual(['POST', 'DELETE']);
+    expectConforming(exchanges);
+  });
+});
