@@ -81,6 +81,12 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
   /** Overrides the status-based classification for provider-specific cases. */
   classifyError?(failure: ProviderFailure, parsed: ParsedProviderError): ToolstepsError | undefined;
   apiCall: { methods: readonly HttpMethod[] };
+  /**
+   * The constraints (limits an embedder sets per invocation or subscription)
+   * its steps and triggers enforce, each with what it limits. Any other key is
+   * refused as input rather than silently ignored.
+   */
+  constraints?: Readonly<Record<string, string>>;
   /** Every provider path the integration uses, in one table, so it can be re-pointed. */
   paths: Readonly<Record<string, string>>;
 }

@@ -119,7 +119,7 @@ async function sendTokenRequest(
     }
     if (thrown instanceof ToolstepsError) throw thrown;
     const message = thrown instanceof Error ? thrown.message : String(thrown);
-    throw new NetworkError(`${where} (token endpoint) failed on the network.`, {
+    throw new NetworkError(`${where} (token endpoint at ${new URL(url).host}) failed on the network.`, {
       sent: 'unknown',
       cause: new Error(redactSecrets(message, exchange.secrets)),
     });

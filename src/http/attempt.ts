@@ -66,7 +66,9 @@ export function attempt(options: AttemptOptions): Send {
       if (isToolstepsError(thrown))
         return { ok: false, error: thrown, stats: { ...NO_STATS, attempts: 1, answers } };
       const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted };
-      const error = classifyException(thrown, outgoing.where, signals, options.redact);
+      // The host is named: behind a proxy or a wrong base URL, which host failed is the first question.
+      const where = `${outgoing.where} to ${outgoing.url.host}`;
+      const error = classifyException(thrown, where, signals, options.redact);
       logger.debug('request failed', {
         method: outgoing.method,
         path: outgoing.url.pathname,

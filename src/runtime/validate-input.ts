@@ -2,6 +2,7 @@ import { InputError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
 import { compileMapping, type VariableMapping } from '../mapping.js';
 import type { AnyStep } from '../step.js';
+import { checkConstraints } from './check-constraints.js';
 import { listIssues } from './field-issues.js';
 import { inputIssues } from './input-issues.js';
 
@@ -23,8 +24,10 @@ export function validateInput(
     input: unknown;
     variables?: VariableMapping | undefined;
     replaceVariables?: boolean | undefined;
+    constraints?: Readonly<Record<string, readonly string[]>> | undefined;
   },
 ): ValidatedInput {
+  checkConstraints(step.id, step.integration, options.constraints);
   // Deeper than any real input, and deep enough to overflow the recursive walks that follow.
   if (nestingDepthExceeds(options.input, MAX_JSON_DEPTH)) {
     throw new InputError(`Input for ${step.id} is nested deeper than ${MAX_JSON_DEPTH} levels.`, [

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock.js';
 import { type FieldIssue, InputError } from '../errors.js';
 import { compileMapping } from '../mapping.js';
+import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime.js';
 import type { AnyTrigger } from '../trigger.js';
 import { checkSubscription } from './check-subscription.js';
@@ -69,6 +70,7 @@ export class TriggerSubscriptions {
       );
     }
     compileMapping(request.mapping ?? {}, 'mapping');
+    checkConstraints(trigger.id, trigger.integration, request.constraints);
     const connection = await this.options.runtime.store.get(request.connection);
     if (!connection || connection.integration !== trigger.integration.id) {
       throw new InputError(

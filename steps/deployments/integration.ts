@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { deploymentsPaths } from './lib/paths.js';
+import { PROJECTS_CONSTRAINT } from './lib/project-scope.js';
 import { classifyDeploymentsError, parseDeploymentsError } from './lib/provider-errors.js';
 
 /** The provider's API host; the web host serves the sign-in page. */
@@ -69,4 +70,5 @@ export const deployments = defineIntegration({
   classifyError: classifyDeploymentsError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] },
   paths: deploymentsPaths,
+  constraints: { [PROJECTS_CONSTRAINT]: 'the project names or ids the steps and triggers may touch' },
 });

@@ -45,7 +45,7 @@ describe('toolsteps run --constraint', () => {
     expect(JSON.parse(result.out).meta).toMatchObject({ step: 'deployments.list_deployments' });
   });
 
-  it('an out-of-scope project is refused as the error says (PermissionError: exit 1), nothing sent', async () => {
+  it('an out-of-scope project is refused before sending (PermissionError: exit 2), nothing sent', async () => {
     const before = deploymentsSent().length;
     const created = await onVercel(
       'deployments.create_deployment',
@@ -56,7 +56,7 @@ describe('toolsteps run --constraint', () => {
       'projects=blog',
       '--json',
     );
-    expect(created.code).toBe(1);
+    expect(created.code).toBe(2);
     expect(jsonError(created)).toMatchObject({
       code: 'permission_denied',
       context: { allowedProjects: ['docs', 'blog'], project: 'shop' },
@@ -67,7 +67,7 @@ describe('toolsteps run --constraint', () => {
       '--constraint',
       'projects=shop',
     );
-    expect(listed.code).toBe(1);
+    expect(listed.code).toBe(2);
     expect(listed.err).toContain('error [permission_denied]');
     expect(deploymentsSent().length).toBe(before);
     expect(`${created.out}${listed.err}`).not.toContain(process.env.TS_DEPLOY_TOKEN);
@@ -82,7 +82,7 @@ describe('toolsteps run --constraint', () => {
       'projects=',
       '--json',
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(jsonError(result)).toMatchObject({ code: 'permission_denied', context: { allowedProjects: [] } });
     expect(deploymentsSent().length).toBe(before);
   });

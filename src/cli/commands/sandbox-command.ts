@@ -1,5 +1,17 @@
 import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
 import { integerOption } from '../option-values.js';
+
+/** A port that is taken or not ours to use is bad input, with the way out; anything else stays as it was. */
+function portRefusal(error: NodeJS.ErrnoException, port: number): unknown {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') return error;
+  const why = error.code === 'EADDRINUSE' ? 'is already in use' : 'needs privileges this user lacks';
+  return new InputError(
+    `Port ${port} on 127.0.0.1 ${why}: another sandbox may be running. Choose another with --port <n>, or --port 0 for any free port (the sandbox prints its URL).`,
+    [{ path: 'port', message: error.code === 'EADDRINUSE' ? 'in use' : 'not allowed' }],
+    { cause: error },
+  );
+}
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
 export function registerSandboxCommand(program: Command): void {
@@ -17,7 +29,9 @@ export function registerSandboxCommand(program: Command): void {
         GOVERNANCE_SANDBOX,
         startSandbox,
       } = await import('../../../sandbox/index.js');
-      const sandbox = await startSandbox({ port });
+      const sandbox = await startSandbox({ port }).catch((error: NodeJS.ErrnoException) => {
+        throw portRefusal(error, port);
+      });
       // Nobody reads the request log of a sandbox in its own process, and its
       // entries hold the credentials every request carried: keep none.
       sandbox.server.requestLogLimit = 0;
