@@ -20,7 +20,7 @@ import { mapVariables } from './runtime/map-variables.js';
 import { creditsSpent, runStep } from './runtime/run-step.js';
 import { validateInput } from './runtime/validate-input.js';
 import { validateOutput } from './runtime/validate-output.js';
-import type { AnyStep, CreditEstimate } from './step.js';
+import type { AnyStep, CreditEstimate, ProgressRecords } from './step.js';
 
 export interface RuntimeOptions {
   store?: ConnectionStore;
@@ -50,7 +50,8 @@ export interface InvokeOptions {
   /** Most credits this invocation may spend; a call whose worst case is higher is refused before sending. */
   creditBudget?: number;
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  /** Long runs (bulk batches, pages): `done` of `total`, and the records that is when the step can say. */
+  onProgress?: (done: number, total: number, records?: ProgressRecords) => void;
   /**
    * Narrows what this invocation may touch, set per step or trigger by the
    * embedder (D: `{ projects: [...] }`). Steps refuse anything outside before sending.
@@ -181,7 +182,7 @@ export class Runtime {
         connection: toPublicConnection(bound.credentials.current()),
         signal: options.signal,
         log: this.logger,
-        progress: (done, total) => options.onProgress?.(done, total),
+        progress: (done, total, records) => options.onProgress?.(done, total, records),
         sleep: (ms) => this.clock.sleep(ms, options.signal),
         constraints: options.constraints ?? {},
       },

@@ -6,6 +6,12 @@ import type { Logger } from './logger.js';
 
 export type StepAccess = 'read' | 'write' | 'destructive';
 
+/** Records handled so far and in all, beside a step's own progress units. */
+export interface ProgressRecords {
+  done: number;
+  total: number;
+}
+
 /** Best and worst case cost of one invocation, in provider credits. */
 export interface CreditEstimate {
   min: number;
@@ -25,8 +31,12 @@ export interface StepContext {
   log: Logger;
   /** Credits the provider reported as charged; handlers add to it as responses say. */
   reportCredits(charged: number): void;
-  /** Work that outlives one request (bulk batches) reports progress here. */
-  progress(done: number, total: number): void;
+  /**
+   * Work that outlives one request reports progress here: `done` of `total`
+   * steps of the work (bulk batches, pages), and, when it can say, how many
+   * records that is, for a progress bar that counts what the user gave.
+   */
+  progress(done: number, total: number, records?: ProgressRecords): void;
   /** Waits on the runtime's injectable clock (bulk runs back off here), so tests never wait. */
   sleep(ms: number): Promise<void>;
   /** Limits the embedder set for this invocation, e.g. `{ projects: ['web'] }`; empty when none. */

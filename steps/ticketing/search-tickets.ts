@@ -58,7 +58,7 @@ export default defineStep({
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', count: '$.count', truncated: '$.truncated' },
-  async run(input, { http }) {
+  async run(input, { http, progress }) {
     const query = /(^|\s)-?type:/.test(input.query) ? input.query : `type:ticket ${input.query}`;
     const perPage = Math.min(PAGE_SIZE_CAP, input.limit);
     const tickets: Ticket[] = [];
@@ -82,6 +82,10 @@ export default defineStep({
         if (result.result_type && result.result_type !== 'ticket') continue;
         tickets.push(Ticket.parse(result));
       }
+      // Pages of a long search: a terminal shows how many of the wanted tickets are in.
+      const wanted = Math.min(input.limit, count, SEARCH_RESULT_CAP);
+      const pages = Math.max(page, Math.ceil(wanted / perPage));
+      progress(page, pages, { done: Math.min(tickets.length, wanted), total: wanted });
       if (tickets.length >= input.limit || !body.next_page) break;
     }
     const returned = Math.min(tickets.length, input.limit);

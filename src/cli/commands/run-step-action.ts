@@ -7,8 +7,9 @@ import { type FieldIssue, InputError } from '../../errors.js';
 import type { AnyStep } from '../../step.js';
 import { cliContext } from '../cli-context.js';
 import { constraintsOption, numberOption } from '../option-values.js';
-import { printJson, printValue } from '../output.js';
+import { noteCuts, printJson, printValue } from '../output.js';
 import { progressBar } from '../progress-bar.js';
+import { readStdin } from './secret-sources.js';
 
 export interface RunOptions {
   connection: string;
@@ -110,7 +111,8 @@ export function csvRecords(
 }
 
 /**
- * `--input` takes inline JSON, `@file.json` or `@file.csv`. For a bulk step
+ * `--input` takes inline JSON, `@file.json`, `@file.csv`, or `@-` for
+ * standard input (JSON, or CSV for a bulk step). For a bulk step
  * (one input field holding a list of records), a CSV file or a JSON file
  * holding a bare array becomes that list; `--with` adds the other fields.
  */
@@ -124,8 +126,9 @@ export async function readInput(
     throw new InputError('--with must be a JSON object.', [{ path: 'with', message: 'not an object' }]);
   }
   if (value === undefined) return extra;
-  const file = value.startsWith('@') ? value.slice(1) : undefined;
-  let text = value;
+  const fromStdin = value === '@-';
+  const file = value.startsWith('@') && !fromStdin ? value.slice(1) : undefined;
+  let text = fromStdin ? await readStdin() : value;
   if (file !== undefined) {
     try {
       text = await readFile(file, 'utf8');
@@ -136,7 +139,10 @@ export async function readInput(
     }
   }
   const list = step ? recordListField(step) : undefined;
-  const isCsv = file !== undefined && /\.csv$/i.test(file);
+  // A file says CSV by its name; standard input by not looking like JSON (a bulk step only).
+  const isCsv =
+    (file !== undefined && /\.csv$/i.test(file)) ||
+    (fromStdin && list !== undefined && !/^\s*[[{]/.test(text));
   if (isCsv && !list) {
     throw new InputError(
       `CSV input is for bulk steps (a list of records); ${step?.id ?? 'this step'} takes JSON.`,
@@ -165,6 +171,23 @@ function parseMappings(
   return mapping;
 }
 
+/**
+ * For a write that reconciles (Create Ticket with external_id): whether this
+ * run did the work or found what an earlier attempt had already done, so a
+ * person re-running a command knows nothing was made twice.
+ */
+function printReconciliation(step: AnyStep, output: unknown): void {
+  if (step.onReplay !== 'reconcile' || !output || typeof output !== 'object') return;
+  const { recovered, already_done: alreadyDone } = output as { recovered?: unknown; already_done?: unknown };
+  if (recovered === true || alreadyDone === true) {
+    process.stdout.write(
+      `${step.title}: recovered (reconciled): an earlier attempt had already done this; nothing new was sent.\n`,
+    );
+  } else if (recovered === false) {
+    process.stdout.write(`${step.title}: done by this run, not recovered from an earlier attempt.\n`);
+  }
+}
+
 /** The `run` action: invoke one step through the full pipeline and print its result. */
 export async function runStepAction(stepId: string, options: RunOptions, command: Command): Promise<void> {
   const { registry, runtime } = await cliContext();
@@ -187,15 +210,17 @@ export async function runStepAction(stepId: string, options: RunOptions, command
         creditBudget: budget,
         constraints: Object.keys(constraints).length ? constraints : undefined,
       }),
-      onProgress: bar.update,
+      onProgress: (done, total, records) =>
+        records ? bar.update(records.done, records.total) : bar.update(done, total, 'steps'),
     });
     bar.done();
     if (command.optsWithGlobals().json) {
       printJson(result);
       return;
     }
-    printValue('output:', result.output);
-    printValue('variables:', result.variables);
+    const cuts = printValue('output:', result.output) + printValue('variables:', result.variables);
+    printReconciliation(step, result.output);
+    noteCuts(cuts);
     const credits = result.meta.credits;
     process.stdout.write(
       `(${result.meta.attempts} request${result.meta.attempts === 1 ? '' : 's'}, ${result.meta.durationMs} ms${

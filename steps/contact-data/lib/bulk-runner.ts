@@ -208,15 +208,17 @@ export async function runInBatches<Record, Item>(
     }
   };
 
+  let recordsDone = 0;
   const worker = async (once = false): Promise<void> => {
     for (let batch = queue.shift(); batch; batch = once ? undefined : queue.shift()) {
       await runBatch(batch);
       done += 1;
-      context.progress(done, batches);
+      recordsDone += batch.length;
+      context.progress(done, batches, { done: recordsDone, total: records.length });
     }
   };
 
-  context.progress(0, batches);
+  context.progress(0, batches, { done: 0, total: records.length });
   // The first batch goes alone: its answer tells the rate gate the quota
   // before batches run in parallel, instead of a burst learning it from 429s.
   await worker(true);

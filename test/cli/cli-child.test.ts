@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/index.js';
+import { transpileForChild } from '../support/transpile-for-child.js';
+import { cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+
+/**
+ * What only a real process shows: standard input, and a reader that closes
+ * the pipe early. The CLI runs as `node main.js` in a child process, against
+ * the sandbox this test starts, over real sockets.
+ */
+
+let main: string;
+let home: string;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-child');
+  main = path.join(root, 'src/cli/main.js');
+  ({ home, sandbox } = await openCliWorld('toolsteps-cli-child-'));
+  process.env.TS_CHILD_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
+  const added = await cli(
+    'connections',
+    'add',
+    'ticketing',
+    '--id',
+    'desk',
+    '--subdomain',
+    'acme',
+    '--base-url',
+    sandbox.baseUrl('ticketing', 'acme'),
+    '--access-token-env',
+    'TS_CHILD_TOKEN',
+  );
+  expect(added.code).toBe(0);
+}, 120_000);
+afterAll(() => closeCliWorld({ home, sandbox }, 'TS_CHILD_TOKEN'));
+
+interface Child {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/** Runs the CLI in a child; `stdin` is written and closed; `closeAfterFirstChunk` plays `| head -c 1`. */
+function child(
+  args: string[],
+  options: { stdin?: string; closeAfterFirstChunk?: boolean } = {},
+): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [main, ...args], {
+      env: { ...process.env, TOOLSTEPS_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const result = { out: '', err: '' };
+    proc.stdout.on('data', (chunk: Buffer) => {
+      result.out += chunk.toString('utf8');
+      if (options.closeAfterFirstChunk) proc.stdout.destroy();
+    });
+    proc.stderr.on('data', (chunk: Buffer) => {
+      result.err += chunk.toString('utf8');
+    });
+    proc.on('error', reject);
+    proc.on('close', (code, signal) => resolve({ code, signal, ...result }));
+    proc.stdin.end(options.stdin ?? '');
+  });
+}
+
+describe('--input @- reads standard input', () => {
+  it('a JSON input piped in runs the step', async () => {
+    const input = JSON.stringify({ subject: 'From a pipe', description: 'Sent through stdin.' });
+    const result = await child(
+      ['run', 'ticketing.create_ticket', '--connection', 'desk', '--input', '@-', '--json'],
+      {
+        stdin: input,
+      },
+    );
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out).output.ticket).toMatchObject({ subject: 'From a pipe' });
+  }, 60_000);
+
+  it('empty or broken standard input is bad input (exit 2), nothing sent', async () => {
+    const before = sandbox.server.requestLog.length;
+    const result = await child(
+      ['run', 'ticketing.create_ticket', '--connection', 'desk', '--input', '@-', '--json'],
+      {
+        stdin: '{"subject": ',
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.out).error).toMatchObject({ code: 'input_invalid' });
+    expect(sandbox.server.requestLog.length).toBe(before);
+  }, 60_000);
+});
+
+describe('output piped into a reader that stops early', () => {
+  it('ends quietly with exit 0: no EPIPE stack', async () => {
+    // The manifest is ~300 KB, several times a pipe's buffer, so the CLI is still writing when the pipe closes.
+    const result = await child(['manifest', '--stdout'], { closeAfterFirstChunk: true });
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out.length).toBeGreaterThan(0);
+  }, 60_000);
+});
