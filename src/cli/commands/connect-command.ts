@@ -11,6 +11,7 @@ import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
 import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
+import { refuseOverwrite } from './existing-connection.js';
 import { secretFromEnv } from './secret-sources.js';
 
 interface ConnectOptions {
@@ -24,7 +25,12 @@ interface ConnectOptions {
   scopes?: string;
   callbackPort: string;
   open?: boolean;
+  force?: boolean;
+  timeout: string;
 }
+
+/** The longest `--timeout` for a sign-in: an hour, in seconds. */
+const MAX_SIGN_IN_S = 3600;
 
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname;
@@ -62,6 +68,8 @@ export function registerConnectCommand(program: Command): void {
       '0',
     )
     .option('--open', 'open the sign-in page in a browser')
+    .option('--timeout <seconds>', 'how long to wait for the sign-in to complete', '300')
+    .option('--force', 'replace a stored connection with the same id')
     .action(connect);
 }
 
@@ -78,6 +86,7 @@ async function connect(integrationId: string, options: ConnectOptions, command: 
   // value must not surface only after sign-in, with the tokens lost.
   connectionIdOption(options.id);
   const callbackPort = integerOption(options.callbackPort, '--callback-port', { min: 0, max: 65535 });
+  const timeoutS = integerOption(options.timeout, '--timeout', { min: 1, max: MAX_SIGN_IN_S });
   const fields = parseConnectionFields(
     integration,
     definedOnly({
@@ -99,19 +108,29 @@ async function connect(integrationId: string, options: ConnectOptions, command: 
       tokens,
     });
   draft({ accessToken: 'not-yet-issued' });
+  await refuseOverwrite(store, options.id, options.force);
+  if (isLoopback(baseUrl)) {
+    process.stderr.write(
+      `Connecting to the local sandbox at ${baseUrl}: it approves the sign-in at once, no browser needed.\n`,
+    );
+  }
   const tokens = await authorizeViaLoopback({
     integration,
     baseUrl,
     clientId: options.clientId,
     ...definedOnly({ clientSecret, scopes: scopes?.length ? scopes : undefined }),
     callbackPort,
+    timeoutMs: timeoutS * 1000,
     fetch: runtime.fetch,
     dispatcher: runtime.httpDispatcher,
     clock: runtime.clock,
     openAuthorizeUrl: async (url) => {
       // The sandbox approves at once, so a loopback provider needs no browser.
       if (isLoopback(baseUrl)) return followAuthorizeRedirects(url);
-      process.stderr.write(`Open this address to sign in and allow access:\n  ${url}\n`);
+      process.stderr.write(
+        `Open this address to sign in and allow access (waiting ${timeoutS} s; --timeout changes it):\n  ${url}\n` +
+          '  To try everything offline instead, start `toolsteps sandbox` and pass the --base-url it prints.\n',
+      );
       if (options.open) openInBrowser(url);
     },
   });

@@ -6,8 +6,11 @@ import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors.js';
 import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
+import { connectionState } from '../connection-state.js';
 import { collect, connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
+import { formatTable } from '../table.js';
+import { refuseOverwrite } from './existing-connection.js';
 import { readStdin, secretFromEnv } from './secret-sources.js';
 
 interface AddOptions {
@@ -26,6 +29,7 @@ interface AddOptions {
   clientSecretEnv?: string;
   secretStdin?: boolean;
   expiresIn?: string;
+  force?: boolean;
 }
 
 /** The longest token lifetime `--expires-in` accepts: ten years, in seconds. */
@@ -62,6 +66,7 @@ function registerAddConnection(connections: Command): void {
       "read the connection's main secret (API key or access token) from standard input",
     )
     .option('--expires-in <seconds>', 'seconds until the access token expires')
+    .option('--force', 'replace a stored connection with the same id')
     .action(addConnection);
 }
 
@@ -79,6 +84,7 @@ async function addConnection(integrationId: string, options: AddOptions, command
       ? undefined
       : integerOption(options.expiresIn, '--expires-in', { min: 1, max: MAX_EXPIRES_IN_S });
   const fields = parseConnectionFields(integration, rawFieldsOf(options));
+  const keptCreatedAt = await refuseOverwrite(store, options.id, options.force);
   const secrets = await secretsOf(integration, options);
   const now = Date.now();
   const draft = checkConnection({
@@ -94,8 +100,7 @@ async function addConnection(integrationId: string, options: AddOptions, command
     createdAt: now,
     updatedAt: now,
   });
-  const existing = await store.get(options.id);
-  const connection = { ...draft, createdAt: existing?.createdAt ?? now };
+  const connection = { ...draft, createdAt: keptCreatedAt ?? now };
   await store.put(connection);
   if (command.optsWithGlobals().json)
     printJson({ id: connection.id, integration: integration.id, saved: true });
@@ -158,28 +163,48 @@ function registerListConnections(connections: Command): void {
 }
 
 async function listConnections(_options: unknown, command: Command): Promise<void> {
-  const { store } = await cliContext();
-  const all = await store.list();
-  const rows = all.map((connection) => ({
-    id: connection.id,
-    integration: connection.integration,
-    label: connection.label ?? null,
-    fields: connection.fields,
-    ...definedOnly({
-      expiresAt: connection.expiresAt ? new Date(connection.expiresAt).toISOString() : undefined,
-    }),
-  }));
+  const { registry, store } = await cliContext();
+  const rows = (await store.list()).map((connection) => {
+    const { state, refreshable, expiresAt } = connectionState(
+      connection,
+      registry.integration(connection.integration),
+    );
+    return {
+      id: connection.id,
+      integration: connection.integration,
+      label: connection.label ?? null,
+      fields: connection.fields,
+      ...definedOnly({ expiresAt: expiresAt ?? undefined }),
+      state,
+      refreshable,
+    };
+  });
   if (command.optsWithGlobals().json) {
     printJson(rows);
     return;
   }
-  if (!rows.length)
+  if (!rows.length) {
     process.stdout.write(
       'No connections yet. Add one with: toolsteps connections add <integration> --id <id> ...\n',
     );
-  for (const row of rows) {
-    process.stdout.write(`${row.id.padEnd(24)} ${row.integration.padEnd(14)} ${row.label ?? ''}\n`);
+    return;
   }
+  const token = (row: (typeof rows)[number]) =>
+    row.expiresAt === undefined
+      ? 'no expiry'
+      : `${row.state === 'ok' ? 'valid' : row.state}${row.refreshable ? ', refreshable' : ''}`;
+  process.stdout.write(
+    formatTable(
+      ['ID', 'INTEGRATION', 'LABEL', 'TOKEN', 'BASE URL'],
+      rows.map((row) => [
+        row.id,
+        row.integration,
+        row.label ?? '',
+        token(row),
+        row.fields.baseUrl ?? '(provider)',
+      ]),
+    ),
+  );
 }
 
 function registerRemoveConnection(connections: Command): void {

@@ -1,0 +1,35 @@
+import type { Connection } from '../connection/connection.js';
+import type { Integration } from '../integration.js';
+
+export interface ConnectionState {
+  /** `ok` (a key, a long-lived token, or time left), `expiring` (within 5 min), `expired`. */
+  state: 'ok' | 'expiring' | 'expired';
+  /** Whether the runtime can renew the access token by itself: a refresh token, a client id, a provider that refreshes. */
+  refreshable: boolean;
+  expiresAt: string | null;
+  /** What to do about it, when anything. */
+  advice: string | null;
+}
+
+/** The runtime refreshes this long before expiry (src/connection/token-refresher.ts), so it is "expiring". */
+const EXPIRING_MS = 5 * 60_000;
+
+/** How a stored connection stands, read from the store alone (no request): for `connections list` and `doctor`. */
+export function connectionState(
+  connection: Connection,
+  integration: Integration | undefined,
+  now = Date.now(),
+): ConnectionState {
+  const refreshable = Boolean(
+    integration?.connection.oauth?.refreshes && connection.secrets.refreshToken && connection.fields.clientId,
+  );
+  const expiresAt = connection.expiresAt === undefined ? null : new Date(connection.expiresAt).toISOString();
+  if (connection.expiresAt === undefined) return { state: 'ok', refreshable, expiresAt, advice: null };
+  const left = connection.expiresAt - now;
+  const state = left <= 0 ? 'expired' : left <= EXPIRING_MS ? 'expiring' : 'ok';
+  const advice =
+    state === 'ok' || refreshable
+      ? null
+      : `sign in again: toolsteps connect ${connection.integration} --id ${connection.id} --force`;
+  return { state, refreshable, expiresAt, advice };
+}
