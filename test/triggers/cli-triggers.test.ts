@@ -80,7 +80,8 @@ describe('toolsteps triggers (CLI)', () => {
       '--json',
     );
     delete process.env.TOOLSTEPS_PLAN;
-    expect(result.code).toBe(1);
+    // Refused before anything was stored or sent: exit 2, like every refusal before sending.
+    expect(result.code).toBe(2);
     expect(JSON.parse(result.out).error).toMatchObject({ code: 'plan_required' });
     expect(JSON.parse((await cli('subscriptions', '--json')).out)).toEqual([]);
   });
