@@ -6,6 +6,7 @@ import { registerCatalogCommands } from './commands/catalog-commands.js';
 import { registerConnectCommand } from './commands/connect-command.js';
 import { registerConnectionCommands } from './commands/connection-commands.js';
 import { registerDemoCommand } from './commands/demo-command.js';
+import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerListenCommand } from './commands/listen-command.js';
 import { registerManifestCommand } from './commands/manifest-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -47,6 +48,7 @@ export function buildProgram(mode: OutputMode = { json: false }): Command {
   registerManifestCommand(program);
   registerSandboxCommand(program);
   registerDemoCommand(program);
+  registerDoctorCommand(program);
   registerTriggerCommands(program);
   registerSubscriptionCommands(program);
   registerListenCommand(program);
