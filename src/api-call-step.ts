@@ -7,11 +7,16 @@ const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 /** Response headers worth mapping; the rest stay out of outputs and logs. */
 const EXPOSED_RESPONSE_HEADERS = ['content-type', 'location', 'etag', 'retry-after'];
 
-export interface ApiCallOptions {
-  /** The spec names the path field `endpoint` for T, A and C and `path` for D. */
-  pathField: 'endpoint' | 'path';
+/** The spec names the path field `endpoint` for T, A and C and `path` for D. */
+export type ApiCallPathField = 'endpoint' | 'path';
+
+export interface ApiCallOptions<
+  PathField extends ApiCallPathField = ApiCallPathField,
+  CustomHeaders extends boolean = boolean,
+> {
+  pathField: PathField;
   /** Whether callers may add their own request headers (D only). */
-  customHeaders: boolean;
+  customHeaders: CustomHeaders;
   title: string;
   keywords: readonly string[];
   examplePath: string;
@@ -29,7 +34,10 @@ const ApiCallOutput = z.object({
 });
 
 /** The input schema: method, path (checked by the endpoint guard), body, and custom headers where allowed. */
-function apiCallInput(integration: Integration, options: ApiCallOptions) {
+function apiCallInput<PathField extends ApiCallPathField, CustomHeaders extends boolean>(
+  integration: Integration,
+  options: ApiCallOptions<PathField, CustomHeaders>,
+) {
   const methods = integration.apiCall.methods as [HttpMethod, ...HttpMethod[]];
   const pathSchema = z
     .string()
@@ -41,45 +49,55 @@ function apiCallInput(integration: Integration, options: ApiCallOptions) {
     .describe(
       `Path of the provider API under the connection's base URL, with an optional query string, e.g. ${options.examplePath}. Absolute URLs, "..", backslashes and control characters are refused.`,
     );
-  const shape = {
+  const withoutHeaders = z.strictObject({
     method: z.enum(methods).describe(`HTTP method: ${methods.join(', ')}.`),
-    [options.pathField]: pathSchema,
+    // A computed key is typed as any string; the cast names the one field it is.
+    ...({ [options.pathField]: pathSchema } as Record<PathField, typeof pathSchema>),
     body: z
       .json()
       .optional()
       .describe(
         `JSON request body${methods.some((m) => !BODY_METHODS.has(m)) ? ', for POST, PUT and PATCH only' : ''}.`,
       ),
-    ...(options.customHeaders
-      ? {
-          headers: z
-            .record(z.string(), z.string())
-            .optional()
-            .superRefine((value, context) => {
-              try {
-                guardHeaders(value, integration.credentialHeaders ?? []);
-              } catch (error) {
-                context.addIssue({ code: 'custom', message: (error as Error).message });
-              }
-            })
-            .describe(
-              'Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.',
-            ),
-        }
-      : {}),
-  };
-  const input = z.strictObject(shape).superRefine((value, context) => {
-    const method = value.method as HttpMethod;
-    if (value.body !== undefined && !BODY_METHODS.has(method)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['body'],
-        message: `a body is sent only with POST, PUT or PATCH, not ${method}`,
-      });
-    }
   });
-  return input;
+  const withHeaders = withoutHeaders.extend({
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .superRefine((value, context) => {
+        try {
+          guardHeaders(value, integration.credentialHeaders ?? []);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      })
+      .describe(
+        'Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.',
+      ),
+  });
+  const input = options.customHeaders
+    ? withHeaders.superRefine(bodyOnlyWithBodyMethods)
+    : withoutHeaders.superRefine(bodyOnlyWithBodyMethods);
+  // The ternary is decided by `options.customHeaders`, whose literal type is CustomHeaders.
+  return input as CustomHeaders extends true ? typeof withHeaders : typeof withoutHeaders;
 }
+
+function bodyOnlyWithBodyMethods(value: unknown, context: z.RefinementCtx): void {
+  const { method, body } = value as { method: HttpMethod; body?: unknown };
+  if (body !== undefined && !BODY_METHODS.has(method)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['body'],
+      message: `a body is sent only with POST, PUT or PATCH, not ${method}`,
+    });
+  }
+}
+
+/** The input schema's type, once the path field and `customHeaders` are known (Extract keeps it a zod type). */
+type ApiCallInput<PathField extends ApiCallPathField, CustomHeaders extends boolean> = Extract<
+  ReturnType<typeof apiCallInput<PathField, CustomHeaders>>,
+  z.ZodType
+>;
 
 /**
  * The generic API Call step of an integration: any endpoint under the
@@ -87,19 +105,23 @@ function apiCallInput(integration: Integration, options: ApiCallOptions) {
  * Every safety rule is checked in the input schema, so a refused call
  * sends nothing.
  */
-export function defineApiCallStep<Owner extends Integration>(
+export function defineApiCallStep<
+  Owner extends Integration,
+  const PathField extends ApiCallPathField,
+  const CustomHeaders extends boolean,
+>(
   integration: Owner,
-  options: ApiCallOptions,
-): Step<z.ZodType, z.ZodType, Owner> {
+  options: ApiCallOptions<PathField, CustomHeaders>,
+): Step<ApiCallInput<PathField, CustomHeaders>, typeof ApiCallOutput, Owner, `${Owner['id']}.api_call`> {
   const methods = integration.apiCall.methods;
-  return defineStep({
+  const step = defineStep({
     id: `${integration.id as Owner['id']}.api_call`,
     integration,
     title: options.title,
     description: `Send a request to any ${integration.title} API endpoint using the selected connection's authorization.`,
     agentDescription: `Use only when no dedicated ${integration.id} step fits. Allowed methods: ${methods.join(', ')}. The ${options.pathField} must be a path such as ${options.examplePath}; authorization is attached automatically, never send credentials yourself. Calls with a body are not retried after a failure that may have reached the provider. DELETE is permanent.`,
     keywords: options.keywords,
-    input: apiCallInput(integration, options),
+    input: apiCallInput(integration, options) as z.ZodType,
     output: ApiCallOutput,
     // Any step that can DELETE can destroy: embedders that gate destructive steps must see it.
     access: methods.includes('DELETE') ? 'destructive' : 'write',
@@ -137,4 +159,12 @@ export function defineApiCallStep<Owner extends Integration>(
       };
     },
   });
+  // Inside this generic function TS cannot resolve the input's type (it depends on PathField and
+  // CustomHeaders); each caller's instantiation can, so the step is typed here for them.
+  return step as unknown as Step<
+    ApiCallInput<PathField, CustomHeaders>,
+    typeof ApiCallOutput,
+    Owner,
+    `${Owner['id']}.api_call`
+  >;
 }

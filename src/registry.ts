@@ -2,7 +2,7 @@ import { InputError } from './errors.js';
 import type { Integration } from './integration.js';
 import type { InvocationResult, InvokeOptions, Runtime } from './runtime.js';
 import { scoreStep } from './search-ranking.js';
-import type { AnyStep } from './step.js';
+import type { AnyStep, StepInput, StepOutput, StepWithId } from './step.js';
 import type { AnyTrigger } from './trigger.js';
 
 export interface SearchHit {
@@ -15,8 +15,22 @@ export interface TriggerSearchHit {
   score: number;
 }
 
-/** Holds integrations and steps, refuses duplicates, ranks search results and invokes. */
-export class Registry {
+/** What the step with id `Id` among `Steps` accepts as input. */
+export type InvokeInput<Steps extends AnyStep, Id extends string> = StepInput<StepWithId<Steps, Id>>;
+
+/** What invoking the step with id `Id` among `Steps` returns. */
+export type InvokeResult<Steps extends AnyStep, Id extends string> = InvocationResult<
+  StepOutput<StepWithId<Steps, Id>>
+>;
+
+/**
+ * Holds integrations and steps, refuses duplicates, ranks search results and
+ * invokes. `Steps` is the union of the step types it holds (the catalogue's
+ * `createRegistry()` says which), so `invoke` is typed by id; a plain
+ * `Registry` holds any step, and ids from people or models at run time go
+ * through `invokeUnchecked`.
+ */
+export class Registry<Steps extends AnyStep = AnyStep> {
   private readonly integrations = new Map<string, Integration>();
   private readonly steps = new Map<string, AnyStep>();
   private readonly triggers = new Map<string, AnyTrigger>();
@@ -131,11 +145,25 @@ export class Registry {
     return hits.slice(0, limit);
   }
 
-  invoke<Output = unknown>(
+  /**
+   * Runs the step with this id: the input is checked against the step's input
+   * type at compile time (and its schema at run time), the output is the
+   * step's output type, and an id the registry does not hold is a type error.
+   */
+  async invoke<const Id extends Steps['id']>(
     runtime: Runtime,
-    stepId: string,
-    options: InvokeOptions,
-  ): Promise<InvocationResult<Output>> {
-    return runtime.invoke<Output>(this.requireStep(stepId), options);
+    stepId: Id,
+    options: Omit<InvokeOptions, 'input'> & { input: InvokeInput<Steps, Id> },
+  ): Promise<InvokeResult<Steps, Id>> {
+    return runtime.invoke(this.requireStep(stepId), options);
+  }
+
+  /**
+   * Runs a step whose id and input are only known at run time (the CLI, the
+   * MCP server, agent tool calls, an alias): the schema still checks the
+   * input, and an unknown id is an InputError that suggests the closest ids.
+   */
+  async invokeUnchecked(runtime: Runtime, stepId: string, options: InvokeOptions): Promise<InvocationResult> {
+    return runtime.invoke(this.requireStep(stepId), options);
   }
 }

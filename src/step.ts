@@ -74,9 +74,10 @@ export interface StepDefinition<
   Input extends z.ZodType,
   Output extends z.ZodType,
   Owner extends Integration = Integration,
+  Id extends StepId<Owner['id']> = StepId<Owner['id']>,
 > {
   /** `<integration>.<verb_noun>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
-  id: StepId<Owner['id']>;
+  id: Id;
   /** Former ids that still resolve to this step (registry, CLI), listed in the manifest, never shown as steps. */
   aliases?: readonly StepId<Owner['id']>[];
   integration: Owner;
@@ -112,14 +113,39 @@ export type Step<
   Input extends z.ZodType = z.ZodType,
   Output extends z.ZodType = z.ZodType,
   Owner extends Integration = Integration,
-> = Readonly<StepDefinition<Input, Output, Owner>>;
+  Id extends StepId<Owner['id']> = StepId<Owner['id']>,
+> = Readonly<StepDefinition<Input, Output, Owner, Id>>;
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds steps of every input and output type.
 export type AnyStep = Step<any, any>;
 
-export function defineStep<Input extends z.ZodType, Output extends z.ZodType, Owner extends Integration>(
-  definition: StepDefinition<Input, Output, Owner>,
-): Step<Input, Output, Owner> {
+/**
+ * The step among `Steps` whose id is `Id`. Distributes over the union, so a
+ * catalogue of literal ids picks exactly one step, and a wide `AnyStep`
+ * (whose id is any `a.b`) answers itself.
+ */
+export type StepWithId<Steps extends AnyStep, Id extends string> = Steps extends AnyStep
+  ? Id extends Steps['id']
+    ? Steps
+    : never
+  : never;
+
+/** What a caller may pass as the step's input: the input schema's `z.input` (before defaults and transforms). */
+export type StepInput<S extends AnyStep> = z.input<S['input']>;
+
+/** What the step returns once its output is validated: the output schema's `z.output`. */
+export type StepOutput<S extends AnyStep> = z.output<S['output']>;
+
+/**
+ * Keeps the literal id (`'ticketing.create_ticket'`) in the step's type, so a
+ * registry of these steps can type `invoke` by id (see `StepWithId`).
+ */
+export function defineStep<
+  const Id extends StepId<Owner['id']>,
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  Owner extends Integration,
+>(definition: StepDefinition<Input, Output, Owner, Id>): Step<Input, Output, Owner, Id> {
   // The type checks the prefix at compile time; this checks it for JavaScript callers and the name's form.
   for (const id of [definition.id, ...(definition.aliases ?? [])]) {
     const [prefix, name, extra] = id.split('.');

@@ -35,8 +35,12 @@ export const steps = [
 /** Events that start an agent: ticketing triggers and deployment webhooks. */
 export const triggers = [...ticketingTriggers, ...deploymentsTriggers];
 
-export function createRegistry(): Registry {
-  const registry = new Registry();
+/** The union of every step's type, each with its literal id, input and output. */
+export type CatalogStep = (typeof steps)[number];
+
+/** A registry of the whole catalogue, whose `invoke` is typed by step id. */
+export function createRegistry(): Registry<CatalogStep> {
+  const registry = new Registry<CatalogStep>();
   for (const integration of integrations) registry.registerIntegration(integration);
   for (const step of steps) registry.registerStep(step);
   for (const trigger of triggers) registry.registerTrigger(trigger);

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { HttpClient } from '../../src/http/http-client.js';
@@ -63,12 +62,12 @@ export function estimateApiCall(input: { method: string; endpoint: string; body?
  */
 export default defineStep({
   ...generic,
-  input: (generic.input as z.ZodObject).strict(),
+  input: generic.input.strict(),
   agentDescription: `${generic.agentDescription} Forwarded lookups cost credits like the dedicated steps (POST /enrich/person up to 2, /enrich/company 1, /search/people 1 per result up to its limit; the provider's own GET /company 1); GET /credits shows the balance for free. Any other path has no known price: with a credit budget set it is refused before sending.`,
   credits: {
     basis:
       'credits as the endpoint charges them: POST /enrich/person 0-2, /enrich/company 0-1, /search/people 0 to 1 per person returned (the body limit, else 100); GET /company 0-1; GET /credits free; any other path (POST or GET, including GET /people) has no known price and counts as unbounded, so a credit budget refuses it',
-    estimate: (input) => estimateApiCall(input as Parameters<typeof estimateApiCall>[0]),
+    estimate: estimateApiCall,
   },
   async run(input, context) {
     const http: HttpClient = {

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import { routedPath } from '../../src/http/endpoint-guard.js';
 import type { CreditEstimate } from '../../src/step.js';
@@ -58,15 +57,15 @@ function reportedCredits(body: unknown): number | undefined {
 export default defineStep({
   ...base,
   // Unknown input keys are refused, as on every contact_data and anz_data step.
-  input: (base.input as z.ZodObject).strict(),
+  input: base.input.strict(),
   agentDescription: `${base.agentDescription} Paid paths cost what the dedicated steps cost (POST /person 1-2 credits, /company 1, the /bulk paths per record, search per 25 results); GET /account/usage costs nothing. Any other path has no known price: with a credit budget set it is refused before sending. Prefer the dedicated steps: they batch, keep order and never re-send a succeeded record.`,
   credits: {
     basis:
       'as the path called charges: POST /person 0-2, /company 0-1, /person/bulk 0-2 per record, /company/bulk 0-1 per record, search 1 per 25 results; GET /account/usage free; any other path (POST or GET) has no known price and counts as unbounded, so a credit budget refuses it',
-    estimate: (input) => apiCallCredits(input as Parameters<typeof apiCallCredits>[0]),
+    estimate: apiCallCredits,
   },
   async run(input, context) {
-    const output = (await base.run(input, context)) as { body: unknown };
+    const output = await base.run(input, context);
     const charged = reportedCredits(output.body);
     if (charged !== undefined) context.reportCredits(charged);
     return output;

@@ -51,7 +51,7 @@ describe('deployments steps against the provider description (requests and the s
   });
 
   it('cancel_deployment', async () => {
-    const created = await fx.invoke<{ deployment: { id: string } }>('deployments.create_deployment', {
+    const created = await fx.invoke('deployments.create_deployment', {
       project: 'web',
       branch: 'main',
     });

@@ -3,13 +3,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { Runtime } from '../../src/runtime.js';
-import { createRegistry } from '../../steps/index.js';
+import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
 import { nullHeavyInstance } from './support/openapi-contract.js';
 import { vercel } from './support/provider-contracts.js';
 
 const HOST = 'https://api.vercel.com';
 
-function invoke(stepId: string, input: unknown) {
+function invoke<const Id extends CatalogStepName>(stepId: Id, input: CatalogInput<Id>) {
   const clock = new ManualClock();
   const store = new MemoryConnectionStore([
     {
@@ -23,7 +23,7 @@ function invoke(stepId: string, input: unknown) {
     },
   ]);
   const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
-  return createRegistry().invoke(runtime, stepId, { connection: 'd', input });
+  return catalogInvokers(runtime, 'd').invoke(stepId, input);
 }
 
 /** Every deployment shape the description gives for an answer, each with every nullable field null. */

@@ -105,7 +105,7 @@ describe('ticketing steps against the provider description (requests and the san
   });
 
   it('delete_ticket', async () => {
-    const created = await fx.invoke<{ ticket: { id: number } }>('ticketing.create_ticket', {
+    const created = await fx.invoke('ticketing.create_ticket', {
       subject: 'Throwaway',
       description: 'To delete.',
     });

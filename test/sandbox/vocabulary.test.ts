@@ -10,6 +10,7 @@ import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { buildManifest } from '../../src/manifest.js';
 import { Runtime } from '../../src/runtime.js';
 import { createRegistry } from '../../steps/index.js';
+import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
 
 /**
  * The sandbox speaks the providers' vocabulary and the steps speak ours; this
@@ -36,8 +37,11 @@ function connection(
   return { id, integration, kind, fields, secrets, createdAt: clock.now(), updatedAt: clock.now() };
 }
 
-const invoke = (connectionId: string, stepId: string, input: unknown) =>
-  registry.invoke(runtime, stepId, { connection: connectionId, input });
+const invoke = <const Id extends CatalogStepName>(
+  connectionId: string,
+  stepId: Id,
+  input: CatalogInput<Id>,
+) => catalogInvokers(runtime, connectionId).invoke(stepId, input);
 
 beforeAll(async () => {
   sandbox = await startSandbox({ clock });

@@ -47,7 +47,7 @@ describe('step inputs refuse fields they do not know', () => {
 
     it('names a misspelt field and the field it probably meant, and sends nothing', async () => {
       const error = await refusal(
-        fx.invoke('ticketing.create_ticket', { subject: 's', description: 'd', priorty: 'high' }),
+        fx.invokeUnchecked('ticketing.create_ticket', { subject: 's', description: 'd', priorty: 'high' }),
       );
       expect(error.issues).toEqual([
         { path: 'priorty', message: 'unknown field `priorty`; did you mean `priority`?' },
@@ -59,22 +59,26 @@ describe('step inputs refuse fields they do not know', () => {
     });
 
     it('lists the fields when nothing is close, and names nested fields by their path', async () => {
-      const far = await refusal(fx.invoke('ticketing.delete_ticket', { ticket_id: 1, zzz: true }));
+      const far = await refusal(fx.invokeUnchecked('ticketing.delete_ticket', { ticket_id: 1, zzz: true }));
       expect(far.issues).toEqual([
         { path: 'zzz', message: 'unknown field `zzz`; the fields are `ticket_id`' },
       ]);
       const api = await refusal(
-        fx.invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/users.json', header: {} }),
+        fx.invokeUnchecked('ticketing.api_call', {
+          method: 'GET',
+          endpoint: '/api/v2/users.json',
+          header: {},
+        }),
       );
       expect(api.issues[0]?.message).toMatch(/^unknown field `header`/);
       expect(sent()).toEqual([]);
     });
 
     it('says a missing field is required and a value outside a list must be one of the list', async () => {
-      const missing = await refusal(fx.invoke('ticketing.create_ticket', { description: 'd' }));
+      const missing = await refusal(fx.invokeUnchecked('ticketing.create_ticket', { description: 'd' }));
       expect(missing.issues).toEqual([{ path: 'subject', message: '`subject` is required' }]);
       const outside = await refusal(
-        fx.invoke('ticketing.create_ticket', { subject: 's', description: 'd', priority: 'hgh' }),
+        fx.invokeUnchecked('ticketing.create_ticket', { subject: 's', description: 'd', priority: 'hgh' }),
       );
       expect(outside.issues).toEqual([
         { path: 'priority', message: '`priority` must be one of low, normal, high, urgent' },

@@ -141,7 +141,11 @@ export function useHostileTarget(target: Target) {
       ...options,
     });
   const invoke = (step: { id: string; input: unknown }, options: RuntimeOptions = {}, extra = {}) =>
-    registry.invoke(runtime(options), step.id, { connection: connection.id, input: step.input, ...extra });
+    registry.invokeUnchecked(runtime(options), step.id, {
+      connection: connection.id,
+      input: step.input,
+      ...extra,
+    });
   const stepRequests = () => hostile.requests.length;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import type { Connection } from '../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { MemoryLogger } from '../../src/logger.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime.js';
-import { createRegistry } from '../../steps/index.js';
+import { catalogInvokers } from './catalog-invoke.js';
 
 export const ACCESS_TOKEN = 'at-secret-0123456789abcdef';
 export const REFRESH_TOKEN = 'rt-secret-fedcba9876543210';
@@ -30,14 +30,11 @@ export function nockTicketing(options: { runtime?: RuntimeOptions; connection?: 
   const store = new MemoryConnectionStore([connection]);
   const logger = new MemoryLogger();
   const runtime = new Runtime({ store, clock, logger, retry: { random: () => 0.5 }, ...options.runtime });
-  const registry = createRegistry();
   return {
     clock,
     store,
     logger,
     runtime,
-    registry,
-    invoke: (stepId: string, input: unknown, extra: Record<string, unknown> = {}) =>
-      registry.invoke(runtime, stepId, { connection: 'acme', input, ...extra }),
+    ...catalogInvokers(runtime, 'acme'),
   };
 }

@@ -45,7 +45,7 @@ export async function runDemo(
     say: (text) => write(`  ${text}`),
     heading: (text) => write(`\n== ${text}`),
     async step(stepId, connection, input, note) {
-      const result = await registry.invoke(runtime, stepId, { connection, input });
+      const result = await registry.invokeUnchecked(runtime, stepId, { connection, input });
       const credits = result.meta.credits;
       write(
         `  ${stepId}${note ? ` (${note})` : ''}: ${result.meta.attempts} request(s)${credits ? `, credits ${credits.charged ?? '?'} (estimated ${credits.estimated.min}-${credits.estimated.max})` : ''}`,

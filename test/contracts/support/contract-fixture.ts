@@ -2,8 +2,13 @@ import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbo
 import { ManualClock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
-import { type InvocationResult, Runtime } from '../../../src/runtime.js';
-import { createRegistry } from '../../../steps/index.js';
+import { Runtime } from '../../../src/runtime.js';
+import {
+  type CatalogInput,
+  type CatalogResult,
+  type CatalogStepName,
+  catalogInvokers,
+} from '../../support/catalog-invoke.js';
 import { type RecordedExchange, startWireRecorder, type WireRecorder } from './wire-recorder.js';
 
 export interface ContractFixture {
@@ -13,13 +18,17 @@ export interface ContractFixture {
   /** Bound to the fixture's connections: for what is not a step (trigger subscriptions). */
   runtime: Runtime;
   /** Runs a step on the ticketing or deployments connection (`deploys-team` for the team one). */
-  invoke<T = unknown>(stepId: string, input: unknown, connection?: string): Promise<InvocationResult<T>>;
-  /** Runs the step and returns what it sent and what it got back, in order. */
-  exchangesOf(
-    stepId: string,
-    input: unknown,
+  invoke<const Id extends CatalogStepName>(
+    stepId: Id,
+    input: CatalogInput<Id>,
     connection?: string,
-  ): Promise<{ output: unknown; exchanges: RecordedExchange[] }>;
+  ): Promise<CatalogResult<Id>>;
+  /** Runs the step and returns what it sent and what it got back, in order. */
+  exchangesOf<const Id extends CatalogStepName>(
+    stepId: Id,
+    input: CatalogInput<Id>,
+    connection?: string,
+  ): Promise<{ output: CatalogResult<Id>['output']; exchanges: RecordedExchange[] }>;
   close(): Promise<void>;
 }
 
@@ -72,11 +81,10 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
     clock,
     retry: { random: () => 0.5 },
   });
-  const registry = createRegistry();
-  const invoke = <T>(stepId: string, input: unknown, connection?: string) =>
-    registry.invoke<T>(runtime, stepId, {
+  const invokers = catalogInvokers(runtime, 'deploys');
+  const invoke: ContractFixture['invoke'] = (stepId, input, connection) =>
+    invokers.invoke(stepId, input, {
       connection: connection ?? (stepId.startsWith('ticketing.') ? 'tickets' : 'deploys'),
-      input,
     });
   return {
     sandbox,

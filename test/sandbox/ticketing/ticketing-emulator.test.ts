@@ -44,9 +44,7 @@ describe('ticketing emulator', () => {
   });
 
   const search = async (query: string) =>
-    (
-      await fx.invoke<{ tickets: { id: number }[] }>('ticketing.search_tickets', { query })
-    ).output.tickets.map((t) => t.id);
+    (await fx.invoke('ticketing.search_tickets', { query })).output.tickets.map((t) => t.id);
 
   it('speaks the search language: fields, comparisons, phrases, negation, dates', async () => {
     expect(await search('status:open')).toEqual([1]);
@@ -97,10 +95,7 @@ describe('ticketing emulator', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await fx.invoke<{ tickets: { id: number }[]; next_cursor: string | null }>(
-        'ticketing.list_tickets',
-        { limit: 20, cursor },
-      );
+      const page = await fx.invoke('ticketing.list_tickets', { limit: 20, cursor });
       ids.push(...page.output.tickets.map((t) => t.id));
       cursor = page.output.next_cursor ?? undefined;
       pages += 1;
@@ -114,10 +109,7 @@ describe('ticketing emulator', () => {
     let cursor: string | undefined;
     let total = 0;
     do {
-      const page = await fx.invoke<{ tickets: unknown[]; next_cursor: string | null }>(
-        'ticketing.list_tickets',
-        { priority: 'urgent', limit: 100, cursor },
-      );
+      const page = await fx.invoke('ticketing.list_tickets', { priority: 'urgent', limit: 100, cursor });
       total += page.output.tickets.length;
       cursor = page.output.next_cursor ?? undefined;
     } while (cursor);

@@ -76,7 +76,7 @@ describe('deployments emulator webhooks', () => {
       events: ['deployment.created', 'deployment.succeeded', 'deployment.error', 'deployment.canceled'],
       projectIds: ['shop'],
     });
-    const deployment = await fx.invoke<{ deployment: { id: string } }>('deployments.create_deployment', {
+    const deployment = await fx.invoke('deployments.create_deployment', {
       project: 'shop',
       branch: 'main',
     });
@@ -106,7 +106,7 @@ describe('deployments emulator webhooks', () => {
       projectIds: ['shop'],
     });
     await fx.invoke('deployments.create_deployment', { project: 'shop', branch: 'broken' });
-    const second = await fx.invoke<{ deployment: { id: string } }>('deployments.create_deployment', {
+    const second = await fx.invoke('deployments.create_deployment', {
       project: 'shop',
       branch: 'main',
     });

@@ -65,7 +65,7 @@ describe('the former ANZ step ids', () => {
     });
 
     it('run the renamed step and report its current id', async () => {
-      const result = await fx.invoke('anz_data.people_enrichment', { profile_slug: 'mia-thompson' });
+      const result = await fx.invokeUnchecked('anz_data.people_enrichment', { profile_slug: 'mia-thompson' });
       expect(result.meta.step).toBe('anz_data.enrich_person');
       expect(fx.sent().map((entry) => entry.path)).toEqual(['/enrich/person']);
     });

@@ -101,7 +101,9 @@ describe('anz_data credits', () => {
     fx = await anzDataFixture();
     const refusedUnder = async (budget: number, method: string, endpoint: string, body?: unknown) => {
       const error = await fx
-        .invoke('anz_data.api_call', definedOnly({ method, endpoint, body }), { creditBudget: budget })
+        .invokeUnchecked('anz_data.api_call', definedOnly({ method, endpoint, body }), {
+          creditBudget: budget,
+        })
         .catch((thrown: unknown) => thrown);
       expect(error, `${method} ${endpoint}`).toMatchObject({ code: 'credit_budget_exceeded' });
       return error as CreditError;

@@ -19,7 +19,7 @@ describe('the anz_data demo story', () => {
       say: (text) => lines.push(text),
       heading: (text) => lines.push(`== ${text}`),
       async step(stepId, connection, input, note) {
-        const result = await fx.registry.invoke(fx.runtime, stepId, { connection, input });
+        const result = await fx.registry.invokeUnchecked(fx.runtime, stepId, { connection, input });
         lines.push(`${stepId}${note ? ` (${note})` : ''}: credits ${result.meta.credits?.charged ?? '?'}`);
         return result as never;
       },

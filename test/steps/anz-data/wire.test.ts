@@ -114,10 +114,11 @@ describe('anz_data steps on the wire', () => {
   });
 
   it('search_people combines filters in one POST /search/people and is charged per person returned', async () => {
-    const result = await fx.invoke<{ people: { full_name: string; profile_url: string }[] }>(
-      'anz_data.search_people',
-      { company: 'Wattle Analytics', department: 'engineering', limit: 5 },
-    );
+    const result = await fx.invoke('anz_data.search_people', {
+      company: 'Wattle Analytics',
+      department: 'engineering',
+      limit: 5,
+    });
     const request = lastRequest();
     expect(request).toMatchObject({ method: 'POST', path: '/search/people' });
     expect(request.body).toEqual({ company: 'Wattle Analytics', department: 'engineering', limit: 5 });

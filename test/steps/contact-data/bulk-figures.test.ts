@@ -1,11 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
-interface BulkOutput {
-  summary: { records: number; matched: number; no_match: number; failed: number; credits_charged: number };
-  results: { status: string; input: { email: string } }[];
-}
-
 let fx: ContactDataFixture;
 afterEach(async () => {
   await fx.close();
@@ -24,7 +19,7 @@ it('enriches 2,000 contacts on the smallest plan (40/min, 150/h, 100/day) with z
       : { email: person.emailAddresses[0]!.email },
   );
   const progress: number[] = [];
-  const result = await fx.invoke<BulkOutput>(
+  const result = await fx.invoke(
     'contact_data.enrich_contacts',
     { contacts, batch_size: 25 },
     { onProgress: (done) => progress.push(done) },

@@ -3,27 +3,6 @@ import { personCharge } from '../../../sandbox/contact-data/contact-data-emulato
 import type { FaultRule } from '../../../sandbox/index.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
-interface BulkOutput {
-  results: {
-    index: number;
-    status: string;
-    credits_charged: number | null;
-    contact: { id: string } | null;
-    error: Record<string, unknown> | null;
-  }[];
-  summary: {
-    matched: number;
-    no_match: number;
-    failed: number;
-    credits_charged: number | null;
-    batches_resent: number;
-  };
-  complete: boolean;
-  stopped: { code: string; outcome: string } | null;
-  retry_indexes: number[];
-  unknown_indexes: number[];
-}
-
 const SERVER_ERROR = { statusCode: 500, message: 'Internal server error', errors: [] };
 const UNAVAILABLE = { statusCode: 503, message: 'Service unavailable', errors: [] };
 
@@ -58,7 +37,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     async (status) => {
       fx = await contactDataFixture();
       const contacts = emails(30);
-      const result = await fx.invoke<BulkOutput>(
+      const result = await fx.invoke(
         'contact_data.enrich_contacts',
         { contacts, batch_size: 10, concurrency: 1 },
         {
@@ -96,7 +75,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a batch the provider refused without acting (503 with Retry-After) is re-sent alone; no succeeded record is sent again', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
-    const result = await fx.invoke<BulkOutput>(
+    const result = await fx.invoke(
       'contact_data.enrich_contacts',
       { contacts, batch_size: 10, concurrency: 1 },
       {
@@ -121,7 +100,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a batch that keeps being refused (503) is re-sent twice, then its records fail as safe to retry; the others are kept', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
-    const result = await fx.invoke<BulkOutput>(
+    const result = await fx.invoke(
       'contact_data.enrich_contacts',
       { contacts, batch_size: 10, concurrency: 1 },
       {
@@ -150,7 +129,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
 
     // Running exactly the records to retry completes the list, and sends only them.
     const before = fx.sent().length;
-    const again = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const again = await fx.invoke('contact_data.enrich_contacts', {
       contacts: result.output.retry_indexes.map((index) => contacts[index]!),
     });
     expect(again.output.summary).toMatchObject({ matched: 10, failed: 0 });
@@ -172,7 +151,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     };
     fx = await contactDataFixture({ runtime: { fetch: refusingFetch } });
     const contacts = emails(20);
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts,
       batch_size: 10,
       concurrency: 1,
@@ -194,7 +173,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       });
     };
     fx = await contactDataFixture({ runtime: { fetch: dropLast } });
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', { contacts: emails(5) });
+    const result = await fx.invoke('contact_data.enrich_contacts', { contacts: emails(5) });
     expect(result.output.results[4]).toMatchObject({
       status: 'failed',
       credits_charged: null,
@@ -209,7 +188,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a connection reset after the provider acted is not re-sent (it may have been charged)', async () => {
     fx = await contactDataFixture();
     const contacts = emails(20);
-    const result = await fx.invoke<BulkOutput>(
+    const result = await fx.invoke(
       'contact_data.enrich_contacts',
       { contacts, batch_size: 10, concurrency: 1 },
       {
@@ -234,7 +213,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
 
   it('waits for the minute quota before sending instead of collecting 429s', async () => {
     fx = await contactDataFixture({ sandbox: { contactData: { quota: { minute: 2 } } } });
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts: emails(50),
       batch_size: 10,
       concurrency: 1,
@@ -248,7 +227,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
 
   it('finishes with zero failed records under a tight quota with batches in parallel', async () => {
     fx = await contactDataFixture({ sandbox: { contactData: { quota: { minute: 2 } } } });
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts: emails(100),
       batch_size: 10,
       concurrency: 3,
@@ -259,7 +238,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
 
   it('the daily quota running out mid-bulk stops the run: later records are failed as not sent', async () => {
     fx = await contactDataFixture({ sandbox: { contactData: { quota: { daily: 2 } } } });
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts: emails(50),
       batch_size: 10,
       concurrency: 1,
@@ -294,7 +273,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       index % 4 === 0 ? { email: `nobody${index}@unknown.example` } : record,
     );
     const progress: [number, number][] = [];
-    const result = await fx.invoke<BulkOutput>(
+    const result = await fx.invoke(
       'contact_data.enrich_contacts',
       { contacts, batch_size: 4, concurrency: 5 },
       { onProgress: (done, total) => progress.push([done, total]) },

@@ -1,19 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
-interface BulkOutput {
-  results: {
-    status: string;
-    credits_charged: number | null;
-    error: { code: string; outcome: string } | null;
-  }[];
-  summary: { matched: number; no_match: number; failed: number; credits_charged: number | null };
-  complete: boolean;
-  stopped: { code: string } | null;
-  retry_indexes: number[];
-  unknown_indexes: number[];
-}
-
 describe('contact_data credits, no match and provider refusals', () => {
   let fx: ContactDataFixture;
   afterEach(async () => {
@@ -74,7 +61,7 @@ describe('contact_data credits, no match and provider refusals', () => {
   it('credits running out mid-bulk: paid records are kept, the rest fail as credits_exhausted, later batches are not sent', async () => {
     // People 0..9 cost 1,2,2,1,2,2,1,2,2,1: 15 credits cover the first batch and 4 of the second.
     fx = await contactDataFixture({ credits: 15 });
-    const result = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts: emails(0, 30),
       batch_size: 5,
       concurrency: 1,
@@ -145,7 +132,7 @@ describe('contact_data credits, no match and provider refusals', () => {
     const miss = await fx.invoke('contact_data.find_contact', { email: 'nobody@unknown.example' });
     expect(miss.output).toEqual({ matched: false, contact: null, credits_charged: null });
     expect(miss.meta.credits?.charged).toBeNull();
-    const bulk = await fx.invoke<BulkOutput>('contact_data.enrich_contacts', {
+    const bulk = await fx.invoke('contact_data.enrich_contacts', {
       contacts: [...emails(0, 1), { email: 'nobody@unknown.example' }],
     });
     expect(bulk.output.results.map((entry) => [entry.status, entry.credits_charged])).toEqual([

@@ -130,7 +130,7 @@ describe('the contact_data API key never leaks', () => {
     ).rejects.toMatchObject({ code: 'input_invalid' });
     // No custom headers on this integration: a smuggled api_key header is refused, nothing is sent.
     await expect(
-      fx.invoke('contact_data.api_call', {
+      fx.invokeUnchecked('contact_data.api_call', {
         method: 'GET',
         endpoint: '/account/usage',
         headers: { api_key: 'cd_other_key_000' },

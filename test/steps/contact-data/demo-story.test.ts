@@ -18,7 +18,7 @@ it('tells the enrichment story with credits', async () => {
     say: (text) => lines.push(`  ${text}`),
     heading: (text) => lines.push(`== ${text}`),
     async step(stepId, connection, input, note) {
-      const result = await registry.invoke(runtime, stepId, { connection, input });
+      const result = await registry.invokeUnchecked(runtime, stepId, { connection, input });
       const credits = result.meta.credits;
       lines.push(
         `  ${stepId}${note ? ` (${note})` : ''}: ${result.meta.attempts} request(s)${credits ? `, credits ${credits.charged ?? '?'} (estimated ${credits.estimated.min}-${credits.estimated.max})` : ''}`,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CatalogInput } from '../../support/catalog-invoke.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 interface Call {
@@ -14,8 +15,8 @@ describe('deployments.api_call', () => {
     await fx.close();
   });
 
-  const call = async (input: Record<string, unknown>, extra = {}): Promise<Call> =>
-    (await fx.invoke<Call>('deployments.api_call', input, extra)).output;
+  const call = async (input: CatalogInput<'deployments.api_call'>, extra = {}): Promise<Call> =>
+    (await fx.invoke('deployments.api_call', input, extra)).output;
 
   it('reaches every deployment, project, domain, env and team path of the spec', async () => {
     fx = await deploymentsFixture();
@@ -134,7 +135,7 @@ describe('deployments.api_call', () => {
       { 'x-note': 'a\r\nInjected: 1' },
     ]) {
       await expect(
-        fx.invoke('deployments.api_call', { method: 'GET', path: '/v9/projects', headers }),
+        fx.invokeUnchecked('deployments.api_call', { method: 'GET', path: '/v9/projects', headers }),
       ).rejects.toMatchObject({ code: 'input_invalid' });
     }
     for (const path of [
@@ -210,7 +211,7 @@ describe('deployments.api_call', () => {
 
     it('refuses account-wide and other-project paths with nothing sent', async () => {
       fx = await deploymentsFixture();
-      const refused = [
+      const refused: CatalogInput<'deployments.api_call'>[] = [
         { method: 'GET', path: '/v9/projects' },
         { method: 'GET', path: '/v2/teams' },
         { method: 'GET', path: '/v5/domains' },
@@ -235,7 +236,7 @@ describe('deployments.api_call', () => {
 
     it('reads a deployment path first and refuses one of another project before acting', async () => {
       fx = await deploymentsFixture();
-      const created = await fx.invoke<{ deployment: { id: string } }>('deployments.create_deployment', {
+      const created = await fx.invoke('deployments.create_deployment', {
         project: 'api',
         branch: 'main',
       });

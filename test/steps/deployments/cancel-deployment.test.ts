@@ -1,19 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
-interface One {
-  deployment: {
-    id: string;
-    state: string;
-    error_message: string | null;
-    building_at: string | null;
-    created_at: string;
-  };
-  already_done?: boolean;
-}
-
 async function create(fx: DeploymentsFixture, input: Record<string, unknown> = {}): Promise<string> {
-  const created = await fx.invoke<One>('deployments.create_deployment', {
+  const created = await fx.invoke('deployments.create_deployment', {
     project: 'web',
     branch: 'main',
     ...input,
@@ -22,11 +11,11 @@ async function create(fx: DeploymentsFixture, input: Record<string, unknown> = {
 }
 
 async function stateOf(fx: DeploymentsFixture, id: string): Promise<string> {
-  const got = await fx.invoke<{ body: { readyState: string } }>('deployments.api_call', {
+  const got = await fx.invoke('deployments.api_call', {
     method: 'GET',
     path: `/v13/deployments/${id}`,
   });
-  return got.output.body.readyState;
+  return (got.output.body as { readyState: string }).readyState;
 }
 
 describe('deployments.cancel_deployment', () => {
@@ -52,7 +41,7 @@ describe('deployments.cancel_deployment', () => {
     const id = await create(fx, { project: 'shop' });
     fx.clock.advance(10_000);
     fx.clearWire();
-    const result = await fx.invoke<One>('deployments.cancel_deployment', { deployment_id: id });
+    const result = await fx.invoke('deployments.cancel_deployment', { deployment_id: id });
     const wire = fx.wire();
     expect(lines(wire)).toEqual([`PATCH /v12/deployments/${id}/cancel`]);
     expect(wire[0]?.query.get('teamId')).toBe('team_acme');
@@ -68,7 +57,7 @@ describe('deployments.cancel_deployment', () => {
   it('cancels a queued deployment', async () => {
     fx = await deploymentsFixture();
     const id = await create(fx);
-    const result = await fx.invoke<One>('deployments.cancel_deployment', { deployment_id: id });
+    const result = await fx.invoke('deployments.cancel_deployment', { deployment_id: id });
     expect(result.output.deployment.state).toBe('CANCELED');
     // The provider's description requires buildingAt on every deployment; one cancelled
     // while queued never built, and the sandbox answers its creation time there.
@@ -110,17 +99,17 @@ describe('deployments.cancel_deployment', () => {
     fx = await deploymentsFixture();
     const id = await create(fx, { branch: 'broken' });
     fx.clock.advance(60_000);
-    const listed = await fx.invoke<{ deployments: One['deployment'][] }>('deployments.list_deployments', {
+    const listed = await fx.invoke('deployments.list_deployments', {
       project: 'web',
       state: ['ERROR'],
     });
     expect(listed.output.deployments.map((deployment) => deployment.id)).toEqual([id]);
     expect(listed.output.deployments[0]?.error_message).toBeNull();
-    const info = await fx.invoke<{ body: { errorMessage: string } }>('deployments.api_call', {
+    const info = await fx.invoke('deployments.api_call', {
       method: 'GET',
       path: `/v13/deployments/${id}`,
     });
-    expect(info.output.body.errorMessage).toMatch(/exited with 1/);
+    expect((info.output.body as { errorMessage: string }).errorMessage).toMatch(/exited with 1/);
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
       context: { state: 'ERROR' },
@@ -145,7 +134,7 @@ describe('deployments.cancel_deployment', () => {
       count: 1,
       action: { kind: 'reset', when: 'after' },
     });
-    const result = await fx.invoke<One>('deployments.cancel_deployment', {
+    const result = await fx.invoke('deployments.cancel_deployment', {
       deployment_id: id,
     });
     expect(result.output.already_done).toBe(true);
@@ -168,7 +157,7 @@ describe('deployments.cancel_deployment', () => {
       count: 1,
       action: { kind: 'status', status: 502, when: 'after' },
     });
-    const result = await fx.invoke<One>('deployments.cancel_deployment', {
+    const result = await fx.invoke('deployments.cancel_deployment', {
       deployment_id: id,
     });
     expect(result.output).toMatchObject({ already_done: true, deployment: { id, state: 'CANCELED' } });

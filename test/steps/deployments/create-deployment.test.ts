@@ -1,16 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
-interface Created {
-  deployment: {
-    id: string;
-    state: string;
-    environment: string;
-    target: string | null;
-    branch: string | null;
-  };
-}
-
 describe('deployments.create_deployment', () => {
   let fx: DeploymentsFixture;
   afterEach(async () => {
@@ -19,7 +9,7 @@ describe('deployments.create_deployment', () => {
 
   it('reads the project git link, then POSTs /v13/deployments with teamId, target and settings', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
-    const result = await fx.invoke<Created>('deployments.create_deployment', {
+    const result = await fx.invoke('deployments.create_deployment', {
       project: 'shop',
       branch: 'feature/checkout',
       commit_sha: 'a1b2c3d4e5f6',
@@ -57,7 +47,7 @@ describe('deployments.create_deployment', () => {
     const sent: Record<string, unknown>[] = [];
     for (const environment of ['preview', 'development', 'production'] as const) {
       fx.clearWire();
-      const result = await fx.invoke<Created>('deployments.create_deployment', {
+      const result = await fx.invoke('deployments.create_deployment', {
         project: 'web',
         branch: 'main',
         environment,
@@ -73,7 +63,7 @@ describe('deployments.create_deployment', () => {
 
   it("defaults the branch to the project's production branch and addresses GitLab repositories by project id", async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
-    const result = await fx.invoke<Created>('deployments.create_deployment', { project: 'docs' });
+    const result = await fx.invoke('deployments.create_deployment', { project: 'docs' });
     const post = fx.wire().find((request) => request.method === 'POST');
     // The project's GitLab link names its project id as a string (the provider's description); it is sent as given.
     expect(post?.body).toMatchObject({ gitSource: { type: 'gitlab', projectId: '3001', ref: 'main' } });
@@ -100,7 +90,7 @@ describe('deployments.create_deployment', () => {
       fx.invoke('deployments.create_deployment', { project: 'web', repository: 'ada/web' }),
     ).rejects.toMatchObject({ code: 'input_invalid' });
     await expect(
-      fx.invoke('deployments.create_deployment', { project: 'web', environment: 'staging' }),
+      fx.invokeUnchecked('deployments.create_deployment', { project: 'web', environment: 'staging' }),
     ).rejects.toMatchObject({ code: 'input_invalid' });
     await expect(
       fx.invoke('deployments.create_deployment', { project: '../web', branch: 'main' }),
@@ -156,7 +146,7 @@ describe('deployments.create_deployment', () => {
     expect((refused as Error).message).toContain('Nothing was sent');
     expect(fx.wire()).toEqual([]);
 
-    const allowed = await fx.invoke<Created>(
+    const allowed = await fx.invoke(
       'deployments.create_deployment',
       { project: 'web', branch: 'main' },
       { constraints: { projects: ['web'] } },

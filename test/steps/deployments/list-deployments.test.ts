@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { iterateDeployments } from '../../../steps/deployments/lib/iterate-deployments.js';
+import type { CatalogInput, CatalogResult } from '../../support/catalog-invoke.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
-
-interface Page {
-  deployments: { id: string; state: string; created_at: string; environment: string; project_id: string }[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
 
 describe('deployments.list_deployments', () => {
   let fx: DeploymentsFixture;
@@ -40,7 +35,7 @@ describe('deployments.list_deployments', () => {
 
   it('lists development as the previews it deploys as', async () => {
     fx = await deploymentsFixture();
-    const page = await fx.invoke<Page>('deployments.list_deployments', {
+    const page = await fx.invoke('deployments.list_deployments', {
       project: 'web',
       environment: 'development',
     });
@@ -55,11 +50,14 @@ describe('deployments.list_deployments', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page: { output: Page } = await fx.invoke<Page>('deployments.list_deployments', {
-        project: 'api',
-        limit: 5,
-        cursor,
-      });
+      const page: CatalogResult<'deployments.list_deployments'> = await fx.invoke(
+        'deployments.list_deployments',
+        {
+          project: 'api',
+          limit: 5,
+          cursor,
+        },
+      );
       pages += 1;
       seen.push(...page.output.deployments.map((deployment) => deployment.id));
       expect(page.output.has_more).toBe(page.output.next_cursor !== null);
@@ -152,15 +150,14 @@ describe('deployments.list_deployments', () => {
   it('filters by state as the builds move on the clock', async () => {
     fx = await deploymentsFixture();
     await fx.invoke('deployments.create_deployment', { project: 'api', branch: 'main' });
-    const building = { project: 'api', state: ['QUEUED', 'INITIALIZING', 'BUILDING'] };
-    expect((await fx.invoke<Page>('deployments.list_deployments', building)).output.deployments).toHaveLength(
-      1,
-    );
+    const building: CatalogInput<'deployments.list_deployments'> = {
+      project: 'api',
+      state: ['QUEUED', 'INITIALIZING', 'BUILDING'],
+    };
+    expect((await fx.invoke('deployments.list_deployments', building)).output.deployments).toHaveLength(1);
     fx.clock.advance(10 * 60_000);
-    expect((await fx.invoke<Page>('deployments.list_deployments', building)).output.deployments).toHaveLength(
-      0,
-    );
-    const ready = await fx.invoke<Page>('deployments.list_deployments', { project: 'api', state: ['READY'] });
+    expect((await fx.invoke('deployments.list_deployments', building)).output.deployments).toHaveLength(0);
+    const ready = await fx.invoke('deployments.list_deployments', { project: 'api', state: ['READY'] });
     expect(ready.output.deployments).toHaveLength(1);
   });
 
@@ -181,7 +178,7 @@ describe('deployments.list_deployments', () => {
     expect(await raw.json()).toMatchObject({ error: { code: 'rate_limited', limit: { remaining: 0 } } });
 
     fx.clearWire();
-    const result = await fx.invoke<Page>('deployments.list_deployments', { project: 'web' });
+    const result = await fx.invoke('deployments.list_deployments', { project: 'web' });
     expect(result.output.deployments.length).toBeGreaterThan(0);
     expect(fx.wire()).toHaveLength(2);
     expect(result.meta).toMatchObject({ attempts: 2, retries: 1 });
@@ -216,7 +213,7 @@ describe('deployments.list_deployments', () => {
       code: 'permission_denied',
     });
     expect(fx.wire()).toEqual([]);
-    const page = await fx.invoke<Page>('deployments.list_deployments', { project: 'web' }, { constraints });
+    const page = await fx.invoke('deployments.list_deployments', { project: 'web' }, { constraints });
     expect(page.output.deployments.length).toBe(2);
   });
 

@@ -1,31 +1,32 @@
-import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../../sandbox/index.js';
-import { ManualClock } from '../../../src/clock.js';
+import { GOVERNANCE_SANDBOX, type Sandbox } from '../../../sandbox/index.js';
+import type { Clock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import { definedOnly } from '../../../src/defined-only.js';
 import type { InvocationResult } from '../../../src/runtime.js';
-import { Runtime } from '../../../src/runtime.js';
-import { createRegistry } from '../../../steps/index.js';
+import type { CatalogInput, CatalogResult, CatalogStepName } from '../../support/catalog-invoke.js';
+import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
 
 export const seed = GOVERNANCE_SANDBOX;
 
-export interface GovernanceFixture {
-  sandbox: Sandbox;
-  clock: ManualClock;
-  store: MemoryConnectionStore;
-  runtime: Runtime;
-  registry: ReturnType<typeof createRegistry>;
+interface ConnectOptions {
+  apiKey: string;
+  /** `null` leaves the field out; undefined means the seeded default project. */
+  projectId?: string | null;
+  region?: string;
+  baseUrl?: string;
+}
+
+export interface GovernanceFixture extends Omit<SandboxFixture, 'invoke' | 'invokeUnchecked'> {
   /** Stores a governance connection; `projectId: null` leaves the field out. */
-  connect(
-    id: string,
-    options: { apiKey: string; projectId?: string | null; region?: string; baseUrl?: string },
-  ): Promise<Connection>;
-  /** Runs a step; the connection defaults to "admin" (Alice, organization admin, default project). */
-  invoke<T = Record<string, unknown>>(
-    stepId: string,
-    input: unknown,
+  connect(id: string, options: ConnectOptions): Promise<Connection>;
+  /** Runs a step, typed by id; the connection defaults to "admin" (Alice, organization admin, default project). */
+  invoke<const Id extends CatalogStepName>(
+    stepId: Id,
+    input: CatalogInput<Id>,
     connection?: string,
-  ): Promise<InvocationResult<T>>;
+  ): Promise<CatalogResult<Id>>;
+  /** Runs a step with input the types would refuse, on "admin" unless told otherwise. */
+  invokeUnchecked(stepId: string, input: unknown, connection?: string): Promise<InvocationResult>;
   /** What reached the governance emulator, in order. */
   sent(): {
     method: string;
@@ -34,7 +35,28 @@ export interface GovernanceFixture {
     contentType: string | undefined;
     rawBody: string;
   }[];
-  close(): Promise<void>;
+}
+
+function governanceConnection(
+  id: string,
+  options: ConnectOptions,
+  sandbox: Sandbox,
+  clock: Clock,
+): Connection {
+  const projectId = options.projectId === undefined ? seed.projectId : options.projectId;
+  return {
+    id,
+    integration: 'governance',
+    kind: 'api_key',
+    fields: {
+      region: options.region ?? seed.region,
+      baseUrl: options.baseUrl ?? sandbox.baseUrl('governance', options.region ?? seed.region),
+      ...definedOnly({ projectId: projectId ?? undefined }),
+    },
+    secrets: { apiKey: options.apiKey },
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+  };
 }
 
 /**
@@ -42,52 +64,30 @@ export interface GovernanceFixture {
  * admin, default project), "member" (Bob, a viewer there) and "org" (admin key, no project).
  */
 export async function governanceFixture(): Promise<GovernanceFixture> {
-  // A fixed start, a few seconds into a minute, keeps rate windows deterministic.
-  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
-  const sandbox = await startSandbox({ clock });
-  const store = new MemoryConnectionStore();
-  const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
-  const registry = createRegistry();
-  const connect: GovernanceFixture['connect'] = async (id, options) => {
-    const projectId = options.projectId === undefined ? seed.projectId : options.projectId;
-    const connection: Connection = {
-      id,
-      integration: 'governance',
-      kind: 'api_key',
-      fields: {
-        region: options.region ?? seed.region,
-        baseUrl: options.baseUrl ?? sandbox.baseUrl('governance', options.region ?? seed.region),
-        ...definedOnly({ projectId: projectId ?? undefined }),
-      },
-      secrets: { apiKey: options.apiKey },
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    };
-    await store.put(connection);
-    return connection;
-  };
-  await connect('admin', { apiKey: seed.adminKey });
-  await connect('member', { apiKey: seed.memberKey });
-  await connect('org', { apiKey: seed.adminKey, projectId: null });
+  const fx = await sandboxFixture({
+    connections: (sandbox, clock) => [
+      governanceConnection('admin', { apiKey: seed.adminKey }, sandbox, clock),
+      governanceConnection('member', { apiKey: seed.memberKey }, sandbox, clock),
+      governanceConnection('org', { apiKey: seed.adminKey, projectId: null }, sandbox, clock),
+    ],
+  });
   return {
-    sandbox,
-    clock,
-    store,
-    runtime,
-    registry,
-    connect,
-    invoke: (stepId, input, connection = 'admin') =>
-      registry.invoke(runtime, stepId, { connection, input }) as never,
+    ...fx,
+    async connect(id, options) {
+      const connection = governanceConnection(id, options, fx.sandbox, fx.clock);
+      await fx.store.put(connection);
+      return connection;
+    },
+    invoke: (stepId, input, connection = 'admin') => fx.invoke(stepId, input, { connection }),
+    invokeUnchecked: (stepId, input, connection = 'admin') =>
+      fx.invokeUnchecked(stepId, input, { connection }),
     sent: () =>
-      sandbox.server.requestLog
-        .filter((entry) => entry.mount === 'governance')
-        .map((entry) => ({
-          method: entry.method,
-          path: entry.path,
-          authorization: entry.headers.authorization,
-          contentType: entry.headers['content-type'],
-          rawBody: entry.rawBody,
-        })),
-    close: () => sandbox.close(),
+      fx.requests('governance').map((entry) => ({
+        method: entry.method,
+        path: entry.path,
+        authorization: entry.headers.authorization,
+        contentType: entry.headers['content-type'],
+        rawBody: entry.rawBody,
+      })),
   };
 }

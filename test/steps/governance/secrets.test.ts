@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InvocationResult } from '../../../src/runtime.js';
 import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
 
 /** Every way an error can be shown: JSON, util.inspect (with hidden fields), and each cause's message and stack. */
@@ -83,14 +84,14 @@ describe('the API key never leaves the connection store', () => {
   });
 
   it('not in any output, variable or meta of a successful run', async () => {
-    const results = [
+    const results: InvocationResult[] = [
       await fx.invoke('governance.create_project', { name: 'P', organization_id: seed.organizationId }),
       await fx.invoke('governance.invite_user', { email: 'dana@newhire.example', role: 'viewer' }),
       await fx.invoke('governance.invite_user', { email: seed.users.orgMember.email, role: 'viewer' }),
       await fx.invoke('governance.update_user_role', { user_id: seed.users.orgMember.id, role: 'editor' }),
       await fx.invoke('governance.remove_user', { user_id: seed.users.orgMember.id }),
     ];
-    const code = results[1]!.output.invite_code as string;
+    const code = (results[1]!.output as { invite_code: string }).invite_code;
     const changed = await fx.invoke('governance.change_invite_role', {
       invite_code: code,
       email: 'dana@newhire.example',

@@ -35,7 +35,7 @@ describe('ticketing steps against the sandbox', () => {
       internal_note: 'Call facilities.',
     });
     expect(updated.variables.tags).toEqual(['hardware', 'fire']);
-    const after = await fx.invoke<{ comments: { public: boolean }[] }>('ticketing.get_ticket_info', {
+    const after = await fx.invoke('ticketing.get_ticket_info', {
       ticket_id: ticketId,
     });
     expect(after.output.comments.map((comment) => comment.public)).toEqual([true, true, false]);

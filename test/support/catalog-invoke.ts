@@ -1,0 +1,45 @@
+import type { InvokeInput, InvokeResult, Registry } from '../../src/registry.js';
+import type { InvocationResult, InvokeOptions, Runtime } from '../../src/runtime.js';
+import { type CatalogStep, createRegistry } from '../../steps/index.js';
+
+/** The id of a step in the catalogue, as a literal: `'ticketing.create_ticket' | ...`. */
+export type CatalogStepName = CatalogStep['id'];
+/** What the step with this id accepts. */
+export type CatalogInput<Id extends CatalogStepName> = InvokeInput<CatalogStep, Id>;
+/** What invoking the step with this id returns. */
+export type CatalogResult<Id extends CatalogStepName> = InvokeResult<CatalogStep, Id>;
+/** Everything of `InvokeOptions` but the input; `connection` overrides the fixture's default. */
+export type InvokeExtras = Partial<Omit<InvokeOptions, 'input'>>;
+
+export interface CatalogInvokers {
+  registry: Registry<CatalogStep>;
+  /** Runs a step, typed by id: a wrong id, a misspelt field or a wrong value type is a type error. */
+  invoke<const Id extends CatalogStepName>(
+    stepId: Id,
+    input: CatalogInput<Id>,
+    extra?: InvokeExtras,
+  ): Promise<CatalogResult<Id>>;
+  /** Runs a step with input the types would refuse: for tests of what the schemas and the runtime refuse. */
+  invokeUnchecked(stepId: string, input: unknown, extra?: InvokeExtras): Promise<InvocationResult>;
+}
+
+/** The catalogue's registry and the two ways tests invoke it, bound to a runtime and a default connection. */
+export function catalogInvokers(runtime: Runtime, connection: string): CatalogInvokers {
+  const registry = createRegistry();
+  function invoke<const Id extends CatalogStepName>(
+    stepId: Id,
+    input: CatalogInput<Id>,
+    extra: InvokeExtras = {},
+  ): Promise<CatalogResult<Id>> {
+    // The same aliases as the registry's signature, but while Id is generic TS does not equate
+    // the catalogue union it has distributed with the one it has not; callers get the checked types.
+    const options = { connection, input, ...extra } as never;
+    return registry.invoke(runtime, stepId, options) as unknown as Promise<CatalogResult<Id>>;
+  }
+  return {
+    registry,
+    invoke,
+    invokeUnchecked: (stepId, input, extra = {}) =>
+      registry.invokeUnchecked(runtime, stepId, { connection, input, ...extra }),
+  };
+}
