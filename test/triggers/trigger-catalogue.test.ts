@@ -35,7 +35,8 @@ describe('trigger catalogue', () => {
     for (const integration of ['ticketing', 'deployments']) {
       const folder = path.join('steps', integration, 'triggers');
       for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
-        if (!readFileSync(path.join(folder, file), 'utf8').includes('export default defineTrigger('))
+        // defineTrigger, or an integration's builder over it (defineDeploymentTrigger).
+        if (!/export default define\w*Trigger\(/.test(readFileSync(path.join(folder, file), 'utf8')))
           continue;
         const module = await import(`../../steps/${integration}/triggers/${file.replace(/\.ts$/, '.js')}`);
         byId.set(module.default.id, `${integration}/${file}`);

@@ -1,31 +1,11 @@
-import { defineTrigger } from '../../../src/trigger.js';
-import { deployments } from '../integration.js';
-import {
-  DeploymentSetup,
-  deploymentEventFacts,
-  deploymentEventSchema,
-  deploymentSkipReason,
-  deploymentVariables,
-} from './lib/deployment-event.js';
-import { provisionDeploymentWebhook, removeDeploymentWebhook } from './lib/deployment-webhook.js';
-import { deploymentsSignature } from './lib/signature.js';
+import { defineDeploymentTrigger } from './lib/define-deployment-trigger.js';
 
-const EVENT_TYPE = 'deployment.succeeded';
-
-export default defineTrigger({
+export default defineDeploymentTrigger({
   id: 'deployments.deployment_completed',
-  integration: deployments,
+  eventType: 'deployment.succeeded',
   title: 'Deployment completed',
   description: 'Starts the agent when a deployment finishes building and is ready.',
   agentDescription:
     'Fires once per deployment that built successfully. Variables hold the deployment id, url, project id, name, target and state.',
   keywords: ['deploy', 'deployment ready', 'succeeded', 'build finished', 'vercel'],
-  event: deploymentEventSchema(EVENT_TYPE),
-  variables: deploymentVariables,
-  setup: DeploymentSetup,
-  verify: deploymentsSignature,
-  parse: deploymentEventFacts,
-  skipReason: deploymentSkipReason,
-  provision: provisionDeploymentWebhook(EVENT_TYPE),
-  remove: removeDeploymentWebhook,
 });

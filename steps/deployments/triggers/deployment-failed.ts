@@ -1,31 +1,12 @@
-import { defineTrigger } from '../../../src/trigger.js';
-import { deployments } from '../integration.js';
-import {
-  DeploymentSetup,
-  deploymentEventFacts,
-  deploymentEventSchema,
-  deploymentSkipReason,
-  deploymentVariables,
-} from './lib/deployment-event.js';
-import { provisionDeploymentWebhook, removeDeploymentWebhook } from './lib/deployment-webhook.js';
-import { deploymentsSignature } from './lib/signature.js';
+import { defineDeploymentTrigger } from './lib/define-deployment-trigger.js';
 
-const EVENT_TYPE = 'deployment.error';
-
-export default defineTrigger({
+export default defineDeploymentTrigger({
   id: 'deployments.deployment_failed',
-  integration: deployments,
+  eventType: 'deployment.error',
   title: 'Deployment failed',
   description: 'Starts the agent when a deployment fails to build.',
   agentDescription:
     'Fires once per failed deployment. `error_message` holds the reason when the provider gives one (null otherwise); the other variables describe the deployment.',
   keywords: ['deploy', 'deployment error', 'build failed', 'failure', 'vercel'],
-  event: deploymentEventSchema(EVENT_TYPE),
-  variables: { ...deploymentVariables, error_message: '$.payload.deployment.errorMessage' },
-  setup: DeploymentSetup,
-  verify: deploymentsSignature,
-  parse: deploymentEventFacts,
-  skipReason: deploymentSkipReason,
-  provision: provisionDeploymentWebhook(EVENT_TYPE),
-  remove: removeDeploymentWebhook,
+  extraVariables: { error_message: '$.payload.deployment.errorMessage' },
 });

@@ -1,31 +1,11 @@
-import { defineTrigger } from '../../../src/trigger.js';
-import { deployments } from '../integration.js';
-import {
-  DeploymentSetup,
-  deploymentEventFacts,
-  deploymentEventSchema,
-  deploymentSkipReason,
-  deploymentVariables,
-} from './lib/deployment-event.js';
-import { provisionDeploymentWebhook, removeDeploymentWebhook } from './lib/deployment-webhook.js';
-import { deploymentsSignature } from './lib/signature.js';
+import { defineDeploymentTrigger } from './lib/define-deployment-trigger.js';
 
-const EVENT_TYPE = 'deployment.created';
-
-export default defineTrigger({
+export default defineDeploymentTrigger({
   id: 'deployments.deployment_started',
-  integration: deployments,
+  eventType: 'deployment.created',
   title: 'Deployment started',
   description: 'Starts the agent when a new deployment is created and begins to build.',
   agentDescription:
     'Fires once per new deployment. Variables hold the deployment id, url, project id, name, target (null = preview) and state (the event type).',
   keywords: ['deploy', 'deployment created', 'build started', 'vercel'],
-  event: deploymentEventSchema(EVENT_TYPE),
-  variables: deploymentVariables,
-  setup: DeploymentSetup,
-  verify: deploymentsSignature,
-  parse: deploymentEventFacts,
-  skipReason: deploymentSkipReason,
-  provision: provisionDeploymentWebhook(EVENT_TYPE),
-  remove: removeDeploymentWebhook,
 });

@@ -1,0 +1,43 @@
+import { defineTrigger } from '../../../../src/trigger.js';
+import { deployments } from '../../integration.js';
+import {
+  DeploymentSetup,
+  deploymentEventFacts,
+  deploymentEventSchema,
+  deploymentSkipReason,
+  deploymentVariables,
+} from './deployment-event.js';
+import { provisionDeploymentWebhook, removeDeploymentWebhook } from './deployment-webhook.js';
+import { deploymentsSignature } from './signature.js';
+
+export interface DeploymentTriggerSpec {
+  id: string;
+  /** The provider's webhook event type this trigger subscribes to and accepts (provider facts, "Webhooks"). */
+  eventType: string;
+  title: string;
+  description: string;
+  agentDescription: string;
+  keywords: readonly string[];
+  /** Variables beyond the ones every deployment trigger maps. */
+  extraVariables?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Every deployment trigger is the same webhook, envelope, signature, setup
+ * and scoping; one event type and its words tell them apart.
+ */
+export function defineDeploymentTrigger(spec: DeploymentTriggerSpec) {
+  const { eventType, extraVariables, ...words } = spec;
+  return defineTrigger({
+    ...words,
+    integration: deployments,
+    event: deploymentEventSchema(eventType),
+    variables: { ...deploymentVariables, ...extraVariables },
+    setup: DeploymentSetup,
+    verify: deploymentsSignature,
+    parse: deploymentEventFacts,
+    skipReason: deploymentSkipReason,
+    provision: provisionDeploymentWebhook(eventType),
+    remove: removeDeploymentWebhook,
+  });
+}
