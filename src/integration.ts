@@ -50,6 +50,18 @@ export interface AuthContext {
   variant?: string;
 }
 
+/**
+ * The cheapest authenticated read of a provider: a GET that is free and
+ * changes nothing, for `connections test`. `describe` reads the answer
+ * (untrusted) into a short text: who or what answered (an account, a plan),
+ * and `ok: false` when a 2xx still says the credentials were not used (a
+ * provider that answers anonymous callers too).
+ */
+export interface ConnectionCheck {
+  path: string;
+  describe?(body: unknown): { ok: boolean; says: string } | undefined;
+}
+
 export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> {
   /** snake_case; every step id of the integration starts with it (`<id>.<verb_noun>`), checked by the type of `defineStep`. */
   id: Id;
@@ -87,6 +99,11 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
    * refused as input rather than silently ignored.
    */
   constraints?: Readonly<Record<string, string>>;
+  /**
+   * How `connections test` checks a connection: the cheapest authenticated
+   * read, or, when the provider has no free read, why not (`unavailable`).
+   */
+  connectionCheck?: ConnectionCheck | { unavailable: string };
   /** Every provider path the integration uses, in one table, so it can be re-pointed. */
   paths: Readonly<Record<string, string>>;
 }

@@ -36,6 +36,12 @@ function createUser(request: TicketingRequest): Reply {
   return json(201, { user });
 }
 
+/** The signed-in user (the provider's `GET /api/v2/users/me`), the cheapest authenticated read. */
+function showMe(request: TicketingRequest): Reply {
+  const user = request.caller.account.users.get(request.caller.userId);
+  return user ? json(200, { user }) : json(404, NOT_FOUND);
+}
+
 /** Name and email. */
 function updateUser(request: TicketingRequest): Reply {
   const user = request.caller.account.users.get(Number(request.params.id));
@@ -68,6 +74,9 @@ function showOrganization(request: TicketingRequest): Reply {
 export function peopleRoutes(router: Router<TicketingCaller>): void {
   router
     .on('GET', '/api/v2/users.json', listUsers)
+    // Before `:id`, which would take "me" as an id.
+    .on('GET', '/api/v2/users/me.json', showMe)
+    .on('GET', '/api/v2/users/me', showMe)
     .on('GET', '/api/v2/users/:id.json', showUser)
     .on('POST', '/api/v2/users.json', createUser)
     .on('PUT', '/api/v2/users/:id.json', updateUser)

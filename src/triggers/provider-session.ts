@@ -1,28 +1,35 @@
 import { z } from 'zod';
+import type { Integration } from '../integration.js';
 import type { Runtime } from '../runtime.js';
 import { defineStep, type StepContext } from '../step.js';
-import type { AnyTrigger } from '../trigger.js';
+
+/** What a session is for: a trigger, or any work with a title against one integration (a connection check). */
+export interface SessionOwner {
+  integration: Integration;
+  title: string;
+}
 
 /**
  * Runs `work` with a `ctx.http` bound to `connection` exactly as a step's:
  * the same invocation pipeline (connection checks, token refresh, rate gate,
  * retries, error classification and redaction), through a one-off step that
  * is never registered. Creating a webhook is a non-idempotent write, so the
- * transport never replays it once its bytes may have left.
+ * transport never replays it once its bytes may have left (a GET is
+ * replayed as always).
  */
 export async function withProviderSession<T>(
   runtime: Runtime,
-  trigger: AnyTrigger,
+  owner: SessionOwner,
   connection: string,
   work: (context: StepContext) => Promise<T>,
 ): Promise<T> {
   let result: T | undefined;
   const session = defineStep({
-    id: `${trigger.integration.id}.manage_trigger_webhook`,
-    integration: trigger.integration,
-    title: `Manage the webhook of ${trigger.title}`,
-    description: 'Internal: provisions, reads or removes a trigger webhook at the provider.',
-    agentDescription: 'Internal to trigger subscriptions; never offered to agents.',
+    id: `${owner.integration.id}.provider_session`,
+    integration: owner.integration,
+    title: owner.title,
+    description: 'Internal: provisions, reads or removes a trigger webhook, or checks a connection.',
+    agentDescription: 'Internal to trigger subscriptions and connection checks; never offered to agents.',
     keywords: [],
     input: z.object({}),
     output: z.object({}),

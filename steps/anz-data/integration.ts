@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { anzDataConnectionCheck } from './lib/connection-check.js';
 import { anzDataApi } from './lib/operations.js';
 import { parseAnzDataError } from './lib/provider-errors.js';
 
@@ -52,4 +53,5 @@ export const anzData = defineIntegration({
   parseError: parseAnzDataError,
   apiCall: { methods: ['GET', 'POST'] },
   paths: Object.fromEntries(Object.entries(anzDataApi).map(([name, operation]) => [name, operation.path])),
+  connectionCheck: anzDataConnectionCheck,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
 import { intHeader } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { contactDataConnectionCheck } from './lib/connection-check.js';
 import { contactDataPaths } from './lib/paths.js';
 import { classifyContactDataError, parseContactDataError } from './lib/provider-errors.js';
 
@@ -64,4 +65,5 @@ export const contactData = defineIntegration({
   classifyError: classifyContactDataError,
   apiCall: { methods: ['GET', 'POST'] },
   paths: contactDataPaths,
+  connectionCheck: contactDataConnectionCheck,
 });

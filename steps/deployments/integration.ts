@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { deploymentsConnectionCheck } from './lib/connection-check.js';
 import { deploymentsPaths } from './lib/paths.js';
 import { PROJECTS_CONSTRAINT } from './lib/project-scope.js';
 import { classifyDeploymentsError, parseDeploymentsError } from './lib/provider-errors.js';
@@ -70,5 +71,6 @@ export const deployments = defineIntegration({
   classifyError: classifyDeploymentsError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] },
   paths: deploymentsPaths,
+  connectionCheck: deploymentsConnectionCheck,
   constraints: { [PROJECTS_CONSTRAINT]: 'the project names or ids the steps and triggers may touch' },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { InputError } from '../../src/errors.js';
 import { defineIntegration } from '../../src/integration.js';
 import { classifyGovernanceError } from './lib/classify-error.js';
@@ -68,4 +69,9 @@ export const governance = defineIntegration({
   // behind a free-form request step is more power than these controls need.
   apiCall: { methods: [] },
   paths: governancePaths,
+  // Every operation of the spec is a POST that changes something: there is no free read to test a key with.
+  connectionCheck: {
+    unavailable:
+      'The governance API has only writes (every operation is a POST that changes something), so no free read can test the key; it is checked on its first use.',
+  },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
+import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
 import { classifyTicketingError, parseTicketingError } from './lib/provider-errors.js';
 
@@ -58,4 +59,5 @@ export const ticketing = defineIntegration({
   classifyError: classifyTicketingError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
   paths: ticketingPaths,
+  connectionCheck: ticketingConnectionCheck,
 });

@@ -35,12 +35,20 @@ interface AddOptions {
 /** The longest token lifetime `--expires-in` accepts: ten years, in seconds. */
 const MAX_EXPIRES_IN_S = 10 * 365 * 24 * 3600;
 
-/** `connections add|list|remove`. Secrets come from environment variables or stdin, never a flag value. */
+/** `connections add|list|remove|test`. Secrets come from environment variables or stdin, never a flag value. */
 export function registerConnectionCommands(program: Command): void {
   const connections = program.command('connections').description('Manage stored connections.');
   registerAddConnection(connections);
   registerListConnections(connections);
   registerRemoveConnection(connections);
+  connections
+    .command('test')
+    .description("Make the provider's cheapest authenticated read with a connection and say what works.")
+    .argument('<id>')
+    .action(async (id: string, options: unknown, command: Command) => {
+      const { testConnection } = await import('./connection-test.js');
+      await testConnection(id, options, command);
+    });
 }
 
 function registerAddConnection(connections: Command): void {

@@ -20,3 +20,14 @@ export async function refuseOverwrite(
     [{ path: 'id', message: 'already exists; --force replaces it' }],
   );
 }
+
+/** The stored connection, or an InputError (exit 2) naming the id. */
+export async function requireConnection(store: ConnectionStore, id: string) {
+  const connection = await store.get(id);
+  if (!connection) {
+    throw new InputError(`No connection with id "${id}". List them with: toolsteps connections list.`, [
+      { path: 'id', message: 'unknown' },
+    ]);
+  }
+  return connection;
+}

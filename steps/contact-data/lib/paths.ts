@@ -3,7 +3,7 @@
  * re-pointed. The first four are the spec's. The spec does not show the
  * search paths: `/person/search` and `/company/search` are our choice,
  * following the `/person`, `/person/bulk` pattern. `/account/usage` is
- * reached only through API Call (a GET that costs nothing).
+ * reached through API Call and `connections test` (a GET that costs nothing).
  */
 export const contactDataPaths = {
   person: '/person',

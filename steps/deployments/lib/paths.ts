@@ -18,6 +18,7 @@ export const deploymentsPaths = {
   projectEnv: '/v9/projects/{id}/env',
   createProjectEnv: '/v10/projects/{id}/env',
   projectEnvVar: '/v9/projects/{id}/env/{envId}',
+  user: '/v2/user',
   teams: '/v2/teams',
   team: '/v2/teams/{id}',
   teamMembers: '/v2/teams/{id}/members',

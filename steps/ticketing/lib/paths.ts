@@ -6,6 +6,7 @@ export const ticketingPaths = {
   ticketTags: '/api/v2/tickets/{id}/tags.json',
   users: '/api/v2/users.json',
   user: '/api/v2/users/{id}.json',
+  me: '/api/v2/users/me.json',
   organizations: '/api/v2/organizations.json',
   organization: '/api/v2/organizations/{id}.json',
   search: '/api/v2/search.json',

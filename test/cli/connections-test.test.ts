@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ANZ_DATA_SANDBOX_KEY,
+  CONTACT_DATA_SANDBOX_KEY,
+  GOVERNANCE_SANDBOX,
+  type Sandbox,
+} from '../../sandbox/index.js';
+import { cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+
+/** `connections test <id>`: the cheapest authenticated read each integration declares, against the sandbox. */
+
+let home: string;
+let sandbox: Sandbox;
+const ENV = ['TS_CT_TICKETING', 'TS_CT_DEPLOY', 'TS_CT_ANZ', 'TS_CT_CONTACT', 'TS_CT_GOV', 'TS_CT_BOGUS'];
+const sentTo = (mount: string) => sandbox.server.requestLog.filter((entry) => entry.mount === mount);
+
+beforeAll(async () => {
+  ({ home, sandbox } = await openCliWorld('toolsteps-cli-conntest-'));
+  Object.assign(process.env, {
+    TS_CT_TICKETING: sandbox.ticketing.issueTokens('acme').access_token,
+    TS_CT_DEPLOY: sandbox.deployments.issueToken(1),
+    TS_CT_ANZ: ANZ_DATA_SANDBOX_KEY,
+    TS_CT_CONTACT: CONTACT_DATA_SANDBOX_KEY,
+    TS_CT_GOV: GOVERNANCE_SANDBOX.adminKey,
+    TS_CT_BOGUS: 'tkt_not_a_token_anyone_issued',
+  });
+  const add = (integration: string, id: string, mount: string, ...flags: string[]): ReturnType<typeof cli> =>
+    cli('connections', 'add', integration, '--id', id, '--base-url', mount, ...flags);
+  // One at a time: the harness captures one run's output at a time.
+  const adds = [
+    [
+      'ticketing',
+      'desk',
+      sandbox.baseUrl('ticketing', 'acme'),
+      '--subdomain',
+      'acme',
+      '--access-token-env',
+      'TS_CT_TICKETING',
+    ],
+    [
+      'ticketing',
+      'revoked',
+      sandbox.baseUrl('ticketing', 'acme'),
+      '--subdomain',
+      'acme',
+      '--access-token-env',
+      'TS_CT_BOGUS',
+    ],
+    ['deployments', 'vercel', sandbox.baseUrl('deployments'), '--access-token-env', 'TS_CT_DEPLOY'],
+    ['anz_data', 'anz', sandbox.baseUrl('anz-data'), '--api-key-env', 'TS_CT_ANZ'],
+    ['contact_data', 'lusha', sandbox.baseUrl('contact-data'), '--api-key-env', 'TS_CT_CONTACT'],
+    [
+      'governance',
+      'gov',
+      sandbox.baseUrl('governance', 'au'),
+      '--region',
+      'au',
+      '--project-id',
+      GOVERNANCE_SANDBOX.projectId,
+      '--api-key-env',
+      'TS_CT_GOV',
+    ],
+  ];
+  for (const [integration, id, mount, ...flags] of adds) {
+    expect((await add(integration!, id!, mount!, ...flags)).code).toBe(0);
+  }
+});
+afterAll(() => closeCliWorld({ home, sandbox }, ...ENV));
+
+const test = async (id: string) => {
+  const result = await cli('connections', 'test', id, '--json');
+  return { code: result.code, report: JSON.parse(result.out) as Record<string, unknown> };
+};
+
+describe('connections test', () => {
+  it('ticketing: GET /api/v2/users/me names the signed-in agent', async () => {
+    const { code, report } = await test('desk');
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: true, request: 'GET /api/v2/users/me.json -> 200' });
+    expect(report.says).toMatch(/^signed in as .+ <.+@.+> \((admin|agent)\)$/);
+    expect(sentTo('ticketing').at(-1)).toMatchObject({ method: 'GET' });
+    const human = await cli('connections', 'test', 'desk');
+    expect(human.out).toMatch(
+      /^desk \(ticketing\): works\n {2}GET \/api\/v2\/users\/me\.json -> 200\n {2}signed in as /,
+    );
+  });
+
+  it('deployments, anz_data and contact_data each make their free read', async () => {
+    const vercel = await test('vercel');
+    expect(vercel).toMatchObject({ code: 0, report: { ok: true, request: 'GET /v2/user -> 200' } });
+    expect(vercel.report.says).toMatch(/^signed in as \S+/);
+    const anz = await test('anz');
+    expect(anz).toMatchObject({ code: 0, report: { ok: true, request: 'GET /credits -> 200' } });
+    expect(anz.report.says).toMatch(/^key accepted; \d+ credits left/);
+    const lusha = await test('lusha');
+    expect(lusha).toMatchObject({ code: 0, report: { ok: true, request: 'GET /account/usage -> 200' } });
+  });
+
+  it('governance has no free read: says so, sends nothing, exit 0', async () => {
+    const before = sentTo('governance').length;
+    const { code, report } = await test('gov');
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: null, request: null });
+    expect(report.says).toContain('only writes');
+    expect(sentTo('governance').length).toBe(before);
+  });
+
+  it('a refused token fails (exit 1) and says the credentials were refused, never printing them', async () => {
+    const result = await cli('connections', 'test', 'revoked', '--json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out);
+    expect(report).toMatchObject({ ok: false, request: 'GET /api/v2/users/me.json' });
+    expect(report.says).toMatch(/credentials were refused/);
+    expect(result.out).not.toContain(process.env.TS_CT_BOGUS);
+  });
+
+  it('a 200 that answers as an anonymous user is a failed check, not a pass', async () => {
+    sandbox.faults.add({
+      target: 'ticketing',
+      pathIncludes: '/users/me',
+      count: 1,
+      action: {
+        kind: 'status',
+        status: 200,
+        body: { user: { id: null, name: 'Anonymous user', role: 'end-user' } },
+      },
+    });
+    const { code, report } = await test('desk');
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ ok: false, says: expect.stringContaining('anonymous user') });
+  });
+
+  it('an unknown id is bad input (exit 2)', async () => {
+    expect((await cli('connections', 'test', 'nobody')).code).toBe(2);
+  });
+});
