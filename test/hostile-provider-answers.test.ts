@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isToolstepsError } from '../src/errors.js';
 import type { RuntimeOptions } from '../src/runtime.js';
-import { answerJson, fetchUpstream, type SeenRequest } from './support/hostile-provider.js';
+import { fetchUpstream, type SeenRequest } from './support/hostile-provider.js';
 import { CALLER_HEADER, TARGETS, useHostileTarget } from './support/hostile-targets.js';
 import { everyView, expectNoSecret } from './support/secret-views.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
-import { cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+import { addSandboxTicketing, closeCliWorld, openCliWorld } from './cli-harness.js';
 
 /**
  * What only a real process shows: standard input, and a reader that closes
@@ -19,20 +19,7 @@ beforeAll(async () => {
   const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-child');
   main = path.join(root, 'src/cli/main.js');
   ({ home, sandbox } = await openCliWorld('toolsteps-cli-child-'));
-  process.env.TS_CHILD_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
-  const added = await cli(
-    'connections',
-    'add',
-    'ticketing',
-    '--id',
-    'desk',
-    '--subdomain',
-    'acme',
-    '--base-url',
-    sandbox.baseUrl('ticketing', 'acme'),
-    '--access-token-env',
-    'TS_CHILD_TOKEN',
-  );
+  const added = await addSandboxTicketing(sandbox, 'desk', 'TS_CHILD_TOKEN');
   expect(added.code).toBe(0);
 }, 120_000);
 afterAll(() => closeCliWorld({ home, sandbox }, 'TS_CHILD_TOKEN'));

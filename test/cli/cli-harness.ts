@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type MockInstance, vi } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, type MockInstance, vi } from 'vitest';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { runCli } from '../../src/cli/program.js';
 
 export interface CliResult {
@@ -56,10 +56,70 @@ export interface CliWorld {
 }
 
 /** A fresh TOOLSTEPS_HOME (a temporary folder named from `prefix`) and a started sandbox. */
-export async function openCliWorld(prefix: string): Promise<CliWorld> {
+export async function openCliWorld(prefix: string, sandbox: SandboxOptions = {}): Promise<CliWorld> {
   const home = await mkdtemp(path.join(os.tmpdir(), prefix));
   process.env.TOOLSTEPS_HOME = home;
-  return { home, sandbox: await startSandbox() };
+  return { home, sandbox: await startSandbox(sandbox) };
+}
+
+/**
+ * A fresh TOOLSTEPS_HOME for each test of the enclosing describe (or one for
+ * all of them, with `scope: 'all'`), deleted after, with TOOLSTEPS_HOME and
+ * the test's own variables in `env` unset. Returns where the current one is.
+ */
+export function useCliHome(
+  prefix: string,
+  options: { scope?: 'each' | 'all'; env?: string[] } = {},
+): () => string {
+  let home = '';
+  const all = options.scope === 'all';
+  (all ? beforeAll : beforeEach)(async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), prefix));
+    process.env.TOOLSTEPS_HOME = home;
+  });
+  (all ? afterAll : afterEach)(async () => {
+    await rm(home, { recursive: true, force: true });
+    for (const name of ['TOOLSTEPS_HOME', ...(options.env ?? [])]) delete process.env[name];
+  });
+  return () => home;
+}
+
+/**
+ * `toolsteps connections add <integration> --id <id>` with the secret passed
+ * the way the CLI requires, through an environment variable (`env`) it sets
+ * to `secret` first; `--access-token-env` unless a flag for another kind is named.
+ */
+export function addConnection(
+  integration: string,
+  id: string,
+  secret: { env: string; value: string; flag?: '--access-token-env' | '--api-key-env' },
+  ...flags: string[]
+): Promise<CliResult> {
+  process.env[secret.env] = secret.value;
+  return cli(
+    'connections',
+    'add',
+    integration,
+    '--id',
+    id,
+    ...flags,
+    secret.flag ?? '--access-token-env',
+    secret.env,
+  );
+}
+
+/** A ticketing connection to the sandbox's `acme` account, with a token for its seeded admin. */
+export function addSandboxTicketing(sandbox: Sandbox, id: string, env: string, ...flags: string[]) {
+  return addConnection(
+    'ticketing',
+    id,
+    { env, value: sandbox.ticketing.issueTokens('acme').access_token },
+    '--subdomain',
+    'acme',
+    '--base-url',
+    sandbox.baseUrl('ticketing', 'acme'),
+    ...flags,
+  );
 }
 
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */

@@ -1,11 +1,12 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
 import { defineIntegration } from '../../src/integration.js';
+import { useFixture } from '../support/fixture-lifecycle.js';
 import { ACCESS_TOKEN, HOST, nockTicketing } from '../support/nock-ticketing.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { ticketingFixture } from '../support/ticketing-fixture.js';
 
 const REFUSED_ENDPOINTS: [string, string][] = [
   ['https://evil.example/api', 'absolute URL'],
@@ -39,13 +40,7 @@ const REFUSED_ENDPOINTS: [string, string][] = [
 ];
 
 describe('API Call endpoint guard (against the sandbox: nothing is sent)', () => {
-  let fx: TicketingFixture;
-  beforeAll(async () => {
-    fx = await ticketingFixture();
-  });
-  afterAll(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(ticketingFixture, 'all');
 
   for (const [endpoint, why] of REFUSED_ENDPOINTS) {
     it(`refuses ${why}: ${JSON.stringify(endpoint)}`, async () => {

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
+import { closeAfterEach } from '../support/fixture-lifecycle.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 import { type DeploymentsFixture, deploymentsFixture } from './deployments/deployments-fixture.js';
 
 describe('ids that go into a provider path', () => {
   describe('deployments', () => {
     let fx: DeploymentsFixture;
-    afterEach(async () => {
-      await fx.close();
-    });
+    closeAfterEach(() => fx);
 
     it.each(['..', '.', '%2e%2e', 'dpl_1%2F..'])('refuses deployment_id %j with nothing sent', async (id) => {
       fx = await deploymentsFixture();

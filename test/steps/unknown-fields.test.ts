@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { buildManifest } from '../../src/manifest.js';
 import { createRegistry } from '../../steps/index.js';
-import { cli, jsonError } from '../cli/cli-harness.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { addConnection, cli, jsonError, useCliHome } from '../cli/cli-harness.js';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { ticketingFixture } from '../support/ticketing-fixture.js';
 
 type Schema = { properties?: object; additionalProperties?: unknown; oneOf?: Schema[]; anyOf?: Schema[] };
 
@@ -36,14 +34,8 @@ describe('step inputs refuse fields they do not know', () => {
   });
 
   describe('through the library', () => {
-    let fx: TicketingFixture;
-    const sent = () => fx.sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
-    beforeEach(async () => {
-      fx = await ticketingFixture();
-    });
-    afterEach(async () => {
-      await fx.close();
-    });
+    const fx = useFixture(ticketingFixture);
+    const sent = () => fx.requests('ticketing');
 
     it('names a misspelt field and the field it probably meant, and sends nothing', async () => {
       const error = await refusal(
@@ -88,34 +80,18 @@ describe('step inputs refuse fields they do not know', () => {
   });
 
   describe('through the CLI', () => {
-    let home: string;
-    let fx: TicketingFixture;
-    beforeEach(async () => {
-      home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-unknown-field-'));
-      process.env.TOOLSTEPS_HOME = home;
-      fx = await ticketingFixture();
-    });
-    afterEach(async () => {
-      await fx.close();
-      await rm(home, { recursive: true, force: true });
-      delete process.env.TOOLSTEPS_HOME;
-      delete process.env.TS_UNKNOWN_FIELD_TOKEN;
-    });
+    useCliHome('toolsteps-unknown-field-', { env: ['TS_UNKNOWN_FIELD_TOKEN'] });
+    const fx = useFixture(ticketingFixture);
 
     it('run exits 2 with the suggestion and sends nothing', async () => {
-      process.env.TS_UNKNOWN_FIELD_TOKEN = fx.connection.secrets.accessToken!;
-      const added = await cli(
-        'connections',
-        'add',
+      const added = await addConnection(
         'ticketing',
-        '--id',
         'acme',
+        { env: 'TS_UNKNOWN_FIELD_TOKEN', value: fx.connection.secrets.accessToken! },
         '--subdomain',
         'acme',
         '--base-url',
         fx.sandbox.baseUrl('ticketing', 'acme'),
-        '--access-token-env',
-        'TS_UNKNOWN_FIELD_TOKEN',
       );
       expect(added.code).toBe(0);
       const input = '{"subject":"s","description":"d","priorty":"high"}';

@@ -11,16 +11,24 @@ export type CatalogResult<Id extends CatalogStepName> = InvokeResult<CatalogStep
 /** Everything of `InvokeOptions` but the input; `connection` overrides the fixture's default. */
 export type InvokeExtras = Partial<Omit<InvokeOptions, 'input'>>;
 
+/** Runs a step, typed by id: a wrong id, a misspelt field or a wrong value type is a type error. */
+export type TypedInvoke<Extra> = <const Id extends CatalogStepName>(
+  stepId: Id,
+  input: CatalogInput<Id>,
+  extra?: Extra,
+) => Promise<CatalogResult<Id>>;
+
+/** Runs a step with input the types would refuse: for tests of what the schemas and the runtime refuse. */
+export type UncheckedInvoke<Extra> = (
+  stepId: string,
+  input: unknown,
+  extra?: Extra,
+) => Promise<InvocationResult>;
+
 export interface CatalogInvokers {
   registry: Registry<CatalogStep>;
-  /** Runs a step, typed by id: a wrong id, a misspelt field or a wrong value type is a type error. */
-  invoke<const Id extends CatalogStepName>(
-    stepId: Id,
-    input: CatalogInput<Id>,
-    extra?: InvokeExtras,
-  ): Promise<CatalogResult<Id>>;
-  /** Runs a step with input the types would refuse: for tests of what the schemas and the runtime refuse. */
-  invokeUnchecked(stepId: string, input: unknown, extra?: InvokeExtras): Promise<InvocationResult>;
+  invoke: TypedInvoke<InvokeExtras>;
+  invokeUnchecked: UncheckedInvoke<InvokeExtras>;
 }
 
 /** The catalogue's registry and the two ways tests invoke it, bound to a runtime and a default connection. */

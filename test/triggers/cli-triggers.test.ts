@@ -1,18 +1,18 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { connect, createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
-import { cli } from '../cli/cli-harness.js';
+import { cli, useCliHome } from '../cli/cli-harness.js';
+import { freePort, untilListening } from '../support/ports.js';
 import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from './trigger-fixtures.js';
 
-let home: string;
+const home = useCliHome('toolsteps-cli-triggers-', {
+  scope: 'all',
+  env: ['TOOLSTEPS_PLAN', 'TS_HOOK_SECRET'],
+});
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-triggers-'));
-  process.env.TOOLSTEPS_HOME = home;
-  await new FileConnectionStore(home).put({
+  await new FileConnectionStore(home()).put({
     id: 'desk',
     integration: 'ticketing',
     kind: 'oauth2',
@@ -22,37 +22,6 @@ beforeAll(async () => {
     updatedAt: 1,
   });
 });
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-  delete process.env.TOOLSTEPS_HOME;
-  delete process.env.TOOLSTEPS_PLAN;
-  delete process.env.TS_HOOK_SECRET;
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Waits for the port to accept a connection, sending nothing the intake would log. */
-async function untilListening(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`nothing listens on port ${port}`);
-}
 
 describe('toolsteps triggers (CLI)', () => {
   it('lists, searches and describes the nine triggers', async () => {
@@ -115,7 +84,7 @@ describe('toolsteps triggers (CLI)', () => {
     const listed = await cli('subscriptions', '--json');
     expect(listed.out).not.toContain(TICKETING_SECRET);
     expect(JSON.parse(listed.out)[0]).toMatchObject({ id: subscription.id, hasSecret: true });
-    const file = path.join(home, 'subscriptions', `${subscription.id}.json`);
+    const file = path.join(home(), 'subscriptions', `${subscription.id}.json`);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
 
     const listening = cli('listen', '--port', String(port), '--json');

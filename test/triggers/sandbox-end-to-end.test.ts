@@ -1,55 +1,28 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { cli } from '../cli/cli-harness.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import {
+  addConnection,
+  addSandboxTicketing,
+  type CliWorld,
+  cli,
+  closeCliWorld,
+  openCliWorld,
+} from '../cli/cli-harness.js';
+import { freePort, untilListening } from '../support/ports.js';
 
 /**
  * The whole story over real sockets, through the CLI: the sandbox is the
  * provider (webhook API and signed deliveries), `triggers create` provisions
  * there, `listen` receives, and a step run through `run` makes the change.
  */
-let home: string;
+let world: CliWorld;
 let sandbox: Sandbox;
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-e2e-triggers-'));
-  process.env.TOOLSTEPS_HOME = home;
   // Retries a few milliseconds apart, so the provider's retry of a refused delivery comes quickly.
-  sandbox = await startSandbox({ webhooks: { firstRetryMs: 20 } });
+  world = await openCliWorld('toolsteps-e2e-triggers-', { webhooks: { firstRetryMs: 20 } });
+  sandbox = world.sandbox;
 });
-afterAll(async () => {
-  await sandbox.close();
-  await rm(home, { recursive: true, force: true });
-  delete process.env.TOOLSTEPS_HOME;
-  delete process.env.TS_E2E_TOKEN;
-  delete process.env.TS_E2E_DEPLOY_TOKEN;
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function untilListening(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`nothing listens on port ${port}`);
-}
+afterAll(() => closeCliWorld(world, 'TS_E2E_TOKEN', 'TS_E2E_DEPLOY_TOKEN'));
 
 /** A call to the provider's own API, as its web app would make it. */
 async function provider(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -70,6 +43,11 @@ async function webhooksAtProvider(): Promise<{ endpoint: string; subscriptions: 
   return answer.webhooks;
 }
 
+/** A delivery sent again by hand (a replay, an alteration), as an attacker or a provider retry would send it. */
+function postDelivery(url: string, body: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+}
+
 async function json(...args: string[]) {
   const result = await cli(...args, '--json');
   if (result.code !== 0) throw new Error(`${args.join(' ')} failed: ${result.out}${result.err}`);
@@ -78,20 +56,7 @@ async function json(...args: string[]) {
 
 describe('ticketing trigger against the sandbox, through the CLI', () => {
   it('a status change starts exactly one event; replayed, altered, unsigned and oversized deliveries start nothing', async () => {
-    process.env.TS_E2E_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
-    const added = await cli(
-      'connections',
-      'add',
-      'ticketing',
-      '--id',
-      'desk',
-      '--subdomain',
-      'acme',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
-      '--access-token-env',
-      'TS_E2E_TOKEN',
-    );
+    const added = await addSandboxTicketing(sandbox, 'desk', 'TS_E2E_TOKEN');
     expect(added.code).toBe(0);
     const port = await freePort();
     const subscription = await json(
@@ -126,12 +91,7 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
 
     // The same delivery again, as an attacker or a provider retry would send it.
     const headers = delivery!.sign(delivery!.body, Date.now(), false);
-    const send = (body: string, sent: Record<string, string>) =>
-      fetch(subscription.url, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json', ...sent },
-      });
+    const send = (body: string, sent: Record<string, string>) => postDelivery(subscription.url, body, sent);
     const replayed = await send(delivery!.body, headers);
     const altered = await send(delivery!.body.replace('Printer on fire', 'Printer on firf'), headers);
     const { 'x-zendesk-webhook-signature': _dropped, ...unsigned } = headers;
@@ -220,17 +180,12 @@ describe('deployment webhook against the sandbox, through the CLI', () => {
   };
 
   it('a new deployment of the scoped project starts exactly one event; its replay starts nothing', async () => {
-    process.env.TS_E2E_DEPLOY_TOKEN = sandbox.deployments.issueToken(1);
-    const added = await cli(
-      'connections',
-      'add',
+    const added = await addConnection(
       'deployments',
-      '--id',
       'deploys',
+      { env: 'TS_E2E_DEPLOY_TOKEN', value: sandbox.deployments.issueToken(1) },
       '--base-url',
       sandbox.baseUrl('deployments'),
-      '--access-token-env',
-      'TS_E2E_DEPLOY_TOKEN',
     );
     expect(added.code).toBe(0);
     const web = (await deploymentsApi('GET', '/v9/projects/web')) as { id: string };
@@ -261,12 +216,7 @@ describe('deployment webhook against the sandbox, through the CLI', () => {
     expect(deliveries.map((item) => item.attempts.map((attempt) => attempt.status))).toEqual([[200]]);
     const [delivery] = deliveries;
     const headers = delivery!.sign(delivery!.body, Date.now(), false);
-    const send = (body: string, sent: Record<string, string>) =>
-      fetch(subscription.url, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json', ...sent },
-      });
+    const send = (body: string, sent: Record<string, string>) => postDelivery(subscription.url, body, sent);
     const replayed = await send(delivery!.body, headers);
     const altered = await send(delivery!.body.replace('"web"', '"wex"'), headers);
     const dropped = await send(delivery!.body, {});

@@ -8,6 +8,7 @@ import {
   type CatalogResult,
   type CatalogStepName,
   catalogInvokers,
+  type TypedInvoke,
 } from '../../support/catalog-invoke.js';
 import { type RecordedExchange, startWireRecorder, type WireRecorder } from './wire-recorder.js';
 
@@ -18,11 +19,7 @@ export interface ContractFixture {
   /** Bound to the fixture's connections: for what is not a step (trigger subscriptions). */
   runtime: Runtime;
   /** Runs a step on the ticketing or deployments connection (`deploys-team` for the team one). */
-  invoke<const Id extends CatalogStepName>(
-    stepId: Id,
-    input: CatalogInput<Id>,
-    connection?: string,
-  ): Promise<CatalogResult<Id>>;
+  invoke: TypedInvoke<string>;
   /** Runs the step and returns what it sent and what it got back, in order. */
   exchangesOf<const Id extends CatalogStepName>(
     stepId: Id,

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPkcePair } from '../../../src/connection/pkce.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 
 async function seedTickets(fx: TicketingFixture, count: number, extra: Record<string, unknown> = {}) {
@@ -35,13 +36,7 @@ async function seedTickets(fx: TicketingFixture, count: number, extra: Record<st
 }
 
 describe('ticketing emulator', () => {
-  let fx: TicketingFixture;
-  beforeEach(async () => {
-    fx = await ticketingFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(ticketingFixture);
 
   const search = async (query: string) =>
     (await fx.invoke('ticketing.search_tickets', { query })).output.tickets.map((t) => t.id);

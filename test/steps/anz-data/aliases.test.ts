@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildManifest } from '../../../src/manifest.js';
 import { Registry } from '../../../src/registry.js';
 import { createRegistry } from '../../../steps/index.js';
-import { cli } from '../../cli/cli-harness.js';
-import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+import { addConnection, cli, useCliHome } from '../../cli/cli-harness.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { anzDataFixture } from './anz-data-fixture.js';
 
 /** The ids the ANZ steps had before every step was named verb_noun, and what they are now. */
 const FORMER_IDS = {
@@ -56,13 +54,7 @@ describe('the former ANZ step ids', () => {
   });
 
   describe('invoked', () => {
-    let fx: AnzDataFixture;
-    beforeEach(async () => {
-      fx = await anzDataFixture();
-    });
-    afterEach(async () => {
-      await fx.close();
-    });
+    const fx = useFixture(anzDataFixture);
 
     it('run the renamed step and report its current id', async () => {
       const result = await fx.invokeUnchecked('anz_data.people_enrichment', { profile_slug: 'mia-thompson' });
@@ -73,36 +65,20 @@ describe('the former ANZ step ids', () => {
 });
 
 describe('the former ANZ step ids on the command line', () => {
-  let home: string;
-  let fx: AnzDataFixture;
-  beforeEach(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-alias-'));
-    process.env.TOOLSTEPS_HOME = home;
-    fx = await anzDataFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-    await rm(home, { recursive: true, force: true });
-    delete process.env.TOOLSTEPS_HOME;
-    delete process.env.TS_ALIAS_KEY;
-  });
+  useCliHome('toolsteps-alias-', { env: ['TS_ALIAS_KEY'] });
+  const fx = useFixture(anzDataFixture);
 
   it('describe and run resolve them', async () => {
     const described = await cli('describe', 'anz_data.company_enrichment', '--json');
     expect(described.code).toBe(0);
     expect(JSON.parse(described.out)).toMatchObject({ id: 'anz_data.enrich_company' });
 
-    process.env.TS_ALIAS_KEY = fx.apiKey;
-    const added = await cli(
-      'connections',
-      'add',
+    const added = await addConnection(
       'anz_data',
-      '--id',
       'anz-cli',
+      { env: 'TS_ALIAS_KEY', value: fx.apiKey, flag: '--api-key-env' },
       '--base-url',
       fx.sandbox.baseUrl('anz-data'),
-      '--api-key-env',
-      'TS_ALIAS_KEY',
     );
     expect(added.code).toBe(0);
     const ran = await cli(

@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { definedOnly } from '../../../src/defined-only.js';
 import { CreditError, NetworkError, ProviderError } from '../../../src/errors.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 describe('anz_data credits', () => {
   let fx: AnzDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('a no-match is an empty result with matched: false, never an error, and costs nothing', async () => {
     fx = await anzDataFixture({ credits: 0 });

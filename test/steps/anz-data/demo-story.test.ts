@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anzDataStory } from '../../../src/cli/demo/anz-data-story.js';
 import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 describe('the anz_data demo story', () => {
   let fx: AnzDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('enriches and searches, shows credits, and shows a bad ABN and an over-budget search refused unsent', async () => {
     fx = await anzDataFixture();

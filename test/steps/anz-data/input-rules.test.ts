@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
-import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { anzDataFixture } from './anz-data-fixture.js';
 
 /** Each case: a step, an input it must refuse, and the field path the refusal names. */
 const refused: [string, string, unknown, string][] = [
@@ -76,13 +77,7 @@ const refused: [string, string, unknown, string][] = [
 ];
 
 describe('anz_data input rules: refused before anything is sent', () => {
-  let fx: AnzDataFixture;
-  beforeAll(async () => {
-    fx = await anzDataFixture();
-  });
-  afterAll(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(anzDataFixture, 'all');
 
   it.each(refused)('refuses %s', async (_name, stepId, input, path) => {
     const error = await fx.invokeUnchecked(stepId, input).catch((thrown: unknown) => thrown);

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 describe('anz_data per-minute quota', () => {
   let fx: AnzDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('the emulator answers with RateLimit headers and a 429 with Retry-After once the minute is spent', async () => {
     fx = await anzDataFixture({ sandbox: { anzData: { requestsPerMinute: 2 } } });

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
 /** Every text an error exposes: its JSON, its inspection, and each message of its cause chain. */
@@ -17,9 +18,7 @@ function exposed(error: unknown): string[] {
 
 describe('the anz_data API key stays secret', () => {
   let fx: AnzDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('is not in a 401 error, even when the provider echoes it back', async () => {
     fx = await anzDataFixture();

@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { anzDataFixture } from './anz-data-fixture.js';
 
 describe('anz_data steps on the wire', () => {
-  let fx: AnzDataFixture;
-  beforeEach(async () => {
-    fx = await anzDataFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(anzDataFixture);
 
   function lastRequest() {
     const entry = fx.sent().at(-1)!;

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { personCharge } from '../../../sandbox/contact-data/contact-data-emulator.js';
 import type { FaultRule } from '../../../sandbox/index.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 const SERVER_ERROR = { statusCode: 500, message: 'Internal server error', errors: [] };
@@ -8,9 +9,7 @@ const UNAVAILABLE = { statusCode: 503, message: 'Service unavailable', errors: [
 
 describe('contact_data bulk runs: replay safety and quotas', () => {
   let fx: ContactDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   const emails = (count: number) =>
     fx.sandbox.contactData.directory.people

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 describe('contact_data credits, no match and provider refusals', () => {
   let fx: ContactDataFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   const emails = (from: number, count: number) =>
     fx.sandbox.contactData.directory.people

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContactDataFixture, contactDataFixture } from './contact-data-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { contactDataFixture } from './contact-data-fixture.js';
 
 /** Every input rule is checked before sending: each case must fail with input_invalid and send nothing. */
 describe('contact_data input rules: refused with nothing sent', () => {
-  let fx: ContactDataFixture;
-  beforeAll(async () => {
-    fx = await contactDataFixture();
-  });
-  afterAll(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(contactDataFixture, 'all');
 
   const many = (count: number) =>
     Array.from({ length: count }, (_, index) => ({ email: `p${index}@acme.example` }));

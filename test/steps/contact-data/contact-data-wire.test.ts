@@ -1,17 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactDataSteps } from '../../../steps/contact-data/steps.js';
-import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 describe('contact_data steps on the wire', () => {
-  let fx: ContactDataFixture;
-  beforeEach(async () => {
-    fx = await contactDataFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(contactDataFixture);
 
   const person = (index: number) => fx.sandbox.contactData.directory.people[index]!;
 
@@ -197,13 +192,7 @@ describe('contact_data steps on the wire', () => {
 });
 
 describe('contact_data provider errors, through API Call', () => {
-  let fx: ContactDataFixture;
-  beforeEach(async () => {
-    fx = await contactDataFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(contactDataFixture);
 
   it('a bulk body above 100 records is a 400 with the provider message, charged nothing', async () => {
     const body = Array.from({ length: 101 }, (_, index) => ({ email: `p${index}@acme.example` }));

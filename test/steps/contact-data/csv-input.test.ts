@@ -2,10 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONTACT_DATA_SANDBOX_KEY, type Sandbox, startSandbox } from '../../../sandbox/index.js';
+import { CONTACT_DATA_SANDBOX_KEY, type Sandbox } from '../../../sandbox/index.js';
 import { csvRecords, readInput, recordListField } from '../../../src/cli/commands/run-step-action.js';
 import { runCli } from '../../../src/cli/program.js';
 import { createRegistry } from '../../../steps/index.js';
+import { addConnection, closeCliWorld, openCliWorld } from '../../cli/cli-harness.js';
 
 const registry = createRegistry();
 const enrichContacts = registry.requireStep('contact_data.enrich_contacts');
@@ -73,17 +74,9 @@ describe('toolsteps run with a CSV file', () => {
   let home: string;
   let sandbox: Sandbox;
   beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cd-cli-'));
-    process.env.TOOLSTEPS_HOME = home;
-    process.env.CD_SANDBOX_KEY = CONTACT_DATA_SANDBOX_KEY;
-    sandbox = await startSandbox();
+    ({ home, sandbox } = await openCliWorld('toolsteps-cd-cli-'));
   });
-  afterAll(async () => {
-    await sandbox.close();
-    await rm(home, { recursive: true, force: true });
-    delete process.env.TOOLSTEPS_HOME;
-    delete process.env.CD_SANDBOX_KEY;
-  });
+  afterAll(() => closeCliWorld({ home, sandbox }, 'CD_SANDBOX_KEY'));
 
   async function cli(args: string[], tty = false) {
     let out = '';
@@ -109,17 +102,13 @@ describe('toolsteps run with a CSV file', () => {
   }
 
   it('enriches the rows of people.csv, in order, with a progress bar on a terminal', async () => {
-    const added = await cli([
-      'connections',
-      'add',
+    const added = await addConnection(
       'contact_data',
-      '--id',
       'cd',
+      { env: 'CD_SANDBOX_KEY', value: CONTACT_DATA_SANDBOX_KEY, flag: '--api-key-env' },
       '--base-url',
       sandbox.baseUrl('contact-data'),
-      '--api-key-env',
-      'CD_SANDBOX_KEY',
-    ]);
+    );
     expect(added.code).toBe(0);
     const people = sandbox.contactData.directory.people;
     const file = path.join(home, 'people.csv');

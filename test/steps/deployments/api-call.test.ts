@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CatalogInput } from '../../support/catalog-invoke.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 interface Call {
@@ -11,9 +12,7 @@ interface Call {
 
 describe('deployments.api_call', () => {
   let fx: DeploymentsFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   const call = async (input: CatalogInput<'deployments.api_call'>, extra = {}): Promise<Call> =>
     (await fx.invoke('deployments.api_call', input, extra)).output;

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 async function create(fx: DeploymentsFixture, input: Record<string, unknown> = {}): Promise<string> {
@@ -20,9 +21,7 @@ async function stateOf(fx: DeploymentsFixture, id: string): Promise<string> {
 
 describe('deployments.cancel_deployment', () => {
   let fx: DeploymentsFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('follows the build on the clock: QUEUED, INITIALIZING, BUILDING, then READY', async () => {
     fx = await deploymentsFixture();

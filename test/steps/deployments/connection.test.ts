@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../../src/connection/connection.js';
 import { parseConnectionFields, resolveBaseUrl } from '../../../src/connection/connection-fields.js';
 import {
@@ -7,13 +7,12 @@ import {
 } from '../../../src/connection/loopback-authorization.js';
 import { isToolstepsError } from '../../../src/errors.js';
 import { deployments } from '../../../steps/deployments/integration.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 describe('deployments connection', () => {
   let fx: DeploymentsFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('connects through the OAuth code flow with PKCE: form-encoded exchange, long-lived token, no refresh token', async () => {
     fx = await deploymentsFixture();

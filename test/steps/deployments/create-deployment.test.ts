@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 describe('deployments.create_deployment', () => {
   let fx: DeploymentsFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('reads the project git link, then POSTs /v13/deployments with teamId, target and settings', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });

@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { iterateDeployments } from '../../../steps/deployments/lib/iterate-deployments.js';
 import type { CatalogInput, CatalogResult } from '../../support/catalog-invoke.js';
+import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 describe('deployments.list_deployments', () => {
   let fx: DeploymentsFixture;
-  afterEach(async () => {
-    await fx.close();
-  });
+  closeAfterEach(() => fx);
 
   it('sends every filter as the provider names it', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });

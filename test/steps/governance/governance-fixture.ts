@@ -2,8 +2,7 @@ import { GOVERNANCE_SANDBOX, type Sandbox } from '../../../sandbox/index.js';
 import type { Clock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { definedOnly } from '../../../src/defined-only.js';
-import type { InvocationResult } from '../../../src/runtime.js';
-import type { CatalogInput, CatalogResult, CatalogStepName } from '../../support/catalog-invoke.js';
+import type { TypedInvoke, UncheckedInvoke } from '../../support/catalog-invoke.js';
 import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
 
 export const seed = GOVERNANCE_SANDBOX;
@@ -19,14 +18,10 @@ interface ConnectOptions {
 export interface GovernanceFixture extends Omit<SandboxFixture, 'invoke' | 'invokeUnchecked'> {
   /** Stores a governance connection; `projectId: null` leaves the field out. */
   connect(id: string, options: ConnectOptions): Promise<Connection>;
-  /** Runs a step, typed by id; the connection defaults to "admin" (Alice, organization admin, default project). */
-  invoke<const Id extends CatalogStepName>(
-    stepId: Id,
-    input: CatalogInput<Id>,
-    connection?: string,
-  ): Promise<CatalogResult<Id>>;
+  /** Runs a step, typed by id; the connection (third argument) defaults to "admin" (Alice, organization admin). */
+  invoke: TypedInvoke<string>;
   /** Runs a step with input the types would refuse, on "admin" unless told otherwise. */
-  invokeUnchecked(stepId: string, input: unknown, connection?: string): Promise<InvocationResult>;
+  invokeUnchecked: UncheckedInvoke<string>;
   /** What reached the governance emulator, in order. */
   sent(): {
     method: string;

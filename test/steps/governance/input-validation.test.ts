@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
-import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { governanceFixture, seed } from './governance-fixture.js';
 
 const BAD_IDS = [
   'a/b',
@@ -19,13 +20,7 @@ const BAD_IDS = [
 ];
 
 describe('bad input is refused with nothing sent', () => {
-  let fx: GovernanceFixture;
-  beforeEach(async () => {
-    fx = await governanceFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(governanceFixture);
 
   const refused = async (stepId: string, input: unknown, connection?: string) => {
     const error = await fx.invokeUnchecked(stepId, input, connection).catch((caught: unknown) => caught);

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConnectionFields, resolveBaseUrl } from '../../../src/connection/connection-fields.js';
 import { governance } from '../../../steps/governance/integration.js';
 import { PLATFORM_HOST, REGION_CODES } from '../../../steps/governance/lib/region.js';
-import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { governanceFixture, seed } from './governance-fixture.js';
 
 describe('region -> host', () => {
   it.each([
@@ -37,13 +38,7 @@ describe('region -> host', () => {
 });
 
 describe('each region is its own stack in the sandbox', () => {
-  let fx: GovernanceFixture;
-  beforeEach(async () => {
-    fx = await governanceFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(governanceFixture);
 
   it("a key only works on its organization's region", async () => {
     await fx.connect('eu', { apiKey: seed.adminKey, region: 'eu' });

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InvocationResult } from '../../../src/runtime.js';
-import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { governanceFixture, seed } from './governance-fixture.js';
 
 /** Every way an error can be shown: JSON, util.inspect (with hidden fields), and each cause's message and stack. */
 function renderings(error: unknown): string[] {
@@ -16,13 +17,7 @@ function renderings(error: unknown): string[] {
 }
 
 describe('the API key never leaves the connection store', () => {
-  let fx: GovernanceFixture;
-  beforeEach(async () => {
-    fx = await governanceFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(governanceFixture);
 
   const expectNoSecret = (value: unknown, secret: string) => {
     for (const text of renderings(value)) expect(text).not.toContain(secret);

@@ -1,18 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PERMISSION_SET, permissionsFor } from '../../../steps/governance/lib/roles.js';
-import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { governanceFixture, seed } from './governance-fixture.js';
 
 const key = seed.adminKey;
 const project = seed.projectId;
 
 describe('governance requests on the wire', () => {
-  let fx: GovernanceFixture;
-  beforeEach(async () => {
-    fx = await governanceFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(governanceFixture);
 
   it('Create Project sends "Bearer :<api_key>" with the empty project part', async () => {
     const result = await fx.invoke('governance.create_project', {
@@ -195,13 +190,7 @@ describe('the permissions object', () => {
   });
 
   describe('on the wire, for each role', () => {
-    let fx: GovernanceFixture;
-    beforeEach(async () => {
-      fx = await governanceFixture();
-    });
-    afterEach(async () => {
-      await fx.close();
-    });
+    const fx = useFixture(governanceFixture);
 
     it.each([
       ['admin', 'admin'],

@@ -1,18 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useFixture } from '../../support/fixture-lifecycle.js';
 import { HOST, nockTicketing } from '../../support/nock-ticketing.js';
-import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
+import { ticketingFixture } from '../../support/ticketing-fixture.js';
 
 describe('ticketing under sandbox faults (real sockets)', () => {
-  let fx: TicketingFixture;
-  beforeEach(async () => {
-    fx = await ticketingFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(ticketingFixture);
 
   const ticketCount = () => fx.sandbox.ticketing.account('acme').tickets.size;
 

@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { ticketingFixture } from '../../support/ticketing-fixture.js';
 
 describe('ticketing steps against the sandbox', () => {
-  let fx: TicketingFixture;
-  beforeEach(async () => {
-    fx = await ticketingFixture();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
+  const fx = useFixture(ticketingFixture);
 
   it('creates, reads, updates, searches, lists and deletes a ticket', async () => {
     const created = await fx.invoke('ticketing.create_ticket', {
