@@ -75,6 +75,48 @@ export interface RemoveContext extends ProviderContext {
   record(provider: Record<string, string>): Promise<void>;
 }
 
+/** What reading or testing a subscription's webhook at the provider works with. */
+export interface WebhookContext extends ProviderContext {
+  subscription: {
+    id: string;
+    /** `<target>/hooks/<id>`: where the provider delivers. */
+    url: string;
+    /** The provider-side ids `provision` recorded. */
+    provider: Readonly<Record<string, string>>;
+  };
+}
+
+/** The provider's view of a subscription's webhook, for `triggers status`. Never a secret. */
+export interface WebhookStatus {
+  /** False when the provider no longer has it (deleted in its settings): nothing will be delivered. */
+  exists: boolean;
+  /** The provider's own word for its state (`active`, `inactive`), or null when it keeps none. */
+  state: string | null;
+  /** Facts worth showing: where it delivers, which events. */
+  details: Record<string, string>;
+}
+
+/** How the provider's test delivery went, as the provider reports it. */
+export interface TestDeliveryResult {
+  /** The receiver answered 2xx. */
+  delivered: boolean;
+  /** The receiver's HTTP status, when the provider says. */
+  status: number | null;
+  message: string;
+}
+
+/**
+ * The provider side of a subscription after it is made: reading its
+ * webhook, and asking for a test delivery where the provider offers one.
+ */
+export interface WebhookAdmin {
+  status(context: WebhookContext): Promise<WebhookStatus>;
+  /** Asks the provider to deliver `payload` to the subscription's URL now, signed like a real event. */
+  test?(context: WebhookContext, payload: string): Promise<TestDeliveryResult>;
+  /** Without `test`: why the provider cannot send one, and what to do instead. */
+  noTest?: string;
+}
+
 export interface ProvisionResult {
   provider: Record<string, string>;
   /** The signing secret the provider gave; the intake refuses every delivery without one. */
@@ -105,6 +147,14 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
    * when it is. Checked at intake even where the provider filters too.
    */
   skipReason?(event: z.output<Event>, setup: z.output<Setup>, constraints: Constraints): string | undefined;
+  /**
+   * A delivery body as the provider would send it, with the given event id
+   * and time: shown by `describe`, sent by `triggers test`, and checked by a
+   * test to pass `event` and to `parse` back to the same facts.
+   */
+  example?(facts: EventFacts): z.input<Event>;
+  /** Reading the webhook at the provider, and its test delivery (`triggers status`, `triggers test`). */
+  webhook?: WebhookAdmin;
   /** Creates the webhook (and any rule) at the provider and returns its ids and signing secret. */
   provision(context: ProvisionContext<z.output<Setup>>): Promise<ProvisionResult>;
   /** Deletes what `provision` created, in the order the provider needs. */

@@ -84,8 +84,8 @@ function deleteWebhook(request: TicketingRequest): Reply {
 }
 
 /**
- * `POST /api/v2/webhooks/test[?webhook_id=]`: one delivery now, answered
- * with the receiver's status. An existing webhook signs with its own
+ * `POST /api/v2/webhooks/test[?webhook_id=]`: one delivery now (the body
+ * from `request.payload`), answered with the receiver's status. An existing webhook signs with its own
  * secret; an unsaved one with the provider's static test secret.
  */
 async function testWebhook(request: TicketingRequest): Promise<Reply> {
@@ -97,8 +97,14 @@ async function testWebhook(request: TicketingRequest): Promise<Reply> {
   const endpoint = loopbackUrl(fields.endpoint ?? saved?.endpoint);
   if (typeof endpoint === 'string') return webhookError(400, 'InvalidEndpoint', `endpoint ${endpoint}`);
   const sample = request.body as Record<string, unknown> | undefined;
+  // The provider's guide sends the body as `request.payload`; `request_body` is the sandbox's older spelling.
+  const requested = bodyMember(request, 'request');
   const body =
-    typeof sample?.request_body === 'string' ? sample.request_body : JSON.stringify({ test: true });
+    typeof requested?.payload === 'string'
+      ? requested.payload
+      : typeof sample?.request_body === 'string'
+        ? sample.request_body
+        : JSON.stringify({ test: true });
   const delivery = webhooks.send(
     account,
     { id: saved?.id ?? 'test', endpoint: endpoint.href, secret: saved?.secret ?? TEST_SIGNING_SECRET },

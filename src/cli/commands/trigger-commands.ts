@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { type Subscription, subscriptionUrl, toPublicSubscription } from '../../triggers/subscription.js';
+import { type Subscription, subscriptionUrl } from '../../triggers/subscription.js';
 import { collect, connectionIdOption, constraintsOption } from '../option-values.js';
 import { printJson } from '../output.js';
 import { triggerContext } from '../trigger-context.js';
@@ -111,23 +111,6 @@ async function removeSubscription(id: string, _options: unknown, command: Comman
   else process.stdout.write(`Removed ${id} and its webhook at the provider.\n`);
 }
 
-async function showStatus(id: string, _options: unknown, command: Command): Promise<void> {
-  const subscription = toPublicSubscription(await (await triggerContext()).manager.require(id));
-  const status = {
-    ...subscription,
-    createdAt: new Date(subscription.createdAt).toISOString(),
-    lastDeliveryAt:
-      subscription.lastDeliveryAt === undefined ? null : new Date(subscription.lastDeliveryAt).toISOString(),
-  };
-  if (command.optsWithGlobals().json) {
-    printJson(status);
-    return;
-  }
-  process.stdout.write(
-    `${status.id}  ${status.trigger}  ${status.active ? 'active' : 'inactive'}  ${status.state}\n  url: ${status.url}\n  connection: ${status.connection}  provider: ${JSON.stringify(status.provider)}\n  signing secret: ${status.hasSecret ? 'stored' : 'MISSING (every delivery is refused)'}\n  last delivery: ${status.lastDeliveryAt ?? 'never'}\n`,
-  );
-}
-
 function registerCreateCommand(triggers: Command): void {
   triggers
     .command('create')
@@ -174,7 +157,20 @@ export function registerTriggerCommands(program: Command): void {
     .action(removeSubscription);
   triggers
     .command('status')
-    .description('Show a subscription: state, provider ids, whether its secret is stored, the last delivery.')
+    .description(
+      "Show a subscription, its webhook's state read from the provider now, and the last delivery.",
+    )
     .argument('<subscription-id>')
-    .action(showStatus);
+    .action(async (id: string, options: unknown, command: Command) =>
+      (await import('./subscription-checks.js')).showStatus(id, options, command),
+    );
+  triggers
+    .command('test')
+    .description(
+      "Ask the provider for a test delivery of the trigger's example event, and show the variables it maps to.",
+    )
+    .argument('<subscription-id>')
+    .action(async (id: string, options: unknown, command: Command) =>
+      (await import('./subscription-checks.js')).runTest(id, options, command),
+    );
 }

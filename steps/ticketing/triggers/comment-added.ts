@@ -3,7 +3,13 @@ import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
-import { ticketEventFacts, ticketEventSchema, ticketVariables } from './lib/ticket-event.js';
+import {
+  ticketEventExample,
+  ticketEventFacts,
+  ticketEventSchema,
+  ticketVariables,
+} from './lib/ticket-event.js';
+import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.comment_added';
 
@@ -48,6 +54,15 @@ export default defineTrigger({
     setup.public_only && event.event.comment.is_public === false
       ? 'the comment is an internal note'
       : undefined,
+  example: ticketEventExample(EVENT_TYPE, {
+    comment: {
+      id: '9001',
+      body: 'Turned it off and on again.',
+      is_public: true,
+      author: { id: '8447388090111', name: 'Ada' },
+    },
+  }),
+  webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE),
   remove: removeEventWebhook,
 });

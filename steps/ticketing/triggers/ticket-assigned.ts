@@ -3,7 +3,14 @@ import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
-import { ticketEventFacts, ticketEventSchema, ticketVariables, ValueChange } from './lib/ticket-event.js';
+import {
+  ticketEventExample,
+  ticketEventFacts,
+  ticketEventSchema,
+  ticketVariables,
+  ValueChange,
+} from './lib/ticket-event.js';
+import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 /** The provider's name for an assignment: the ticket's agent changed. */
 const EVENT_TYPE = 'ticket.agent_assignment_changed';
@@ -34,6 +41,8 @@ export default defineTrigger({
         ? undefined
         : 'the ticket was unassigned'
       : undefined,
+  example: ticketEventExample(EVENT_TYPE, { previous: null, current: '8447388090111' }),
+  webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE),
   remove: removeEventWebhook,
 });

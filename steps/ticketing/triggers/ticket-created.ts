@@ -5,11 +5,13 @@ import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.j
 import { ticketingSignature } from './lib/signature.js';
 import {
   listedWithoutCase,
+  ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
   ticketPriorities,
   ticketVariables,
 } from './lib/ticket-event.js';
+import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.created';
 
@@ -41,6 +43,8 @@ export default defineTrigger({
     listedWithoutCase(event.detail.priority, setup.priorities)
       ? undefined
       : `priority ${event.detail.priority ?? 'none'} is not one of ${setup.priorities?.join(', ')}`,
+  example: ticketEventExample(EVENT_TYPE, {}),
+  webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE),
   remove: removeEventWebhook,
 });

@@ -6,12 +6,14 @@ import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.j
 import { ticketingSignature } from './lib/signature.js';
 import {
   listedWithoutCase,
+  ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
   ticketPriorities,
   ticketVariables,
   ValueChange,
 } from './lib/ticket-event.js';
+import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.priority_changed';
 
@@ -41,6 +43,8 @@ export default defineTrigger({
     listedWithoutCase(event.event.current, setup.to_priorities)
       ? undefined
       : `priority ${event.event.current ?? 'none'} is not one of ${setup.to_priorities?.join(', ')}`,
+  example: ticketEventExample(EVENT_TYPE, { previous: 'NORMAL', current: 'HIGH' }),
+  webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE, {
     field: 'priority',
     conditions: (setup) => changedInto('priority', setup.to_priorities),

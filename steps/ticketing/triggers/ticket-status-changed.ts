@@ -6,12 +6,14 @@ import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.j
 import { ticketingSignature } from './lib/signature.js';
 import {
   listedWithoutCase,
+  ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
   ticketStatuses,
   ticketVariables,
   ValueChange,
 } from './lib/ticket-event.js';
+import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.status_changed';
 
@@ -41,6 +43,8 @@ export default defineTrigger({
     listedWithoutCase(event.event.current, setup.to_statuses)
       ? undefined
       : `status ${event.event.current ?? 'none'} is not one of ${setup.to_statuses?.join(', ')}`,
+  example: ticketEventExample(EVENT_TYPE, { previous: 'OPEN', current: 'SOLVED' }),
+  webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE, {
     field: 'status',
     conditions: (setup) => changedInto('status', setup.to_statuses),

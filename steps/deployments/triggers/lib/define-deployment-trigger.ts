@@ -2,12 +2,17 @@ import { defineTrigger } from '../../../../src/trigger.js';
 import { deployments } from '../../integration.js';
 import {
   DeploymentSetup,
+  deploymentEventExample,
   deploymentEventFacts,
   deploymentEventSchema,
   deploymentSkipReason,
   deploymentVariables,
 } from './deployment-event.js';
-import { provisionDeploymentWebhook, removeDeploymentWebhook } from './deployment-webhook.js';
+import {
+  deploymentsWebhookAdmin,
+  provisionDeploymentWebhook,
+  removeDeploymentWebhook,
+} from './deployment-webhook.js';
 import { deploymentsSignature } from './signature.js';
 
 export interface DeploymentTriggerSpec {
@@ -37,6 +42,8 @@ export function defineDeploymentTrigger(spec: DeploymentTriggerSpec) {
     verify: deploymentsSignature,
     parse: deploymentEventFacts,
     skipReason: deploymentSkipReason,
+    example: deploymentEventExample(eventType),
+    webhook: deploymentsWebhookAdmin,
     provision: provisionDeploymentWebhook(eventType),
     remove: removeDeploymentWebhook,
   });

@@ -96,3 +96,33 @@ export function deploymentSkipReason(
   }
   return undefined;
 }
+
+/**
+ * An example delivery of `type` (provider facts, "Webhooks": `{type, id,
+ * createdAt, region, payload}`), for `describe` and `triggers test`.
+ */
+export function deploymentEventExample(type: string) {
+  return (facts: EventFacts) => ({
+    type,
+    id: facts.eventId,
+    createdAt: Date.parse(facts.occurredAt),
+    region: 'syd1',
+    payload: {
+      team: { id: 'team_acme' },
+      user: { id: 'user_ada' },
+      deployment: {
+        id: 'dpl_7Hx2Lq',
+        url: 'shop-7hx2lq.vercel.app',
+        name: 'shop',
+        meta: { githubCommitRef: 'main' },
+        ...(type === 'deployment.error' ? { errorMessage: 'Command "npm run build" exited with 1' } : {}),
+      },
+      project: { id: 'prj_shop' },
+      target: 'production',
+      links: {
+        deployment: 'https://vercel.com/acme/shop/dpl_7Hx2Lq',
+        project: 'https://vercel.com/acme/shop',
+      },
+    },
+  });
+}

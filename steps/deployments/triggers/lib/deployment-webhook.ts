@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { definedOnly } from '../../../../src/defined-only.js';
 import { NotFoundError } from '../../../../src/errors.js';
-import type { ProvisionContext, ProvisionResult, RemoveContext } from '../../../../src/trigger.js';
+import type {
+  ProvisionContext,
+  ProvisionResult,
+  RemoveContext,
+  WebhookAdmin,
+} from '../../../../src/trigger.js';
 import { allowedProjects } from '../../lib/project-scope.js';
 
 /** The webhook API of the deployments provider (spec/openapi/vercel-api.json); `teamId` comes from the connection. */
@@ -52,3 +57,41 @@ export async function removeDeploymentWebhook(context: RemoveContext): Promise<v
   delete remaining.webhook_id;
   await context.record(remaining);
 }
+
+const ShownWebhook = z
+  .object({
+    url: z.string().max(2000).nullish(),
+    events: z.array(z.string().max(200)).max(100).nullish(),
+    projectIds: z.array(z.string().max(200)).max(100).nullish(),
+  })
+  .loose();
+
+/**
+ * `GET /v1/webhooks/{id}` for what the provider holds. The provider keeps no
+ * on/off state (a webhook that exists delivers) and its API has no test or
+ * ping of a webhook, so there is no `test`.
+ */
+export const deploymentsWebhookAdmin: WebhookAdmin = {
+  async status(context) {
+    const id = context.subscription.provider.webhook_id;
+    if (!id) return { exists: false, state: null, details: {} };
+    try {
+      const answer = await context.http.request({ method: 'GET', path: webhookPath(id) });
+      const { url, events, projectIds } = ShownWebhook.parse(answer.body);
+      return {
+        exists: true,
+        state: null,
+        details: definedOnly({
+          url: url ?? undefined,
+          events: events?.join(', '),
+          projects: projectIds?.length ? projectIds.join(', ') : undefined,
+        }),
+      };
+    } catch (error) {
+      if (error instanceof NotFoundError) return { exists: false, state: null, details: {} };
+      throw error;
+    }
+  },
+  noTest:
+    'The deployments provider has no test delivery (its API offers no webhook test or ping). To see a real one against the sandbox, make an event happen: run deployments.create_deployment with a connection to the sandbox, and the sandbox delivers it, signed, to this subscription.',
+};

@@ -89,3 +89,33 @@ export function listedWithoutCase(value: unknown, allowed: readonly string[] | u
   const text = String(value).toLowerCase();
   return allowed.some((entry) => entry.toLowerCase() === text);
 }
+
+/**
+ * An example delivery of `type` with the given event part, as the provider
+ * sends it (provider facts, "Event webhooks"): for `describe`, and the body
+ * `triggers test` asks the provider to deliver. Enums in capitals, as sent.
+ */
+export function ticketEventExample<Event>(type: string, event: Event) {
+  return (facts: EventFacts) => ({
+    type: `zen:event-type:${type}` as const,
+    account_id: 12514403,
+    id: facts.eventId,
+    time: facts.occurredAt,
+    zendesk_event_version: '2022-11-06',
+    subject: 'zen:ticket:5158',
+    detail: {
+      id: '5158',
+      subject: 'Printer on fire',
+      description: 'The printer in room 3 is on fire.',
+      status: 'OPEN',
+      priority: 'HIGH',
+      type: 'INCIDENT',
+      requester_id: '8447388090494',
+      assignee_id: '8447388090111',
+      tags: ['hardware'],
+      created_at: facts.occurredAt,
+      updated_at: facts.occurredAt,
+    },
+    event,
+  });
+}
