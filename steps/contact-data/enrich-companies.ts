@@ -6,6 +6,7 @@ import {
   BULK_RUN_MAX_RECORDS_TEXT,
   bulkOptions,
   bulkOutput,
+  bulkVariables,
   runBulkLookup,
 } from './lib/bulk-step.js';
 import {
@@ -55,14 +56,7 @@ export default defineStep({
     basis: 'per record in each batch: 1 credit per matched company; no match costs nothing',
     estimate: (input) => ({ min: 0, max: input.companies.length }),
   },
-  variables: {
-    companies: "$.results[?@.status == 'matched'].company",
-    matched: '$.summary.matched',
-    failed: '$.summary.failed',
-    credits_charged: '$.summary.credits_charged',
-    retry_indexes: '$.retry_indexes',
-    unknown_indexes: '$.unknown_indexes',
-  },
+  variables: bulkVariables('companies', 'company'),
   run: (input, context) =>
     runBulkLookup({
       context,

@@ -6,6 +6,7 @@ import {
   BULK_RUN_MAX_RECORDS_TEXT,
   bulkOptions,
   bulkOutput,
+  bulkVariables,
   runBulkLookup,
 } from './lib/bulk-step.js';
 import {
@@ -56,14 +57,7 @@ export default defineStep({
       'per record in each batch: 1 credit per matched person, 2 when phone numbers are revealed; no match costs nothing',
     estimate: (input) => ({ min: 0, max: 2 * input.contacts.length }),
   },
-  variables: {
-    contacts: "$.results[?@.status == 'matched'].contact",
-    matched: '$.summary.matched',
-    failed: '$.summary.failed',
-    credits_charged: '$.summary.credits_charged',
-    retry_indexes: '$.retry_indexes',
-    unknown_indexes: '$.unknown_indexes',
-  },
+  variables: bulkVariables('contacts', 'contact'),
   run: (input, context) =>
     runBulkLookup({
       context,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
 import {
@@ -9,7 +8,7 @@ import {
   WireCompany,
 } from './lib/company-schema.js';
 import { contactDataPaths } from './lib/paths.js';
-import { lookupOne } from './lib/single-lookup.js';
+import { lookupOne, lookupOutput } from './lib/single-lookup.js';
 
 export default defineStep({
   id: 'contact_data.find_company',
@@ -31,13 +30,9 @@ export default defineStep({
     'company enrichment',
   ],
   input: CompanyLookup,
-  output: z.object({
-    matched: z.boolean().describe('True when the provider found the company.'),
-    company: Company.nullable().describe('The company; null when not matched.'),
-    credits_charged: z
-      .number()
-      .nullable()
-      .describe('Credits the provider reported charging: 0 for no match; null when it did not say.'),
+  output: lookupOutput('company', Company, {
+    found: 'company',
+    item: 'The company; null when not matched.',
   }),
   access: 'read',
   idempotent: false,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
 import {
@@ -9,7 +8,7 @@ import {
   WirePerson,
 } from './lib/contact-schema.js';
 import { contactDataPaths } from './lib/paths.js';
-import { lookupOne } from './lib/single-lookup.js';
+import { lookupOne, lookupOutput } from './lib/single-lookup.js';
 
 /** A matched person costs 1 credit, 2 when phone numbers are revealed; no match is free. */
 export const PERSON_CREDITS = { min: 0, max: 2 } as const;
@@ -34,13 +33,9 @@ export default defineStep({
     'people enrichment',
   ],
   input: PersonLookup,
-  output: z.object({
-    matched: z.boolean().describe('True when the provider found the person.'),
-    contact: Contact.nullable().describe('The person with contact details; null when not matched.'),
-    credits_charged: z
-      .number()
-      .nullable()
-      .describe('Credits the provider reported charging: 0 for no match; null when it did not say.'),
+  output: lookupOutput('contact', Contact, {
+    found: 'person',
+    item: 'The person with contact details; null when not matched.',
   }),
   access: 'read',
   idempotent: false,

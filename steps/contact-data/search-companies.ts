@@ -8,10 +8,9 @@ import {
   searchCredits,
   searchFilters,
   searchLimit,
-  searchSummary,
   searchSummaryFields,
 } from './lib/search-filters.js';
-import { readWire, wireSearch } from './lib/wire.js';
+import { searchPage } from './lib/search-page.js';
 
 const FILTERS = ['company', 'location', 'industry'] as const;
 
@@ -45,23 +44,14 @@ export default defineStep({
     names: '$.companies[*].name',
     total: '$.total',
   },
-  async run(input, { http, reportCredits }) {
-    const path = contactDataPaths.companySearch;
-    const response = await http.request({
-      method: 'POST',
-      path,
-      body: {
-        filters: { company: input.company, location: input.location, industry: input.industry },
-        limit: input.limit,
-      },
-    });
-    const answer = readWire(wireSearch(WireCompany), response.body, `POST ${path}`);
-    if (answer.creditsCharged !== undefined) reportCredits(answer.creditsCharged);
-    const companies = answer.results.slice(0, input.limit).map(companyFromWire);
-    return {
-      companies,
-      ...searchSummary(companies.length, answer.total, input.limit),
-      credits_charged: answer.creditsCharged ?? null,
-    };
+  async run(input, context) {
+    const { company, location, industry, limit } = input;
+    const { items, summary } = await searchPage(
+      context,
+      { path: contactDataPaths.companySearch, filters: { company, location, industry }, limit },
+      WireCompany,
+      companyFromWire,
+    );
+    return { companies: items, ...summary };
   },
 });

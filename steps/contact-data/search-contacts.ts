@@ -8,10 +8,9 @@ import {
   searchCredits,
   searchFilters,
   searchLimit,
-  searchSummary,
   searchSummaryFields,
 } from './lib/search-filters.js';
-import { readWire, wireSearch } from './lib/wire.js';
+import { searchPage } from './lib/search-page.js';
 
 const FILTERS = ['job_title', 'company', 'location', 'industry'] as const;
 
@@ -49,28 +48,18 @@ export default defineStep({
     names: '$.contacts[*].full_name',
     total: '$.total',
   },
-  async run(input, { http, reportCredits }) {
-    const path = contactDataPaths.personSearch;
-    const response = await http.request({
-      method: 'POST',
-      path,
-      body: {
-        filters: {
-          jobTitle: input.job_title,
-          company: input.company,
-          location: input.location,
-          industry: input.industry,
-        },
-        limit: input.limit,
+  async run(input, context) {
+    const { job_title, company, location, industry, limit } = input;
+    const { items, summary } = await searchPage(
+      context,
+      {
+        path: contactDataPaths.personSearch,
+        filters: { jobTitle: job_title, company, location, industry },
+        limit,
       },
-    });
-    const answer = readWire(wireSearch(WirePerson), response.body, `POST ${path}`);
-    if (answer.creditsCharged !== undefined) reportCredits(answer.creditsCharged);
-    const contacts = answer.results.slice(0, input.limit).map(contactPreviewFromWire);
-    return {
-      contacts,
-      ...searchSummary(contacts.length, answer.total, input.limit),
-      credits_charged: answer.creditsCharged ?? null,
-    };
+      WirePerson,
+      contactPreviewFromWire,
+    );
+    return { contacts: items, ...summary };
   },
 });

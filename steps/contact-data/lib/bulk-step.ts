@@ -210,3 +210,18 @@ export async function runBulkLookup<Key extends string, Lookup, WireData, Item>(
     unknown_indexes: unknownIndexes,
   };
 }
+
+/**
+ * The variables every bulk step maps by default: the matched items (under
+ * `list`), the summary counts, and the indexes to send again or to check.
+ */
+export function bulkVariables(list: string, itemKey: string): Record<string, string> {
+  return {
+    [list]: `$.results[?@.status == 'matched'].${itemKey}`,
+    matched: '$.summary.matched',
+    failed: '$.summary.failed',
+    credits_charged: '$.summary.credits_charged',
+    retry_indexes: '$.retry_indexes',
+    unknown_indexes: '$.unknown_indexes',
+  };
+}

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CreditError, ProviderError } from '../../../src/errors.js';
 import type { StepContext } from '../../../src/step.js';
 import { recordOutcome } from './bulk-runner.js';
@@ -44,4 +44,24 @@ export async function lookupOne<WireData, Item>(
     item: outcome.item,
     credits_charged: outcome.credits_charged,
   };
+}
+
+/**
+ * The output of a single lookup step: `matched`, the item under `key` (null
+ * when not matched), and the credits the provider reported charging.
+ */
+export function lookupOutput<Key extends string, Item extends z.ZodType>(
+  key: Key,
+  item: Item,
+  words: { found: string; item: string },
+) {
+  return z.object({
+    matched: z.boolean().describe(`True when the provider found the ${words.found}.`),
+    // A computed key is typed as any string; the cast names the one field it is.
+    ...({ [key]: item.nullable().describe(words.item) } as Record<Key, z.ZodNullable<Item>>),
+    credits_charged: z
+      .number()
+      .nullable()
+      .describe('Credits the provider reported charging: 0 for no match; null when it did not say.'),
+  });
 }
