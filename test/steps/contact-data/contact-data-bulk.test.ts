@@ -6,6 +6,11 @@ import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact
 
 const SERVER_ERROR = { statusCode: 500, message: 'Internal server error', errors: [] };
 const UNAVAILABLE = { statusCode: 503, message: 'Service unavailable', errors: [] };
+/** The provider refusing the next `count` requests before doing any work, asking to wait 3 s. */
+const unavailableFor = (count: number) => ({
+  count,
+  action: { kind: 'status', status: 503, headers: { 'retry-after': '3' }, body: UNAVAILABLE } as const,
+});
 
 describe('contact_data bulk runs: replay safety and quotas', () => {
   let fx: ContactDataFixture;
@@ -25,6 +30,24 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     if (done === after) fx.sandbox.faults.add({ target: 'contact-data', ...rule });
   };
 
+  /** Enriches `contacts` ten at a time, one batch after another, with `fault` armed on the bulk path after the first. */
+  const enrichInBatchesOfTen = (
+    contacts: { email: string }[],
+    fault: Omit<FaultRule, 'target' | 'pathIncludes'>,
+  ) =>
+    fx.invoke(
+      'contact_data.enrich_contacts',
+      { contacts, batch_size: 10, concurrency: 1 },
+      { onProgress: faultAfter(1, { pathIncludes: '/person/bulk', ...fault }) },
+    );
+
+  /** The fixture's options for a key whose request quota is `quota`. */
+  const withQuota = (quota: Record<string, number>) => ({ sandbox: { contactData: { quota } } });
+
+  /** Enriches the first `count` people of the directory, ten per batch. */
+  const enrichTheFirst = (count: number, { concurrency }: { concurrency: number }) =>
+    fx.invoke('contact_data.enrich_contacts', { contacts: emails(count), batch_size: 10, concurrency });
+
   /** Credits the sandbox charges for a batch of matched people. */
   const costOf = (from: number, count: number) =>
     fx.sandbox.contactData.directory.people
@@ -36,18 +59,11 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
     async (status) => {
       fx = await contactDataFixture();
       const contacts = emails(30);
-      const result = await fx.invoke(
-        'contact_data.enrich_contacts',
-        { contacts, batch_size: 10, concurrency: 1 },
-        {
-          onProgress: faultAfter(1, {
-            pathIncludes: '/person/bulk',
-            count: 1,
-            // The provider processes (and charges) the batch, then a gateway answers with a 5xx.
-            action: { kind: 'status', status, when: 'after', body: SERVER_ERROR },
-          }),
-        },
-      );
+      const result = await enrichInBatchesOfTen(contacts, {
+        count: 1,
+        // The provider processes (and charges) the batch, then a gateway answers with a 5xx.
+        action: { kind: 'status', status, when: 'after', body: SERVER_ERROR },
+      });
       const batch = (n: number) => contacts.slice(n * 10, n * 10 + 10).map((record) => record.email);
       // Sent once each: the failed batch is never replayed, by the transport or by the runner.
       expect(batchesSent()).toEqual([batch(0), batch(1), batch(2)]);
@@ -74,18 +90,10 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a batch the provider refused without acting (503 with Retry-After) is re-sent alone; no succeeded record is sent again', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
-    const result = await fx.invoke(
-      'contact_data.enrich_contacts',
-      { contacts, batch_size: 10, concurrency: 1 },
-      {
-        onProgress: faultAfter(1, {
-          pathIncludes: '/person/bulk',
-          // The transport's four attempts; the runner's re-send then gets through.
-          count: 4,
-          action: { kind: 'status', status: 503, headers: { 'retry-after': '3' }, body: UNAVAILABLE },
-        }),
-      },
-    );
+    const result = await enrichInBatchesOfTen(contacts, {
+      // The transport's four attempts; the runner's re-send then gets through.
+      ...unavailableFor(4),
+    });
     const batch = (n: number) => contacts.slice(n * 10, n * 10 + 10).map((record) => record.email);
     expect(batchesSent()).toEqual([batch(0), ...Array(5).fill(batch(1)), batch(2)]);
     expect(result.output.summary).toMatchObject({ matched: 30, failed: 0, batches_resent: 1 });
@@ -99,17 +107,9 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a batch that keeps being refused (503) is re-sent twice, then its records fail as safe to retry; the others are kept', async () => {
     fx = await contactDataFixture();
     const contacts = emails(30);
-    const result = await fx.invoke(
-      'contact_data.enrich_contacts',
-      { contacts, batch_size: 10, concurrency: 1 },
-      {
-        onProgress: faultAfter(1, {
-          pathIncludes: '/person/bulk',
-          count: 12,
-          action: { kind: 'status', status: 503, headers: { 'retry-after': '3' }, body: UNAVAILABLE },
-        }),
-      },
-    );
+    const result = await enrichInBatchesOfTen(contacts, {
+      ...unavailableFor(12),
+    });
     // The first send and two re-sends, each with the transport's four attempts.
     expect(fx.sent()).toHaveLength(1 + 3 * 4 + 1);
     expect(fx.clock.sleeps.filter((ms) => ms !== 3000)).toEqual([1000, 2000]);
@@ -187,17 +187,10 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   it('a connection reset after the provider acted is not re-sent (it may have been charged)', async () => {
     fx = await contactDataFixture();
     const contacts = emails(20);
-    const result = await fx.invoke(
-      'contact_data.enrich_contacts',
-      { contacts, batch_size: 10, concurrency: 1 },
-      {
-        onProgress: faultAfter(1, {
-          pathIncludes: '/person/bulk',
-          count: 1,
-          action: { kind: 'reset', when: 'after' },
-        }),
-      },
-    );
+    const result = await enrichInBatchesOfTen(contacts, {
+      count: 1,
+      action: { kind: 'reset', when: 'after' },
+    });
     expect(fx.sent()).toHaveLength(2);
     expect(result.output.summary).toMatchObject({ matched: 10, failed: 10, batches_resent: 0 });
     expect(result.output.results[15]).toMatchObject({
@@ -211,12 +204,8 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   });
 
   it('waits for the minute quota before sending instead of collecting 429s', async () => {
-    fx = await contactDataFixture({ sandbox: { contactData: { quota: { minute: 2 } } } });
-    const result = await fx.invoke('contact_data.enrich_contacts', {
-      contacts: emails(50),
-      batch_size: 10,
-      concurrency: 1,
-    });
+    fx = await contactDataFixture(withQuota({ minute: 2 }));
+    const result = await enrichTheFirst(50, { concurrency: 1 });
     expect(result.output.summary).toMatchObject({ matched: 50, failed: 0 });
     expect(fx.sent()).toHaveLength(5);
     expect(result.meta.rateLimitWaits).toBe(2);
@@ -225,23 +214,15 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   });
 
   it('finishes with zero failed records under a tight quota with batches in parallel', async () => {
-    fx = await contactDataFixture({ sandbox: { contactData: { quota: { minute: 2 } } } });
-    const result = await fx.invoke('contact_data.enrich_contacts', {
-      contacts: emails(100),
-      batch_size: 10,
-      concurrency: 3,
-    });
+    fx = await contactDataFixture(withQuota({ minute: 2 }));
+    const result = await enrichTheFirst(100, { concurrency: 3 });
     expect(result.output.summary).toMatchObject({ matched: 100, failed: 0 });
     expect(result.meta.rateLimitWaits).toBeGreaterThanOrEqual(4);
   });
 
   it('the daily quota running out mid-bulk stops the run: later records are failed as not sent', async () => {
-    fx = await contactDataFixture({ sandbox: { contactData: { quota: { daily: 2 } } } });
-    const result = await fx.invoke('contact_data.enrich_contacts', {
-      contacts: emails(50),
-      batch_size: 10,
-      concurrency: 1,
-    });
+    fx = await contactDataFixture(withQuota({ daily: 2 }));
+    const result = await enrichTheFirst(50, { concurrency: 1 });
     expect(fx.sent()).toHaveLength(2);
     expect(result.output.summary).toMatchObject({ matched: 20, failed: 30 });
     expect(result.output.stopped).toMatchObject({ code: 'rate_limited', outcome: 'not_sent' });
@@ -255,7 +236,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
   });
 
   it('a 429 without Retry-After (quota spent by another client) waits for the window, then succeeds', async () => {
-    fx = await contactDataFixture({ sandbox: { contactData: { quota: { minute: 3 } } } });
+    fx = await contactDataFixture(withQuota({ minute: 3 }));
     for (let used = 0; used < 3; used += 1) fx.sandbox.contactData.quotas.consume(TEST_KEY);
     const started = fx.clock.now();
     const result = await fx.invoke('contact_data.find_company', { domain: 'contoso.example' });

@@ -121,22 +121,12 @@ describe('toolsteps run with a CSV file', () => {
         'nobody@unknown.example,,,,third',
       ].join('\n'),
     );
-    const run = await cli(
-      [
-        'run',
-        'contact_data.enrich_contacts',
-        '--connection',
-        'cd',
-        '--input',
-        `@${file}`,
-        '--column',
-        'Notes=',
-        '--with',
-        '{"batch_size":1}',
-        '--json',
-      ],
-      true,
-    );
+    const enrichFromFile = (flags: string[], tty = false) =>
+      cli(
+        ['run', 'contact_data.enrich_contacts', '--connection', 'cd', '--input', `@${file}`, ...flags],
+        tty,
+      );
+    const run = await enrichFromFile(['--column', 'Notes=', '--with', '{"batch_size":1}', '--json'], true);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.out);
     expect(result.output.results.map((entry: { status: string }) => entry.status)).toEqual([
@@ -153,14 +143,7 @@ describe('toolsteps run with a CSV file', () => {
     expect(run.err).toContain('] 3/3');
     expect(run.out).not.toContain(CONTACT_DATA_SANDBOX_KEY);
 
-    const unmapped = await cli([
-      'run',
-      'contact_data.enrich_contacts',
-      '--connection',
-      'cd',
-      '--input',
-      `@${file}`,
-    ]);
+    const unmapped = await enrichFromFile([]);
     expect(unmapped.code).toBe(2);
     expect(unmapped.err).toContain('"Notes" maps to no field');
   });

@@ -9,9 +9,14 @@ describe('rate gate: windows known only by their length', () => {
     windows: [{ name: 'minute', limit: 3, remaining, windowMs: 60_000 }],
   });
 
-  it('waits until one window length after the first answer of the cycle, not the last', async () => {
+  /** A gate on a manual clock at 0 that accepts waits of up to a minute. */
+  const gateAtZero = () => {
     const clock = new ManualClock(0);
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    return { clock, gate: new RateGate({ clock, maxWaitMs: 60_000 }) };
+  };
+
+  it('waits until one window length after the first answer of the cycle, not the last', async () => {
+    const { clock, gate } = gateAtZero();
     await gate.acquire();
     gate.observe(minute(2, clock.now()));
     clock.advance(20_000);
@@ -25,8 +30,7 @@ describe('rate gate: windows known only by their length', () => {
   });
 
   it('counts from the limit after the estimated refill, so waiting callers do not all rush in', async () => {
-    const clock = new ManualClock(0);
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    const { clock, gate } = gateAtZero();
     await gate.acquire();
     gate.observe(minute(0, clock.now()));
     clock.advance(60_000);
@@ -37,8 +41,7 @@ describe('rate gate: windows known only by their length', () => {
   });
 
   it('fails at once when the estimate is longer than the wait allowed (a spent daily quota)', async () => {
-    const clock = new ManualClock(0);
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    const { clock, gate } = gateAtZero();
     await gate.acquire();
     gate.observe({
       observedAt: 0,
@@ -49,8 +52,7 @@ describe('rate gate: windows known only by their length', () => {
   });
 
   it('keeps the old behaviour for windows with neither a reset nor a length: pause 1 s, then probe', async () => {
-    const clock = new ManualClock(0);
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
+    const { clock, gate } = gateAtZero();
     await gate.acquire();
     gate.observe({ observedAt: 0, windows: [{ name: 'minute', remaining: 0 }] });
     await gate.acquire();
