@@ -128,3 +128,27 @@ export async function closeCliWorld(world: CliWorld, ...env: string[]): Promise<
   await rm(world.home, { recursive: true, force: true });
   for (const name of ['TOOLSTEPS_HOME', ...env]) delete process.env[name];
 }
+
+/** One event `toolsteps listen --json` started, as it prints it. */
+export interface ListenedEvent {
+  subscription: string;
+  trigger: string;
+  event_id: string;
+  occurred_at: string;
+  variables: Record<string, unknown>;
+  payload: unknown;
+}
+
+/**
+ * Stops a running `toolsteps listen` as a terminal would (SIGTERM) and
+ * returns what it printed, with the events it started read from stdout
+ * (one JSON document a line, under `--json`).
+ */
+export async function stopListening(
+  listening: Promise<CliResult>,
+): Promise<CliResult & { events: ListenedEvent[] }> {
+  process.emit('SIGTERM');
+  const result = await listening;
+  const lines = result.out.trim().split('\n').filter(Boolean);
+  return { ...result, events: lines.map((line) => JSON.parse(line) as ListenedEvent) };
+}

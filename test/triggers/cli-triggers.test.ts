@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
-import { cli, useCliHome } from '../cli/cli-harness.js';
+import { cli, stopListening, useCliHome } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
 import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from './trigger-fixtures.js';
 
@@ -22,6 +22,24 @@ beforeAll(async () => {
     updatedAt: 1,
   });
 });
+
+/** `triggers create` of a status-change subscription whose deliveries the test signs itself (`--manual`). */
+function createManualSubscription(port: number, ...flags: string[]) {
+  process.env.TS_HOOK_SECRET = TICKETING_SECRET;
+  return cli(
+    'triggers',
+    'create',
+    'ticketing.ticket_status_changed',
+    '--connection',
+    'desk',
+    '--target',
+    `http://127.0.0.1:${port}`,
+    '--manual',
+    '--secret-env',
+    'TS_HOOK_SECRET',
+    ...flags,
+  );
+}
 
 describe('toolsteps triggers (CLI)', () => {
   it('lists, searches and describes the nine triggers', async () => {
@@ -57,22 +75,7 @@ describe('toolsteps triggers (CLI)', () => {
 
   it('creates a manual subscription, lists it without its secret, and listen starts one event per delivery', async () => {
     const port = await freePort();
-    process.env.TS_HOOK_SECRET = TICKETING_SECRET;
-    const created = await cli(
-      'triggers',
-      'create',
-      'ticketing.ticket_status_changed',
-      '--connection',
-      'desk',
-      '--target',
-      `http://127.0.0.1:${port}`,
-      '--manual',
-      '--secret-env',
-      'TS_HOOK_SECRET',
-      '--map',
-      'ticket_subject=$.subject',
-      '--json',
-    );
+    const created = await createManualSubscription(port, '--map', 'ticket_subject=$.subject', '--json');
     expect(created.code).toBe(0);
     const subscription = JSON.parse(created.out);
     expect(subscription).toMatchObject({
@@ -104,13 +107,9 @@ describe('toolsteps triggers (CLI)', () => {
       ).status,
       (await send('x'.repeat(300 * 1024))).status,
     ];
-    process.emit('SIGTERM');
-    const result = await listening;
+    const result = await stopListening(listening);
+    const lines = result.events;
     expect(statuses).toEqual([200, 200, 401, 401, 413]);
-    const lines = result.out
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       subscription: subscription.id,
@@ -118,7 +117,7 @@ describe('toolsteps triggers (CLI)', () => {
       event_id: 'cbe4028c-7239-495d-b020-f22348516046',
       variables: { status: 'SOLVED', ticket_subject: 'zen:ticket:5158' },
     });
-    expect(Object.keys(lines[0])).toEqual([
+    expect(Object.keys(lines[0]!)).toEqual([
       'subscription',
       'trigger',
       'event_id',
@@ -144,20 +143,7 @@ describe('toolsteps triggers (CLI)', () => {
 
   it('forwards each started event; a failed hand-off answers 500 and the retry starts it once', async () => {
     const port = await freePort();
-    process.env.TS_HOOK_SECRET = TICKETING_SECRET;
-    const created = await cli(
-      'triggers',
-      'create',
-      'ticketing.ticket_status_changed',
-      '--connection',
-      'desk',
-      '--target',
-      `http://127.0.0.1:${port}`,
-      '--manual',
-      '--secret-env',
-      'TS_HOOK_SECRET',
-      '--json',
-    );
+    const created = await createManualSubscription(port, '--json');
     const subscription = JSON.parse(created.out);
     const received: unknown[] = [];
     const agent = createHttpServer((request, response) => {
@@ -178,8 +164,7 @@ describe('toolsteps triggers (CLI)', () => {
     const headers = signTicketing(body, new Date().toISOString());
     const send = () => fetch(subscription.url, { method: 'POST', body, headers });
     const statuses = [(await send()).status, (await send()).status, (await send()).status];
-    process.emit('SIGTERM');
-    const result = await listening;
+    const result = await stopListening(listening);
     await new Promise((resolve) => agent.close(resolve));
     expect(statuses).toEqual([500, 200, 200]);
     expect(received).toHaveLength(2);

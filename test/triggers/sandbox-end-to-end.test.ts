@@ -7,6 +7,7 @@ import {
   cli,
   closeCliWorld,
   openCliWorld,
+  stopListening,
 } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
 
@@ -97,15 +98,10 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
     const { 'x-zendesk-webhook-signature': _dropped, ...unsigned } = headers;
     const dropped = await send(delivery!.body, unsigned);
     const oversized = await send(`${delivery!.body}${' '.repeat(300 * 1024)}`, headers);
-    process.emit('SIGTERM');
-    const result = await listening;
+    const { events } = await stopListening(listening);
 
     expect([replayed.status, altered.status, dropped.status, oversized.status]).toEqual([200, 401, 401, 413]);
     expect(await replayed.json()).toMatchObject({ status: 'duplicate' });
-    const events = result.out
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       subscription: subscription.id,
@@ -143,8 +139,7 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
       await sandbox.webhooks.settle();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    process.emit('SIGTERM');
-    const result = await listening;
+    const result = await stopListening(listening);
     const statuses = sandbox.webhooks.deliveries
       .filter((item) => item.eventType === 'zen:event-type:ticket.priority_changed')
       .map((item) => item.attempts.map((attempt) => attempt.status));
@@ -153,12 +148,8 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
     expect(statuses).toHaveLength(3);
     for (const attempts of statuses.slice(0, 2)) expect([[200], [409, 200]]).toContainEqual(attempts);
     expect(statuses[2]).toEqual([401, 200]);
-    const events = result.out
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
     // Event payloads spell enums in capitals, as the provider does.
-    expect(events.map((event) => event.variables.priority)).toEqual(['HIGH', 'URGENT']);
+    expect(result.events.map((event) => event.variables.priority)).toEqual(['HIGH', 'URGENT']);
     expect(result.err).toContain('"code":"duplicate"');
     expect(result.err).toContain('"code":"bad_signature"');
     expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
@@ -221,13 +212,8 @@ describe('deployment webhook against the sandbox, through the CLI', () => {
     const altered = await send(delivery!.body.replace('"web"', '"wex"'), headers);
     const dropped = await send(delivery!.body, {});
     const oversized = await send(`${delivery!.body}${' '.repeat(300 * 1024)}`, headers);
-    process.emit('SIGTERM');
-    const result = await listening;
+    const { events } = await stopListening(listening);
     expect([replayed.status, altered.status, dropped.status, oversized.status]).toEqual([200, 401, 401, 413]);
-    const events = result.out
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       trigger: 'deployments.deployment_started',
