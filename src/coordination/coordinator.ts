@@ -1,0 +1,66 @@
+import type { DedupeStore } from '../triggers/dedupe-store.js';
+
+/** A lock held by one owner: only the holder of `token` can extend or release it. */
+export interface HeldLock {
+  name: string;
+  token: string;
+}
+
+/** One quota window as a provider's headers last described it (times are epoch ms of the caller's clock). */
+export interface QuotaObservation {
+  name: string;
+  remaining: number;
+  limit?: number;
+  resetAt?: number;
+}
+
+/** What a shared quota says about one more request: send it now, or not before `retryAt`. */
+export type QuotaVerdict = { allowed: true } | { allowed: false; retryAt: number };
+
+/** What the doctor and the README's "many workers" section report. */
+export interface CoordinationStatus {
+  mode: 'local' | 'redis';
+  /** Whether the shared store answered (always true for the in-process mode). */
+  reachable: boolean;
+  /** Where the shared store is, without credentials. */
+  where: string;
+  detail?: string;
+}
+
+/**
+ * Every rule that must hold across workers goes through this one interface:
+ * owner-token locks, mark-once records with a TTL (webhook dedupe,
+ * idempotency records), shared quota state per connection and window, credit
+ * counters, and a small key-value store. The in-process implementation keeps
+ * today's single-process behaviour; the Redis one makes each operation one
+ * atomic command or Lua script, so many processes on many hosts agree.
+ */
+export interface Coordinator extends DedupeStore {
+  readonly mode: 'local' | 'redis';
+  /** Takes `name` for `ttlMs` if nobody holds it (Redis: SET NX PX); undefined when held. */
+  tryLock(name: string, ttlMs: number): Promise<HeldLock | undefined>;
+  /** Gives `ttlMs` more to a lock still held by `lock.token`; false when it was lost (compare-and-extend). */
+  extendLock(lock: HeldLock, ttlMs: number): Promise<boolean>;
+  /** Releases a lock only while `lock.token` still holds it (compare-and-delete, never a plain DEL). */
+  releaseLock(lock: HeldLock): Promise<boolean>;
+  /** Counts one request against the shared quota of `scope`, or says when to try again. */
+  takeQuota(scope: string, now: number): Promise<QuotaVerdict>;
+  /** Corrects the shared quota of `scope` from what an answer's headers said. */
+  observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void>;
+  /**
+   * Adds `amount` to the counter `key` if the total stays within `limit`;
+   * returns whether it did and the total after. A negative amount gives back.
+   */
+  addWithinLimit(
+    key: string,
+    amount: number,
+    limit: number,
+    ttlMs: number,
+  ): Promise<{ added: boolean; total: number }>;
+  getValue(key: string): Promise<string | undefined>;
+  setValue(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets `key` to `next` only while it holds `expected` (undefined: only while absent). */
+  compareAndSet(key: string, expected: string | undefined, next: string, ttlMs: number): Promise<boolean>;
+  status(): Promise<CoordinationStatus>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../clock.js';
+import type { ClaimOutcome } from '../triggers/dedupe-store.js';
+import { MemoryDedupeStore } from '../triggers/memory-dedupe-store.js';
+import type {
+  CoordinationStatus,
+  Coordinator,
+  HeldLock,
+  QuotaObservation,
+  QuotaVerdict,
+} from './coordinator.js';
+import { observeIntoWindow, type QuotaWindowState, takeFromWindows } from './quota-rules.js';
+
+interface Expiring {
+  value: string;
+  expiresAt: number;
+}
+
+/**
+ * The in-process coordinator, the default: every rule holds among the
+ * invocations of one process, exactly as without coordination. Locks,
+ * records and counters live in this process's memory, timed by the real
+ * clock (a lock's TTL is real time whatever clock the runtime uses).
+ */
+export class LocalCoordinator implements Coordinator {
+  readonly mode = 'local' as const;
+  private readonly values = new Map<string, Expiring>();
+  private readonly quotas = new Map<string, Map<string, QuotaWindowState>>();
+  private readonly records: MemoryDedupeStore;
+
+  constructor(private readonly timer: Clock = systemClock) {
+    this.records = new MemoryDedupeStore(timer);
+  }
+
+  claim(key: string, leaseMs: number): Promise<ClaimOutcome> {
+    return this.records.claim(key, leaseMs);
+  }
+
+  complete(key: string, token: string, ttlMs: number): Promise<void> {
+    return this.records.complete(key, token, ttlMs);
+  }
+
+  release(key: string, token: string): Promise<void> {
+    return this.records.release(key, token);
+  }
+
+  markOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.records.markOnce(key, ttlMs);
+  }
+
+  private live(key: string): string | undefined {
+    const found = this.values.get(key);
+    if (found && found.expiresAt <= this.timer.now()) this.values.delete(key);
+    return this.values.get(key)?.value;
+  }
+
+  private keep(key: string, value: string, ttlMs: number): void {
+    this.values.set(key, { value, expiresAt: this.timer.now() + ttlMs });
+  }
+
+  async tryLock(name: string, ttlMs: number): Promise<HeldLock | undefined> {
+    const key = `lock:${name}`;
+    if (this.live(key) !== undefined) return undefined;
+    const token = randomBytes(16).toString('hex');
+    this.keep(key, token, ttlMs);
+    return { name, token };
+  }
+
+  async extendLock(lock: HeldLock, ttlMs: number): Promise<boolean> {
+    const key = `lock:${lock.name}`;
+    if (this.live(key) !== lock.token) return false;
+    this.keep(key, lock.token, ttlMs);
+    return true;
+  }
+
+  async releaseLock(lock: HeldLock): Promise<boolean> {
+    const key = `lock:${lock.name}`;
+    if (this.live(key) !== lock.token) return false;
+    return this.values.delete(key);
+  }
+
+  async takeQuota(scope: string, now: number): Promise<QuotaVerdict> {
+    const windows = this.quotas.get(scope) ?? new Map<string, QuotaWindowState>();
+    this.quotas.set(scope, windows);
+    return takeFromWindows(windows, now);
+  }
+
+  async observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void> {
+    const windows = this.quotas.get(scope) ?? new Map<string, QuotaWindowState>();
+    this.quotas.set(scope, windows);
+    const next = observeIntoWindow(windows.get(window.name), window, now);
+    if (next) windows.set(window.name, next);
+  }
+
+  async addWithinLimit(key: string, amount: number, limit: number, ttlMs: number) {
+    const total = Number(this.live(`count:${key}`) ?? '0');
+    if (amount > 0 && total + amount > limit) return { added: false, total };
+    this.keep(`count:${key}`, String(total + amount), ttlMs);
+    return { added: true, total: total + amount };
+  }
+
+  async getValue(key: string): Promise<string | undefined> {
+    return this.live(`kv:${key}`);
+  }
+
+  async setValue(key: string, value: string, ttlMs: number): Promise<void> {
+    this.keep(`kv:${key}`, value, ttlMs);
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, next: string, ttlMs: number) {
+    if (this.live(`kv:${key}`) !== expected) return false;
+    this.keep(`kv:${key}`, next, ttlMs);
+    return true;
+  }
+
+  async status(): Promise<CoordinationStatus> {
+    return {
+      mode: 'local',
+      reachable: true,
+      where: 'this process',
+      detail: 'locks, quotas and dedupe hold within one process; set TOOLSTEPS_REDIS_URL to share them',
+    };
+  }
+
+  async close(): Promise<void> {}
+}

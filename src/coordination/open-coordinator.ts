@@ -1,0 +1,63 @@
+import { type Clock, systemClock } from '../clock.js';
+import type { CoordinationStatus, Coordinator } from './coordinator.js';
+import { LocalCoordinator } from './local-coordinator.js';
+
+export interface CoordinationConfig {
+  /** `redis://` or `rediss://` URL; default `TOOLSTEPS_REDIS_URL`. Unset: in-process coordination. */
+  redisUrl?: string;
+  /** Key prefix in Redis; default `TOOLSTEPS_REDIS_PREFIX`, else `toolsteps`. */
+  prefix?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The in-process coordinator's clock (tests). */
+  clock?: Clock;
+}
+
+/** The Redis URL that configures coordination, from the options or the environment. */
+export function configuredRedisUrl(config: CoordinationConfig = {}): string | undefined {
+  const env = config.env ?? process.env;
+  return config.redisUrl ?? (env.TOOLSTEPS_REDIS_URL?.trim() || undefined);
+}
+
+/**
+ * The coordinator the configuration asks for: Redis when a URL is given
+ * (ioredis is loaded only then), otherwise the in-process one, which keeps
+ * today's single-process behaviour.
+ */
+export async function openCoordinator(config: CoordinationConfig = {}): Promise<Coordinator> {
+  const url = configuredRedisUrl(config);
+  if (!url) return new LocalCoordinator(config.clock ?? systemClock);
+  const [{ connectRedis, redisWhere }, { RedisCoordinator }] = await Promise.all([
+    import('./load-ioredis.js'),
+    import('./redis-coordinator.js'),
+  ]);
+  const env = config.env ?? process.env;
+  return new RedisCoordinator(await connectRedis(url), {
+    prefix: config.prefix ?? (env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps'),
+    where: redisWhere(url),
+  });
+}
+
+/**
+ * Which coordination is active and whether Redis answers: for `toolsteps
+ * doctor` and embedders' health checks. Gives up on an absent Redis within
+ * a few seconds instead of waiting out the reconnect policy.
+ */
+export async function describeCoordination(config: CoordinationConfig = {}): Promise<CoordinationStatus> {
+  const url = configuredRedisUrl(config);
+  if (!url) return new LocalCoordinator().status();
+  const [{ connectRedis, redisWhere }, { RedisCoordinator }] = await Promise.all([
+    import('./load-ioredis.js'),
+    import('./redis-coordinator.js'),
+  ]);
+  const client = await connectRedis(url, {
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
+  const coordinator = new RedisCoordinator(client, { where: redisWhere(url) });
+  try {
+    return await coordinator.status();
+  } finally {
+    client.disconnect();
+  }
+}

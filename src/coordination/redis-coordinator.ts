@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { ClaimOutcome } from '../triggers/dedupe-store.js';
+import type {
+  CoordinationStatus,
+  Coordinator,
+  HeldLock,
+  QuotaObservation,
+  QuotaVerdict,
+} from './coordinator.js';
+import type { RedisClient } from './load-ioredis.js';
+import { NEW_WINDOW_POLL_MS, PROBE_PAUSE_MS, RESET_TOLERANCE_MS } from './quota-rules.js';
+import * as scripts from './redis-scripts.js';
+
+/** Shared quota state outlives every window we know of, then goes. */
+const QUOTA_TTL_MS = 24 * 60 * 60_000;
+
+export interface RedisCoordinatorOptions {
+  /** Prefix of every key, so several deployments can share one Redis. Default `toolsteps`. */
+  prefix?: string;
+  /** Shown by `status()`; never holds a password. */
+  where?: string;
+}
+
+type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
+
+const newToken = () => randomBytes(16).toString('hex');
+
+/**
+ * The coordinator for many workers: every operation is one Redis command or
+ * one Lua script, so it is atomic across processes and hosts. Keys live
+ * under `<prefix>:`; values are tokens, counters and quota numbers, never a
+ * secret (connection secrets are encrypted by their store).
+ */
+export class RedisCoordinator implements Coordinator {
+  readonly mode = 'redis' as const;
+  readonly prefix: string;
+  private readonly run: Record<string, ScriptRunner> = {};
+
+  constructor(
+    readonly client: RedisClient,
+    private readonly options: RedisCoordinatorOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'toolsteps';
+    const defined: Record<string, [number, string]> = {
+      tsReleaseLock: [1, scripts.RELEASE_LOCK],
+      tsExtendLock: [1, scripts.EXTEND_LOCK],
+      tsClaim: [1, scripts.CLAIM],
+      tsReleaseClaim: [1, scripts.RELEASE_CLAIM],
+      tsMarkOnce: [1, scripts.MARK_ONCE],
+      tsAddWithinLimit: [2, scripts.ADD_WITHIN_LIMIT],
+      tsCompareAndSet: [1, scripts.COMPARE_AND_SET],
+      tsTakeQuota: [1, scripts.TAKE_QUOTA],
+      tsObserveQuota: [1, scripts.OBSERVE_QUOTA],
+    };
+    for (const [name, [numberOfKeys, lua]] of Object.entries(defined)) {
+      // defineCommand sends EVALSHA and falls back to EVAL after a restart emptied the script cache.
+      client.defineCommand(name, { numberOfKeys, lua });
+      const method = (client as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
+      this.run[name] = method.bind(client);
+    }
+  }
+
+  /** The Redis key of one of our names: `<prefix>:<kind>:<name>`. */
+  key(kind: string, name: string): string {
+    return `${this.prefix}:${kind}:${name}`;
+  }
+
+  private script(name: string, ...args: (string | number)[]): Promise<unknown> {
+    return (this.run[name] as ScriptRunner)(...args);
+  }
+
+  async tryLock(name: string, ttlMs: number): Promise<HeldLock | undefined> {
+    const token = newToken();
+    const taken = await this.client.set(this.key('lock', name), token, 'PX', ttlMs, 'NX');
+    return taken === 'OK' ? { name, token } : undefined;
+  }
+
+  async extendLock(lock: HeldLock, ttlMs: number): Promise<boolean> {
+    return (await this.script('tsExtendLock', this.key('lock', lock.name), lock.token, ttlMs)) === 1;
+  }
+
+  async releaseLock(lock: HeldLock): Promise<boolean> {
+    return (await this.script('tsReleaseLock', this.key('lock', lock.name), lock.token)) === 1;
+  }
+
+  async claim(key: string, leaseMs: number): Promise<ClaimOutcome> {
+    const token = newToken();
+    const outcome = await this.script('tsClaim', this.key('once', key), token, leaseMs);
+    if (outcome === 'claimed') return { status: 'claimed', token };
+    return { status: outcome === 'done' ? 'done' : 'in_flight' };
+  }
+
+  async complete(key: string, token: string, ttlMs: number): Promise<void> {
+    await this.client.set(this.key('once', key), `d:${token}`, 'PX', ttlMs);
+  }
+
+  async release(key: string, token: string): Promise<void> {
+    await this.script('tsReleaseClaim', this.key('once', key), token);
+  }
+
+  async markOnce(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.script('tsMarkOnce', this.key('once', key), newToken(), ttlMs)) === 1;
+  }
+
+  async takeQuota(scope: string, now: number): Promise<QuotaVerdict> {
+    const retryAt = Number(
+      await this.script(
+        'tsTakeQuota',
+        this.key('quota', scope),
+        now,
+        QUOTA_TTL_MS,
+        PROBE_PAUSE_MS,
+        NEW_WINDOW_POLL_MS,
+      ),
+    );
+    return retryAt === 0 ? { allowed: true } : { allowed: false, retryAt };
+  }
+
+  async observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void> {
+    await this.script(
+      'tsObserveQuota',
+      this.key('quota', scope),
+      now,
+      QUOTA_TTL_MS,
+      window.name,
+      window.remaining,
+      window.limit ?? '',
+      window.resetAt ?? '',
+      RESET_TOLERANCE_MS,
+    );
+  }
+
+  async addWithinLimit(key: string, amount: number, limit: number, ttlMs: number) {
+    const [added, total] = (await this.script(
+      'tsAddWithinLimit',
+      this.key('count', key),
+      this.key('count-ids', key),
+      amount,
+      limit,
+      ttlMs,
+      newToken(),
+    )) as [number, string];
+    return { added: added === 1, total: Number(total) };
+  }
+
+  async getValue(key: string): Promise<string | undefined> {
+    return (await this.client.get(this.key('kv', key))) ?? undefined;
+  }
+
+  async setValue(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.client.set(this.key('kv', key), value, 'PX', ttlMs);
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, next: string, ttlMs: number) {
+    const given = expected === undefined ? '0' : '1';
+    return (
+      (await this.script('tsCompareAndSet', this.key('kv', key), expected ?? '', next, ttlMs, given)) === 1
+    );
+  }
+
+  async status(): Promise<CoordinationStatus> {
+    const where = this.options.where ?? 'redis';
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answer = await Promise.race([
+        this.client.ping(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+        }),
+      ]);
+      return { mode: 'redis', reachable: answer === 'PONG', where };
+    } catch (error) {
+      return { mode: 'redis', reachable: false, where, detail: (error as Error).message };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The Lua scripts of the Redis coordinator. Redis runs a script as one
+ * command, so each read-decide-write below is atomic across every worker.
+ * A lock or record value is the owner's random token, so only the owner
+ * can extend, complete or release what it took (never a plain DEL).
+ */
+
+/** KEYS[1] lock; ARGV token. Deletes the lock only while it is still ours. */
+export const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** KEYS[1] lock; ARGV token, ttl. Extends the lock only while it is still ours. */
+export const EXTEND_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
+/** KEYS[1] record; ARGV token, lease. 'claimed', 'done' or 'in_flight'. */
+export const CLAIM = `
+if redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'NX', 'PX', ARGV[2]) then return 'claimed' end
+local value = redis.call('GET', KEYS[1])
+if value == 'c:' .. ARGV[1] then return 'claimed' end
+if value and string.sub(value, 1, 2) == 'd:' then return 'done' end
+return 'in_flight'`;
+
+/** KEYS[1] record; ARGV token. Forgets a claim only while it is still ours. */
+export const RELEASE_CLAIM = `
+if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * KEYS[1] record; ARGV token, ttl. 1 the first time. A command resent after a
+ * reconnect finds its own token and still answers 1, so a lost reply never
+ * turns a first time into a duplicate.
+ */
+export const MARK_ONCE = `
+if redis.call('SET', KEYS[1], 'd:' .. ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[1]) == 'd:' .. ARGV[1] then return 1 end
+return 0`;
+
+/**
+ * KEYS[1] counter, KEYS[2] the ids of additions already made; ARGV amount,
+ * limit, ttl, addition id. Adds when the total stays within the limit (a
+ * negative amount always gives back). An addition whose id was already made
+ * (a command resent after a reconnect) is not made twice.
+ */
+export const ADD_WITHIN_LIMIT = `
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+local amount = tonumber(ARGV[1])
+if redis.call('SADD', KEYS[2], ARGV[4]) == 0 then return {1, tostring(total)} end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+if amount > 0 and total + amount > tonumber(ARGV[2]) then
+  redis.call('SREM', KEYS[2], ARGV[4])
+  return {0, tostring(total)}
+end
+total = tonumber(redis.call('INCRBYFLOAT', KEYS[1], ARGV[1]))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, tostring(total)}`;
+
+/** KEYS[1] value; ARGV expected ('' = absent), next, ttl, whether an expected value was given. */
+export const COMPARE_AND_SET = `
+local value = redis.call('GET', KEYS[1])
+if ARGV[4] == '1' then
+  if value ~= ARGV[1] then return 0 end
+elseif value then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
+/** Loads the windows of a quota hash into a table and the order of their names. */
+const LOAD_WINDOWS = `
+local raw = redis.call('HGETALL', KEYS[1])
+local windows, names = {}, {}
+for i = 1, #raw, 2 do
+  windows[raw[i]] = cjson.decode(raw[i + 1])
+  names[#names + 1] = raw[i]
+end`;
+
+/**
+ * KEYS[1] quota hash (one field per window); ARGV now, ttl, probe pause,
+ * new-window poll. 0 when the request may go (it is counted), else the
+ * time to try again. The same steps as `takeFromWindows` in quota-rules.ts.
+ */
+export const TAKE_QUOTA = `${LOAD_WINDOWS}
+local now, ttl, probe, poll = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local retryAt = 0
+for _, name in ipairs(names) do
+  local w = windows[name]
+  if w.t and w.t <= now then
+    if w.l == nil then w = nil else w = { r = w.l, l = w.l, after = w.t } end
+  elseif w.p and w.p <= now then
+    w = nil
+  end
+  windows[name] = w
+  if w == nil then redis.call('HDEL', KEYS[1], name)
+  elseif w.r <= 0 then
+    if w.t then retryAt = math.max(retryAt, w.t)
+    elseif w.after then retryAt = math.max(retryAt, now + poll)
+    else
+      if not w.p then w.p = now + probe end
+      retryAt = math.max(retryAt, w.p)
+    end
+  end
+end
+local allowed = retryAt <= now
+for _, name in ipairs(names) do
+  local w = windows[name]
+  if w then
+    if allowed then w.r = w.r - 1 end
+    redis.call('HSET', KEYS[1], name, cjson.encode(w))
+  end
+end
+if #names > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if allowed then return 0 end
+return retryAt`;
+
+/**
+ * KEYS[1] quota hash; ARGV now, ttl, window name, remaining, limit ('' =
+ * unknown), reset ('' = unknown), tolerance. The same steps as
+ * `observeIntoWindow` in quota-rules.ts.
+ */
+export const OBSERVE_QUOTA = `
+local now, ttl, name = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local remaining, limit, reset, tolerance = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local raw = redis.call('HGET', KEYS[1], name)
+local current = raw and cjson.decode(raw) or nil
+if limit == nil and current then limit = current.l end
+local fresh = { r = remaining, l = limit, t = reset }
+local nextWindow = fresh
+if current then
+  if reset == nil then
+    current.r = math.min(current.r, remaining)
+    nextWindow = current
+  elseif reset <= now then
+    nextWindow = nil
+  elseif current.t == nil then
+    if current.after and reset <= current.after + tolerance then nextWindow = nil
+    else fresh.r = math.min(current.r, remaining) end
+  elseif reset > current.t + tolerance then
+    nextWindow = fresh
+  elseif reset < current.t - tolerance then
+    nextWindow = nil
+  else
+    fresh.r = math.min(current.r, remaining)
+    fresh.t = math.min(current.t, reset)
+  end
+end
+if nextWindow == nil then return 0 end
+redis.call('HSET', KEYS[1], name, cjson.encode(nextWindow))
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1`;

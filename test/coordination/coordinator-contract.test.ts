@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Coordinator } from '../../src/coordination/coordinator.js';
+import { LocalCoordinator } from '../../src/coordination/local-coordinator.js';
+import { describeCoordination, openCoordinator } from '../../src/coordination/open-coordinator.js';
+import { withLock } from '../../src/coordination/with-lock.js';
+import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+
+const REDIS_URL = testRedisUrl(1);
+const redisEnabled = await redisSuiteEnabled(REDIS_URL);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The same rules, checked against both implementations. */
+function contract(name: string, open: () => Promise<Coordinator>) {
+  describe(`${name} coordinator`, () => {
+    let coordinator: Coordinator;
+    beforeAll(async () => {
+      coordinator = await open();
+    });
+    afterAll(() => coordinator.close());
+
+    it('a lock has one owner; only its token extends or releases it', async () => {
+      const held = await coordinator.tryLock('one', 5_000);
+      expect(held).toBeDefined();
+      expect(await coordinator.tryLock('one', 5_000)).toBeUndefined();
+      const stranger = { name: 'one', token: 'not-the-owner' };
+      expect(await coordinator.extendLock(stranger, 5_000)).toBe(false);
+      expect(await coordinator.releaseLock(stranger)).toBe(false);
+      expect(await coordinator.tryLock('one', 5_000)).toBeUndefined();
+      expect(await coordinator.extendLock(held!, 5_000)).toBe(true);
+      expect(await coordinator.releaseLock(held!)).toBe(true);
+      expect(await coordinator.tryLock('one', 5_000)).toBeDefined();
+    });
+
+    it('a lock its holder stopped extending expires, and the late holder cannot remove its successor', async () => {
+      const first = await coordinator.tryLock('ttl', 150);
+      expect(first).toBeDefined();
+      await sleep(400);
+      const second = await coordinator.tryLock('ttl', 5_000);
+      expect(second).toBeDefined();
+      expect(await coordinator.releaseLock(first!)).toBe(false);
+      expect(await coordinator.extendLock(first!, 5_000)).toBe(false);
+      expect(await coordinator.tryLock('ttl', 5_000)).toBeUndefined();
+    });
+
+    it('withLock runs one holder at a time and keeps the lock past its TTL while the work runs', async () => {
+      const order: string[] = [];
+      const task = (label: string) =>
+        withLock(
+          coordinator,
+          'serial',
+          async () => {
+            order.push(`${label}+`);
+            await sleep(500); // longer than the TTL below: the heartbeat must keep it
+            order.push(`${label}-`);
+          },
+          { ttlMs: 200, waitMs: 10_000, pollMs: 20 },
+        );
+      await Promise.all([task('a'), task('b')]);
+      expect([order.join(' ')]).toContainEqual(expect.stringMatching(/^(a\+ a- b\+ b-|b\+ b- a\+ a-)$/));
+    });
+
+    it('a claim is in flight until completed, then done; a released claim can be taken again', async () => {
+      const first = await coordinator.claim('event-1', 5_000);
+      expect(first.status).toBe('claimed');
+      expect((await coordinator.claim('event-1', 5_000)).status).toBe('in_flight');
+      await coordinator.release('event-1', 'someone-else');
+      expect((await coordinator.claim('event-1', 5_000)).status).toBe('in_flight');
+      if (first.status !== 'claimed') throw new Error('unreachable');
+      await coordinator.release('event-1', first.token);
+      const again = await coordinator.claim('event-1', 5_000);
+      expect(again.status).toBe('claimed');
+      if (again.status !== 'claimed') throw new Error('unreachable');
+      await coordinator.complete('event-1', again.token, 60_000);
+      expect((await coordinator.claim('event-1', 5_000)).status).toBe('done');
+    });
+
+    it('markOnce is true the first time only, and forgets after its TTL', async () => {
+      expect(await coordinator.markOnce('idem-1', 200)).toBe(true);
+      expect(await coordinator.markOnce('idem-1', 200)).toBe(false);
+      await sleep(400);
+      expect(await coordinator.markOnce('idem-1', 200)).toBe(true);
+    });
+
+    it('a counter adds only within its limit and gives back', async () => {
+      expect(await coordinator.addWithinLimit('credits', 6, 10, 60_000)).toEqual({ added: true, total: 6 });
+      expect(await coordinator.addWithinLimit('credits', 5, 10, 60_000)).toEqual({ added: false, total: 6 });
+      expect(await coordinator.addWithinLimit('credits', -2, 10, 60_000)).toEqual({ added: true, total: 4 });
+      expect(await coordinator.addWithinLimit('credits', 6, 10, 60_000)).toEqual({ added: true, total: 10 });
+    });
+
+    it('compare-and-set replaces only the expected value', async () => {
+      expect(await coordinator.compareAndSet('rt', undefined, 'v1', 60_000)).toBe(true);
+      expect(await coordinator.compareAndSet('rt', undefined, 'v2', 60_000)).toBe(false);
+      expect(await coordinator.compareAndSet('rt', 'v0', 'v2', 60_000)).toBe(false);
+      expect(await coordinator.compareAndSet('rt', 'v1', 'v2', 60_000)).toBe(true);
+      expect(await coordinator.getValue('rt')).toBe('v2');
+      await coordinator.setValue('rt', 'v3', 60_000);
+      expect(await coordinator.getValue('rt')).toBe('v3');
+      expect(await coordinator.getValue('absent')).toBeUndefined();
+    });
+
+    it('a shared quota counts every take against what the provider said, and refills at the reset', async () => {
+      const t0 = 1_000_000;
+      await coordinator.observeQuota(
+        'conn',
+        { name: 'minute', remaining: 3, limit: 5, resetAt: t0 + 60_000 },
+        t0,
+      );
+      const verdicts = [];
+      for (let i = 0; i < 4; i += 1) verdicts.push(await coordinator.takeQuota('conn', t0 + i));
+      expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, true, false]);
+      expect(verdicts[3]).toEqual({ allowed: false, retryAt: t0 + 60_000 });
+      // A late answer about the same window never raises what we may send.
+      await coordinator.observeQuota('conn', { name: 'minute', remaining: 2, resetAt: t0 + 60_400 }, t0 + 10);
+      expect((await coordinator.takeQuota('conn', t0 + 20)).allowed).toBe(false);
+      // At the reset the window refills to its limit.
+      const after = [];
+      for (let i = 0; i < 6; i += 1) after.push((await coordinator.takeQuota('conn', t0 + 60_001)).allowed);
+      expect(after).toEqual([true, true, true, true, true, false]);
+      // An answer about the window that ended is ignored; one about the new window sets its end.
+      await coordinator.observeQuota(
+        'conn',
+        { name: 'minute', remaining: 0, resetAt: t0 + 60_900 },
+        t0 + 60_002,
+      );
+      expect(await coordinator.takeQuota('conn', t0 + 60_003)).toEqual({
+        allowed: false,
+        retryAt: t0 + 60_003 + 100,
+      });
+      await coordinator.observeQuota(
+        'conn',
+        { name: 'minute', remaining: 1, resetAt: t0 + 120_000 },
+        t0 + 60_010,
+      );
+      expect(await coordinator.takeQuota('conn', t0 + 60_011)).toEqual({
+        allowed: false,
+        retryAt: t0 + 120_000,
+      });
+    });
+
+    it('says which mode is active and that it answers', async () => {
+      expect(await coordinator.status()).toMatchObject({ mode: coordinator.mode, reachable: true });
+    });
+  });
+}
+
+contract('in-process', async () => new LocalCoordinator());
+
+describe.skipIf(!redisEnabled)('redis', () => {
+  beforeAll(() => flushTestDb(REDIS_URL));
+  contract('Redis', () => openCoordinator({ redisUrl: REDIS_URL, prefix: 'contract' }));
+
+  it('describeCoordination reports Redis mode, and an unreachable Redis without waiting out retries', async () => {
+    expect(await describeCoordination({ redisUrl: REDIS_URL })).toMatchObject({
+      mode: 'redis',
+      reachable: true,
+      where: REDIS_URL,
+    });
+    const down = await describeCoordination({ redisUrl: 'redis://user:hunter2@127.0.0.1:1/0' });
+    expect(down).toMatchObject({ mode: 'redis', reachable: false });
+    expect(JSON.stringify(down)).not.toContain('hunter2');
+    expect(await describeCoordination({ env: {} })).toMatchObject({ mode: 'local', reachable: true });
+  });
+});
