@@ -30,7 +30,11 @@ const FaultRuleBody = z.strictObject({
       when: z.enum(['before', 'after']).optional(),
     }),
     z.strictObject({ kind: z.literal('reset'), when: z.enum(['before', 'after']) }),
-    z.strictObject({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
+    z.strictObject({
+      kind: z.literal('delay'),
+      ms: z.number().int().min(0).max(600_000),
+      dropIfAbandoned: z.boolean().optional(),
+    }),
   ]),
 });
 

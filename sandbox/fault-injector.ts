@@ -14,7 +14,15 @@ export type FaultAction =
       when?: 'before' | 'after';
     }
   | { kind: 'reset'; when: 'before' | 'after' }
-  | { kind: 'delay'; ms: number };
+  | {
+      kind: 'delay';
+      ms: number;
+      /**
+       * The provider never reads a request whose client hung up during the
+       * delay (a process killed while waiting): it is dropped, not acted on.
+       */
+      dropIfAbandoned?: boolean;
+    };
 
 export interface FaultRule {
   /** Emulator mount, e.g. `ticketing`; omitted = any. */

@@ -22,6 +22,7 @@ export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
 export { GOVERNANCE_SANDBOX } from './governance/governance-seed.js';
+export { ScaledClock, type ScaledClockSettings } from './scaled-clock.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 export {

@@ -204,7 +204,10 @@ export class SandboxServer {
         headers: fault.headers ?? {},
       });
     }
-    if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    if (fault?.kind === 'delay') {
+      await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      if (fault.dropIfAbandoned && request.socket.destroyed) return;
+    }
 
     const reply = await emulator.handle({
       method,

@@ -10,6 +10,7 @@
 export { AbortedError } from './errors/aborted-error.js';
 export { AuthError } from './errors/auth-error.js';
 export { CreditError } from './errors/credit-error.js';
+export { EncryptionKeyError, type EncryptionKeyProblem } from './errors/encryption-key-error.js';
 export type {
   CreditRange,
   CreditsSpent,

@@ -4,8 +4,11 @@ import { type Connection, toPublicConnection } from './connection/connection.js'
 import type { ConnectionStore } from './connection/connection-store.js';
 import { MemoryConnectionStore } from './connection/memory-store.js';
 import { TokenRefresher } from './connection/token-refresher.js';
+import type { Coordinator } from './coordination/coordinator.js';
+import { SharedRateGate } from './coordination/shared-rate-gate.js';
 import { sharedDispatcher } from './http/agent.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exchange.js';
+import type { Gate } from './http/gate.js';
 import { createHttpClient } from './http/http-client.js';
 import { RateGate } from './http/rate-gate.js';
 import type { RateLimitSnapshot } from './http/rate-limit.js';
@@ -38,6 +41,12 @@ export interface RuntimeOptions {
   requestTimeoutMs?: number;
   /** Most bytes of one answer's body; a larger answer fails with ResponseTooLargeError. Default 32 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Where rules shared by several workers live (`openCoordinator()`): with a
+   * Redis coordinator, every connection's rate gate is one budget for all
+   * workers. Default: in-process, each runtime keeps its own gates.
+   */
+  coordination?: Coordinator;
 }
 
 export interface InvokeOptions {
@@ -89,7 +98,8 @@ export class Runtime {
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly dispatcher: Dispatcher;
   private readonly retry: RetryOptions;
-  private readonly gates = new Map<string, RateGate>();
+  private readonly gates = new Map<string, Gate>();
+  readonly coordination: Coordinator | undefined;
   private readonly maxRateLimitWaitMs: number;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -104,6 +114,7 @@ export class Runtime {
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.coordination = options.coordination;
     this.refresher = new TokenRefresher({
       store: this.store,
       clock: this.clock,
@@ -123,11 +134,18 @@ export class Runtime {
     return this.dispatcher;
   }
 
-  /** The rate gate of one connection: shared by every invocation that uses it. */
-  gateFor(connectionId: string): RateGate {
+  /**
+   * The rate gate of one connection: shared by every invocation that uses
+   * it, and with a shared coordinator by every worker.
+   */
+  gateFor(connectionId: string): Gate {
     let gate = this.gates.get(connectionId);
     if (!gate) {
-      gate = new RateGate({ clock: this.clock, maxWaitMs: this.maxRateLimitWaitMs });
+      const settings = { clock: this.clock, maxWaitMs: this.maxRateLimitWaitMs, logger: this.logger };
+      gate =
+        this.coordination?.mode === 'redis'
+          ? new SharedRateGate(this.coordination, `connection:${connectionId}`, settings)
+          : new RateGate(settings);
       this.gates.set(connectionId, gate);
     }
     return gate;

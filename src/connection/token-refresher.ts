@@ -133,28 +133,40 @@ export class TokenRefresher {
       }
       throw error;
     }
-    return this.save(integration, id, tokens);
+    return this.save(integration, id, tokens, refreshToken);
   }
 
   /**
    * Saves a refreshed pair. The provider has already spent the old refresh
    * token, so a pair that cannot be saved is lost: say so, and that the
-   * connection needs re-authorisation, rather than fail as bad input.
+   * connection needs re-authorisation, rather than fail as bad input. The
+   * save is a compare-and-set on the refresh token we spent: a stored pair
+   * that no longer holds it is newer than ours (another worker refreshed
+   * while our lock had lapsed) and is kept, never overwritten with an older one.
    */
-  private async save(integration: Integration, id: string, tokens: TokenSet): Promise<Connection> {
+  private async save(
+    integration: Integration,
+    id: string,
+    tokens: TokenSet,
+    spent: string,
+  ): Promise<Connection> {
     const { store, clock } = this.options;
     try {
-      return await store.update(id, (stored) => ({
-        ...stored,
-        secrets: {
-          ...stored.secrets,
-          accessToken: tokens.accessToken,
-          // Providers that rotate send a new one; keep the old one only if none came back.
-          refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
-        },
-        ...definedOnly({ expiresAt: tokens.expiresAt, scopes: tokens.scopes }),
-        updatedAt: clock.now(),
-      }));
+      return await store.update(id, (stored) =>
+        stored.secrets.refreshToken !== spent
+          ? stored
+          : {
+              ...stored,
+              secrets: {
+                ...stored.secrets,
+                accessToken: tokens.accessToken,
+                // Providers that rotate send a new one; keep the old one only if none came back.
+                refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
+              },
+              ...definedOnly({ expiresAt: tokens.expiresAt, scopes: tokens.scopes }),
+              updatedAt: clock.now(),
+            },
+      );
     } catch (error) {
       throw new AuthError(
         `The token endpoint issued new tokens for connection "${id}" but they could not be saved (${error instanceof ToolstepsError ? error.code : 'store error'}); the old refresh token is spent, so the connection needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,

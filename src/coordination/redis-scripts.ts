@@ -148,3 +148,21 @@ if nextWindow == nil then return 0 end
 redis.call('HSET', KEYS[1], name, cjson.encode(nextWindow))
 redis.call('PEXPIRE', KEYS[1], ttl)
 return 1`;
+
+/**
+ * KEYS[1] record hash, KEYS[2] index set; ARGV expected version ('' =
+ * absent), public JSON, sealed secrets, key id, record id, force ('1' =
+ * write whatever the version). A compare-and-set on the record's version,
+ * so a read-change-write never overwrites a change made in between.
+ */
+export const WRITE_RECORD = `
+local version = redis.call('HGET', KEYS[1], 'version')
+if ARGV[6] ~= '1' and (version or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'public', ARGV[2], 'secrets', ARGV[3], 'kid', ARGV[4], 'version', (tonumber(version) or 0) + 1)
+redis.call('SADD', KEYS[2], ARGV[5])
+return 1`;
+
+/** KEYS[1] record hash, KEYS[2] index set; ARGV record id. */
+export const REMOVE_RECORD = `
+redis.call('SREM', KEYS[2], ARGV[1])
+return redis.call('DEL', KEYS[1])`;

@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'plan_required'
   | 'partial_failure'
   | 'response_too_large'
-  | 'possibly_applied';
+  | 'possibly_applied'
+  | 'encryption_key_invalid';
 
 export interface FieldIssue {
   /** Dotted path of the failing field, e.g. `ticket.subject` or `people.3.email`. */

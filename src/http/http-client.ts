@@ -6,8 +6,8 @@ import type { Logger } from '../logger.js';
 import { attempt } from './attempt.js';
 import { type Exchange, NO_STATS, type RequestStats } from './exchange.js';
 import { followRedirects } from './follow-redirects.js';
+import type { Gate } from './gate.js';
 import { baseScope, type HttpRequest, prepareRequest } from './prepare-request.js';
-import type { RateGate } from './rate-gate.js';
 import { rejectFailures } from './reject-failures.js';
 import type { RetryOptions } from './retry-policy.js';
 import { type BoundCredentials, withAuthRefresh } from './with-auth-refresh.js';
@@ -44,7 +44,7 @@ export interface HttpClientOptions {
   fetch: typeof globalThis.fetch;
   dispatcher: Dispatcher;
   clock: Clock;
-  gate: RateGate;
+  gate: Gate;
   retry: RetryOptions;
   logger: Logger;
   signal?: AbortSignal | undefined;

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors.js';
+import type { Gate } from './gate.js';
 import type { RateLimitSnapshot, RateLimitWindow } from './rate-limit.js';
 
 const UNKNOWN_RESET_PAUSE_MS = 1000;
@@ -28,7 +29,7 @@ interface WindowState extends RateLimitWindow {
  * counts that are not finite are dropped, and a reset in the past or absurdly
  * far ahead (9e12) is clamped into the next day.
  */
-function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindow | undefined {
+export function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindow | undefined {
   if (!Number.isFinite(window.remaining)) return undefined;
   const finite = (value: number | undefined) =>
     value !== undefined && Number.isFinite(value) ? value : undefined;
@@ -49,7 +50,7 @@ function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindo
  * learns from every response and counts requests it lets through until the
  * next response corrects the count.
  */
-export class RateGate {
+export class RateGate implements Gate {
   private windows = new Map<string, WindowState>();
   private last: RateLimitSnapshot | undefined;
   /** Requests let through and not yet answered: the provider may not have counted them. */

@@ -1,5 +1,5 @@
 import { addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
-import type { RateGate } from './rate-gate.js';
+import type { Gate } from './gate.js';
 
 /**
  * Holds a request at the connection's rate gate until its quota allows it,
@@ -7,7 +7,7 @@ import type { RateGate } from './rate-gate.js';
  * request the gate counted, later redirect hops only inform it, and a request
  * that got no answer at all is given back.
  */
-export function withRateGate(send: Send, gate: RateGate, signal?: AbortSignal): Send {
+export function withRateGate(send: Send, gate: Gate, signal?: AbortSignal): Send {
   return async (outgoing: Outgoing): Promise<Exchange> => {
     let waits: number;
     try {
@@ -19,14 +19,14 @@ export function withRateGate(send: Send, gate: RateGate, signal?: AbortSignal): 
     try {
       result = await send(outgoing);
     } catch (error) {
-      gate.abandon();
+      await gate.abandon();
       return { ok: false, error, stats: NO_STATS };
     }
     const [first, ...later] = result.stats.answers;
-    if (result.stats.answers.length === 0) gate.abandon();
+    if (result.stats.answers.length === 0) await gate.abandon();
     else {
-      gate.observe(first);
-      for (const snapshot of later) gate.learn(snapshot);
+      await gate.observe(first);
+      for (const snapshot of later) await gate.learn(snapshot);
     }
     return { ...result, stats: addStats(result.stats, { rateLimitWaits: waits }) };
   };

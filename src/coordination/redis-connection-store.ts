@@ -1,0 +1,85 @@
+import { Connection } from '../connection/connection.js';
+import type { ConnectionStore } from '../connection/connection-store.js';
+import { checkConnection } from '../connection/file-store.js';
+import { InputError } from '../errors.js';
+import { EncryptedRecords } from './encrypted-records.js';
+import type { RedisCoordinator } from './redis-coordinator.js';
+import type { SecretBox } from './secret-box.js';
+import { withLock } from './with-lock.js';
+
+export interface RedisConnectionStoreOptions {
+  /** How long a held connection lock lives without its heartbeat: a killed holder loses it after this. Default 10 s. */
+  lockTtlMs?: number;
+  /** How long to wait for another worker's lock (a refresh) before a retryable TimeoutError. Default 45 s. */
+  lockWaitMs?: number;
+}
+
+/**
+ * Connections shared by every worker, in Redis: public fields in clear (for
+ * listing), secrets sealed with AES-256-GCM under `TOOLSTEPS_ENCRYPTION_KEY`.
+ * `update` is a compare-and-set, so two workers never overwrite each other's
+ * change; `withConnectionLock` is a Redis lock with an owner token and a
+ * heartbeat, so a token refresh runs in one worker at a time and a holder
+ * that dies loses the lock after its TTL.
+ */
+export class RedisConnectionStore implements ConnectionStore {
+  private readonly records: EncryptedRecords<Connection>;
+
+  constructor(
+    private readonly coordinator: RedisCoordinator,
+    box: SecretBox,
+    private readonly options: RedisConnectionStoreOptions = {},
+  ) {
+    this.records = new EncryptedRecords(coordinator, box, {
+      kind: 'conn',
+      noun: 'connection',
+      split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
+      join: (publicPart, secrets) => {
+        const parsed = Connection.safeParse({ ...publicPart, secrets });
+        if (parsed.success) return parsed.data;
+        throw new InputError(
+          `The stored connection "${String(publicPart.id)}" is not a valid connection; remove it and add it again.`,
+          parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: 'invalid' })),
+        );
+      },
+    });
+  }
+
+  get(id: string): Promise<Connection | undefined> {
+    return this.records.get(id);
+  }
+
+  list(): Promise<Connection[]> {
+    return this.records.list();
+  }
+
+  /** Every connection's public fields, read without the encryption key. */
+  listPublic(): Promise<Record<string, unknown>[]> {
+    return this.records.listPublic();
+  }
+
+  async put(connection: Connection): Promise<void> {
+    const valid = checkConnection(connection);
+    await this.records.put(valid.id, valid);
+  }
+
+  update(id: string, change: (current: Connection) => Connection): Promise<Connection> {
+    return this.records.update(id, (current) => checkConnection(change(current)));
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.records.remove(id);
+  }
+
+  /** Seals every connection with the current key (after rotating `TOOLSTEPS_ENCRYPTION_KEY`). */
+  rekey(): Promise<{ rekeyed: number; total: number }> {
+    return this.records.rekey();
+  }
+
+  withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {
+    return withLock(this.coordinator, `connection:${id}`, work, {
+      ttlMs: this.options.lockTtlMs ?? 10_000,
+      waitMs: this.options.lockWaitMs ?? 45_000,
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import type { Clock } from '../clock.js';
+import { NetworkError, RateLimitError, ToolstepsError } from '../errors.js';
+import type { Gate } from '../http/gate.js';
+import { saneWindow } from '../http/rate-gate.js';
+import type { RateLimitSnapshot } from '../http/rate-limit.js';
+import type { Logger } from '../logger.js';
+import type { Coordinator } from './coordinator.js';
+
+export interface SharedRateGateOptions {
+  clock: Clock;
+  /** Longest wait accepted before failing with RateLimitError instead. */
+  maxWaitMs: number;
+  logger?: Logger;
+}
+
+function unreachable(error: unknown): ToolstepsError {
+  if (error instanceof ToolstepsError) return error;
+  return new NetworkError(
+    'The shared rate limit in Redis could not be read (is TOOLSTEPS_REDIS_URL reachable?); nothing was sent.',
+    { retryable: true, sent: false, cause: error },
+  );
+}
+
+/**
+ * One rate gate for every worker using a connection: the quota the
+ * provider's remaining/reset headers describe lives in the coordinator, each
+ * request is counted there atomically before it is sent, and every answer
+ * corrects the count. N workers together stay inside the provider's quota
+ * instead of each spending all of it.
+ */
+export class SharedRateGate implements Gate {
+  constructor(
+    private readonly coordinator: Coordinator,
+    private readonly scope: string,
+    private readonly options: SharedRateGateOptions,
+  ) {}
+
+  async acquire(signal?: AbortSignal): Promise<number> {
+    const { clock, maxWaitMs } = this.options;
+    let waited = 0;
+    for (;;) {
+      const now = clock.now();
+      const verdict = await this.coordinator.takeQuota(this.scope, now).catch((error: unknown) => {
+        throw unreachable(error);
+      });
+      if (verdict.allowed) return waited;
+      const waitMs = verdict.retryAt - now;
+      if (waitMs > maxWaitMs) {
+        throw new RateLimitError(
+          `The provider's quota, shared by every worker, is spent for another ${Math.ceil(waitMs / 1000)} s; that is longer than the ${maxWaitMs} ms this call may wait.`,
+          { retryAfterMs: waitMs, sent: false },
+        );
+      }
+      waited += 1;
+      await clock.sleep(waitMs, signal);
+    }
+  }
+
+  async observe(snapshot: RateLimitSnapshot | undefined): Promise<void> {
+    if (!snapshot) return;
+    for (const window of snapshot.windows) {
+      const sane = saneWindow(window, snapshot.observedAt);
+      if (!sane) continue;
+      // A lost correction only makes the count more careful until the next answer; the call itself succeeded.
+      await this.coordinator
+        .observeQuota(this.scope, sane, this.options.clock.now())
+        .catch((error: unknown) => {
+          this.options.logger?.warn('could not update the shared rate limit', {
+            scope: this.scope,
+            error: (error as Error).message,
+          });
+        });
+    }
+  }
+
+  learn(snapshot: RateLimitSnapshot | undefined): Promise<void> {
+    return this.observe(snapshot);
+  }
+
+  /** The request was counted when it was let through; counting it as spent errs on the safe side. */
+  abandon(): void {}
+}
