@@ -43,10 +43,14 @@ export interface Coordinator extends DedupeStore {
   extendLock(lock: HeldLock, ttlMs: number): Promise<boolean>;
   /** Releases a lock only while `lock.token` still holds it (compare-and-delete, never a plain DEL). */
   releaseLock(lock: HeldLock): Promise<boolean>;
-  /** Counts one request against the shared quota of `scope`, or says when to try again. */
+  /** Lets one request of `scope` go (it is then in flight), or says when to look again. */
   takeQuota(scope: string, now: number): Promise<QuotaVerdict>;
-  /** Corrects the shared quota of `scope` from what an answer's headers said. */
-  observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void>;
+  /**
+   * Folds what an answer's headers said into the shared quota of `scope`.
+   * `settles`: the answer of a request `takeQuota` let through (or its loss),
+   * which is no longer in flight; false for a redirect hop's answer.
+   */
+  observeQuota(scope: string, windows: QuotaObservation[], now: number, settles: boolean): Promise<void>;
   /**
    * Adds `amount` to the counter `key` if the total stays within `limit`;
    * returns whether it did and the total after. A negative amount gives back.

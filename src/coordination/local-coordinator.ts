@@ -9,7 +9,12 @@ import type {
   QuotaObservation,
   QuotaVerdict,
 } from './coordinator.js';
-import { observeIntoWindow, type QuotaWindowState, takeFromWindows } from './quota-rules.js';
+import {
+  IN_FLIGHT_EXPIRY_MS,
+  observeIntoWindow,
+  type QuotaWindowState,
+  takeFromWindows,
+} from './quota-rules.js';
 
 interface Expiring {
   value: string;
@@ -25,7 +30,7 @@ interface Expiring {
 export class LocalCoordinator implements Coordinator {
   readonly mode = 'local' as const;
   private readonly values = new Map<string, Expiring>();
-  private readonly quotas = new Map<string, Map<string, QuotaWindowState>>();
+  private readonly quotas = new Map<string, { windows: Map<string, QuotaWindowState>; inFlight: number[] }>();
   private readonly records: MemoryDedupeStore;
 
   constructor(private readonly timer: Clock = systemClock) {
@@ -79,17 +84,32 @@ export class LocalCoordinator implements Coordinator {
     return this.values.delete(key);
   }
 
-  async takeQuota(scope: string, now: number): Promise<QuotaVerdict> {
-    const windows = this.quotas.get(scope) ?? new Map<string, QuotaWindowState>();
-    this.quotas.set(scope, windows);
-    return takeFromWindows(windows, now);
+  /** The windows of a scope and the real send times of its requests in flight. */
+  private quota(scope: string) {
+    let found = this.quotas.get(scope);
+    if (!found) {
+      found = { windows: new Map<string, QuotaWindowState>(), inFlight: [] };
+      this.quotas.set(scope, found);
+    }
+    const oldest = Date.now() - IN_FLIGHT_EXPIRY_MS;
+    found.inFlight = found.inFlight.filter((sentAt) => sentAt > oldest);
+    return found;
   }
 
-  async observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void> {
-    const windows = this.quotas.get(scope) ?? new Map<string, QuotaWindowState>();
-    this.quotas.set(scope, windows);
-    const next = observeIntoWindow(windows.get(window.name), window, now);
-    if (next) windows.set(window.name, next);
+  async takeQuota(scope: string, now: number): Promise<QuotaVerdict> {
+    const quota = this.quota(scope);
+    const verdict = takeFromWindows(quota.windows, quota.inFlight.length, now);
+    if (verdict.allowed) quota.inFlight.push(Date.now());
+    return verdict;
+  }
+
+  async observeQuota(scope: string, windows: QuotaObservation[], now: number, settles: boolean) {
+    const quota = this.quota(scope);
+    if (settles) quota.inFlight.shift();
+    for (const window of windows) {
+      const next = observeIntoWindow(quota.windows.get(window.name), window, now);
+      if (next) quota.windows.set(window.name, next);
+    }
   }
 
   async addWithinLimit(key: string, amount: number, limit: number, ttlMs: number) {

@@ -2,9 +2,16 @@
  * The rules of a shared quota, said once for both implementations: the
  * in-process coordinator runs these functions, the Redis coordinator runs
  * the same steps as one Lua script (`redis-scripts.ts`) so no two workers
- * interleave them. A window is stored as `{ r: remaining we may still
- * send, l: limit, t: reset time, p: probe time, after: the reset of the
- * window before }`.
+ * interleave them.
+ *
+ * A window is stored as `{ r: the lowest remaining the provider reported
+ * in it (or its limit once it refilled), l: limit, t: reset time, p: probe
+ * time, after: the reset of the window before }`. Beside the windows, every
+ * request let through and not yet answered is in flight: the provider may
+ * not have counted it yet, so a window allows `r - inFlight` more. The
+ * provider's own count corrects ours with every answer, and a request that
+ * was counted before it was answered gives its place back when its answer
+ * comes: N workers neither overshoot nor leave quota unused.
  */
 export interface QuotaWindowState {
   r: number;
@@ -14,21 +21,30 @@ export interface QuotaWindowState {
   after?: number;
 }
 
-/** Reset headers come in whole seconds, so two answers about one window differ by up to this much. */
-export const RESET_TOLERANCE_MS = 1000;
+/**
+ * Reset headers come in whole seconds and are read some time after the
+ * provider wrote them, so two answers about one window may put its reset
+ * this far apart.
+ */
+export const RESET_TOLERANCE_MS = 2000;
+/** A refilled window ignores answers whose reset is within this of the refill: they are late answers about the window before. */
+export const REFILL_TOLERANCE_MS = 5000;
 /** When the provider says the quota is spent but not when it refills: pause, then let one request probe. */
 export const PROBE_PAUSE_MS = 1000;
-/** After a refill we count from the limit until an answer says when the new window ends; until then, poll. */
-export const NEW_WINDOW_POLL_MS = 100;
+/** Spent while requests are still in flight: their answers may give places back, so look again soon. */
+export const IN_FLIGHT_POLL_MS = 100;
+/** A request unanswered for this long (real time) was lost with its worker; it stops holding a place. */
+export const IN_FLIGHT_EXPIRY_MS = 120_000;
 
 /**
- * Counts one request against every window, or says when to try again.
- * A window past its reset refills to its limit (fixed windows, the way the
- * providers count), and one whose refill time is unknown is forgotten, so
- * the next answer tells the truth.
+ * Whether one more request may go now, given `inFlight` unanswered ones;
+ * when not, the time to look again. Windows past their reset refill to their
+ * limit (fixed windows, the way the providers count); one whose refill time
+ * is unknown is forgotten, so the next answer tells the truth.
  */
 export function takeFromWindows(
   windows: Map<string, QuotaWindowState>,
+  inFlight: number,
   now: number,
 ): { allowed: true } | { allowed: false; retryAt: number } {
   let retryAt = 0;
@@ -44,25 +60,22 @@ export function takeFromWindows(
       continue;
     }
     const current = windows.get(name) as QuotaWindowState;
-    if (current.r > 0) continue;
-    if (current.t !== undefined) retryAt = Math.max(retryAt, current.t);
-    else if (current.after !== undefined) retryAt = Math.max(retryAt, now + NEW_WINDOW_POLL_MS);
+    if (current.r - inFlight > 0) continue;
+    if (inFlight > 0) retryAt = Math.max(retryAt, now + IN_FLIGHT_POLL_MS);
+    else if (current.t !== undefined) retryAt = Math.max(retryAt, current.t);
     else {
       current.p ??= now + PROBE_PAUSE_MS;
       retryAt = Math.max(retryAt, current.p);
     }
   }
-  if (retryAt > now) return { allowed: false, retryAt };
-  for (const window of windows.values()) window.r -= 1;
-  return { allowed: true };
+  return retryAt > now ? { allowed: false, retryAt } : { allowed: true };
 }
 
 /**
- * Corrects one window from an answer. What the provider says can only lower
- * what we may still send within the window we count (requests in flight are
- * not in its number yet); an answer about a later window starts that window;
- * an answer about a window already over is ignored, so a late answer never
- * undoes a refill.
+ * Folds one answer into a window. What the provider reports can only lower
+ * the window's count (answers arrive out of order); an answer about a later
+ * window starts that window; an answer about a window already over is
+ * ignored, so a late answer never undoes a refill.
  */
 export function observeIntoWindow(
   current: QuotaWindowState | undefined,
@@ -77,10 +90,13 @@ export function observeIntoWindow(
   if (seen.resetAt <= now) return undefined;
   if (current.t === undefined) {
     // Counting a refilled window: only an answer from after the refill may say when it ends.
-    if (current.after !== undefined && seen.resetAt <= current.after + RESET_TOLERANCE_MS) return undefined;
+    if (current.after !== undefined && seen.resetAt <= current.after + REFILL_TOLERANCE_MS) return undefined;
     return { ...fresh, r: Math.min(current.r, seen.remaining) };
   }
-  if (seen.resetAt > current.t + RESET_TOLERANCE_MS) return fresh;
+  if (seen.resetAt > current.t + RESET_TOLERANCE_MS) {
+    // Before the window we count has ended, a later reset is a late reading, not a new window.
+    return now < current.t ? { ...current, r: Math.min(current.r, seen.remaining) } : fresh;
+  }
   if (seen.resetAt < current.t - RESET_TOLERANCE_MS) return undefined;
   return { ...fresh, r: Math.min(current.r, seen.remaining), t: Math.min(current.t, seen.resetAt) };
 }

@@ -8,7 +8,13 @@ import type {
   QuotaVerdict,
 } from './coordinator.js';
 import type { RedisClient } from './load-ioredis.js';
-import { NEW_WINDOW_POLL_MS, PROBE_PAUSE_MS, RESET_TOLERANCE_MS } from './quota-rules.js';
+import {
+  IN_FLIGHT_EXPIRY_MS,
+  IN_FLIGHT_POLL_MS,
+  PROBE_PAUSE_MS,
+  REFILL_TOLERANCE_MS,
+  RESET_TOLERANCE_MS,
+} from './quota-rules.js';
 import * as scripts from './redis-scripts.js';
 
 /** Shared quota state outlives every window we know of, then goes. */
@@ -49,8 +55,8 @@ export class RedisCoordinator implements Coordinator {
       tsMarkOnce: [1, scripts.MARK_ONCE],
       tsAddWithinLimit: [2, scripts.ADD_WITHIN_LIMIT],
       tsCompareAndSet: [1, scripts.COMPARE_AND_SET],
-      tsTakeQuota: [1, scripts.TAKE_QUOTA],
-      tsObserveQuota: [1, scripts.OBSERVE_QUOTA],
+      tsTakeQuota: [2, scripts.TAKE_QUOTA],
+      tsObserveQuota: [2, scripts.OBSERVE_QUOTA],
     };
     for (const [name, [numberOfKeys, lua]] of Object.entries(defined)) {
       // defineCommand sends EVALSHA and falls back to EVAL after a restart emptied the script cache.
@@ -107,26 +113,36 @@ export class RedisCoordinator implements Coordinator {
       await this.script(
         'tsTakeQuota',
         this.key('quota', scope),
+        this.key('quota-flight', scope),
         now,
         QUOTA_TTL_MS,
         PROBE_PAUSE_MS,
-        NEW_WINDOW_POLL_MS,
+        IN_FLIGHT_POLL_MS,
+        Date.now(),
+        IN_FLIGHT_EXPIRY_MS,
+        newToken(),
       ),
     );
     return retryAt === 0 ? { allowed: true } : { allowed: false, retryAt };
   }
 
-  async observeQuota(scope: string, window: QuotaObservation, now: number): Promise<void> {
-    await this.script(
-      'tsObserveQuota',
-      this.key('quota', scope),
-      now,
-      QUOTA_TTL_MS,
+  async observeQuota(scope: string, windows: QuotaObservation[], now: number, settles: boolean) {
+    const each = windows.flatMap((window) => [
       window.name,
       window.remaining,
       window.limit ?? '',
       window.resetAt ?? '',
+    ]);
+    await this.script(
+      'tsObserveQuota',
+      this.key('quota', scope),
+      this.key('quota-flight', scope),
+      now,
+      QUOTA_TTL_MS,
+      settles ? '1' : '0',
       RESET_TOLERANCE_MS,
+      REFILL_TOLERANCE_MS,
+      ...each,
     );
   }
 

@@ -76,12 +76,16 @@ for i = 1, #raw, 2 do
 end`;
 
 /**
- * KEYS[1] quota hash (one field per window); ARGV now, ttl, probe pause,
- * new-window poll. 0 when the request may go (it is counted), else the
- * time to try again. The same steps as `takeFromWindows` in quota-rules.ts.
+ * KEYS[1] quota hash (one field per window), KEYS[2] requests in flight
+ * (a sorted set by real send time); ARGV now, ttl, probe pause, in-flight
+ * poll, real now, in-flight expiry, a member for this request. 0 when the
+ * request may go (it is then in flight), else the time to look again. The
+ * same steps as `takeFromWindows` in quota-rules.ts.
  */
 export const TAKE_QUOTA = `${LOAD_WINDOWS}
 local now, ttl, probe, poll = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[5]) - tonumber(ARGV[6]))
+local inFlight = redis.call('ZCARD', KEYS[2])
 local retryAt = 0
 for _, name in ipairs(names) do
   local w = windows[name]
@@ -92,61 +96,67 @@ for _, name in ipairs(names) do
   end
   windows[name] = w
   if w == nil then redis.call('HDEL', KEYS[1], name)
-  elseif w.r <= 0 then
-    if w.t then retryAt = math.max(retryAt, w.t)
-    elseif w.after then retryAt = math.max(retryAt, now + poll)
-    else
-      if not w.p then w.p = now + probe end
-      retryAt = math.max(retryAt, w.p)
+  else
+    if w.r - inFlight <= 0 then
+      if inFlight > 0 then retryAt = math.max(retryAt, now + poll)
+      elseif w.t then retryAt = math.max(retryAt, w.t)
+      else
+        if not w.p then w.p = now + probe end
+        retryAt = math.max(retryAt, w.p)
+      end
     end
-  end
-end
-local allowed = retryAt <= now
-for _, name in ipairs(names) do
-  local w = windows[name]
-  if w then
-    if allowed then w.r = w.r - 1 end
     redis.call('HSET', KEYS[1], name, cjson.encode(w))
   end
 end
 if #names > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
-if allowed then return 0 end
-return retryAt`;
+if retryAt > now then return retryAt end
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[7])
+redis.call('PEXPIRE', KEYS[2], ttl)
+return 0`;
 
 /**
- * KEYS[1] quota hash; ARGV now, ttl, window name, remaining, limit ('' =
- * unknown), reset ('' = unknown), tolerance. The same steps as
- * `observeIntoWindow` in quota-rules.ts.
+ * KEYS[1] quota hash, KEYS[2] requests in flight; ARGV now, ttl, settles
+ * ('1' = the answer of a request let through, which leaves the flight),
+ * tolerance, refill tolerance, then name, remaining, limit ('' = unknown), reset ('' =
+ * unknown) for each window. The same steps as `observeIntoWindow`.
  */
 export const OBSERVE_QUOTA = `
-local now, ttl, name = tonumber(ARGV[1]), ARGV[2], ARGV[3]
-local remaining, limit, reset, tolerance = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local raw = redis.call('HGET', KEYS[1], name)
-local current = raw and cjson.decode(raw) or nil
-if limit == nil and current then limit = current.l end
-local fresh = { r = remaining, l = limit, t = reset }
-local nextWindow = fresh
-if current then
-  if reset == nil then
-    current.r = math.min(current.r, remaining)
-    nextWindow = current
-  elseif reset <= now then
-    nextWindow = nil
-  elseif current.t == nil then
-    if current.after and reset <= current.after + tolerance then nextWindow = nil
-    else fresh.r = math.min(current.r, remaining) end
-  elseif reset > current.t + tolerance then
-    nextWindow = fresh
-  elseif reset < current.t - tolerance then
-    nextWindow = nil
-  else
-    fresh.r = math.min(current.r, remaining)
-    fresh.t = math.min(current.t, reset)
+local now, ttl, tolerance, refillTolerance = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[4]), tonumber(ARGV[5])
+if ARGV[3] == '1' then redis.call('ZPOPMIN', KEYS[2]) end
+for i = 6, #ARGV, 4 do
+  local name = ARGV[i]
+  local remaining, limit, reset = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+  local raw = redis.call('HGET', KEYS[1], name)
+  local current = raw and cjson.decode(raw) or nil
+  if limit == nil and current then limit = current.l end
+  local fresh = { r = remaining, l = limit, t = reset }
+  local nextWindow = fresh
+  if current then
+    if reset == nil then
+      current.r = math.min(current.r, remaining)
+      nextWindow = current
+    elseif reset <= now then
+      nextWindow = nil
+    elseif current.t == nil then
+      if current.after and reset <= current.after + refillTolerance then nextWindow = nil
+      else fresh.r = math.min(current.r, remaining) end
+    elseif reset > current.t + tolerance then
+      if now < current.t then
+        current.r = math.min(current.r, remaining)
+        nextWindow = current
+      end
+    elseif reset < current.t - tolerance then
+      nextWindow = nil
+    else
+      fresh.r = math.min(current.r, remaining)
+      fresh.t = math.min(current.t, reset)
+    end
+  end
+  if nextWindow ~= nil then
+    redis.call('HSET', KEYS[1], name, cjson.encode(nextWindow))
+    redis.call('PEXPIRE', KEYS[1], ttl)
   end
 end
-if nextWindow == nil then return 0 end
-redis.call('HSET', KEYS[1], name, cjson.encode(nextWindow))
-redis.call('PEXPIRE', KEYS[1], ttl)
 return 1`;
 
 /**

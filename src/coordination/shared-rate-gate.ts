@@ -56,27 +56,34 @@ export class SharedRateGate implements Gate {
     }
   }
 
-  async observe(snapshot: RateLimitSnapshot | undefined): Promise<void> {
-    if (!snapshot) return;
-    for (const window of snapshot.windows) {
-      const sane = saneWindow(window, snapshot.observedAt);
-      if (!sane) continue;
-      // A lost correction only makes the count more careful until the next answer; the call itself succeeded.
-      await this.coordinator
-        .observeQuota(this.scope, sane, this.options.clock.now())
-        .catch((error: unknown) => {
-          this.options.logger?.warn('could not update the shared rate limit', {
-            scope: this.scope,
-            error: (error as Error).message,
-          });
+  /** Folds an answer's windows into the shared quota; `settles` when it answers a request we let through. */
+  private async report(snapshot: RateLimitSnapshot | undefined, settles: boolean): Promise<void> {
+    const windows = (snapshot?.windows ?? []).flatMap((window) => {
+      const sane = saneWindow(window, snapshot?.observedAt ?? this.options.clock.now());
+      return sane ? [sane] : [];
+    });
+    if (!settles && windows.length === 0) return;
+    // A lost report only makes the count more careful until the next answer; the call itself is done.
+    await this.coordinator
+      .observeQuota(this.scope, windows, this.options.clock.now(), settles)
+      .catch((error: unknown) => {
+        this.options.logger?.warn('could not update the shared rate limit', {
+          scope: this.scope,
+          error: (error as Error).message,
         });
-    }
+      });
+  }
+
+  observe(snapshot: RateLimitSnapshot | undefined): Promise<void> {
+    return this.report(snapshot, true);
   }
 
   learn(snapshot: RateLimitSnapshot | undefined): Promise<void> {
-    return this.observe(snapshot);
+    return this.report(snapshot, false);
   }
 
-  /** The request was counted when it was let through; counting it as spent errs on the safe side. */
-  abandon(): void {}
+  /** A request that got no answer leaves the flight; whether the provider counted it, the next answer says. */
+  abandon(): Promise<void> {
+    return this.report(undefined, true);
+  }
 }

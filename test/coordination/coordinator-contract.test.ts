@@ -99,39 +99,33 @@ function contract(name: string, open: () => Promise<Coordinator>) {
       expect(await coordinator.getValue('absent')).toBeUndefined();
     });
 
-    it('a shared quota counts every take against what the provider said, and refills at the reset', async () => {
+    it('a shared quota lets through what the provider said is left, counting requests in flight', async () => {
       const t0 = 1_000_000;
-      await coordinator.observeQuota(
-        'conn',
-        { name: 'minute', remaining: 3, limit: 5, resetAt: t0 + 60_000 },
-        t0,
-      );
-      const verdicts = [];
-      for (let i = 0; i < 4; i += 1) verdicts.push(await coordinator.takeQuota('conn', t0 + i));
-      expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, true, false]);
-      expect(verdicts[3]).toEqual({ allowed: false, retryAt: t0 + 60_000 });
-      // A late answer about the same window never raises what we may send.
-      await coordinator.observeQuota('conn', { name: 'minute', remaining: 2, resetAt: t0 + 60_400 }, t0 + 10);
-      expect((await coordinator.takeQuota('conn', t0 + 20)).allowed).toBe(false);
+      const minute = (remaining: number, resetAt: number) => [
+        { name: 'minute', remaining, limit: 5, resetAt },
+      ];
+      await coordinator.observeQuota('conn', minute(3, t0 + 60_000), t0, false);
+      const first = [];
+      for (let i = 0; i < 4; i += 1) first.push(await coordinator.takeQuota('conn', t0));
+      // Three in flight fill what is left; while they fly, look again soon: an answer may give a place back.
+      expect(first.map((verdict) => verdict.allowed)).toEqual([true, true, true, false]);
+      expect(first[3]).toEqual({ allowed: false, retryAt: t0 + 100 });
+      await coordinator.observeQuota('conn', minute(2, t0 + 60_400), t0 + 10, true);
+      expect((await coordinator.takeQuota('conn', t0 + 10)).allowed).toBe(false);
+      // Answers out of order: the higher count cannot raise what is left.
+      await coordinator.observeQuota('conn', minute(0, t0 + 60_000), t0 + 20, true);
+      await coordinator.observeQuota('conn', minute(1, t0 + 60_000), t0 + 20, true);
+      expect(await coordinator.takeQuota('conn', t0 + 30)).toEqual({ allowed: false, retryAt: t0 + 60_000 });
       // At the reset the window refills to its limit.
       const after = [];
       for (let i = 0; i < 6; i += 1) after.push((await coordinator.takeQuota('conn', t0 + 60_001)).allowed);
       expect(after).toEqual([true, true, true, true, true, false]);
-      // An answer about the window that ended is ignored; one about the new window sets its end.
-      await coordinator.observeQuota(
-        'conn',
-        { name: 'minute', remaining: 0, resetAt: t0 + 60_900 },
-        t0 + 60_002,
-      );
-      expect(await coordinator.takeQuota('conn', t0 + 60_003)).toEqual({
-        allowed: false,
-        retryAt: t0 + 60_003 + 100,
-      });
-      await coordinator.observeQuota(
-        'conn',
-        { name: 'minute', remaining: 1, resetAt: t0 + 120_000 },
-        t0 + 60_010,
-      );
+      // A late answer about the window that ended changes nothing but the flight.
+      await coordinator.observeQuota('conn', minute(0, t0 + 60_900), t0 + 60_002, true);
+      expect((await coordinator.takeQuota('conn', t0 + 60_003)).allowed).toBe(true);
+      for (let i = 0; i < 5; i += 1)
+        await coordinator.observeQuota('conn', minute(4 - Math.min(i, 4), t0 + 120_000), t0 + 60_010, true);
+      await coordinator.observeQuota('conn', minute(0, t0 + 120_000), t0 + 60_010, true);
       expect(await coordinator.takeQuota('conn', t0 + 60_011)).toEqual({
         allowed: false,
         retryAt: t0 + 120_000,

@@ -26,18 +26,39 @@ export interface WorkerConfig {
   keys?: string[];
   concurrency: number;
   clock?: ScaledClockSettings;
+  /** Print `ready`, then wait for this coordinator value to hold the clock settings to start with. */
+  goKey?: string;
+  /** Start calling when the clock reads this. */
+  fromAt?: number;
   lockTtlMs?: number;
 }
 
 const config = JSON.parse(process.env.WORKER_CONFIG ?? '{}') as WorkerConfig;
-const clock: Clock = config.clock ? new ScaledClock(config.clock) : systemClock;
 const coordinator = (await openCoordinator({
   redisUrl: config.redisUrl,
   prefix: config.prefix,
 })) as RedisCoordinator;
+
 const store = new RedisConnectionStore(coordinator, SecretBox.fromEnv(), {
   ...(config.lockTtlMs ? { lockTtlMs: config.lockTtlMs } : {}),
 });
+
+/** Every worker starts on one signal, so none spends quota while the others are still loading. */
+async function startSignal(key: string): Promise<ScaledClockSettings> {
+  // Load what the first call needs (the connection, the scripts) before saying ready.
+  await store.get(config.connection);
+  await coordinator.takeQuota('warm-up', 0);
+  process.stdout.write('ready\n');
+  for (;;) {
+    const value = await coordinator.getValue(key);
+    if (value) return JSON.parse(value) as ScaledClockSettings;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const settings = config.goKey ? await startSignal(config.goKey) : config.clock;
+const clock: Clock = settings ? new ScaledClock(settings) : systemClock;
+if (config.fromAt !== undefined) await clock.sleep(config.fromAt - clock.now());
 const runtime = new Runtime({
   store,
   clock,

@@ -19,6 +19,8 @@ export interface RunningWorker {
   child: ChildProcess;
   /** The worker's JSON line; rejects when it exits without one (killed, crashed). */
   result: Promise<WorkerResult>;
+  /** What it printed so far. */
+  output(): string;
 }
 
 /** Compiles a child entry point and what it imports, once per test file (its own cache folder). */
@@ -48,7 +50,7 @@ export function startChild(script: string, env: Record<string, string>, args: st
       else reject(new Error(`worker ${child.pid} ended (${signal ?? code}): ${stderr.slice(-2000)}`));
     });
   });
-  return { child, result };
+  return { child, result, output: () => stdout };
 }
 
 /** Polls `check` every 50 ms until it holds, or fails after `timeoutMs`. */
