@@ -1,4 +1,5 @@
 import type { Registry } from '../registry.js';
+import { cliStores } from './cli-stores.js';
 
 /**
  * The catalogue of every step. Loaded when a command first needs it, not when
@@ -9,13 +10,18 @@ export async function cliRegistry(): Promise<Registry> {
   return createRegistry();
 }
 
-/** What every command that calls a provider works with: the registry of steps and a runtime over the file store. */
+/**
+ * What every command that calls a provider works with: the registry of
+ * steps and a runtime over the connection store (files, or Redis with
+ * TOOLSTEPS_REDIS_URL, whose coordinator then shares the rate gates).
+ */
 export async function cliContext() {
-  const [registry, { FileConnectionStore }, { Runtime }] = await Promise.all([
+  const [registry, stores, { Runtime }] = await Promise.all([
     cliRegistry(),
-    import('../connection/file-store.js'),
+    cliStores(),
     import('../runtime.js'),
   ]);
-  const store = new FileConnectionStore();
-  return { registry, store, runtime: new Runtime({ store }) };
+  const store = stores.connections;
+  const runtime = new Runtime({ store, ...(stores.coordinator ? { coordination: stores.coordinator } : {}) });
+  return { registry, store, runtime, stores };
 }

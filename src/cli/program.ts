@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { InputError } from '../errors.js';
 import { closeSharedDispatcher } from '../http/agent.js';
 import { packageVersion } from '../package-root.js';
+import { closeCliStores } from './cli-stores.js';
 import { registerCatalogCommands } from './commands/catalog-commands.js';
 import { registerConnectCommand } from './commands/connect-command.js';
 import { registerConnectionCommands } from './commands/connection-commands.js';
@@ -73,6 +74,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     return reportError(error, mode);
   } finally {
+    await closeCliStores();
     await closeSharedDispatcher();
   }
 }

@@ -1,7 +1,6 @@
-import { Connection } from '../connection/connection.js';
+import type { Connection } from '../connection/connection.js';
 import type { ConnectionStore } from '../connection/connection-store.js';
 import { checkConnection } from '../connection/file-store.js';
-import { InputError } from '../errors.js';
 import { EncryptedRecords } from './encrypted-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
 import type { SecretBox } from './secret-box.js';
@@ -34,14 +33,8 @@ export class RedisConnectionStore implements ConnectionStore {
       kind: 'conn',
       noun: 'connection',
       split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
-      join: (publicPart, secrets) => {
-        const parsed = Connection.safeParse({ ...publicPart, secrets });
-        if (parsed.success) return parsed.data;
-        throw new InputError(
-          `The stored connection "${String(publicPart.id)}" is not a valid connection; remove it and add it again.`,
-          parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: 'invalid' })),
-        );
-      },
+      // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
+      join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
     });
   }
 

@@ -6,6 +6,7 @@ import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors.js';
 import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
+import { cliStores } from '../cli-stores.js';
 import { connectionState } from '../connection-state.js';
 import { collect, connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
@@ -35,7 +36,7 @@ interface AddOptions {
 /** The longest token lifetime `--expires-in` accepts: ten years, in seconds. */
 const MAX_EXPIRES_IN_S = 10 * 365 * 24 * 3600;
 
-/** `connections add|list|remove|test`. Secrets come from environment variables or stdin, never a flag value. */
+/** `connections add|list|remove|test|rekey`. Secrets come from environment variables or stdin, never a flag value. */
 export function registerConnectionCommands(program: Command): void {
   const connections = program.command('connections').description('Manage stored connections.');
   registerAddConnection(connections);
@@ -49,6 +50,7 @@ export function registerConnectionCommands(program: Command): void {
       const { testConnection } = await import('./connection-test.js');
       await testConnection(id, options, command);
     });
+  registerRekeyConnections(connections);
 }
 
 function registerAddConnection(connections: Command): void {
@@ -213,6 +215,29 @@ async function listConnections(_options: unknown, command: Command): Promise<voi
       ]),
     ),
   );
+}
+
+function registerRekeyConnections(connections: Command): void {
+  connections
+    .command('rekey')
+    .description(
+      'Seal every connection and subscription secret in Redis with TOOLSTEPS_ENCRYPTION_KEY (the old key in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS).',
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const stores = await cliStores();
+      if (!stores.rekey) {
+        throw new InputError(
+          'connections rekey re-seals the secrets shared through Redis: set TOOLSTEPS_REDIS_URL (the file store keeps secrets in owner-only files).',
+          [{ path: 'TOOLSTEPS_REDIS_URL', message: 'required' }],
+        );
+      }
+      const counts = await stores.rekey();
+      if (command.optsWithGlobals().json) printJson(counts);
+      else
+        process.stdout.write(
+          `Re-sealed ${counts.connections.rekeyed} of ${counts.connections.total} connections and ${counts.subscriptions.rekeyed} of ${counts.subscriptions.total} subscriptions with the current key.\n`,
+        );
+    });
 }
 
 function registerRemoveConnection(connections: Command): void {

@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { transpileForChild } from '../support/transpile-for-child.js';
+import { everyRedisValue, newEncryptionKey } from './support/worker-processes.js';
+
+const REDIS_URL = testRedisUrl(5);
+const enabled = await redisSuiteEnabled(REDIS_URL);
+const run = promisify(execFile);
+
+describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared, secrets sealed', () => {
+  let main: string;
+  let home: string;
+  const key = newEncryptionKey();
+  const accessToken = `tkt_at_${newEncryptionKey()}`;
+  const refreshToken = `tkt_rt_${newEncryptionKey()}`;
+
+  beforeAll(async () => {
+    await flushTestDb(REDIS_URL);
+    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-redis-'));
+    const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-redis');
+    main = path.join(root, 'src/cli/main.js');
+  }, 120_000);
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+    await flushTestDb(REDIS_URL);
+  });
+
+  /** One CLI process; resolves with its exit code and output whatever the code. */
+  async function toolsteps(args: string[], env: Record<string, string | undefined>) {
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      TOOLSTEPS_HOME: home,
+      TOOLSTEPS_REDIS_URL: REDIS_URL,
+      TOOLSTEPS_ENCRYPTION_KEY: key,
+      T_ACCESS: accessToken,
+      T_REFRESH: refreshToken,
+      ...env,
+    };
+    for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
+    try {
+      const { stdout, stderr } = await run(process.execPath, [main, ...args], {
+        env: childEnv,
+        timeout: 60_000,
+      });
+      return { code: 0, out: stdout, err: stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, out: failed.stdout, err: failed.stderr };
+    }
+  }
+
+  it('a connection added by one process is listed by another, lives in Redis, and no Redis value holds its secrets', async () => {
+    const added = await toolsteps(
+      [
+        'connections',
+        'add',
+        'ticketing',
+        '--id',
+        'shared-acme',
+        '--subdomain',
+        'acme',
+        '--client-id',
+        'toolsteps-cli',
+        '--access-token-env',
+        'T_ACCESS',
+        '--refresh-token-env',
+        'T_REFRESH',
+      ],
+      {},
+    );
+    expect(added).toMatchObject({ code: 0 });
+    const listed = await toolsteps(['connections', 'list', '--json'], {});
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.out)).toEqual([
+      expect.objectContaining({ id: 'shared-acme', integration: 'ticketing' }),
+    ]);
+    expect(existsSync(path.join(home, 'connections', 'shared-acme.json'))).toBe(false);
+    const everything = (await everyRedisValue(REDIS_URL)).join('\n');
+    expect(everything).toContain('shared-acme');
+    expect(everything).not.toContain(accessToken);
+    expect(everything).not.toContain(refreshToken);
+    expect(everything).not.toContain(key);
+  });
+
+  it('a missing, malformed or wrong key is a clear typed error, never an empty secret', async () => {
+    const missing = await toolsteps(['connections', 'list', '--json'], {
+      TOOLSTEPS_ENCRYPTION_KEY: undefined,
+    });
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.out).error).toMatchObject({
+      code: 'encryption_key_invalid',
+      context: { problem: 'missing' },
+    });
+    const malformed = await toolsteps(['connections', 'list', '--json'], {
+      TOOLSTEPS_ENCRYPTION_KEY: 'c2hvcnQ=',
+    });
+    expect(JSON.parse(malformed.out).error).toMatchObject({
+      code: 'encryption_key_invalid',
+      context: { problem: 'malformed' },
+    });
+    const wrong = await toolsteps(['connections', 'list', '--json'], {
+      TOOLSTEPS_ENCRYPTION_KEY: newEncryptionKey(),
+    });
+    expect(JSON.parse(wrong.out).error).toMatchObject({
+      code: 'encryption_key_invalid',
+      context: { problem: 'wrong' },
+    });
+    for (const result of [missing, malformed, wrong]) {
+      expect(result.out + result.err).not.toContain(accessToken);
+    }
+  });
+
+  it('connections rekey re-seals every secret with a new key; afterwards the old key alone opens nothing', async () => {
+    const next = newEncryptionKey();
+    const rekeyed = await toolsteps(['connections', 'rekey', '--json'], {
+      TOOLSTEPS_ENCRYPTION_KEY: next,
+      TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS: key,
+    });
+    expect(rekeyed.code).toBe(0);
+    expect(JSON.parse(rekeyed.out)).toMatchObject({ connections: { rekeyed: 1, total: 1 } });
+    const withNew = await toolsteps(['connections', 'list', '--json'], { TOOLSTEPS_ENCRYPTION_KEY: next });
+    expect(JSON.parse(withNew.out)).toEqual([expect.objectContaining({ id: 'shared-acme' })]);
+    const withOld = await toolsteps(['connections', 'list', '--json'], {});
+    expect(JSON.parse(withOld.out).error).toMatchObject({ code: 'encryption_key_invalid' });
+  });
+});
