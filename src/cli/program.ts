@@ -15,6 +15,7 @@ import { registerRunCommand } from './commands/run-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { registerSubscriptionCommands } from './commands/subscription-commands.js';
 import { registerTriggerCommands } from './commands/trigger-commands.js';
+import { registerWorkerCommand } from './commands/worker-command.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
 
 /** `--json` anywhere before a `--` that ends the options. */
@@ -53,6 +54,7 @@ export function buildProgram(mode: OutputMode = { json: false }): Command {
   registerTriggerCommands(program);
   registerSubscriptionCommands(program);
   registerListenCommand(program);
+  registerWorkerCommand(program);
   registerMcpCommand(program);
   return program;
 }

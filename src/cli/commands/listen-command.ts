@@ -8,14 +8,19 @@ import type { TriggerEvent } from '../../triggers/trigger-event.js';
 import { integerOption } from '../option-values.js';
 import { triggerContext } from '../trigger-context.js';
 
-interface ListenOptions {
+interface ListenOptions extends SinkOptions {
   port: string;
   host: string;
+  queue?: boolean;
+}
+
+/** Where a started event goes: forwarded, run through a command, and printed. */
+export interface SinkOptions {
   forwardTo?: string;
   exec?: string;
 }
 
-function forwardUrl(value: string | undefined): string | undefined {
+export function forwardUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
     throw new InputError(`--forward-to must be an http(s) URL, got "${value}".`, [
@@ -26,7 +31,7 @@ function forwardUrl(value: string | undefined): string | undefined {
 }
 
 /** Hands a started event on, then prints its line: a hand-off that fails prints nothing and is retried. */
-async function eventHandler(options: ListenOptions, forwardTo: string | undefined) {
+export async function eventHandler(options: SinkOptions, forwardTo: string | undefined) {
   const { execEvent, forwardEvent } = await import('../listen/event-sinks.js');
   return async (event: TriggerEvent) => {
     if (forwardTo) await forwardEvent(forwardTo, event);
@@ -35,9 +40,9 @@ async function eventHandler(options: ListenOptions, forwardTo: string | undefine
   };
 }
 
-function logLine(
+export function logLine(
   json: boolean,
-  kind: 'refused' | 'skipped' | 'listening',
+  kind: 'refused' | 'skipped' | 'listening' | 'working' | 'dead',
   text: string,
   fields: Record<string, unknown>,
 ): void {
@@ -46,7 +51,7 @@ function logLine(
 }
 
 /** Waits for Ctrl-C or a stop signal. */
-function untilStopped(): Promise<void> {
+export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -63,16 +68,18 @@ async function listen(options: ListenOptions, command: Command): Promise<void> {
   const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
   const forwardTo = forwardUrl(options.forwardTo);
   // The intake and its context load only here, never for other commands.
-  const [{ registry, subscriptions, dedupe }, { createIntake }, { toNodeListener }] = await Promise.all([
-    triggerContext(),
-    import('../../triggers/intake.js'),
-    import('../../triggers/node-listener.js'),
-  ]);
+  const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { toNodeListener }] =
+    await Promise.all([
+      triggerContext(),
+      import('../../triggers/intake.js'),
+      import('../../triggers/node-listener.js'),
+    ]);
+  const queue = options.queue ? await openQueue(stores.redisUrl) : undefined;
   const intake = createIntake({
     subscriptions,
     triggers: registry,
     dedupe,
-    handler: await eventHandler(options, forwardTo),
+    handler: queue ? await queuedHandler(queue) : await eventHandler(options, forwardTo),
     onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
       logLine(
         json,
@@ -101,6 +108,27 @@ async function listen(options: ListenOptions, command: Command): Promise<void> {
   logLine(json, 'listening', `${base}/hooks/<subscription-id>`, { url: base });
   await untilStopped();
   await new Promise((resolve) => server.close(resolve));
+  await queue?.close();
+}
+
+/** The queue `--queue` puts accepted events on; it lives in the Redis every worker shares. */
+async function openQueue(redisUrl: string | undefined) {
+  if (!redisUrl) {
+    throw new InputError(
+      '--queue puts events on a queue in Redis that every `toolsteps worker` reads: set TOOLSTEPS_REDIS_URL.',
+      [{ path: 'queue', message: 'needs TOOLSTEPS_REDIS_URL' }],
+    );
+  }
+  const { EventQueue } = await import('../../coordination/event-queue.js');
+  return EventQueue.open({ redisUrl, prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps' });
+}
+
+/** Queues each accepted event (once per subscription and event id), then prints its line. */
+async function queuedHandler(queue: { add(event: TriggerEvent): Promise<void> }) {
+  return async (event: TriggerEvent) => {
+    await queue.add(event);
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
 }
 
 /** `listen`: runs the intake; each started event is one JSON line on stdout. */
@@ -112,5 +140,9 @@ export function registerListenCommand(program: Command): void {
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--forward-to <url>', 'POST each started event to this URL')
     .option('--exec <command>', 'run this shell command per started event, with the event on stdin')
+    .option(
+      '--queue',
+      'put accepted events on the Redis queue that `toolsteps worker` runs (needs TOOLSTEPS_REDIS_URL)',
+    )
     .action(listen);
 }

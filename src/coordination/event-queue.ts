@@ -1,0 +1,131 @@
+import { missingPeer } from '../agents/optional-peer.js';
+import type { TriggerEvent } from '../triggers/trigger-event.js';
+import { connectRedis, type RedisClient } from './load-ioredis.js';
+
+/** The semver range of BullMQ this package is written against. */
+export const BULLMQ_RANGE = '^6.7.0';
+export const EVENTS_QUEUE = 'toolsteps-events';
+export const DEAD_EVENTS_QUEUE = 'toolsteps-events-dead';
+
+async function loadBullmq() {
+  return import('bullmq').catch(
+    missingPeer('bullmq', BULLMQ_RANGE, 'The event queue (listen --queue, toolsteps worker)'),
+  );
+}
+
+/**
+ * The job id of an event: its subscription and the provider's event id, so
+ * a duplicate delivery (to this worker or another) adds nothing. BullMQ
+ * reserves `:` in ids, so it (and `%`, to keep the mapping one-to-one) is
+ * percent-encoded.
+ */
+export function eventJobId(event: Pick<TriggerEvent, 'subscription' | 'event_id'>): string {
+  const encode = (text: string) => text.replace(/%/g, '%25').replace(/:/g, '%3A');
+  return `${encode(event.subscription)}.${encode(event.event_id)}`;
+}
+
+export interface EventQueueOptions {
+  redisUrl: string;
+  /** Key prefix of the queues; default `toolsteps`. */
+  prefix?: string;
+  /** Runs per event before it goes to the dead-letter queue. Default 5. */
+  attempts?: number;
+  /** First retry after this, doubling. Default 1 s. */
+  backoffMs?: number;
+}
+
+const DAY_S = 24 * 60 * 60;
+
+/** Where `listen --queue` puts accepted events: a durable BullMQ queue. */
+export class EventQueue {
+  private constructor(
+    private readonly queue: import('bullmq').Queue,
+    private readonly client: RedisClient,
+  ) {}
+
+  static async open(options: EventQueueOptions): Promise<EventQueue> {
+    const { Queue } = await loadBullmq();
+    const client = await connectRedis(options.redisUrl);
+    const queue = new Queue(EVENTS_QUEUE, {
+      connection: client,
+      prefix: options.prefix ?? 'toolsteps',
+      defaultJobOptions: {
+        attempts: options.attempts ?? 5,
+        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+        // Finished jobs are kept a day, so a late duplicate's id still finds its job.
+        removeOnComplete: { age: DAY_S },
+        removeOnFail: { age: 7 * DAY_S },
+      },
+    });
+    return new EventQueue(queue, client);
+  }
+
+  /** Adds the event once: a job with its id already there (waiting, running or done) is left as it is. */
+  async add(event: TriggerEvent): Promise<void> {
+    await this.queue.add(event.trigger, event, { jobId: eventJobId(event) });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
+
+export interface EventWorkerOptions extends EventQueueOptions {
+  /** Runs one event; throwing retries it (backing off), and after the last attempt it goes dead. */
+  handle(event: TriggerEvent): Promise<void>;
+  /** Events run at once. Default 1. */
+  concurrency?: number;
+  /** How long a worker's hold on a job lasts without renewal: a killed worker's job is retried after it. Default 30 s. */
+  leaseMs?: number;
+  onCompleted?(event: TriggerEvent): void;
+  onDead?(event: TriggerEvent, reason: string): void;
+}
+
+/**
+ * `toolsteps worker`: takes events from the queue and runs the hand-over.
+ * BullMQ holds each job with a lock the worker renews; a worker that dies
+ * mid-run stops renewing, the job is found stalled after `leaseMs` and run
+ * again by another worker. A job out of attempts is copied to the
+ * dead-letter queue with its last error.
+ */
+export async function runEventWorker(options: EventWorkerOptions): Promise<{ close(): Promise<void> }> {
+  const { Queue, Worker } = await loadBullmq();
+  const prefix = options.prefix ?? 'toolsteps';
+  const [workerClient, deadClient] = await Promise.all([
+    connectRedis(options.redisUrl, { maxRetriesPerRequest: null }),
+    connectRedis(options.redisUrl),
+  ]);
+  const dead = new Queue(DEAD_EVENTS_QUEUE, { connection: deadClient, prefix });
+  const leaseMs = options.leaseMs ?? 30_000;
+  const worker = new Worker<TriggerEvent>(EVENTS_QUEUE, async (job) => options.handle(job.data), {
+    connection: workerClient,
+    prefix,
+    concurrency: options.concurrency ?? 1,
+    lockDuration: leaseMs,
+    stalledInterval: leaseMs,
+    maxStalledCount: options.attempts ?? 5,
+  });
+  worker.on('completed', (job) => options.onCompleted?.(job.data));
+  worker.on('failed', (job, error) => {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    const reason = error.message;
+    dead
+      .add(
+        job.name,
+        { event: job.data, reason, attempts: job.attemptsMade },
+        { jobId: job.id ?? eventJobId(job.data) },
+      )
+      .then(() => options.onDead?.(job.data, reason))
+      .catch(() => undefined);
+  });
+  worker.on('error', () => undefined);
+  await worker.waitUntilReady();
+  return {
+    close: async () => {
+      await worker.close();
+      await dead.close();
+      for (const client of [workerClient, deadClient]) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
