@@ -135,11 +135,12 @@ describe('doctor checks, one file each', () => {
     expect(checkProxySettings({}).summary).toBe('no proxy: requests go straight to the providers');
   });
 
-  it('coordination: the file store today, and TOOLSTEPS_REDIS_URL by presence only', () => {
-    const withRedis = checkCoordinationMode({ TOOLSTEPS_REDIS_URL: 'redis://:hunter2@cache:6379' });
-    expect(withRedis.details[0]).toContain('TOOLSTEPS_REDIS_URL is set (value not shown)');
-    expect(JSON.stringify(withRedis)).not.toContain('hunter2');
-    expect(checkCoordinationMode({}).details).toEqual(['TOOLSTEPS_REDIS_URL is not set']);
+  it('coordination: the file store without TOOLSTEPS_REDIS_URL; with it, whether Redis answers, never its password', async () => {
+    const down = await checkCoordinationMode({ TOOLSTEPS_REDIS_URL: 'redis://:hunter2@127.0.0.1:1/0' });
+    expect(down).toMatchObject({ status: 'fail', summary: expect.stringContaining('does not answer') });
+    expect(down.details[0]).toContain('TOOLSTEPS_REDIS_URL is set');
+    expect(JSON.stringify(down)).not.toContain('hunter2');
+    expect((await checkCoordinationMode({})).details).toEqual(['TOOLSTEPS_REDIS_URL is not set']);
   });
 
   it('plan: Enterprise by default', () => {
