@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import type { WorkerConfig } from './support/coordination-worker.js';
+import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
+
+const enabled = await redisSuiteEnabled(testRedisUrl(6));
+const KEY = newEncryptionKey();
+const KEYS = Array.from({ length: 60 }, (_, index) => `run-${index}`);
+
+/** A free port on loopback for a Redis of this test's own. */
+async function sparePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A Redis this test may stop and start (never the shared one on 6379): it
+ * appends every write to its log before answering, so a restart keeps what
+ * was acknowledged.
+ */
+function redisServer(port: number, dir: string): ChildProcess {
+  return spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'],
+    { cwd: dir, stdio: 'ignore' },
+  );
+}
+
+describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spare port)', () => {
+  let dir: string;
+  let port: number;
+  let server: ChildProcess;
+  let url: string;
+  let sandbox: Sandbox;
+  let stores: RedisStores;
+  let script: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-redis-restart-'));
+    port = await sparePort();
+    url = `redis://127.0.0.1:${port}/0`;
+    server = redisServer(port, dir);
+    await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
+    script = await compiledChild(
+      'test/coordination/support/coordination-worker.ts',
+      'toolsteps-restart-workers',
+    );
+    sandbox = await startSandbox();
+  }, 120_000);
+
+  afterAll(async () => {
+    await stores?.close();
+    server.kill('SIGKILL');
+    await sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('workers ride out the restart: every key is won once, its ticket created once, the token refreshed once', async () => {
+    stores = await openRedisStores({
+      redisUrl: url,
+      prefix: 'restart',
+      env: { TOOLSTEPS_ENCRYPTION_KEY: KEY },
+    });
+    const tokens = sandbox.ticketing.issueTokens('acme');
+    const now = Date.now();
+    await stores.connections.put({
+      id: 'restart-tickets',
+      integration: 'ticketing',
+      kind: 'oauth2',
+      fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
+      secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
+      expiresAt: now - 60_000,
+      createdAt: now - 3_600_000,
+      updatedAt: now - 3_600_000,
+    });
+    const job: WorkerConfig = {
+      redisUrl: url,
+      prefix: 'restart',
+      connection: 'restart-tickets',
+      mode: 'marks',
+      keys: KEYS,
+      concurrency: 2,
+    };
+    const env = { WORKER_CONFIG: JSON.stringify(job), TOOLSTEPS_ENCRYPTION_KEY: KEY };
+    const workers = Array.from({ length: 3 }, () => startChild(script, env));
+    const creates = () =>
+      sandbox.server.requestLog.filter(
+        (entry) => entry.method === 'POST' && entry.path.endsWith('/tickets.json'),
+      );
+    await waitFor(() => creates().length >= 10, 'the workers to be under way', 120_000);
+    // Stop Redis mid-run (it writes its append-only log on the way down) and start it again on the same port.
+    const stopped = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await stopped;
+    const createdWhileDown = creates().length;
+    server = redisServer(port, dir);
+    const results = await Promise.all(workers.map((item) => item.result));
+
+    const won = results.flatMap((result) => result.won);
+    const externalIds = creates().map(
+      (entry) => (JSON.parse(entry.rawBody) as { ticket: { external_id: string } }).ticket.external_id,
+    );
+    const perKey = new Map<string, number>();
+    for (const id of externalIds) perKey.set(id, (perKey.get(id) ?? 0) + 1);
+    console.log(
+      `[figures] redis restart: 3 workers, ${KEYS.length} keys, restart after ${createdWhileDown} tickets -> ${won.length} keys won, ${externalIds.length} tickets created, ${Math.max(...perKey.values())} max per key, ${sandbox.ticketing.oauth.grants.refresh_token} refresh(es), ${results.reduce((sum, result) => sum + result.failed, 0)} failed`,
+    );
+    expect(results.map((result) => result.errors)).toEqual([{}, {}, {}]);
+    expect(won.sort()).toEqual([...KEYS].sort());
+    expect(externalIds.sort()).toEqual([...KEYS].sort());
+    expect(sandbox.ticketing.oauth.grants.refresh_token).toBe(1);
+  }, 240_000);
+});
