@@ -20,6 +20,18 @@ export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loo
 export { MemoryConnectionStore } from './connection/memory-store.js';
 export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
 export { createPkcePair } from './connection/pkce.js';
+export type { CoordinationStatus, Coordinator, HeldLock } from './coordination/coordinator.js';
+export { LocalCoordinator } from './coordination/local-coordinator.js';
+export {
+  type CoordinationConfig,
+  describeCoordination,
+  openCoordinator,
+} from './coordination/open-coordinator.js';
+export { openRedisStores, type RedisStores } from './coordination/open-redis-stores.js';
+export { RedisConnectionStore } from './coordination/redis-connection-store.js';
+export { RedisSubscriptionStore } from './coordination/redis-subscription-store.js';
+export { SecretBox } from './coordination/secret-box.js';
+export { withLock } from './coordination/with-lock.js';
 export {
   AbortedError,
   AuthError,

@@ -10,7 +10,8 @@ export async function checkCoordinationMode(env: NodeJS.ProcessEnv = process.env
     return {
       name: 'coordination',
       status: 'info',
-      summary: 'single process (file store): several processes on one host coordinate through $TOOLSTEPS_HOME',
+      summary:
+        'single process (file store): several processes on one host coordinate through $TOOLSTEPS_HOME',
       details: ['TOOLSTEPS_REDIS_URL is not set'],
     };
   }
