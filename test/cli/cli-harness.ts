@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, type MockInstance, vi } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { runCli } from '../../src/cli/program.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 
 export interface CliResult {
   code: number;
@@ -129,16 +130,6 @@ export async function closeCliWorld(world: CliWorld, ...env: string[]): Promise<
   for (const name of ['TOOLSTEPS_HOME', ...env]) delete process.env[name];
 }
 
-/** One event `toolsteps listen --json` started, as it prints it. */
-export interface ListenedEvent {
-  subscription: string;
-  trigger: string;
-  event_id: string;
-  occurred_at: string;
-  variables: Record<string, unknown>;
-  payload: unknown;
-}
-
 /**
  * Stops a running `toolsteps listen` as a terminal would (SIGTERM) and
  * returns what it printed, with the events it started read from stdout
@@ -146,9 +137,9 @@ export interface ListenedEvent {
  */
 export async function stopListening(
   listening: Promise<CliResult>,
-): Promise<CliResult & { events: ListenedEvent[] }> {
+): Promise<CliResult & { events: TriggerEvent[] }> {
   process.emit('SIGTERM');
   const result = await listening;
   const lines = result.out.trim().split('\n').filter(Boolean);
-  return { ...result, events: lines.map((line) => JSON.parse(line) as ListenedEvent) };
+  return { ...result, events: lines.map((line) => JSON.parse(line) as TriggerEvent) };
 }
