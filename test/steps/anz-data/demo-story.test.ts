@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anzDataStory } from '../../../src/cli/demo/anz-data-story.js';
-import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
+import { tellStory } from '../../support/demo-harness.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
@@ -10,20 +10,13 @@ describe('the anz_data demo story', () => {
 
   it('enriches and searches, shows credits, and shows a bad ABN and an over-budget search refused unsent', async () => {
     fx = await anzDataFixture();
-    const lines: string[] = [];
-    const demo: DemoContext = {
+    const lines = await tellStory(anzDataStory, {
       sandbox: fx.sandbox,
       runtime: fx.runtime,
-      registry: fx.registry,
-      say: (text) => lines.push(text),
-      heading: (text) => lines.push(`== ${text}`),
-      async step(stepId, connection, input, note) {
-        const result = await fx.registry.invokeUnchecked(fx.runtime, stepId, { connection, input });
-        lines.push(`${stepId}${note ? ` (${note})` : ''}: credits ${result.meta.credits?.charged ?? '?'}`);
-        return result as never;
-      },
-    };
-    await anzDataStory(demo);
+      stepLines: (stepId, result, note) => [
+        `${stepId}${note ? ` (${note})` : ''}: credits ${result.meta.credits?.charged ?? '?'}`,
+      ],
+    });
     expect(lines).toEqual(
       expect.arrayContaining([
         'anz_data.enrich_company (ABN with spaces): credits 1',

@@ -1,38 +1,19 @@
 import { expect, it } from 'vitest';
-import { startSandbox } from '../../../sandbox/index.js';
 import { contactDataStory } from '../../../src/cli/demo/contact-data-story.js';
-import type { DemoContext } from '../../../src/cli/demo/demo-context.js';
-import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
-import { Runtime } from '../../../src/runtime.js';
-import { createRegistry } from '../../../steps/index.js';
+import { tellStory } from '../../support/demo-harness.js';
 
 it('tells the enrichment story with credits', async () => {
-  const sandbox = await startSandbox();
-  const runtime = new Runtime({ store: new MemoryConnectionStore() });
-  const registry = createRegistry();
-  const lines: string[] = [];
-  const demo: DemoContext = {
-    sandbox,
-    runtime,
-    registry,
-    say: (text) => lines.push(`  ${text}`),
-    heading: (text) => lines.push(`== ${text}`),
-    async step(stepId, connection, input, note) {
-      const result = await registry.invokeUnchecked(runtime, stepId, { connection, input });
+  const lines = await tellStory(contactDataStory, {
+    stepLines: (stepId, result, note) => {
       const credits = result.meta.credits;
-      lines.push(
+      return [
         `  ${stepId}${note ? ` (${note})` : ''}: ${result.meta.attempts} request(s)${credits ? `, credits ${credits.charged ?? '?'} (estimated ${credits.estimated.min}-${credits.estimated.max})` : ''}`,
-      );
-      for (const [name, value] of Object.entries(result.variables))
-        lines.push(`    ${name} = ${JSON.stringify(value).slice(0, 100)}`);
-      return result as never;
+        ...Object.entries(result.variables).map(
+          ([name, value]) => `    ${name} = ${JSON.stringify(value).slice(0, 100)}`,
+        ),
+      ];
     },
-  };
-  try {
-    await contactDataStory(demo);
-  } finally {
-    await sandbox.close();
-  }
+  });
   const text = lines.join('\n');
   expect(text).toContain(
     'contact_data.find_contact (no match: free): 1 request(s), credits 0 (estimated 0-2)',
