@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
+import { acmeDesk, cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
@@ -27,26 +27,13 @@ const addDesk = (id: string, ...flags: string[]) =>
     'ticketing',
     '--id',
     id,
-    '--subdomain',
-    'acme',
-    '--base-url',
-    sandbox.baseUrl('ticketing', 'acme'),
+    ...acmeDesk(sandbox),
     '--access-token-env',
     'TS_CONN_TOKEN',
     ...flags,
   );
 const connectDesk = (id: string, ...flags: string[]) =>
-  cli(
-    'connect',
-    'ticketing',
-    '--id',
-    id,
-    '--subdomain',
-    'acme',
-    '--base-url',
-    sandbox.baseUrl('ticketing', 'acme'),
-    ...flags,
-  );
+  cli('connect', 'ticketing', '--id', id, ...acmeDesk(sandbox), ...flags);
 
 describe('connections add and connect never overwrite without --force', () => {
   it('connections add refuses a taken id (exit 2, nothing changed) and replaces it with --force', async () => {

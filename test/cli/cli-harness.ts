@@ -109,18 +109,15 @@ export function addConnection(
   );
 }
 
+/** The flags of `connect`/`connections add ticketing` that point a connection at the sandbox's `acme` account. */
+export function acmeDesk(sandbox: Sandbox): string[] {
+  return ['--subdomain', 'acme', '--base-url', sandbox.baseUrl('ticketing', 'acme')];
+}
+
 /** A ticketing connection to the sandbox's `acme` account, with a token for its seeded admin. */
 export function addSandboxTicketing(sandbox: Sandbox, id: string, env: string, ...flags: string[]) {
-  return addConnection(
-    'ticketing',
-    id,
-    { env, value: sandbox.ticketing.issueTokens('acme').access_token },
-    '--subdomain',
-    'acme',
-    '--base-url',
-    sandbox.baseUrl('ticketing', 'acme'),
-    ...flags,
-  );
+  const token = { env, value: sandbox.ticketing.issueTokens('acme').access_token };
+  return addConnection('ticketing', id, token, ...acmeDesk(sandbox), ...flags);
 }
 
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */

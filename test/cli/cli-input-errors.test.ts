@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
+import { acmeDesk, cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
@@ -20,17 +20,7 @@ const ticketingSent = () => sandbox.server.requestLog.filter((entry) => entry.mo
 const stored = async () => readdir(path.join(home, 'connections')).catch(() => [] as string[]);
 /** `toolsteps connect ticketing --id <id>` to the sandbox's acme desk, with any further flags. */
 const connectAcme = (id: string, ...flags: string[]) =>
-  cli(
-    'connect',
-    'ticketing',
-    '--id',
-    id,
-    '--subdomain',
-    'acme',
-    '--base-url',
-    sandbox.baseUrl('ticketing', 'acme'),
-    ...flags,
-  );
+  cli('connect', 'ticketing', '--id', id, ...acmeDesk(sandbox), ...flags);
 
 /** A free loopback port, and a way to keep it taken. */
 async function loopbackServer(): Promise<{ port: number; close(): Promise<void> }> {

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { cli, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
+import { acmeDesk, cli, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
 
 let home: string;
 let sandbox: Sandbox;
@@ -59,10 +59,7 @@ describe('toolsteps CLI', () => {
       'acme-cli',
       '--label',
       'Acme',
-      '--subdomain',
-      'acme',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
+      ...acmeDesk(sandbox),
       '--access-token-env',
       'TS_TEST_TOKEN',
     );
@@ -101,16 +98,7 @@ describe('toolsteps CLI', () => {
   });
 
   it('connect runs the OAuth code flow with a loopback callback and PKCE', async () => {
-    const result = await cli(
-      'connect',
-      'ticketing',
-      '--id',
-      'acme-oauth',
-      '--subdomain',
-      'acme',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
-    );
+    const result = await cli('connect', 'ticketing', '--id', 'acme-oauth', ...acmeDesk(sandbox));
     expect(result.code).toBe(0);
     const stored = JSON.parse(await readFile(path.join(home, 'connections', 'acme-oauth.json'), 'utf8'));
     expect(stored.secrets.refreshToken).toMatch(/^tkt_rt_/);
