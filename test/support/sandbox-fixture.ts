@@ -1,6 +1,6 @@
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import type { SandboxRequestLogEntry } from '../../sandbox/sandbox-server.js';
-import { ManualClock } from '../../src/clock.js';
+import { type Clock, ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { MemoryLogger } from '../../src/logger.js';
@@ -10,13 +10,24 @@ import { type CatalogInvokers, catalogInvokers } from './catalog-invoke.js';
 /** A few seconds into a minute, so per-minute rate windows are deterministic. */
 export const FIXTURE_START = Date.UTC(2026, 5, 1, 12, 0, 5);
 
+/** A connection before the store's timestamps are set. */
+export type UnstampedConnection = Omit<Connection, 'createdAt' | 'updatedAt'>;
+
+/** The connection as the store keeps it, created (and last updated) now. */
+export function stamped(connection: UnstampedConnection, clock: Clock): Connection {
+  return { ...connection, createdAt: clock.now(), updatedAt: clock.now() };
+}
+
 export interface SandboxFixtureOptions {
   /** Where the manual clock starts. Default `FIXTURE_START`. */
   start?: number;
   sandbox?: SandboxOptions;
   runtime?: RuntimeOptions;
-  /** The connections the store holds; the first is the one `invoke` uses unless told otherwise. */
-  connections(sandbox: Sandbox, clock: ManualClock): [Connection, ...Connection[]];
+  /**
+   * The connections the store holds, stamped as created at the clock's start;
+   * the first is the one `invoke` uses unless told otherwise.
+   */
+  connections(sandbox: Sandbox, clock: ManualClock): [UnstampedConnection, ...UnstampedConnection[]];
 }
 
 export interface SandboxFixture extends CatalogInvokers {
@@ -39,7 +50,11 @@ export interface SandboxFixture extends CatalogInvokers {
 export async function sandboxFixture(options: SandboxFixtureOptions): Promise<SandboxFixture> {
   const clock = new ManualClock(options.start ?? FIXTURE_START);
   const sandbox = await startSandbox({ clock, ...options.sandbox });
-  const connections = options.connections(sandbox, clock);
+  const [first, ...others] = options.connections(sandbox, clock);
+  const connections: [Connection, ...Connection[]] = [
+    stamped(first, clock),
+    ...others.map((connection) => stamped(connection, clock)),
+  ];
   const store = new MemoryConnectionStore(connections);
   const logger = new MemoryLogger();
   const runtime = new Runtime({ store, clock, logger, retry: { random: () => 0.5 }, ...options.runtime });

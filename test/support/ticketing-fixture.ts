@@ -22,8 +22,6 @@ export function ticketingFixture(
           fields: { subdomain, baseUrl: sandbox.baseUrl('ticketing', subdomain), clientId: 'toolsteps-cli' },
           secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
           expiresAt: clock.now() + (tokens.expires_in ?? 1800) * 1000,
-          createdAt: clock.now(),
-          updatedAt: clock.now(),
         },
       ];
     },

@@ -1,6 +1,5 @@
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbox/index.js';
 import { ManualClock } from '../../../src/clock.js';
-import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import { Runtime } from '../../../src/runtime.js';
 import {
@@ -10,6 +9,7 @@ import {
   catalogInvokers,
   type TypedInvoke,
 } from '../../support/catalog-invoke.js';
+import { stamped, type UnstampedConnection } from '../../support/sandbox-fixture.js';
 import { type RecordedExchange, startWireRecorder, type WireRecorder } from './wire-recorder.js';
 
 export interface ContractFixture {
@@ -39,8 +39,7 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
   const sandbox = await startSandbox({ clock, ...options.sandbox });
   const recorder = await startWireRecorder(sandbox.url);
   const tickets = sandbox.ticketing.issueTokens('acme');
-  const now = clock.now();
-  const connections: Connection[] = [
+  const connections: UnstampedConnection[] = [
     {
       id: 'tickets',
       integration: 'ticketing',
@@ -48,9 +47,7 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
       kind: 'oauth2',
       fields: { subdomain: 'acme', baseUrl: `${recorder.url}/ticketing/acme`, clientId: 'toolsteps-cli' },
       secrets: { accessToken: tickets.access_token, refreshToken: tickets.refresh_token! },
-      expiresAt: now + (tickets.expires_in ?? 1800) * 1000,
-      createdAt: now,
-      updatedAt: now,
+      expiresAt: clock.now() + (tickets.expires_in ?? 1800) * 1000,
     },
     {
       id: 'deploys',
@@ -59,8 +56,6 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
       kind: 'oauth2_no_refresh',
       fields: { baseUrl: `${recorder.url}/deployments` },
       secrets: { accessToken: sandbox.deployments.issueToken(1) },
-      createdAt: now,
-      updatedAt: now,
     },
     {
       id: 'deploys-team',
@@ -69,12 +64,10 @@ export async function contractFixture(options: { sandbox?: SandboxOptions } = {}
       kind: 'oauth2_no_refresh',
       fields: { baseUrl: `${recorder.url}/deployments`, teamId: 'team_acme' },
       secrets: { accessToken: sandbox.deployments.issueToken(1) },
-      createdAt: now,
-      updatedAt: now,
     },
   ];
   const runtime = new Runtime({
-    store: new MemoryConnectionStore(connections),
+    store: new MemoryConnectionStore(connections.map((connection) => stamped(connection, clock))),
     clock,
     retry: { random: () => 0.5 },
   });

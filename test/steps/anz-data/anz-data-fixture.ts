@@ -16,7 +16,7 @@ export async function anzDataFixture(
   const fx = await sandboxFixture({
     ...options,
     start: Date.UTC(2026, 0, 1, 9, 0, 0),
-    connections: (sandbox, clock) => {
+    connections: (sandbox) => {
       apiKey = sandbox.anzData.issueKey(options.credits ?? 100);
       return [
         {
@@ -26,8 +26,6 @@ export async function anzDataFixture(
           kind: 'api_key',
           fields: { baseUrl: sandbox.baseUrl('anz-data') },
           secrets: { apiKey },
-          createdAt: clock.now(),
-          updatedAt: clock.now(),
         },
       ];
     },

@@ -29,7 +29,7 @@ export async function contactDataFixture(
         ...options.sandbox?.contactData,
       },
     },
-    connections: (sandbox, clock) => [
+    connections: (sandbox) => [
       {
         id: 'contacts-main',
         integration: 'contact_data',
@@ -37,8 +37,6 @@ export async function contactDataFixture(
         kind: 'api_key',
         fields: { baseUrl: sandbox.baseUrl('contact-data') },
         secrets: { apiKey: TEST_KEY },
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
       },
     ],
   });

@@ -25,7 +25,7 @@ export async function deploymentsFixture(
   let token = '';
   const fx = await sandboxFixture({
     ...options,
-    connections: (sandbox, clock) => {
+    connections: (sandbox) => {
       token = sandbox.deployments.issueToken(options.user ?? 1);
       return [
         {
@@ -35,8 +35,6 @@ export async function deploymentsFixture(
           kind: 'oauth2_no_refresh',
           fields: definedOnly({ baseUrl: sandbox.baseUrl('deployments'), teamId: options.teamId }),
           secrets: { accessToken: token },
-          createdAt: clock.now(),
-          updatedAt: clock.now(),
         },
       ];
     },

@@ -1,9 +1,13 @@
 import { GOVERNANCE_SANDBOX, type Sandbox } from '../../../sandbox/index.js';
-import type { Clock } from '../../../src/clock.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { definedOnly } from '../../../src/defined-only.js';
 import type { TypedInvoke, UncheckedInvoke } from '../../support/catalog-invoke.js';
-import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
+import {
+  type SandboxFixture,
+  sandboxFixture,
+  stamped,
+  type UnstampedConnection,
+} from '../../support/sandbox-fixture.js';
 
 export const seed = GOVERNANCE_SANDBOX;
 
@@ -32,12 +36,7 @@ export interface GovernanceFixture extends Omit<SandboxFixture, 'invoke' | 'invo
   }[];
 }
 
-function governanceConnection(
-  id: string,
-  options: ConnectOptions,
-  sandbox: Sandbox,
-  clock: Clock,
-): Connection {
+function governanceConnection(id: string, options: ConnectOptions, sandbox: Sandbox): UnstampedConnection {
   const projectId = options.projectId === undefined ? seed.projectId : options.projectId;
   return {
     id,
@@ -49,8 +48,6 @@ function governanceConnection(
       ...definedOnly({ projectId: projectId ?? undefined }),
     },
     secrets: { apiKey: options.apiKey },
-    createdAt: clock.now(),
-    updatedAt: clock.now(),
   };
 }
 
@@ -60,16 +57,16 @@ function governanceConnection(
  */
 export async function governanceFixture(): Promise<GovernanceFixture> {
   const fx = await sandboxFixture({
-    connections: (sandbox, clock) => [
-      governanceConnection('admin', { apiKey: seed.adminKey }, sandbox, clock),
-      governanceConnection('member', { apiKey: seed.memberKey }, sandbox, clock),
-      governanceConnection('org', { apiKey: seed.adminKey, projectId: null }, sandbox, clock),
+    connections: (sandbox) => [
+      governanceConnection('admin', { apiKey: seed.adminKey }, sandbox),
+      governanceConnection('member', { apiKey: seed.memberKey }, sandbox),
+      governanceConnection('org', { apiKey: seed.adminKey, projectId: null }, sandbox),
     ],
   });
   return {
     ...fx,
     async connect(id, options) {
-      const connection = governanceConnection(id, options, fx.sandbox, fx.clock);
+      const connection = stamped(governanceConnection(id, options, fx.sandbox), fx.clock);
       await fx.store.put(connection);
       return connection;
     },
