@@ -6,6 +6,32 @@ import { defineStep, type Step } from './step.js';
 const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 /** Response headers worth mapping; the rest stay out of outputs and logs. */
 const EXPOSED_RESPONSE_HEADERS = ['content-type', 'location', 'etag', 'retry-after'];
+/**
+ * Rate-limit status, which providers report in headers (the spec: "the
+ * current rate limit status can be read in API response headers"), under
+ * every naming in use: `X-Rate-Limit-*`, `X-RateLimit-*`, `RateLimit-*`,
+ * `RateLimit` / `RateLimit-Policy` (IETF draft), `x-*-requests-left`.
+ */
+const RATE_LIMIT_HEADER = /^(x-)?rate-?limit(-|$)|^x-[a-z]+-requests-left$/;
+/** A provider could send many or long ones: only this many, this long, reach the output. */
+const MAX_RATE_LIMIT_HEADERS = 16;
+const MAX_HEADER_VALUE = 200;
+
+/** The headers an API Call answer shows: the fixed few, then the rate-limit ones, capped. */
+function exposedHeaders(headers: Headers): Record<string, string> {
+  const exposed: Record<string, string> = {};
+  for (const name of EXPOSED_RESPONSE_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) exposed[name] = value.slice(0, MAX_HEADER_VALUE);
+  }
+  let rateLimitHeaders = 0;
+  headers.forEach((value, name) => {
+    if (!RATE_LIMIT_HEADER.test(name) || rateLimitHeaders >= MAX_RATE_LIMIT_HEADERS) return;
+    exposed[name] = value.slice(0, MAX_HEADER_VALUE);
+    rateLimitHeaders += 1;
+  });
+  return exposed;
+}
 
 /** The spec names the path field `endpoint` for T, A and C and `path` for D. */
 export type ApiCallPathField = 'endpoint' | 'path';
@@ -26,7 +52,9 @@ const ApiCallOutput = z.object({
   status: z.number().int().describe('HTTP status of the provider response.'),
   headers: z
     .record(z.string(), z.string())
-    .describe('Selected response headers (content-type, location, etag, retry-after).'),
+    .describe(
+      'Selected response headers (content-type, location, etag, retry-after) and the rate-limit status headers (X-Rate-Limit-*, X-RateLimit-*, RateLimit-*, x-*-requests-left), names in lower case.',
+    ),
   body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
   redirected: z
     .boolean()
@@ -146,14 +174,9 @@ export function defineApiCallStep<
         // update that adds a comment): a call with a body is not replayed after an ambiguous failure.
         ...(record.body === undefined ? {} : { idempotent: false }),
       });
-      const exposed: Record<string, string> = {};
-      for (const name of EXPOSED_RESPONSE_HEADERS) {
-        const headerValue = response.headers.get(name);
-        if (headerValue !== null) exposed[name] = headerValue;
-      }
       return {
         status: response.status,
-        headers: exposed,
+        headers: exposedHeaders(response.headers),
         body: response.body ?? null,
         redirected: response.redirected ?? false,
       };

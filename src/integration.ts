@@ -88,6 +88,11 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
   /** Query parameters every request carries (D: `teamId`). */
   defaultQuery?(fields: z.infer<Fields>): Record<string, string | undefined>;
   readRateLimit?(headers: Headers, now: number): RateLimitSnapshot | undefined;
+  /**
+   * What to check after an authentication error, in the order the provider's
+   * documentation gives; added to every AuthError of the integration that has no hint.
+   */
+  authHint?: string;
   /** Reads the provider's error body. */
   parseError?(body: unknown): ParsedProviderError;
   /** Overrides the status-based classification for provider-specific cases. */

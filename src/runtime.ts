@@ -17,6 +17,7 @@ import { defaultRetryOptions, type RetryOptions } from './http/retry-policy.js';
 import type { Integration } from './integration.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { VariableMapping } from './mapping.js';
+import { withAuthHint } from './runtime/auth-hint.js';
 import { type BoundConnection, bindConnection } from './runtime/bind-connection.js';
 import { checkBudget } from './runtime/check-budget.js';
 import { mapVariables } from './runtime/map-variables.js';
@@ -187,24 +188,26 @@ export class Runtime {
     const started = this.clock.now();
     const { input, mapping } = validateInput(step, options);
     const estimate = checkBudget(step, input, options.creditBudget);
-    const bound = await bindConnection(step, options.connection, {
-      store: this.store,
-      refresher: this.refresher,
-    });
+    const integration = step.integration as Integration;
+    const bound = await withAuthHint(integration, () =>
+      bindConnection(step, options.connection, { store: this.store, refresher: this.refresher }),
+    );
     const spent: RequestStats[] = [];
-    const { raw, charged } = await runStep(
-      step,
-      input,
-      {
-        http: this.transport(step, bound, options.signal, spent),
-        connection: toPublicConnection(bound.credentials.current()),
-        signal: options.signal,
-        log: this.logger,
-        progress: (done, total, records) => options.onProgress?.(done, total, records),
-        sleep: (ms) => this.clock.sleep(ms, options.signal),
-        constraints: options.constraints ?? {},
-      },
-      { estimate, secrets: bound.secrets },
+    const { raw, charged } = await withAuthHint(integration, () =>
+      runStep(
+        step,
+        input,
+        {
+          http: this.transport(step, bound, options.signal, spent),
+          connection: toPublicConnection(bound.credentials.current()),
+          signal: options.signal,
+          log: this.logger,
+          progress: (done, total, records) => options.onProgress?.(done, total, records),
+          sleep: (ms) => this.clock.sleep(ms, options.signal),
+          constraints: options.constraints ?? {},
+        },
+        { estimate, secrets: bound.secrets },
+      ),
     );
     const output = validateOutput(step, raw, bound.secrets(), creditsSpent(estimate, charged)) as Output;
     const stats = spent.reduce(addStats, NO_STATS);

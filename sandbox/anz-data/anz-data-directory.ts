@@ -152,6 +152,26 @@ export interface SearchCriteria {
 }
 
 /** Filters combine (AND); company matches the start of a name or the domain; position matches every word. */
+/** The words of a value, in lower case: "C-Suite" and "c_suite" are the same two words. */
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Seniority and department are free text the provider matches: every word
+ * of one is a word of the other ("engineering" finds "software engineering";
+ * "VP Engineering" finds "vp"). Nothing is refused.
+ */
+function freeTextMatches(value: string, query: string): boolean {
+  const have = words(value);
+  const want = words(query);
+  if (!have.length || !want.length) return false;
+  return want.every((word) => have.includes(word)) || have.every((word) => want.includes(word));
+}
+
 export function searchPeople(criteria: SearchCriteria): PersonRecord[] {
   const companyTerm = criteria.company?.trim().toLowerCase();
   const positionWords = criteria.position?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
@@ -166,8 +186,8 @@ export function searchPeople(criteria: SearchCriteria): PersonRecord[] {
       const title = record.title.toLowerCase();
       if (!positionWords.every((word) => title.includes(word))) return false;
     }
-    if (criteria.seniority && record.seniority !== criteria.seniority.toLowerCase()) return false;
-    if (criteria.department && record.department !== criteria.department.toLowerCase()) return false;
+    if (criteria.seniority && !freeTextMatches(record.seniority, criteria.seniority)) return false;
+    if (criteria.department && !freeTextMatches(record.department, criteria.department)) return false;
     return true;
   });
 }

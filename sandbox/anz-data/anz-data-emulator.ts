@@ -15,7 +15,6 @@ import {
   type SearchCriteria,
   searchPeople,
 } from './anz-data-directory.js';
-import { DEPARTMENTS, SENIORITIES } from './anz-data-records.js';
 import { CreditLedger } from './credit-ledger.js';
 
 export interface AnzDataEmulatorOptions {
@@ -48,16 +47,6 @@ function members(request: SandboxRequest): Record<string, unknown> | undefined {
   return typeof body === 'object' && body !== null && !Array.isArray(body)
     ? (body as Record<string, unknown>)
     : undefined;
-}
-
-/** A 400 naming the allowed values when a search filter is given outside the provider's vocabulary. */
-function outsideVocabulary(
-  field: string,
-  value: string | undefined,
-  allowed: readonly string[],
-): Reply | undefined {
-  if (!value || allowed.includes(value)) return undefined;
-  return problem(400, 'invalid_parameter', `${field} must be one of ${allowed.join(', ')}.`, field);
 }
 
 /** The one lookup key of a body, or the 400 the provider answers. */
@@ -206,10 +195,6 @@ export class AnzDataEmulator implements Emulator {
         if (!Object.keys(criteria).length) {
           return problem(400, 'invalid_request', `Provide at least one of ${SEARCH_FILTERS.join(', ')}.`);
         }
-        const outside =
-          outsideVocabulary('seniority', criteria.seniority, SENIORITIES) ??
-          outsideVocabulary('department', criteria.department, DEPARTMENTS);
-        if (outside) return outside;
         const limit = body.limit ?? SEARCH_DEFAULT_LIMIT;
         if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_MAX_LIMIT) {
           return problem(

@@ -38,6 +38,17 @@ export const TICKETING_SANDBOX_CLIENTS = [
  * its query language and 1,000-result cap, the search export, OAuth with
  * rotating refresh tokens, and per-minute rate limits with the real headers.
  */
+/**
+ * The provider's roles: only admins manage webhooks and business rules;
+ * end users reach none of the agent API (tickets, search, people), which
+ * answers them 403 "You do not have access to this page".
+ */
+function roleRefuses(role: 'end-user' | 'agent' | 'admin', path: string): boolean {
+  if (role === 'admin') return false;
+  if (/^\/api\/v2\/(webhooks|triggers)\b/.test(path)) return true;
+  return role === 'end-user' && /^\/api\/v2\/(tickets|search|users|organizations|uploads)\b/.test(path);
+}
+
 export class TicketingEmulator implements Emulator {
   readonly mount = 'ticketing';
   readonly oauth: OAuthProvider;
@@ -89,9 +100,10 @@ export class TicketingEmulator implements Emulator {
   }
 
   /** Tokens for the seeded admin, without the browser step. */
-  issueTokens(subdomain: string, scopes = ['read', 'write']) {
+  /** Tokens of the seeded admin (user 1) by default; user 2 is an agent, user 3 an end user. */
+  issueTokens(subdomain: string, scopes = ['read', 'write'], userId = 1) {
     this.account(subdomain);
-    return this.oauth.issue(subdomain.toLowerCase(), 1, scopes);
+    return this.oauth.issue(subdomain.toLowerCase(), userId, scopes);
   }
 
   async handle(request: SandboxRequest): Promise<Reply | undefined> {
@@ -140,6 +152,13 @@ export class TicketingEmulator implements Emulator {
     }
     const writes = request.method !== 'GET';
     if (writes && !check.scopes.some((scope) => scope === 'write' || scope.endsWith(':write'))) {
+      return withHeaders(
+        json(403, { error: 'Forbidden', description: 'You do not have access to this page' }),
+        headers,
+      );
+    }
+    const role = account.users.get(check.userId)?.role ?? 'end-user';
+    if (roleRefuses(role, path)) {
       return withHeaders(
         json(403, { error: 'Forbidden', description: 'You do not have access to this page' }),
         headers,

@@ -3,7 +3,7 @@ import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
-import { classifyTicketingError, parseTicketingError } from './lib/provider-errors.js';
+import { classifyTicketingError, parseTicketingError, TICKETING_AUTH_HINT } from './lib/provider-errors.js';
 
 /**
  * A DNS label (RFC 1123): the subdomain becomes part of the host every
@@ -55,6 +55,7 @@ export const ticketing = defineIntegration({
       resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
     );
   },
+  authHint: TICKETING_AUTH_HINT,
   parseError: parseTicketingError,
   classifyError: classifyTicketingError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },

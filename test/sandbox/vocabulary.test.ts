@@ -56,6 +56,20 @@ beforeAll(async () => {
       },
     ),
     connection(
+      'tickets-revoked',
+      'ticketing',
+      'oauth2',
+      { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme') },
+      { accessToken: 'revoked-token-0000000' },
+    ),
+    connection(
+      'tickets-agent',
+      'ticketing',
+      'oauth2',
+      { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme') },
+      { accessToken: sandbox.ticketing.issueTokens('acme', ['read', 'write'], 2).access_token },
+    ),
+    connection(
       'team',
       'deployments',
       'oauth2_no_refresh',
@@ -128,6 +142,19 @@ const scenarios: Scenario[] = [
         sandbox.ticketing.account('acme').plan = 'enterprise';
       }
     },
+  },
+  {
+    integration: 'ticketing',
+    answers: ['401'],
+    expected: { name: 'AuthError', status: 401 },
+    run: () => invoke('tickets-revoked', 'ticketing.get_ticket_info', { ticket_id: 1 }),
+  },
+  {
+    integration: 'ticketing',
+    answers: ['403'],
+    expected: { name: 'PermissionError', status: 403 },
+    // An agent's token on the admin-only webhooks API.
+    run: () => invoke('tickets-agent', 'ticketing.api_call', { method: 'GET', endpoint: '/api/v2/webhooks' }),
   },
   {
     integration: 'deployments',

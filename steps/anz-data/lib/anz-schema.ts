@@ -5,27 +5,24 @@ import { z } from 'zod';
  * own shapes live in provider-records.ts; nothing here mirrors them by hand.
  */
 
-/** Our vocabulary for search filters; the spec leaves the provider's values unshown. */
+/**
+ * Search filters are free text the provider matches (the spec: `seniority`
+ * and `department` are strings); the spec shows no vocabulary, so none of
+ * ours is imposed: a closed list would refuse values the provider knows.
+ */
 export const Seniority = z
-  .enum(['c_suite', 'vp', 'head', 'director', 'manager', 'senior', 'entry'])
-  .describe('Seniority level: c_suite, vp, head, director, manager, senior or entry.');
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('Seniority level as the provider names it, e.g. "director", "manager", "C-suite", "senior".');
 
 export const Department = z
-  .enum([
-    'executive',
-    'engineering',
-    'it',
-    'product',
-    'design',
-    'sales',
-    'marketing',
-    'finance',
-    'operations',
-    'human_resources',
-    'legal',
-    'customer_success',
-  ])
-  .describe('Department, e.g. engineering, sales, marketing, finance, operations.');
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('Department as the provider names it, e.g. "engineering", "sales", "human resources".');
 
 export const Location = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definedOnly } from '../../../src/defined-only.js';
-import { PlanError } from '../../../src/errors.js';
+import { AuthError, PermissionError, PlanError } from '../../../src/errors.js';
 import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
 
 const TicketingError = z.object({
@@ -32,18 +32,56 @@ export function parseTicketingError(body: unknown): ParsedProviderError {
   });
 }
 
-/** Triggers and some admin features answer 403 `FeatureNotAvailable` on plans that lack them. */
+/**
+ * What to check after an authentication error, in the spec's order
+ * (integrations.md, Authentication 1): the subdomain, the account's
+ * permissions, then a fresh OAuth flow.
+ */
+export const TICKETING_AUTH_HINT =
+  "Check, in this order: the connection's subdomain (it names the account); that the signed-in account has the Admin or Agent role; then disconnect and reconnect (toolsteps connect ticketing --id <id>) for a fresh OAuth flow.";
+
+/** Only admins manage webhooks, business rules and account configuration; agents work tickets. */
+const ADMIN_PATHS =
+  /^\/api\/v2\/(webhooks|triggers|automations|macros|ticket_fields|user_fields|organization_fields|groups|brands|custom_roles|account)\b/;
+
+function neededRole(path: string): 'Admin' | 'Agent' {
+  return ADMIN_PATHS.test(path) ? 'Admin' : 'Agent';
+}
+
+/**
+ * 403 `FeatureNotAvailable`: the plan lacks triggers or an admin feature.
+ * Any other 403: the account lacks a role (the spec: the authorizing account
+ * should have Admin or Agent permissions), named from the path. 401: the
+ * spec's order of checks as the hint.
+ */
 export function classifyTicketingError(failure: ProviderFailure, parsed: ParsedProviderError) {
+  const where = `${failure.method} ${failure.path}`;
+  const said = parsed.message ? `: ${parsed.message}` : '';
+  const base = {
+    status: failure.status,
+    sent: true as const,
+    providerCode: parsed.providerCode,
+    providerMessage: parsed.message,
+    context: { method: failure.method, path: failure.path },
+  };
   if (failure.status === 403 && parsed.providerCode === 'FeatureNotAvailable') {
-    return new PlanError(
-      `${failure.method} ${failure.path} needs a higher provider plan: ${parsed.message ?? ''}`.trim(),
+    return new PlanError(`${where} needs a higher provider plan${said}.`, base);
+  }
+  if (failure.status === 403) {
+    const role = neededRole(failure.path);
+    return new PermissionError(
+      `${where} was refused (403): the connected account lacks the ${role} role this needs${role === 'Agent' ? ' (Agent or Admin)' : ''}, or the connection was granted read-only access${said}.`,
       {
-        status: 403,
-        sent: true,
-        providerCode: parsed.providerCode,
-        providerMessage: parsed.message,
+        ...base,
+        hint: `Reconnect with an account that has the ${role} role${role === 'Agent' ? ' (or Admin)' : ''} and grant read and write access: toolsteps connect ticketing --id <id>.`,
       },
     );
+  }
+  if (failure.status === 401) {
+    return new AuthError(`${where} was refused as unauthenticated (401)${said}.`, {
+      ...base,
+      hint: TICKETING_AUTH_HINT,
+    });
   }
   return undefined;
 }

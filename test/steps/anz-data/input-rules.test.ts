@@ -46,7 +46,7 @@ const refused: [string, string, unknown, string][] = [
   ['an empty search', 'anz_data.search_people', {}, '(root)'],
   ['a search with only a limit', 'anz_data.search_people', { limit: 5 }, '(root)'],
   ['a blank company filter', 'anz_data.search_people', { company: '   ' }, 'company'],
-  ['an unknown seniority', 'anz_data.search_people', { seniority: 'boss' }, 'seniority'],
+  ['an empty seniority', 'anz_data.search_people', { seniority: '  ' }, 'seniority'],
   ['a limit of 0', 'anz_data.search_people', { position: 'cto', limit: 0 }, 'limit'],
   ['a limit over 100', 'anz_data.search_people', { position: 'cto', limit: 101 }, 'limit'],
   ['a PUT', 'anz_data.api_call', { method: 'PUT', endpoint: '/enrich/person', body: {} }, 'method'],

@@ -137,6 +137,19 @@ describe('anz_data steps on the wire', () => {
     expect(managers.meta.credits?.charged).toBe(2);
   });
 
+  it('seniority and department are free text the provider matches, sent as typed (no closed list of ours)', async () => {
+    const executives = await fx.invoke('anz_data.search_people', {
+      seniority: 'C-Suite',
+      department: 'Executive',
+      limit: 10,
+    });
+    expect(lastRequest().body).toEqual({ seniority: 'C-Suite', department: 'Executive', limit: 10 });
+    expect(executives.output).toMatchObject({ matched: true });
+    const unknown = await fx.invoke('anz_data.search_people', { seniority: 'Chief Happiness Wrangler' });
+    // A value the provider does not know finds nobody; it is not refused.
+    expect(unknown.output).toMatchObject({ matched: false, returned: 0 });
+  });
+
   it('api_call forwards GET and POST under the base URL with the key attached', async () => {
     const balance = await fx.invoke('anz_data.api_call', { method: 'GET', endpoint: '/credits' });
     let request = lastRequest();
