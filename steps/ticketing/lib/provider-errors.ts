@@ -62,6 +62,7 @@ export function classifyTicketingError(failure: ProviderFailure, parsed: ParsedP
     sent: true as const,
     providerCode: parsed.providerCode,
     providerMessage: parsed.message,
+    fields: parsed.fields,
     context: { method: failure.method, path: failure.path },
   };
   if (failure.status === 403 && parsed.providerCode === 'FeatureNotAvailable') {
