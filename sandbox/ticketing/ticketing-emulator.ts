@@ -46,7 +46,9 @@ export const TICKETING_SANDBOX_CLIENTS = [
 function roleRefuses(role: 'end-user' | 'agent' | 'admin', path: string): boolean {
   if (role === 'admin') return false;
   if (/^\/api\/v2\/(webhooks|triggers)\b/.test(path)) return true;
-  return role === 'end-user' && /^\/api\/v2\/(tickets|search|users|organizations|uploads)\b/.test(path);
+  // Everyone may read who they are (users/me), as the provider lets any signed-in user.
+  if (/^\/api\/v2\/users\/me(\.json)?$/.test(path)) return false;
+  return role === 'end-user' && /^\/api\/v2\/(tickets|search|users|organizations)\b/.test(path);
 }
 
 export class TicketingEmulator implements Emulator {
