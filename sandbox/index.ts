@@ -9,6 +9,11 @@ import { DeploymentsEmulator, type DeploymentsEmulatorOptions } from './deployme
 import type { Emulator } from './emulator.js';
 import { FaultInjector } from './fault-injector.js';
 import { GovernanceEmulator, type GovernanceEmulatorOptions } from './governance/governance-emulator.js';
+import {
+  resolveAssumptions,
+  type SandboxAssumptions,
+  type SandboxAssumptionsInput,
+} from './sandbox-assumptions.js';
 import { SandboxServer } from './sandbox-server.js';
 import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ticketing-emulator.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
@@ -22,6 +27,12 @@ export type { Emulator } from './emulator.js';
 export { FaultInjector, type FaultRule } from './fault-injector.js';
 export { GovernanceEmulator } from './governance/governance-emulator.js';
 export { GOVERNANCE_SANDBOX } from './governance/governance-seed.js';
+export {
+  assumptionsFromFlags,
+  resolveAssumptions,
+  SandboxAssumptions,
+  type SandboxAssumptionsInput,
+} from './sandbox-assumptions.js';
 export { ScaledClock, type ScaledClockSettings } from './scaled-clock.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
@@ -47,6 +58,12 @@ export interface SandboxOptions {
   deployments?: Omit<DeploymentsEmulatorOptions, 'clock'>;
   /** Retry policy of outgoing webhook deliveries. */
   webhooks?: Pick<WebhookDispatcherOptions, 'maxAttempts' | 'firstRetryMs' | 'timeoutMs'>;
+  /**
+   * What the spec and the provider facts leave open and the emulators
+   * invent, by integration id (README, "Sandbox assumptions"): change one
+   * when your account behaves differently. Checked before anything starts.
+   */
+  assume?: SandboxAssumptionsInput;
 }
 
 /** Every emulator, by the name tests and stories use. Add new emulators here and in `emulatorsOf`. */
@@ -62,13 +79,28 @@ function createEmulators(
   clock: Clock,
   options: SandboxOptions,
   webhooks: WebhookDispatcher,
+  assumed: SandboxAssumptions,
 ): SandboxEmulators {
   return {
-    ticketing: new TicketingEmulator({ clock, webhooks, ...options.ticketing }),
-    governance: new GovernanceEmulator(options.governance),
-    anzData: new AnzDataEmulator({ clock, ...options.anzData }),
-    contactData: new ContactDataEmulator({ clock, ...options.contactData }),
-    deployments: new DeploymentsEmulator({ clock, webhooks, ...options.deployments }),
+    ticketing: new TicketingEmulator({
+      clock,
+      webhooks,
+      assumptions: assumed.ticketing,
+      ...options.ticketing,
+    }),
+    governance: new GovernanceEmulator({ assumptions: assumed.governance, ...options.governance }),
+    anzData: new AnzDataEmulator({ clock, assumptions: assumed.anz_data, ...options.anzData }),
+    contactData: new ContactDataEmulator({
+      clock,
+      assumptions: assumed.contact_data,
+      ...options.contactData,
+    }),
+    deployments: new DeploymentsEmulator({
+      clock,
+      webhooks,
+      assumptions: assumed.deployments,
+      ...options.deployments,
+    }),
   };
 }
 
@@ -86,16 +118,19 @@ export interface Sandbox extends SandboxEmulators {
    * names the account (ticketing's subdomain).
    */
   baseUrl(mount: string, account?: string): string;
+  /** The assumptions in force: the defaults with `assume` applied. */
+  assumptions: SandboxAssumptions;
   close(): Promise<void>;
 }
 
 /** Starts every emulator on one loopback server. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const assumptions = resolveAssumptions(options.assume);
   const clock = options.clock ?? systemClock;
   const faults = new FaultInjector();
   const webhookFaults = new WebhookFaults();
   const webhooks = new WebhookDispatcher({ clock, faults: webhookFaults, ...options.webhooks });
-  const emulators = createEmulators(clock, options, webhooks);
+  const emulators = createEmulators(clock, options, webhooks, assumptions);
   const server = new SandboxServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -115,6 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     webhooks,
     webhookFaults,
+    assumptions,
     baseUrl: (mount, account) => `${url}/${mount}${account ? `/${account}` : ''}`,
     close: async () => {
       await webhooks.stop();

@@ -5,6 +5,7 @@ import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { type RouteRequest, Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import { AnzDataAssumptions } from './anz-data-assumptions.js';
 import {
   abnChecksumOk,
   companyJson,
@@ -23,6 +24,8 @@ export interface AnzDataEmulatorOptions {
   requestsPerMinute?: number;
   /** Credits a key starts with (the sandbox key, and `issueKey` without an amount). */
   startingCredits?: number;
+  /** What the spec and the provider facts leave open (anz-data-assumptions.ts); defaults when absent. */
+  assumptions?: AnzDataAssumptions;
 }
 
 /** A key the sandbox always knows, for the CLI and the demo: `--api-key` it in. */
@@ -36,6 +39,12 @@ const SEARCH_MAX_LIMIT = 100;
 
 function problem(status: number, code: string, message: string, param?: string): Reply {
   return json(status, { error: definedOnly({ code, message, param }) });
+}
+
+/** A reply without the credit headers, for an account assumed to report none. */
+function withoutCreditHeaders(reply: Reply): Reply {
+  const { 'x-credits-charged': _charged, ...headers } = reply.headers ?? {};
+  return { ...reply, headers };
 }
 
 /** The anz-data emulator knows its callers by their API key. */
@@ -76,7 +85,10 @@ export class AnzDataEmulator implements Emulator {
   private readonly api = new Router<string>();
   private readonly startingCredits: number;
 
+  readonly assumptions: AnzDataAssumptions;
+
   constructor(private readonly options: AnzDataEmulatorOptions) {
+    this.assumptions = options.assumptions ?? AnzDataAssumptions.parse({});
     this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 300, 60_000);
     this.startingCredits = options.startingCredits ?? 100;
     this.routes();
@@ -115,11 +127,15 @@ export class AnzDataEmulator implements Emulator {
     }
     const verdict = this.limiter.consume(apiKey);
     const resetSeconds = Math.max(1, Math.ceil((verdict.resetAt - this.options.clock.now()) / 1000));
-    const quota = {
-      'ratelimit-limit': String(verdict.limit),
-      'ratelimit-remaining': String(verdict.remaining),
-      'ratelimit-reset': String(resetSeconds),
-    };
+    const { credit_headers, rate_limit_headers } = this.assumptions;
+    const quota: Record<string, string> =
+      rate_limit_headers === 'ratelimit'
+        ? {
+            'ratelimit-limit': String(verdict.limit),
+            'ratelimit-remaining': String(verdict.remaining),
+            'ratelimit-reset': String(resetSeconds),
+          }
+        : {};
     if (!verdict.allowed) {
       return withHeaders(
         problem(429, 'rate_limited', `Rate limit of ${verdict.limit} requests per minute exceeded.`),
@@ -132,6 +148,7 @@ export class AnzDataEmulator implements Emulator {
     else if (found === 'method')
       reply = problem(405, 'method_not_allowed', `${request.method} is not allowed here.`);
     else reply = await this.api.run(found, request, apiKey);
+    if (!credit_headers) return withHeaders(withoutCreditHeaders(reply), quota);
     // Every answer says what it charged (0 unless a lookup matched) and what is left.
     return withHeaders(reply, {
       ...quota,

@@ -2,6 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import type { Emulator } from '../emulator.js';
 import { Router } from '../router.js';
 import { type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import { ContactDataAssumptions } from './contact-data-assumptions.js';
 import { ContactDataDirectory } from './contact-data-directory.js';
 import type { ContactDataAccount, ContactDataPlan } from './contact-data-lookups.js';
 import { contactDataRoutes } from './contact-data-routes.js';
@@ -26,13 +27,16 @@ export interface ContactDataEmulatorOptions {
   keys?: Record<string, ContactDataKeyOptions>;
   /** Requests per key per window; default 60 a minute, 1,000 an hour, 10,000 a day. */
   quota?: Partial<ContactDataQuota>;
+  /** What the spec leaves open (contact-data-assumptions.ts): the search and usage paths. */
+  assumptions?: ContactDataAssumptions;
 }
 
 /**
  * The contact and company data provider (C): `POST /person`, `/company`,
  * their `/bulk` forms (at most 100 records, charged per revealed record),
- * `/person/search` and `/company/search` (our chosen paths: the spec does
- * not show them) and `GET /account/usage`. The key travels in an `api_key`
+ * `/person/search` and `/company/search` and `GET /account/usage` (our
+ * chosen paths, which the spec does not show: settings in
+ * contact-data-assumptions.ts). The key travels in an `api_key`
  * header; errors are `{statusCode, message, errors[]}`; a record that is not
  * found is HTTP 200 with an error inside it and costs nothing; 402 when the
  * key's credits are gone, 403 when its plan lacks the endpoint; quotas per
@@ -48,6 +52,7 @@ export class ContactDataEmulator implements Emulator {
   readonly quotas: KeyQuotas;
   private accounts = new Map<string, ContactDataAccount>();
   private readonly api = new Router<ContactDataAccount>();
+  readonly assumptions: ContactDataAssumptions;
 
   constructor(private readonly options: ContactDataEmulatorOptions) {
     this.quotas = new KeyQuotas(options.clock, {
@@ -57,7 +62,8 @@ export class ContactDataEmulator implements Emulator {
       ...options.quota,
     });
     this.seedKeys();
-    contactDataRoutes(this.api, this.directory);
+    this.assumptions = options.assumptions ?? ContactDataAssumptions.parse({});
+    contactDataRoutes(this.api, this.directory, this.assumptions);
   }
 
   private seedKeys(): void {
@@ -115,7 +121,11 @@ export class ContactDataEmulator implements Emulator {
     else if (found === 'method')
       reply = failure(405, `Method ${request.method} not allowed on ${request.path}`);
     else {
-      const restricted = request.path.endsWith('/bulk') || request.path.endsWith('/search');
+      const { person_search_path, company_search_path } = this.assumptions;
+      const restricted =
+        request.path.endsWith('/bulk') ||
+        request.path === person_search_path ||
+        request.path === company_search_path;
       if (restricted && account.plan !== 'pro') {
         reply = failure(403, 'Your plan does not include bulk or search endpoints; upgrade to use them');
       } else {

@@ -1,5 +1,6 @@
 import type { RouteRequest, Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
+import type { ContactDataAssumptions } from './contact-data-assumptions.js';
 import type { ContactDataDirectory, DirectoryCompany } from './contact-data-directory.js';
 import { type ContactDataAccount, charge, lookupCompany, lookupPerson } from './contact-data-lookups.js';
 import {
@@ -118,8 +119,12 @@ function companyMatches(company: DirectoryCompany, filters: Record<string, strin
   );
 }
 
-/** Every endpoint of the contact-data provider, over the generated directory. */
-export function contactDataRoutes(router: Router<ContactDataAccount>, directory: ContactDataDirectory): void {
+/** Every endpoint of the contact-data provider, over the generated directory; the search and usage paths are assumed. */
+export function contactDataRoutes(
+  router: Router<ContactDataAccount>,
+  directory: ContactDataDirectory,
+  paths: ContactDataAssumptions,
+): void {
   const person: Lookup = (account, body) => lookupPerson(directory, account, body);
   const company: Lookup = (account, body) => lookupCompany(directory, account, body);
   router
@@ -129,7 +134,7 @@ export function contactDataRoutes(router: Router<ContactDataAccount>, directory:
     .on('POST', '/company/bulk', bulk(companyProblem, company))
     .on(
       'POST',
-      '/person/search',
+      paths.person_search_path,
       search(
         ['jobTitle', 'company', 'location', 'industry'],
         (filters) =>
@@ -144,14 +149,14 @@ export function contactDataRoutes(router: Router<ContactDataAccount>, directory:
     )
     .on(
       'POST',
-      '/company/search',
+      paths.company_search_path,
       search(
         ['company', 'location', 'industry'],
         (filters) => directory.companies.filter((candidate) => companyMatches(candidate, filters)),
         companyWire,
       ),
     )
-    .on('GET', '/account/usage', (request) => {
+    .on('GET', paths.usage_path, (request) => {
       const account = request.caller;
       return json(200, { plan: account.plan, credits: { balance: account.balance, used: account.spent } });
     });

@@ -8,6 +8,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
+import { DeploymentsAssumptions } from './deployments-assumptions.js';
 import {
   DEFAULT_TIMELINE,
   type DeploymentRecord,
@@ -33,6 +34,8 @@ export interface DeploymentsEmulatorOptions {
   failingBranches?: string[];
   /** Sends webhook deliveries; the sandbox passes its shared one. */
   webhooks?: WebhookDispatcher;
+  /** What the provider facts leave open (deployments-assumptions.ts); defaults when absent. */
+  assumptions?: DeploymentsAssumptions;
 }
 
 /** Public client the CLI uses (PKCE), and a confidential one with a secret. */
@@ -56,7 +59,7 @@ export class DeploymentsEmulator implements Emulator {
   readonly mount = 'deployments';
   readonly oauth: OAuthProvider;
   /**
-   * Newer apps' tokens: they expire (1 hour) and come with a refresh token,
+   * Newer apps' tokens: they expire (1 hour by assumption) and come with a refresh token,
    * exchanged at /login/oauth/token (provider-facts). Integration tokens from
    * `oauth` are long-lived. Both authenticate the API.
    */
@@ -80,7 +83,8 @@ export class DeploymentsEmulator implements Emulator {
     this.appOAuth = new OAuthProvider({
       clock: options.clock,
       tokenPrefix: 'vca',
-      accessTokenTtlMs: 3600_000,
+      accessTokenTtlMs:
+        (options.assumptions ?? DeploymentsAssumptions.parse({})).app_token_ttl_seconds * 1000,
       issuesRefreshTokens: true,
       clients: DEPLOYMENTS_SANDBOX_CLIENTS,
     });

@@ -1,4 +1,5 @@
 import type { SandboxRequest } from '../sandbox-http.js';
+import type { GovernanceAssumptions } from './governance-assumptions.js';
 import { fail, type Problem } from './governance-permissions.js';
 import type { GovernanceRegion, GovernanceState, ProjectRecord, UserRecord } from './governance-state.js';
 
@@ -9,6 +10,8 @@ export interface GovernanceCaller {
   region: GovernanceRegion;
   /** The project named before the colon of the Authorization header; empty for `Bearer :<key>`. */
   projectPart: string;
+  /** What the spec leaves open, as this sandbox was told to assume it. */
+  assumptions: GovernanceAssumptions;
 }
 
 export interface ProjectCaller extends GovernanceCaller {
@@ -23,7 +26,7 @@ export function authenticate(
   state: GovernanceState,
   request: SandboxRequest,
   region: GovernanceRegion,
-): GovernanceCaller | Problem {
+): Omit<GovernanceCaller, 'assumptions'> | Problem {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^(?:Bearer )?([^:\s]*):(\S+)$/.exec(header) : null;
   if (!match) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../emulator.js';
 import { Router } from '../router.js';
 import type { Reply, SandboxRequest } from '../sandbox-http.js';
+import { GovernanceAssumptions } from './governance-assumptions.js';
 import { authenticate, type GovernanceCaller } from './governance-auth.js';
 import { fail } from './governance-permissions.js';
 import { governanceRoutes } from './governance-routes.js';
@@ -15,6 +16,8 @@ import {
 export interface GovernanceEmulatorOptions {
   /** Ids of projects, invites and keys; random UUIDs unless a test wants them predictable. */
   newId?: () => string;
+  /** What the spec leaves open (governance-assumptions.ts); defaults when absent. */
+  assumptions?: GovernanceAssumptions;
 }
 
 /**
@@ -32,8 +35,11 @@ export class GovernanceEmulator implements Emulator {
   private readonly newId: () => string;
   private readonly api = new Router<GovernanceCaller>();
 
+  readonly assumptions: GovernanceAssumptions;
+
   constructor(options: GovernanceEmulatorOptions = {}) {
     this.newId = options.newId ?? randomUUID;
+    this.assumptions = options.assumptions ?? GovernanceAssumptions.parse({});
     this.state = new GovernanceState(this.newId);
     governanceRoutes(this.api);
   }
@@ -102,6 +108,6 @@ export class GovernanceEmulator implements Emulator {
     if (found === 'method') return fail(405, 'Method not allowed: every endpoint takes POST');
     const caller = authenticate(this.state, request, region as GovernanceRegion);
     if ('reply' in caller) return caller.reply;
-    return this.api.run(found, { ...request, path }, caller);
+    return this.api.run(found, { ...request, path }, { ...caller, assumptions: this.assumptions });
   }
 }

@@ -67,17 +67,20 @@ function createInvite(request: CallerRequest, caller: ProjectCaller): Reply {
   if (invitee && project.members.has(invitee.id)) {
     return fail(409, `${email} is already a member of this project; update their role instead`);
   }
-  // Spec rule 1: an invite's role cannot be changed in place, so a second invite is refused.
-  if (state.pendingInvite(project.id, email)) {
+  // Spec rule 1: an invite's role cannot be changed in place. What a second invite does is
+  // not shown: refused (409) or a replacement, as assumed (governance-assumptions.ts).
+  const pending = state.pendingInvite(project.id, email);
+  if (pending && caller.assumptions.second_invite === 'conflict') {
     return fail(
       409,
       `A pending invite for ${email} already exists on this project; delete it and invite again to change its role`,
     );
   }
+  if (pending) state.invites.delete(pending.code);
   const code = state.newId();
   if (invitee && (organization.members.has(invitee.id) || organization.admins.has(invitee.id))) {
     // States table: an invitee already in the organization is accepted automatically.
-    // The spec does not show this answer; the sandbox adds `accepted` and the new member's `user_id`.
+    // The spec does not show this answer; by assumption the sandbox adds `accepted` and the new member's `user_id`.
     state.addMember(project.id, invitee.id, role);
     state.invites.set(code, {
       code,
@@ -86,7 +89,9 @@ function createInvite(request: CallerRequest, caller: ProjectCaller): Reply {
       role,
       status: 'accepted',
     });
-    return json(200, { invite_code: code, accepted: true, user_id: invitee.id });
+    return caller.assumptions.member_invite_answer === 'accepted'
+      ? json(200, { invite_code: code, accepted: true, user_id: invitee.id })
+      : json(200, { invite_code: code });
   }
   state.invites.set(code, {
     code,

@@ -158,7 +158,10 @@ function listComments(request: TicketingRequest): Reply {
 
 /** Adds a comment (public unless `public: false`). */
 function addComment(request: TicketingRequest): Reply {
-  const { account, userId } = request.caller;
+  const { account, userId, assumptions } = request.caller;
+  // The spec lists this path; the provider's description does not (an assumption, on by default).
+  if (!assumptions.post_comments_endpoint)
+    return json(404, { error: 'InvalidEndpoint', description: 'Not found' });
   const ticket = ticketOf(request);
   if (!ticket) return json(404, NOT_FOUND);
   const comment = bodyMember(request, 'comment');

@@ -11,11 +11,14 @@ import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
 import { ticketRoutes } from './ticket-routes.js';
+import { TicketingAssumptions } from './ticketing-assumptions.js';
 import { TicketingAccount } from './ticketing-state.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { triggerRoutes } from './trigger-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
+
+const DEFAULT_ASSUMPTIONS = TicketingAssumptions.parse({});
 
 export interface TicketingEmulatorOptions {
   clock: Clock;
@@ -24,6 +27,8 @@ export interface TicketingEmulatorOptions {
   accessTokenTtlMs?: number;
   /** Sends webhook deliveries; the sandbox passes its shared one. */
   webhooks?: WebhookDispatcher;
+  /** What the provider's description leaves open (ticketing-assumptions.ts); defaults when absent. */
+  assumptions?: TicketingAssumptions;
 }
 
 /** Public client the CLI uses (PKCE), and a confidential one with a secret. */
@@ -177,6 +182,7 @@ export class TicketingEmulator implements Emulator {
       scopes: check.scopes,
       base: `http://${host}/ticketing/${account.subdomain}`,
       webhooks: this.webhooks,
+      assumptions: this.options.assumptions ?? DEFAULT_ASSUMPTIONS,
     };
     if (account.plan === 'team' && /^\/api\/v2\/(webhooks|triggers)\b/.test(path)) {
       // Lower plans lack these features; the provider answers 403 FeatureNotAvailable.

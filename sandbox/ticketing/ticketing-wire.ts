@@ -1,6 +1,7 @@
 import type { RouteRequest } from '../router.js';
 import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
 import { SearchQueryError } from './search-query.js';
+import type { TicketingAssumptions } from './ticketing-assumptions.js';
 import type { TicketingAccount, TicketRecord } from './ticketing-state.js';
 import type { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 
@@ -12,6 +13,8 @@ export interface TicketingCaller {
   base: string;
   /** Sends the account's webhook deliveries (the test endpoint uses it directly). */
   webhooks: TicketingWebhookSender;
+  /** What the provider's description leaves open, as this sandbox was told to assume it. */
+  assumptions: TicketingAssumptions;
 }
 
 export type TicketingRequest = RouteRequest<TicketingCaller>;

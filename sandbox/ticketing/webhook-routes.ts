@@ -64,6 +64,30 @@ function webhookOf(request: TicketingRequest): TicketingWebhook | undefined {
   return request.caller.account.webhooks.get(request.params.id ?? '');
 }
 
+/**
+ * `PATCH /api/v2/webhooks/{id}` (the description's Patch Webhook): changes
+ * the name, description, status or endpoint given, keeps the rest; 204.
+ */
+function patchWebhook(request: TicketingRequest): Reply {
+  const webhook = webhookOf(request);
+  if (!webhook) return WEBHOOK_NOT_FOUND;
+  const fields = bodyMember(request, 'webhook');
+  if (!fields) return webhookError(400, 'InvalidValue', 'webhook is required');
+  if (fields.status !== undefined && fields.status !== 'active' && fields.status !== 'inactive') {
+    return webhookError(400, 'InvalidValue', 'status must be active or inactive');
+  }
+  if (fields.endpoint !== undefined) {
+    const endpoint = loopbackUrl(fields.endpoint);
+    if (typeof endpoint === 'string') return webhookError(400, 'InvalidEndpoint', `endpoint ${endpoint}`);
+    webhook.endpoint = endpoint.href;
+  }
+  if (typeof fields.name === 'string' && fields.name.trim()) webhook.name = fields.name;
+  if (typeof fields.description === 'string') webhook.description = fields.description;
+  if (fields.status !== undefined) webhook.status = fields.status as TicketingWebhook['status'];
+  webhook.updated_at = request.caller.account.timestamp();
+  return { status: 204 };
+}
+
 function deleteWebhook(request: TicketingRequest): Reply {
   const { account } = request.caller;
   const webhook = webhookOf(request);
@@ -141,6 +165,7 @@ export function webhookRoutes(router: Router<TicketingCaller>): void {
         const webhook = webhookOf(request);
         return webhook ? json(200, { webhook: publicWebhook(webhook) }) : WEBHOOK_NOT_FOUND;
       })
+      .on('PATCH', `/api/v2/webhooks/:id${suffix}`, patchWebhook)
       .on('DELETE', `/api/v2/webhooks/:id${suffix}`, deleteWebhook)
       .on('GET', `/api/v2/webhooks/:id/signing_secret${suffix}`, (request) => {
         const webhook = webhookOf(request);

@@ -131,6 +131,85 @@ describe('ticketing steps against the provider description (requests and the san
   });
 });
 
+describe('ticketing API Call: every method of the spec, and the users and organizations paths', () => {
+  it('POST and PUT a user, read it and an organization', async () => {
+    const created = await fx.exchangesOf('ticketing.api_call', {
+      method: 'POST',
+      endpoint: '/api/v2/users.json',
+      body: { user: { name: 'Jo Customer', email: 'jo@customer.example', role: 'end-user' } },
+    });
+    const id = (created.output as { body: { user: { id: number } } }).body.user.id;
+    const updated = await fx.exchangesOf('ticketing.api_call', {
+      method: 'PUT',
+      endpoint: `/api/v2/users/${id}.json`,
+      body: { user: { name: 'Jo Q. Customer' } },
+    });
+    expect((updated.output as { body: { user: { name: string } } }).body.user.name).toBe('Jo Q. Customer');
+    const organizations = await fx.exchangesOf('ticketing.api_call', {
+      method: 'GET',
+      endpoint: '/api/v2/organizations.json',
+    });
+    const orgId = (organizations.output as { body: { organizations: { id: number }[] } }).body
+      .organizations[0]?.id;
+    const organization = await fx.exchangesOf('ticketing.api_call', {
+      method: 'GET',
+      endpoint: `/api/v2/organizations/${orgId}.json`,
+    });
+    expectConforming([...created.exchanges, ...updated.exchanges, ...organization.exchanges]);
+  });
+
+  it('PATCH a webhook and DELETE a ticket', async () => {
+    const webhook = await fx.exchangesOf('ticketing.api_call', {
+      method: 'POST',
+      endpoint: '/api/v2/webhooks',
+      body: {
+        webhook: {
+          name: 'agents',
+          endpoint: 'http://127.0.0.1:9/hooks/x',
+          http_method: 'POST',
+          request_format: 'json',
+          status: 'active',
+          subscriptions: ['zen:event-type:ticket.created'],
+        },
+      },
+    });
+    const webhookId = (webhook.output as { body: { webhook: { id: string } } }).body.webhook.id;
+    const patched = await fx.exchangesOf('ticketing.api_call', {
+      method: 'PATCH',
+      endpoint: `/api/v2/webhooks/${webhookId}`,
+      body: { webhook: { status: 'inactive' } },
+    });
+    expect((patched.output as { status: number }).status).toBe(204);
+    const read = await fx.invoke('ticketing.api_call', {
+      method: 'GET',
+      endpoint: `/api/v2/webhooks/${webhookId}`,
+    });
+    expect((read.output.body as { webhook: { status: string } }).webhook.status).toBe('inactive');
+    const ticket = await fx.invoke('ticketing.create_ticket', {
+      subject: 'Throwaway',
+      description: 'To delete through the API Call step.',
+    });
+    const deleted = await fx.exchangesOf('ticketing.api_call', {
+      method: 'DELETE',
+      endpoint: `/api/v2/tickets/${ticket.output.ticket.id}.json`,
+    });
+    expect((deleted.output as { status: number }).status).toBe(204);
+    await expect(
+      fx.invoke('ticketing.get_ticket_info', { ticket_id: ticket.output.ticket.id }),
+    ).rejects.toMatchObject({ name: 'NotFoundError' });
+    expectConforming([...webhook.exchanges, ...patched.exchanges, ...deleted.exchanges]);
+  });
+
+  it('custom fields: set on update, read back by get_ticket_info', async () => {
+    await fx.invoke('ticketing.update_ticket', {
+      ticket_id: 3,
+      custom_fields: [{ id: 360002, value: 'gold' }],
+    });
+    const { output } = await fx.invoke('ticketing.get_ticket_info', { ticket_id: 3 });
+    expect(output.ticket.custom_fields).toEqual(expect.arrayContaining([{ id: 360002, value: 'gold' }]));
+  });
+});
+
 describe('the contract checker finds what it is for', () => {
   it('flags a ticket field the description does not have', () => {
     const problems = zendeskSupport.requestProblems({

@@ -19,7 +19,13 @@ export function registerSandboxCommand(program: Command): void {
     .command('sandbox')
     .description('Start the local emulators of every provider on 127.0.0.1.')
     .option('--port <n>', 'port to listen on', '4010')
-    .action(async (options: { port: string }) => {
+    .option(
+      '--assume <integration.name=value>',
+      'change one of the sandbox assumptions (README, "Sandbox assumptions"), e.g. governance.second_invite=replace; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .action(async (options: { port: string; assume: string[] }) => {
       const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
       // Every emulator is loaded only for this command, not for each start of the CLI.
       const {
@@ -27,15 +33,19 @@ export function registerSandboxCommand(program: Command): void {
         CONTACT_DATA_SANDBOX_KEY,
         CONTROL_HEADER,
         GOVERNANCE_SANDBOX,
+        assumptionsFromFlags,
         startSandbox,
       } = await import('../../../sandbox/index.js');
-      const sandbox = await startSandbox({ port }).catch((error: NodeJS.ErrnoException) => {
+      // A wrong name or value is refused before the port is opened.
+      const assume = assumptionsFromFlags(options.assume);
+      const sandbox = await startSandbox({ port, assume }).catch((error: NodeJS.ErrnoException) => {
         throw portRefusal(error, port);
       });
       // Nobody reads the request log of a sandbox in its own process, and its
       // entries hold the credentials every request carried: keep none.
       sandbox.server.requestLogLimit = 0;
       process.stdout.write(`toolsteps sandbox listening at ${sandbox.url}\n`);
+      if (options.assume.length) process.stdout.write(`  assuming: ${options.assume.join(', ')}\n`);
       process.stdout.write(
         `  ticketing: ${sandbox.baseUrl('ticketing', '<subdomain>')}  (OAuth client id: toolsteps-cli)\n`,
       );

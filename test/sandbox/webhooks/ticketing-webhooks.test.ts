@@ -84,7 +84,7 @@ describe('ticketing emulator webhooks', () => {
     expect(delivery!.headers['x-zendesk-webhook-invocation-id']).toBe(event.id);
   });
 
-  it('each event type goes only to webhooks subscribed to it; the API Call step counts as a change', async () => {
+  it('each event type goes only to webhooks subscribed to it; the API Call step counts as a change (assumption: POST comments.json is served)', async () => {
     await eventWebhook(['zen:event-type:ticket.created', 'zen:event-type:ticket.comment_added']);
     await fx.invoke('ticketing.create_ticket', {
       subject: 'Printer on fire',

@@ -8,7 +8,7 @@ describe('anz_data credits', () => {
   let fx: AnzDataFixture;
   closeAfterEach(() => fx);
 
-  it('a no-match is an empty result with matched: false, never an error, and costs nothing', async () => {
+  it('a no-match is an empty result with matched: false, never an error, and costs nothing (assumption: credits reported in x-credits-charged)', async () => {
     fx = await anzDataFixture({ credits: 0 });
     const person = await fx.invoke('anz_data.enrich_person', { email: 'nobody@unknown.example' });
     expect(person.output).toEqual({ matched: false, person: null, credits_charged: 0 });

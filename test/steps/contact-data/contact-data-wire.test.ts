@@ -116,7 +116,7 @@ describe('contact_data steps on the wire', () => {
     expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 3 }, charged: 2 });
   });
 
-  it('search_contacts: POST /person/search with camelCase filters and a limit', async () => {
+  it('search_contacts: POST /person/search with camelCase filters and a limit (assumption: the search path)', async () => {
     const result = await fx.invoke('contact_data.search_contacts', {
       job_title: 'VP of Sales',
       industry: 'software',
@@ -143,7 +143,7 @@ describe('contact_data steps on the wire', () => {
     expect(result.meta.credits).toEqual({ estimated: { min: 0, max: 1 }, charged: 1 });
   });
 
-  it('search_companies: POST /company/search; an empty result costs nothing', async () => {
+  it('search_companies: POST /company/search; an empty result costs nothing (assumption: the search path)', async () => {
     const found = await fx.invoke('contact_data.search_companies', { industry: 'software' });
     const none = await fx.invoke('contact_data.search_companies', {
       company: 'no such company',

@@ -41,7 +41,7 @@ describe('the states table and rules of the governance API', () => {
     expect(state().userByEmail('dana@newhire.example')).toBeUndefined();
   });
 
-  it('no invite -> accepted automatically: an organization member joins the project at once', async () => {
+  it('no invite -> accepted automatically: an organization member joins the project at once (assumption: the answer says accepted and user_id)', async () => {
     const result = await fx.invoke('governance.invite_user', {
       email: seed.users.orgMember.email,
       role: 'editor',
@@ -90,7 +90,7 @@ describe('the states table and rules of the governance API', () => {
     });
   });
 
-  it("rule 1: an invite's role cannot be changed in place, so a second invite for a pending email is a conflict", async () => {
+  it("rule 1: an invite's role cannot be changed in place, so a second invite for a pending email is a conflict (assumption: 409)", async () => {
     await fx.invoke('governance.invite_user', { email: 'dana@newhire.example', role: 'viewer' });
     const second = fx.invoke('governance.invite_user', { email: 'dana@newhire.example', role: 'editor' });
     await expect(second).rejects.toBeInstanceOf(ProviderError);
