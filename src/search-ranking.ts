@@ -11,11 +11,22 @@ function words(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    .map(canonical);
 }
 
-/** How strongly each place a query word appears counts, most telling first. */
-const WEIGHTS = { integration: 8, title: 6, keyword: 4, id: 3, description: 1 } as const;
+/**
+ * How strongly each place a query word appears counts, most telling first:
+ * the provider's name (the integration's id and title), the step's title and
+ * id, its keywords, then the integration's generic keywords, which every step
+ * of it shares and so tell its steps apart least, and the descriptions.
+ */
+const WEIGHTS = { provider: 8, title: 6, id: 5, keyword: 4, integration: 2, description: 1 } as const;
+
+/** Words a query uses for the same thing, compared as one (person and people). */
+const SAME_WORD: Readonly<Record<string, string>> = { people: 'person', persons: 'person', person: 'person' };
+
+const canonical = (word: string) => SAME_WORD[word] ?? word;
 
 /**
  * Scores a step for a query: each query word earns the weight of the best
@@ -26,10 +37,11 @@ export function scoreStep(step: Searchable, integration: Integration, query: str
   const terms = words(query);
   if (!terms.length) return 0;
   const fields: [keyof typeof WEIGHTS, string[]][] = [
-    ['integration', words(`${integration.id} ${integration.title} ${integration.keywords.join(' ')}`)],
+    ['provider', words(`${integration.id} ${integration.title}`)],
     ['title', words(step.title)],
+    ['id', words(step.id.slice(step.id.indexOf('.') + 1))],
     ['keyword', words(step.keywords.join(' '))],
-    ['id', words(step.id)],
+    ['integration', words(integration.keywords.join(' '))],
     ['description', words(`${step.description} ${step.agentDescription}`)],
   ];
   let score = 0;

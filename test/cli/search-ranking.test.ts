@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from './cli-harness.js';
+
+const ids = async (...words: string[]) =>
+  (JSON.parse((await cli('search', ...words, '--json')).out) as { id: string }[]).map((hit) => hit.id);
+
+describe('toolsteps search ranks by provider name and title before description', () => {
+  it('search enrich person lists the person enrichment steps first, the raw API Call steps after every enrichment step', async () => {
+    const found = await ids('enrich', 'person');
+    expect(found.slice(0, 2)).toEqual(['anz_data.enrich_person', 'contact_data.enrich_contacts']);
+    const lastEnrichment = Math.max(
+      ...['anz_data.enrich_person', 'contact_data.enrich_contacts', 'contact_data.find_contact'].map((id) =>
+        found.indexOf(id),
+      ),
+    );
+    for (const apiCall of ['contact_data.api_call', 'anz_data.api_call']) {
+      const at = found.indexOf(apiCall);
+      expect(at === -1 || at > lastEnrichment, `${apiCall} at ${at}`).toBe(true);
+    }
+  });
+
+  it("a provider's name finds its steps, and the title word picks the step", async () => {
+    expect((await ids('zendesk', 'create'))[0]).toBe('ticketing.create_ticket');
+    expect((await ids('lusha', 'company'))[0]).toBe('contact_data.find_company');
+    expect((await ids('cancel', 'deployment'))[0]).toBe('deployments.cancel_deployment');
+  });
+});
