@@ -4,6 +4,7 @@ import type { InvocationResult, InvokeOptions, Runtime } from './runtime.js';
 import { scoreStep } from './search-ranking.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from './step.js';
 import type { AnyTrigger } from './trigger.js';
+import { closestIds } from './unknown-field-suggestion.js';
 
 export interface SearchHit {
   step: AnyStep;
@@ -90,7 +91,10 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   requireStep(id: string): AnyStep {
     const step = this.step(id);
     if (step) return step;
-    const suggestions = this.search(id.replace(/[._]/g, ' '), 3).map((hit) => hit.step.id);
+    // The ids a typo is closest to first, then what a search for its words finds.
+    const close = closestIds(id, [...this.steps.keys()]);
+    const found = this.search(id.replace(/[._]/g, ' '), 3).map((hit) => hit.step.id);
+    const suggestions = [...new Set([...close, ...found])].slice(0, 3);
     throw new InputError(
       `Unknown step "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
       [{ path: 'step', message: 'unknown step id' }],
@@ -121,7 +125,9 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   requireTrigger(id: string): AnyTrigger {
     const trigger = this.triggers.get(id);
     if (trigger) return trigger;
-    const suggestions = this.searchTriggers(id.replace(/[._]/g, ' '), 3).map((hit) => hit.trigger.id);
+    const close = closestIds(id, [...this.triggers.keys()]);
+    const found = this.searchTriggers(id.replace(/[._]/g, ' '), 3).map((hit) => hit.trigger.id);
+    const suggestions = [...new Set([...close, ...found])].slice(0, 3);
     throw new InputError(
       `Unknown trigger "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
       [{ path: 'trigger', message: 'unknown trigger id' }],

@@ -67,6 +67,13 @@ export interface StepContext {
  */
 export type OnReplay = 'gone_means_done' | 'refuse' | 'reconcile';
 
+/** An input that works against the sandbox's seeded accounts: shown by `describe`, run by a test. */
+export interface StepExample<Input> {
+  /** What it does, in a few words. */
+  title: string;
+  input: Input;
+}
+
 /** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
 export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
 
@@ -106,6 +113,8 @@ export interface StepDefinition<
   credits?: CreditRule<z.output<Input>> | undefined;
   /** Default output-to-variable mapping: variable name to RFC 9535 JSONPath over the output. */
   variables: Readonly<Record<string, string>>;
+  /** Example inputs; every step of the catalogue has at least one, run against the sandbox by a test. */
+  examples?: readonly StepExample<z.input<Input>>[];
   run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
 }
 

@@ -38,6 +38,29 @@ export function closestName(unknown: string, known: readonly string[]): string |
   return best.distance <= allowed ? best.name : undefined;
 }
 
+/**
+ * The known ids closest to a mistyped one, best first: compared whole and by
+ * the part after the dot (`create_tiket` is one typo from
+ * `ticketing.create_ticket`), keeping only those close enough to be meant.
+ */
+export function closestIds(unknown: string, known: readonly string[], limit = 3): string[] {
+  const normalize = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '');
+  const bare = (name: string) => name.slice(name.indexOf('.') + 1);
+  const scored = known.map((id) => {
+    const distance = Math.min(
+      editDistance(normalize(unknown), normalize(id)),
+      editDistance(normalize(bare(unknown)), normalize(bare(id))),
+    );
+    const allowed = Math.max(1, Math.min(3, Math.floor(bare(id).length / 3)));
+    return { id, distance, allowed };
+  });
+  return scored
+    .filter((entry) => entry.distance <= entry.allowed)
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, limit)
+    .map((entry) => entry.id);
+}
+
 /** "unknown field `priorty`; did you mean `priority`?", or without the question when nothing is close. */
 export function unknownFieldMessage(field: string, known: readonly string[]): string {
   const suggestion = closestName(field, known);

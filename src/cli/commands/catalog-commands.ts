@@ -3,6 +3,7 @@ import { definedOnly } from '../../defined-only.js';
 import type { AnyStep } from '../../step.js';
 import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
+import { fieldLines } from '../schema-summary.js';
 
 function line(step: AnyStep): string {
   const flags = [step.access, step.idempotent ? 'idempotent' : null, step.credits ? 'paid' : null].filter(
@@ -70,11 +71,12 @@ function registerDescribeCommand(program: Command): void {
     .action(describeStep);
 }
 
-/** One step in full: JSON with the schemas under --json, else a readable page. */
+/** One step in full: JSON with the schemas under --json, else a readable page with an example. */
 async function describeStep(stepId: string, _options: unknown, command: Command): Promise<void> {
   const registry = await cliRegistry();
   const { z } = await import('zod');
   const step = registry.requireStep(stepId);
+  const input = z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' });
   const description = {
     id: step.id,
     title: step.title,
@@ -84,9 +86,10 @@ async function describeStep(stepId: string, _options: unknown, command: Command)
     access: step.access,
     idempotent: step.idempotent,
     ...definedOnly({ credits: step.credits?.basis }),
-    input: z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' }),
+    input,
     output: z.toJSONSchema(step.output, { io: 'output', unrepresentable: 'any' }),
     variables: step.variables,
+    examples: step.examples ?? [],
   };
   if (command.optsWithGlobals().json) {
     printJson(description);
@@ -98,12 +101,15 @@ async function describeStep(stepId: string, _options: unknown, command: Command)
   out.write(
     `access: ${step.access}   idempotent: ${step.idempotent}${step.credits ? `   credits: ${step.credits.basis}` : ''}\n\n`,
   );
-  out.write(
-    `input:\n${JSON.stringify(description.input, null, 2)}\n\noutput:\n${JSON.stringify(description.output, null, 2)}\n\n`,
-  );
+  out.write(`input:\n${fieldLines(input as never).join('\n')}\n\n`);
+  for (const example of step.examples ?? []) {
+    out.write(
+      `example (${example.title}):\n  toolsteps run ${step.id} --connection <id> --input '${JSON.stringify(example.input)}'\n\n`,
+    );
+  }
   out.write(
     `default variables:\n${Object.entries(step.variables)
       .map(([k, v]) => `  ${k} = ${v}`)
-      .join('\n')}\n`,
+      .join('\n')}\n\n(the output schema: toolsteps describe ${step.id} --json)\n`,
   );
 }

@@ -1,0 +1,62 @@
+/** A JSON Schema node, as far as a readable summary reads it. */
+interface SchemaNode {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  items?: SchemaNode;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+}
+
+/** `string`, `low | normal | high`, `list of string`, `integer 1-100`, `object`, `a or b`. */
+export function typeOf(node: SchemaNode): string {
+  if (node.enum) return node.enum.map((value) => JSON.stringify(value).replace(/^"|"$/g, '')).join(' | ');
+  if (node.const !== undefined) return JSON.stringify(node.const);
+  const union = node.anyOf ?? node.oneOf;
+  if (union) {
+    const kinds = union.filter((member) => member.type !== 'null').map(typeOf);
+    return [...new Set(kinds)].join(' or ') + (kinds.length < union.length ? ' (or null)' : '');
+  }
+  if (node.type === 'array') return `list of ${node.items ? typeOf(node.items) : 'values'}`;
+  const type = Array.isArray(node.type)
+    ? node.type.filter((t) => t !== 'null').join(' or ')
+    : (node.type ?? 'any');
+  if (
+    (type === 'integer' || type === 'number') &&
+    (node.minimum !== undefined || node.maximum !== undefined)
+  ) {
+    return `${type} ${node.minimum ?? ''}-${node.maximum ?? ''}`;
+  }
+  return type;
+}
+
+/**
+ * The inputs of a step as lines for people: name, type, required or the
+ * default, and the description; an object's fields follow indented, one
+ * level deep (the full schema is in `describe --json`).
+ */
+export function fieldLines(schema: SchemaNode, indent = '  ', depth = 0): string[] {
+  const required = new Set(schema.required ?? []);
+  const lines: string[] = [];
+  for (const [name, node] of Object.entries(schema.properties ?? {})) {
+    const need =
+      node.default !== undefined
+        ? `default ${JSON.stringify(node.default)}`
+        : required.has(name)
+          ? 'required'
+          : 'optional';
+    lines.push(
+      `${indent}${name} (${typeOf(node)}, ${need})${node.description ? `: ${node.description}` : ''}`,
+    );
+    const inner = node.type === 'array' ? node.items : node;
+    if (depth < 1 && inner?.properties) lines.push(...fieldLines(inner, `${indent}    `, depth + 1));
+  }
+  return lines;
+}
