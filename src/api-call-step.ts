@@ -155,6 +155,12 @@ export function defineApiCallStep<
     access: methods.includes('DELETE') ? 'destructive' : 'write',
     idempotent: false,
     variables: { status: '$.status', body: '$.body' },
+    examples: [
+      {
+        title: `GET ${options.examplePath}`,
+        input: { method: 'GET', [options.pathField]: options.examplePath },
+      },
+    ],
     async run(value, context) {
       const record = value as Record<string, unknown>;
       const path = guardEndpoint(record[options.pathField] as string, options.pathField);

@@ -28,13 +28,14 @@ export function typeOf(node: SchemaNode): string {
   const type = Array.isArray(node.type)
     ? node.type.filter((t) => t !== 'null').join(' or ')
     : (node.type ?? 'any');
-  if (
-    (type === 'integer' || type === 'number') &&
-    (node.minimum !== undefined || node.maximum !== undefined)
-  ) {
-    return `${type} ${node.minimum ?? ''}-${node.maximum ?? ''}`;
-  }
-  return type;
+  if (type !== 'integer' && type !== 'number') return type;
+  // zod writes the safe-integer bounds on every int; only a bound a person chose is worth showing.
+  const chosen = (bound: number | undefined) =>
+    bound !== undefined && Math.abs(bound) < 2 ** 40 ? bound : undefined;
+  const [min, max] = [chosen(node.minimum), chosen(node.maximum)];
+  if (min !== undefined && max !== undefined) return `${type} ${min}-${max}`;
+  if (min !== undefined) return `${type} >= ${min}`;
+  return max !== undefined ? `${type} <= ${max}` : type;
 }
 
 /**

@@ -69,6 +69,7 @@ export default defineStep({
       'credits as the endpoint charges them: POST /enrich/person 0-2, /enrich/company 0-1, /search/people 0 to 1 per person returned (the body limit, else 100); GET /company 0-1; GET /credits free; any other path (POST or GET, including GET /people) has no known price and counts as unbounded, so a credit budget refuses it',
     estimate: estimateApiCall,
   },
+  examples: [{ title: 'The credit balance (free)', input: { method: 'GET', endpoint: '/credits' } }],
   async run(input, context) {
     const http: HttpClient = {
       baseUrl: context.http.baseUrl,

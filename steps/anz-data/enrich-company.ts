@@ -56,6 +56,7 @@ export default defineStep({
     employee_count: '$.company.employee_count',
     domain: '$.company.domain',
   },
+  examples: [{ title: 'A company by its ABN', input: { abn: '18 123 456 789' } }],
   async run(input, context) {
     const [key, value] = givenKey(input, KEYS);
     const response = await context.http.request(anzRequest('enrichCompany', { [key]: value }));

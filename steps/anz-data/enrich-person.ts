@@ -54,6 +54,7 @@ export default defineStep({
     job_title: '$.person.job_title',
     company: '$.person.company.name',
   },
+  examples: [{ title: 'A person by email', input: { email: 'olivia.nguyen@wattle-analytics.example' } }],
   async run(input, context) {
     const [key, value] = givenKey(input, KEYS);
     const response = await context.http.request(anzRequest('enrichPerson', { [key]: value }));

@@ -81,6 +81,12 @@ export default defineStep({
     profile_urls: '$.people[*].profile_url',
     total: '$.total',
   },
+  examples: [
+    {
+      title: 'Executives of one company',
+      input: { company: 'Wattle Analytics', seniority: 'c_suite', limit: 5 },
+    },
+  ],
   async run(input, context) {
     const response = await context.http.request(
       anzRequest('searchPeople', {

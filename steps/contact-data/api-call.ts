@@ -64,6 +64,7 @@ export default defineStep({
       'as the path called charges: POST /person 0-2, /company 0-1, /person/bulk 0-2 per record, /company/bulk 0-1 per record, search 1 per 25 results; GET /account/usage free; any other path (POST or GET) has no known price and counts as unbounded, so a credit budget refuses it',
     estimate: apiCallCredits,
   },
+  examples: [{ title: "The account's usage (free)", input: { method: 'GET', endpoint: '/account/usage' } }],
   async run(input, context) {
     const output = await base.run(input, context);
     const charged = reportedCredits(output.body);

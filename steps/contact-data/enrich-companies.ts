@@ -57,6 +57,12 @@ export default defineStep({
     estimate: (input) => ({ min: 0, max: input.companies.length }),
   },
   variables: bulkVariables('companies', 'company'),
+  examples: [
+    {
+      title: 'Two companies by domain',
+      input: { companies: [{ domain: 'northwind.example' }, { domain: 'contoso.example' }] },
+    },
+  ],
   run: (input, context) =>
     runBulkLookup({
       context,

@@ -58,6 +58,14 @@ export default defineStep({
     estimate: (input) => ({ min: 0, max: 2 * input.contacts.length }),
   },
   variables: bulkVariables('contacts', 'contact'),
+  examples: [
+    {
+      title: 'Two people by email, in one batch',
+      input: {
+        contacts: [{ email: 'ava.abbott@northwind.example' }, { email: 'ben.abbott@contoso.example' }],
+      },
+    },
+  ],
   run: (input, context) =>
     runBulkLookup({
       context,

@@ -46,6 +46,7 @@ export default defineStep({
     employee_count: '$.company.employee_count',
     revenue_range: '$.company.revenue.range',
   },
+  examples: [{ title: 'A company by domain', input: { domain: 'contoso.example' } }],
   async run(input, context) {
     const found = await lookupOne(context, {
       path: contactDataPaths.company,

@@ -50,6 +50,12 @@ export default defineStep({
     job_title: '$.contact.job_title',
     company: '$.contact.company.name',
   },
+  examples: [
+    {
+      title: 'A person by name and company',
+      input: { first_name: 'Ava', last_name: 'Abbott', company: 'northwind.example' },
+    },
+  ],
   async run(input, context) {
     const found = await lookupOne(context, {
       path: contactDataPaths.person,

@@ -44,6 +44,12 @@ export default defineStep({
     names: '$.companies[*].name',
     total: '$.total',
   },
+  examples: [
+    {
+      title: 'Software companies in the United States',
+      input: { industry: 'Software', location: 'United States', limit: 5 },
+    },
+  ],
   async run(input, context) {
     const { company, location, industry, limit } = input;
     const { items, summary } = await searchPage(

@@ -48,6 +48,12 @@ export default defineStep({
     names: '$.contacts[*].full_name',
     total: '$.total',
   },
+  examples: [
+    {
+      title: 'Sales leaders in software',
+      input: { job_title: 'VP of Sales', industry: 'Software', limit: 5 },
+    },
+  ],
   async run(input, context) {
     const { job_title, company, location, industry, limit } = input;
     const { items, summary } = await searchPage(

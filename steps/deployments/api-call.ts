@@ -127,6 +127,7 @@ export default defineStep({
     const issue = typeof path === 'string' ? accountParameterIssue(path) : undefined;
     if (issue) context.addIssue({ code: 'custom', path: ['path'], message: issue });
   }),
+  examples: [{ title: "The team's projects", input: { method: 'GET', path: '/v9/projects' } }],
   async run(input, context: StepContext) {
     const allowed = allowedProjects(context.constraints);
     if (allowed) {

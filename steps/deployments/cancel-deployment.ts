@@ -80,6 +80,7 @@ export default defineStep({
     state: '$.deployment.state',
     already_done: '$.already_done',
   },
+  examples: [{ title: 'Stop a build', input: { deployment_id: 'dpl_from_create_deployment' } }],
   async run(input, { http, constraints }) {
     const id = input.deployment_id;
     const allowed = allowedProjects(constraints);

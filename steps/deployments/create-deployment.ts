@@ -186,6 +186,7 @@ export default defineStep({
   checkHint: (input) =>
     `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`,
   variables: { deployment_id: '$.deployment.id', url: '$.deployment.url', state: '$.deployment.state' },
+  examples: [{ title: "A preview of the shop's main branch", input: { project: 'shop', branch: 'main' } }],
   async run(input, { http, constraints }) {
     requireProjectInScope(input.project, allowedProjects(constraints), 'Creating a deployment');
     let name = input.project;

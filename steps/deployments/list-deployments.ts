@@ -86,6 +86,12 @@ export default defineStep({
     states: '$.deployments[*].state',
     next_cursor: '$.next_cursor',
   },
+  examples: [
+    {
+      title: "The shop's production deployments",
+      input: { project: 'shop', environment: 'production', limit: 5 },
+    },
+  ],
   async run(input, { http, constraints }) {
     requireProjectInScope(input.project, allowedProjects(constraints), 'Listing deployments');
     // The provider pages backwards in time: the next page is "created before

@@ -46,6 +46,12 @@ export default defineStep({
     status: '$.status',
     previous_invite_code: '$.previous_invite_code',
   },
+  examples: [
+    {
+      title: 'Make a pending invite a viewer',
+      input: { invite_code: 'inv_from_invite_user', email: 'dana@partner.example', role: 'viewer' },
+    },
+  ],
   async run(input, context) {
     const projectId = connectionProject(context);
     try {

@@ -29,6 +29,16 @@ export default defineStep({
   checkHint: () =>
     'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
   variables: { project_id: '$.project_id' },
+  examples: [
+    {
+      title: 'A project in the Acme organization',
+      input: {
+        name: 'Support agents',
+        description: 'Agents that triage the support queue.',
+        organization_id: 'org-acme',
+      },
+    },
+  ],
   async run(input, { http }) {
     const response = await callGovernance<{ project_id?: unknown } | null>(http, 'createProject', {
       name: input.name,

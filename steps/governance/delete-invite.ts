@@ -32,6 +32,7 @@ export default defineStep({
   onReplay: 'gone_means_done',
   alreadyDone: (input, context) => deleted(input, context, true),
   variables: { invite_code: '$.invite_code', already_done: '$.already_done' },
+  examples: [{ title: 'Withdraw a pending invite', input: { invite_code: 'inv_from_invite_user' } }],
   async run(input, context) {
     await callGovernance(context.http, 'deleteInvite', { invite_code: input.invite_code });
     return deleted(input, context, false);

@@ -23,6 +23,7 @@ export default defineStep({
   checkHint: (input) =>
     `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
   variables: { invite_code: '$.invite_code', status: '$.status', user_id: '$.user_id' },
+  examples: [{ title: 'Invite an editor', input: { email: 'dana@partner.example', role: 'editor' } }],
   async run(input, context) {
     const projectId = connectionProject(context);
     return await createInvite(context.http, { projectId, email: input.email, role: input.role });

@@ -31,6 +31,7 @@ export default defineStep({
   onReplay: 'gone_means_done',
   alreadyDone: (input, context) => removed(input, context, true),
   variables: { user_id: '$.user_id', already_done: '$.already_done' },
+  examples: [{ title: 'Remove Bob from the project', input: { user_id: 'usr-bob' } }],
   async run(input, context) {
     // The spec's request body for removal is an empty JSON object.
     await callGovernance(context.http, 'removeUser', {}, { userId: input.user_id });

@@ -25,6 +25,7 @@ export default defineStep({
   // Setting the same absolute role twice leaves the project as setting it once: safe to replay.
   idempotent: true,
   variables: { user_id: '$.user_id', role: '$.role' },
+  examples: [{ title: 'Make Bob an editor', input: { user_id: 'usr-bob', role: 'editor' } }],
   async run(input, context) {
     const projectId = connectionProject(context);
     await callGovernance(

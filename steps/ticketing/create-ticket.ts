@@ -58,6 +58,17 @@ export default defineStep({
       ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
       : undefined,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
+  examples: [
+    {
+      title: 'Open a ticket that a retry cannot duplicate',
+      input: {
+        subject: 'VPN down',
+        description: 'Nobody in the Sydney office can connect.',
+        priority: 'high',
+        external_id: 'req-8812',
+      },
+    },
+  ],
   async run(input, { http }) {
     const ticket = definedOnly({
       subject: input.subject,

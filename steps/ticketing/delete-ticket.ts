@@ -26,6 +26,7 @@ export default defineStep({
   onReplay: 'gone_means_done',
   alreadyDone: (input) => ({ deleted: true as const, ticket_id: input.ticket_id, already_done: true }),
   variables: { ticket_id: '$.ticket_id' },
+  examples: [{ title: 'Delete ticket 3 for good', input: { ticket_id: 3 } }],
   async run(input, { http }) {
     await http.request({ method: 'DELETE', path: ticketingPath('ticket', input.ticket_id) });
     return { deleted: true as const, ticket_id: input.ticket_id, already_done: false };

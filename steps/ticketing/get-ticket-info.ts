@@ -45,6 +45,7 @@ export default defineStep({
     requester_email: '$.requester.email',
     comments: '$.comments[*].body',
   },
+  examples: [{ title: 'Read ticket 1 with its comments', input: { ticket_id: 1 } }],
   async run(input, { http }) {
     const shown = await http.request({
       method: 'GET',

@@ -51,6 +51,7 @@ export default defineStep({
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' },
+  examples: [{ title: 'Open tickets, ten per page', input: { status: 'open', limit: 10 } }],
   async run(input, { http }) {
     const terms = [
       input.status && `status:${input.status}`,

@@ -58,6 +58,12 @@ export default defineStep({
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', count: '$.count', truncated: '$.truncated' },
+  examples: [
+    {
+      title: 'Open tickets above normal priority',
+      input: { query: 'status:open priority>normal', limit: 20 },
+    },
+  ],
   async run(input, { http, progress }) {
     const query = /(^|\s)-?type:/.test(input.query) ? input.query : `type:ticket ${input.query}`;
     const perPage = Math.min(PAGE_SIZE_CAP, input.limit);

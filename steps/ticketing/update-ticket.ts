@@ -88,6 +88,17 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status', tags: '$.ticket.tags' },
+  examples: [
+    {
+      title: 'Solve ticket 2 with a reply and a tag',
+      input: {
+        ticket_id: 2,
+        status: 'solved',
+        public_comment: 'Refunded the duplicate charge.',
+        add_tags: ['refunded'],
+      },
+    },
+  ],
   async run(input, { http }) {
     // The single-ticket PUT takes `tags` (the whole set) but no add or remove:
     // the provider's description gives those to the ticket's tags endpoint
