@@ -9,13 +9,7 @@ import {
   bulkVariables,
   runBulkLookup,
 } from './lib/bulk-step.js';
-import {
-  Company,
-  CompanyLookup,
-  companyFromWire,
-  companyLookupToWire,
-  WireCompany,
-} from './lib/company-schema.js';
+import { companyLookup } from './lib/company-schema.js';
 import { BULK_MAX_RECORDS, contactDataPaths } from './lib/paths.js';
 
 export default defineStep({
@@ -39,7 +33,7 @@ export default defineStep({
   ],
   input: z.strictObject({
     companies: z
-      .array(CompanyLookup)
+      .array(companyLookup.lookup)
       .min(1)
       .max(BULK_RUN_MAX_RECORDS)
       .describe(
@@ -47,7 +41,7 @@ export default defineStep({
       ),
     ...bulkOptions,
   }),
-  output: bulkOutput('company', CompanyLookup, Company),
+  output: bulkOutput('company', companyLookup.lookup, companyLookup.item),
   access: 'read',
   idempotent: false,
   // A batch is paid when it lands: one that may have landed is never sent again; each record says what is known.
@@ -71,8 +65,8 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.companyBulk,
-      toWire: companyLookupToWire,
-      wireData: WireCompany,
-      toItem: companyFromWire,
+      toWire: companyLookup.toWire,
+      wireData: companyLookup.wire,
+      toItem: companyLookup.fromWire,
     }),
 });

@@ -9,13 +9,7 @@ import {
   bulkVariables,
   runBulkLookup,
 } from './lib/bulk-step.js';
-import {
-  Contact,
-  contactFromWire,
-  PersonLookup,
-  personLookupToWire,
-  WirePerson,
-} from './lib/contact-schema.js';
+import { personLookup } from './lib/contact-schema.js';
 import { BULK_MAX_RECORDS, contactDataPaths } from './lib/paths.js';
 
 export default defineStep({
@@ -39,7 +33,7 @@ export default defineStep({
   ],
   input: z.strictObject({
     contacts: z
-      .array(PersonLookup)
+      .array(personLookup.lookup)
       .min(1)
       .max(BULK_RUN_MAX_RECORDS)
       .describe(
@@ -47,7 +41,7 @@ export default defineStep({
       ),
     ...bulkOptions,
   }),
-  output: bulkOutput('contact', PersonLookup, Contact),
+  output: bulkOutput('contact', personLookup.lookup, personLookup.item),
   access: 'read',
   idempotent: false,
   // A batch is paid when it lands: one that may have landed is never sent again; each record says what is known.
@@ -74,8 +68,8 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.personBulk,
-      toWire: personLookupToWire,
-      wireData: WirePerson,
-      toItem: contactFromWire,
+      toWire: personLookup.toWire,
+      wireData: personLookup.wire,
+      toItem: personLookup.fromWire,
     }),
 });

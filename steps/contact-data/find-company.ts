@@ -1,12 +1,6 @@
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
-import {
-  Company,
-  CompanyLookup,
-  companyFromWire,
-  companyLookupToWire,
-  WireCompany,
-} from './lib/company-schema.js';
+import { companyLookup } from './lib/company-schema.js';
 import { contactDataPaths } from './lib/paths.js';
 import { lookupOne, lookupOutput } from './lib/single-lookup.js';
 
@@ -29,8 +23,8 @@ export default defineStep({
     'employees',
     'company enrichment',
   ],
-  input: CompanyLookup,
-  output: lookupOutput('company', Company, {
+  input: companyLookup.lookup,
+  output: lookupOutput('company', companyLookup.item, {
     found: 'company',
     item: 'The company; null when not matched.',
   }),
@@ -50,9 +44,9 @@ export default defineStep({
   async run(input, context) {
     const found = await lookupOne(context, {
       path: contactDataPaths.company,
-      body: companyLookupToWire(input),
-      wireData: WireCompany,
-      toItem: companyFromWire,
+      body: companyLookup.toWire(input),
+      wireData: companyLookup.wire,
+      toItem: companyLookup.fromWire,
     });
     return { matched: found.matched, company: found.item, credits_charged: found.credits_charged };
   },

@@ -1,12 +1,6 @@
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
-import {
-  Contact,
-  contactFromWire,
-  PersonLookup,
-  personLookupToWire,
-  WirePerson,
-} from './lib/contact-schema.js';
+import { personLookup } from './lib/contact-schema.js';
 import { contactDataPaths } from './lib/paths.js';
 import { lookupOne, lookupOutput } from './lib/single-lookup.js';
 
@@ -32,8 +26,8 @@ export default defineStep({
     'reveal',
     'people enrichment',
   ],
-  input: PersonLookup,
-  output: lookupOutput('contact', Contact, {
+  input: personLookup.lookup,
+  output: lookupOutput('contact', personLookup.item, {
     found: 'person',
     item: 'The person with contact details; null when not matched.',
   }),
@@ -59,9 +53,9 @@ export default defineStep({
   async run(input, context) {
     const found = await lookupOne(context, {
       path: contactDataPaths.person,
-      body: personLookupToWire(input),
-      wireData: WirePerson,
-      toItem: contactFromWire,
+      body: personLookup.toWire(input),
+      wireData: personLookup.wire,
+      toItem: personLookup.fromWire,
     });
     return { matched: found.matched, contact: found.item, credits_charged: found.credits_charged };
   },

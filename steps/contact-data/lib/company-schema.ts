@@ -93,3 +93,12 @@ export function companyFromWire(company: z.output<typeof WireCompany>): Company 
     profile_url: company.linkedinUrl ?? null,
   };
 }
+
+/** A company lookup as the find and enrich steps send it and read it back: request, answer, and the mapping between them. */
+export const companyLookup = {
+  lookup: CompanyLookup,
+  toWire: companyLookupToWire,
+  wire: WireCompany,
+  item: Company,
+  fromWire: companyFromWire,
+};

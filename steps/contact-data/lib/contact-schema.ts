@@ -195,3 +195,12 @@ export function contactFromWire(person: WirePerson): Contact {
     })),
   };
 }
+
+/** A person lookup as the find and enrich steps send it and read it back: request, answer, and the mapping between them. */
+export const personLookup = {
+  lookup: PersonLookup,
+  toWire: personLookupToWire,
+  wire: WirePerson,
+  item: Contact,
+  fromWire: contactFromWire,
+};

@@ -12,23 +12,19 @@ export interface AnzDataFixture extends SandboxFixture {
 export async function anzDataFixture(
   options: { sandbox?: SandboxOptions; runtime?: RuntimeOptions; credits?: number } = {},
 ): Promise<AnzDataFixture> {
-  let apiKey = '';
   const fx = await sandboxFixture({
     ...options,
     start: Date.UTC(2026, 0, 1, 9, 0, 0),
-    connections: (sandbox) => {
-      apiKey = sandbox.anzData.issueKey(options.credits ?? 100);
-      return [
-        {
-          id: 'anz-main',
-          integration: 'anz_data',
-          label: 'Prospecting',
-          kind: 'api_key',
-          fields: { baseUrl: sandbox.baseUrl('anz-data') },
-          secrets: { apiKey },
-        },
-      ];
-    },
+    connections: (sandbox) => [
+      {
+        id: 'anz-main',
+        integration: 'anz_data',
+        label: 'Prospecting',
+        kind: 'api_key',
+        fields: { baseUrl: sandbox.baseUrl('anz-data') },
+        secrets: { apiKey: sandbox.anzData.issueKey(options.credits ?? 100) },
+      },
+    ],
   });
-  return { ...fx, apiKey, sent: () => fx.requests('anz-data') };
+  return { ...fx, apiKey: fx.connection.secrets.apiKey!, sent: () => fx.requests('anz-data') };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { definedOnly } from '../../../src/defined-only.js';
 import { CreditError, NetworkError, ProviderError } from '../../../src/errors.js';
+import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
@@ -138,12 +139,7 @@ describe('anz_data credits', () => {
   it('a paid lookup is not replayed after the provider may have charged for it', async () => {
     fx = await anzDataFixture();
     // The provider charges, then the connection drops before the answer arrives.
-    fx.sandbox.faults.add({
-      target: 'anz-data',
-      pathIncludes: '/enrich/person',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'anz-data', pathIncludes: '/enrich/person' }));
     await expect(
       fx.invoke('anz_data.enrich_person', { profile_slug: 'olivia-nguyen' }),
     ).rejects.toBeInstanceOf(NetworkError);

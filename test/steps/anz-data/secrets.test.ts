@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
 
@@ -88,7 +89,7 @@ describe('the anz_data API key stays secret', () => {
       await fx.invoke('anz_data.search_people', { company: 'Tasman' }),
       await fx.invoke('anz_data.api_call', { method: 'GET', endpoint: '/credits' }),
     ];
-    fx.sandbox.faults.add({ target: 'anz-data', count: 1, action: { kind: 'reset', when: 'before' } });
+    fx.sandbox.faults.add(resetOnce({ target: 'anz-data' }, 'before'));
     const errors = [
       await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }).catch((e: unknown) => e),
       await fx.invoke('anz_data.enrich_company', { domain: 'kiwiorchard.example' }).catch((e: unknown) => e),

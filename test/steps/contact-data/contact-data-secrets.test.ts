@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '../../../src/logger.js';
+import { resetOnce } from '../../support/faults.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 /** Everything a caller, a log or an agent could see of an error, including its whole cause chain. */
@@ -50,7 +51,7 @@ describe('the contact_data API key never leaks', () => {
 
   it('not in errors from failures mid-run, their causes, or logs', async () => {
     await setUp();
-    fx.sandbox.faults.add({ target: 'contact-data', count: 1, action: { kind: 'reset', when: 'before' } });
+    fx.sandbox.faults.add(resetOnce({ target: 'contact-data' }, 'before'));
     fx.sandbox.faults.add({
       target: 'contact-data',
       count: 1,

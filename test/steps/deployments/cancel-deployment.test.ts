@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
@@ -127,12 +128,7 @@ describe('deployments.cancel_deployment', () => {
     fx = await deploymentsFixture();
     const id = await create(fx);
     fx.clearWire();
-    fx.sandbox.faults.add({
-      target: 'deployments',
-      method: 'PATCH',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'PATCH' }));
     const result = await fx.invoke('deployments.cancel_deployment', {
       deployment_id: id,
     });
@@ -166,12 +162,7 @@ describe('deployments.cancel_deployment', () => {
     fx = await deploymentsFixture();
     const id = await create(fx);
     fx.clock.advance(60_000);
-    fx.sandbox.faults.add({
-      target: 'deployments',
-      method: 'PATCH',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'PATCH' }));
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
       context: { state: 'READY' },

@@ -7,6 +7,7 @@ import {
 } from '../../../src/connection/loopback-authorization.js';
 import { isToolstepsError } from '../../../src/errors.js';
 import { deployments } from '../../../steps/deployments/integration.js';
+import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
@@ -149,7 +150,7 @@ describe('deployments connection', () => {
       },
     });
     await record('deployments.api_call', { method: 'GET', path: '/v9/projects' });
-    fx.sandbox.faults.add({ target: 'deployments', count: 1, action: { kind: 'reset', when: 'after' } });
+    fx.sandbox.faults.add(resetOnce({ target: 'deployments' }));
     await record('deployments.create_deployment', { project: 'web', repository: 'ada/web', branch: 'main' });
     fx.sandbox.deployments.oauth.revoke(fx.token);
     await record('deployments.list_deployments', {});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
@@ -108,13 +109,9 @@ describe('deployments.create_deployment', () => {
   it('is never replayed after the connection drops mid-request: one deployment exists and the outcome is unknown', async () => {
     fx = await deploymentsFixture();
     const before = fx.sandbox.deployments.world.allDeployments().length;
-    fx.sandbox.faults.add({
-      target: 'deployments',
-      method: 'POST',
-      pathIncludes: '/v13/deployments',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(
+      resetOnce({ target: 'deployments', method: 'POST', pathIncludes: '/v13/deployments' }),
+    );
     const failure = await fx
       .invoke('deployments.create_deployment', { project: 'web', branch: 'main' })
       .catch((error: unknown) => error);

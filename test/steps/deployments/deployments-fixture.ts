@@ -22,27 +22,23 @@ export interface DeploymentsFixture extends SandboxFixture {
 export async function deploymentsFixture(
   options: { sandbox?: SandboxOptions; runtime?: RuntimeOptions; teamId?: string; user?: number } = {},
 ): Promise<DeploymentsFixture> {
-  let token = '';
   const fx = await sandboxFixture({
     ...options,
-    connections: (sandbox) => {
-      token = sandbox.deployments.issueToken(options.user ?? 1);
-      return [
-        {
-          id: 'vercel-main',
-          integration: 'deployments',
-          label: 'Ada (sandbox)',
-          kind: 'oauth2_no_refresh',
-          fields: definedOnly({ baseUrl: sandbox.baseUrl('deployments'), teamId: options.teamId }),
-          secrets: { accessToken: token },
-        },
-      ];
-    },
+    connections: (sandbox) => [
+      {
+        id: 'vercel-main',
+        integration: 'deployments',
+        label: 'Ada (sandbox)',
+        kind: 'oauth2_no_refresh',
+        fields: definedOnly({ baseUrl: sandbox.baseUrl('deployments'), teamId: options.teamId }),
+        secrets: { accessToken: sandbox.deployments.issueToken(options.user ?? 1) },
+      },
+    ],
   });
   let seen = 0;
   return {
     ...fx,
-    token,
+    token: fx.connection.secrets.accessToken!,
     wire: () => fx.requests('deployments').slice(seen).map(wireRequest),
     clearWire: () => {
       seen = fx.requests('deployments').length;

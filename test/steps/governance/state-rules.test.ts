@@ -6,6 +6,7 @@ import {
   ProviderError,
   ToolstepsError,
 } from '../../../src/errors.js';
+import { resetOnce } from '../../support/faults.js';
 import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
 
 const project = seed.projectId;
@@ -187,12 +188,7 @@ describe('the states table and rules of the governance API', () => {
       email: 'dana@newhire.example',
       role: 'viewer',
     });
-    fx.sandbox.faults.add({
-      target: 'governance',
-      pathIncludes: '/invite/create',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'governance', pathIncludes: '/invite/create' }));
     const error = (await fx
       .invoke('governance.change_invite_role', {
         invite_code: invite.output.invite_code,
@@ -424,7 +420,7 @@ describe('the states table and rules of the governance API', () => {
     });
 
     it('Create Project is not replayed after its answer was lost, and says the outcome is unknown', async () => {
-      fx.sandbox.faults.add({ target: 'governance', count: 1, action: { kind: 'reset', when: 'after' } });
+      fx.sandbox.faults.add(resetOnce({ target: 'governance' }));
       const before = fx.sandbox.governance.state.projects.size;
       const error = (await fx
         .invoke('governance.create_project', { name: 'Once', organization_id: seed.organizationId })
@@ -441,12 +437,7 @@ describe('the states table and rules of the governance API', () => {
         role: 'viewer',
       });
       const code = invite.output.invite_code as string;
-      fx.sandbox.faults.add({
-        target: 'governance',
-        pathIncludes: '/invite/delete',
-        count: 1,
-        action: { kind: 'reset', when: 'after' },
-      });
+      fx.sandbox.faults.add(resetOnce({ target: 'governance', pathIncludes: '/invite/delete' }));
       const result = await fx.invoke('governance.delete_invite', { invite_code: code });
       expect(result.output).toEqual({
         deleted: true,
@@ -470,12 +461,9 @@ describe('the states table and rules of the governance API', () => {
     });
 
     it('Remove User succeeds with already_done when its replay finds the user it removed gone', async () => {
-      fx.sandbox.faults.add({
-        target: 'governance',
-        pathIncludes: `/users/${seed.users.member.id}/delete`,
-        count: 1,
-        action: { kind: 'reset', when: 'after' },
-      });
+      fx.sandbox.faults.add(
+        resetOnce({ target: 'governance', pathIncludes: `/users/${seed.users.member.id}/delete` }),
+      );
       const result = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
       expect(result.output).toEqual({
         removed: true,

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resetOnce } from '../../support/faults.js';
 import { useFixture } from '../../support/fixture-lifecycle.js';
 import { HOST, nockTicketing } from '../../support/nock-ticketing.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
@@ -13,12 +14,7 @@ describe('ticketing under sandbox faults (real sockets)', () => {
 
   it('a create whose connection resets after the provider acted is not replayed: one ticket, outcome unknown', async () => {
     const before = ticketCount();
-    fx.sandbox.faults.add({
-      target: 'ticketing',
-      method: 'POST',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'ticketing', method: 'POST' }));
     const error = await fx
       .invoke('ticketing.create_ticket', { subject: 's', description: 'd' })
       .catch((e) => e);
@@ -28,12 +24,7 @@ describe('ticketing under sandbox faults (real sockets)', () => {
 
   it('with external_id, the same reset resolves to the ticket that was created, and a second call finds it', async () => {
     const before = ticketCount();
-    fx.sandbox.faults.add({
-      target: 'ticketing',
-      method: 'POST',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'ticketing', method: 'POST' }));
     const first = await fx.invoke('ticketing.create_ticket', {
       subject: 's',
       description: 'd',
@@ -50,23 +41,13 @@ describe('ticketing under sandbox faults (real sockets)', () => {
   });
 
   it('a reset before anything was processed on a read is retried', async () => {
-    fx.sandbox.faults.add({
-      target: 'ticketing',
-      method: 'GET',
-      count: 1,
-      action: { kind: 'reset', when: 'before' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'ticketing', method: 'GET' }, 'before'));
     const result = await fx.invoke('ticketing.list_tickets', {});
     expect(result.meta.retries).toBe(1);
   });
 
   it('a delete whose answer is lost is replayed and reported done', async () => {
-    fx.sandbox.faults.add({
-      target: 'ticketing',
-      method: 'DELETE',
-      count: 1,
-      action: { kind: 'reset', when: 'after' },
-    });
+    fx.sandbox.faults.add(resetOnce({ target: 'ticketing', method: 'DELETE' }));
     const result = await fx.invoke('ticketing.delete_ticket', { ticket_id: 1 });
     expect(result.output).toEqual({ deleted: true, ticket_id: 1, already_done: true });
   });
