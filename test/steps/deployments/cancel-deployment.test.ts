@@ -170,17 +170,20 @@ describe('deployments.cancel_deployment', () => {
   });
 
   describe('with project scoping', () => {
-    it('reads the deployment and refuses one of another project without sending the cancel', async () => {
-      fx = await deploymentsFixture();
-      const id = await create(fx, { project: 'api' });
-      fx.clearWire();
-      const refused = await fx
+    /** Cancels, allowed to touch only the project "web"; the refusal, if any, is returned. */
+    const cancelScopedToWeb = (id: string) =>
+      fx
         .invoke(
           'deployments.cancel_deployment',
           { deployment_id: id },
           { constraints: { projects: ['web'] } },
         )
         .catch((error: unknown) => error);
+    it('reads the deployment and refuses one of another project without sending the cancel', async () => {
+      fx = await deploymentsFixture();
+      const id = await create(fx, { project: 'api' });
+      fx.clearWire();
+      const refused = await cancelScopedToWeb(id);
       expect(refused).toMatchObject({ code: 'permission_denied', context: { allowedProjects: ['web'] } });
       expect((refused as Error).message).toContain('Nothing was changed');
       expect(lines(fx.wire()).some((line) => line.startsWith('PATCH'))).toBe(false);
@@ -220,13 +223,7 @@ describe('deployments.cancel_deployment', () => {
       const id = await create(fx);
       fx.clock.advance(60_000);
       fx.clearWire();
-      const refused = await fx
-        .invoke(
-          'deployments.cancel_deployment',
-          { deployment_id: id },
-          { constraints: { projects: ['web'] } },
-        )
-        .catch((error: unknown) => error);
+      const refused = await cancelScopedToWeb(id);
       expect(refused).toMatchObject({ code: 'invalid_state', context: { state: 'READY' } });
       expect(lines(fx.wire()).some((line) => line.startsWith('PATCH'))).toBe(false);
     });

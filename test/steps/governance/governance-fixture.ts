@@ -26,6 +26,8 @@ export interface GovernanceFixture extends Omit<SandboxFixture, 'invoke' | 'invo
   invoke: TypedInvoke<string>;
   /** Runs a step with input the types would refuse, on "admin" unless told otherwise. */
   invokeUnchecked: UncheckedInvoke<string>;
+  /** Invites someone new (dana@newhire.example) as a viewer, as "admin", and returns the pending invite's code. */
+  invitePending(): Promise<string>;
   /** What reached the governance emulator, in order. */
   sent(): {
     method: string;
@@ -73,6 +75,13 @@ export async function governanceFixture(): Promise<GovernanceFixture> {
     invoke: (stepId, input, connection = 'admin') => fx.invoke(stepId, input, { connection }),
     invokeUnchecked: (stepId, input, connection = 'admin') =>
       fx.invokeUnchecked(stepId, input, { connection }),
+    async invitePending() {
+      const invite = await fx.invoke('governance.invite_user', {
+        email: 'dana@newhire.example',
+        role: 'viewer',
+      });
+      return invite.output.invite_code;
+    },
     sent: () =>
       fx.requests('governance').map((entry) => ({
         method: entry.method,

@@ -75,11 +75,7 @@ describe('the states table and rules of the governance API', () => {
   });
 
   it('invite exists -> no invite: Delete Project Invite with a valid code; the same code again is not found', async () => {
-    const invite = await fx.invoke('governance.invite_user', {
-      email: 'dana@newhire.example',
-      role: 'viewer',
-    });
-    const code = invite.output.invite_code as string;
+    const code = await fx.invitePending();
     await fx.invoke('governance.delete_invite', { invite_code: code });
     expect(state().invites.has(code)).toBe(false);
     const again = fx.invoke('governance.delete_invite', { invite_code: code });
@@ -132,11 +128,7 @@ describe('the states table and rules of the governance API', () => {
   });
 
   it('Change Invite Role says plainly when the old invite is gone and the new one was not created', async () => {
-    const invite = await fx.invoke('governance.invite_user', {
-      email: 'dana@newhire.example',
-      role: 'viewer',
-    });
-    const code = invite.output.invite_code as string;
+    const code = await fx.invitePending();
     fx.sandbox.faults.add({
       target: 'governance',
       pathIncludes: '/invite/create',
@@ -432,11 +424,7 @@ describe('the states table and rules of the governance API', () => {
     });
 
     it('Delete Project Invite succeeds with already_done when its replay finds the invite it deleted gone', async () => {
-      const invite = await fx.invoke('governance.invite_user', {
-        email: 'dana@newhire.example',
-        role: 'viewer',
-      });
-      const code = invite.output.invite_code as string;
+      const code = await fx.invitePending();
       fx.sandbox.faults.add(resetOnce({ target: 'governance', pathIncludes: '/invite/delete' }));
       const result = await fx.invoke('governance.delete_invite', { invite_code: code });
       expect(result.output).toEqual({

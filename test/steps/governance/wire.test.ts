@@ -88,11 +88,7 @@ describe('governance requests on the wire', () => {
   });
 
   it('Delete Project Invite sends "Bearer <project_id>:<api_key>" and the invite_code', async () => {
-    const invite = await fx.invoke('governance.invite_user', {
-      email: 'dana@newhire.example',
-      role: 'viewer',
-    });
-    const code = invite.output.invite_code as string;
+    const code = await fx.invitePending();
     const result = await fx.invoke('governance.delete_invite', { invite_code: code });
     expect(fx.sent()[1]).toEqual({
       method: 'POST',
@@ -129,11 +125,7 @@ describe('governance requests on the wire', () => {
   });
 
   it('Change Invite Role deletes the invite, then creates it again with the new role', async () => {
-    const invite = await fx.invoke('governance.invite_user', {
-      email: 'dana@newhire.example',
-      role: 'viewer',
-    });
-    const code = invite.output.invite_code as string;
+    const code = await fx.invitePending();
     const changed = await fx.invoke('governance.change_invite_role', {
       invite_code: code,
       email: 'dana@newhire.example',
