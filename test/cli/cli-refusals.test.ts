@@ -1,7 +1,15 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANZ_DATA_SANDBOX_KEY, type Sandbox } from '../../sandbox/index.js';
-import { cli, closeCliWorld, jsonError, openCliWorld, runStep } from './cli-harness.js';
+import { freePort } from '../support/ports.js';
+import {
+  addConnection,
+  addSandboxTicketing,
+  cli,
+  closeCliWorld,
+  jsonError,
+  openCliWorld,
+  runStep,
+} from './cli-harness.js';
 
 /**
  * Exit codes and messages of the finished CLI (issue 13, section 3): every
@@ -15,30 +23,26 @@ const sentTo = (mount: string) => sandbox.server.requestLog.filter((entry) => en
 
 beforeAll(async () => {
   ({ home, sandbox } = await openCliWorld('toolsteps-cli-refusals-'));
-  process.env.TS_REFUSAL_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
-  process.env.TS_REFUSAL_KEY = ANZ_DATA_SANDBOX_KEY;
-  process.env.TS_REFUSAL_DEPLOY = sandbox.deployments.issueToken(1);
-  const adds = [
-    ['ticketing', '--id', 'desk', '--subdomain', 'acme', '--access-token-env', 'TS_REFUSAL_TOKEN'],
-    ['anz_data', '--id', 'anz', '--api-key-env', 'TS_REFUSAL_KEY'],
-    ['deployments', '--id', 'vercel', '--team-id', 'team_acme', '--access-token-env', 'TS_REFUSAL_DEPLOY'],
-  ];
-  const mounts: Record<string, string> = {
-    ticketing: sandbox.baseUrl('ticketing', 'acme'),
-    anz_data: sandbox.baseUrl('anz-data'),
-    deployments: sandbox.baseUrl('deployments'),
-  };
-  for (const [integration, ...flags] of adds) {
-    const added = await cli(
-      'connections',
-      'add',
-      integration!,
-      ...flags,
+  const added = [
+    await addSandboxTicketing(sandbox, 'desk', 'TS_REFUSAL_TOKEN'),
+    await addConnection(
+      'anz_data',
+      'anz',
+      { env: 'TS_REFUSAL_KEY', value: ANZ_DATA_SANDBOX_KEY, flag: '--api-key-env' },
       '--base-url',
-      mounts[integration!]!,
-    );
-    expect(added.code).toBe(0);
-  }
+      sandbox.baseUrl('anz-data'),
+    ),
+    await addConnection(
+      'deployments',
+      'vercel',
+      { env: 'TS_REFUSAL_DEPLOY', value: sandbox.deployments.issueToken(1) },
+      '--team-id',
+      'team_acme',
+      '--base-url',
+      sandbox.baseUrl('deployments'),
+    ),
+  ];
+  for (const result of added) expect(result.code).toBe(0);
 });
 afterAll(() => closeCliWorld({ home, sandbox }, 'TS_REFUSAL_TOKEN', 'TS_REFUSAL_KEY', 'TS_REFUSAL_DEPLOY'));
 
@@ -104,20 +108,13 @@ describe('every refusal before sending exits 2', () => {
 
 describe('failures say where', () => {
   it('a network error names the host it could not reach', async () => {
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = closed.address() as net.AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const add = await cli(
-      'connections',
-      'add',
+    const port = await freePort();
+    const add = await addConnection(
       'ticketing',
-      '--id',
       'gone',
+      { env: 'TS_REFUSAL_TOKEN', value: 'tkt_never_sent_anywhere' },
       '--subdomain',
       'acme',
-      '--access-token-env',
-      'TS_REFUSAL_TOKEN',
       '--base-url',
       `http://127.0.0.1:${port}`,
     );

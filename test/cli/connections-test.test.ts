@@ -5,7 +5,14 @@ import {
   GOVERNANCE_SANDBOX,
   type Sandbox,
 } from '../../sandbox/index.js';
-import { cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+import {
+  acmeDesk,
+  addConnection,
+  addSandboxTicketing,
+  cli,
+  closeCliWorld,
+  openCliWorld,
+} from './cli-harness.js';
 
 /** `connections test <id>`: the cheapest authenticated read each integration declares, against the sandbox. */
 
@@ -16,54 +23,42 @@ const sentTo = (mount: string) => sandbox.server.requestLog.filter((entry) => en
 
 beforeAll(async () => {
   ({ home, sandbox } = await openCliWorld('toolsteps-cli-conntest-'));
-  Object.assign(process.env, {
-    TS_CT_TICKETING: sandbox.ticketing.issueTokens('acme').access_token,
-    TS_CT_DEPLOY: sandbox.deployments.issueToken(1),
-    TS_CT_ANZ: ANZ_DATA_SANDBOX_KEY,
-    TS_CT_CONTACT: CONTACT_DATA_SANDBOX_KEY,
-    TS_CT_GOV: GOVERNANCE_SANDBOX.adminKey,
-    TS_CT_BOGUS: 'tkt_not_a_token_anyone_issued',
-  });
-  const add = (integration: string, id: string, mount: string, ...flags: string[]): ReturnType<typeof cli> =>
-    cli('connections', 'add', integration, '--id', id, '--base-url', mount, ...flags);
+  const key = (env: string, value: string) => ({ env, value, flag: '--api-key-env' as const });
+  const base = (mount: string, ...more: string[]) => ['--base-url', sandbox.baseUrl(mount, ...more)];
   // One at a time: the harness captures one run's output at a time.
-  const adds = [
-    [
-      'ticketing',
-      'desk',
-      sandbox.baseUrl('ticketing', 'acme'),
-      '--subdomain',
-      'acme',
-      '--access-token-env',
-      'TS_CT_TICKETING',
-    ],
-    [
+  const added = [
+    await addSandboxTicketing(sandbox, 'desk', 'TS_CT_TICKETING'),
+    await addConnection(
       'ticketing',
       'revoked',
-      sandbox.baseUrl('ticketing', 'acme'),
-      '--subdomain',
-      'acme',
-      '--access-token-env',
-      'TS_CT_BOGUS',
-    ],
-    ['deployments', 'vercel', sandbox.baseUrl('deployments'), '--access-token-env', 'TS_CT_DEPLOY'],
-    ['anz_data', 'anz', sandbox.baseUrl('anz-data'), '--api-key-env', 'TS_CT_ANZ'],
-    ['contact_data', 'lusha', sandbox.baseUrl('contact-data'), '--api-key-env', 'TS_CT_CONTACT'],
-    [
+      { env: 'TS_CT_BOGUS', value: 'tkt_not_a_token_anyone_issued' },
+      ...acmeDesk(sandbox),
+    ),
+    await addConnection(
+      'deployments',
+      'vercel',
+      { env: 'TS_CT_DEPLOY', value: sandbox.deployments.issueToken(1) },
+      ...base('deployments'),
+    ),
+    await addConnection('anz_data', 'anz', key('TS_CT_ANZ', ANZ_DATA_SANDBOX_KEY), ...base('anz-data')),
+    await addConnection(
+      'contact_data',
+      'lusha',
+      key('TS_CT_CONTACT', CONTACT_DATA_SANDBOX_KEY),
+      ...base('contact-data'),
+    ),
+    await addConnection(
       'governance',
       'gov',
-      sandbox.baseUrl('governance', 'au'),
+      key('TS_CT_GOV', GOVERNANCE_SANDBOX.adminKey),
+      ...base('governance', 'au'),
       '--region',
       'au',
       '--project-id',
       GOVERNANCE_SANDBOX.projectId,
-      '--api-key-env',
-      'TS_CT_GOV',
-    ],
+    ),
   ];
-  for (const [integration, id, mount, ...flags] of adds) {
-    expect((await add(integration!, id!, mount!, ...flags)).code).toBe(0);
-  }
+  for (const result of added) expect(result.code).toBe(0);
 });
 afterAll(() => closeCliWorld({ home, sandbox }, ...ENV));
 

@@ -6,7 +6,7 @@ import { checkCoordinationMode } from '../../src/cli/doctor/coordination-mode.js
 import { checkNodeVersion } from '../../src/cli/doctor/node-version.js';
 import { checkPlan } from '../../src/cli/doctor/plan.js';
 import { checkProxySettings } from '../../src/cli/doctor/proxy-settings.js';
-import { cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+import { addSandboxTicketing, cli, closeCliWorld, openCliWorld } from './cli-harness.js';
 
 interface Check {
   name: string;
@@ -25,7 +25,6 @@ const named = (checks: Check[], name: string) => checks.find((check) => check.na
 
 beforeAll(async () => {
   ({ home, sandbox } = await openCliWorld('toolsteps-doctor-'));
-  process.env.TS_DOCTOR_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
 });
 afterAll(() => closeCliWorld({ home, sandbox }, 'TS_DOCTOR_TOKEN', 'TOOLSTEPS_PLAN', 'TOOLSTEPS_REDIS_URL'));
 
@@ -51,20 +50,9 @@ describe('toolsteps doctor', () => {
   });
 
   it('names each connection with its token state, and fails for an expired one nothing can refresh', async () => {
-    const add = (id: string, ...flags: string[]) =>
-      cli(
-        'connections',
-        'add',
-        'ticketing',
-        '--id',
-        id,
-        '--subdomain',
-        'acme',
-        '--access-token-env',
-        'TS_DOCTOR_TOKEN',
-        ...flags,
-      );
-    expect((await add('fresh', '--expires-in', '3600')).code).toBe(0);
+    expect(
+      (await addSandboxTicketing(sandbox, 'fresh', 'TS_DOCTOR_TOKEN', '--expires-in', '3600')).code,
+    ).toBe(0);
     let { code, checks } = await doctor();
     expect(code).toBe(0);
     expect(named(checks, 'connections').details[0]).toMatch(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_DATA_SANDBOX_KEY, type Sandbox } from '../../sandbox/index.js';
 import { formatDuration, progressBar } from '../../src/cli/progress-bar.js';
-import { cli, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
+import { addConnection, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
 
 /** A stream that records what was drawn, a terminal or not as the test says. */
 function recorder() {
@@ -50,15 +50,11 @@ describe('toolsteps run shows the bar for a bulk run on a terminal only', () => 
 
   beforeAll(async () => {
     ({ home, sandbox } = await openCliWorld('toolsteps-cli-progress-'));
-    process.env.TS_PROGRESS_KEY = CONTACT_DATA_SANDBOX_KEY;
-    const added = await cli(
-      'connections',
-      'add',
+    const key = { env: 'TS_PROGRESS_KEY', value: CONTACT_DATA_SANDBOX_KEY, flag: '--api-key-env' as const };
+    const added = await addConnection(
       'contact_data',
-      '--id',
       'lusha',
-      '--api-key-env',
-      'TS_PROGRESS_KEY',
+      key,
       '--base-url',
       sandbox.baseUrl('contact-data'),
     );

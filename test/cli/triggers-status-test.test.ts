@@ -8,7 +8,14 @@ import { createIntake } from '../../src/triggers/intake.js';
 import { toNodeListener } from '../../src/triggers/node-listener.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../steps/index.js';
-import { cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
+import {
+  addConnection,
+  addSandboxTicketing,
+  cli,
+  closeCliWorld,
+  jsonError,
+  openCliWorld,
+} from './cli-harness.js';
 
 /**
  * `triggers test` and `triggers status` against the sandbox, over real
@@ -24,37 +31,17 @@ const started: TriggerEvent[] = [];
 
 beforeAll(async () => {
   ({ home, sandbox } = await openCliWorld('toolsteps-cli-trigger-checks-'));
-  process.env.TS_TC_TICKETING = sandbox.ticketing.issueTokens('acme', [
-    'read',
-    'write',
-    'webhooks:write',
-  ]).access_token;
-  process.env.TS_TC_DEPLOY = sandbox.deployments.issueToken(1);
-  const adds = [
-    [
-      'ticketing',
-      '--id',
-      'desk',
-      '--subdomain',
-      'acme',
-      '--access-token-env',
-      'TS_TC_TICKETING',
-      '--base-url',
-      sandbox.baseUrl('ticketing', 'acme'),
-    ],
-    [
-      'deployments',
-      '--id',
-      'vercel',
-      '--team-id',
-      'team_acme',
-      '--access-token-env',
-      'TS_TC_DEPLOY',
-      '--base-url',
-      sandbox.baseUrl('deployments'),
-    ],
-  ];
-  for (const args of adds) expect((await cli('connections', 'add', ...args)).code).toBe(0);
+  const desk = await addSandboxTicketing(sandbox, 'desk', 'TS_TC_TICKETING');
+  const vercel = await addConnection(
+    'deployments',
+    'vercel',
+    { env: 'TS_TC_DEPLOY', value: sandbox.deployments.issueToken(1) },
+    '--team-id',
+    'team_acme',
+    '--base-url',
+    sandbox.baseUrl('deployments'),
+  );
+  expect([desk.code, vercel.code]).toEqual([0, 0]);
   const intake = createIntake({
     subscriptions: new FileSubscriptionStore(home),
     dedupe: new FileDedupeStore(home),
