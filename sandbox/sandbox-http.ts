@@ -11,6 +11,8 @@ export interface SandboxRequest {
   /** Parsed JSON or form body; undefined when empty; the raw text when unparseable. */
   body: unknown;
   rawBody: string;
+  /** The body's bytes as they came: a file upload is binary. */
+  rawBytes?: Buffer;
 }
 
 /** What a handler answers. The server writes it, or a fault switch throws it away. */

@@ -31,7 +31,7 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   }
 }
 
-async function readRaw(request: IncomingMessage): Promise<string | undefined> {
+async function readRaw(request: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -39,14 +39,18 @@ async function readRaw(request: IncomingMessage): Promise<string | undefined> {
     if (size > MAX_BODY_BYTES) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function write(response: ServerResponse, reply: Reply): void {
   const headers = { ...reply.headers };
-  let payload: string | undefined;
+  let payload: string | Uint8Array | undefined;
   if (reply.body !== undefined && reply.body !== null) {
-    if (typeof reply.body === 'string') {
+    if (reply.body instanceof Uint8Array) {
+      // A file (an attachment's content), sent as its bytes.
+      payload = reply.body;
+      headers['content-type'] ??= 'application/octet-stream';
+    } else if (typeof reply.body === 'string') {
       payload = reply.body;
       headers['content-type'] ??= 'text/plain; charset=utf-8';
     } else {
@@ -170,8 +174,9 @@ export class SandboxServer {
 
   private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
-    const raw = await readRaw(request);
-    if (raw === undefined) return write(response, json(413, { error: 'payload_too_large' }));
+    const bytes = await readRaw(request);
+    if (bytes === undefined) return write(response, json(413, { error: 'payload_too_large' }));
+    const raw = bytes.toString('utf8');
     const [, mount = '', ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;
     const method = request.method ?? 'GET';
@@ -217,6 +222,7 @@ export class SandboxServer {
       headers: request.headers,
       body: parseBody(raw, request.headers['content-type']),
       rawBody: raw,
+      rawBytes: bytes,
     } satisfies SandboxRequest);
     if (fault?.kind === 'reset' && fault.when === 'after') {
       // The emulator acted; the client never hears about it.

@@ -1,9 +1,58 @@
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { InputError } from './errors.js';
 import { endpointProblem, guardEndpoint, guardHeaders } from './http/endpoint-guard.js';
 import type { HttpMethod, Integration } from './integration.js';
 import { defineStep, type Step } from './step.js';
 
 const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
+/** The ticketing provider takes attachments up to 50 MB; a file is held in memory whole, so the cap applies to every upload. */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const MAX_UPLOAD_BASE64 = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
+
+interface UploadInput {
+  body_base64?: string;
+  body_file?: string;
+  content_type?: string;
+}
+
+/**
+ * The raw body of an upload: the base64 given, or the file read from disk
+ * (a regular file of at most 50 MiB; anything else is refused before a
+ * byte is sent).
+ */
+async function uploadBody(
+  input: UploadInput,
+): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
+  const contentType = input.content_type ?? 'application/octet-stream';
+  if (input.body_base64 !== undefined)
+    return { bytes: Buffer.from(input.body_base64, 'base64'), contentType };
+  if (input.body_file === undefined) return undefined;
+  const refuse = (message: string, cause?: unknown) =>
+    new InputError(
+      `body_file "${input.body_file}" ${message}; nothing was sent.`,
+      [{ path: 'body_file', message }],
+      {
+        cause,
+      },
+    );
+  const info = await stat(input.body_file).catch((error: unknown) => {
+    throw refuse('cannot be read', error);
+  });
+  if (!info.isFile()) throw refuse('is not a regular file');
+  if (info.size > MAX_UPLOAD_BYTES) throw refuse(`is larger than ${MAX_UPLOAD_BYTES} bytes`);
+  return { bytes: await readFile(input.body_file), contentType };
+}
+
+/** A binary answer (a file) as base64 with its media type; JSON and text as read. */
+function answerBody(body: unknown, headers: Headers): unknown {
+  if (!(body instanceof Uint8Array)) return body ?? null;
+  return {
+    base64: Buffer.from(body).toString('base64'),
+    content_type: headers.get('content-type') ?? 'application/octet-stream',
+    bytes: body.byteLength,
+  };
+}
 /** Response headers worth mapping; the rest stay out of outputs and logs. */
 const EXPOSED_RESPONSE_HEADERS = ['content-type', 'location', 'etag', 'retry-after'];
 /**
@@ -39,10 +88,13 @@ export type ApiCallPathField = 'endpoint' | 'path';
 export interface ApiCallOptions<
   PathField extends ApiCallPathField = ApiCallPathField,
   CustomHeaders extends boolean = boolean,
+  Uploads extends boolean = false,
 > {
   pathField: PathField;
   /** Whether callers may add their own request headers (D only). */
   customHeaders: CustomHeaders;
+  /** Whether the step sends files as raw bytes (`body_base64`, `body_file`, `content_type`): T's attachments. */
+  uploads?: Uploads;
   title: string;
   keywords: readonly string[];
   examplePath: string;
@@ -55,17 +107,47 @@ const ApiCallOutput = z.object({
     .describe(
       'Selected response headers (content-type, location, etag, retry-after) and the rate-limit status headers (X-Rate-Limit-*, X-RateLimit-*, RateLimit-*, x-*-requests-left), names in lower case.',
     ),
-  body: z.unknown().describe('Parsed JSON body, text, or null when empty.'),
+  body: z
+    .unknown()
+    .describe(
+      'Parsed JSON body, text, or null when empty. A binary answer (a file) is {base64, content_type, bytes}.',
+    ),
   redirected: z
     .boolean()
     .describe('True when the provider redirected the request: the answer comes from where it pointed.'),
 });
 
-/** The input schema: method, path (checked by the endpoint guard), body, and custom headers where allowed. */
-function apiCallInput<PathField extends ApiCallPathField, CustomHeaders extends boolean>(
-  integration: Integration,
-  options: ApiCallOptions<PathField, CustomHeaders>,
-) {
+/** The fields of a file sent as raw bytes, e.g. `POST /api/v2/uploads.json?filename=report.pdf`. */
+const UPLOAD_FIELDS = {
+  body_base64: z
+    .base64()
+    .max(MAX_UPLOAD_BASE64)
+    .optional()
+    .describe('The file to send as the raw request body, base64-encoded (instead of body or body_file).'),
+  body_file: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe(
+      'Path of a local file to send as the raw request body (instead of body or body_base64); read by the process running the step, at most 50 MiB.',
+    ),
+  content_type: z
+    .string()
+    .regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png')
+    .max(100)
+    .optional()
+    .describe(
+      'Media type of the file, e.g. image/png or application/pdf; required with body_base64 or body_file.',
+    ),
+};
+
+/** The input schema: method, path (checked by the endpoint guard), body, and custom headers or uploads where allowed. */
+function apiCallInput<
+  PathField extends ApiCallPathField,
+  CustomHeaders extends boolean,
+  Uploads extends boolean,
+>(integration: Integration, options: ApiCallOptions<PathField, CustomHeaders, Uploads>) {
   const methods = integration.apiCall.methods as [HttpMethod, ...HttpMethod[]];
   const pathSchema = z
     .string()
@@ -103,29 +185,62 @@ function apiCallInput<PathField extends ApiCallPathField, CustomHeaders extends 
         'Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.',
       ),
   });
+  const withUploads = withoutHeaders.extend(UPLOAD_FIELDS);
   const input = options.customHeaders
     ? withHeaders.superRefine(bodyOnlyWithBodyMethods)
-    : withoutHeaders.superRefine(bodyOnlyWithBodyMethods);
-  // The ternary is decided by `options.customHeaders`, whose literal type is CustomHeaders.
-  return input as CustomHeaders extends true ? typeof withHeaders : typeof withoutHeaders;
+    : options.uploads
+      ? withUploads.superRefine(bodyOnlyWithBodyMethods).superRefine(oneBodyWithItsType)
+      : withoutHeaders.superRefine(bodyOnlyWithBodyMethods);
+  // The ternary is decided by `options.customHeaders` and `options.uploads`, whose literal types are the generics.
+  return input as CustomHeaders extends true
+    ? typeof withHeaders
+    : Uploads extends true
+      ? typeof withUploads
+      : typeof withoutHeaders;
+}
+
+/** At most one of body, body_base64 and body_file; a file needs its media type. */
+function oneBodyWithItsType(value: unknown, context: z.RefinementCtx): void {
+  const record = value as { body?: unknown; body_base64?: string; body_file?: string; content_type?: string };
+  const given = (['body', 'body_base64', 'body_file'] as const).filter((name) => record[name] !== undefined);
+  if (given.length > 1) {
+    context.addIssue({ code: 'custom', path: [given[1]!], message: `give one of ${given.join(' and ')}` });
+  }
+  const file = record.body_base64 !== undefined || record.body_file !== undefined;
+  if (file && !record.content_type) {
+    context.addIssue({
+      code: 'custom',
+      path: ['content_type'],
+      message: 'the media type of the file is required',
+    });
+  }
+  if (!file && record.content_type) {
+    context.addIssue({
+      code: 'custom',
+      path: ['content_type'],
+      message: 'only with body_base64 or body_file',
+    });
+  }
 }
 
 function bodyOnlyWithBodyMethods(value: unknown, context: z.RefinementCtx): void {
-  const { method, body } = value as { method: HttpMethod; body?: unknown };
-  if (body !== undefined && !BODY_METHODS.has(method)) {
+  const record = value as { method: HttpMethod; body?: unknown; body_base64?: string; body_file?: string };
+  for (const name of ['body', 'body_base64', 'body_file'] as const) {
+    if (record[name] === undefined || BODY_METHODS.has(record.method)) continue;
     context.addIssue({
       code: 'custom',
-      path: ['body'],
-      message: `a body is sent only with POST, PUT or PATCH, not ${method}`,
+      path: [name],
+      message: `a body is sent only with POST, PUT or PATCH, not ${record.method}`,
     });
   }
 }
 
 /** The input schema's type, once the path field and `customHeaders` are known (Extract keeps it a zod type). */
-type ApiCallInput<PathField extends ApiCallPathField, CustomHeaders extends boolean> = Extract<
-  ReturnType<typeof apiCallInput<PathField, CustomHeaders>>,
-  z.ZodType
->;
+type ApiCallInput<
+  PathField extends ApiCallPathField,
+  CustomHeaders extends boolean,
+  Uploads extends boolean = false,
+> = Extract<ReturnType<typeof apiCallInput<PathField, CustomHeaders, Uploads>>, z.ZodType>;
 
 /**
  * The generic API Call step of an integration: any endpoint under the
@@ -137,10 +252,16 @@ export function defineApiCallStep<
   Owner extends Integration,
   const PathField extends ApiCallPathField,
   const CustomHeaders extends boolean,
+  const Uploads extends boolean = false,
 >(
   integration: Owner,
-  options: ApiCallOptions<PathField, CustomHeaders>,
-): Step<ApiCallInput<PathField, CustomHeaders>, typeof ApiCallOutput, Owner, `${Owner['id']}.api_call`> {
+  options: ApiCallOptions<PathField, CustomHeaders, Uploads>,
+): Step<
+  ApiCallInput<PathField, CustomHeaders, Uploads>,
+  typeof ApiCallOutput,
+  Owner,
+  `${Owner['id']}.api_call`
+> {
   const methods = integration.apiCall.methods;
   const step = defineStep({
     id: `${integration.id as Owner['id']}.api_call`,
@@ -171,27 +292,30 @@ export function defineApiCallStep<
           )
         : {};
       const method = record.method as HttpMethod;
+      const rawBody = await uploadBody(record as UploadInput);
+      const sendsBody = record.body !== undefined || rawBody !== undefined;
       const response = await context.http.request({
         method,
         path,
         headers,
         ...(record.body === undefined ? {} : { body: record.body }),
+        ...(rawBody === undefined ? {} : { rawBody }),
         // A PUT is idempotent by HTTP, but providers hide side effects in bodies (a ticket
         // update that adds a comment): a call with a body is not replayed after an ambiguous failure.
-        ...(record.body === undefined ? {} : { idempotent: false }),
+        ...(sendsBody ? { idempotent: false } : {}),
       });
       return {
         status: response.status,
         headers: exposedHeaders(response.headers),
-        body: response.body ?? null,
+        body: answerBody(response.body, response.headers),
         redirected: response.redirected ?? false,
       };
     },
   });
-  // Inside this generic function TS cannot resolve the input's type (it depends on PathField and
-  // CustomHeaders); each caller's instantiation can, so the step is typed here for them.
+  // Inside this generic function TS cannot resolve the input's type (it depends on PathField,
+  // CustomHeaders and Uploads); each caller's instantiation can, so the step is typed here for them.
   return step as unknown as Step<
-    ApiCallInput<PathField, CustomHeaders>,
+    ApiCallInput<PathField, CustomHeaders, Uploads>,
     typeof ApiCallOutput,
     Owner,
     `${Owner['id']}.api_call`

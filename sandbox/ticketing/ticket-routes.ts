@@ -12,6 +12,7 @@ import {
   type TicketingCaller,
   type TicketingRequest,
 } from './ticketing-wire.js';
+import { takeUploads } from './upload-routes.js';
 
 function ticketOf(request: TicketingRequest): TicketRecord | undefined {
   return request.caller.account.tickets.get(Number(request.params.id));
@@ -38,6 +39,8 @@ function createTicket(request: TicketingRequest): Reply {
   }
   const problems = validateFields(account, fields);
   if (Object.keys(problems).length) return invalid(problems);
+  const uploads = takeUploads(account, comment.uploads);
+  if ('problem' in uploads) return uploads.problem;
   const at = account.timestamp();
   const subject = typeof fields.subject === 'string' ? fields.subject : description.slice(0, 50);
   const ticket: TicketRecord = {
@@ -67,7 +70,7 @@ function createTicket(request: TicketingRequest): Reply {
     updated_at: at,
     comments: [],
   };
-  account.addComment(ticket, userId, description, comment.public !== false);
+  account.addComment(ticket, userId, description, comment.public !== false, uploads.attachments);
   account.tickets.set(ticket.id, ticket);
   account.changed({ after: ticket, actorId: userId });
   return json(
@@ -126,9 +129,11 @@ function updateTicket(request: TicketingRequest): Reply {
     }
   }
   const comment = fields.comment as Record<string, unknown> | undefined;
+  const uploads = takeUploads(account, comment?.uploads);
+  if ('problem' in uploads) return uploads.problem;
   const added =
     comment && typeof comment.body === 'string' && comment.body !== ''
-      ? account.addComment(ticket, userId, comment.body, comment.public !== false)
+      ? account.addComment(ticket, userId, comment.body, comment.public !== false, uploads.attachments)
       : undefined;
   ticket.updated_at = account.timestamp();
   account.changed({ before, after: ticket, comment: added, actorId: userId });

@@ -16,6 +16,7 @@ import { TicketingAccount } from './ticketing-state.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { triggerRoutes } from './trigger-routes.js';
+import { uploadRoutes } from './upload-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 const DEFAULT_ASSUMPTIONS = TicketingAssumptions.parse({});
@@ -81,6 +82,7 @@ export class TicketingEmulator implements Emulator {
     searchRoutes(this.api);
     webhookRoutes(this.api);
     triggerRoutes(this.api);
+    uploadRoutes(this.api);
     const dispatcher =
       options.webhooks ?? new WebhookDispatcher({ clock: options.clock, faults: new WebhookFaults() });
     this.webhooks = new TicketingWebhookSender(options.clock, dispatcher);

@@ -25,6 +25,16 @@ export interface OrganizationRecord {
   created_at: string;
 }
 
+/** A file as the provider describes it (AttachmentObject). */
+export interface AttachmentRecord {
+  id: number;
+  file_name: string;
+  content_url: string;
+  content_type: string;
+  size: number;
+  thumbnails: unknown[];
+}
+
 export interface CommentRecord {
   id: number;
   type: 'Comment';
@@ -32,6 +42,7 @@ export interface CommentRecord {
   body: string;
   html_body: string;
   public: boolean;
+  attachments: AttachmentRecord[];
   created_at: string;
 }
 
@@ -73,10 +84,14 @@ export class TicketingAccount {
   readonly tickets = new Map<number, TicketRecord>();
   readonly webhooks = new Map<string, TicketingWebhook>();
   readonly triggers = new Map<number, TicketingTrigger>();
+  /** Upload tokens (`POST /api/v2/uploads`) not yet used by a comment, with their files. */
+  readonly uploads = new Map<string, { attachments: AttachmentRecord[]; expiresAt: number }>();
+  /** Every uploaded file's content, by the token in its content_url. */
+  readonly files = new Map<string, { attachment: AttachmentRecord; bytes: Buffer }>();
   plan: TicketingPlan = 'enterprise';
   /** The provider's numeric account id, stable per subdomain (event bodies carry it). */
   readonly accountId: number;
-  private nextId = { user: 1, organization: 1, ticket: 1, comment: 1, trigger: 1 };
+  private nextId = { user: 1, organization: 1, ticket: 1, comment: 1, trigger: 1, attachment: 1 };
 
   constructor(
     readonly subdomain: string,
@@ -129,8 +144,15 @@ export class TicketingAccount {
     return [...this.users.values()].find((user) => user.email.toLowerCase() === wanted);
   }
 
-  addComment(ticket: TicketRecord, authorId: number, body: string, isPublic: boolean): CommentRecord {
+  addComment(
+    ticket: TicketRecord,
+    authorId: number,
+    body: string,
+    isPublic: boolean,
+    attachments: AttachmentRecord[] = [],
+  ): CommentRecord {
     const comment: CommentRecord = {
+      attachments,
       id: this.newId('comment'),
       type: 'Comment',
       author_id: authorId,

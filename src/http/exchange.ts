@@ -64,7 +64,8 @@ export interface Outgoing {
   headers: Record<string, string>;
   /** Credential headers, kept apart so a redirect out of the base URL can drop them. */
   credentials: Record<string, string>;
-  body: string | undefined;
+  /** JSON text, or the raw bytes of a binary upload. */
+  body: string | Uint8Array | undefined;
   /** `METHOD /path` as the step asked, for messages and logs. */
   where: string;
   /** The step's path without its query, and the operation it named, for the error classifier. */

@@ -13,6 +13,8 @@ export interface HttpRequest {
   query?: Record<string, string | number | undefined>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is instead of a JSON body: a file upload, with its media type. */
+  rawBody?: { bytes: Uint8Array; contentType: string };
   headers?: Record<string, string>;
   /** Overrides the method-based default (GET, HEAD, PUT, DELETE are idempotent). */
   idempotent?: boolean;
@@ -66,14 +68,15 @@ export function prepareRequest(
       { path: 'path', message: 'resolves outside the base URL' },
     ]);
   }
-  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const body =
+    request.rawBody?.bytes ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': 'toolsteps/0.1',
     ...integration.defaultHeaders,
     ...request.headers,
   };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = request.rawBody?.contentType ?? 'application/json';
   const auth =
     request.authVariant === undefined ? { connection } : { connection, variant: request.authVariant };
   return {

@@ -33,9 +33,17 @@ async function readCapped(response: Response, where: string, limitBytes: number)
   return Buffer.concat(chunks);
 }
 
+/** A media type that is not JSON or text: images, PDFs, archives, `application/octet-stream`. */
+export function isBinaryType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return !/^text\/|json|xml|javascript|x-www-form-urlencoded/.test(type);
+}
+
 /**
  * Reads a whole body, at most `limitBytes` of it: parsed JSON when the content
- * type says JSON (text when it does not parse), else text. JSON nested deeper
+ * type says JSON (text when it does not parse), the bytes of a successful
+ * binary answer, else text. JSON nested deeper
  * than any real answer is refused, before anything walks it recursively.
  */
 export async function readBody(
@@ -44,6 +52,10 @@ export async function readBody(
   limitBytes: number,
 ): Promise<{ body: unknown; bytes: number }> {
   const raw = await readCapped(response, where, limitBytes);
+  // A file (an attachment, an image) is handed over as its bytes; decoding it as text would mangle it.
+  if (response.ok && raw.byteLength > 0 && isBinaryType(response.headers.get('content-type'))) {
+    return { body: raw, bytes: raw.byteLength };
+  }
   const text = new TextDecoder().decode(raw);
   if (text === '') return { body: null, bytes: raw.byteLength };
   const type = response.headers.get('content-type') ?? '';

@@ -12,6 +12,7 @@ import {
   Ticket,
   TicketPriority,
   TicketType,
+  UploadTokens,
 } from './lib/ticket-schema.js';
 
 const ListedTickets = z.object({ tickets: z.array(Ticket) });
@@ -39,6 +40,7 @@ export default defineStep({
       .describe('Your own unique id for this ticket; makes a retried create safe to reconcile.'),
     tags: Tags.optional(),
     custom_fields: CustomFields.optional(),
+    upload_tokens: UploadTokens.optional(),
   }),
   output: z.object({
     ticket: Ticket.describe('The ticket as created.'),
@@ -72,7 +74,7 @@ export default defineStep({
   async run(input, { http }) {
     const ticket = definedOnly({
       subject: input.subject,
-      comment: { body: input.description },
+      comment: definedOnly({ body: input.description, uploads: input.upload_tokens }),
       priority: input.priority,
       type: input.type,
       ...assigneeFields(input.assignee),

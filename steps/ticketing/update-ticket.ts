@@ -14,6 +14,7 @@ import {
   TicketPriority,
   TicketStatus,
   TicketType,
+  UploadTokens,
 } from './lib/ticket-schema.js';
 
 const CHANGE_FIELDS = [
@@ -63,8 +64,18 @@ export default defineStep({
       internal_note: z.string().min(1).max(65_000).optional().describe('A private note only agents see.'),
       public_comment: z.string().min(1).max(65_000).optional().describe('A public reply the requester sees.'),
       custom_fields: CustomFields.optional(),
+      upload_tokens: UploadTokens.optional().describe(
+        'Upload tokens (POST /api/v2/uploads.json through the API Call step) whose files go with the public_comment, or the internal_note when there is no reply.',
+      ),
     })
     .superRefine((value, context) => {
+      if (value.upload_tokens && !value.public_comment && !value.internal_note) {
+        context.addIssue({
+          code: 'custom',
+          path: ['upload_tokens'],
+          message: 'files are attached to a comment: give public_comment or internal_note',
+        });
+      }
       if (!CHANGE_FIELDS.some((field) => value[field] !== undefined)) {
         context.addIssue({
           code: 'custom',
@@ -130,9 +141,15 @@ export default defineStep({
     const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] =
       [];
     const firstComment = input.public_comment
-      ? { comment: { body: input.public_comment, public: true }, adds: 'public_comment' as const }
+      ? {
+          comment: definedOnly({ body: input.public_comment, public: true, uploads: input.upload_tokens }),
+          adds: 'public_comment' as const,
+        }
       : input.internal_note
-        ? { comment: { body: input.internal_note, public: false }, adds: 'internal_note' as const }
+        ? {
+            comment: definedOnly({ body: input.internal_note, public: false, uploads: input.upload_tokens }),
+            adds: 'internal_note' as const,
+          }
         : undefined;
     if (Object.keys(changes).length > 0 || firstComment) {
       updates.push({

@@ -200,6 +200,23 @@ describe('ticketing API Call: every method of the spec, and the users and organi
     expectConforming([...webhook.exchanges, ...patched.exchanges, ...deleted.exchanges]);
   });
 
+  it('an upload (raw bytes, filename in the query) and a ticket whose comment takes its token', async () => {
+    const uploaded = await fx.exchangesOf('ticketing.api_call', {
+      method: 'POST',
+      endpoint: '/api/v2/uploads.json?filename=note.png',
+      body_base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]).toString('base64'),
+      content_type: 'image/png',
+    });
+    const token = (uploaded.output as { body: { upload: { token: string } } }).body.upload.token;
+    const created = await fx.exchangesOf('ticketing.create_ticket', {
+      subject: 'With a file',
+      description: 'See the picture.',
+      upload_tokens: [token],
+    });
+    // The upload's body is a file, not JSON: only its path, method and query are checked.
+    expectConforming([{ ...uploaded.exchanges[0]!, body: undefined }, ...created.exchanges]);
+  });
+
   it('custom fields: set on update, read back by get_ticket_info', async () => {
     await fx.invoke('ticketing.update_ticket', {
       ticket_id: 3,

@@ -27,6 +27,15 @@ export const CustomFields = z
   )
   .describe('Custom ticket fields by their field identifiers.');
 
+/** Tokens the provider's upload endpoint answers (`POST /api/v2/uploads.json?filename=...`, through the API Call step). */
+export const UploadTokens = z
+  .array(z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'an upload token'))
+  .min(1)
+  .max(25)
+  .describe(
+    'Upload tokens from POST /api/v2/uploads.json?filename=<name> (Ticketing API Call with body_file or body_base64); their files are attached to the comment.',
+  );
+
 export const Tags = z
   .array(z.string().min(1).max(80).regex(/^\S+$/, 'tags cannot contain spaces'))
   .describe('Tags (single words).');

@@ -21,6 +21,10 @@ const string = { type: 'string' };
  * list. Side-loads (`include`) are taken by single-record and list reads.
  */
 function ticketingExtraParameters(found: FoundOperation): Record<string, Schema> {
+  // Upload Files names its query parameters in prose: "a required `filename` query parameter",
+  // and the token of a first upload "passed ... to each subsequent request".
+  if (found.method === 'POST' && found.template === '/api/v2/uploads')
+    return { filename: string, token: string };
   if (found.method !== 'GET') return {};
   const cursor = { 'page[size]': integer, 'page[after]': string, 'page[before]': string };
   const offset = { page: integer, per_page: integer };
