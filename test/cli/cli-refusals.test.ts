@@ -124,6 +124,20 @@ describe('failures say where', () => {
     expect(result.err).toContain(`to 127.0.0.1:${port} failed on the network (ECONNREFUSED)`);
   });
 
+  it('sandbox --assume with an unknown name or value exits 2 naming it, before any port is opened', async () => {
+    const port = new URL(sandbox.url).port;
+    // The taken port would be refused too: the assumption is checked first.
+    const unknown = await cli('sandbox', '--port', port, '--assume', 'governance.nope=1', '--json');
+    expect(unknown.code).toBe(2);
+    expect(jsonError(unknown)).toMatchObject({
+      code: 'input_invalid',
+      fields: [{ path: 'assume.governance' }],
+    });
+    const value = await cli('sandbox', '--port', port, '--assume', 'governance.second_invite=maybe');
+    expect(value.code).toBe(2);
+    expect(value.err).toContain('assume.governance.second_invite');
+  });
+
   it('sandbox on a taken port says so and suggests --port 0', async () => {
     const port = new URL(sandbox.url).port;
     const human = await cli('sandbox', '--port', port);
