@@ -5,6 +5,7 @@ import type { ConnectionStore } from './connection/connection-store.js';
 import { MemoryConnectionStore } from './connection/memory-store.js';
 import { TokenRefresher } from './connection/token-refresher.js';
 import type { Coordinator } from './coordination/coordinator.js';
+import { LocalCoordinator } from './coordination/local-coordinator.js';
 import { SharedRateGate } from './coordination/shared-rate-gate.js';
 import { sharedDispatcher } from './http/agent.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exchange.js';
@@ -20,8 +21,14 @@ import type { VariableMapping } from './mapping.js';
 import { withAuthHint } from './runtime/auth-hint.js';
 import { type BoundConnection, bindConnection } from './runtime/bind-connection.js';
 import { checkBudget } from './runtime/check-budget.js';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from './runtime/idempotency-record.js';
 import { mapVariables } from './runtime/map-variables.js';
 import { creditsSpent, runStep } from './runtime/run-step.js';
+import {
+  creditsToKeep,
+  reserveSharedCredits,
+  type SharedCreditBudget,
+} from './runtime/shared-credit-budget.js';
 import { validateInput } from './runtime/validate-input.js';
 import { validateOutput } from './runtime/validate-output.js';
 import type { AnyStep, CreditEstimate, ProgressRecords } from './step.js';
@@ -67,6 +74,20 @@ export interface InvokeOptions {
    * embedder (D: `{ projects: [...] }`). Steps refuse anything outside before sending.
    */
   constraints?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A credit budget this invocation shares with others (with a Redis
+   * coordinator, on every worker): its worst case is reserved atomically
+   * before sending, and what it did not spend is given back.
+   */
+  sharedCreditBudget?: SharedCreditBudget;
+  /**
+   * Runs the invocation once per key across every worker sharing the
+   * coordinator (bulk retries, a create an agent may send twice): a repeat
+   * gets the recorded result, with `meta.fromIdempotencyRecord`.
+   */
+  idempotencyKey?: string;
+  /** How long the record of an idempotency key is kept. Default 24 h. */
+  idempotencyTtlMs?: number;
 }
 
 export interface InvocationMeta {
@@ -78,6 +99,8 @@ export interface InvocationMeta {
   credits?: { estimated: CreditEstimate; charged: number | null } | undefined;
   rateLimit?: RateLimitSnapshot | undefined;
   rateLimitWaits: number;
+  /** True when this result is the recorded one of an earlier invocation with the same idempotency key. */
+  fromIdempotencyRecord?: boolean;
 }
 
 export interface InvocationResult<Output = unknown> {
@@ -101,6 +124,7 @@ export class Runtime {
   private readonly retry: RetryOptions;
   private readonly gates = new Map<string, Gate>();
   readonly coordination: Coordinator | undefined;
+  private localCoordination: Coordinator | undefined;
   private readonly maxRateLimitWaitMs: number;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -185,9 +209,50 @@ export class Runtime {
    * -> mapVariables, each a function of its own in `runtime/`.
    */
   async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+    if (options.idempotencyKey === undefined) return this.invokeOnce<Output>(step, options);
+    const { result, recorded } = await onceByKey(
+      this.coordinator,
+      `${step.id}:${options.idempotencyKey}`,
+      options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
+      () => this.invokeOnce<Output>(step, options),
+    );
+    return recorded ? { ...result, meta: { ...result.meta, fromIdempotencyRecord: true } } : result;
+  }
+
+  /** The coordinator of shared rules: the configured one, else this process's own. */
+  private get coordinator(): Coordinator {
+    this.localCoordination ??= this.coordination ?? new LocalCoordinator();
+    return this.localCoordination;
+  }
+
+  private async invokeOnce<Output>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+    const validated = validateInput(step, options);
+    const estimate = checkBudget(step, validated.input, options.creditBudget);
+    const reservation = await reserveSharedCredits(
+      this.coordinator,
+      step,
+      estimate,
+      options.sharedCreditBudget,
+    );
+    try {
+      const result = await this.bindAndRun<Output>(step, options, validated, estimate);
+      await reservation?.settle(
+        creditsToKeep(estimate as CreditEstimate, result.meta.credits?.charged ?? null),
+      );
+      return result;
+    } catch (error) {
+      await reservation?.settle(creditsToKeep(estimate as CreditEstimate, null, error));
+      throw error;
+    }
+  }
+
+  private async bindAndRun<Output>(
+    step: AnyStep,
+    options: InvokeOptions,
+    { input, mapping }: ReturnType<typeof validateInput>,
+    estimate: CreditEstimate | undefined,
+  ): Promise<InvocationResult<Output>> {
     const started = this.clock.now();
-    const { input, mapping } = validateInput(step, options);
-    const estimate = checkBudget(step, input, options.creditBudget);
     const integration = step.integration as Integration;
     const bound = await withAuthHint(integration, () =>
       bindConnection(step, options.connection, { store: this.store, refresher: this.refresher }),
