@@ -82,7 +82,11 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
   };
 
   it('4 workers x 50 calls on an expired rotating-token connection: exactly 1 refresh, 200 successes', async () => {
-    const workers = Array.from({ length: 4 }, () => worker({ calls: 50 }));
+    // Every worker loads first, then all start on one signal: their first calls find the token expired together.
+    const workers = Array.from({ length: 4 }, () => worker({ calls: 50, goKey: 'go' }));
+    await waitFor(() => workers.every((item) => item.output().includes('ready')), 'every worker to load');
+    const now = Date.now();
+    await coordinator.setValue('go', JSON.stringify({ startAt: now, realStart: now, speed: 1 }), 600_000);
     const results = await Promise.all(workers.map((item) => item.result));
     const refreshes = sandbox.ticketing.oauth.grants.refresh_token;
     const successes = results.reduce((sum, result) => sum + result.ok, 0);
