@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 import { everyRedisValue, newEncryptionKey } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(5);
+const PREFIX = testPrefix('cli');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 const run = promisify(execFile);
 
@@ -21,14 +22,14 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
   const refreshToken = `tkt_rt_${newEncryptionKey()}`;
 
   beforeAll(async () => {
-    await flushTestDb(REDIS_URL);
+    await clearTestKeys(REDIS_URL, PREFIX);
     home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-redis-'));
     const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-redis');
     main = path.join(root, 'src/cli/main.js');
   }, 120_000);
   afterAll(async () => {
     await rm(home, { recursive: true, force: true });
-    await flushTestDb(REDIS_URL);
+    await clearTestKeys(REDIS_URL, PREFIX);
   });
 
   /** One CLI process; resolves with its exit code and output whatever the code. */
@@ -37,6 +38,7 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
       ...process.env,
       TOOLSTEPS_HOME: home,
       TOOLSTEPS_REDIS_URL: REDIS_URL,
+      TOOLSTEPS_REDIS_PREFIX: PREFIX,
       TOOLSTEPS_ENCRYPTION_KEY: key,
       T_ACCESS: accessToken,
       T_REFRESH: refreshToken,

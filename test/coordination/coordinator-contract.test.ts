@@ -3,9 +3,10 @@ import type { Coordinator } from '../../src/coordination/coordinator.js';
 import { LocalCoordinator } from '../../src/coordination/local-coordinator.js';
 import { describeCoordination, openCoordinator } from '../../src/coordination/open-coordinator.js';
 import { withLock } from '../../src/coordination/with-lock.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const REDIS_URL = testRedisUrl(1);
+const PREFIX = testPrefix('contract');
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,10 +51,10 @@ function contract(name: string, open: () => Promise<Coordinator>) {
           'serial',
           async () => {
             order.push(`${label}+`);
-            await sleep(500); // longer than the TTL below: the heartbeat must keep it
+            await sleep(2_500); // longer than the TTL below: the heartbeat must keep it
             order.push(`${label}-`);
           },
-          { ttlMs: 200, waitMs: 10_000, pollMs: 20 },
+          { ttlMs: 1_000, waitMs: 20_000, pollMs: 20 },
         );
       await Promise.all([task('a'), task('b')]);
       expect([order.join(' ')]).toContainEqual(expect.stringMatching(/^(a\+ a- b\+ b-|b\+ b- a\+ a-)$/));
@@ -141,8 +142,8 @@ function contract(name: string, open: () => Promise<Coordinator>) {
 contract('in-process', async () => new LocalCoordinator());
 
 describe.skipIf(!redisEnabled)('redis', () => {
-  beforeAll(() => flushTestDb(REDIS_URL));
-  contract('Redis', () => openCoordinator({ redisUrl: REDIS_URL, prefix: 'contract' }));
+  beforeAll(() => clearTestKeys(REDIS_URL, PREFIX));
+  contract('Redis', () => openCoordinator({ redisUrl: REDIS_URL, prefix: PREFIX }));
 
   it('describeCoordination reports Redis mode, and an unreachable Redis without waiting out retries', async () => {
     expect(await describeCoordination({ redisUrl: REDIS_URL })).toMatchObject({

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
 import { EncryptionKeyError } from '../../src/errors.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { subscriptionFor, TICKETING_SECRET } from '../triggers/trigger-fixtures.js';
 import { everyRedisValue } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(8);
+const PREFIX = testPrefix('subs');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 const key = () => randomBytes(32);
 
@@ -56,12 +57,12 @@ describe('SecretBox: AES-256-GCM with the key id beside each value', () => {
 describe.skipIf(!enabled)('Redis subscription store (Redis)', () => {
   let stores: RedisStores;
   beforeAll(async () => {
-    await flushTestDb(REDIS_URL);
-    stores = await openRedisStores({ redisUrl: REDIS_URL, prefix: 'subs', box: new SecretBox(key()) });
+    await clearTestKeys(REDIS_URL, PREFIX);
+    stores = await openRedisStores({ redisUrl: REDIS_URL, prefix: PREFIX, box: new SecretBox(key()) });
   });
   afterAll(async () => {
     await stores.close();
-    await flushTestDb(REDIS_URL);
+    await clearTestKeys(REDIS_URL, PREFIX);
   });
 
   it('keeps the signing secret sealed, records deliveries, and lists and removes like the file store', async () => {

@@ -6,11 +6,12 @@ import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(3);
+const PREFIX = testPrefix('quota');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 const KEY = newEncryptionKey();
 /** Sandbox time starts on a minute boundary, so 3 minutes are exactly 3 of the provider's windows. */
@@ -23,13 +24,13 @@ const SPEED = 6;
 describe.skipIf(!enabled)('one rate limit shared by worker processes (Redis)', () => {
   let script: string;
   beforeAll(async () => {
-    await flushTestDb(REDIS_URL);
+    await clearTestKeys(REDIS_URL, PREFIX);
     script = await compiledChild(
       'test/coordination/support/coordination-worker.ts',
       'toolsteps-quota-workers',
     );
   }, 120_000);
-  afterAll(() => flushTestDb(REDIS_URL));
+  afterAll(() => clearTestKeys(REDIS_URL, PREFIX));
 
   it('4 workers sharing a 100-per-minute quota for 3 minutes: no failed call, at most 1% 429, at least 97% used', async () => {
     // The sandbox reads the same scaled time as the workers once the run starts; before, it stands still.
@@ -49,7 +50,7 @@ describe.skipIf(!enabled)('one rate limit shared by worker processes (Redis)', (
         console.log('V', clock.now() - START_AT, verdict.allowed, verdict.remaining);
       return verdict;
     };
-    const prefix = `quota-${Date.now()}`;
+    const prefix = `${PREFIX}-run`;
     const coordinator = (await openCoordinator({ redisUrl: REDIS_URL, prefix })) as RedisCoordinator;
     try {
       const store = new RedisConnectionStore(

@@ -5,7 +5,7 @@ import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import {
   compiledChild,
@@ -17,6 +17,7 @@ import {
 } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(2);
+const PREFIX = testPrefix('refresh');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 const KEY = newEncryptionKey();
 
@@ -30,7 +31,7 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
   const running: RunningWorker[] = [];
 
   beforeAll(async () => {
-    await flushTestDb(REDIS_URL);
+    await clearTestKeys(REDIS_URL, PREFIX);
     script = await compiledChild(
       'test/coordination/support/coordination-worker.ts',
       'toolsteps-refresh-workers',
@@ -38,7 +39,7 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
   }, 120_000);
 
   beforeEach(async () => {
-    prefix = `refresh-${Date.now()}`;
+    prefix = `${PREFIX}-${Date.now()}`;
     sandbox = await startSandbox();
     coordinator = (await openCoordinator({ redisUrl: REDIS_URL, prefix })) as RedisCoordinator;
     store = new RedisConnectionStore(coordinator, SecretBox.fromEnv({ TOOLSTEPS_ENCRYPTION_KEY: KEY }));
@@ -136,5 +137,5 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
     expect(sandbox.ticketing.oauth.grants.refresh_token).toBe(1);
   }, 180_000);
 
-  afterAll(() => flushTestDb(REDIS_URL));
+  afterAll(() => clearTestKeys(REDIS_URL, PREFIX));
 });

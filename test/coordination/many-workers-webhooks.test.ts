@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 import { deploymentEvent, signDeployments, subscriptionFor } from '../triggers/trigger-fixtures.js';
 import { newEncryptionKey, waitFor } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(4);
+const PREFIX = testPrefix('hooks');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 const KEY = newEncryptionKey();
 const SUBSCRIPTION = 'sub_0123456789abcdef';
@@ -60,7 +61,7 @@ describe.skipIf(!enabled)(
     let sink: RunSink;
     let runUrl: string;
     const processes: Process[] = [];
-    const prefix = `hooks-${Date.now()}`;
+    const prefix = PREFIX;
     const env = {
       TOOLSTEPS_REDIS_URL: REDIS_URL,
       TOOLSTEPS_REDIS_PREFIX: prefix,
@@ -68,7 +69,7 @@ describe.skipIf(!enabled)(
     };
 
     beforeAll(async () => {
-      await flushTestDb(REDIS_URL);
+      await clearTestKeys(REDIS_URL, PREFIX);
       const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-webhook-workers');
       main = path.join(root, 'src/cli/main.js');
       stores = await openRedisStores({ redisUrl: REDIS_URL, prefix, env });
@@ -86,7 +87,7 @@ describe.skipIf(!enabled)(
       sink.server.closeAllConnections();
       sink.server.close();
       await stores.close();
-      await flushTestDb(REDIS_URL);
+      await clearTestKeys(REDIS_URL, PREFIX);
     });
 
     function toolsteps(...args: string[]): Process {
@@ -113,7 +114,7 @@ describe.skipIf(!enabled)(
     }
 
     async function worker(): Promise<Process> {
-      const started = toolsteps('worker', '--forward-to', runUrl, '--lease-ms', '2000', '--json');
+      const started = toolsteps('worker', '--forward-to', runUrl, '--lease-ms', '5000', '--json');
       await waitFor(() => started.stderr.includes('"working"'), 'a worker to start', 60_000);
       return started;
     }
@@ -139,7 +140,7 @@ describe.skipIf(!enabled)(
       const answers = await Promise.all([deliver(first, 'evt_both:1'), deliver(second, 'evt_both:1')]);
       expect(answers.sort()).toEqual(['200 duplicate', '200 started']);
       await waitFor(() => sink.completed.includes('evt_both:1'), 'the run to complete');
-      await sleep(3_000); // longer than a lease: a second run would have started by now
+      await sleep(6_000); // longer than a lease: a second run would have started by now
       const runs = sink.completed.filter((id) => id === 'evt_both:1').length;
       console.log(
         `[figures] webhooks: one event delivered to 2 listeners, 2 workers -> ${runs} run(s) completed`,
@@ -163,7 +164,7 @@ describe.skipIf(!enabled)(
         'another worker to complete the run',
         120_000,
       );
-      await sleep(3_000);
+      await sleep(6_000);
       const runs = sink.completed.filter((id) => id === 'evt_kill:1').length;
       const starts = sink.arrived.filter((id) => id === 'evt_kill:1').length;
       console.log(

@@ -4,9 +4,10 @@ import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import { Runtime } from '../../src/runtime.js';
 import { createRegistry } from '../../steps/index.js';
 import { type AnzDataFixture, anzDataFixture } from '../steps/anz-data/anz-data-fixture.js';
-import { flushTestDb, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const REDIS_URL = testRedisUrl(7);
+const PREFIX = testPrefix('shared');
 const enabled = await redisSuiteEnabled(REDIS_URL);
 
 /**
@@ -17,13 +18,13 @@ describe.skipIf(!enabled)('credit budgets and idempotency records shared by work
   let fx: AnzDataFixture;
   let coordinators: Coordinator[] = [];
   const registry = createRegistry();
-  beforeAll(() => flushTestDb(REDIS_URL));
+  beforeAll(() => clearTestKeys(REDIS_URL, PREFIX));
   afterEach(async () => {
     for (const coordinator of coordinators) await coordinator.close();
     coordinators = [];
     await fx.close();
   });
-  afterAll(() => flushTestDb(REDIS_URL));
+  afterAll(() => clearTestKeys(REDIS_URL, PREFIX));
 
   async function workers(prefix: string): Promise<Runtime[]> {
     fx = await anzDataFixture({ credits: 100 });
@@ -34,7 +35,7 @@ describe.skipIf(!enabled)('credit budgets and idempotency records shared by work
   }
 
   it('a shared budget is never overspent: each paid call reserves its worst case atomically, across workers', async () => {
-    const [first, second] = await workers('credits');
+    const [first, second] = await workers(`${PREFIX}-credits`);
     const lookup = (runtime: Runtime) =>
       registry
         .invoke(runtime, 'anz_data.enrich_person', {
@@ -69,7 +70,7 @@ describe.skipIf(!enabled)('credit budgets and idempotency records shared by work
   });
 
   it('an idempotency key runs once across workers; the repeat gets the recorded result without sending', async () => {
-    const [first, second] = await workers('idempotency');
+    const [first, second] = await workers(`${PREFIX}-idempotency`);
     const lookup = (runtime: Runtime) =>
       registry.invoke(runtime, 'anz_data.enrich_person', {
         connection: 'anz-main',

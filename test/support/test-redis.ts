@@ -3,7 +3,9 @@ import { Redis } from 'ioredis';
 /**
  * The Redis the tests use: `TOOLSTEPS_TEST_REDIS_URL`, else the machine's
  * own at 127.0.0.1:6379. Each suite takes a database of its own (`db`) and
- * flushes it, so suites running at once never see each other's keys.
+ * keys under a prefix of its own run (`testPrefix`), and clears them: on a
+ * machine where several checkouts run the suite at once, a FLUSHDB would
+ * wipe another run's keys mid-test.
  */
 export function testRedisUrl(db: number): string {
   const base = new URL(process.env.TOOLSTEPS_TEST_REDIS_URL || 'redis://127.0.0.1:6379');
@@ -34,12 +36,22 @@ export async function redisSuiteEnabled(url: string): Promise<boolean> {
   return Boolean(process.env.CI) || (await redisAnswers(url));
 }
 
-/** Empties the suite's database. */
-export async function flushTestDb(url: string): Promise<void> {
+/** A key prefix no other run of the suite uses. */
+export function testPrefix(name: string): string {
+  return `${name}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Deletes every key whose name starts with `prefix` in the suite's database. */
+export async function clearTestKeys(url: string, prefix: string): Promise<void> {
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
   client.on('error', () => undefined);
   try {
-    await client.flushdb();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   } finally {
     client.disconnect();
   }
