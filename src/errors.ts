@@ -31,6 +31,8 @@ export { ProviderError, type ProviderErrorCode } from './errors/provider-error.j
 export { RateLimitError } from './errors/rate-limit-error.js';
 export {
   basicCredential,
+  jsonMentionsSecret,
+  mentionsSecret,
   REDACTED,
   redactDeep,
   redactForeignError,

@@ -8,6 +8,7 @@ import type { Coordinator } from './coordination/coordinator.js';
 import { LocalCoordinator } from './coordination/local-coordinator.js';
 import { SharedRateGate } from './coordination/shared-rate-gate.js';
 import { sharedDispatcher } from './http/agent.js';
+import { mentionsSecret } from './errors.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exchange.js';
 import type { Gate } from './http/gate.js';
 import { createHttpClient } from './http/http-client.js';
@@ -190,6 +191,7 @@ export class Runtime {
       baseUrl: bound.baseUrl,
       defaultQuery: integration.defaultQuery?.(connection.fields as never) ?? {},
       credentials: bound.credentials,
+      secrets: bound.secrets,
       fetch: this.fetchImpl,
       dispatcher: this.dispatcher,
       clock: this.clock,
@@ -274,8 +276,15 @@ export class Runtime {
         { estimate, secrets: bound.secrets },
       ),
     );
-    const output = validateOutput(step, raw, bound.secrets(), creditsSpent(estimate, charged)) as Output;
     const stats = spent.reduce(addStats, NO_STATS);
+    const secrets = bound.secrets();
+    // A secret can reach the output only through an answer that quoted it or an input that held it.
+    const mayHoldSecret = stats.secretEchoes > 0 || mentionsSecret(JSON.stringify(input) ?? '', secrets);
+    const output = validateOutput(step, raw, {
+      secrets,
+      redact: mayHoldSecret,
+      credits: creditsSpent(estimate, charged),
+    }) as Output;
     return {
       output,
       variables: mapVariables(output, mapping),

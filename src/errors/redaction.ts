@@ -34,12 +34,60 @@ export function secretForms(secret: string): string[] {
   return [...forms];
 }
 
+interface KnownSecret {
+  /** `secretForms`, longest first. */
+  forms: string[];
+  /**
+   * The first MIN_PREFIX_LENGTH characters of each form (the whole of a
+   * shorter one), deduplicated: text that holds none of them holds neither a
+   * form nor a cut-off prefix of one, so it needs no redaction.
+   */
+  needles: string[];
+}
+
+/** Secrets seen recently, with their forms worked out once (URLSearchParams is costly per call). */
+const known = new Map<string, KnownSecret>();
+const KNOWN_LIMIT = 1000;
+
+function knownSecret(secret: string): KnownSecret {
+  let entry = known.get(secret);
+  if (!entry) {
+    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+    entry = { forms, needles: [...new Set(forms.map((form) => form.slice(0, MIN_PREFIX_LENGTH)))] };
+    // A long-lived process sees tokens rotate; forget them all rather than grow without bound.
+    if (known.size >= KNOWN_LIMIT) known.clear();
+    known.set(secret, entry);
+  }
+  return entry;
+}
+
 function usableSecrets(secrets: Iterable<string | undefined>): string[] {
   const usable = new Set<string>();
   for (const secret of secrets) {
     if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) usable.add(secret);
   }
   return [...usable];
+}
+
+/**
+ * Whether `text` may quote one of the secrets (in any form of
+ * `secretForms`, or a cut-off prefix of one). False means redacting it would
+ * change nothing; a few `includes` over the text, with no copy.
+ */
+export function mentionsSecret(text: string, secrets: Iterable<string | undefined>): boolean {
+  for (const secret of usableSecrets(secrets)) {
+    for (const needle of knownSecret(secret).needles) if (text.includes(needle)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a JSON text, once parsed, may hold one of the secrets. A JSON
+ * escape (`\u0041`, `\/`) can spell a secret that the raw text does not
+ * show, so a text that has one counts as quoting.
+ */
+export function jsonMentionsSecret(text: string, secrets: Iterable<string | undefined>): boolean {
+  return mentionsSecret(text, secrets) || text.includes('\\u') || text.includes('\\/');
 }
 
 /** Replaces a cut-off prefix (8+ characters) of `form` that ends where the text is cut. */
@@ -59,8 +107,10 @@ function redactPrefixAtCut(text: string, form: string): string {
  * `secretForms`, and a prefix of one where the text is cut.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
-  const forms = usableSecrets(secrets)
-    .flatMap(secretForms)
+  const usable = usableSecrets(secrets);
+  if (!mentionsSecret(text, usable)) return text;
+  const forms = usable
+    .flatMap((secret) => knownSecret(secret).forms)
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b.length - a.length);
   let result = text;

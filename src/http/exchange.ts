@@ -10,6 +10,12 @@ export interface RequestStats {
   rateLimitWaits: number;
   /** Response body bytes read. */
   bytes: number;
+  /**
+   * Answers whose body or headers may quote a secret of the connection (an
+   * echo of our request, say): only then is the step's output walked to
+   * redact them, instead of walking every output of every call.
+   */
+  secretEchoes: number;
   /** What each answer's rate-limit headers said, in order (undefined where they said nothing). */
   answers: readonly (RateLimitSnapshot | undefined)[];
 }
@@ -19,6 +25,7 @@ export const NO_STATS: RequestStats = Object.freeze({
   retries: 0,
   rateLimitWaits: 0,
   bytes: 0,
+  secretEchoes: 0,
   answers: Object.freeze([]),
 });
 
@@ -28,6 +35,7 @@ export function addStats(a: RequestStats, b: Partial<RequestStats>): RequestStat
     retries: a.retries + (b.retries ?? 0),
     rateLimitWaits: a.rateLimitWaits + (b.rateLimitWaits ?? 0),
     bytes: a.bytes + (b.bytes ?? 0),
+    secretEchoes: a.secretEchoes + (b.secretEchoes ?? 0),
     answers: [...a.answers, ...(b.answers ?? [])],
   };
 }

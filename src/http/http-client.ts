@@ -53,6 +53,11 @@ export interface HttpClientOptions {
   requestTimeoutMs: number;
   /** Most bytes of one answer's body; a larger answer fails with ResponseTooLargeError. */
   maxResponseBytes: number;
+  /**
+   * Every secret the connection has held during the invocation (a refreshed
+   * token's predecessor too); default: its current secrets.
+   */
+  secrets?: (() => string[]) | undefined;
   /** Hears what each `request` cost, so the caller (the runtime) can add it up. */
   onStats?: ((stats: RequestStats) => void) | undefined;
 }
@@ -68,9 +73,9 @@ export interface HttpClientOptions {
  */
 export function createHttpClient(options: HttpClientOptions): TransportClient {
   const { integration, credentials, clock, signal } = options;
-  const secrets = () => Object.values(credentials.current().secrets);
+  const secrets = options.secrets ?? (() => Object.values(credentials.current().secrets));
   const redact = (text: string) => redactSecrets(text, secrets());
-  const once = attempt({ ...options, readRateLimit: integration.readRateLimit, redact });
+  const once = attempt({ ...options, readRateLimit: integration.readRateLimit, redact, secrets });
   const classified = rejectFailures(followRedirects(once, baseScope(options.baseUrl)), {
     integration,
     redact,

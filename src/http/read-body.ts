@@ -1,4 +1,4 @@
-import { ProviderError, ResponseTooLargeError } from '../errors.js';
+import { jsonMentionsSecret, mentionsSecret, ProviderError, ResponseTooLargeError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
 
 /** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */
@@ -45,26 +45,30 @@ export function isBinaryType(contentType: string | null): boolean {
  * type says JSON (text when it does not parse), the bytes of a successful
  * binary answer, else text. JSON nested deeper
  * than any real answer is refused, before anything walks it recursively.
+ * `quotesSecret` says whether the text may hold one of `secrets`, checked on
+ * the text once instead of on every string of the parsed value.
  */
 export async function readBody(
   response: Response,
   where: string,
   limitBytes: number,
-): Promise<{ body: unknown; bytes: number }> {
+  secrets: readonly string[] = [],
+): Promise<{ body: unknown; bytes: number; quotesSecret: boolean }> {
   const raw = await readCapped(response, where, limitBytes);
   // A file (an attachment, an image) is handed over as its bytes; decoding it as text would mangle it.
   if (response.ok && raw.byteLength > 0 && isBinaryType(response.headers.get('content-type'))) {
     return { body: raw, bytes: raw.byteLength };
   }
   const text = new TextDecoder().decode(raw);
-  if (text === '') return { body: null, bytes: raw.byteLength };
+  const bytes = raw.byteLength;
+  if (text === '') return { body: null, bytes, quotesSecret: false };
   const type = response.headers.get('content-type') ?? '';
-  if (!type.includes('json')) return { body: text, bytes: raw.byteLength };
+  if (!type.includes('json')) return { body: text, bytes, quotesSecret: mentionsSecret(text, secrets) };
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return { body: text, bytes: raw.byteLength };
+    return { body: text, bytes, quotesSecret: mentionsSecret(text, secrets) };
   }
   if (nestingDepthExceeds(body, MAX_JSON_DEPTH)) {
     throw new ProviderError(
@@ -75,5 +79,5 @@ export async function readBody(
       },
     );
   }
-  return { body, bytes: raw.byteLength };
+  return { body, bytes, quotesSecret: jsonMentionsSecret(text, secrets) };
 }

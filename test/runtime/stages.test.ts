@@ -42,6 +42,58 @@ describe('validateInput', () => {
   });
 });
 
+describe('validateOutput redacts only what can hold a secret, and that always', () => {
+  const KEY = 'probe-key-0001';
+  const spelled = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+  it('redacts a key the answer spells with JSON escapes, which its raw text does not show', async () => {
+    nock(PROBE).get('/api/echo').reply(200, `{"said":"you sent ${spelled}"}`, {
+      'content-type': 'application/json',
+    });
+    const runtime = new Runtime({ clock: new ManualClock() });
+    const result = await runtime.invoke(echo, { connection: probeConnection(), input: { value: 1 } });
+    expect(result.output).toEqual({ said: 'you sent [redacted]' });
+  });
+
+  it('redacts a key an answer header carries into the output', async () => {
+    const located = defineStep({
+      ...echo,
+      id: 'probe.located',
+      async run(_input, { http }) {
+        const response = await http.request({ method: 'GET', path: '/echo' });
+        return { said: response.headers.get('location') ?? '' };
+      },
+    });
+    nock(PROBE)
+      .get('/api/echo')
+      .reply(200, '{}', { location: `/next?key=${KEY}` });
+    const runtime = new Runtime({ clock: new ManualClock() });
+    const result = await runtime.invoke(located, { connection: probeConnection(), input: { value: 1 } });
+    expect(result.output).toEqual({ said: '/next?key=[redacted]' });
+  });
+
+  it('redacts a key the input held and the step echoed without asking the provider', async () => {
+    const parrot = defineStep({
+      ...echo,
+      id: 'probe.parrot',
+      run: async (input) => ({ said: String(input.value) }),
+    });
+    const runtime = new Runtime({ clock: new ManualClock() });
+    const result = await runtime.invoke(parrot, {
+      connection: probeConnection(),
+      input: { value: `my ${KEY}` },
+    });
+    expect(result.output).toEqual({ said: 'my [redacted]' });
+  });
+
+  it('leaves an answer that quotes no secret as the schema parsed it', async () => {
+    nock(PROBE).get('/api/echo').reply(200, { said: 'probe-key is a word, probe-ke0001 is not the key' });
+    const runtime = new Runtime({ clock: new ManualClock() });
+    const result = await runtime.invoke(echo, { connection: probeConnection(), input: { value: 1 } });
+    expect(result.output).toEqual({ said: 'probe-key is a word, probe-ke0001 is not the key' });
+  });
+});
+
 describe('bindConnection and the redaction set', () => {
   const oauthProbe = defineIntegration({
     id: 'oprobe',
