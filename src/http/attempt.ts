@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { isToolstepsError } from '../errors.js';
+import { isToolstepsError, mentionsSecret } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { startDeadline } from './attempt-deadline.js';
 import { classifyException } from './classify-exception.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
 import type { RateLimitSnapshot } from './rate-limit.js';
@@ -18,6 +19,17 @@ export interface AttemptOptions {
   readRateLimit?: ((headers: Headers, now: number) => RateLimitSnapshot | undefined) | undefined;
   /** Removes the connection's secrets from text that may quote them (an exception's message). */
   redact: (text: string) => string;
+  /** Every secret the connection has held, to tell whether an answer quotes one. */
+  secrets?: (() => string[]) | undefined;
+}
+
+/** A step may copy a header (a Location, say) into its output, so headers count as the answer too. */
+function headersQuoteSecret(headers: Headers, secrets: string[]): boolean {
+  let quoted = false;
+  headers.forEach((value) => {
+    quoted ||= mentionsSecret(value, secrets);
+  });
+  return quoted;
 }
 
 /**
@@ -29,8 +41,7 @@ export interface AttemptOptions {
 export function attempt(options: AttemptOptions): Send {
   const { clock, logger } = options;
   return async (outgoing: Outgoing): Promise<Exchange> => {
-    const timeout = AbortSignal.timeout(outgoing.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const deadline = startDeadline(outgoing.timeoutMs, options.signal);
     const started = clock.now();
     const answers: (RateLimitSnapshot | undefined)[] = [];
     try {
@@ -39,14 +50,15 @@ export function attempt(options: AttemptOptions): Send {
         headers: { ...outgoing.headers, ...outgoing.credentials },
         body: outgoing.body,
         redirect: 'manual',
-        signal,
+        signal: deadline.signal,
         dispatcher: options.dispatcher,
       } as RequestInit);
       answers.push(options.readRateLimit?.(response.headers, clock.now()));
-      let read = { body: null as unknown, bytes: 0 };
+      const secrets = options.secrets?.() ?? [];
+      let read = { body: null as unknown, bytes: 0, quotesSecret: false };
       if (isRedirect(response.status)) await response.body?.cancel();
       // A body cut off mid-way fails here, inside the same classification as the request.
-      else read = await readBody(response, outgoing.where, outgoing.maxResponseBytes);
+      else read = await readBody(response, outgoing.where, outgoing.maxResponseBytes, secrets);
       logger.debug('response', {
         method: outgoing.method,
         path: outgoing.url.pathname,
@@ -60,12 +72,17 @@ export function attempt(options: AttemptOptions): Send {
         method: outgoing.method,
         redirected: false,
       };
-      return { ok: true, answer, stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, answers } };
+      const secretEchoes = read.quotesSecret || headersQuoteSecret(response.headers, secrets) ? 1 : 0;
+      return {
+        ok: true,
+        answer,
+        stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, secretEchoes, answers },
+      };
     } catch (thrown) {
       // Our own refusals of the answer (too large, too deep) are already in the family.
       if (isToolstepsError(thrown))
         return { ok: false, error: thrown, stats: { ...NO_STATS, attempts: 1, answers } };
-      const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: timeout.aborted };
+      const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: deadline.expired };
       // The host is named: behind a proxy or a wrong base URL, which host failed is the first question.
       const where = `${outgoing.where} to ${outgoing.url.host}`;
       const error = classifyException(thrown, where, signals, options.redact);
@@ -75,6 +92,8 @@ export function attempt(options: AttemptOptions): Send {
         code: error.code,
       });
       return { ok: false, error, stats: { ...NO_STATS, attempts: 1, answers } };
+    } finally {
+      deadline.clear();
     }
   };
 }
