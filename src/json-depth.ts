@@ -1,18 +1,17 @@
 /**
- * How deep a JSON-like value nests, counted without recursion, so a hostile
- * value cannot overflow the stack while we measure it. Stops counting once
- * `limit` is passed.
+ * Whether a JSON-like value nests deeper than `limit` objects and arrays.
+ * The recursion stops `limit` levels down, so a hostile value (200,000
+ * nested arrays) cannot overflow the stack while we measure it, and a real
+ * answer is walked without allocating anything.
  */
 export function nestingDepthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [item, depth] = next;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (nestingDepthExceeds(child, limit - 1)) return true;
+    return false;
   }
+  for (const child of Object.values(value)) if (nestingDepthExceeds(child, limit - 1)) return true;
   return false;
 }
 

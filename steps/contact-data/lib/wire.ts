@@ -17,32 +17,49 @@ export interface WireRecord<Data> {
   creditsCharged?: number | undefined;
 }
 
-export function wireRecord<Data extends z.ZodType>(data: Data) {
-  return z
+/**
+ * One wire schema per data schema, built on first use: the steps read every
+ * answer (each batch of a bulk run) through it, and building a zod schema
+ * costs more than using one.
+ */
+function oncePerSchema<Build extends (schema: z.ZodType) => z.ZodType>(build: Build): Build {
+  const built = new WeakMap<z.ZodType, z.ZodType>();
+  return ((schema: z.ZodType) => {
+    let wire = built.get(schema);
+    if (!wire) {
+      wire = build(schema);
+      built.set(schema, wire);
+    }
+    return wire;
+  }) as Build;
+}
+
+export const wireRecord = oncePerSchema(<Data extends z.ZodType>(data: Data) =>
+  z
     .object({
       index: z.number().int().nonnegative().optional(),
       data: data.nullish(),
       error: WireRecordError.nullish(),
       creditsCharged: z.number().nonnegative().optional(),
     })
-    .loose();
-}
+    .loose(),
+);
 
 /** `POST /person/bulk`, `/company/bulk`: `{results: [record, ...], creditsCharged}`. */
-export function wireBulk<Data extends z.ZodType>(data: Data) {
-  return z.object({ results: z.array(wireRecord(data)), creditsCharged: z.number().optional() }).loose();
-}
+export const wireBulk = oncePerSchema(<Data extends z.ZodType>(data: Data) =>
+  z.object({ results: z.array(wireRecord(data)), creditsCharged: z.number().optional() }).loose(),
+);
 
 /** `POST /person/search`, `/company/search`: `{results, total, creditsCharged}`. */
-export function wireSearch<Item extends z.ZodType>(item: Item) {
-  return z
+export const wireSearch = oncePerSchema(<Item extends z.ZodType>(item: Item) =>
+  z
     .object({
       results: z.array(item),
       total: z.number().int().nonnegative().optional(),
       creditsCharged: z.number().nonnegative().optional(),
     })
-    .loose();
-}
+    .loose(),
+);
 
 export const WireLocation = z
   .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
