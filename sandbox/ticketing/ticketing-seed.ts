@@ -1,4 +1,4 @@
-import type { TicketingAccount, TicketRecord } from './ticketing-state.js';
+import type { TicketingAccount, TicketRecord, UserRecord } from './ticketing-state.js';
 
 /**
  * What every new sandbox account starts with: organization Acme, Ada
@@ -49,31 +49,67 @@ export function seedTicketingAccount(account: TicketingAccount): void {
       ],
     ];
   for (const [subject, description, priority, status, tags, assigneeId] of seeds) {
-    const at = account.timestamp();
-    const ticket: TicketRecord = {
-      id: account.newId('ticket'),
-      external_id: null,
-      type: 'question',
-      subject,
-      raw_subject: subject,
-      description,
-      priority,
-      status,
-      requester_id: requester.id,
-      submitter_id: requester.id,
-      assignee_id: assigneeId,
-      organization_id: org.id,
-      group_id: null,
-      collaborator_ids: [],
-      follower_ids: [],
-      tags,
-      custom_fields: [],
-      via: { channel: 'web' },
-      created_at: at,
-      updated_at: at,
-      comments: [],
-    };
-    account.addComment(ticket, requester.id, description, true);
-    account.tickets.set(ticket.id, ticket);
+    addTicket(account, requester, { subject, description, priority, status, tags, assigneeId });
+  }
+}
+
+interface TicketSeed {
+  subject: string;
+  description: string;
+  priority: TicketRecord['priority'];
+  status: TicketRecord['status'];
+  tags: string[];
+  assigneeId: number | null;
+}
+
+/** One ticket with its first comment, asked by `requester` for their organization. */
+function addTicket(account: TicketingAccount, requester: UserRecord, seed: TicketSeed): void {
+  const { subject, description, priority, status, tags, assigneeId } = seed;
+  const at = account.timestamp();
+  const ticket: TicketRecord = {
+    id: account.newId('ticket'),
+    external_id: null,
+    type: 'question',
+    subject,
+    raw_subject: subject,
+    description,
+    priority,
+    status,
+    requester_id: requester.id,
+    submitter_id: requester.id,
+    assignee_id: assigneeId,
+    organization_id: requester.organization_id,
+    group_id: null,
+    collaborator_ids: [],
+    follower_ids: [],
+    tags,
+    custom_fields: [],
+    via: { channel: 'web' },
+    created_at: at,
+    updated_at: at,
+    comments: [],
+  };
+  account.addComment(ticket, requester.id, description, true);
+  account.tickets.set(ticket.id, ticket);
+}
+
+/**
+ * Adds tickets until the account holds `count`, for volume runs (the
+ * benchmark pages through 20,000): the seed's three tickets repeated with
+ * numbered subjects, each with its one comment.
+ */
+export function seedTickets(account: TicketingAccount, count: number): void {
+  const requester = account.userByEmail('riley@customer.example');
+  if (!requester) throw new Error('the account has no seeded requester to ask the tickets');
+  const statuses = ['open', 'pending', 'new', 'solved'] as const;
+  for (let index = account.tickets.size; index < count; index += 1) {
+    addTicket(account, requester, {
+      subject: `Seeded ticket ${index + 1}`,
+      description: `Ticket ${index + 1} of a volume run: the printer on floor ${index % 9} jams.`,
+      priority: 'normal',
+      status: statuses[index % statuses.length]!,
+      tags: ['seeded'],
+      assigneeId: null,
+    });
   }
 }

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Client CPU per invocation against the same requests through bare fetch.
+ * The requests of each step are recorded from one invocation (through the
+ * runtime's `fetch` option) and replayed as the baseline: same URLs, methods,
+ * headers and bodies, the same undici Agent, and the body read with
+ * `response.json()`. A write's unique value (create_ticket's external_id)
+ * is a marker in the recording, replaced by a fresh value on every call.
+ */
+export const PER_CALL_CASES = [
+  { name: 'get_ticket_info', step: 'ticketing.get_ticket_info', input: () => ({ ticket_id: 1 }) },
+  { name: 'list_tickets 25', step: 'ticketing.list_tickets', input: () => ({ limit: 25 }) },
+  { name: 'list_tickets 100', step: 'ticketing.list_tickets', input: () => ({ limit: 100 }) },
+  {
+    name: 'create_ticket',
+    step: 'ticketing.create_ticket',
+    input: (unique) => ({
+      subject: 'Printer jams',
+      description: 'The printer on floor 3 jams on every job.',
+      priority: 'normal',
+      external_id: `bench-${unique}`,
+    }),
+  },
+];
+
+const MARKER = 'MARKER0000000000';
+
+export async function loadClient(build) {
+  const load = (file) => import(pathToFileURL(path.join(build, file)).href);
+  const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] = await Promise.all([
+    load('src/runtime.js'),
+    load('src/connection/memory-store.js'),
+    load('src/http/agent.js'),
+    load('steps/index.js'),
+  ]);
+  return { Runtime, MemoryConnectionStore, sharedDispatcher, createRegistry };
+}
+
+/** A runtime with one ticketing connection `bench` to the sandbox; `fetch` sees every request. */
+export function benchRuntime(client, sandbox, options = {}) {
+  const now = Date.now();
+  return new client.Runtime({
+    store: new client.MemoryConnectionStore([
+      {
+        id: 'bench',
+        integration: 'ticketing',
+        kind: 'oauth2',
+        fields: { subdomain: 'acme', baseUrl: sandbox.ticketing },
+        secrets: { accessToken: sandbox.token },
+        expiresAt: now + 24 * 3600_000,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]),
+    ...options,
+  });
+}
+
+/** The requests one invocation of the case sends, as `[url, init]` templates. */
+async function recordRequests(client, sandbox, registry, entry) {
+  const recorded = [];
+  const recording = benchRuntime(client, sandbox, {
+    fetch: (url, init) => {
+      recorded.push({ url: String(url), method: init.method, headers: { ...init.headers }, body: init.body });
+      return globalThis.fetch(url, init);
+    },
+  });
+  await registry.invoke(recording, entry.step, { connection: 'bench', input: entry.input(MARKER) });
+  return recorded;
+}
+
+/** Sends the recorded requests one after another with bare fetch, as a hand-written client would. */
+function bareClient(recorded, dispatcher) {
+  return async (unique) => {
+    for (const request of recorded) {
+      const response = await fetch(request.url.replaceAll(MARKER, unique), {
+        method: request.method,
+        headers: request.headers,
+        body: request.body?.replaceAll(MARKER, unique),
+        dispatcher,
+      });
+      await response.json();
+    }
+  };
+}
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+export const median = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Per case: median over `rounds` of the CPU per call (us) of `calls` bare
+ * calls then `calls` invocations, interleaved so load bursts hit both alike.
+ */
+export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200, warmup = 200 } = {}) {
+  const registry = client.createRegistry();
+  const runtime = benchRuntime(client, sandbox);
+  const dispatcher = client.sharedDispatcher();
+  let unique = 0;
+  const results = [];
+  for (const entry of PER_CALL_CASES) {
+    const recorded = await recordRequests(client, sandbox, registry, entry);
+    const bare = bareClient(recorded, dispatcher);
+    const ours = (key) => registry.invoke(runtime, entry.step, { connection: 'bench', input: entry.input(key) });
+    const sides = [
+      { run: bare, samples: [] },
+      { run: ours, samples: [] },
+    ];
+    for (const side of sides) for (let i = 0; i < warmup; i += 1) await side.run(`w${unique++}`);
+    for (let round = 0; round < rounds; round += 1) {
+      for (const side of sides) {
+        const started = cpuMicros();
+        for (let i = 0; i < calls; i += 1) await side.run(`r${unique++}`);
+        side.samples.push((cpuMicros() - started) / calls);
+      }
+    }
+    results.push({
+      name: entry.name,
+      requests: recorded.length,
+      bareUs: median(sides[0].samples),
+      oursUs: median(sides[1].samples),
+    });
+  }
+  return results;
+}

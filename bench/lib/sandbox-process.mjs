@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Starts the sandbox in a child process, as a provider would be: nothing it
+ * does is counted in the client's CPU. `options` are `startSandbox`'s plus
+ * `tickets` (seed the ticketing account `acme` up to that many tickets) and
+ * `speed` (the sandbox clock runs that many times faster than real time from
+ * `epoch`, so quota windows of a minute pass in seconds; the client passes the
+ * same `speed` and `epoch` to its own clock). Resolves with the ticketing base
+ * URL, a token, the contact-data base URL and key, and `stop()`.
+ */
+export async function startSandboxProcess(build, options = {}) {
+  const sandboxModule = pathToFileURL(path.join(build, 'sandbox/index.js')).href;
+  const seedModule = pathToFileURL(path.join(build, 'sandbox/ticketing/ticketing-seed.js')).href;
+  const clockModule = pathToFileURL(path.join(build, 'src/clock.js')).href;
+  const script = `
+    import { startSandbox, CONTACT_DATA_SANDBOX_KEY } from ${JSON.stringify(sandboxModule)};
+    import { seedTickets } from ${JSON.stringify(seedModule)};
+    import { scaledClock } from ${JSON.stringify(clockModule)};
+    const { tickets, speed, epoch, ...options } = JSON.parse(process.argv[1]);
+    const clock = speed ? scaledClock(speed, epoch) : undefined;
+    const sandbox = await startSandbox({ port: 0, requestLogLimit: 0, ...options, ...(clock ? { clock } : {}) });
+    if (tickets) seedTickets(sandbox.ticketing.account('acme'), tickets);
+    const token = sandbox.ticketing.issueTokens('acme').access_token;
+    process.stdout.write(JSON.stringify({
+      url: sandbox.url,
+      ticketing: sandbox.baseUrl('ticketing', 'acme'),
+      token,
+      contactData: sandbox.baseUrl('contact-data'),
+      contactDataKey: CONTACT_DATA_SANDBOX_KEY,
+    }) + '\\n');
+    process.stdin.on('end', () => sandbox.close().then(() => process.exit(0)));
+    process.stdin.resume();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    let out = '';
+    const deadline = setTimeout(() => reject(new Error('the sandbox did not start within 60 s')), 60_000);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} before it was ready`)));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (!out.includes('\n')) return;
+      clearTimeout(deadline);
+      resolve(JSON.parse(out));
+    });
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    ...ready,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
