@@ -1,7 +1,7 @@
 import { InputError } from './errors.js';
 import type { Integration } from './integration.js';
 import type { InvocationResult, InvokeOptions, Runtime } from './runtime.js';
-import { scoreStep } from './search-ranking.js';
+import { rankItems } from './search-ranking.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from './step.js';
 import type { AnyTrigger } from './trigger.js';
 import { closestIds } from './unknown-field-suggestion.js';
@@ -107,14 +107,11 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   }
 
   search(query: string, limit = 20): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const step of this.steps.values()) {
-      const integration = this.integrations.get(step.integration.id)!;
-      const score = scoreStep(step, integration, query);
-      if (score > 0) hits.push({ step, score });
-    }
-    hits.sort((a, b) => b.score - a.score || a.step.id.localeCompare(b.step.id));
-    return hits.slice(0, limit);
+    const integrationOf = (step: AnyStep) => this.integrations.get(step.integration.id)!;
+    return rankItems(this.steps.values(), integrationOf, query, limit).map(({ item, score }) => ({
+      step: item,
+      score,
+    }));
   }
 
   trigger(id: string): AnyTrigger | undefined {
@@ -141,14 +138,11 @@ export class Registry<Steps extends AnyStep = AnyStep> {
 
   /** Ranked like step search: provider name, title, keywords, id, description. */
   searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
-    const hits: TriggerSearchHit[] = [];
-    for (const trigger of this.triggers.values()) {
-      const integration = this.integrations.get(trigger.integration.id)!;
-      const score = scoreStep(trigger, integration, query);
-      if (score > 0) hits.push({ trigger, score });
-    }
-    hits.sort((a, b) => b.score - a.score || a.trigger.id.localeCompare(b.trigger.id));
-    return hits.slice(0, limit);
+    const integrationOf = (trigger: AnyTrigger) => this.integrations.get(trigger.integration.id)!;
+    return rankItems(this.triggers.values(), integrationOf, query, limit).map(({ item, score }) => ({
+      trigger: item,
+      score,
+    }));
   }
 
   /**

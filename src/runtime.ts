@@ -7,8 +7,8 @@ import { TokenRefresher } from './connection/token-refresher.js';
 import type { Coordinator } from './coordination/coordinator.js';
 import { LocalCoordinator } from './coordination/local-coordinator.js';
 import { SharedRateGate } from './coordination/shared-rate-gate.js';
-import { sharedDispatcher } from './http/agent.js';
 import { mentionsSecret } from './errors.js';
+import { sharedDispatcher } from './http/agent.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exchange.js';
 import type { Gate } from './http/gate.js';
 import { createHttpClient } from './http/http-client.js';
@@ -39,7 +39,13 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Defaults to the global fetch, looked up per request so test interceptors see every call. */
   fetch?: typeof globalThis.fetch;
-  dispatcher?: Dispatcher;
+  /**
+   * The undici dispatcher of every request; default one shared keep-alive
+   * Agent (see http/agent.ts). `null` leaves it to fetch's own global
+   * dispatcher, which needs no undici package loaded: the CLI's one-shot
+   * runs start faster with it.
+   */
+  dispatcher?: Dispatcher | null;
   logger?: Logger;
   retry?: Partial<RetryOptions>;
   /** Refresh OAuth tokens this long before they expire. Default 5 minutes. */
@@ -121,7 +127,7 @@ export class Runtime {
   readonly logger: Logger;
   readonly refresher: TokenRefresher;
   private readonly fetchImpl: typeof globalThis.fetch;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatcher: Dispatcher | undefined;
   private readonly retry: RetryOptions;
   private readonly gates = new Map<string, Gate>();
   readonly coordination: Coordinator | undefined;
@@ -135,7 +141,7 @@ export class Runtime {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    this.dispatcher = options.dispatcher ?? sharedDispatcher();
+    this.dispatcher = options.dispatcher === null ? undefined : (options.dispatcher ?? sharedDispatcher());
     this.retry = { ...defaultRetryOptions, ...options.retry };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -156,7 +162,7 @@ export class Runtime {
     return this.fetchImpl;
   }
 
-  get httpDispatcher(): Dispatcher {
+  get httpDispatcher(): Dispatcher | undefined {
     return this.dispatcher;
   }
 

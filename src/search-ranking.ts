@@ -1,11 +1,13 @@
 import type { Integration } from './integration.js';
 import type { AnyStep } from './step.js';
 
-/** What search reads of a step or a trigger. */
 /** What search reads of a step or a trigger; any id, since trigger ids are plain strings. */
 export type Searchable = Pick<AnyStep, 'title' | 'keywords' | 'description' | 'agentDescription'> & {
   id: string;
 };
+
+/** What search reads of an integration: the registry's, or the manifest's entry for it. */
+export type SearchableIntegration = Pick<Integration, 'id' | 'title' | 'keywords'>;
 
 function words(text: string): string[] {
   return text
@@ -33,7 +35,7 @@ const canonical = (word: string) => SAME_WORD[word] ?? word;
  * place it appears (whole word beats prefix), and a step that matches every
  * word gets a bonus, so "create ticket" puts Create Ticket above List Tickets.
  */
-export function scoreStep(step: Searchable, integration: Integration, query: string): number {
+export function scoreStep(step: Searchable, integration: SearchableIntegration, query: string): number {
   const terms = words(query);
   if (!terms.length) return 0;
   const fields: [keyof typeof WEIGHTS, string[]][] = [
@@ -62,4 +64,24 @@ export function scoreStep(step: Searchable, integration: Integration, query: str
   }
   if (matched === 0) return 0;
   return matched === terms.length ? score * 1.5 : score * (matched / terms.length);
+}
+
+/**
+ * The items that match the query, best first (ties by id), at most `limit`:
+ * the one ranking behind the registry's step and trigger search and the
+ * CLI's search over the manifest.
+ */
+export function rankItems<Item extends Searchable>(
+  items: Iterable<Item>,
+  integrationOf: (item: Item) => SearchableIntegration,
+  query: string,
+  limit: number,
+): { item: Item; score: number }[] {
+  const hits: { item: Item; score: number }[] = [];
+  for (const item of items) {
+    const score = scoreStep(item, integrationOf(item), query);
+    if (score > 0) hits.push({ item, score });
+  }
+  hits.sort((a, b) => b.score - a.score || a.item.id.localeCompare(b.item.id));
+  return hits.slice(0, limit);
 }

@@ -1,4 +1,5 @@
 import type { Registry } from '../registry.js';
+import type { AnyStep } from '../step.js';
 import { cliStores } from './cli-stores.js';
 
 /**
@@ -10,18 +11,48 @@ export async function cliRegistry(): Promise<Registry> {
   return createRegistry();
 }
 
+const STEP_ID = /^([a-z0-9_]+)\.([a-z0-9_]+)$/;
+
 /**
- * What every command that calls a provider works with: the registry of
- * steps and a runtime over the connection store (files, or Redis with
- * TOOLSTEPS_REDIS_URL, whose coordinator then shares the rate gates).
+ * One step, loaded from its own module (`steps/<integration>/<name>.js`, the
+ * id with - for _) so `run` loads one step and its integration instead of
+ * the whole catalogue; an id that names no such module (a former id, a typo)
+ * goes to the registry, which resolves aliases and suggests the closest ids.
  */
-export async function cliContext() {
-  const [registry, stores, { Runtime }] = await Promise.all([
-    cliRegistry(),
+export async function cliStep(stepId: string): Promise<AnyStep> {
+  const [, integration, name] = STEP_ID.exec(stepId) ?? [];
+  if (integration && name) {
+    const file = `../../steps/${integration.replaceAll('_', '-')}/${name.replaceAll('_', '-')}.js`;
+    const module: { default?: AnyStep } = await import(file).catch((error: { code?: string }) => {
+      if (error.code === 'ERR_MODULE_NOT_FOUND') return {};
+      throw error;
+    });
+    if (module.default?.id === stepId) return module.default;
+  }
+  return (await cliRegistry()).requireStep(stepId);
+}
+
+/**
+ * A runtime over the connection store (files, or Redis with
+ * TOOLSTEPS_REDIS_URL, whose coordinator then shares the rate gates), for
+ * commands that call a provider.
+ */
+export async function cliRuntime() {
+  const [stores, { Runtime }, { proxyConfigured }] = await Promise.all([
     cliStores(),
     import('../runtime.js'),
+    import('../http/agent.js'),
   ]);
   const store = stores.connections;
-  const runtime = new Runtime({ store, ...(stores.coordinator ? { coordination: stores.coordinator } : {}) });
+  // Without a proxy to honour, fetch's own dispatcher serves a one-shot command as well as
+  // an undici Agent, and loading the undici package (over a hundred files) is most of a cold `run`.
+  const dispatcher = proxyConfigured() ? {} : { dispatcher: null };
+  const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
+  return { store, stores, runtime: new Runtime({ store, ...dispatcher, ...coordination }) };
+}
+
+/** What every command that calls a provider works with: the registry of steps and a runtime over the store. */
+export async function cliContext() {
+  const [registry, { store, runtime, stores }] = await Promise.all([cliRegistry(), cliRuntime()]);
   return { registry, store, runtime, stores };
 }

@@ -1,4 +1,4 @@
-import { connectionIdPattern } from '../connection/connection.js';
+import { connectionIdPattern } from '../connection/connection-id.js';
 import { InputError } from '../errors.js';
 
 /** Collects a repeatable option's values in order. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { connectionIdPattern } from './connection-id.js';
 
 export const connectionKinds = ['oauth2', 'oauth2_no_refresh', 'api_key'] as const;
 export const ConnectionKind = z.enum(connectionKinds);
@@ -15,7 +16,7 @@ export const ConnectionSecrets = z
   .strict();
 export type ConnectionSecrets = z.infer<typeof ConnectionSecrets>;
 
-export const connectionIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+export { connectionIdPattern };
 
 export const Connection = z
   .object({

@@ -16,7 +16,8 @@ export interface LoopbackAuthorizationOptions {
   /** Shows the sign-in page: opens a browser, prints the URL, or (in the demo) follows it. */
   openAuthorizeUrl(url: string): Promise<void>;
   fetch: typeof globalThis.fetch;
-  dispatcher: Dispatcher;
+  /** undefined: fetch's own global dispatcher. */
+  dispatcher: Dispatcher | undefined;
   clock: Clock;
   timeoutMs?: number;
   /**

@@ -18,7 +18,8 @@ export interface TokenEndpointOptions {
   integration: Integration;
   baseUrl: string;
   fetch: typeof globalThis.fetch;
-  dispatcher: Dispatcher;
+  /** undefined: fetch's own global dispatcher. */
+  dispatcher: Dispatcher | undefined;
   clock: Clock;
   signal?: AbortSignal;
   /**

@@ -14,7 +14,8 @@ export interface TokenRefresherOptions {
   store: ConnectionStore;
   clock: Clock;
   fetch: typeof globalThis.fetch;
-  dispatcher: Dispatcher;
+  /** undefined: fetch's own global dispatcher. */
+  dispatcher: Dispatcher | undefined;
   logger: Logger;
   /** Refresh this long before expiry, so a token never dies mid-run. */
   marginMs: number;

@@ -22,6 +22,11 @@ const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy
  * One keep-alive dispatcher for every request. When a proxy variable is set,
  * EnvHttpProxyAgent routes through it and honours NO_PROXY.
  */
+/** Whether the environment names a proxy, which only our own dispatcher honours. */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
+}
+
 export function createDispatcher(
   options: DispatcherOptions = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -32,9 +37,8 @@ export function createDispatcher(
     bodyTimeout: options.bodyTimeoutMs ?? 30_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
   };
-  const usesProxy = PROXY_VARIABLES.some((name) => Boolean(env[name]));
   const { Agent, EnvHttpProxyAgent } = loadUndici();
-  if (!usesProxy) return new Agent(agentOptions);
+  if (!proxyConfigured(env)) return new Agent(agentOptions);
   // Loopback never goes through a proxy: the sandbox and the OAuth callback live there.
   const noProxy = [env.NO_PROXY ?? env.no_proxy, 'localhost,127.0.0.1,::1'].filter(Boolean).join(',');
   return new EnvHttpProxyAgent({ ...agentOptions, noProxy });

@@ -10,7 +10,8 @@ import { readBody } from './read-body.js';
 
 export interface AttemptOptions {
   fetch: typeof globalThis.fetch;
-  dispatcher: Dispatcher;
+  /** undefined: fetch's own global dispatcher. */
+  dispatcher: Dispatcher | undefined;
   clock: Clock;
   logger: Logger;
   /** The caller's signal: aborting it stops the fetch as `aborted`, not as a timeout. */

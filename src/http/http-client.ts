@@ -42,7 +42,8 @@ export interface HttpClientOptions {
   defaultQuery: Record<string, string | undefined>;
   credentials: BoundCredentials;
   fetch: typeof globalThis.fetch;
-  dispatcher: Dispatcher;
+  /** undefined: fetch's own global dispatcher. */
+  dispatcher: Dispatcher | undefined;
   clock: Clock;
   gate: Gate;
   retry: RetryOptions;

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { definedOnly } from '../../defined-only.js';
-import type { AnyStep } from '../../step.js';
+import { Catalog, type CatalogStep } from '../catalog.js';
 import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
 import { fieldLines } from '../schema-summary.js';
 
-function line(step: AnyStep): string {
+function line(step: CatalogStep): string {
   const flags = [step.access, step.idempotent ? 'idempotent' : null, step.credits ? 'paid' : null].filter(
     Boolean,
   );
@@ -25,14 +25,14 @@ function registerListCommand(program: Command): void {
     .description('List every integration and its steps.')
     .option('--integration <id>', 'only this integration')
     .action(async (options: { integration?: string }, command: Command) => {
-      const registry = await cliRegistry();
-      const steps = registry.listSteps(options.integration);
+      const catalog = Catalog.read();
+      const steps = catalog.listSteps(options.integration);
       if (command.optsWithGlobals().json) {
         printJson(steps.map((step) => ({ id: step.id, title: step.title, access: step.access })));
         return;
       }
-      for (const integration of registry.listIntegrations()) {
-        const own = steps.filter((step) => step.integration.id === integration.id);
+      for (const integration of catalog.listIntegrations()) {
+        const own = steps.filter((step) => step.integration === integration.id);
         if (!own.length) continue;
         process.stdout.write(`${integration.title}${integration.status === 'beta' ? ' (beta)' : ''}\n`);
         for (const step of own) process.stdout.write(`  ${line(step)}\n`);
@@ -46,8 +46,7 @@ function registerSearchCommand(program: Command): void {
     .description('Search steps by provider name, title, keywords and description.')
     .argument('<words...>', 'what to look for')
     .action(async (words: string[], _options: unknown, command: Command) => {
-      const registry = await cliRegistry();
-      const hits = registry.search(words.join(' '));
+      const hits = Catalog.read().search(words.join(' '));
       if (command.optsWithGlobals().json) {
         printJson(
           hits.map((hit) => ({
@@ -80,7 +79,7 @@ async function describeStep(stepId: string, _options: unknown, command: Command)
   const description = {
     id: step.id,
     title: step.title,
-    integration: step.integration.id,
+    integration: step.integration,
     description: step.description,
     agentDescription: step.agentDescription,
     access: step.access,

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Command } from 'commander';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import { definedOnly } from '../../defined-only.js';
 import { type FieldIssue, InputError } from '../../errors.js';
 import type { AnyStep } from '../../step.js';
-import { cliContext } from '../cli-context.js';
+import { cliRuntime, cliStep } from '../cli-context.js';
 import { constraintsOption, numberOption } from '../option-values.js';
 import { noteCuts, printJson, printValue } from '../output.js';
 import { progressBar } from '../progress-bar.js';
@@ -55,6 +55,10 @@ function normalizeHeader(header: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/** csv-parse loads when a CSV file is read, not on every `run` (a JSON input never needs it). */
+const loadCsvParse = () =>
+  createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync');
+
 /**
  * A CSV file as records: the header row names the columns; each column maps
  * to the record field of the same name once normalized (`First Name` ->
@@ -71,7 +75,7 @@ export function csvRecords(
 ): Record<string, string>[] {
   let rows: string[][];
   try {
-    rows = parseCsv(text, { bom: true, trim: true, skip_empty_lines: true }) as string[][];
+    rows = loadCsvParse().parse(text, { bom: true, trim: true, skip_empty_lines: true }) as string[][];
   } catch (error) {
     throw new InputError(`The CSV input could not be read: ${(error as Error).message}`, [
       { path: 'input', message: 'invalid CSV' },
@@ -190,8 +194,7 @@ function printReconciliation(step: AnyStep, output: unknown): void {
 
 /** The `run` action: invoke one step through the full pipeline and print its result. */
 export async function runStepAction(stepId: string, options: RunOptions, command: Command): Promise<void> {
-  const { registry, runtime } = await cliContext();
-  const step = registry.requireStep(stepId);
+  const [step, { runtime }] = await Promise.all([cliStep(stepId), cliRuntime()]);
   const input = await readInput(options.input, step, {
     columns: parseMappings(options.column, 'column', '<header>=<field>'),
     ...definedOnly({ with: options.with }),

@@ -3,7 +3,7 @@ import { InputError } from '../../errors.js';
 import type { TriggerEvent } from '../../triggers/trigger-event.js';
 import { cliStores } from '../cli-stores.js';
 import { integerOption } from '../option-values.js';
-import { eventHandler, forwardUrl, logLine, type SinkOptions, untilStopped } from './listen-command.js';
+import { eventHandler, forwardUrl, logLine, type SinkOptions, untilStopped } from './listen-action.js';
 
 interface WorkerOptions extends SinkOptions {
   concurrency: string;
