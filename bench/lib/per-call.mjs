@@ -29,12 +29,13 @@ const MARKER = 'MARKER0000000000';
 
 export async function loadClient(build) {
   const load = (file) => import(pathToFileURL(path.join(build, file)).href);
-  const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] = await Promise.all([
-    load('src/runtime.js'),
-    load('src/connection/memory-store.js'),
-    load('src/http/agent.js'),
-    load('steps/index.js'),
-  ]);
+  const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] =
+    await Promise.all([
+      load('src/runtime.js'),
+      load('src/connection/memory-store.js'),
+      load('src/http/agent.js'),
+      load('steps/index.js'),
+    ]);
   return { Runtime, MemoryConnectionStore, sharedDispatcher, createRegistry };
 }
 
@@ -110,7 +111,8 @@ export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200
   for (const entry of PER_CALL_CASES) {
     const recorded = await recordRequests(client, sandbox, registry, entry);
     const bare = bareClient(recorded, dispatcher);
-    const ours = (key) => registry.invoke(runtime, entry.step, { connection: 'bench', input: entry.input(key) });
+    const ours = (key) =>
+      registry.invoke(runtime, entry.step, { connection: 'bench', input: entry.input(key) });
     const sides = [
       { run: bare, samples: [] },
       { run: ours, samples: [] },
