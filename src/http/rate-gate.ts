@@ -96,16 +96,21 @@ export class RateGate implements Gate {
   private estimateReset(window: RateLimitWindow, observedAt: number): WindowState {
     // Requests still unanswered may not be in `remaining` yet (with one at a time, there are none).
     const inFlight = this.unanswered;
-    if (window.resetAt !== undefined || window.windowMs === undefined)
-      return { ...window, inFlight, observedAt };
     const previous = this.windows.get(window.name);
-    const cycleSeenAt =
-      previous?.cycleSeenAt !== undefined &&
-      previous.resetAt !== undefined &&
+    if (window.resetAt !== undefined) return { ...window, inFlight, observedAt };
+    // An answer that gives the count but not the reset (A: only list answers carry
+    // ratelimit-reset) keeps the reset an earlier answer gave for the same cycle,
+    // instead of forgetting it and probing once a second until the window refills.
+    const sameCycle =
+      previous?.resetAt !== undefined &&
       observedAt < previous.resetAt &&
-      window.remaining <= previous.remaining
-        ? previous.cycleSeenAt
-        : observedAt;
+      window.remaining <= previous.remaining;
+    if (window.windowMs === undefined) {
+      return sameCycle
+        ? { ...window, inFlight, observedAt, resetAt: previous.resetAt }
+        : { ...window, inFlight, observedAt };
+    }
+    const cycleSeenAt = sameCycle && previous.cycleSeenAt !== undefined ? previous.cycleSeenAt : observedAt;
     return { ...window, inFlight, observedAt, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
   }
 

@@ -27,6 +27,25 @@ describe('withRateGate: waits before the provider says no', () => {
     expect(gate.snapshot?.windows[0]?.remaining).toBe(59);
   });
 
+  it('keeps the reset an earlier answer gave when a later one gives only the count', async () => {
+    const { send, clock } = probeAttempt();
+    const gated = withRateGate(send, new RateGate({ clock, maxWaitMs: 60_000 }));
+    const reset = Math.floor(clock.now() / 1000) + 20;
+    nock(PROBE)
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '1', 'x-quota-reset': String(reset) })
+      .get('/api/thing')
+      .reply(200, {}, { 'x-quota-remaining': '0' })
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+    await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    await gated(probeOutgoing({ method: 'GET', path: '/thing' }));
+    const third = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    // One wait, until the reset the first answer named: not a 1 s pause and a probe.
+    expect(third.stats.rateLimitWaits).toBe(1);
+    expect(clock.sleeps).toEqual([20_000]);
+  });
+
   it('refuses at once, sending nothing, when the wait is longer than allowed', async () => {
     const { send, clock } = probeAttempt();
     const gated = withRateGate(send, new RateGate({ clock, maxWaitMs: 5_000 }));
