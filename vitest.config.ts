@@ -6,7 +6,6 @@ const reportFile = process.env.TOOLSTEPS_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    benchmark: { include: ['bench/**/*.bench.ts'] },
     // Sandbox tests bind loopback ports; two workers match the 2-core machine.
     maxWorkers: 2,
     testTimeout: 20_000,

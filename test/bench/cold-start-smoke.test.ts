@@ -10,7 +10,7 @@ import { transpileForChild } from '../support/transpile-for-child.js';
 describe('bench/cold-start.mjs', () => {
   it('runs every case once against a sandbox in another process and prints the table', async () => {
     const build = await transpileForChild(
-      ['src/cli/main.ts', 'sandbox/index.ts'],
+      ['src/cli/main.ts', 'src/index.ts', 'sandbox/index.ts'],
       'toolsteps-cold-start-smoke',
     );
     const result = spawnSync(process.execPath, ['bench/cold-start.mjs', '--runs', '1', '--build', build], {

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
+/**
+ * Every figure of issue 14 in one table: ours against a baseline measured in
+ * the same run, the ratio, the goal, pass or FAIL, and the machine at the top.
+ * The sandbox runs in processes of its own, as a provider would; baselines
+ * send the same requests through bare fetch with the same undici Agent.
+ *
+ *   npm run bench                    # builds, then node bench/bench.mjs
+ *   node bench/bench.mjs [--build DIR] [--smoke]
+ *
+ * CPU figures come from process.cpuUsage(). `--smoke` runs every figure with
+ * tiny sizes (the test suite runs it so the benchmark cannot rot); its ratios
+ * mean nothing. The script exits 0 whatever the ratios are, 1 when a figure
+ * cannot be measured.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { measureColdStart } from './lib/cold-start.mjs';
+import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
+import { loadClient, measurePerCall } from './lib/per-call.mjs';
+import { startSandboxProcess } from './lib/sandbox-process.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: { build: { type: 'string' }, smoke: { type: 'boolean', default: false } },
+});
+const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist'));
+const sizes = values.smoke
+  ? {
+      perCall: { rounds: 1, calls: 2, warmup: 2 },
+      coldRuns: 1,
+      paging: { tickets: 250, repeats: 2 },
+      bulk: { contacts: 300, speed: 60, perMinute: 2 },
+      concurrency: { callers: 10, calls: 30 },
+    }
+  : {
+      perCall: { rounds: 15, calls: 200, warmup: 300 },
+      coldRuns: 15,
+      paging: { tickets: 20_000, repeats: 5 },
+      bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
+      concurrency: { callers: 500, calls: 10_000 },
+    };
+
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const rows = [];
+const row = (figure, ours, baseline, ratio, goal, pass) =>
+  rows.push([figure, ours, baseline, ratio, goal, pass === undefined ? '' : pass ? 'pass' : 'FAIL']);
+const startLoad = load();
+
+/** RSS of both sides paging every ticket, each in a fresh process. */
+function measurePaging(sandbox, repeats) {
+  const sides = {};
+  for (const side of ['bare', 'ours']) {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        path.join(here, 'lib/paging-child.mjs'),
+        build,
+        side,
+        JSON.stringify(sandbox),
+        String(repeats),
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    if (child.status !== 0) throw new Error(`paging (${side}) failed:\n${child.stderr}`);
+    sides[side] = JSON.parse(child.stdout);
+  }
+  return sides;
+}
+
+const main = await startSandboxProcess(build, {
+  ticketing: { requestsPerMinute: 1_000_000_000 },
+  tickets: sizes.paging.tickets,
+});
+try {
+  const paging = measurePaging(main, sizes.paging.repeats);
+  const client = await loadClient(build);
+  for (const entry of await measurePerCall(client, main, sizes.perCall)) {
+    const extra = entry.oursUs - entry.bareUs;
+    row(
+      `client CPU per call, ${entry.name} (${entry.requests} req)`,
+      `${entry.oursUs.toFixed(0)} us (+${extra.toFixed(0)})`,
+      `${entry.bareUs.toFixed(0)} us`,
+      `${(entry.oursUs / entry.bareUs).toFixed(2)}x`,
+      '<= +25 us',
+      extra <= 25,
+    );
+  }
+  const cold = measureColdStart(build, main, sizes.coldRuns);
+  if (cold.missing.length) throw new Error(`cold start cases failed: ${cold.missing.join(', ')}`);
+  for (const entry of cold.cases.filter((item) => item.goal)) {
+    row(
+      `cold ${entry.name.replace('toolsteps ', '')} (${entry.files} files)`,
+      `${entry.ms.toFixed(1)} ms`,
+      `${cold.baselineMs.toFixed(1)} ms (node -e 0)`,
+      `${entry.ratio.toFixed(2)}x`,
+      `<= ${entry.goal}x`,
+      entry.ratio <= entry.goal,
+    );
+  }
+  row(
+    "import 'toolsteps': CLI, commander, csv-parse, sandbox, demo files",
+    String(cold.forbidden.length),
+    '',
+    '',
+    '0',
+    cold.forbidden.length === 0,
+  );
+  const growth = (side) => side.samples.at(-1) - side.samples[0];
+  const oursPaging = paging.ours;
+  const acrossRepeats = oursPaging.samples.at(-1) - oursPaging.samples[1];
+  row(
+    `paging ${oursPaging.tickets} tickets x${sizes.paging.repeats}: RSS growth`,
+    `${growth(oursPaging).toFixed(1)} MB`,
+    `${growth(paging.bare).toFixed(1)} MB`,
+    `+${(growth(oursPaging) - growth(paging.bare)).toFixed(1)} MB`,
+    '<= +30 MB',
+    growth(oursPaging) - growth(paging.bare) <= 30,
+  );
+  row(
+    `  ... RSS after repeat ${sizes.paging.repeats} vs repeat 1`,
+    `${acrossRepeats >= 0 ? '+' : ''}${acrossRepeats.toFixed(1)} MB`,
+    '',
+    '',
+    '<= +5 MB',
+    acrossRepeats <= 5,
+  );
+  const concurrency = await measureConcurrency(client, main, sizes.concurrency);
+  const callRatio = concurrency.ours.perSecond / concurrency.bare.perSecond;
+  row(
+    `${sizes.concurrency.callers} concurrent callers, one connection (errors ${concurrency.ours.errors})`,
+    `${concurrency.ours.perSecond.toFixed(0)} calls/s`,
+    `${concurrency.bare.perSecond.toFixed(0)} calls/s`,
+    `${callRatio.toFixed(2)}x`,
+    '>= 0.9x, 0 errors',
+    callRatio >= 0.9 && concurrency.ours.errors === 0,
+  );
+} finally {
+  await main.stop();
+}
+
+const { speed, perMinute, contacts } = sizes.bulk;
+const epoch = Date.now();
+const quota = await startSandboxProcess(build, {
+  speed,
+  epoch,
+  contactData: { quota: { minute: perMinute } },
+});
+try {
+  const client = await loadClient(build);
+  const bulk = await measureBulk(client, build, quota, { ...sizes.bulk, epoch });
+  const expected = Math.ceil(contacts / 100);
+  const ratio = bulk.oursMs / bulk.bareMs;
+  row(
+    `bulk enrichment, ${contacts} contacts, ${perMinute}/min at ${speed}x (${bulk.requests} requests)`,
+    `${bulk.oursMs.toFixed(0)} ms`,
+    `${bulk.bareMs.toFixed(0)} ms (quota-bound bare)`,
+    `${ratio.toFixed(2)}x`,
+    `${expected} requests, <= 1.05x`,
+    bulk.requests === expected && bulk.failed === 0 && ratio <= 1.05,
+  );
+} finally {
+  await quota.stop();
+}
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+process.stdout.write(
+  `toolsteps benchmark (issue 14)${values.smoke ? ' SMOKE: tiny sizes, ratios mean nothing' : ''}\n` +
+    `machine: ${cpu}, ${os.cpus().length} cores, node ${process.version}, ${os.platform()} ${os.arch()}\n` +
+    `load average: ${startLoad} at start, ${load()} at end\n\n`,
+);
+const header = ['figure', 'ours', 'baseline', 'ratio', 'goal', 'result'];
+const widths = header.map((_, column) => Math.max(...[header, ...rows].map((cells) => cells[column].length)));
+for (const cells of [header, ...rows]) {
+  process.stdout.write(
+    `${cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd()}\n`,
+  );
+}

@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { transpileForChild } from '../support/transpile-for-child.js';
+
+/**
+ * `npm run bench` once with tiny sizes (`--smoke`) on freshly compiled
+ * sources, so the benchmark cannot rot unnoticed. Its ratios and pass/FAIL
+ * are not asserted: timings on a shared machine are not a test. Every figure
+ * of issue 14 must be measured and have its row.
+ */
+describe('bench/bench.mjs --smoke', () => {
+  it('measures every figure against its baseline and prints one table', async () => {
+    const build = await transpileForChild(
+      [
+        'src/cli/main.ts',
+        'src/index.ts',
+        'src/runtime.ts',
+        'src/connection/memory-store.ts',
+        'src/http/agent.ts',
+        'src/clock.ts',
+        'steps/index.ts',
+        'sandbox/index.ts',
+        'sandbox/ticketing/ticketing-seed.ts',
+      ],
+      'toolsteps-bench-smoke',
+    );
+    const result = spawnSync(process.execPath, ['bench/bench.mjs', '--smoke', '--build', build], {
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^machine: .+, \d+ cores, node v\d+/m);
+    const figures = [
+      'client CPU per call, get_ticket_info',
+      'client CPU per call, list_tickets 25',
+      'client CPU per call, list_tickets 100',
+      'client CPU per call, create_ticket',
+      'cold --version',
+      'cold search zendesk',
+      'cold run get_ticket_info',
+      "import 'toolsteps'",
+      'paging 250 tickets x2: RSS growth',
+      '10 concurrent callers, one connection (errors 0)',
+      'bulk enrichment, 300 contacts, 2/min at 60x (3 requests)',
+    ];
+    const lines = result.stdout.split('\n');
+    for (const figure of figures) {
+      // Each row ends with its goal and a verdict.
+      expect(lines.find((line) => line.startsWith(figure))).toMatch(/ (pass|FAIL)$/);
+    }
+  }, 300_000);
+});
