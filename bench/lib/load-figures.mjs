@@ -52,7 +52,7 @@ export async function measureConcurrency(client, sandbox, { callers, calls }) {
  * A contact-data connection to the sandbox on the benchmark's fast clock,
  * counting every request its fetch sends.
  */
-async function bulkRuntime(client, build, sandbox, clock) {
+async function bulkRuntime(client, sandbox, clock) {
   const { Runtime } = client;
   const sent = [];
   const now = Date.now();
@@ -92,7 +92,7 @@ export async function measureBulk(client, build, sandbox, { contacts, speed, epo
   const windowMs = 60_000;
   const untilBoundary = () => sleep((windowMs - (clock.now() % windowMs)) / speed + 5);
   const registry = client.createRegistry();
-  const { runtime, sent } = await bulkRuntime(client, build, sandbox, clock);
+  const { runtime, sent } = await bulkRuntime(client, sandbox, clock);
   const records = Array.from({ length: contacts }, (_, index) => ({ email: `person${index}@bench.example` }));
   await untilBoundary();
   let started = performance.now();
