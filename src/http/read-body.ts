@@ -57,7 +57,8 @@ export async function readBody(
   const raw = await readCapped(response, where, limitBytes);
   // A file (an attachment, an image) is handed over as its bytes; decoding it as text would mangle it.
   if (response.ok && raw.byteLength > 0 && isBinaryType(response.headers.get('content-type'))) {
-    return { body: raw, bytes: raw.byteLength };
+    // Handed over as is (a step may encode it): walked for secrets as every output once was.
+    return { body: raw, bytes: raw.byteLength, quotesSecret: true };
   }
   const text = new TextDecoder().decode(raw);
   const bytes = raw.byteLength;
