@@ -88,6 +88,13 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
     expect(everything).not.toContain(accessToken);
     expect(everything).not.toContain(refreshToken);
     expect(everything).not.toContain(key);
+
+    // doctor in a third process reads the connections where they live: Redis, not the empty file store.
+    const doctor = await toolsteps(['doctor', '--json'], {});
+    const { checks } = JSON.parse(doctor.out) as { checks: { name: string; details: string[] }[] };
+    const connections = checks.find((check) => check.name === 'connections');
+    expect(connections?.details.join('\n')).toContain('shared-acme (ticketing)');
+    expect(doctor.out).not.toContain(accessToken);
   });
 
   it('a missing, malformed or wrong key is a clear typed error, never an empty secret', async () => {

@@ -20,21 +20,46 @@ async function settled(name: string, check: () => DoctorCheck | Promise<DoctorCh
   }
 }
 
-/** Every check of `toolsteps doctor`, in the order they are printed. One file per check, under doctor/. */
-export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
-  const [{ FileConnectionStore, defaultToolstepsHome }, { cliRegistry }] = await Promise.all([
+/**
+ * Where the connections live: the file store, or with TOOLSTEPS_REDIS_URL the
+ * shared Redis store, read only once the coordination check saw Redis answer
+ * (a Redis that is down would hold the read for its whole reconnect budget).
+ */
+async function connectionsCheck(
+  env: NodeJS.ProcessEnv,
+  home: string,
+  coordination: DoctorCheck,
+): Promise<DoctorCheck> {
+  const [{ FileConnectionStore }, { cliRegistry }] = await Promise.all([
     import('../../connection/file-store.js'),
     import('../cli-context.js'),
   ]);
+  if (!env.TOOLSTEPS_REDIS_URL?.trim()) {
+    return checkConnectionStates(new FileConnectionStore(home), await cliRegistry());
+  }
+  if (coordination.status === 'fail') {
+    return {
+      name: 'connections',
+      status: 'fail',
+      summary: 'not read: they live in Redis, which does not answer (see coordination)',
+      details: [],
+    };
+  }
+  const { cliStores } = await import('../cli-stores.js');
+  return checkConnectionStates((await cliStores(env)).connections, await cliRegistry());
+}
+
+/** Every check of `toolsteps doctor`, in the order they are printed. One file per check, under doctor/. */
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
+  const { defaultToolstepsHome } = await import('../../connection/file-store.js');
   const home = defaultToolstepsHome(env);
+  const coordination = await settled('coordination', () => checkCoordinationMode(env));
   return [
     await settled('node', () => checkNodeVersion()),
     await settled('store', () => checkStorePermissions(home)),
-    await settled('connections', async () =>
-      checkConnectionStates(new FileConnectionStore(home), await cliRegistry()),
-    ),
+    await settled('connections', () => connectionsCheck(env, home, coordination)),
     await settled('proxy', () => checkProxySettings(env)),
-    await settled('coordination', () => checkCoordinationMode(env)),
+    coordination,
     await settled('plan', () => checkPlan(env)),
   ];
 }
