@@ -4,7 +4,8 @@ import { ticketing } from '../integration.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
-  listedWithoutCase,
+  onlyValues,
+  skipUnlessListed,
   ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
@@ -30,19 +31,15 @@ export default defineTrigger({
   variables: ticketVariables,
   setup: z
     .object({
-      priorities: z
-        .array(z.enum(ticketPriorities))
-        .min(1)
-        .optional()
-        .describe('Only tickets created with one of these priorities; omit for every ticket.'),
+      priorities: onlyValues(
+        ticketPriorities,
+        'Only tickets created with one of these priorities; omit for every ticket.',
+      ),
     })
     .strict(),
   verify: ticketingSignature,
   parse: ticketEventFacts,
-  skipReason: (event, setup) =>
-    listedWithoutCase(event.detail.priority, setup.priorities)
-      ? undefined
-      : `priority ${event.detail.priority ?? 'none'} is not one of ${setup.priorities?.join(', ')}`,
+  skipReason: (event, setup) => skipUnlessListed('priority', event.detail.priority, setup.priorities),
   example: ticketEventExample(EVENT_TYPE, {}),
   webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE),

@@ -5,7 +5,8 @@ import { changedInto, Delivery } from './lib/business-rule.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
-  listedWithoutCase,
+  onlyValues,
+  skipUnlessListed,
   ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
@@ -29,20 +30,16 @@ export default defineTrigger({
   variables: { ...ticketVariables, priority: '$.event.current', previous_priority: '$.event.previous' },
   setup: z
     .object({
-      to_priorities: z
-        .array(z.enum(ticketPriorities))
-        .min(1)
-        .optional()
-        .describe('Only changes into one of these priorities, e.g. ["urgent"]; omit for every change.'),
+      to_priorities: onlyValues(
+        ticketPriorities,
+        'Only changes into one of these priorities, e.g. ["urgent"]; omit for every change.',
+      ),
       delivery: Delivery,
     })
     .strict(),
   verify: ticketingSignature,
   parse: ticketEventFacts,
-  skipReason: (event, setup) =>
-    listedWithoutCase(event.event.current, setup.to_priorities)
-      ? undefined
-      : `priority ${event.event.current ?? 'none'} is not one of ${setup.to_priorities?.join(', ')}`,
+  skipReason: (event, setup) => skipUnlessListed('priority', event.event.current, setup.to_priorities),
   example: ticketEventExample(EVENT_TYPE, { previous: 'NORMAL', current: 'HIGH' }),
   webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE, {

@@ -5,7 +5,8 @@ import { changedInto, Delivery } from './lib/business-rule.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
-  listedWithoutCase,
+  onlyValues,
+  skipUnlessListed,
   ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
@@ -29,20 +30,16 @@ export default defineTrigger({
   variables: { ...ticketVariables, status: '$.event.current', previous_status: '$.event.previous' },
   setup: z
     .object({
-      to_statuses: z
-        .array(z.enum(ticketStatuses))
-        .min(1)
-        .optional()
-        .describe('Only changes into one of these statuses; omit for every change.'),
+      to_statuses: onlyValues(
+        ticketStatuses,
+        'Only changes into one of these statuses; omit for every change.',
+      ),
       delivery: Delivery,
     })
     .strict(),
   verify: ticketingSignature,
   parse: ticketEventFacts,
-  skipReason: (event, setup) =>
-    listedWithoutCase(event.event.current, setup.to_statuses)
-      ? undefined
-      : `status ${event.event.current ?? 'none'} is not one of ${setup.to_statuses?.join(', ')}`,
+  skipReason: (event, setup) => skipUnlessListed('status', event.event.current, setup.to_statuses),
   example: ticketEventExample(EVENT_TYPE, { previous: 'OPEN', current: 'SOLVED' }),
   webhook: ticketingWebhookAdmin,
   provision: provisionEventWebhook(EVENT_TYPE, {
