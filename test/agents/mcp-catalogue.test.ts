@@ -1,18 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHILD_START_MS, connectStdio, type McpWorld, mcpWorld, ticketingConnection } from './mcp-child.js';
-
-interface TextResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
-
-function errorOf(result: TextResult): Record<string, unknown> {
-  const text = result.content.map((block) => block.text).join('\n');
-  return (JSON.parse(text.slice(text.lastIndexOf('\n{') + 1)) as { error: Record<string, unknown> }).error;
-}
+import {
+  CHILD_START_MS,
+  connectStdio,
+  errorOf,
+  type McpWorld,
+  mcpWorld,
+  type TextResult,
+  ticketingConnection,
+} from './mcp-child.js';
 
 describe('toolsteps mcp over stdio: catalogue mode and connection changes', () => {
   let world: McpWorld;

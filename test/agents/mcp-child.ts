@@ -6,7 +6,21 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
+import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
+
+/** What a tool call answers, as the MCP client returns it. */
+export interface TextResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+/** The error JSON an error result carries on its last text line. */
+export function errorOf(result: TextResult): Record<string, unknown> {
+  const text = result.content.map((block) => block.text).join('\n');
+  return (JSON.parse(text.slice(text.lastIndexOf('\n{') + 1)) as { error: Record<string, unknown> }).error;
+}
 
 /**
  * How long compiling the CLI and starting it in a child may take: loading
@@ -27,19 +41,7 @@ export interface McpWorld {
 }
 
 export function ticketingConnection(sandbox: Sandbox, id: string, label: string): Connection {
-  const tokens = sandbox.ticketing.issueTokens('acme');
-  const now = Date.now();
-  return {
-    id,
-    integration: 'ticketing',
-    label,
-    kind: 'oauth2',
-    fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
-    secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token as string },
-    expiresAt: now + 3_600_000,
-    createdAt: now,
-    updatedAt: now,
-  };
+  return ticketingOAuthConnection(sandbox, id, { label });
 }
 
 export async function mcpWorld(cache: string): Promise<McpWorld> {

@@ -1,18 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHILD_START_MS, connectStdio, type McpWorld, mcpWorld } from './mcp-child.js';
-
-interface TextResult {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
-
-/** The error JSON an error result carries on its last text line. */
-function errorOf(result: TextResult): Record<string, unknown> {
-  const text = result.content.map((block) => block.text).join('\n');
-  return (JSON.parse(text.slice(text.lastIndexOf('\n{') + 1)) as { error: Record<string, unknown> }).error;
-}
+import {
+  CHILD_START_MS,
+  connectStdio,
+  errorOf,
+  type McpWorld,
+  mcpWorld,
+  type TextResult,
+} from './mcp-child.js';
 
 describe('toolsteps mcp --flat over stdio, driven by the official MCP client', () => {
   let world: McpWorld;

@@ -7,6 +7,7 @@ import { RedisConnectionStore } from '../../src/coordination/redis-connection-st
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
+import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
 
@@ -57,21 +58,7 @@ describe.skipIf(!enabled)('one rate limit shared by worker processes (Redis)', (
         coordinator,
         SecretBox.fromEnv({ TOOLSTEPS_ENCRYPTION_KEY: KEY }),
       );
-      const tokens = sandbox.ticketing.issueTokens('acme');
-      await store.put({
-        id: 'quota-tickets',
-        integration: 'ticketing',
-        kind: 'oauth2',
-        fields: {
-          subdomain: 'acme',
-          baseUrl: sandbox.baseUrl('ticketing', 'acme'),
-          clientId: 'toolsteps-cli',
-        },
-        secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
-        expiresAt: clock.now() + (tokens.expires_in ?? 1800) * 1000,
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-      });
+      await store.put(ticketingOAuthConnection(sandbox, 'quota-tickets', { now: clock.now() }));
       const job: WorkerConfig = {
         redisUrl: REDIS_URL,
         prefix,

@@ -6,6 +6,7 @@ import { RedisConnectionStore } from '../../src/coordination/redis-connection-st
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
+import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import {
   compiledChild,
@@ -43,19 +44,12 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
     sandbox = await startSandbox();
     coordinator = (await openCoordinator({ redisUrl: REDIS_URL, prefix })) as RedisCoordinator;
     store = new RedisConnectionStore(coordinator, SecretBox.fromEnv({ TOOLSTEPS_ENCRYPTION_KEY: KEY }));
-    const tokens = sandbox.ticketing.issueTokens('acme');
     const now = Date.now();
-    connection = {
-      id: 'shared-tickets',
-      integration: 'ticketing',
-      kind: 'oauth2',
-      fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
-      secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
-      // Expired a minute ago: every worker's first call finds it due.
+    // Expired a minute ago: every worker's first call finds it due.
+    connection = ticketingOAuthConnection(sandbox, 'shared-tickets', {
       expiresAt: now - 60_000,
       createdAt: now - 3_600_000,
-      updatedAt: now - 3_600_000,
-    };
+    });
     await store.put(connection);
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
 import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
 
@@ -71,18 +72,13 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
       prefix: 'restart',
       env: { TOOLSTEPS_ENCRYPTION_KEY: KEY },
     });
-    const tokens = sandbox.ticketing.issueTokens('acme');
     const now = Date.now();
-    await stores.connections.put({
-      id: 'restart-tickets',
-      integration: 'ticketing',
-      kind: 'oauth2',
-      fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
-      secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! },
-      expiresAt: now - 60_000,
-      createdAt: now - 3_600_000,
-      updatedAt: now - 3_600_000,
-    });
+    await stores.connections.put(
+      ticketingOAuthConnection(sandbox, 'restart-tickets', {
+        expiresAt: now - 60_000,
+        createdAt: now - 3_600_000,
+      }),
+    );
     const job: WorkerConfig = {
       redisUrl: url,
       prefix: 'restart',
