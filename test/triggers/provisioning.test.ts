@@ -4,6 +4,7 @@ import type { Connection } from '../../src/connection/connection.js';
 import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { ACCESS_TOKEN, HOST, nockTicketing } from '../support/nock-ticketing.js';
+import { subscriptionFor } from './trigger-fixtures.js';
 
 const DEPLOY_TOKEN = 'vercel-token-0123456789';
 const deploymentsConnection: Connection = {
@@ -19,6 +20,26 @@ const deploymentsConnection: Connection = {
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
+
+/** Expects the deletion of rule `ids.rule` and then of webhook `ids.webhook`, noting each in `order` as it comes. */
+function expectRemoval(
+  scope: nock.Scope,
+  order: string[],
+  ids: { rule: string; webhook: string },
+  webhookReply: nock.ReplyFnResult = [204],
+): void {
+  scope
+    .delete(`/api/v2/triggers/${ids.rule}.json`)
+    .reply(() => {
+      order.push(`rule ${ids.rule}`);
+      return [204];
+    })
+    .delete(`/api/v2/webhooks/${ids.webhook}`)
+    .reply(() => {
+      order.push('webhook');
+      return webhookReply;
+    });
+}
 
 async function setup(plan = 'enterprise') {
   const fx = nockTicketing();
@@ -94,35 +115,19 @@ describe('ticketing provisioning on the wire', () => {
   it('removes the business rule before the webhook, and keeps what is left when a deletion fails', async () => {
     const { manager, subscriptions } = await setup();
     const id = 'sub_00000000000000c3';
-    await subscriptions.put({
-      id,
-      trigger: 'ticketing.ticket_created',
-      connection: 'acme',
-      target: 'https://agents.example.com',
-      provider: { webhook_id: 'wh2', trigger_id: '77' },
-      secret: 'zendesk-signing-secret-2',
-      setup: {},
-      mapping: {},
-      constraints: {},
-      active: true,
-      manual: false,
-      state: 'ready',
-      createdAt: 1,
-    });
+    await subscriptions.put(
+      subscriptionFor('ticketing.ticket_created', {
+        id,
+        connection: 'acme',
+        provider: { webhook_id: 'wh2', trigger_id: '77' },
+        secret: 'zendesk-signing-secret-2',
+        createdAt: 1,
+      }),
+    );
     const order: string[] = [];
-    nock(HOST)
-      .delete('/api/v2/triggers/77.json')
-      .reply(() => {
-        order.push('rule');
-        return [204];
-      })
-      .delete('/api/v2/webhooks/wh2')
-      .reply(() => {
-        order.push('webhook');
-        return [400, { error: 'nope' }];
-      });
+    expectRemoval(nock(HOST), order, { rule: '77', webhook: 'wh2' }, [400, { error: 'nope' }]);
     await expect(manager.remove(id)).rejects.toBeTruthy();
-    expect(order).toEqual(['rule', 'webhook']);
+    expect(order).toEqual(['rule 77', 'webhook']);
     expect(await subscriptions.get(id)).toMatchObject({ state: 'removing', provider: { webhook_id: 'wh2' } });
     nock(HOST).delete('/api/v2/webhooks/wh2').reply(404, { error: 'RecordNotFound' });
     await manager.remove(id);
@@ -191,19 +196,9 @@ describe('ticketing provisioning through a business rule, on the wire', () => {
       secret: 'zendesk-signing-secret-9',
     });
     const removal: string[] = [];
-    nock(HOST)
-      .delete('/api/v2/triggers/4501.json')
-      .reply(() => {
-        removal.push('rule');
-        return [204];
-      })
-      .delete('/api/v2/webhooks/wh9')
-      .reply(() => {
-        removal.push('webhook');
-        return [204];
-      });
+    expectRemoval(nock(HOST), removal, { rule: '4501', webhook: 'wh9' });
     await manager.remove(subscription.id);
-    expect(removal).toEqual(['rule', 'webhook']);
+    expect(removal).toEqual(['rule 4501', 'webhook']);
     expect(await subscriptions.list()).toEqual([]);
   });
 
@@ -223,7 +218,7 @@ describe('ticketing provisioning through a business rule, on the wire', () => {
       provider: { webhook_id: 'wh10', trigger_id: 'pending' },
     });
     const removal: string[] = [];
-    nock(HOST)
+    const lookup = nock(HOST)
       .get('/api/v2/triggers.json')
       .query({ 'page[size]': '100' })
       .reply(200, {
@@ -238,17 +233,8 @@ describe('ticketing provisioning through a business rule, on the wire', () => {
       .reply(200, {
         triggers: [{ id: 3, actions: [{ field: 'notification_webhook', value: ['wh10', '{}'] }] }],
         meta: { has_more: false, after_cursor: 'c3' },
-      })
-      .delete('/api/v2/triggers/3.json')
-      .reply(() => {
-        removal.push('rule 3');
-        return [204];
-      })
-      .delete('/api/v2/webhooks/wh10')
-      .reply(() => {
-        removal.push('webhook');
-        return [204];
       });
+    expectRemoval(lookup, removal, { rule: '3', webhook: 'wh10' });
     await manager.remove(left!.id);
     expect(removal).toEqual(['rule 3', 'webhook']);
     expect(await subscriptions.list()).toEqual([]);
