@@ -4,14 +4,13 @@ import { ticketing } from '../integration.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
-  onlyValues,
-  skipUnlessListed,
   ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
   ticketPriorities,
   ticketVariables,
 } from './lib/ticket-event.js';
+import { onlyValues, skipUnlessListed } from './lib/value-filter.js';
 import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.created';

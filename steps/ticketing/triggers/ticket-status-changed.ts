@@ -5,8 +5,6 @@ import { changedInto, Delivery } from './lib/business-rule.js';
 import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
 import { ticketingSignature } from './lib/signature.js';
 import {
-  onlyValues,
-  skipUnlessListed,
   ticketEventExample,
   ticketEventFacts,
   ticketEventSchema,
@@ -14,6 +12,7 @@ import {
   ticketVariables,
   ValueChange,
 } from './lib/ticket-event.js';
+import { onlyValues, skipUnlessListed } from './lib/value-filter.js';
 import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.status_changed';
