@@ -3,11 +3,11 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHILD_START_MS,
+  callText,
   connectStdio,
   errorOf,
   type McpWorld,
   mcpWorld,
-  type TextResult,
   ticketingConnection,
 } from './mcp-child.js';
 
@@ -32,19 +32,13 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['search_steps', 'describe_step', 'run_step']);
 
-      const search = (await client.callTool({
-        name: 'search_steps',
-        arguments: { query: 'create ticket' },
-      })) as TextResult;
+      const search = await callText(client, 'search_steps', { query: 'create ticket' });
       const found = (search.structuredContent as { steps: { id: string }[] }).steps;
       expect(found[0]?.id).toBe('ticketing.create_ticket');
       // Only offered steps: nothing of an integration without a connection.
       expect(found.every((step) => step.id.startsWith('ticketing.'))).toBe(true);
 
-      const described = (await client.callTool({
-        name: 'describe_step',
-        arguments: { step: 'ticketing.create_ticket' },
-      })) as TextResult;
+      const described = await callText(client, 'describe_step', { step: 'ticketing.create_ticket' });
       expect(described.structuredContent).toMatchObject({
         id: 'ticketing.create_ticket',
         access: 'write',
@@ -53,27 +47,21 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
         input: { required: ['subject', 'description'] },
       });
 
-      const run = (await client.callTool({
-        name: 'run_step',
-        arguments: {
-          step: 'ticketing.create_ticket',
-          input: { subject: 'Via the catalogue', description: 'd' },
-        },
-      })) as TextResult;
+      const run = await callText(client, 'run_step', {
+        step: 'ticketing.create_ticket',
+        input: { subject: 'Via the catalogue', description: 'd' },
+      });
       expect(run.isError).toBeFalsy();
       expect(run.structuredContent).toMatchObject({ output: { ticket: { subject: 'Via the catalogue' } } });
 
-      const bad = (await client.callTool({
-        name: 'run_step',
-        arguments: { step: 'ticketing.create_ticket', input: { subject: 'No description' } },
-      })) as TextResult;
+      const bad = await callText(client, 'run_step', {
+        step: 'ticketing.create_ticket',
+        input: { subject: 'No description' },
+      });
       expect(bad.isError).toBe(true);
       expect(errorOf(bad)).toMatchObject({ code: 'input_invalid', sent: false });
 
-      const unknown = (await client.callTool({
-        name: 'describe_step',
-        arguments: { step: 'ticketing.create_tiket' },
-      })) as TextResult;
+      const unknown = await callText(client, 'describe_step', { step: 'ticketing.create_tiket' });
       expect(unknown.isError).toBe(true);
       expect(errorOf(unknown).message).toContain('ticketing.create_ticket');
     },
@@ -106,17 +94,15 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
       expect(choice?.description).toContain('Acme Europe');
       expect(create?.inputSchema.required).toContain('connection');
 
-      const unchosen = (await client.callTool({
-        name: 'ticketing__create_ticket',
-        arguments: { subject: 's', description: 'd' },
-      })) as TextResult;
+      const unchosen = await callText(client, 'ticketing__create_ticket', { subject: 's', description: 'd' });
       expect(unchosen.isError).toBe(true);
       expect(errorOf(unchosen)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'connection' }] });
 
-      const chosen = (await client.callTool({
-        name: 'ticketing__create_ticket',
-        arguments: { subject: 'In Europe', description: 'd', connection: 'tickets-eu' },
-      })) as TextResult;
+      const chosen = await callText(client, 'ticketing__create_ticket', {
+        subject: 'In Europe',
+        description: 'd',
+        connection: 'tickets-eu',
+      });
       expect(chosen.isError).toBeFalsy();
       expect(chosen.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
       await world.store.remove('tickets-eu');
@@ -135,10 +121,7 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
       expect(tools.map((tool) => tool.name)).toContain('ticketing__list_tickets');
       const list = tools.find((tool) => tool.name === 'ticketing__list_tickets');
       expect(list?.inputSchema.properties).not.toHaveProperty('connection');
-      const result = (await client.callTool({
-        name: 'ticketing__list_tickets',
-        arguments: {},
-      })) as TextResult;
+      const result = await callText(client, 'ticketing__list_tickets', {});
       expect(result.structuredContent).toMatchObject({ meta: { connection: 'tickets-eu' } });
     },
     CHILD_START_MS,

@@ -16,6 +16,15 @@ export interface TextResult {
   structuredContent?: Record<string, unknown>;
 }
 
+/** Calls one tool and reads its answer as text blocks (and structured content, when the tool gives it). */
+export async function callText(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<TextResult> {
+  return (await client.callTool({ name, arguments: args })) as TextResult;
+}
+
 /** The error JSON an error result carries on its last text line. */
 export function errorOf(result: TextResult): Record<string, unknown> {
   const text = result.content.map((block) => block.text).join('\n');

@@ -1,13 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CHILD_START_MS,
-  connectStdio,
-  errorOf,
-  type McpWorld,
-  mcpWorld,
-  type TextResult,
-} from './mcp-child.js';
+import { CHILD_START_MS, callText, connectStdio, errorOf, type McpWorld, mcpWorld } from './mcp-child.js';
 
 describe('toolsteps mcp --flat over stdio, driven by the official MCP client', () => {
   let world: McpWorld;
@@ -67,10 +60,11 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
 
   it('creates a ticket on the sandbox and answers {output, variables, meta} with a text rendering', async () => {
     const before = world.sandbox.server.requestLog.length;
-    const result = (await client.callTool({
-      name: 'ticketing__create_ticket',
-      arguments: { subject: 'Printer on fire', description: 'Third floor.', priority: 'high' },
-    })) as TextResult;
+    const result = await callText(client, 'ticketing__create_ticket', {
+      subject: 'Printer on fire',
+      description: 'Third floor.',
+      priority: 'high',
+    });
     seen.push(JSON.stringify(result));
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as {
@@ -89,10 +83,10 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
 
   it('answers bad input with isError and the InputError JSON, sending nothing', async () => {
     const before = world.sandbox.server.requestLog.length;
-    const result = (await client.callTool({
-      name: 'ticketing__create_ticket',
-      arguments: { description: 'No subject.', priority: 'high' },
-    })) as TextResult;
+    const result = await callText(client, 'ticketing__create_ticket', {
+      description: 'No subject.',
+      priority: 'high',
+    });
     seen.push(JSON.stringify(result));
     expect(result.isError).toBe(true);
     const error = errorOf(result);
@@ -103,10 +97,11 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
 
   it('answers a misspelled field with isError naming it and the closest field, sending nothing', async () => {
     const before = world.sandbox.server.requestLog.length;
-    const result = (await client.callTool({
-      name: 'ticketing__create_ticket',
-      arguments: { subject: 's', description: 'd', priorty: 'high' },
-    })) as TextResult;
+    const result = await callText(client, 'ticketing__create_ticket', {
+      subject: 's',
+      description: 'd',
+      priorty: 'high',
+    });
     seen.push(JSON.stringify(result));
     expect(result.isError).toBe(true);
     const error = errorOf(result);
@@ -117,17 +112,14 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
   });
 
   it('answers a missing ticket with isError and the not_found error', async () => {
-    const result = (await client.callTool({
-      name: 'ticketing__get_ticket_info',
-      arguments: { ticket_id: 987654 },
-    })) as TextResult;
+    const result = await callText(client, 'ticketing__get_ticket_info', { ticket_id: 987654 });
     seen.push(JSON.stringify(result));
     expect(result.isError).toBe(true);
     expect(errorOf(result)).toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it('answers an unknown tool with isError and the closest names', async () => {
-    const result = (await client.callTool({ name: 'ticketing__create_tiket', arguments: {} })) as TextResult;
+    const result = await callText(client, 'ticketing__create_tiket', {});
     expect(result.isError).toBe(true);
     expect(errorOf(result).message).toContain('ticketing__create_ticket');
   });
