@@ -19,6 +19,7 @@ import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ti
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from './webhooks/webhook-faults.js';
 
+export { ScaledClock, type ScaledClockSettings } from '../src/clock.js';
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
 export { CONTROL_HEADER } from './control-endpoints.js';
@@ -33,7 +34,6 @@ export {
   SandboxAssumptions,
   type SandboxAssumptionsInput,
 } from './sandbox-assumptions.js';
-export { ScaledClock, type ScaledClockSettings } from './scaled-clock.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 export {

@@ -51,15 +51,37 @@ export class ManualClock implements Clock {
   }
 }
 
+/** Where a scaled clock starts and how fast it runs; plain numbers, so child processes can share one. */
+export interface ScaledClockSettings {
+  /** The clock's time at `realStart`. */
+  startAt: number;
+  /** Real epoch ms at which it read `startAt`. */
+  realStart: number;
+  /** How many clock milliseconds pass per real millisecond. */
+  speed: number;
+}
+
 /**
- * Real time run `speed` times faster from `epoch` (ms): a quota window of a
- * minute passes in a second at 60x. The benchmark gives the sandbox process
- * and its client the same speed and epoch, so both see the same time and a
- * quota-bound run takes seconds instead of minutes.
+ * A clock that runs `speed` times faster than real time, so a test or the benchmark can spend
+ * minutes of provider time (rate windows, token lifetimes) in seconds. Every
+ * process given the same settings reads the same time, so a sandbox and
+ * worker processes agree on when a window refills; waits shrink by the same factor.
  */
-export function scaledClock(speed: number, epoch: number): Clock {
-  return {
-    now: () => epoch + (Date.now() - epoch) * speed,
-    sleep: (ms, signal) => systemClock.sleep(ms / speed, signal),
-  };
+export class ScaledClock implements Clock {
+  constructor(readonly settings: ScaledClockSettings) {
+    if (!(settings.speed > 0)) throw new RangeError(`speed must be positive, got ${settings.speed}.`);
+  }
+
+  static starting(startAt: number, speed: number): ScaledClock {
+    return new ScaledClock({ startAt, realStart: Date.now(), speed });
+  }
+
+  now(): number {
+    const { startAt, realStart, speed } = this.settings;
+    return Math.floor(startAt + (Date.now() - realStart) * speed);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(Math.ceil(Math.max(0, ms) / this.settings.speed), signal);
+  }
 }

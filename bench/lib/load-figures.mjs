@@ -87,8 +87,8 @@ async function bulkRuntime(client, sandbox, clock) {
  * quota-bound optimum. Both runs start on a window boundary.
  */
 export async function measureBulk(client, build, sandbox, { contacts, speed, epoch, perMinute }) {
-  const { scaledClock } = await import(pathToFileURL(path.join(build, 'src/clock.js')).href);
-  const clock = scaledClock(speed, epoch);
+  const { ScaledClock } = await import(pathToFileURL(path.join(build, 'src/clock.js')).href);
+  const clock = new ScaledClock({ startAt: epoch, realStart: epoch, speed });
   const windowMs = 60_000;
   const untilBoundary = () => sleep((windowMs - (clock.now() % windowMs)) / speed + 5);
   const registry = client.createRegistry();

@@ -18,9 +18,9 @@ export async function startSandboxProcess(build, options = {}) {
   const script = `
     import { startSandbox, CONTACT_DATA_SANDBOX_KEY } from ${JSON.stringify(sandboxModule)};
     import { seedTickets } from ${JSON.stringify(seedModule)};
-    import { scaledClock } from ${JSON.stringify(clockModule)};
+    import { ScaledClock } from ${JSON.stringify(clockModule)};
     const { tickets, speed, epoch, ...options } = JSON.parse(process.argv[1]);
-    const clock = speed ? scaledClock(speed, epoch) : undefined;
+    const clock = speed ? new ScaledClock({ startAt: epoch, realStart: epoch, speed }) : undefined;
     const sandbox = await startSandbox({ port: 0, requestLogLimit: 0, ...options, ...(clock ? { clock } : {}) });
     if (tickets) seedTickets(sandbox.ticketing.account('acme'), tickets);
     const token = sandbox.ticketing.issueTokens('acme').access_token;

@@ -5,9 +5,8 @@
  * of results. Run as a child process (transpiled), never imported by a test.
  */
 
-import { ScaledClock, type ScaledClockSettings } from '../../../sandbox/scaled-clock.js';
 import type { Clock } from '../../../src/clock.js';
-import { systemClock } from '../../../src/clock.js';
+import { ScaledClock, type ScaledClockSettings, systemClock } from '../../../src/clock.js';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import { RedisConnectionStore } from '../../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
