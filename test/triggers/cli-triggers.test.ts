@@ -5,7 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
 import { cli, stopListening, useCliHome } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
-import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from './trigger-fixtures.js';
+import {
+  signTicketing,
+  statusSubscriptionArgs,
+  TICKETING_SECRET,
+  ticketStatusEvent,
+} from './trigger-fixtures.js';
 
 const home = useCliHome('toolsteps-cli-triggers-', {
   scope: 'all',
@@ -26,19 +31,7 @@ beforeAll(async () => {
 /** `triggers create` of a status-change subscription whose deliveries the test signs itself (`--manual`). */
 function createManualSubscription(port: number, ...flags: string[]) {
   process.env.TS_HOOK_SECRET = TICKETING_SECRET;
-  return cli(
-    'triggers',
-    'create',
-    'ticketing.ticket_status_changed',
-    '--connection',
-    'desk',
-    '--target',
-    `http://127.0.0.1:${port}`,
-    '--manual',
-    '--secret-env',
-    'TS_HOOK_SECRET',
-    ...flags,
-  );
+  return cli(...statusSubscriptionArgs(port), '--manual', '--secret-env', 'TS_HOOK_SECRET', ...flags);
 }
 
 describe('toolsteps triggers (CLI)', () => {

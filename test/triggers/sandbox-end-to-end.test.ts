@@ -10,6 +10,7 @@ import {
   stopListening,
 } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
+import { statusSubscriptionArgs } from './trigger-fixtures.js';
 
 /**
  * The whole story over real sockets, through the CLI: the sandbox is the
@@ -60,15 +61,7 @@ describe('ticketing trigger against the sandbox, through the CLI', () => {
     const added = await addSandboxTicketing(sandbox, 'desk', 'TS_E2E_TOKEN');
     expect(added.code).toBe(0);
     const port = await freePort();
-    const subscription = await json(
-      'triggers',
-      'create',
-      'ticketing.ticket_status_changed',
-      '--connection',
-      'desk',
-      '--target',
-      `http://127.0.0.1:${port}`,
-    );
+    const subscription = await json(...statusSubscriptionArgs(port));
     expect(subscription.url).toBe(`http://127.0.0.1:${port}/hooks/${subscription.id}`);
     const [webhook] = await webhooksAtProvider();
     expect(webhook).toMatchObject({

@@ -84,3 +84,17 @@ export function subscriptionFor(
     ...overrides,
   };
 }
+
+/** The CLI words that subscribe to status changes of the `desk` connection, delivered to a loopback port. */
+export function statusSubscriptionArgs(port: number): string[] {
+  const target = `http://127.0.0.1:${port}`;
+  return [
+    'triggers',
+    'create',
+    'ticketing.ticket_status_changed',
+    '--connection',
+    'desk',
+    '--target',
+    target,
+  ];
+}
