@@ -1,5 +1,5 @@
 import { connectionIdPattern } from '../connection/connection-id.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/input-error.js';
 
 /** Collects a repeatable option's values in order. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -1,4 +1,4 @@
-import { isToolstepsError, type ToolstepsError } from '../errors.js';
+import { isToolstepsError, type ToolstepsError } from '../errors/toolsteps-error.js';
 import { cutForReading } from './readable-json.js';
 
 /** Exit codes: 0 success, 2 refused before sending (bad input, budget, constraint, plan), 1 any other failure. */

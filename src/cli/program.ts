@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/input-error.js';
 import { closeSharedDispatcher } from '../http/agent.js';
 import { packageVersion } from '../package-root.js';
 import { closeCliStores } from './cli-stores.js';

@@ -1,4 +1,4 @@
-import { PlanError } from '../errors.js';
+import { PlanError } from '../errors/plan-error.js';
 
 /**
  * What the organisation's plan on the agent platform allows, as the

@@ -6,7 +6,7 @@ import { checkConnection } from '../../connection/file-store.js';
 import { authorizeViaLoopback, followAuthorizeRedirects } from '../../connection/loopback-authorization.js';
 import type { TokenSet } from '../../connection/oauth-client.js';
 import { definedOnly } from '../../defined-only.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
 import { connectionIdOption, integerOption } from '../option-values.js';

@@ -3,7 +3,7 @@ import type { ConnectionSecrets } from '../../connection/connection.js';
 import { parseConnectionFields } from '../../connection/connection-fields.js';
 import { checkConnection } from '../../connection/file-store.js';
 import { definedOnly } from '../../defined-only.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import type { Integration } from '../../integration.js';
 import { cliContext } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';

@@ -1,5 +1,5 @@
 import type { ConnectionStore } from '../../connection/connection-store.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 
 /**
  * A stored connection is replaced only when asked: a second `connect` or

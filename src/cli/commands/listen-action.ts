@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import type { DeliveryContext } from '../../triggers/intake.js';
 import type { IntakeRefusal } from '../../triggers/intake-refusal.js';
 import type { TriggerEvent } from '../../triggers/trigger-event.js';

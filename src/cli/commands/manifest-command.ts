@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import { cliRegistry } from '../cli-context.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { definedOnly } from '../../defined-only.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import { packageVersion } from '../../package-root.js';
 import { cliContext } from '../cli-context.js';
 import { collect, integerOption, numberOption } from '../option-values.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import { integerOption } from '../option-values.js';
 
 /** A port that is taken or not ours to use is bad input, with the way out; anything else stays as it was. */

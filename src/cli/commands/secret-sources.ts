@@ -1,4 +1,4 @@
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 
 /** Reads a secret from a named environment variable; the value itself never appears on a command line. */
 export function secretFromEnv(variable: string | undefined, what: string): string | undefined {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import { type Subscription, subscriptionUrl } from '../../triggers/subscription.js';
 import { connectionIdOption, constraintsOption } from '../option-values.js';
 import { printJson } from '../output.js';

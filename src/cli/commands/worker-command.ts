@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/input-error.js';
 import type { TriggerEvent } from '../../triggers/trigger-event.js';
 import { cliStores } from '../cli-stores.js';
 import { integerOption } from '../option-values.js';
