@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
-import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
-import { ticketingSignature } from './lib/signature.js';
-import {
-  ticketEventExample,
-  ticketEventFacts,
-  ticketEventSchema,
-  ticketVariables,
-} from './lib/ticket-event.js';
-import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
+import { ticketEventDelivery } from './lib/event-delivery.js';
+import { ticketEventExample, ticketEventSchema, ticketVariables } from './lib/ticket-event.js';
 
 const EVENT_TYPE = 'ticket.comment_added';
 
@@ -48,8 +41,7 @@ export default defineTrigger({
         .describe('Only public comments: internal notes do not start the agent.'),
     })
     .strict(),
-  verify: ticketingSignature,
-  parse: ticketEventFacts,
+  ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) =>
     setup.public_only && event.event.comment.is_public === false
       ? 'the comment is an internal note'
@@ -62,7 +54,4 @@ export default defineTrigger({
       author: { id: '8447388090111', name: 'Ada' },
     },
   }),
-  webhook: ticketingWebhookAdmin,
-  provision: provisionEventWebhook(EVENT_TYPE),
-  remove: removeEventWebhook,
 });

@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
-import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
-import { ticketingSignature } from './lib/signature.js';
-import {
-  ticketEventExample,
-  ticketEventFacts,
-  ticketEventSchema,
-  ticketVariables,
-  ValueChange,
-} from './lib/ticket-event.js';
-import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
+import { ticketEventDelivery } from './lib/event-delivery.js';
+import { ticketEventExample, ticketEventSchema, ticketVariables, ValueChange } from './lib/ticket-event.js';
 
 /** The provider's name for an assignment: the ticket's agent changed. */
 const EVENT_TYPE = 'ticket.agent_assignment_changed';
@@ -33,8 +25,7 @@ export default defineTrigger({
         .describe('Also start the agent when a ticket loses its assignee.'),
     })
     .strict(),
-  verify: ticketingSignature,
-  parse: ticketEventFacts,
+  ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) =>
     event.event.current === null || event.event.current === undefined
       ? setup.include_unassigned
@@ -42,7 +33,4 @@ export default defineTrigger({
         : 'the ticket was unassigned'
       : undefined,
   example: ticketEventExample(EVENT_TYPE, { previous: null, current: '8447388090111' }),
-  webhook: ticketingWebhookAdmin,
-  provision: provisionEventWebhook(EVENT_TYPE),
-  remove: removeEventWebhook,
 });

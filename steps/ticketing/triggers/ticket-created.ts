@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
-import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
-import { ticketingSignature } from './lib/signature.js';
+import { ticketEventDelivery } from './lib/event-delivery.js';
 import {
   ticketEventExample,
-  ticketEventFacts,
   ticketEventSchema,
   ticketPriorities,
   ticketVariables,
 } from './lib/ticket-event.js';
 import { onlyValues, skipUnlessListed } from './lib/value-filter.js';
-import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.created';
 
@@ -36,11 +33,7 @@ export default defineTrigger({
       ),
     })
     .strict(),
-  verify: ticketingSignature,
-  parse: ticketEventFacts,
+  ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) => skipUnlessListed('priority', event.detail.priority, setup.priorities),
   example: ticketEventExample(EVENT_TYPE, {}),
-  webhook: ticketingWebhookAdmin,
-  provision: provisionEventWebhook(EVENT_TYPE),
-  remove: removeEventWebhook,
 });

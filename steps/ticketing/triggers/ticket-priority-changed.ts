@@ -2,18 +2,15 @@ import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
 import { changedInto, Delivery } from './lib/business-rule.js';
-import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
-import { ticketingSignature } from './lib/signature.js';
+import { ticketEventDelivery } from './lib/event-delivery.js';
 import {
   ticketEventExample,
-  ticketEventFacts,
   ticketEventSchema,
   ticketPriorities,
   ticketVariables,
   ValueChange,
 } from './lib/ticket-event.js';
 import { onlyValues, skipUnlessListed } from './lib/value-filter.js';
-import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.priority_changed';
 
@@ -36,14 +33,10 @@ export default defineTrigger({
       delivery: Delivery,
     })
     .strict(),
-  verify: ticketingSignature,
-  parse: ticketEventFacts,
+  ...ticketEventDelivery(EVENT_TYPE, {
+    field: 'priority',
+    conditions: (setup: { to_priorities?: string[] }) => changedInto('priority', setup.to_priorities),
+  }),
   skipReason: (event, setup) => skipUnlessListed('priority', event.event.current, setup.to_priorities),
   example: ticketEventExample(EVENT_TYPE, { previous: 'NORMAL', current: 'HIGH' }),
-  webhook: ticketingWebhookAdmin,
-  provision: provisionEventWebhook(EVENT_TYPE, {
-    field: 'priority',
-    conditions: (setup) => changedInto('priority', setup.to_priorities),
-  }),
-  remove: removeEventWebhook,
 });

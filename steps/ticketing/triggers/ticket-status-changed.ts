@@ -2,18 +2,15 @@ import { z } from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
 import { changedInto, Delivery } from './lib/business-rule.js';
-import { provisionEventWebhook, removeEventWebhook } from './lib/event-webhook.js';
-import { ticketingSignature } from './lib/signature.js';
+import { ticketEventDelivery } from './lib/event-delivery.js';
 import {
   ticketEventExample,
-  ticketEventFacts,
   ticketEventSchema,
   ticketStatuses,
   ticketVariables,
   ValueChange,
 } from './lib/ticket-event.js';
 import { onlyValues, skipUnlessListed } from './lib/value-filter.js';
-import { ticketingWebhookAdmin } from './lib/webhook-admin.js';
 
 const EVENT_TYPE = 'ticket.status_changed';
 
@@ -36,14 +33,10 @@ export default defineTrigger({
       delivery: Delivery,
     })
     .strict(),
-  verify: ticketingSignature,
-  parse: ticketEventFacts,
+  ...ticketEventDelivery(EVENT_TYPE, {
+    field: 'status',
+    conditions: (setup: { to_statuses?: string[] }) => changedInto('status', setup.to_statuses),
+  }),
   skipReason: (event, setup) => skipUnlessListed('status', event.event.current, setup.to_statuses),
   example: ticketEventExample(EVENT_TYPE, { previous: 'OPEN', current: 'SOLVED' }),
-  webhook: ticketingWebhookAdmin,
-  provision: provisionEventWebhook(EVENT_TYPE, {
-    field: 'status',
-    conditions: (setup) => changedInto('status', setup.to_statuses),
-  }),
-  remove: removeEventWebhook,
 });

@@ -1,0 +1,20 @@
+import { provisionEventWebhook, type RuleOption, removeEventWebhook } from './event-webhook.js';
+import { ticketingSignature } from './signature.js';
+import { ticketEventFacts } from './ticket-event.js';
+import { ticketingWebhookAdmin } from './webhook-admin.js';
+
+/**
+ * How every ticketing trigger arrives: a signed event webhook (provider
+ * facts, "Event webhooks") that the trigger provisions, checks and removes
+ * the same way; only the event type, and for the rule path the watched
+ * field, differ from one trigger to the next.
+ */
+export function ticketEventDelivery<Setup>(eventType: string, rule?: RuleOption<Setup>) {
+  return {
+    verify: ticketingSignature,
+    parse: ticketEventFacts,
+    webhook: ticketingWebhookAdmin,
+    provision: provisionEventWebhook(eventType, rule),
+    remove: removeEventWebhook,
+  };
+}
