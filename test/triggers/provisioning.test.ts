@@ -41,6 +41,14 @@ function expectRemoval(
     });
 }
 
+/** Answers the webhook's creation with `id`; the caller answers the read of its signing secret that follows. */
+function answerWebhookCreation(id: string): nock.Interceptor {
+  return nock(HOST)
+    .post('/api/v2/webhooks')
+    .reply(201, { webhook: { id } })
+    .get(`/api/v2/webhooks/${id}/signing_secret`);
+}
+
 async function setup(plan = 'enterprise') {
   const fx = nockTicketing();
   await fx.store.put(deploymentsConnection);
@@ -91,11 +99,7 @@ describe('ticketing provisioning on the wire', () => {
 
   it('leaves a record remove can finish when the secret cannot be read, and remove deletes the webhook', async () => {
     const { manager, subscriptions } = await setup();
-    nock(HOST)
-      .post('/api/v2/webhooks')
-      .reply(201, { webhook: { id: 'wh1' } })
-      .get('/api/v2/webhooks/wh1/signing_secret')
-      .reply(403, { error: 'Forbidden', description: 'no' });
+    answerWebhookCreation('wh1').reply(403, { error: 'Forbidden', description: 'no' });
     await expect(
       manager.create({
         trigger: 'ticketing.ticket_created',
@@ -204,10 +208,7 @@ describe('ticketing provisioning through a business rule, on the wire', () => {
 
   it('a rule whose creation answer was lost is found by the webhook it notifies, and removed before the webhook', async () => {
     const { manager, subscriptions } = await setup();
-    nock(HOST)
-      .post('/api/v2/webhooks')
-      .reply(201, { webhook: { id: 'wh10' } })
-      .get('/api/v2/webhooks/wh10/signing_secret')
+    answerWebhookCreation('wh10')
       .reply(200, { signing_secret: { algorithm: 'SHA256', secret: 'zendesk-signing-secret-10' } })
       .post('/api/v2/triggers.json')
       .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
