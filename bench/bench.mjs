@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
  * send the same requests through bare fetch with the same undici Agent.
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
- *   node bench/bench.mjs [--build DIR] [--smoke]
+ *   node bench/bench.mjs [--build DIR] [--smoke] [--only per-call|cold|paging|concurrency|bulk]
  *
  * CPU figures come from process.cpuUsage(). `--smoke` runs every figure with
  * tiny sizes (the test suite runs it so the benchmark cannot rot); its ratios
@@ -25,7 +25,11 @@ import { startSandboxProcess } from './lib/sandbox-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
-  options: { build: { type: 'string' }, smoke: { type: 'boolean', default: false } },
+  options: {
+    build: { type: 'string' },
+    smoke: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+  },
 });
 const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist'));
 const sizes = values.smoke
@@ -53,6 +57,8 @@ const rows = [];
 const row = (figure, ours, baseline, ratio, goal, pass) =>
   rows.push([figure, ours, baseline, ratio, goal, pass === undefined ? '' : pass ? 'pass' : 'FAIL']);
 const startLoad = load();
+/** `--only NAME` (repeatable) measures just those figures: a quick look at one row. */
+const wanted = (figure) => !values.only || values.only.includes(figure);
 
 /** RSS of both sides paging every ticket, each in a fresh process. */
 function measurePaging(sandbox, repeats) {
@@ -81,9 +87,10 @@ const main = await startSandboxProcess(build, {
   tickets: sizes.paging.tickets,
 });
 try {
-  const paging = measurePaging(main, sizes.paging.repeats);
+  // Paging first, as it always ran: the figures after it share its warm sandbox.
+  const paging = wanted('paging') ? measurePaging(main, sizes.paging.repeats) : undefined;
   const client = await loadClient(build);
-  for (const entry of await measurePerCall(client, main, sizes.perCall)) {
+  for (const entry of wanted('per-call') ? await measurePerCall(client, main, sizes.perCall) : []) {
     const extra = entry.oursUs - entry.bareUs;
     row(
       `client CPU per call, ${entry.name} (${entry.requests} req)`,
@@ -94,7 +101,14 @@ try {
       extra <= 25,
     );
   }
-  const cold = measureColdStart(build, main, sizes.coldRuns);
+  if (wanted('cold')) coldRows(measureColdStart(build, main, sizes.coldRuns));
+  if (paging) pagingRows(paging);
+  if (wanted('concurrency')) concurrencyRow(await measureConcurrency(client, main, sizes.concurrency));
+} finally {
+  await main.stop();
+}
+
+function coldRows(cold) {
   if (cold.missing.length) throw new Error(`cold start cases failed: ${cold.missing.join(', ')}`);
   for (const entry of cold.cases.filter((item) => item.goal)) {
     row(
@@ -114,6 +128,9 @@ try {
     '0',
     cold.forbidden.length === 0,
   );
+}
+
+function pagingRows(paging) {
   const growth = (side) => side.samples.at(-1) - side.samples[0];
   const oursPaging = paging.ours;
   const acrossRepeats = oursPaging.samples.at(-1) - oursPaging.samples[1];
@@ -133,7 +150,9 @@ try {
     '<= +5 MB',
     acrossRepeats <= 5,
   );
-  const concurrency = await measureConcurrency(client, main, sizes.concurrency);
+}
+
+function concurrencyRow(concurrency) {
   const callRatio = concurrency.ours.perSecond / concurrency.bare.perSecond;
   row(
     `${sizes.concurrency.callers} concurrent callers, one connection (errors ${concurrency.ours.errors})`,
@@ -143,32 +162,38 @@ try {
     '>= 0.9x, 0 errors',
     callRatio >= 0.9 && concurrency.ours.errors === 0,
   );
-} finally {
-  await main.stop();
+  for (const [side, { byCode }] of Object.entries(concurrency)) {
+    for (const [code, count] of Object.entries(byCode))
+      row(`  ... ${side} error ${code}`, String(count), '', '', '', undefined);
+  }
 }
 
-const { speed, perMinute, contacts } = sizes.bulk;
-const epoch = Date.now();
-const quota = await startSandboxProcess(build, {
-  speed,
-  epoch,
-  contactData: { quota: { minute: perMinute } },
-});
-try {
-  const client = await loadClient(build);
-  const bulk = await measureBulk(client, build, quota, { ...sizes.bulk, epoch });
-  const expected = Math.ceil(contacts / 100);
-  const ratio = bulk.oursMs / bulk.bareMs;
-  row(
-    `bulk enrichment, ${contacts} contacts, ${perMinute}/min at ${speed}x (${bulk.requests} requests)`,
-    `${bulk.oursMs.toFixed(0)} ms`,
-    `${bulk.bareMs.toFixed(0)} ms (quota-bound bare)`,
-    `${ratio.toFixed(2)}x`,
-    `${expected} requests, <= 1.05x`,
-    bulk.requests === expected && bulk.failed === 0 && ratio <= 1.05,
-  );
-} finally {
-  await quota.stop();
+if (wanted('bulk')) await bulkRow();
+
+async function bulkRow() {
+  const { speed, perMinute, contacts } = sizes.bulk;
+  const epoch = Date.now();
+  const quota = await startSandboxProcess(build, {
+    speed,
+    epoch,
+    contactData: { quota: { minute: perMinute } },
+  });
+  try {
+    const client = await loadClient(build);
+    const bulk = await measureBulk(client, build, quota, { ...sizes.bulk, epoch });
+    const expected = Math.ceil(contacts / 100);
+    const ratio = bulk.oursMs / bulk.bareMs;
+    row(
+      `bulk enrichment, ${contacts} contacts, ${perMinute}/min at ${speed}x (${bulk.requests} requests)`,
+      `${bulk.oursMs.toFixed(0)} ms`,
+      `${bulk.bareMs.toFixed(0)} ms (quota-bound bare)`,
+      `${ratio.toFixed(2)}x`,
+      `${expected} requests, <= 1.05x`,
+      bulk.requests === expected && bulk.failed === 0 && ratio <= 1.05,
+    );
+  } finally {
+    await quota.stop();
+  }
 }
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

@@ -32,18 +32,21 @@ export async function measureConcurrency(client, sandbox, { callers, calls }) {
     await Promise.all(Array.from({ length: callers }, () => call().catch(() => undefined)));
     let next = 0;
     let errors = 0;
+    const byCode = {};
     const started = performance.now();
     await Promise.all(
       Array.from({ length: callers }, async () => {
         while (next < calls) {
           next += 1;
-          await call().catch(() => {
+          await call().catch((error) => {
             errors += 1;
+            const code = error?.code ?? error?.name ?? 'unknown';
+            byCode[code] = (byCode[code] ?? 0) + 1;
           });
         }
       }),
     );
-    result[side] = { perSecond: calls / ((performance.now() - started) / 1000), errors };
+    result[side] = { perSecond: calls / ((performance.now() - started) / 1000), errors, byCode };
   }
   return result;
 }
