@@ -6,7 +6,8 @@ import type { DoctorCheck } from './doctor-check.js';
  * answer (shown without its password).
  */
 export async function checkCoordinationMode(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
-  if (!env.TOOLSTEPS_REDIS_URL?.trim()) {
+  const { configuredRedisUrl, describeCoordination } = await import('../../coordination/open-coordinator.js');
+  if (!configuredRedisUrl({ env })) {
     return {
       name: 'coordination',
       status: 'info',
@@ -15,7 +16,6 @@ export async function checkCoordinationMode(env: NodeJS.ProcessEnv = process.env
       details: ['TOOLSTEPS_REDIS_URL is not set'],
     };
   }
-  const { describeCoordination } = await import('../../coordination/open-coordinator.js');
   const status = await describeCoordination({ env });
   return {
     name: 'coordination',

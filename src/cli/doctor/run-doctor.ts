@@ -34,7 +34,8 @@ async function connectionsCheck(
     import('../../connection/file-store.js'),
     import('../cli-context.js'),
   ]);
-  if (!env.TOOLSTEPS_REDIS_URL?.trim()) {
+  const { configuredRedisUrl } = await import('../../coordination/open-coordinator.js');
+  if (!configuredRedisUrl({ env })) {
     return checkConnectionStates(new FileConnectionStore(home), await cliRegistry());
   }
   if (coordination.status === 'fail') {
