@@ -23,3 +23,14 @@ export async function writeFileAtomic(target: string, text: string): Promise<voi
 }
 
 export const isMissingFile = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Deletes `file` and says whether it was there: a file already gone is no error. */
+export async function unlinkIfPresent(file: string): Promise<boolean> {
+  try {
+    await fs.unlink(file);
+    return true;
+  } catch (error) {
+    if (isMissingFile(error)) return false;
+    throw error;
+  }
+}

@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import { type FieldIssue, InputError, NotFoundError, PermissionError, TimeoutError } from '../errors.js';
+import { unlinkIfPresent, writeFileAtomic } from '../atomic-write.js';
+import { type FieldIssue, InputError, PermissionError, TimeoutError } from '../errors.js';
+import { checkRecord } from '../store/check-record.js';
+import { LockedRecordStore } from '../store/locked-record-store.js';
 import { Connection, connectionIdPattern } from './connection.js';
 import type { ConnectionStore } from './connection-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -55,17 +57,7 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
  * are an InputError (with the failing paths), not a raw schema error.
  */
 export function checkConnection(value: Connection): Connection {
-  const parsed = Connection.safeParse(value);
-  if (parsed.success) return parsed.data;
-  // Issue messages name the rule, never the value, so no secret reaches the error.
-  const issues: FieldIssue[] = parsed.error.issues.map((issue) => ({
-    path: issue.path.join('.') || '(connection)',
-    message: issue.message,
-  }));
-  throw new InputError(
-    `Invalid connection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-    issues,
-  );
+  return checkRecord(Connection, 'connection', value);
 }
 
 /** `$TOOLSTEPS_HOME`, or `~/.toolsteps`. */
@@ -82,7 +74,7 @@ export function defaultToolstepsHome(env: NodeJS.ProcessEnv = process.env): stri
  * `withConnectionLock` holds it across longer work, so two processes cannot
  * rotate the same refresh token at once.
  */
-export class FileConnectionStore implements ConnectionStore {
+export class FileConnectionStore extends LockedRecordStore<Connection> implements ConnectionStore {
   private readonly directory: string;
   private readonly mutex = new KeyedMutex();
   private readonly lockTimeoutMs: number;
@@ -90,6 +82,7 @@ export class FileConnectionStore implements ConnectionStore {
   private readonly warn: (message: string) => void;
 
   constructor(home: string = defaultToolstepsHome(), options: FileConnectionStoreOptions = {}) {
+    super({ noun: 'connection', check: checkConnection });
     this.directory = path.join(home, 'connections');
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_GIVE_UP_MS;
     this.lockStaleMs = options.lockStaleMs ?? LOCK_STALE_MS;
@@ -209,31 +202,12 @@ export class FileConnectionStore implements ConnectionStore {
     return found.filter((item): item is Connection => item !== undefined);
   }
 
-  async put(connection: Connection): Promise<void> {
-    const valid = checkConnection(connection);
-    await this.withConnectionLock(valid.id, () => this.write(valid));
+  protected delete(id: string): Promise<boolean> {
+    return unlinkIfPresent(this.fileFor(id));
   }
 
-  async update(id: string, change: (current: Connection) => Connection): Promise<Connection> {
-    return this.withConnectionLock(id, async () => {
-      const current = await this.get(id);
-      if (!current) throw new NotFoundError(`No connection with id "${id}".`);
-      const next = checkConnection(change(current));
-      await this.write(next);
-      return next;
-    });
-  }
-
-  async remove(id: string): Promise<boolean> {
-    return this.withConnectionLock(id, async () => {
-      try {
-        await fs.unlink(this.fileFor(id));
-        return true;
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') return false;
-        throw error;
-      }
-    });
+  protected lock<T>(id: string, work: () => Promise<T>): Promise<T> {
+    return this.withConnectionLock(id, work);
   }
 
   /**
@@ -263,7 +237,7 @@ export class FileConnectionStore implements ConnectionStore {
     });
   }
 
-  private async write(connection: Connection): Promise<void> {
+  protected async write(connection: Connection): Promise<void> {
     await this.ensureDirectory();
     const target = this.fileFor(connection.id);
     await writeFileAtomic(target, `${JSON.stringify(connection, null, 2)}\n`);

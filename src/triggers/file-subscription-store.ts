@@ -1,10 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isMissingFile, writeFileAtomic } from '../atomic-write.js';
+import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../atomic-write.js';
 import { defaultToolstepsHome } from '../connection/file-store.js';
 import { KeyedMutex } from '../connection/keyed-mutex.js';
-import { InputError, NotFoundError } from '../errors.js';
+import { InputError } from '../errors.js';
+import { LockedRecordStore } from '../store/locked-record-store.js';
 import { checkSubscription } from './check-subscription.js';
 import { Subscription, subscriptionIdPattern } from './subscription.js';
 import type { SubscriptionStore } from './subscription-store.js';
@@ -17,11 +18,12 @@ const DeliveryRecord = z.object({ lastDeliveryAt: z.number().int() });
  * The time of the last delivery lives in its own `<id>.delivery.json`, so
  * the intake of a running `listen` never overwrites a change a command made.
  */
-export class FileSubscriptionStore implements SubscriptionStore {
+export class FileSubscriptionStore extends LockedRecordStore<Subscription> implements SubscriptionStore {
   private readonly directory: string;
   private readonly mutex = new KeyedMutex();
 
   constructor(home: string = defaultToolstepsHome()) {
+    super({ noun: 'subscription', check: checkSubscription });
     this.directory = path.join(home, 'subscriptions');
   }
 
@@ -68,38 +70,19 @@ export class FileSubscriptionStore implements SubscriptionStore {
     return found.filter((item): item is Subscription => item !== undefined);
   }
 
-  private async write(subscription: Subscription): Promise<void> {
+  protected async write(subscription: Subscription): Promise<void> {
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
     const { lastDeliveryAt: _kept, ...record } = subscription;
     await writeFileAtomic(this.fileFor(subscription.id), `${JSON.stringify(record, null, 2)}\n`);
   }
 
-  async put(subscription: Subscription): Promise<void> {
-    const valid = checkSubscription(subscription);
-    await this.mutex.run(valid.id, () => this.write(valid));
+  protected async delete(id: string): Promise<boolean> {
+    await fs.rm(this.fileFor(id, '.delivery.json'), { force: true });
+    return unlinkIfPresent(this.fileFor(id));
   }
 
-  async update(id: string, change: (current: Subscription) => Subscription): Promise<Subscription> {
-    return this.mutex.run(id, async () => {
-      const current = await this.get(id);
-      if (!current) throw new NotFoundError(`No subscription with id "${id}".`);
-      const next = checkSubscription(change(current));
-      await this.write(next);
-      return next;
-    });
-  }
-
-  async remove(id: string): Promise<boolean> {
-    return this.mutex.run(id, async () => {
-      await fs.rm(this.fileFor(id, '.delivery.json'), { force: true });
-      try {
-        await fs.unlink(this.fileFor(id));
-        return true;
-      } catch (error) {
-        if (isMissingFile(error)) return false;
-        throw error;
-      }
-    });
+  protected lock<T>(id: string, work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(id, work);
   }
 
   async recordDelivery(id: string, at: number): Promise<void> {

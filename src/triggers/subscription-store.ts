@@ -1,3 +1,4 @@
+import type { RecordStore } from '../store/record-store.js';
 import type { Subscription } from './subscription.js';
 
 /**
@@ -6,11 +7,6 @@ import type { Subscription } from './subscription.js';
  * intake, which writes it on every event, never races a command that
  * activates or removes the same subscription.
  */
-export interface SubscriptionStore {
-  get(id: string): Promise<Subscription | undefined>;
-  list(): Promise<Subscription[]>;
-  put(subscription: Subscription): Promise<void>;
-  update(id: string, change: (current: Subscription) => Subscription): Promise<Subscription>;
-  remove(id: string): Promise<boolean>;
+export interface SubscriptionStore extends RecordStore<Subscription> {
   recordDelivery(id: string, at: number): Promise<void>;
 }
