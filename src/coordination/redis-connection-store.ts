@@ -1,8 +1,8 @@
 import type { Connection } from '../connection/connection.js';
 import type { ConnectionStore } from '../connection/connection-store.js';
 import { checkConnection } from '../connection/file-store.js';
-import { EncryptedRecords } from './encrypted-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
+import { RedisRecordStore } from './redis-record-store.js';
 import type { SecretBox } from './secret-box.js';
 import { withLock } from './with-lock.js';
 
@@ -21,52 +21,29 @@ export interface RedisConnectionStoreOptions {
  * heartbeat, so a token refresh runs in one worker at a time and a holder
  * that dies loses the lock after its TTL.
  */
-export class RedisConnectionStore implements ConnectionStore {
-  private readonly records: EncryptedRecords<Connection>;
-
+export class RedisConnectionStore extends RedisRecordStore<Connection> implements ConnectionStore {
   constructor(
     private readonly coordinator: RedisCoordinator,
     box: SecretBox,
     private readonly options: RedisConnectionStoreOptions = {},
   ) {
-    this.records = new EncryptedRecords(coordinator, box, {
-      kind: 'conn',
-      noun: 'connection',
-      split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
-      // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
-      join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
-    });
-  }
-
-  get(id: string): Promise<Connection | undefined> {
-    return this.records.get(id);
-  }
-
-  list(): Promise<Connection[]> {
-    return this.records.list();
+    super(
+      coordinator,
+      box,
+      {
+        kind: 'conn',
+        noun: 'connection',
+        split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
+        // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
+        join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
+      },
+      checkConnection,
+    );
   }
 
   /** Every connection's public fields, read without the encryption key. */
   listPublic(): Promise<Record<string, unknown>[]> {
     return this.records.listPublic();
-  }
-
-  async put(connection: Connection): Promise<void> {
-    const valid = checkConnection(connection);
-    await this.records.put(valid.id, valid);
-  }
-
-  update(id: string, change: (current: Connection) => Connection): Promise<Connection> {
-    return this.records.update(id, (current) => checkConnection(change(current)));
-  }
-
-  remove(id: string): Promise<boolean> {
-    return this.records.remove(id);
-  }
-
-  /** Seals every connection with the current key (after rotating `TOOLSTEPS_ENCRYPTION_KEY`). */
-  rekey(): Promise<{ rekeyed: number; total: number }> {
-    return this.records.rekey();
   }
 
   withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {

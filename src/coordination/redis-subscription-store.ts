@@ -1,8 +1,8 @@
 import { checkSubscription } from '../triggers/check-subscription.js';
 import type { Subscription, SubscriptionInput } from '../triggers/subscription.js';
 import type { SubscriptionStore } from '../triggers/subscription-store.js';
-import { EncryptedRecords } from './encrypted-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
+import { RedisRecordStore } from './redis-record-store.js';
 import type { SecretBox } from './secret-box.js';
 
 /**
@@ -11,44 +11,25 @@ import type { SecretBox } from './secret-box.js';
  * included, is a compare-and-set, so a delivery never overwrites a
  * command's change made in between.
  */
-export class RedisSubscriptionStore implements SubscriptionStore {
-  private readonly records: EncryptedRecords<Subscription>;
-
+export class RedisSubscriptionStore extends RedisRecordStore<Subscription> implements SubscriptionStore {
   constructor(coordinator: RedisCoordinator, box: SecretBox) {
-    this.records = new EncryptedRecords(coordinator, box, {
-      kind: 'sub',
-      noun: 'subscription',
-      split: ({ secret, ...publicPart }) => ({ publicPart, secrets: secret === undefined ? {} : { secret } }),
-      join: (publicPart, secrets) => checkSubscription({ ...publicPart, ...secrets } as SubscriptionInput),
-    });
-  }
-
-  get(id: string): Promise<Subscription | undefined> {
-    return this.records.get(id);
-  }
-
-  list(): Promise<Subscription[]> {
-    return this.records.list();
-  }
-
-  async put(subscription: Subscription): Promise<void> {
-    const valid = checkSubscription(subscription);
-    await this.records.put(valid.id, valid);
-  }
-
-  update(id: string, change: (current: Subscription) => Subscription): Promise<Subscription> {
-    return this.records.update(id, (current) => checkSubscription(change(current)));
-  }
-
-  remove(id: string): Promise<boolean> {
-    return this.records.remove(id);
+    super(
+      coordinator,
+      box,
+      {
+        kind: 'sub',
+        noun: 'subscription',
+        split: ({ secret, ...publicPart }) => ({
+          publicPart,
+          secrets: secret === undefined ? {} : { secret },
+        }),
+        join: (publicPart, secrets) => checkSubscription({ ...publicPart, ...secrets } as SubscriptionInput),
+      },
+      checkSubscription,
+    );
   }
 
   async recordDelivery(id: string, at: number): Promise<void> {
     await this.records.update(id, (current) => ({ ...current, lastDeliveryAt: at }));
-  }
-
-  rekey(): Promise<{ rekeyed: number; total: number }> {
-    return this.records.rekey();
   }
 }
