@@ -24,6 +24,34 @@ export type InvokeResult<Steps extends AnyStep, Id extends string> = InvocationR
   StepOutput<StepWithId<Steps, Id>>
 >;
 
+/** The items of one integration, or all of them when no integration is named. */
+function ofIntegration<Item extends { integration: { id: string } }>(
+  items: Iterable<Item>,
+  integrationId: string | undefined,
+): Item[] {
+  const all = [...items];
+  return integrationId ? all.filter((item) => item.integration.id === integrationId) : all;
+}
+
+/**
+ * The error for an id the registry does not hold: it suggests the ids a typo
+ * is closest to first, then what a search for the id's words finds.
+ */
+function unknownId(
+  noun: 'step' | 'trigger',
+  id: string,
+  known: Iterable<string>,
+  search: (words: string) => string[],
+): InputError {
+  const close = closestIds(id, [...known]);
+  const found = search(id.replace(/[._]/g, ' '));
+  const suggestions = [...new Set([...close, ...found])].slice(0, 3);
+  return new InputError(
+    `Unknown ${noun} "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
+    [{ path: noun, message: `unknown ${noun} id` }],
+  );
+}
+
 /**
  * Holds integrations and steps, refuses duplicates, ranks search results and
  * invokes. `Steps` is the union of the step types it holds (the catalogue's
@@ -91,27 +119,17 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   requireStep(id: string): AnyStep {
     const step = this.step(id);
     if (step) return step;
-    // The ids a typo is closest to first, then what a search for its words finds.
-    const close = closestIds(id, [...this.steps.keys()]);
-    const found = this.search(id.replace(/[._]/g, ' '), 3).map((hit) => hit.step.id);
-    const suggestions = [...new Set([...close, ...found])].slice(0, 3);
-    throw new InputError(
-      `Unknown step "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
-      [{ path: 'step', message: 'unknown step id' }],
+    throw unknownId('step', id, this.steps.keys(), (words) =>
+      this.search(words, 3).map((hit) => hit.step.id),
     );
   }
 
   listSteps(integrationId?: string): AnyStep[] {
-    const all = [...this.steps.values()];
-    return integrationId ? all.filter((step) => step.integration.id === integrationId) : all;
+    return ofIntegration(this.steps.values(), integrationId);
   }
 
   search(query: string, limit = 20): SearchHit[] {
-    const integrationOf = (step: AnyStep) => this.integrations.get(step.integration.id)!;
-    return rankItems(this.steps.values(), integrationOf, query, limit).map(({ item, score }) => ({
-      step: item,
-      score,
-    }));
+    return this.rank(this.steps.values(), query, limit).map(({ item, score }) => ({ step: item, score }));
   }
 
   trigger(id: string): AnyTrigger | undefined {
@@ -122,27 +140,25 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   requireTrigger(id: string): AnyTrigger {
     const trigger = this.triggers.get(id);
     if (trigger) return trigger;
-    const close = closestIds(id, [...this.triggers.keys()]);
-    const found = this.searchTriggers(id.replace(/[._]/g, ' '), 3).map((hit) => hit.trigger.id);
-    const suggestions = [...new Set([...close, ...found])].slice(0, 3);
-    throw new InputError(
-      `Unknown trigger "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
-      [{ path: 'trigger', message: 'unknown trigger id' }],
+    throw unknownId('trigger', id, this.triggers.keys(), (words) =>
+      this.searchTriggers(words, 3).map((hit) => hit.trigger.id),
     );
   }
 
   listTriggers(integrationId?: string): AnyTrigger[] {
-    const all = [...this.triggers.values()];
-    return integrationId ? all.filter((trigger) => trigger.integration.id === integrationId) : all;
+    return ofIntegration(this.triggers.values(), integrationId);
   }
 
   /** Ranked like step search: provider name, title, keywords, id, description. */
   searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
-    const integrationOf = (trigger: AnyTrigger) => this.integrations.get(trigger.integration.id)!;
-    return rankItems(this.triggers.values(), integrationOf, query, limit).map(({ item, score }) => ({
+    return this.rank(this.triggers.values(), query, limit).map(({ item, score }) => ({
       trigger: item,
       score,
     }));
+  }
+
+  private rank<Item extends AnyStep | AnyTrigger>(items: Iterable<Item>, query: string, limit: number) {
+    return rankItems(items, (item) => this.integrations.get(item.integration.id)!, query, limit);
   }
 
   /**
