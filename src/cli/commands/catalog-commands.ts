@@ -3,6 +3,7 @@ import { definedOnly } from '../../defined-only.js';
 import { Catalog, type CatalogStep } from '../catalog.js';
 import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
+import { printSearchHits } from '../print-search-hits.js';
 import { fieldLines } from '../schema-summary.js';
 
 function line(step: CatalogStep): string {
@@ -47,18 +48,12 @@ function registerSearchCommand(program: Command): void {
     .argument('<words...>', 'what to look for')
     .action(async (words: string[], _options: unknown, command: Command) => {
       const hits = Catalog.read().search(words.join(' '));
-      if (command.optsWithGlobals().json) {
-        printJson(
-          hits.map((hit) => ({
-            id: hit.step.id,
-            title: hit.step.title,
-            score: Number(hit.score.toFixed(2)),
-          })),
-        );
-        return;
-      }
-      if (!hits.length) process.stdout.write('No step matches.\n');
-      for (const hit of hits) process.stdout.write(`${line(hit.step)}\n`);
+      printSearchHits(
+        command,
+        'step',
+        hits.map((hit) => ({ item: hit.step, score: hit.score })),
+        line,
+      );
     });
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { AnyTrigger } from '../../trigger.js';
 import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
+import { printSearchHits } from '../print-search-hits.js';
 
 const line = (trigger: AnyTrigger) => `${trigger.id.padEnd(36)} ${trigger.title}`;
 
@@ -22,18 +23,12 @@ async function listTriggers(options: { integration?: string }, command: Command)
 
 async function searchTriggers(words: string[], _options: unknown, command: Command): Promise<void> {
   const hits = (await cliRegistry()).searchTriggers(words.join(' '));
-  if (command.optsWithGlobals().json) {
-    printJson(
-      hits.map((hit) => ({
-        id: hit.trigger.id,
-        title: hit.trigger.title,
-        score: Number(hit.score.toFixed(2)),
-      })),
-    );
-    return;
-  }
-  if (!hits.length) process.stdout.write('No trigger matches.\n');
-  for (const hit of hits) process.stdout.write(`${line(hit.trigger)}\n`);
+  printSearchHits(
+    command,
+    'trigger',
+    hits.map((hit) => ({ item: hit.trigger, score: hit.score })),
+    line,
+  );
 }
 
 async function describeTrigger(id: string, _options: unknown, command: Command): Promise<void> {
