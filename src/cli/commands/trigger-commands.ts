@@ -4,6 +4,32 @@ import { collect } from '../option-values.js';
 import { registerTriggerCatalogCommands } from './trigger-catalog-commands.js';
 
 const actions = () => import('./trigger-actions.js');
+const checks = () => import('./subscription-checks.js');
+
+/** The commands that act on one stored subscription: name, help line, action. */
+const subscriptionCommands: [string, string, (...args: unknown[]) => Promise<void>][] = [
+  ['activate', 'Let deliveries start events again.', lazyAction(actions, 'activate')],
+  [
+    'deactivate',
+    'Keep the webhook but start nothing: deliveries are answered and skipped.',
+    lazyAction(actions, 'deactivate'),
+  ],
+  [
+    'remove',
+    'Delete the webhook (and rule) at the provider, then the subscription.',
+    lazyAction(actions, 'removeSubscription'),
+  ],
+  [
+    'status',
+    "Show a subscription, its webhook's state read from the provider now, and the last delivery.",
+    lazyAction(checks, 'showStatus'),
+  ],
+  [
+    'test',
+    "Ask the provider for a test delivery of the trigger's example event, and show the variables it maps to.",
+    lazyAction(checks, 'runTest'),
+  ],
+];
 
 function registerCreateCommand(triggers: Command): void {
   triggers
@@ -34,37 +60,7 @@ export function registerTriggerCommands(program: Command): void {
     .description('Events that start agents: list, subscribe, manage.');
   registerTriggerCatalogCommands(triggers);
   registerCreateCommand(triggers);
-  triggers
-    .command('activate')
-    .description('Let deliveries start events again.')
-    .argument('<subscription-id>')
-    .action(lazyAction(actions, 'activate'));
-  triggers
-    .command('deactivate')
-    .description('Keep the webhook but start nothing: deliveries are answered and skipped.')
-    .argument('<subscription-id>')
-    .action(lazyAction(actions, 'deactivate'));
-  triggers
-    .command('remove')
-    .description('Delete the webhook (and rule) at the provider, then the subscription.')
-    .argument('<subscription-id>')
-    .action(lazyAction(actions, 'removeSubscription'));
-  triggers
-    .command('status')
-    .description(
-      "Show a subscription, its webhook's state read from the provider now, and the last delivery.",
-    )
-    .argument('<subscription-id>')
-    .action(async (id: string, options: unknown, command: Command) =>
-      (await import('./subscription-checks.js')).showStatus(id, options, command),
-    );
-  triggers
-    .command('test')
-    .description(
-      "Ask the provider for a test delivery of the trigger's example event, and show the variables it maps to.",
-    )
-    .argument('<subscription-id>')
-    .action(async (id: string, options: unknown, command: Command) =>
-      (await import('./subscription-checks.js')).runTest(id, options, command),
-    );
+  for (const [name, description, action] of subscriptionCommands) {
+    triggers.command(name).description(description).argument('<subscription-id>').action(action);
+  }
 }
