@@ -51,6 +51,47 @@ export function singleWindow(
   };
 }
 
+/** How a provider states when its window refills: seconds from now, or an epoch time in seconds. */
+export type QuotaResetFormat = 'seconds_from_now' | 'epoch_seconds';
+
+/**
+ * The headers that carry one quota window. A figure some responses send
+ * under one name and others under another lists both; the first present wins.
+ */
+export interface QuotaHeaders {
+  window: string;
+  remaining: readonly string[];
+  limit: readonly string[];
+  reset: string;
+  resetFormat: QuotaResetFormat;
+}
+
+function firstIntHeader(headers: Headers, names: readonly string[]): number | undefined {
+  for (const name of names) {
+    const value = intHeader(headers, name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A `readRateLimit` for the common case of one window in three headers,
+ * so an integration names its headers instead of re-writing the reading.
+ */
+export function readQuotaHeaders(names: QuotaHeaders) {
+  return (headers: Headers, now: number): RateLimitSnapshot | undefined => {
+    const resetSeconds = intHeader(headers, names.reset);
+    const resetOrigin = names.resetFormat === 'seconds_from_now' ? now : 0;
+    return singleWindow(
+      names.window,
+      now,
+      firstIntHeader(headers, names.remaining),
+      firstIntHeader(headers, names.limit),
+      resetSeconds === undefined ? undefined : resetOrigin + resetSeconds * 1000,
+    );
+  };
+}
+
 /** The window with the least room left: the one that decides whether we wait. */
 export function tightestWindow(snapshot: RateLimitSnapshot | undefined): RateLimitWindow | undefined {
   if (!snapshot) return undefined;

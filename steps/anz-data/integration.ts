@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
+import { readQuotaHeaders } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { anzDataConnectionCheck } from './lib/connection-check.js';
 import { anzDataApi } from './lib/operations.js';
@@ -40,16 +40,13 @@ export const anzData = defineIntegration({
   authHeaders: ({ connection }) => ({ authorization: `Bearer ${connection.secrets.apiKey}` }),
   credentialHeaders: ['authorization'],
   /** Per-minute quota per key in the older IETF draft fields; the reset is in seconds. */
-  readRateLimit: (headers, now) => {
-    const resetSeconds = intHeader(headers, 'ratelimit-reset');
-    return singleWindow(
-      'minute',
-      now,
-      intHeader(headers, 'ratelimit-remaining'),
-      intHeader(headers, 'ratelimit-limit'),
-      resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
-    );
-  },
+  readRateLimit: readQuotaHeaders({
+    window: 'minute',
+    remaining: ['ratelimit-remaining'],
+    limit: ['ratelimit-limit'],
+    reset: 'ratelimit-reset',
+    resetFormat: 'seconds_from_now',
+  }),
   parseError: parseAnzDataError,
   apiCall: { methods: ['GET', 'POST'] },
   paths: Object.fromEntries(Object.entries(anzDataApi).map(([name, operation]) => [name, operation.path])),

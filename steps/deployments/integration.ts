@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
+import { readQuotaHeaders } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { deploymentsConnectionCheck } from './lib/connection-check.js';
 import { deploymentsPaths } from './lib/paths.js';
@@ -57,16 +57,13 @@ export const deployments = defineIntegration({
   /** Every endpoint takes `teamId`; without it calls act on the personal account. */
   defaultQuery: (fields) => ({ teamId: fields.teamId }),
   /** X-RateLimit-Limit / -Remaining / -Reset, the reset in epoch seconds. */
-  readRateLimit: (headers, now) => {
-    const resetSeconds = intHeader(headers, 'x-ratelimit-reset');
-    return singleWindow(
-      'api',
-      now,
-      intHeader(headers, 'x-ratelimit-remaining'),
-      intHeader(headers, 'x-ratelimit-limit'),
-      resetSeconds === undefined ? undefined : resetSeconds * 1000,
-    );
-  },
+  readRateLimit: readQuotaHeaders({
+    window: 'api',
+    remaining: ['x-ratelimit-remaining'],
+    limit: ['x-ratelimit-limit'],
+    reset: 'x-ratelimit-reset',
+    resetFormat: 'epoch_seconds',
+  }),
   parseError: parseDeploymentsError,
   classifyError: classifyDeploymentsError,
   apiCall: { methods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
+import { readQuotaHeaders } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
@@ -45,16 +45,13 @@ export const ticketing = defineIntegration({
    * Every response carries X-Rate-Limit / X-Rate-Limit-Remaining (per minute
    * per account); list endpoints add ratelimit-* with a reset in seconds.
    */
-  readRateLimit: (headers, now) => {
-    const resetSeconds = intHeader(headers, 'ratelimit-reset');
-    return singleWindow(
-      'minute',
-      now,
-      intHeader(headers, 'ratelimit-remaining') ?? intHeader(headers, 'x-rate-limit-remaining'),
-      intHeader(headers, 'ratelimit-limit') ?? intHeader(headers, 'x-rate-limit'),
-      resetSeconds === undefined ? undefined : now + resetSeconds * 1000,
-    );
-  },
+  readRateLimit: readQuotaHeaders({
+    window: 'minute',
+    remaining: ['ratelimit-remaining', 'x-rate-limit-remaining'],
+    limit: ['ratelimit-limit', 'x-rate-limit'],
+    reset: 'ratelimit-reset',
+    resetFormat: 'seconds_from_now',
+  }),
   authHint: TICKETING_AUTH_HINT,
   parseError: parseTicketingError,
   classifyError: classifyTicketingError,
