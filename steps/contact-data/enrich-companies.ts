@@ -1,14 +1,6 @@
-import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
-import {
-  BULK_RUN_MAX_RECORDS,
-  BULK_RUN_MAX_RECORDS_TEXT,
-  bulkOptions,
-  bulkOutput,
-  bulkVariables,
-  runBulkLookup,
-} from './lib/bulk-step.js';
+import { bulkInput, bulkOutput, bulkVariables, runBulkLookup } from './lib/bulk-step.js';
 import { companyLookup } from './lib/company-schema.js';
 import { BULK_MAX_RECORDS, contactDataPaths } from './lib/paths.js';
 
@@ -31,15 +23,9 @@ export default defineStep({
     'csv',
     'company enrichment',
   ],
-  input: z.strictObject({
-    companies: z
-      .array(companyLookup.lookup)
-      .min(1)
-      .max(BULK_RUN_MAX_RECORDS)
-      .describe(
-        `Companies to enrich, 1 to ${BULK_RUN_MAX_RECORDS_TEXT}; each with exactly one of domain or name.`,
-      ),
-    ...bulkOptions,
+  input: bulkInput('companies', companyLookup.lookup, {
+    records: 'Companies',
+    each: 'each with exactly one of domain or name',
   }),
   output: bulkOutput('company', companyLookup.lookup, companyLookup.item),
   access: 'read',
@@ -65,8 +51,6 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.companyBulk,
-      toWire: companyLookup.toWire,
-      wireData: companyLookup.wire,
-      toItem: companyLookup.fromWire,
+      kind: companyLookup,
     }),
 });

@@ -1,14 +1,6 @@
-import { z } from 'zod';
 import { defineStep } from '../../src/step.js';
 import { contactData } from './integration.js';
-import {
-  BULK_RUN_MAX_RECORDS,
-  BULK_RUN_MAX_RECORDS_TEXT,
-  bulkOptions,
-  bulkOutput,
-  bulkVariables,
-  runBulkLookup,
-} from './lib/bulk-step.js';
+import { bulkInput, bulkOutput, bulkVariables, runBulkLookup } from './lib/bulk-step.js';
 import { personLookup } from './lib/contact-schema.js';
 import { BULK_MAX_RECORDS, contactDataPaths } from './lib/paths.js';
 
@@ -31,15 +23,9 @@ export default defineStep({
     'phones',
     'people enrichment',
   ],
-  input: z.strictObject({
-    contacts: z
-      .array(personLookup.lookup)
-      .min(1)
-      .max(BULK_RUN_MAX_RECORDS)
-      .describe(
-        `People to enrich, 1 to ${BULK_RUN_MAX_RECORDS_TEXT}; each with exactly one way to identify them.`,
-      ),
-    ...bulkOptions,
+  input: bulkInput('contacts', personLookup.lookup, {
+    records: 'People',
+    each: 'each with exactly one way to identify them',
   }),
   output: bulkOutput('contact', personLookup.lookup, personLookup.item),
   access: 'read',
@@ -68,8 +54,6 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.personBulk,
-      toWire: personLookup.toWire,
-      wireData: personLookup.wire,
-      toItem: personLookup.fromWire,
+      kind: personLookup,
     }),
 });

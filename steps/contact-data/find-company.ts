@@ -41,13 +41,5 @@ export default defineStep({
     revenue_range: '$.company.revenue.range',
   },
   examples: [{ title: 'A company by domain', input: { domain: 'contoso.example' } }],
-  async run(input, context) {
-    const found = await lookupOne(context, {
-      path: contactDataPaths.company,
-      body: companyLookup.toWire(input),
-      wireData: companyLookup.wire,
-      toItem: companyLookup.fromWire,
-    });
-    return { matched: found.matched, company: found.item, credits_charged: found.credits_charged };
-  },
+  run: (input, context) => lookupOne(context, 'company', contactDataPaths.company, companyLookup, input),
 });

@@ -50,13 +50,5 @@ export default defineStep({
       input: { first_name: 'Ava', last_name: 'Abbott', company: 'northwind.example' },
     },
   ],
-  async run(input, context) {
-    const found = await lookupOne(context, {
-      path: contactDataPaths.person,
-      body: personLookup.toWire(input),
-      wireData: personLookup.wire,
-      toItem: personLookup.fromWire,
-    });
-    return { matched: found.matched, contact: found.item, credits_charged: found.credits_charged };
-  },
+  run: (input, context) => lookupOne(context, 'contact', contactDataPaths.person, personLookup, input),
 });

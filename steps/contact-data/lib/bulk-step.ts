@@ -7,6 +7,7 @@ import {
   recordOutcome,
   runInBatches,
 } from './bulk-runner.js';
+import type { LookupKind } from './lookup-kind.js';
 import { BULK_MAX_RECORDS } from './paths.js';
 import { readWire, type WireRecord, wireBulk } from './wire.js';
 
@@ -39,6 +40,26 @@ export const bulkOptions = {
     .default(3)
     .describe('Batches in flight at once, 1 to 5. Default 3. The rate gate still paces every request.'),
 };
+
+/**
+ * The input of a bulk step: its records under `list`, 1 to
+ * BULK_RUN_MAX_RECORDS of them, and the batch options.
+ */
+export function bulkInput<List extends string, Lookup extends z.ZodType>(
+  list: List,
+  lookup: Lookup,
+  words: { records: string; each: string },
+) {
+  // A computed key is typed as any string; the cast names the one field it is.
+  const records = {
+    [list]: z
+      .array(lookup)
+      .min(1)
+      .max(BULK_RUN_MAX_RECORDS)
+      .describe(`${words.records} to enrich, 1 to ${BULK_RUN_MAX_RECORDS_TEXT}; ${words.each}.`),
+  } as Record<List, z.ZodArray<Lookup>>;
+  return z.strictObject({ ...records, ...bulkOptions });
+}
 
 /** The output of a bulk step: per-record results in input order, and a summary. */
 export function bulkOutput<
@@ -112,9 +133,7 @@ export interface BulkLookup<Key extends string, Lookup, WireData, Item> {
   batchSize: number;
   concurrency: number;
   path: string;
-  toWire(lookup: Lookup): Record<string, string>;
-  wireData: z.ZodType<WireData>;
-  toItem(data: WireData): Item;
+  kind: LookupKind<Lookup, WireData, Item>;
 }
 
 /**
@@ -127,9 +146,9 @@ async function sendBatch<Lookup, WireData, Item>(
   options: BulkLookup<string, Lookup, WireData, Item>,
   batch: Lookup[],
 ): Promise<RecordOutcome<Item>[]> {
-  const { context, path } = options;
-  const response = await context.http.request({ method: 'POST', path, body: batch.map(options.toWire) });
-  const answer = readWire(wireBulk(options.wireData), response.body, `POST ${path}`) as {
+  const { context, path, kind } = options;
+  const response = await context.http.request({ method: 'POST', path, body: batch.map(kind.toWire) });
+  const answer = readWire(wireBulk(kind.wire), response.body, `POST ${path}`) as {
     results: WireRecord<WireData>[];
   };
   if (answer.results.some((record) => record.creditsCharged !== undefined)) {
@@ -138,7 +157,7 @@ async function sendBatch<Lookup, WireData, Item>(
   const byIndex = new Map(answer.results.map((record, position) => [record.index ?? position, record]));
   return batch.map((_, index): RecordOutcome<Item> => {
     const record = byIndex.get(index);
-    if (record) return recordOutcome(record, options.toItem);
+    if (record) return recordOutcome(record, kind.fromWire);
     return {
       status: 'failed',
       item: null,

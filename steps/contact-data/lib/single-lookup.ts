@@ -2,33 +2,33 @@ import { z } from 'zod';
 import { CreditError, ProviderError } from '../../../src/errors.js';
 import type { StepContext } from '../../../src/step.js';
 import { recordOutcome } from './bulk-runner.js';
+import type { LookupKind } from './lookup-kind.js';
 import { readWire, type WireRecord, wireRecord } from './wire.js';
 
 /**
- * One paid lookup (`POST /person`, `POST /company`). Not found is HTTP 200
- * with an error inside the record and costs nothing: an empty result, not
- * an error. Other record-level refusals become typed errors.
+ * One paid lookup (`POST /person`, `POST /company`), shaped as `lookupOutput`
+ * with the item under `itemKey`. Not found is HTTP 200 with an error inside
+ * the record and costs nothing: an empty result, not an error. Other
+ * record-level refusals become typed errors.
  */
-export async function lookupOne<WireData, Item>(
+export async function lookupOne<Key extends string, Lookup, WireData, Item>(
   context: Pick<StepContext, 'http' | 'reportCredits'>,
-  options: {
-    path: string;
-    body: Record<string, string>;
-    wireData: z.ZodType<WireData>;
-    toItem(data: WireData): Item;
-  },
-): Promise<{ matched: boolean; item: Item | null; credits_charged: number | null }> {
-  const where = `POST ${options.path}`;
-  const response = await context.http.request({ method: 'POST', path: options.path, body: options.body });
-  const record = readWire(wireRecord(options.wireData), response.body, where) as WireRecord<WireData>;
-  const outcome = recordOutcome(record, options.toItem);
+  itemKey: Key,
+  path: string,
+  kind: LookupKind<Lookup, WireData, Item>,
+  lookup: Lookup,
+): Promise<{ matched: boolean; credits_charged: number | null } & Record<Key, Item | null>> {
+  const where = `POST ${path}`;
+  const response = await context.http.request({ method: 'POST', path, body: kind.toWire(lookup) });
+  const record = readWire(wireRecord(kind.wire), response.body, where) as WireRecord<WireData>;
+  const outcome = recordOutcome(record, kind.fromWire);
   if (outcome.credits_charged !== null) context.reportCredits(outcome.credits_charged);
   if (outcome.error) {
     const known = {
       status: response.status,
       sent: true,
       providerCode: outcome.error.code,
-      context: { method: 'POST', path: options.path },
+      context: { method: 'POST', path },
     };
     throw outcome.error.code === 'credits_exhausted'
       ? new CreditError(`${where} was refused: ${outcome.error.message}`, {
@@ -39,11 +39,12 @@ export async function lookupOne<WireData, Item>(
           code: 'provider_rejected',
         });
   }
+  // A computed key is typed as any string; the cast names the one field it is.
   return {
     matched: outcome.status === 'matched',
-    item: outcome.item,
+    [itemKey]: outcome.item,
     credits_charged: outcome.credits_charged,
-  };
+  } as { matched: boolean; credits_charged: number | null } & Record<Key, Item | null>;
 }
 
 /**
