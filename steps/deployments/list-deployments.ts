@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPageOutput } from '../../src/cursor-page.js';
 import { OutputError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';
 import { deployments } from './integration.js';
@@ -69,15 +70,10 @@ export default defineStep({
     'Lists deployments newest first, one page at a time. Pass next_cursor back as cursor with the same filters for the next page; has_more says whether there is one. Use it to find deployment ids, to check whether a create went through, or to find builds to cancel (state ["QUEUED", "INITIALIZING", "BUILDING"]). The cursor is the creation time (epoch ms) of the last deployment on the page, and the next page holds only deployments created strictly before it: another deployment created in that same millisecond but cut off by limit is skipped (rare; a larger limit, or the library\'s iterateDeployments, which overlaps pages and drops repeats, avoids it). Read-only and safe to retry.',
   keywords: ['deployments', 'list', 'history', 'builds', 'status', 'recent deploys', 'find deployment'],
   input: listDeploymentsInput,
-  output: z.object({
-    deployments: z.array(Deployment).describe('This page of deployments, newest first.'),
-    has_more: z.boolean().describe('Whether another page exists.'),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe(
-        'Pass as cursor to get the next page; null on the last page. It is the creation time (epoch ms) of the last deployment on this page; the next page starts strictly before it.',
-      ),
+  output: cursorPageOutput('deployments', Deployment, {
+    items: 'This page of deployments, newest first.',
+    cursor:
+      'Pass as cursor to get the next page; null on the last page. It is the creation time (epoch ms) of the last deployment on this page; the next page starts strictly before it.',
   }),
   access: 'read',
   idempotent: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPageOutput } from '../../src/cursor-page.js';
 import { defineStep } from '../../src/step.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
@@ -47,13 +48,9 @@ export default defineStep({
       (value) => !value.created_after || !value.created_before || value.created_after < value.created_before,
       { path: ['created_before'], message: 'created_before must be later than created_after' },
     ),
-  output: z.object({
-    tickets: z.array(Ticket).describe('This page of tickets.'),
-    has_more: z.boolean().describe('Whether another page exists.'),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe('Pass as cursor to get the next page; null on the last page.'),
+  output: cursorPageOutput('tickets', Ticket, {
+    items: 'This page of tickets.',
+    cursor: 'Pass as cursor to get the next page; null on the last page.',
   }),
   access: 'read',
   idempotent: true,
