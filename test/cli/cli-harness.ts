@@ -64,6 +64,23 @@ export async function openCliWorld(prefix: string, sandbox: SandboxOptions = {})
 }
 
 /**
+ * `openCliWorld` before the tests of the file (or enclosing describe) and
+ * `closeCliWorld` after them, unsetting the test's own variables in `env`.
+ * The world's fields are there once its beforeAll has run.
+ */
+export function useCliWorld(
+  prefix: string,
+  options: { sandbox?: SandboxOptions; env?: string[] } = {},
+): CliWorld {
+  const world = {} as CliWorld;
+  beforeAll(async () => {
+    Object.assign(world, await openCliWorld(prefix, options.sandbox));
+  });
+  afterAll(() => closeCliWorld(world, ...(options.env ?? [])));
+  return world;
+}
+
+/**
  * A fresh TOOLSTEPS_HOME for each test of the enclosing describe (or one for
  * all of them, with `scope: 'all'`), deleted after, with TOOLSTEPS_HOME and
  * the test's own variables in `env` unset. Returns where the current one is.

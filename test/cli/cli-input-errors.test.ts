@@ -1,26 +1,20 @@
 import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { acmeDesk, cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { acmeDesk, addConnection, cli, jsonError, useCliWorld } from './cli-harness.js';
 
-let home: string;
-let sandbox: Sandbox;
+const world = useCliWorld('toolsteps-cli-input-', { env: ['TS_INPUT_TOKEN'] });
 
-beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-input-'));
-});
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_INPUT_TOKEN'));
-beforeEach(() => {
-  process.env.TS_INPUT_TOKEN = 'tkt_input_test_token_value';
-});
-
-const ticketingSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
-const stored = async () => readdir(path.join(home, 'connections')).catch(() => [] as string[]);
+const ticketingSent = () => world.sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing');
+const stored = async () => readdir(path.join(world.home, 'connections')).catch(() => [] as string[]);
+const token = { env: 'TS_INPUT_TOKEN', value: 'tkt_input_test_token_value' };
+/** `toolsteps connections add ticketing --id <id> --subdomain acme` with the token above, and any further flags. */
+const addAcme = (id: string, ...flags: string[]) =>
+  addConnection('ticketing', id, token, '--subdomain', 'acme', ...flags);
 /** `toolsteps connect ticketing --id <id>` to the sandbox's acme desk, with any further flags. */
 const connectAcme = (id: string, ...flags: string[]) =>
-  cli('connect', 'ticketing', '--id', id, ...acmeDesk(sandbox), ...flags);
+  cli('connect', 'ticketing', '--id', id, ...acmeDesk(world.sandbox), ...flags);
 
 /** A free loopback port, and a way to keep it taken. */
 async function loopbackServer(): Promise<{ port: number; close(): Promise<void> }> {
@@ -34,56 +28,42 @@ async function loopbackServer(): Promise<{ port: number; close(): Promise<void> 
 
 describe('CLI input errors are InputErrors: exit 2, code input_invalid, nothing sent', () => {
   it('connections add --expires-in abc', async () => {
-    const args = ['connections', 'add', 'ticketing', '--id', 'exp', '--subdomain', 'acme'];
-    const human = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', 'abc');
+    const human = await addAcme('exp', '--expires-in', 'abc');
     expect(human.code).toBe(2);
     expect(human.err).toContain('error [input_invalid]: --expires-in must be a whole number');
     expect(human.err).not.toMatch(/ZodError|internal_error/);
-    const json = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', '1e3', '--json');
+    const json = await addAcme('exp', '--expires-in', '1e3', '--json');
     expect(json.code).toBe(2);
     expect(jsonError(json)).toMatchObject({ code: 'input_invalid', name: 'InputError' });
     expect(await stored()).not.toContain('exp.json');
-    const fine = await cli(...args, '--access-token-env', 'TS_INPUT_TOKEN', '--expires-in', '1800');
+    const fine = await addAcme('exp', '--expires-in', '1800');
     expect(fine.code).toBe(0);
   });
 
   it('connections add with a label the store would refuse', async () => {
-    const result = await cli(
-      'connections',
-      'add',
-      'ticketing',
-      '--id',
-      'long-label',
-      '--subdomain',
-      'acme',
-      '--access-token-env',
-      'TS_INPUT_TOKEN',
-      '--label',
-      'x'.repeat(201),
-      '--json',
-    );
+    const result = await addAcme('long-label', '--label', 'x'.repeat(201), '--json');
     expect(result.code).toBe(2);
     expect(jsonError(result)).toMatchObject({
       code: 'input_invalid',
       fields: [{ path: 'label' }],
     });
-    expect(result.out).not.toContain('tkt_input_test_token_value');
+    expect(result.out).not.toContain(token.value);
   });
 
   it('connect checks the connection id before the OAuth flow starts', async () => {
     const before = ticketingSent().length;
-    const grants = sandbox.ticketing.oauth.grants.authorization_code;
+    const grants = world.sandbox.ticketing.oauth.grants.authorization_code;
     const result = await connectAcme('not a valid id!', '--json');
     expect(result.code).toBe(2);
     expect(jsonError(result)).toMatchObject({ code: 'input_invalid', fields: [{ path: 'id' }] });
     expect(ticketingSent().length).toBe(before);
-    expect(sandbox.ticketing.oauth.grants.authorization_code).toBe(grants);
+    expect(world.sandbox.ticketing.oauth.grants.authorization_code).toBe(grants);
   });
 
   it('connect checks the label and the callback port before the OAuth flow starts', async () => {
     const before = ticketingSent().length;
     const base = ['connect', 'ticketing', '--id', 'early', '--subdomain', 'acme'];
-    const url = ['--base-url', sandbox.baseUrl('ticketing', 'acme')];
+    const url = ['--base-url', world.sandbox.baseUrl('ticketing', 'acme')];
     expect((await cli(...base, ...url, '--label', 'y'.repeat(201))).code).toBe(2);
     const port = await cli(...base, ...url, '--callback-port', '70000', '--json');
     expect(port.code).toBe(2);

@@ -1,15 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { acmeDesk, cli, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { acmeDesk, cli, runStep, useCliWorld } from './cli-harness.js';
 
-let home: string;
-let sandbox: Sandbox;
-beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-'));
-});
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_TEST_TOKEN'));
+const world = useCliWorld('toolsteps-cli-', { env: ['TS_TEST_TOKEN'] });
 beforeEach(() => {
   delete process.env.TS_TEST_TOKEN;
 });
@@ -49,7 +43,7 @@ describe('toolsteps CLI', () => {
   });
 
   it('adds, lists, runs with and removes a connection against the sandbox', async () => {
-    const tokens = sandbox.ticketing.issueTokens('acme');
+    const tokens = world.sandbox.ticketing.issueTokens('acme');
     process.env.TS_TEST_TOKEN = tokens.access_token;
     const added = await cli(
       'connections',
@@ -59,12 +53,12 @@ describe('toolsteps CLI', () => {
       'acme-cli',
       '--label',
       'Acme',
-      ...acmeDesk(sandbox),
+      ...acmeDesk(world.sandbox),
       '--access-token-env',
       'TS_TEST_TOKEN',
     );
     expect(added.code).toBe(0);
-    const file = path.join(home, 'connections', 'acme-cli.json');
+    const file = path.join(world.home, 'connections', 'acme-cli.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const listed = await cli('connections', 'list', '--json');
     expect(listed.out).not.toContain(tokens.access_token);
@@ -98,18 +92,20 @@ describe('toolsteps CLI', () => {
   });
 
   it('connect runs the OAuth code flow with a loopback callback and PKCE', async () => {
-    const result = await cli('connect', 'ticketing', '--id', 'acme-oauth', ...acmeDesk(sandbox));
+    const result = await cli('connect', 'ticketing', '--id', 'acme-oauth', ...acmeDesk(world.sandbox));
     expect(result.code).toBe(0);
-    const stored = JSON.parse(await readFile(path.join(home, 'connections', 'acme-oauth.json'), 'utf8'));
+    const stored = JSON.parse(
+      await readFile(path.join(world.home, 'connections', 'acme-oauth.json'), 'utf8'),
+    );
     expect(stored.secrets.refreshToken).toMatch(/^tkt_rt_/);
     expect(stored.fields.clientId).toBe('toolsteps-cli');
-    expect(sandbox.ticketing.oauth.grants.authorization_code).toBeGreaterThanOrEqual(1);
+    expect(world.sandbox.ticketing.oauth.grants.authorization_code).toBeGreaterThanOrEqual(1);
     const ran = await runStep('ticketing.search_tickets', 'acme-oauth', { query: 'status:open' });
     expect(ran.code).toBe(0);
     expect(ran.out).toContain('ticket_ids');
-    expect((await readdir(path.join(home, 'connections'))).filter((name) => name.endsWith('.tmp'))).toEqual(
-      [],
-    );
+    expect(
+      (await readdir(path.join(world.home, 'connections'))).filter((name) => name.endsWith('.tmp')),
+    ).toEqual([]);
   });
 
   it('manifest --check passes on the committed manifest', async () => {

@@ -1,21 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
 import { FileDedupeStore } from '../../src/triggers/file-dedupe-store.js';
 import { FileSubscriptionStore } from '../../src/triggers/file-subscription-store.js';
 import { createIntake } from '../../src/triggers/intake.js';
 import { toNodeListener } from '../../src/triggers/node-listener.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../steps/index.js';
-import {
-  addConnection,
-  addSandboxTicketing,
-  cli,
-  closeCliWorld,
-  jsonError,
-  openCliWorld,
-} from './cli-harness.js';
+import { addConnection, addSandboxTicketing, cli, jsonError, useCliWorld } from './cli-harness.js';
 
 /**
  * `triggers test` and `triggers status` against the sandbox, over real
@@ -23,28 +15,26 @@ import {
  * and a real intake on a loopback port receives it.
  */
 
-let home: string;
-let sandbox: Sandbox;
+const world = useCliWorld('toolsteps-cli-trigger-checks-', { env: ['TS_TC_TICKETING', 'TS_TC_DEPLOY'] });
 let receiver: Server;
 let target: string;
 const started: TriggerEvent[] = [];
 
 beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-trigger-checks-'));
-  const desk = await addSandboxTicketing(sandbox, 'desk', 'TS_TC_TICKETING');
+  const desk = await addSandboxTicketing(world.sandbox, 'desk', 'TS_TC_TICKETING');
   const vercel = await addConnection(
     'deployments',
     'vercel',
-    { env: 'TS_TC_DEPLOY', value: sandbox.deployments.issueToken(1) },
+    { env: 'TS_TC_DEPLOY', value: world.sandbox.deployments.issueToken(1) },
     '--team-id',
     'team_acme',
     '--base-url',
-    sandbox.baseUrl('deployments'),
+    world.sandbox.baseUrl('deployments'),
   );
   expect([desk.code, vercel.code]).toEqual([0, 0]);
   const intake = createIntake({
-    subscriptions: new FileSubscriptionStore(home),
-    dedupe: new FileDedupeStore(home),
+    subscriptions: new FileSubscriptionStore(world.home),
+    dedupe: new FileDedupeStore(world.home),
     triggers: createRegistry(),
     handler: (event) => {
       started.push(event);
@@ -56,7 +46,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (receiver.listening) await new Promise((resolve) => receiver.close(resolve));
-  await closeCliWorld({ home, sandbox }, 'TS_TC_TICKETING', 'TS_TC_DEPLOY');
 });
 
 async function subscribe(trigger: string, connection: string, ...flags: string[]): Promise<string> {
@@ -95,7 +84,9 @@ describe('triggers test', () => {
       variables: report.variables,
     });
     // The request the provider got: its test endpoint, for the saved webhook, with the payload to send.
-    const asked = sandbox.server.requestLog.filter((entry) => entry.path.includes('/api/v2/webhooks/test'));
+    const asked = world.sandbox.server.requestLog.filter((entry) =>
+      entry.path.includes('/api/v2/webhooks/test'),
+    );
     expect(asked.at(-1)?.path).toMatch(/^\/acme\/api\/v2\/webhooks\/test\?webhook_id=\w+$/);
 
     // A second test is a new event: never swallowed as a duplicate.
@@ -123,7 +114,7 @@ describe('triggers test', () => {
 
   it('deployments: the provider has no test delivery; says so, offers the sandbox path, still shows the variables', async () => {
     const id = await subscribe('deployments.deployment_failed', 'vercel');
-    const before = sandbox.server.requestLog.length;
+    const before = world.sandbox.server.requestLog.length;
     const result = await cli('triggers', 'test', id, '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.out);
@@ -137,7 +128,7 @@ describe('triggers test', () => {
     });
     expect(report.no_delivery).toContain('has no test delivery');
     expect(report.no_delivery).toContain('deployments.create_deployment');
-    expect(sandbox.server.requestLog.length).toBe(before);
+    expect(world.sandbox.server.requestLog.length).toBe(before);
   });
 
   it('a receiver that is down: the delivery fails, exit 1', async () => {
@@ -175,10 +166,13 @@ describe('triggers status', () => {
       details: { events: 'deployment.created' },
     });
     const hook = status.provider.webhook_id as string;
-    const deleted = await fetch(`${sandbox.baseUrl('deployments')}/v1/webhooks/${hook}?teamId=team_acme`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${process.env.TS_TC_DEPLOY}` },
-    });
+    const deleted = await fetch(
+      `${world.sandbox.baseUrl('deployments')}/v1/webhooks/${hook}?teamId=team_acme`,
+      {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${process.env.TS_TC_DEPLOY}` },
+      },
+    );
     expect(deleted.status).toBe(204);
     const gone = await cli('triggers', 'status', id);
     expect(gone.code).toBe(1);
