@@ -1,24 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { acmeDesk, cli, closeCliWorld, jsonError, openCliWorld } from './cli-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { acmeDesk, cli, jsonError, useCliWorld } from './cli-harness.js';
 
-let home: string;
-let sandbox: Sandbox;
-const ticketingSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing').length;
+const world = useCliWorld('toolsteps-cli-connections-', { env: ['TS_CONN_TOKEN'] });
+const ticketingSent = () =>
+  world.sandbox.server.requestLog.filter((entry) => entry.mount === 'ticketing').length;
 const stored = async (id: string) =>
-  JSON.parse(await readFile(path.join(home, 'connections', `${id}.json`), 'utf8')) as {
+  JSON.parse(await readFile(path.join(world.home, 'connections', `${id}.json`), 'utf8')) as {
     label?: string;
     createdAt: number;
     secrets: Record<string, string>;
   };
 
 beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-connections-'));
-  process.env.TS_CONN_TOKEN = sandbox.ticketing.issueTokens('acme').access_token;
+  process.env.TS_CONN_TOKEN = world.sandbox.ticketing.issueTokens('acme').access_token;
 });
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_CONN_TOKEN'));
 
 const addDesk = (id: string, ...flags: string[]) =>
   cli(
@@ -27,13 +24,13 @@ const addDesk = (id: string, ...flags: string[]) =>
     'ticketing',
     '--id',
     id,
-    ...acmeDesk(sandbox),
+    ...acmeDesk(world.sandbox),
     '--access-token-env',
     'TS_CONN_TOKEN',
     ...flags,
   );
 const connectDesk = (id: string, ...flags: string[]) =>
-  cli('connect', 'ticketing', '--id', id, ...acmeDesk(sandbox), ...flags);
+  cli('connect', 'ticketing', '--id', id, ...acmeDesk(world.sandbox), ...flags);
 
 describe('connections add and connect never overwrite without --force', () => {
   it('connections add refuses a taken id (exit 2, nothing changed) and replaces it with --force', async () => {
@@ -51,14 +48,14 @@ describe('connections add and connect never overwrite without --force', () => {
   it('connect refuses a taken id before any sign-in, and signs in again with --force', async () => {
     expect((await addDesk('oauth-desk')).code).toBe(0);
     const before = ticketingSent();
-    const grants = sandbox.ticketing.oauth.grants.authorization_code;
+    const grants = world.sandbox.ticketing.oauth.grants.authorization_code;
     const refused = await connectDesk('oauth-desk');
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('already exists');
     expect(ticketingSent()).toBe(before);
     const forced = await connectDesk('oauth-desk', '--force');
     expect(forced.code).toBe(0);
-    expect(sandbox.ticketing.oauth.grants.authorization_code).toBe(grants + 1);
+    expect(world.sandbox.ticketing.oauth.grants.authorization_code).toBe(grants + 1);
     expect((await stored('oauth-desk')).secrets.refreshToken).toMatch(/^tkt_rt_/);
   });
 });
@@ -78,7 +75,7 @@ describe('connect checks before any browser', () => {
     const result = await connectDesk('hinted', '--timeout', '30');
     expect(result.code).toBe(0);
     expect(result.err).toContain(
-      `Connecting to the local sandbox at ${sandbox.baseUrl('ticketing', 'acme')}`,
+      `Connecting to the local sandbox at ${world.sandbox.baseUrl('ticketing', 'acme')}`,
     );
   });
 });

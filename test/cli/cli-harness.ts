@@ -137,6 +137,12 @@ export function addSandboxTicketing(sandbox: Sandbox, id: string, env: string, .
   return addConnection('ticketing', id, token, ...acmeDesk(sandbox), ...flags);
 }
 
+/** A deployments connection to the sandbox, with a token for its seeded user 1, "ada" (team acme: projects shop and docs). */
+export function addSandboxDeployments(sandbox: Sandbox, id: string, env: string, ...flags: string[]) {
+  const token = { env, value: sandbox.deployments.issueToken(1) };
+  return addConnection('deployments', id, token, '--base-url', sandbox.baseUrl('deployments'), ...flags);
+}
+
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */
 export async function closeCliWorld(world: CliWorld, ...env: string[]): Promise<void> {
   await world.sandbox.close();

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANZ_DATA_SANDBOX_KEY, type Sandbox } from '../../sandbox/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
 import { freePort } from '../support/ports.js';
 import {
   addConnection,
+  addSandboxDeployments,
   addSandboxTicketing,
   cli,
-  closeCliWorld,
   jsonError,
-  openCliWorld,
   runStep,
+  useCliWorld,
 } from './cli-harness.js';
 
 /**
@@ -17,34 +17,26 @@ import {
  * a taken sandbox port says so, create_ticket says created or recovered.
  */
 
-let home: string;
-let sandbox: Sandbox;
-const sentTo = (mount: string) => sandbox.server.requestLog.filter((entry) => entry.mount === mount).length;
+const world = useCliWorld('toolsteps-cli-refusals-', {
+  env: ['TS_REFUSAL_TOKEN', 'TS_REFUSAL_KEY', 'TS_REFUSAL_DEPLOY'],
+});
+const sentTo = (mount: string) =>
+  world.sandbox.server.requestLog.filter((entry) => entry.mount === mount).length;
 
 beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-refusals-'));
   const added = [
-    await addSandboxTicketing(sandbox, 'desk', 'TS_REFUSAL_TOKEN'),
+    await addSandboxTicketing(world.sandbox, 'desk', 'TS_REFUSAL_TOKEN'),
     await addConnection(
       'anz_data',
       'anz',
       { env: 'TS_REFUSAL_KEY', value: ANZ_DATA_SANDBOX_KEY, flag: '--api-key-env' },
       '--base-url',
-      sandbox.baseUrl('anz-data'),
+      world.sandbox.baseUrl('anz-data'),
     ),
-    await addConnection(
-      'deployments',
-      'vercel',
-      { env: 'TS_REFUSAL_DEPLOY', value: sandbox.deployments.issueToken(1) },
-      '--team-id',
-      'team_acme',
-      '--base-url',
-      sandbox.baseUrl('deployments'),
-    ),
+    await addSandboxDeployments(world.sandbox, 'vercel', 'TS_REFUSAL_DEPLOY', '--team-id', 'team_acme'),
   ];
   for (const result of added) expect(result.code).toBe(0);
 });
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_REFUSAL_TOKEN', 'TS_REFUSAL_KEY', 'TS_REFUSAL_DEPLOY'));
 
 describe('every refusal before sending exits 2', () => {
   it('over the credit budget: exit 2, credit_budget_exceeded, nothing sent', async () => {
@@ -99,7 +91,7 @@ describe('every refusal before sending exits 2', () => {
   });
 
   it('a provider 403 is still a failure (exit 1), not a refusal', async () => {
-    sandbox.faults.add({ target: 'ticketing', count: 1, action: { kind: 'status', status: 403 } });
+    world.sandbox.faults.add({ target: 'ticketing', count: 1, action: { kind: 'status', status: 403 } });
     const result = await runStep('ticketing.list_tickets', 'desk', {}, '--json');
     expect(result.code).toBe(1);
     expect(jsonError(result)).toMatchObject({ code: 'permission_denied', status: 403 });
@@ -125,7 +117,7 @@ describe('failures say where', () => {
   });
 
   it('sandbox --assume with an unknown name or value exits 2 naming it, before any port is opened', async () => {
-    const port = new URL(sandbox.url).port;
+    const port = new URL(world.sandbox.url).port;
     // The taken port would be refused too: the assumption is checked first.
     const unknown = await cli('sandbox', '--port', port, '--assume', 'governance.nope=1', '--json');
     expect(unknown.code).toBe(2);
@@ -139,7 +131,7 @@ describe('failures say where', () => {
   });
 
   it('sandbox on a taken port says so and suggests --port 0', async () => {
-    const port = new URL(sandbox.url).port;
+    const port = new URL(world.sandbox.url).port;
     const human = await cli('sandbox', '--port', port);
     expect(human.code).toBe(2);
     expect(human.err).toContain(`Port ${port} on 127.0.0.1 is already in use`);

@@ -1,45 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ANZ_DATA_SANDBOX_KEY,
-  CONTACT_DATA_SANDBOX_KEY,
-  GOVERNANCE_SANDBOX,
-  type Sandbox,
-} from '../../sandbox/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANZ_DATA_SANDBOX_KEY, CONTACT_DATA_SANDBOX_KEY, GOVERNANCE_SANDBOX } from '../../sandbox/index.js';
 import {
   acmeDesk,
   addConnection,
+  addSandboxDeployments,
   addSandboxTicketing,
   cli,
-  closeCliWorld,
-  openCliWorld,
+  useCliWorld,
 } from './cli-harness.js';
 
 /** `connections test <id>`: the cheapest authenticated read each integration declares, against the sandbox. */
 
-let home: string;
-let sandbox: Sandbox;
 const ENV = ['TS_CT_TICKETING', 'TS_CT_DEPLOY', 'TS_CT_ANZ', 'TS_CT_CONTACT', 'TS_CT_GOV', 'TS_CT_BOGUS'];
-const sentTo = (mount: string) => sandbox.server.requestLog.filter((entry) => entry.mount === mount);
+const world = useCliWorld('toolsteps-cli-conntest-', { env: ENV });
+const sentTo = (mount: string) => world.sandbox.server.requestLog.filter((entry) => entry.mount === mount);
 
 beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-conntest-'));
   const key = (env: string, value: string) => ({ env, value, flag: '--api-key-env' as const });
-  const base = (mount: string, ...more: string[]) => ['--base-url', sandbox.baseUrl(mount, ...more)];
+  const base = (mount: string, ...more: string[]) => ['--base-url', world.sandbox.baseUrl(mount, ...more)];
   // One at a time: the harness captures one run's output at a time.
   const added = [
-    await addSandboxTicketing(sandbox, 'desk', 'TS_CT_TICKETING'),
+    await addSandboxTicketing(world.sandbox, 'desk', 'TS_CT_TICKETING'),
     await addConnection(
       'ticketing',
       'revoked',
       { env: 'TS_CT_BOGUS', value: 'tkt_not_a_token_anyone_issued' },
-      ...acmeDesk(sandbox),
+      ...acmeDesk(world.sandbox),
     ),
-    await addConnection(
-      'deployments',
-      'vercel',
-      { env: 'TS_CT_DEPLOY', value: sandbox.deployments.issueToken(1) },
-      ...base('deployments'),
-    ),
+    await addSandboxDeployments(world.sandbox, 'vercel', 'TS_CT_DEPLOY'),
     await addConnection('anz_data', 'anz', key('TS_CT_ANZ', ANZ_DATA_SANDBOX_KEY), ...base('anz-data')),
     await addConnection(
       'contact_data',
@@ -60,7 +48,6 @@ beforeAll(async () => {
   ];
   for (const result of added) expect(result.code).toBe(0);
 });
-afterAll(() => closeCliWorld({ home, sandbox }, ...ENV));
 
 const test = async (id: string) => {
   const result = await cli('connections', 'test', id, '--json');
@@ -110,7 +97,7 @@ describe('connections test', () => {
   });
 
   it('a 200 that answers as an anonymous user is a failed check, not a pass', async () => {
-    sandbox.faults.add({
+    world.sandbox.faults.add({
       target: 'ticketing',
       pathIncludes: '/users/me',
       count: 1,

@@ -1,12 +1,11 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { checkCoordinationMode } from '../../src/cli/doctor/coordination-mode.js';
 import { checkNodeVersion } from '../../src/cli/doctor/node-version.js';
 import { checkPlan } from '../../src/cli/doctor/plan.js';
 import { checkProxySettings } from '../../src/cli/doctor/proxy-settings.js';
-import { addSandboxTicketing, cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+import { addSandboxTicketing, cli, useCliWorld } from './cli-harness.js';
 
 interface Check {
   name: string;
@@ -15,18 +14,14 @@ interface Check {
   details: string[];
 }
 
-let home: string;
-let sandbox: Sandbox;
+const world = useCliWorld('toolsteps-doctor-', {
+  env: ['TS_DOCTOR_TOKEN', 'TOOLSTEPS_PLAN', 'TOOLSTEPS_REDIS_URL'],
+});
 const doctor = async () => {
   const result = await cli('doctor', '--json');
   return { code: result.code, checks: (JSON.parse(result.out) as { checks: Check[] }).checks };
 };
 const named = (checks: Check[], name: string) => checks.find((check) => check.name === name)!;
-
-beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-doctor-'));
-});
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_DOCTOR_TOKEN', 'TOOLSTEPS_PLAN', 'TOOLSTEPS_REDIS_URL'));
 
 describe('toolsteps doctor', () => {
   it('on a fresh machine: every check present, in order, and exit 0', async () => {
@@ -51,7 +46,7 @@ describe('toolsteps doctor', () => {
 
   it('names each connection with its token state, and fails for an expired one nothing can refresh', async () => {
     expect(
-      (await addSandboxTicketing(sandbox, 'fresh', 'TS_DOCTOR_TOKEN', '--expires-in', '3600')).code,
+      (await addSandboxTicketing(world.sandbox, 'fresh', 'TS_DOCTOR_TOKEN', '--expires-in', '3600')).code,
     ).toBe(0);
     let { code, checks } = await doctor();
     expect(code).toBe(0);
@@ -59,7 +54,7 @@ describe('toolsteps doctor', () => {
       /^fresh \(ticketing\): ok \(expires .*\), not refreshable$/,
     );
     // Age the stored token past its expiry, as time would.
-    const file = path.join(home, 'connections', 'fresh.json');
+    const file = path.join(world.home, 'connections', 'fresh.json');
     const stored = JSON.parse(await readFile(file, 'utf8'));
     await writeFile(file, JSON.stringify({ ...stored, expiresAt: Date.now() - 1000 }), { mode: 0o600 });
     ({ code, checks } = await doctor());
@@ -74,8 +69,8 @@ describe('toolsteps doctor', () => {
   });
 
   it('fails when the store or a file in it is open to other users, naming each', async () => {
-    await mkdir(path.join(home, 'subscriptions'), { recursive: true, mode: 0o700 });
-    const loose = path.join(home, 'subscriptions', 'sub_loose.json');
+    await mkdir(path.join(world.home, 'subscriptions'), { recursive: true, mode: 0o700 });
+    const loose = path.join(world.home, 'subscriptions', 'sub_loose.json');
     await writeFile(loose, '{}', { mode: 0o644 });
     await chmod(loose, 0o644);
     const { code, checks } = await doctor();
@@ -87,7 +82,7 @@ describe('toolsteps doctor', () => {
     await chmod(loose, 0o600);
     expect(named((await doctor()).checks, 'store')).toMatchObject({
       status: 'ok',
-      summary: `${home}: folders 0700, files 0600`,
+      summary: `${world.home}: folders 0700, files 0600`,
     });
   });
 

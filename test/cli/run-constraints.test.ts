@@ -1,32 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { cli, closeCliWorld, jsonError, openCliWorld, runStep } from './cli-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addSandboxDeployments, cli, jsonError, runStep, useCliWorld } from './cli-harness.js';
 
-let home: string;
-let sandbox: Sandbox;
+const world = useCliWorld('toolsteps-cli-constraints-', { env: ['TS_DEPLOY_TOKEN'] });
 
-const deploymentsSent = () => sandbox.server.requestLog.filter((entry) => entry.mount === 'deployments');
+const deploymentsSent = () =>
+  world.sandbox.server.requestLog.filter((entry) => entry.mount === 'deployments');
 
 beforeAll(async () => {
-  ({ home, sandbox } = await openCliWorld('toolsteps-cli-constraints-'));
-  // A deployments connection to the sandbox for the seeded user "ada" in team acme (projects shop, docs).
-  process.env.TS_DEPLOY_TOKEN = sandbox.deployments.issueToken(1);
-  const added = await cli(
-    'connections',
-    'add',
-    'deployments',
-    '--id',
+  const added = await addSandboxDeployments(
+    world.sandbox,
     'vercel',
-    '--access-token-env',
     'TS_DEPLOY_TOKEN',
     '--team-id',
     'team_acme',
-    '--base-url',
-    sandbox.baseUrl('deployments'),
   );
   expect(added.code).toBe(0);
 });
-afterAll(() => closeCliWorld({ home, sandbox }, 'TS_DEPLOY_TOKEN'));
 
 /** Runs a deployments step on the connection above. */
 const onVercel = (step: string, input: unknown, ...flags: string[]) =>

@@ -7,7 +7,7 @@ import { createIntake } from '../../src/triggers/intake.js';
 import { toNodeListener } from '../../src/triggers/node-listener.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../steps/index.js';
-import { addConnection, addSandboxTicketing, cli, jsonError, useCliWorld } from './cli-harness.js';
+import { addSandboxDeployments, addSandboxTicketing, cli, jsonError, useCliWorld } from './cli-harness.js';
 
 /**
  * `triggers test` and `triggers status` against the sandbox, over real
@@ -22,14 +22,12 @@ const started: TriggerEvent[] = [];
 
 beforeAll(async () => {
   const desk = await addSandboxTicketing(world.sandbox, 'desk', 'TS_TC_TICKETING');
-  const vercel = await addConnection(
-    'deployments',
+  const vercel = await addSandboxDeployments(
+    world.sandbox,
     'vercel',
-    { env: 'TS_TC_DEPLOY', value: world.sandbox.deployments.issueToken(1) },
+    'TS_TC_DEPLOY',
     '--team-id',
     'team_acme',
-    '--base-url',
-    world.sandbox.baseUrl('deployments'),
   );
   expect([desk.code, vercel.code]).toEqual([0, 0]);
   const intake = createIntake({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
 import {
-  addConnection,
+  addSandboxDeployments,
   addSandboxTicketing,
   type CliWorld,
   cli,
@@ -164,13 +164,7 @@ describe('deployment webhook against the sandbox, through the CLI', () => {
   };
 
   it('a new deployment of the scoped project starts exactly one event; its replay starts nothing', async () => {
-    const added = await addConnection(
-      'deployments',
-      'deploys',
-      { env: 'TS_E2E_DEPLOY_TOKEN', value: sandbox.deployments.issueToken(1) },
-      '--base-url',
-      sandbox.baseUrl('deployments'),
-    );
+    const added = await addSandboxDeployments(sandbox, 'deploys', 'TS_E2E_DEPLOY_TOKEN');
     expect(added.code).toBe(0);
     const web = (await deploymentsApi('GET', '/v9/projects/web')) as { id: string };
     const port = await freePort();
