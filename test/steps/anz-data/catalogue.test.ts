@@ -1,30 +1,12 @@
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMPANY_RECORDS } from '../../../sandbox/anz-data/anz-data-records.js';
 import { buildManifest } from '../../../src/manifest.js';
 import { anzData } from '../../../steps/anz-data/integration.js';
 import { isValidAbn } from '../../../steps/anz-data/lib/abn.js';
 import { anzDataApi } from '../../../steps/anz-data/lib/operations.js';
-import { anzDataSteps } from '../../../steps/anz-data/steps.js';
 import { createRegistry } from '../../../steps/index.js';
 
-const stepsDir = fileURLToPath(new URL('../../../steps/anz-data/', import.meta.url));
-
 describe('anz_data in the catalogue', () => {
-  it('has one file per step, named for the second half of its id', () => {
-    const files = new Set(readdirSync(stepsDir));
-    expect(anzDataSteps.map((step) => step.id).sort()).toEqual([
-      'anz_data.api_call',
-      'anz_data.enrich_company',
-      'anz_data.enrich_person',
-      'anz_data.search_people',
-    ]);
-    for (const step of anzDataSteps) {
-      expect(files).toContain(`${step.id.split('.')[1]?.replace(/_/g, '-')}.ts`);
-    }
-  });
-
   it('lists every step in the manifest with schemas, credit rules and the exactly-one-of rule', () => {
     const manifest = buildManifest(createRegistry());
     expect(manifest.integrations.find((entry) => entry.id === 'anz_data')).toMatchObject({
