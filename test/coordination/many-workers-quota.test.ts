@@ -9,7 +9,7 @@ import { SecretBox } from '../../src/coordination/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
-import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
+import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(3);
 const PREFIX = testPrefix('quota');
@@ -26,10 +26,7 @@ describe.skipIf(!enabled)('one rate limit shared by worker processes (Redis)', (
   let script: string;
   beforeAll(async () => {
     await clearTestKeys(REDIS_URL, PREFIX);
-    script = await compiledChild(
-      'test/coordination/support/coordination-worker.ts',
-      'toolsteps-quota-workers',
-    );
+    script = await compiledWorker('toolsteps-quota-workers');
   }, 120_000);
   afterAll(() => clearTestKeys(REDIS_URL, PREFIX));
 

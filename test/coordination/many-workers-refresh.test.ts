@@ -9,7 +9,7 @@ import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../s
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import {
-  compiledChild,
+  compiledWorker,
   everyRedisValue,
   newEncryptionKey,
   type RunningWorker,
@@ -33,10 +33,7 @@ describe.skipIf(!enabled)('token refresh across worker processes (Redis)', () =>
 
   beforeAll(async () => {
     await clearTestKeys(REDIS_URL, PREFIX);
-    script = await compiledChild(
-      'test/coordination/support/coordination-worker.ts',
-      'toolsteps-refresh-workers',
-    );
+    script = await compiledWorker('toolsteps-refresh-workers');
   }, 120_000);
 
   beforeEach(async () => {

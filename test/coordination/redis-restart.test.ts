@@ -9,7 +9,7 @@ import { openRedisStores, type RedisStores } from '../../src/coordination/open-r
 import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
-import { compiledChild, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
+import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
 
 const enabled = await redisSuiteEnabled(testRedisUrl(6));
 const KEY = newEncryptionKey();
@@ -52,10 +52,7 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
     url = `redis://127.0.0.1:${port}/0`;
     server = redisServer(port, dir);
     await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
-    script = await compiledChild(
-      'test/coordination/support/coordination-worker.ts',
-      'toolsteps-restart-workers',
-    );
+    script = await compiledWorker('toolsteps-restart-workers');
     sandbox = await startSandbox();
   }, 120_000);
 

@@ -23,10 +23,13 @@ export interface RunningWorker {
   output(): string;
 }
 
-/** Compiles a child entry point and what it imports, once per test file (its own cache folder). */
-export async function compiledChild(entry: string, cache: string): Promise<string> {
-  const root = await transpileForChild([entry], cache);
-  return path.join(root, entry.replace(/\.ts$/, '.js'));
+/** The child the coordination tests start: a runtime over the Redis store and coordinator (see the file). */
+const WORKER_ENTRY = 'test/coordination/support/coordination-worker.ts';
+
+/** Compiles the worker and what it imports, once per test file (its own cache folder); returns the script to start. */
+export async function compiledWorker(cache: string): Promise<string> {
+  const root = await transpileForChild([WORKER_ENTRY], cache);
+  return path.join(root, WORKER_ENTRY.replace(/\.ts$/, '.js'));
 }
 
 /** Starts `node script` with `env` added; collects its last stdout line as JSON. */
