@@ -8,6 +8,14 @@ describe('deployments.list_deployments', () => {
   let fx: DeploymentsFixture;
   closeAfterEach(() => fx);
 
+  /** The ids iterateDeployments yields for project api, `limit` a page, at most `maxPages` pages. */
+  async function apiIds(limit: number, maxPages?: number): Promise<string[]> {
+    const ids: string[] = [];
+    const options = { connection: fx.connection.id, filters: { project: 'api', limit }, maxPages };
+    for await (const deployment of iterateDeployments(fx.runtime, options)) ids.push(deployment.id);
+    return ids;
+  }
+
   it('sends every filter as the provider names it', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
     await fx.invoke('deployments.list_deployments', {
@@ -76,13 +84,7 @@ describe('deployments.list_deployments', () => {
   it('iterates every deployment through the library iterator, one request per page', async () => {
     fx = await deploymentsFixture();
     const seeded = fx.sandbox.deployments.seedDeployments(17, { project: 'api' });
-    const ids: string[] = [];
-    for await (const deployment of iterateDeployments(fx.runtime, {
-      connection: fx.connection.id,
-      filters: { project: 'api', limit: 4 },
-    })) {
-      ids.push(deployment.id);
-    }
+    const ids = await apiIds(4);
     expect(ids).toEqual(seeded.map((deployment) => deployment.id).reverse());
     // Each next page overlaps the previous one by its last millisecond (its repeat is dropped), so
     // 17 deployments 4 at a time take 6 pages: 4 + 3 + 3 + 3 + 3 + 1 new.
@@ -91,14 +93,7 @@ describe('deployments.list_deployments', () => {
     expect(untils[1]).toBe(String((seeded[seeded.length - 4]?.createdAt ?? 0) + 1));
 
     fx.clearWire();
-    const capped: string[] = [];
-    for await (const deployment of iterateDeployments(fx.runtime, {
-      connection: fx.connection.id,
-      filters: { project: 'api', limit: 4 },
-      maxPages: 2,
-    })) {
-      capped.push(deployment.id);
-    }
+    const capped = await apiIds(4, 2);
     // 4, then 3 new after the one-millisecond overlap.
     expect(capped).toHaveLength(7);
     expect(fx.wire()).toHaveLength(2);
@@ -113,13 +108,7 @@ describe('deployments.list_deployments', () => {
       fx.clock.advance(1_000);
     }
     const newestFirst = [...seeded].sort((a, b) => b.createdAt - a.createdAt).map((d) => d.id);
-    const ids: string[] = [];
-    for await (const deployment of iterateDeployments(fx.runtime, {
-      connection: fx.connection.id,
-      filters: { project: 'api', limit: 3 },
-    })) {
-      ids.push(deployment.id);
-    }
+    const ids = await apiIds(3);
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(6);
     expect([...ids].sort()).toEqual([...newestFirst].sort());
@@ -134,14 +123,7 @@ describe('deployments.list_deployments', () => {
     fx.sandbox.deployments.seedDeployments(3, { project: 'api', spacingMs: 0 });
     fx.clock.advance(1_000);
     fx.sandbox.deployments.seedDeployments(1, { project: 'api' });
-    const ids: string[] = [];
-    for await (const deployment of iterateDeployments(fx.runtime, {
-      connection: fx.connection.id,
-      filters: { project: 'api', limit: 2 },
-      maxPages: 10,
-    })) {
-      ids.push(deployment.id);
-    }
+    const ids = await apiIds(2, 10);
     expect(new Set(ids).size).toBe(ids.length);
     expect(fx.wire().length).toBeLessThan(10);
   });
