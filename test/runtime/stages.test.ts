@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import { InputError } from '../../src/errors.js';
 import { defineIntegration } from '../../src/integration.js';
 import { Runtime } from '../../src/runtime.js';
-import { defineStep } from '../../src/step.js';
+import { type AnyStep, defineStep } from '../../src/step.js';
 import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
@@ -45,14 +45,17 @@ describe('validateInput', () => {
 describe('validateOutput redacts only what can hold a secret, and that always', () => {
   const KEY = 'probe-key-0001';
   const spelled = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  /** The output of `step` run on a fresh runtime over the probe connection with input `{value}`. */
+  const outputOf = async (step: AnyStep, value: unknown = 1) => {
+    const runtime = new Runtime({ clock: new ManualClock() });
+    return (await runtime.invoke(step, { connection: probeConnection(), input: { value } })).output;
+  };
 
   it('redacts a key the answer spells with JSON escapes, which its raw text does not show', async () => {
     nock(PROBE).get('/api/echo').reply(200, `{"said":"you sent ${spelled}"}`, {
       'content-type': 'application/json',
     });
-    const runtime = new Runtime({ clock: new ManualClock() });
-    const result = await runtime.invoke(echo, { connection: probeConnection(), input: { value: 1 } });
-    expect(result.output).toEqual({ said: 'you sent [redacted]' });
+    expect(await outputOf(echo)).toEqual({ said: 'you sent [redacted]' });
   });
 
   it('redacts a key an answer header carries into the output', async () => {
@@ -67,9 +70,7 @@ describe('validateOutput redacts only what can hold a secret, and that always', 
     nock(PROBE)
       .get('/api/echo')
       .reply(200, '{}', { location: `/next?key=${KEY}` });
-    const runtime = new Runtime({ clock: new ManualClock() });
-    const result = await runtime.invoke(located, { connection: probeConnection(), input: { value: 1 } });
-    expect(result.output).toEqual({ said: '/next?key=[redacted]' });
+    expect(await outputOf(located)).toEqual({ said: '/next?key=[redacted]' });
   });
 
   it('redacts a key the input held and the step echoed without asking the provider', async () => {
@@ -78,19 +79,12 @@ describe('validateOutput redacts only what can hold a secret, and that always', 
       id: 'probe.parrot',
       run: async (input) => ({ said: String(input.value) }),
     });
-    const runtime = new Runtime({ clock: new ManualClock() });
-    const result = await runtime.invoke(parrot, {
-      connection: probeConnection(),
-      input: { value: `my ${KEY}` },
-    });
-    expect(result.output).toEqual({ said: 'my [redacted]' });
+    expect(await outputOf(parrot, `my ${KEY}`)).toEqual({ said: 'my [redacted]' });
   });
 
   it('leaves an answer that quotes no secret as the schema parsed it', async () => {
     nock(PROBE).get('/api/echo').reply(200, { said: 'probe-key is a word, probe-ke0001 is not the key' });
-    const runtime = new Runtime({ clock: new ManualClock() });
-    const result = await runtime.invoke(echo, { connection: probeConnection(), input: { value: 1 } });
-    expect(result.output).toEqual({ said: 'probe-key is a word, probe-ke0001 is not the key' });
+    expect(await outputOf(echo)).toEqual({ said: 'probe-key is a word, probe-ke0001 is not the key' });
   });
 });
 
