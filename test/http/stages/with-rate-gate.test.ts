@@ -8,29 +8,41 @@ import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transpor
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
+/** The probe transport behind a rate gate on its clock that waits at most `maxWaitMs`. */
+function gatedProbe(maxWaitMs = 60_000) {
+  const { send, clock } = probeAttempt();
+  const gate = new RateGate({ clock, maxWaitMs });
+  const gated = withRateGate(send, gate);
+  return {
+    clock,
+    gate,
+    /** `GET /api<path>` through the gate. */
+    get: (path: string) => gated(probeOutgoing({ method: 'GET', path })),
+    /** The epoch second `seconds` from now on the clock, as the provider's reset header gives it. */
+    resetIn: (seconds: number) => Math.floor(clock.now() / 1000) + seconds,
+  };
+}
+
 describe('withRateGate: waits before the provider says no', () => {
   it('learns a spent quota from an answer and holds the next request until the reset', async () => {
-    const { send, clock } = probeAttempt();
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
-    const gated = withRateGate(send, gate);
-    const reset = Math.floor(clock.now() / 1000) + 20;
+    const { clock, gate, get, resetIn } = gatedProbe();
+    const reset = resetIn(20);
     nock(PROBE)
       .get('/api/things')
       .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
       .get('/api/things')
       .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
-    const first = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    const first = await get('/things');
     expect(first.stats.rateLimitWaits).toBe(0);
-    const second = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    const second = await get('/things');
     expect(second.stats.rateLimitWaits).toBe(1);
     expect(clock.sleeps).toEqual([20_000]);
     expect(gate.snapshot?.windows[0]?.remaining).toBe(59);
   });
 
   it('keeps the reset an earlier answer gave when a later one gives only the count', async () => {
-    const { send, clock } = probeAttempt();
-    const gated = withRateGate(send, new RateGate({ clock, maxWaitMs: 60_000 }));
-    const reset = Math.floor(clock.now() / 1000) + 20;
+    const { clock, get, resetIn } = gatedProbe();
+    const reset = resetIn(20);
     nock(PROBE)
       .get('/api/things')
       .reply(200, [], { 'x-quota-remaining': '1', 'x-quota-reset': String(reset) })
@@ -38,43 +50,40 @@ describe('withRateGate: waits before the provider says no', () => {
       .reply(200, {}, { 'x-quota-remaining': '0' })
       .get('/api/things')
       .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
-    await gated(probeOutgoing({ method: 'GET', path: '/things' }));
-    await gated(probeOutgoing({ method: 'GET', path: '/thing' }));
-    const third = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    await get('/things');
+    await get('/thing');
+    const third = await get('/things');
     // One wait, until the reset the first answer named: not a 1 s pause and a probe.
     expect(third.stats.rateLimitWaits).toBe(1);
     expect(clock.sleeps).toEqual([20_000]);
   });
 
   it('refuses at once, sending nothing, when the wait is longer than allowed', async () => {
-    const { send, clock } = probeAttempt();
-    const gated = withRateGate(send, new RateGate({ clock, maxWaitMs: 5_000 }));
-    const reset = Math.floor(clock.now() / 1000) + 600;
+    const { get, resetIn } = gatedProbe(5_000);
+    const reset = resetIn(600);
     nock(PROBE)
       .get('/api/things')
       .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) });
-    await gated(probeOutgoing({ method: 'GET', path: '/things' }));
-    const refused = await gated(probeOutgoing({ method: 'GET', path: '/things' }));
+    await get('/things');
+    const refused = await get('/things');
     expect((refused as { error: unknown }).error).toBeInstanceOf(RateLimitError);
     expect(refused.stats.attempts).toBe(0);
   });
 
   it('counts a request that got no answer against the quota: the provider may have counted it', async () => {
-    const { send, clock } = probeAttempt();
-    const gate = new RateGate({ clock, maxWaitMs: 60_000 });
-    const gated = withRateGate(send, gate);
-    const reset = Math.floor(clock.now() / 1000) + 30;
+    const { clock, get, resetIn } = gatedProbe();
+    const reset = resetIn(30);
     nock(PROBE)
       .get('/api/a')
       .reply(200, [], { 'x-quota-remaining': '1', 'x-quota-reset': String(reset) });
-    await gated(probeOutgoing({ method: 'GET', path: '/a' }));
+    await get('/a');
     nock(PROBE)
       .get('/api/b')
       .replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
-    const lost = await gated(probeOutgoing({ method: 'GET', path: '/b' }));
+    const lost = await get('/b');
     expect(lost).toMatchObject({ ok: false, stats: { attempts: 1, answers: [] } });
     nock(PROBE).get('/api/c').reply(200, []);
-    const third = await gated(probeOutgoing({ method: 'GET', path: '/c' }));
+    const third = await get('/c');
     expect(third.stats.rateLimitWaits).toBe(1);
     expect(clock.sleeps).toEqual([30_000]);
   });
