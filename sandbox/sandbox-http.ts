@@ -23,6 +23,16 @@ export interface Reply {
   body?: unknown;
 }
 
+/** Whether a parsed body, or a member of one, is a JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A request body's members, or undefined when the body is not a JSON object. */
+export function objectBody(request: SandboxRequest): Record<string, unknown> | undefined {
+  return isJsonObject(request.body) ? request.body : undefined;
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
 }

@@ -4,7 +4,14 @@ import { definedOnly } from '../../src/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { type RouteRequest, Router } from '../router.js';
-import { bearerToken, json, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
+import {
+  bearerToken,
+  json,
+  objectBody,
+  type Reply,
+  type SandboxRequest,
+  withHeaders,
+} from '../sandbox-http.js';
 import { AnzDataAssumptions } from './anz-data-assumptions.js';
 import {
   abnChecksumOk,
@@ -49,14 +56,6 @@ function withoutCreditHeaders(reply: Reply): Reply {
 
 /** The anz-data emulator knows its callers by their API key. */
 type KeyedRequest = RouteRequest<string>;
-
-/** A request body's members, or undefined when it is not a JSON object. */
-function members(request: SandboxRequest): Record<string, unknown> | undefined {
-  const body = request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : undefined;
-}
 
 /** The one lookup key of a body, or the 400 the provider answers. */
 function oneLookupKey(body: Record<string, unknown>, keys: string[]): [string, string] | Reply {
@@ -174,7 +173,7 @@ export class AnzDataEmulator implements Emulator {
   private routes(): void {
     this.api
       .on('POST', '/enrich/person', (request) => {
-        const body = members(request);
+        const body = objectBody(request);
         if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
         const lookup = oneLookupKey(body, PERSON_KEYS);
         if (!Array.isArray(lookup)) return lookup;
@@ -187,7 +186,7 @@ export class AnzDataEmulator implements Emulator {
         });
       })
       .on('POST', '/enrich/company', (request) => {
-        const body = members(request);
+        const body = objectBody(request);
         if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
         const lookup = oneLookupKey(body, COMPANY_KEYS);
         if (!Array.isArray(lookup)) return lookup;
@@ -199,7 +198,7 @@ export class AnzDataEmulator implements Emulator {
         return this.charged(request, 1, { match: true, company: companyJson(record) });
       })
       .on('POST', '/search/people', (request) => {
-        const body = members(request);
+        const body = objectBody(request);
         if (!body) return problem(400, 'invalid_request', 'The body must be a JSON object.');
         const criteria: SearchCriteria = {};
         for (const filter of SEARCH_FILTERS) {

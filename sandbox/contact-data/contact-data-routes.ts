@@ -1,5 +1,5 @@
 import type { RouteRequest, Router } from '../router.js';
-import { json, type Reply } from '../sandbox-http.js';
+import { isJsonObject, json, type Reply } from '../sandbox-http.js';
 import type { ContactDataAssumptions } from './contact-data-assumptions.js';
 import type { ContactDataDirectory, DirectoryCompany } from './contact-data-directory.js';
 import { type ContactDataAccount, charge, lookupCompany, lookupPerson } from './contact-data-lookups.js';
@@ -7,7 +7,6 @@ import {
   companyWire,
   contains,
   failure,
-  isObject,
   NO_CREDITS,
   personPreview,
   type RecordResult,
@@ -26,14 +25,14 @@ type Lookup = (account: ContactDataAccount, body: Record<string, unknown>) => Re
 type ProblemOf = (value: unknown) => string | undefined;
 
 function personProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'must be an object';
+  if (!isJsonObject(value)) return 'must be an object';
   if (str(value, 'email') || str(value, 'profileUrl')) return undefined;
   if (str(value, 'firstName') && str(value, 'lastName') && str(value, 'company')) return undefined;
   return 'needs email, profileUrl, or firstName with lastName and company';
 }
 
 function companyProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'must be an object';
+  if (!isJsonObject(value)) return 'must be an object';
   return str(value, 'domain') || str(value, 'name') ? undefined : 'needs domain or name';
 }
 
@@ -87,8 +86,8 @@ function search<T>(
   wire: (item: T) => unknown,
 ) {
   return (request: AccountRequest): Reply => {
-    const body = isObject(request.body) ? request.body : {};
-    const rawFilters = isObject(body.filters) ? body.filters : {};
+    const body = isJsonObject(request.body) ? request.body : {};
+    const rawFilters = isJsonObject(body.filters) ? body.filters : {};
     const filters = Object.fromEntries(filterNames.map((name) => [name, str(rawFilters, name)]));
     if (Object.values(filters).every((value) => value === undefined)) {
       return failure(400, 'Bad request', [

@@ -30,10 +30,6 @@ export function str(record: Record<string, unknown>, key: string): string | unde
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function companyWire(company: DirectoryCompany) {
   return { ...company, technologies: [...company.technologies], revenue: { ...company.revenue } };
 }

@@ -1,6 +1,6 @@
 import { definedOnly } from '../../src/defined-only.js';
 import type { Router } from '../router.js';
-import { json } from '../sandbox-http.js';
+import { json, objectBody } from '../sandbox-http.js';
 import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
 import {
   apiError,
@@ -9,7 +9,6 @@ import {
   type DeploymentsRequest,
   intParam,
   notFound,
-  objectBody,
   timePage,
 } from './deployments-wire.js';
 

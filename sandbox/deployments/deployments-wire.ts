@@ -24,13 +24,6 @@ export function apiError(
   return json(status, { error: { code, message, ...extra } });
 }
 
-export function objectBody(request: SandboxRequest): Record<string, unknown> | undefined {
-  const body = request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : undefined;
-}
-
 /** An integer query parameter within bounds; `invalid` when present but unusable. */
 export function intParam(
   request: SandboxRequest,

@@ -1,5 +1,5 @@
 import type { Router } from '../router.js';
-import { json, type Reply } from '../sandbox-http.js';
+import { json, objectBody, type Reply } from '../sandbox-http.js';
 import type { DomainRecord, ProjectDomainRecord } from './deployments-state.js';
 import {
   apiError,
@@ -8,7 +8,6 @@ import {
   type DeploymentsRequest,
   intParam,
   notFound,
-  objectBody,
   projectOf,
   timePage,
 } from './deployments-wire.js';

@@ -1,5 +1,5 @@
 import type { Router } from '../router.js';
-import { json, type Reply } from '../sandbox-http.js';
+import { json, objectBody, type Reply } from '../sandbox-http.js';
 import {
   ENV_TARGETS,
   ENV_TYPES,
@@ -7,14 +7,7 @@ import {
   type EnvType,
   type ProjectRecord,
 } from './deployments-state.js';
-import {
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  notFound,
-  objectBody,
-  projectOf,
-} from './deployments-wire.js';
+import { badRequest, type Caller, type DeploymentsRequest, notFound, projectOf } from './deployments-wire.js';
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
 

@@ -1,6 +1,6 @@
 import { definedOnly } from '../../src/defined-only.js';
 import type { Router } from '../router.js';
-import { json, type Reply } from '../sandbox-http.js';
+import { json, objectBody, type Reply } from '../sandbox-http.js';
 import { loopbackUrl } from '../webhooks/loopback-url.js';
 import { newSigningSecret } from '../webhooks/webhook-ids.js';
 import {
@@ -9,13 +9,7 @@ import {
   type DeploymentWebhookRecord,
   newId,
 } from './deployments-state.js';
-import {
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  notFound,
-  objectBody,
-} from './deployments-wire.js';
+import { badRequest, type Caller, type DeploymentsRequest, notFound } from './deployments-wire.js';
 
 /** A webhook as listed: never its secret, which only the create answer carries. */
 function shown(webhook: DeploymentWebhookRecord) {

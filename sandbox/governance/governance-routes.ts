@@ -1,16 +1,9 @@
 import type { RouteRequest, Router } from '../router.js';
-import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
+import { json, objectBody, type Reply } from '../sandbox-http.js';
 import { adminOfProject, type GovernanceCaller, type ProjectCaller } from './governance-auth.js';
 import { fail, roleOf } from './governance-permissions.js';
 
 type CallerRequest = RouteRequest<GovernanceCaller>;
-
-function bodyObject(request: SandboxRequest): Record<string, unknown> | undefined {
-  const body = request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : undefined;
-}
 
 /** Runs a project operation only for an Admin of the project named in the Authorization header. */
 function withAdmin(handler: (request: CallerRequest, caller: ProjectCaller) => Reply) {
@@ -25,7 +18,7 @@ function createProject(request: CallerRequest): Reply {
   const caller = request.caller;
   const { state } = caller;
 
-  const body = bodyObject(request);
+  const body = objectBody(request);
   if (!body) return fail(422, 'A JSON object body is required');
   const { name, description, organization_id: organizationId } = body;
   if (typeof name !== 'string' || name.trim() === '') return fail(422, 'name is required');
@@ -53,7 +46,7 @@ function createProject(request: CallerRequest): Reply {
 function createInvite(request: CallerRequest, caller: ProjectCaller): Reply {
   const { state } = caller;
 
-  const body = bodyObject(request);
+  const body = objectBody(request);
   if (!body) return fail(422, 'A JSON object body is required');
   const { email, permissions } = body;
   if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email)) {
@@ -107,7 +100,7 @@ function createInvite(request: CallerRequest, caller: ProjectCaller): Reply {
 function updateUserRole(request: CallerRequest, caller: ProjectCaller): Reply {
   const userId = request.params.user_id ?? '';
   if (!caller.project.members.has(userId)) return fail(404, 'User not found in this project');
-  const role = roleOf(bodyObject(request)?.permissions);
+  const role = roleOf(objectBody(request)?.permissions);
   if (typeof role !== 'string') return role.reply;
   caller.project.members.set(userId, role);
   return json(200, {});
@@ -117,7 +110,7 @@ function updateUserRole(request: CallerRequest, caller: ProjectCaller): Reply {
 function deleteInvite(request: CallerRequest, caller: ProjectCaller): Reply {
   const { state } = caller;
 
-  const code = bodyObject(request)?.invite_code;
+  const code = objectBody(request)?.invite_code;
   if (typeof code !== 'string' || code === '') return fail(422, 'invite_code is required');
   const invite = state.invites.get(code);
   // States table: only an existing (pending) invite of this project can be deleted.
@@ -132,7 +125,7 @@ function deleteInvite(request: CallerRequest, caller: ProjectCaller): Reply {
 function removeUser(request: CallerRequest, caller: ProjectCaller): Reply {
   const { state } = caller;
 
-  if (!bodyObject(request)) return fail(422, 'A JSON object body is required (send {})');
+  if (!objectBody(request)) return fail(422, 'A JSON object body is required (send {})');
   const userId = request.params.user_id ?? '';
   if (!caller.project.members.has(userId)) return fail(404, 'User not found in this project');
   state.removeMember(caller.project.id, userId);
