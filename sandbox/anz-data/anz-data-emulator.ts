@@ -3,6 +3,7 @@ import type { Clock } from '../../src/clock.js';
 import { definedOnly } from '../../src/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
+import { draftRateLimitHeaders, secondsToReset } from '../rate-limit-headers.js';
 import { type RouteRequest, Router } from '../router.js';
 import {
   bearerToken,
@@ -125,20 +126,13 @@ export class AnzDataEmulator implements Emulator {
       return problem(401, 'invalid_api_key', `Invalid API key: ${apiKey}`, 'authorization');
     }
     const verdict = this.limiter.consume(apiKey);
-    const resetSeconds = Math.max(1, Math.ceil((verdict.resetAt - this.options.clock.now()) / 1000));
+    const now = this.options.clock.now();
     const { credit_headers, rate_limit_headers } = this.assumptions;
-    const quota: Record<string, string> =
-      rate_limit_headers === 'ratelimit'
-        ? {
-            'ratelimit-limit': String(verdict.limit),
-            'ratelimit-remaining': String(verdict.remaining),
-            'ratelimit-reset': String(resetSeconds),
-          }
-        : {};
+    const quota = rate_limit_headers === 'ratelimit' ? draftRateLimitHeaders(verdict, now) : {};
     if (!verdict.allowed) {
       return withHeaders(
         problem(429, 'rate_limited', `Rate limit of ${verdict.limit} requests per minute exceeded.`),
-        { ...quota, 'retry-after': String(resetSeconds) },
+        { ...quota, 'retry-after': String(secondsToReset(verdict, now)) },
       );
     }
     const found = this.api.match(request);

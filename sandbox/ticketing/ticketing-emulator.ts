@@ -3,6 +3,7 @@ import { definedOnly } from '../../src/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { OAuthProvider } from '../oauth-provider.js';
+import { draftRateLimitHeaders, secondsToReset } from '../rate-limit-headers.js';
 import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
@@ -128,18 +129,12 @@ export class TicketingEmulator implements Emulator {
 
     const verdict = this.limiter.consume(account.subdomain);
     const now = this.options.clock.now();
-    const resetSeconds = Math.max(1, Math.ceil((verdict.resetAt - now) / 1000));
+    const resetSeconds = secondsToReset(verdict, now);
     const isList = request.method === 'GET' && !/\/\d+(\.json)?$/.test(path);
     const headers: Record<string, string> = {
       'x-rate-limit': String(verdict.limit),
       'x-rate-limit-remaining': String(verdict.remaining),
-      ...(isList
-        ? {
-            'ratelimit-limit': String(verdict.limit),
-            'ratelimit-remaining': String(verdict.remaining),
-            'ratelimit-reset': String(resetSeconds),
-          }
-        : {}),
+      ...(isList ? draftRateLimitHeaders(verdict, now) : {}),
     };
     if (!verdict.allowed) {
       // The provider answers 429 as plain text, with Retry-After in seconds (sometimes missing).
