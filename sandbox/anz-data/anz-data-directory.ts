@@ -44,6 +44,16 @@ function profileSlug(url: string, kind: 'in' | 'company'): string | undefined {
   }
 }
 
+/** The person (`/in/`) or company (`/company/`) a profile URL points at, found by its slug. */
+function atProfileUrl<T extends { slug: string }>(
+  records: readonly T[],
+  url: string,
+  kind: 'in' | 'company',
+): T | undefined {
+  const slug = profileSlug(url, kind);
+  return slug ? records.find((record) => record.slug === slug) : undefined;
+}
+
 const companiesById = new Map(COMPANY_RECORDS.map((company) => [company.id, company]));
 
 function locationJson(location: LocationRecord) {
@@ -109,10 +119,8 @@ export function findPerson(field: string, value: string): PersonRecord | undefin
       return PERSON_RECORDS.find((record) => record.emails.some((email) => email.address === wanted));
     case 'profile_slug':
       return PERSON_RECORDS.find((record) => record.slug === wanted);
-    case 'profile_url': {
-      const slug = profileSlug(value, 'in');
-      return slug ? PERSON_RECORDS.find((record) => record.slug === slug) : undefined;
-    }
+    case 'profile_url':
+      return atProfileUrl(PERSON_RECORDS, value, 'in');
     default:
       return undefined;
   }
@@ -135,10 +143,8 @@ export function findCompany(field: string, value: string): CompanyRecord | undef
       const digits = value.replace(/\s+/g, '');
       return COMPANY_RECORDS.find((record) => record.abn === digits);
     }
-    case 'profile_url': {
-      const slug = profileSlug(value, 'company');
-      return slug ? COMPANY_RECORDS.find((record) => record.slug === slug) : undefined;
-    }
+    case 'profile_url':
+      return atProfileUrl(COMPANY_RECORDS, value, 'company');
     default:
       return undefined;
   }
