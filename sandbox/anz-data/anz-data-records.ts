@@ -164,17 +164,53 @@ export const COMPANY_RECORDS: readonly CompanyRecord[] = [
   },
 ];
 
-function person(
+/**
+ * One person a row: profile slug (first-last), company id, title,
+ * seniority, department, location, their work email's status (null: none
+ * on file), phones. A work email is first.last at the company's domain.
+ */
+type PersonRow = [
   slug: string,
   company: string,
   title: string,
   seniority: string,
   department: string,
   location: LocationRecord,
-  contacts: { emails?: PersonRecord['emails']; phones?: PersonRecord['phones'] } = {},
-): PersonRecord {
+  workEmail: 'verified' | 'unverified' | null,
+  phones: PersonRecord['phones'],
+];
+
+const mobile = (number: string) => ({ number, type: 'mobile' as const });
+const office = (number: string) => ({ number, type: 'office' as const });
+
+// biome-ignore format: a row a person, its columns aligned, reads as the table it is.
+const PERSON_ROWS: PersonRow[] = [
+  ['olivia-nguyen',   'co_wattle',         'Chief Executive Officer',  'c_suite',  'executive',        sydney,     'verified',   [mobile('+61491570156')]],
+  ['liam-murphy',     'co_wattle',         'Engineering Manager',      'manager',  'engineering',      sydney,     'verified',   [mobile('+61491570157')]],
+  ['priya-sharma',    'co_wattle',         'Senior Software Engineer', 'senior',   'engineering',      melbourne,  'unverified', []],
+  ['jack-wilson',     'co_wattle',         'Head of Sales',            'head',     'sales',            sydney,     'verified',   [mobile('+61491570158'), office('+61255501234')]],
+  ['mia-thompson',    'co_wattle',         'Marketing Manager',        'manager',  'marketing',        sydney,     null,         []],
+  ['noah-williams',   'co_southern_cross', 'Director of Operations',   'director', 'operations',       melbourne,  'verified',   [mobile('+61491570159')]],
+  ['charlotte-brown', 'co_southern_cross', 'Chief Financial Officer',  'c_suite',  'finance',          melbourne,  'verified',   []],
+  ['william-lee',     'co_southern_cross', 'IT Manager',               'manager',  'it',               melbourne,  null,         []],
+  ['amelia-chen',     'co_banksia',        'VP Engineering',           'vp',       'engineering',      brisbane,   'verified',   [mobile('+61491570110')]],
+  ['oliver-smith',    'co_banksia',        'Engineering Manager',      'manager',  'engineering',      brisbane,   'verified',   []],
+  ['isla-jones',      'co_harbourside',    'Managing Partner',         'c_suite',  'legal',            perth,      'verified',   [mobile('+61491570313')]],
+  ['ethan-taylor',    'co_coral_coast',    'Director of Engineering',  'director', 'engineering',      adelaide,   'verified',   [mobile('+61491570737')]],
+  ['grace-martin',    'co_coral_coast',    'Sales Director',           'director', 'sales',            adelaide,   null,         []],
+  ['lucas-white',     'co_tasman',         'Chief Technology Officer', 'c_suite',  'engineering',      sydney,     'verified',   [mobile('+61491571266')]],
+  ['ava-harris',      'co_tasman',         'Product Manager',          'manager',  'product',          sydney,     'verified',   []],
+  ['aroha-ngata',     'co_kiwi_orchard',   'General Manager',          'c_suite',  'executive',        auckland,   'verified',   []],
+  ['tane-walker',     'co_kauri',          'Engineering Manager',      'manager',  'engineering',      wellington, 'verified',   []],
+  ['sophie-clark',    'co_kauri',          'Customer Success Lead',    'senior',   'customer_success', wellington, null,         []],
+];
+
+function person(row: PersonRow): PersonRecord {
+  const [slug, company, title, seniority, department, location, workEmail, phones] = row;
   const [first = '', ...rest] = slug.split('-');
   const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+  const domain = COMPANY_RECORDS.find((record) => record.id === company)?.domain;
+  if (!domain) throw new Error(`Seed person ${slug} works at ${company}, which is not a seed company.`);
   return {
     id: `per_${slug.replace(/-/g, '_')}`,
     slug,
@@ -185,82 +221,14 @@ function person(
     seniority,
     department,
     location,
-    emails: contacts.emails ?? [],
-    phones: contacts.phones ?? [],
+    emails: workEmail
+      ? [{ address: `${slug.replace(/-/g, '.')}@${domain}`, type: 'work', status: workEmail }]
+      : [],
+    phones,
   };
 }
 
-const work = (address: string, status: 'verified' | 'unverified' = 'verified') => ({
-  address,
-  type: 'work' as const,
-  status,
-});
-const mobile = (number: string) => ({ number, type: 'mobile' as const });
-
-export const PERSON_RECORDS: readonly PersonRecord[] = [
-  person('olivia-nguyen', 'co_wattle', 'Chief Executive Officer', 'c_suite', 'executive', sydney, {
-    emails: [work('olivia.nguyen@wattle-analytics.example')],
-    phones: [mobile('+61491570156')],
-  }),
-  person('liam-murphy', 'co_wattle', 'Engineering Manager', 'manager', 'engineering', sydney, {
-    emails: [work('liam.murphy@wattle-analytics.example')],
-    phones: [mobile('+61491570157')],
-  }),
-  person('priya-sharma', 'co_wattle', 'Senior Software Engineer', 'senior', 'engineering', melbourne, {
-    emails: [work('priya.sharma@wattle-analytics.example', 'unverified')],
-  }),
-  person('jack-wilson', 'co_wattle', 'Head of Sales', 'head', 'sales', sydney, {
-    emails: [work('jack.wilson@wattle-analytics.example')],
-    phones: [mobile('+61491570158'), { number: '+61255501234', type: 'office' }],
-  }),
-  person('mia-thompson', 'co_wattle', 'Marketing Manager', 'manager', 'marketing', sydney),
-  person(
-    'noah-williams',
-    'co_southern_cross',
-    'Director of Operations',
-    'director',
-    'operations',
-    melbourne,
-    {
-      emails: [work('noah.williams@southerncrossfreight.example')],
-      phones: [mobile('+61491570159')],
-    },
-  ),
-  person('charlotte-brown', 'co_southern_cross', 'Chief Financial Officer', 'c_suite', 'finance', melbourne, {
-    emails: [work('charlotte.brown@southerncrossfreight.example')],
-  }),
-  person('william-lee', 'co_southern_cross', 'IT Manager', 'manager', 'it', melbourne),
-  person('amelia-chen', 'co_banksia', 'VP Engineering', 'vp', 'engineering', brisbane, {
-    emails: [work('amelia.chen@banksiahealth.example')],
-    phones: [mobile('+61491570110')],
-  }),
-  person('oliver-smith', 'co_banksia', 'Engineering Manager', 'manager', 'engineering', brisbane, {
-    emails: [work('oliver.smith@banksiahealth.example')],
-  }),
-  person('isla-jones', 'co_harbourside', 'Managing Partner', 'c_suite', 'legal', perth, {
-    emails: [work('isla.jones@harbourside-legal.example')],
-    phones: [mobile('+61491570313')],
-  }),
-  person('ethan-taylor', 'co_coral_coast', 'Director of Engineering', 'director', 'engineering', adelaide, {
-    emails: [work('ethan.taylor@coralcoastenergy.example')],
-    phones: [mobile('+61491570737')],
-  }),
-  person('grace-martin', 'co_coral_coast', 'Sales Director', 'director', 'sales', adelaide),
-  person('lucas-white', 'co_tasman', 'Chief Technology Officer', 'c_suite', 'engineering', sydney, {
-    emails: [work('lucas.white@tasmanfintech.example')],
-    phones: [mobile('+61491571266')],
-  }),
-  person('ava-harris', 'co_tasman', 'Product Manager', 'manager', 'product', sydney, {
-    emails: [work('ava.harris@tasmanfintech.example')],
-  }),
-  person('aroha-ngata', 'co_kiwi_orchard', 'General Manager', 'c_suite', 'executive', auckland, {
-    emails: [work('aroha.ngata@kiwiorchard.example')],
-  }),
-  person('tane-walker', 'co_kauri', 'Engineering Manager', 'manager', 'engineering', wellington, {
-    emails: [work('tane.walker@kaurisoftware.example')],
-  }),
-  person('sophie-clark', 'co_kauri', 'Customer Success Lead', 'senior', 'customer_success', wellington),
-];
+export const PERSON_RECORDS: readonly PersonRecord[] = PERSON_ROWS.map(person);
 
 /** The provider's filter vocabulary; anything else is a 400, as a real API refuses an unknown enum. */
 export const SENIORITIES = ['c_suite', 'vp', 'head', 'director', 'manager', 'senior', 'entry'] as const;
