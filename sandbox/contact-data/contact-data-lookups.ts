@@ -28,48 +28,54 @@ export function charge(account: ContactDataAccount, credits: number): void {
   account.spent += credits;
 }
 
-/** A found record's answer: it costs `cost` credits, and is refused (free) when the balance does not cover them. */
-function chargedAnswer(
-  account: ContactDataAccount,
-  cost: number,
-  wire: () => RecordResult['data'],
-): RecordResult {
-  if (account.balance < cost) return { data: null, error: NO_CREDITS, creditsCharged: 0 };
-  charge(account, cost);
-  return { data: wire(), creditsCharged: cost };
+/** Answers one lookup from the request body that names the record. */
+export type Lookup = (account: ContactDataAccount, body: Record<string, unknown>) => RecordResult;
+
+/**
+ * The one flow of every lookup: no record is a free not-found; a record
+ * costs its charge, and is refused (free) when the balance does not cover it.
+ */
+function recordLookup<T>(
+  find: (body: Record<string, unknown>) => T | undefined,
+  notFound: NonNullable<RecordResult['error']>,
+  cost: (record: T) => number,
+  wire: (record: T) => RecordResult['data'],
+): Lookup {
+  return (account, body) => {
+    const record = find(body);
+    if (!record) return { data: null, error: notFound, creditsCharged: 0 };
+    const credits = cost(record);
+    if (account.balance < credits) return { data: null, error: NO_CREDITS, creditsCharged: 0 };
+    charge(account, credits);
+    return { data: wire(record), creditsCharged: credits };
+  };
 }
 
-/** Finds one person by email, profile URL, or name at a company; charges when found and affordable. */
-export function lookupPerson(
-  directory: ContactDataDirectory,
-  account: ContactDataAccount,
-  body: Record<string, unknown>,
-): RecordResult {
-  const email = str(body, 'email');
-  const profileUrl = str(body, 'profileUrl');
-  const [firstName, lastName, company] = [
-    str(body, 'firstName'),
-    str(body, 'lastName'),
-    str(body, 'company'),
-  ];
-  const person = email
-    ? directory.personByEmail(email)
-    : profileUrl
-      ? directory.personByProfileUrl(profileUrl)
-      : directory.personByName(firstName!, lastName!, company!);
-  if (!person) return { data: null, error: NOT_FOUND_PERSON, creditsCharged: 0 };
-  return chargedAnswer(account, personCharge(person), () => personWire(person));
+/** Finds one person by email, profile URL, or name at a company. */
+export function personLookup(directory: ContactDataDirectory): Lookup {
+  return recordLookup(
+    (body) => {
+      const email = str(body, 'email');
+      const profileUrl = str(body, 'profileUrl');
+      if (email) return directory.personByEmail(email);
+      if (profileUrl) return directory.personByProfileUrl(profileUrl);
+      return directory.personByName(str(body, 'firstName')!, str(body, 'lastName')!, str(body, 'company')!);
+    },
+    NOT_FOUND_PERSON,
+    personCharge,
+    personWire,
+  );
 }
 
-/** Finds one company by domain or name; charges 1 credit when found and affordable. */
-export function lookupCompany(
-  directory: ContactDataDirectory,
-  account: ContactDataAccount,
-  body: Record<string, unknown>,
-): RecordResult {
-  const domain = str(body, 'domain');
-  const name = str(body, 'name');
-  const company = domain ? directory.companyByDomain(domain) : directory.companyByName(name!);
-  if (!company) return { data: null, error: NOT_FOUND_COMPANY, creditsCharged: 0 };
-  return chargedAnswer(account, 1, () => companyWire(company));
+/** Finds one company by domain or name; a match costs 1 credit. */
+export function companyLookup(directory: ContactDataDirectory): Lookup {
+  return recordLookup(
+    (body) => {
+      const domain = str(body, 'domain');
+      return domain ? directory.companyByDomain(domain) : directory.companyByName(str(body, 'name')!);
+    },
+    NOT_FOUND_COMPANY,
+    () => 1,
+    companyWire,
+  );
 }

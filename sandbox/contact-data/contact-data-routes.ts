@@ -2,16 +2,14 @@ import type { RouteRequest, Router } from '../router.js';
 import { isJsonObject, json, type Reply } from '../sandbox-http.js';
 import type { ContactDataAssumptions } from './contact-data-assumptions.js';
 import type { ContactDataDirectory, DirectoryCompany } from './contact-data-directory.js';
-import { type ContactDataAccount, charge, lookupCompany, lookupPerson } from './contact-data-lookups.js';
 import {
-  companyWire,
-  contains,
-  failure,
-  NO_CREDITS,
-  personPreview,
-  type RecordResult,
-  str,
-} from './contact-data-wire.js';
+  type ContactDataAccount,
+  charge,
+  companyLookup,
+  type Lookup,
+  personLookup,
+} from './contact-data-lookups.js';
+import { companyWire, contains, failure, NO_CREDITS, personPreview, str } from './contact-data-wire.js';
 
 /** The provider caps a bulk request at 100 records (400 above it). */
 export const BULK_CAP = 100;
@@ -21,7 +19,6 @@ const SEARCH_DEFAULT_LIMIT = 25;
 const SEARCH_MAX_LIMIT = 100;
 
 type AccountRequest = RouteRequest<ContactDataAccount>;
-type Lookup = (account: ContactDataAccount, body: Record<string, unknown>) => RecordResult;
 type ProblemOf = (value: unknown) => string | undefined;
 
 function personProblem(value: unknown): string | undefined {
@@ -124,8 +121,8 @@ export function contactDataRoutes(
   directory: ContactDataDirectory,
   paths: ContactDataAssumptions,
 ): void {
-  const person: Lookup = (account, body) => lookupPerson(directory, account, body);
-  const company: Lookup = (account, body) => lookupCompany(directory, account, body);
+  const person = personLookup(directory);
+  const company = companyLookup(directory);
   router
     .on('POST', '/person', single(personProblem, person))
     .on('POST', '/person/bulk', bulk(personProblem, person))
