@@ -20,6 +20,14 @@ export const searchFilters = {
   industry: filter('Industry, e.g. "Software"'),
 };
 
+/** The provider's name for each filter in a search request body. */
+export const wireFilterNames = {
+  job_title: 'jobTitle',
+  company: 'company',
+  location: 'location',
+  industry: 'industry',
+} as const satisfies Record<keyof typeof searchFilters, string>;
+
 export const searchLimit = z
   .number()
   .int()
