@@ -1,17 +1,16 @@
-import type { Command } from 'commander';
 import { printJson } from './output.js';
 
 /**
  * What `search` and `triggers search` print for their hits: id, title and
- * score under --json, else one line a hit (or that none matched).
+ * score with `json` (--json), else one line a hit (or that none matched).
  */
 export function printSearchHits<Item extends { id: string; title: string }>(
-  command: Command,
+  json: boolean,
   noun: 'step' | 'trigger',
   hits: readonly { item: Item; score: number }[],
   line: (item: Item) => string,
 ): void {
-  if (command.optsWithGlobals().json) {
+  if (json) {
     printJson(
       hits.map(({ item, score }) => ({ id: item.id, title: item.title, score: Number(score.toFixed(2)) })),
     );

@@ -1,17 +1,10 @@
 import type { Command } from 'commander';
 import { definedOnly } from '../../defined-only.js';
-import { Catalog, type CatalogStep } from '../catalog.js';
+import { Catalog } from '../catalog.js';
+import { printSearchResults, stepLine } from '../catalog-lines.js';
 import { cliRegistry } from '../cli-context.js';
 import { printJson } from '../output.js';
-import { printSearchHits } from '../print-search-hits.js';
 import { fieldLines } from '../schema-summary.js';
-
-function line(step: CatalogStep): string {
-  const flags = [step.access, step.idempotent ? 'idempotent' : null, step.credits ? 'paid' : null].filter(
-    Boolean,
-  );
-  return `${step.id.padEnd(36)} ${step.title}  [${flags.join(', ')}]`;
-}
 
 /** `list`, `search` and `describe`: the catalogue from a terminal. */
 export function registerCatalogCommands(program: Command): void {
@@ -36,7 +29,7 @@ function registerListCommand(program: Command): void {
         const own = steps.filter((step) => step.integration === integration.id);
         if (!own.length) continue;
         process.stdout.write(`${integration.title}${integration.status === 'beta' ? ' (beta)' : ''}\n`);
-        for (const step of own) process.stdout.write(`  ${line(step)}\n`);
+        for (const step of own) process.stdout.write(`  ${stepLine(step)}\n`);
       }
     });
 }
@@ -47,13 +40,7 @@ function registerSearchCommand(program: Command): void {
     .description('Search steps by provider name, title, keywords and description.')
     .argument('<words...>', 'what to look for')
     .action(async (words: string[], _options: unknown, command: Command) => {
-      const hits = Catalog.read().search(words.join(' '));
-      printSearchHits(
-        command,
-        'step',
-        hits.map((hit) => ({ item: hit.step, score: hit.score })),
-        line,
-      );
+      printSearchResults(words.join(' '), command.optsWithGlobals().json === true);
     });
 }
 

@@ -24,7 +24,7 @@ async function listTriggers(options: { integration?: string }, command: Command)
 async function searchTriggers(words: string[], _options: unknown, command: Command): Promise<void> {
   const hits = (await cliRegistry()).searchTriggers(words.join(' '));
   printSearchHits(
-    command,
+    command.optsWithGlobals().json === true,
     'trigger',
     hits.map((hit) => ({ item: hit.trigger, score: hit.score })),
     line,
