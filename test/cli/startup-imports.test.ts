@@ -35,6 +35,20 @@ const NOT_FOR_THE_CATALOGUE: Record<string, RegExp> = {
   zod: /\/node_modules\/zod\//,
 };
 
+/** What a start that runs no step needs of neither list: no step, zod or runtime either. */
+const NOT_WITHOUT_A_STEP: Record<string, RegExp> = {
+  ...NEVER_AT_START,
+  ...NOT_FOR_THE_CATALOGUE,
+  runtime: /\/src\/runtime\.js$/,
+};
+
+/** What main answers `--version` and a plain `search` without: commander and the command tree. */
+const NOT_WITHOUT_THE_COMMAND_TREE: Record<string, RegExp> = {
+  ...NOT_WITHOUT_A_STEP,
+  'the command tree': /\/src\/cli\/(program|commands\/.*)\.js$/,
+  commander: /\/node_modules\/commander\//,
+};
+
 let root: string;
 let scratch: string;
 
@@ -82,15 +96,7 @@ describe('what a cold start loads', () => {
   it('toolsteps --version prints the package version and loads neither the steps nor the runtime', () => {
     const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--version']);
     expect(stdout.trim()).toBe(packageVersion);
-    expect(
-      offenders(files, {
-        ...NEVER_AT_START,
-        ...NOT_FOR_THE_CATALOGUE,
-        runtime: /\/src\/runtime\.js$/,
-        'the command tree': /\/src\/cli\/program\.js$/,
-        commander: /\/node_modules\/commander\//,
-      }),
-    ).toEqual([]);
+    expect(offenders(files, NOT_WITHOUT_THE_COMMAND_TREE)).toEqual([]);
   }, 60_000);
 
   it('toolsteps -V and --version among other arguments still go through the command tree', () => {
@@ -103,21 +109,22 @@ describe('what a cold start loads', () => {
     const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--help']);
     expect(stdout).toContain('search <words...>');
     expect(stdout).toContain('sandbox');
-    expect(
-      offenders(files, { ...NEVER_AT_START, ...NOT_FOR_THE_CATALOGUE, runtime: /\/src\/runtime\.js$/ }),
-    ).toEqual([]);
+    expect(offenders(files, NOT_WITHOUT_A_STEP)).toEqual([]);
   }, 60_000);
 
   it('toolsteps search answers from manifest.json: no commander, command tree, step, zod, runtime, transport, emulator or CSV parser', () => {
     const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), 'search', 'zendesk']);
     expect(stdout).toContain('ticketing.create_ticket');
+    expect(offenders(files, NOT_WITHOUT_THE_COMMAND_TREE)).toEqual([]);
+  }, 60_000);
+
+  it('toolsteps run --help declares the run command alone: no other command module', () => {
+    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), 'run', '--help']);
+    expect(stdout).toContain('Usage: toolsteps run');
     expect(
       offenders(files, {
-        ...NEVER_AT_START,
-        ...NOT_FOR_THE_CATALOGUE,
-        runtime: /\/src\/runtime\.js$/,
-        'the command tree': /\/src\/cli\/(program|commands\/.*)\.js$/,
-        commander: /\/node_modules\/commander\//,
+        ...NOT_WITHOUT_A_STEP,
+        'another command': /\/src\/cli\/commands\/(?!run-command\.js$)[^/]+\.js$/,
       }),
     ).toEqual([]);
   }, 60_000);

@@ -7,7 +7,7 @@ import { printJson } from '../output.js';
 import { fieldLines } from '../schema-summary.js';
 
 /** `list`, `search` and `describe`: the catalogue from a terminal. */
-export function registerCatalogCommands(program: Command): void {
+export default function registerCatalogCommands(program: Command): void {
   registerListCommand(program);
   registerSearchCommand(program);
   registerDescribeCommand(program);

@@ -4,7 +4,7 @@ import { lazyAction } from '../lazy-action.js';
 const actions = () => import('./connect-actions.js');
 
 /** `connect <integration>`: the OAuth code flow with a loopback callback and PKCE. */
-export function registerConnectCommand(program: Command): void {
+export default function registerConnectCommand(program: Command): void {
   program
     .command('connect')
     .description('Connect an OAuth account: sign in, allow access, and store the tokens.')

@@ -5,7 +5,7 @@ import { collect } from '../option-values.js';
 const actions = () => import('./connection-actions.js');
 
 /** `connections add|list|remove|test|rekey`. Secrets come from environment variables or stdin, never a flag value. */
-export function registerConnectionCommands(program: Command): void {
+export default function registerConnectionCommands(program: Command): void {
   const connections = program.command('connections').description('Manage stored connections.');
   registerAddConnection(connections);
   registerListConnections(connections);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 
-export function registerDemoCommand(program: Command): void {
+export default function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('Start the sandbox in this process and run every integration story against it.')

@@ -4,7 +4,7 @@ import { EXIT_FAILURE, printJson } from '../output.js';
 const MARKS = { ok: 'ok  ', info: 'info', warn: 'WARN', fail: 'FAIL' } as const;
 
 /** `doctor`: what this machine and store look like to toolsteps, and what to fix. Exit 1 when a check fails. */
-export function registerDoctorCommand(program: Command): void {
+export default function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description('Check Node, the store and its permissions, connections, proxy, coordination and plan.')

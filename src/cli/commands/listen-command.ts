@@ -4,7 +4,7 @@ import { lazyAction } from '../lazy-action.js';
 const actions = () => import('./listen-action.js');
 
 /** `listen`: runs the intake; each started event is one JSON line on stdout. */
-export function registerListenCommand(program: Command): void {
+export default function registerListenCommand(program: Command): void {
   program
     .command('listen')
     .description('Receive trigger deliveries: verify, dedupe and print each started event as one JSON line.')

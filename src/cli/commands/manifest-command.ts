@@ -21,7 +21,7 @@ export function manifestTarget(out = 'manifest.json', cwd = process.cwd()): stri
 }
 
 /** `manifest [--check] [--out file]`: regenerate manifest.json from the registry, or fail when it is stale. */
-export function registerManifestCommand(program: Command): void {
+export default function registerManifestCommand(program: Command): void {
   program
     .command('manifest')
     .description('Regenerate manifest.json in the current project, or with --check fail when it is stale.')

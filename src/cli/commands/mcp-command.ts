@@ -49,7 +49,7 @@ function untilSignal(): Promise<void> {
  * clients launch) or Streamable HTTP. The server module and the MCP SDK it
  * needs load only here, so the rest of the CLI never needs the SDK.
  */
-export function registerMcpCommand(program: Command): void {
+export default function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
     .description('Serve the steps to AI agents as an MCP server (stdio by default, or Streamable HTTP).')

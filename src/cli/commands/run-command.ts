@@ -3,7 +3,7 @@ import { collect } from '../option-values.js';
 import type { RunOptions } from './run-step-action.js';
 
 /** `run <step-id>`: invoke one step through the full pipeline. */
-export function registerRunCommand(program: Command): void {
+export default function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a step with a stored connection and print its output and variables.')

@@ -14,7 +14,7 @@ function portRefusal(error: NodeJS.ErrnoException, port: number): unknown {
 }
 
 /** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
-export function registerSandboxCommand(program: Command): void {
+export default function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
     .description('Start the local emulators of every provider on 127.0.0.1.')

@@ -19,6 +19,6 @@ async function listSubscriptions(_options: unknown, command: Command): Promise<v
 }
 
 /** `subscriptions`: every subscription in $TOOLSTEPS_HOME, never with its secret. */
-export function registerSubscriptionCommands(program: Command): void {
+export default function registerSubscriptionCommands(program: Command): void {
   program.command('subscriptions').description('List trigger subscriptions.').action(listSubscriptions);
 }

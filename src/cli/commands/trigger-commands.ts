@@ -54,7 +54,7 @@ function registerCreateCommand(triggers: Command): void {
 }
 
 /** `triggers ...`: the catalogue, subscribing, and the life of a subscription. */
-export function registerTriggerCommands(program: Command): void {
+export default function registerTriggerCommands(program: Command): void {
   const triggers = program
     .command('triggers')
     .description('Events that start agents: list, subscribe, manage.');

@@ -47,7 +47,7 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
 }
 
 /** `worker`: runs queued events (from `listen --queue`) with retries and a dead-letter queue. */
-export function registerWorkerCommand(program: Command): void {
+export default function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
