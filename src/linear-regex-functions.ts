@@ -1,5 +1,6 @@
-import { type FilterFunction, FunctionExpressionType } from 'json-p3';
+import type { FilterFunction } from 'json-p3';
 import { RE2JS } from 're2js';
+import { FunctionExpressionType } from './json-p3.js';
 
 /**
  * The RFC 9535 `match()` and `search()` function extensions, run on RE2JS

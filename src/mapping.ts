@@ -1,6 +1,7 @@
-import { JSONPathEnvironment, JSONPathError, type JSONPathQuery, type JSONValue } from 'json-p3';
+import type { JSONPathQuery, JSONValue } from 'json-p3';
 import { type FieldIssue, InputError, OutputError } from './errors.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
+import { JSONPathEnvironment, JSONPathError } from './json-p3.js';
 import { linearMatch, linearSearch } from './linear-regex-functions.js';
 
 /** Variable name to RFC 9535 JSONPath expression over a step's output. */
