@@ -66,6 +66,23 @@ export function scoreStep(step: Searchable, integration: SearchableIntegration, 
   return matched === terms.length ? score * 1.5 : score * (matched / terms.length);
 }
 
+/** Characters of step and trigger ids, whose order localeCompare gives without its collator. */
+const ID_CHARACTERS = /^[a-z0-9_.]*$/;
+
+/** `_` and `.` as the collator orders them, before digits and letters (`a_b` < `a.b` < `a0b` < `aab`). */
+const collationKey = (id: string) => id.replaceAll('_', '\u0001').replaceAll('.', '\u0002');
+
+/**
+ * `a.localeCompare(b)` for ids: the same order, but ids of lower-case
+ * letters, digits, `_` and `.` (every step and trigger id) are compared
+ * without ICU's collator, whose first use costs a cold `search` 6-45 ms.
+ */
+export function compareIds(a: string, b: string): number {
+  if (!ID_CHARACTERS.test(a) || !ID_CHARACTERS.test(b)) return a.localeCompare(b);
+  const [left, right] = [collationKey(a), collationKey(b)];
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /**
  * The items that match the query, best first (ties by id), at most `limit`:
  * the one ranking behind the registry's step and trigger search and the
@@ -82,6 +99,6 @@ export function rankItems<Item extends Searchable>(
     const score = scoreStep(item, integrationOf(item), query);
     if (score > 0) hits.push({ item, score });
   }
-  hits.sort((a, b) => b.score - a.score || a.item.id.localeCompare(b.item.id));
+  hits.sort((a, b) => b.score - a.score || compareIds(a.item.id, b.item.id));
   return hits.slice(0, limit);
 }

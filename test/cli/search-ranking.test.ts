@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { compareIds } from '../../src/search-ranking.js';
+import { createRegistry } from '../../steps/index.js';
 import { cli } from './cli-harness.js';
 
 const ids = async (...words: string[]) =>
@@ -23,5 +25,21 @@ describe('toolsteps search ranks by provider name and title before description',
     expect((await ids('zendesk', 'create'))[0]).toBe('ticketing.create_ticket');
     expect((await ids('lusha', 'company'))[0]).toBe('contact_data.find_company');
     expect((await ids('cancel', 'deployment'))[0]).toBe('deployments.cancel_deployment');
+  });
+});
+
+describe('ties in a search are ordered by id as localeCompare orders them', () => {
+  it('compareIds agrees with localeCompare on every pair of catalogue ids and on the characters ids may hold', () => {
+    const registry = createRegistry();
+    const ids = [
+      ...registry.listSteps().flatMap((step) => [step.id, ...(step.aliases ?? [])]),
+      ...registry.listTriggers().map((trigger) => trigger.id),
+      ...['a', 'a_b', 'a.b', 'a0b', 'aab', 'ab', 'a_', 'a.', 'a9', 'z_a.b', 'z.a_b', 'x1_2.y', 'x12.y'],
+      ...['Ab', 'a-b', 'é', 'a b'],
+    ];
+    for (const a of ids) {
+      for (const b of ids)
+        expect(Math.sign(compareIds(a, b)), `${a} vs ${b}`).toBe(Math.sign(a.localeCompare(b)));
+    }
   });
 });
