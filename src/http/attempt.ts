@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { isToolstepsError, mentionsSecret } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -7,11 +6,11 @@ import { classifyException } from './classify-exception.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
 import type { RateLimitSnapshot } from './rate-limit.js';
 import { readBody } from './read-body.js';
+import type { Wire } from './wire.js';
 
 export interface AttemptOptions {
-  fetch: typeof globalThis.fetch;
-  /** undefined: fetch's own global dispatcher. */
-  dispatcher: Dispatcher | undefined;
+  /** How bytes reach the provider: `dispatcherWire` or `fetchWire`. */
+  wire: Wire;
   clock: Clock;
   logger: Logger;
   /** The caller's signal: aborting it stops the fetch as `aborted`, not as a timeout. */
@@ -24,17 +23,22 @@ export interface AttemptOptions {
   secrets?: (() => string[]) | undefined;
 }
 
-/** A step may copy a header (a Location, say) into its output, so headers count as the answer too. */
+/**
+ * A step may copy a header (a Location, say) into its output, so headers
+ * count as the answer too. One check over all values joined: a match across
+ * two values only costs a needless redaction walk, never a missed secret.
+ */
 function headersQuoteSecret(headers: Headers, secrets: string[]): boolean {
-  let quoted = false;
+  if (secrets.length === 0) return false;
+  let values = '';
   headers.forEach((value) => {
-    quoted ||= mentionsSecret(value, secrets);
+    values += `${value}\n`;
   });
-  return quoted;
+  return mentionsSecret(values, secrets);
 }
 
 /**
- * One fetch, with its own time limit, never following a redirect itself.
+ * One request, with its own time limit, never following a redirect itself.
  * Whatever happens comes back as an `Exchange`: the answer with its body read
  * (a redirect's body is discarded), or the failure classified into the error
  * family, with one attempt counted either way.
@@ -46,18 +50,17 @@ export function attempt(options: AttemptOptions): Send {
     const started = clock.now();
     const answers: (RateLimitSnapshot | undefined)[] = [];
     try {
-      const response = await options.fetch(outgoing.url, {
+      const response = await options.wire({
+        url: outgoing.url,
         method: outgoing.method,
         headers: { ...outgoing.headers, ...outgoing.credentials },
         body: outgoing.body,
-        redirect: 'manual',
         signal: deadline.signal,
-        dispatcher: options.dispatcher,
-      } as RequestInit);
+      });
       answers.push(options.readRateLimit?.(response.headers, clock.now()));
       const secrets = options.secrets?.() ?? [];
       let read = { body: null as unknown, bytes: 0, quotesSecret: false };
-      if (isRedirect(response.status)) await response.body?.cancel();
+      if (isRedirect(response.status)) await response.discard();
       // A body cut off mid-way fails here, inside the same classification as the request.
       else read = await readBody(response, outgoing.where, outgoing.maxResponseBytes, secrets);
       logger.debug('response', {

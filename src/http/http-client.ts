@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { redactSecrets } from '../errors.js';
 import type { Integration } from '../integration.js';
@@ -10,6 +9,7 @@ import type { Gate } from './gate.js';
 import { baseScope, type HttpRequest, prepareRequest } from './prepare-request.js';
 import { rejectFailures } from './reject-failures.js';
 import type { RetryOptions } from './retry-policy.js';
+import type { Wire } from './wire.js';
 import { type BoundCredentials, withAuthRefresh } from './with-auth-refresh.js';
 import { withRateGate } from './with-rate-gate.js';
 import { withRetries } from './with-retries.js';
@@ -41,9 +41,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   defaultQuery: Record<string, string | undefined>;
   credentials: BoundCredentials;
-  fetch: typeof globalThis.fetch;
-  /** undefined: fetch's own global dispatcher. */
-  dispatcher: Dispatcher | undefined;
+  /** How bytes reach the provider: `dispatcherWire` or `fetchWire`. */
+  wire: Wire;
   clock: Clock;
   gate: Gate;
   retry: RetryOptions;

@@ -1,5 +1,6 @@
 import { jsonMentionsSecret, mentionsSecret, ProviderError, ResponseTooLargeError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
+import type { WireAnswer } from './wire.js';
 
 /** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -11,26 +12,19 @@ function tooLarge(where: string, status: number, limitBytes: number): ResponseTo
   );
 }
 
-/** Reads the body as a stream, refusing it as soon as it passes `limitBytes` (or says it will). */
-async function readCapped(response: Response, where: string, limitBytes: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+/** Stateless between calls (nothing is streamed through it), so one serves every answer; making one per answer cost more than the rest of the read. */
+const utf8 = new TextDecoder();
+
+/** Reads the body as it streams in, refusing it as soon as it passes `limitBytes` (or says it will). */
+async function readCapped(answer: WireAnswer, where: string, limitBytes: number): Promise<Uint8Array> {
+  const declared = Number(answer.headers.get('content-length') ?? Number.NaN);
   if (declared > limitBytes) {
-    await response.body?.cancel();
-    throw tooLarge(where, response.status, limitBytes);
+    await answer.discard();
+    throw tooLarge(where, answer.status, limitBytes);
   }
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (let part = await reader.read(); !part.done; part = await reader.read()) {
-    bytes += part.value.byteLength;
-    if (bytes > limitBytes) {
-      await reader.cancel();
-      throw tooLarge(where, response.status, limitBytes);
-    }
-    chunks.push(part.value);
-  }
-  return Buffer.concat(chunks);
+  const raw = await answer.read(limitBytes);
+  if (raw === undefined) throw tooLarge(where, answer.status, limitBytes);
+  return raw;
 }
 
 /** A media type that is not JSON or text: images, PDFs, archives, `application/octet-stream`. */
@@ -49,21 +43,22 @@ export function isBinaryType(contentType: string | null): boolean {
  * the text once instead of on every string of the parsed value.
  */
 export async function readBody(
-  response: Response,
+  answer: WireAnswer,
   where: string,
   limitBytes: number,
   secrets: readonly string[] = [],
 ): Promise<{ body: unknown; bytes: number; quotesSecret: boolean }> {
-  const raw = await readCapped(response, where, limitBytes);
+  const raw = await readCapped(answer, where, limitBytes);
   // A file (an attachment, an image) is handed over as its bytes; decoding it as text would mangle it.
-  if (response.ok && raw.byteLength > 0 && isBinaryType(response.headers.get('content-type'))) {
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (ok && raw.byteLength > 0 && isBinaryType(answer.headers.get('content-type'))) {
     // Handed over as is (a step may encode it): walked for secrets as every output once was.
     return { body: raw, bytes: raw.byteLength, quotesSecret: true };
   }
-  const text = new TextDecoder().decode(raw);
+  const text = utf8.decode(raw);
   const bytes = raw.byteLength;
   if (text === '') return { body: null, bytes, quotesSecret: false };
-  const type = response.headers.get('content-type') ?? '';
+  const type = answer.headers.get('content-type') ?? '';
   if (!type.includes('json')) return { body: text, bytes, quotesSecret: mentionsSecret(text, secrets) };
   let body: unknown;
   try {
@@ -75,7 +70,7 @@ export async function readBody(
     throw new ProviderError(
       `${where} answered with JSON nested deeper than ${MAX_JSON_DEPTH} levels; not read.`,
       {
-        status: response.status,
+        status: answer.status,
         sent: true,
       },
     );

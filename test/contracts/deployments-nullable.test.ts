@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/clock.js';
 import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { Runtime } from '../../src/runtime.js';
 import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
+import { nockedFetch } from '../support/nocked-fetch.js';
 import { nullHeavyInstance } from './support/openapi-contract.js';
 import { vercel } from './support/provider-contracts.js';
 
@@ -22,7 +23,7 @@ function invoke<const Id extends CatalogStepName>(stepId: Id, input: CatalogInpu
       updatedAt: clock.now(),
     },
   ]);
-  const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({ store, clock, fetch: nockedFetch, retry: { random: () => 0.5 } });
   return catalogInvokers(runtime, 'd').invoke(stepId, input);
 }
 

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import { NetworkError, NotFoundError, type ToolstepsError } from '../../src/errors.js';
 import { Runtime } from '../../src/runtime.js';
 import { defineStep } from '../../src/step.js';
+import { nockedFetch } from '../support/nocked-fetch.js';
 import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
@@ -63,7 +64,7 @@ const createThing = defineStep({
 });
 
 function invoke(step: typeof deleteThing | typeof createThing, input: unknown) {
-  const runtime = new Runtime({ clock: new ManualClock(), retry: { random: () => 0.5 } });
+  const runtime = new Runtime({ clock: new ManualClock(), fetch: nockedFetch, retry: { random: () => 0.5 } });
   return runtime.invoke(step, { connection: probeConnection(), input });
 }
 

@@ -3,6 +3,7 @@ import type { Connection } from '../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { MemoryLogger } from '../../src/logger.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime.js';
+import { nockedFetch } from '../support/nocked-fetch.js';
 import { catalogInvokers } from './catalog-invoke.js';
 
 export const ACCESS_TOKEN = 'at-secret-0123456789abcdef';
@@ -29,7 +30,14 @@ export function nockTicketing(options: { runtime?: RuntimeOptions; connection?: 
   };
   const store = new MemoryConnectionStore([connection]);
   const logger = new MemoryLogger();
-  const runtime = new Runtime({ store, clock, logger, retry: { random: () => 0.5 }, ...options.runtime });
+  const runtime = new Runtime({
+    store,
+    clock,
+    logger,
+    fetch: nockedFetch,
+    retry: { random: () => 0.5 },
+    ...options.runtime,
+  });
   return {
     clock,
     store,

@@ -4,6 +4,7 @@ import type { Connection } from '../../src/connection/connection.js';
 import { sharedDispatcher } from '../../src/http/agent.js';
 import { type AttemptOptions, attempt } from '../../src/http/attempt.js';
 import type { Outgoing } from '../../src/http/exchange.js';
+import { fetchWire } from '../../src/http/fetch-wire.js';
 import { type HttpRequest, type PrepareOptions, prepareRequest } from '../../src/http/prepare-request.js';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
@@ -74,8 +75,8 @@ export function probeAttempt(overrides: Partial<AttemptOptions> = {}) {
   const clock = new ManualClock();
   const logger = new MemoryLogger();
   const options: AttemptOptions = {
-    fetch: (...args) => globalThis.fetch(...args),
-    dispatcher: sharedDispatcher(),
+    // nock intercepts the global fetch, looked up per request.
+    wire: fetchWire((...args) => globalThis.fetch(...args), sharedDispatcher()),
     clock,
     logger,
     readRateLimit: probe.readRateLimit,

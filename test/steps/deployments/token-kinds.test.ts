@@ -5,6 +5,7 @@ import type { Connection } from '../../../src/connection/connection.js';
 import { MemoryConnectionStore } from '../../../src/connection/memory-store.js';
 import { Runtime } from '../../../src/runtime.js';
 import { createRegistry } from '../../../steps/index.js';
+import { nockedFetch } from '../../support/nocked-fetch.js';
 
 const HOST = 'https://api.vercel.com';
 const EMPTY_PAGE = { deployments: [], pagination: { count: 0, next: null, prev: null } };
@@ -23,7 +24,7 @@ function setUp(connection: Partial<Connection>) {
       ...connection,
     },
   ]);
-  const runtime = new Runtime({ store, clock, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({ store, clock, fetch: nockedFetch, retry: { random: () => 0.5 } });
   const list = () =>
     createRegistry().invoke(runtime, 'deployments.list_deployments', { connection: 'v', input: {} });
   return { clock, store, list };

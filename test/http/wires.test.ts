@@ -1,0 +1,189 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { AbortedError, NetworkError, ResponseTooLargeError, TimeoutError } from '../../src/errors.js';
+import { createDispatcher } from '../../src/http/agent.js';
+import { attempt } from '../../src/http/attempt.js';
+import { dispatcherWire } from '../../src/http/dispatcher-wire.js';
+import type { Exchange, Outgoing } from '../../src/http/exchange.js';
+import { fetchWire } from '../../src/http/fetch-wire.js';
+import type { Wire } from '../../src/http/wire.js';
+import { silentLogger } from '../../src/logger.js';
+import { freePort } from '../support/ports.js';
+
+/**
+ * Both wires against one real server on loopback: the default one straight
+ * on the dispatcher and the one through fetch must read answers, refuse
+ * oversized ones, time out and fail the same way, since which one a runtime
+ * uses depends only on whether it was given a fetch.
+ */
+const SECRET = 'wire-secret-0123456789';
+const CAP = 100;
+const held: ServerResponse[] = [];
+
+function route(path: string | undefined, res: ServerResponse): void {
+  switch (path) {
+    case '/ok':
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-repeated', ['one', 'two']);
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.end('{"ticket":{"id":7}}');
+      return;
+    case '/redirect':
+      res.writeHead(302, { location: '/ok', 'content-type': 'text/plain' }).end('moved');
+      return;
+    case '/declared-too-large':
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(CAP * 10) });
+      res.end('x'.repeat(CAP * 10));
+      return;
+    case '/streamed-too-large':
+      // No length announced: only counting the bytes as they come can stop it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let chunk = 0; chunk < 10; chunk += 1) res.write('y'.repeat(CAP / 2));
+      res.end();
+      return;
+    case '/binary':
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 255]));
+      return;
+    case '/echo':
+      res.writeHead(200, { 'content-type': 'application/json', location: `/next?token=${SECRET}` }).end('{}');
+      return;
+    case '/silent':
+      held.push(res);
+      return;
+    case '/drip':
+      // Headers at once, then a byte now and then: each chunk beats an idle timeout, the whole never ends.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      held.push(res);
+      return;
+    default:
+      res.writeHead(404).end();
+  }
+}
+
+let server: Server;
+let origin: string;
+const dispatcher = createDispatcher();
+
+beforeAll(async () => {
+  server = createServer((req, res) => route(req.url, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await dispatcher.close();
+});
+
+function outgoing(url: string, timeoutMs = 5_000): Outgoing {
+  const parsed = new URL(url);
+  return {
+    method: 'GET',
+    url: parsed,
+    headers: { accept: 'application/json' },
+    credentials: { authorization: `Bearer ${SECRET}` },
+    body: undefined,
+    where: `GET ${parsed.pathname}`,
+    path: parsed.pathname,
+    operation: undefined,
+    idempotent: true,
+    timeoutMs,
+    maxResponseBytes: CAP,
+  };
+}
+
+const WIRES: [string, () => Wire][] = [
+  ['dispatcher', () => dispatcherWire(dispatcher)],
+  ['fetch', () => fetchWire((...args) => globalThis.fetch(...args), dispatcher)],
+];
+
+describe.each(WIRES)('the %s wire', (_name, makeWire) => {
+  const send = (path: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+    attempt({
+      wire: makeWire(),
+      clock: systemClock,
+      logger: silentLogger,
+      signal: options.signal,
+      redact: (text) => text.split(SECRET).join('[redacted]'),
+      secrets: () => [SECRET],
+    })(outgoing(`${origin}${path}`, options.timeoutMs));
+  const errorOf = (result: Exchange) => (result.ok ? undefined : result.error);
+
+  it('reads status, JSON body and headers, a repeated header joined as Headers joins it', async () => {
+    const result = await send('/ok');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.answer).toMatchObject({ status: 200, body: { ticket: { id: 7 } }, redirected: false });
+    expect(result.answer.headers.get('X-Repeated')).toBe('one, two');
+    expect(result.answer.headers.get('content-type')).toBe('application/json');
+    expect(result.answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(result.answer.headers.get('missing')).toBeNull();
+    expect(result.stats).toMatchObject({ attempts: 1, bytes: 19, secretEchoes: 0 });
+  });
+
+  it('does not follow a redirect, and leaves its body unread', async () => {
+    const result = await send('/redirect');
+    expect(result).toMatchObject({ ok: true, answer: { status: 302, body: null } });
+    expect(result.ok && result.answer.headers.get('location')).toBe('/ok');
+    expect(result.stats.bytes).toBe(0);
+  });
+
+  it('hands a binary answer over as its bytes', async () => {
+    const result = await send('/binary');
+    expect(result.ok && Buffer.from(result.answer.body as Uint8Array)).toEqual(Buffer.from([0, 1, 2, 255]));
+  });
+
+  it('refuses an answer that announces more than the cap, without reading it', async () => {
+    const result = await send('/declared-too-large');
+    expect(errorOf(result)).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('refuses a streamed answer once it passes the cap', async () => {
+    const result = await send('/streamed-too-large');
+    expect(errorOf(result)).toBeInstanceOf(ResponseTooLargeError);
+    // The socket that carried it is not reused half-read: the next request still reads cleanly.
+    expect((await send('/ok')).ok).toBe(true);
+  });
+
+  it('counts an answer whose headers quote a secret, so its output is redacted', async () => {
+    const result = await send('/echo');
+    expect(result.stats.secretEchoes).toBe(1);
+  });
+
+  it('times out when no answer comes, sent unknown', async () => {
+    const error = errorOf(await send('/silent', { timeoutMs: 200 }));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ sent: 'unknown', retryable: true });
+  });
+
+  it('times out a body that drips forever, whatever the pace of its chunks', async () => {
+    const error = errorOf(await send('/drip', { timeoutMs: 200 }));
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("stops as aborted, not timed out, when the caller's signal fires", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = errorOf(await send('/silent', { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AbortedError);
+  });
+
+  it('says nothing was sent when the connection is refused, with the secret kept out', async () => {
+    const port = await freePort();
+    const result = await attempt({
+      wire: makeWire(),
+      clock: systemClock,
+      logger: silentLogger,
+      redact: (text) => text.split(SECRET).join('[redacted]'),
+    })(outgoing(`http://127.0.0.1:${port}/ok`));
+    const error = errorOf(result) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ sent: false, transportCode: 'ECONNREFUSED' });
+    expect(JSON.stringify(error.toJSON())).not.toContain(SECRET);
+  });
+});
