@@ -11,7 +11,9 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
     for (const child of value) if (nestingDepthExceeds(child, limit - 1)) return true;
     return false;
   }
-  for (const child of Object.values(value)) if (nestingDepthExceeds(child, limit - 1)) return true;
+  // for-in, not Object.values: no array per object (JSON.parse makes own, plain keys only).
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (nestingDepthExceeds(record[key], limit - 1)) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@ import { type FieldIssue, InputError, OutputError } from './errors.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 import { JSONPathEnvironment, JSONPathError } from './json-p3.js';
 import { linearMatch, linearSearch } from './linear-regex-functions.js';
+import { memberPathSelector } from './member-path.js';
 
 /** Variable name to RFC 9535 JSONPath expression over a step's output. */
 export type VariableMapping = Record<string, string>;
@@ -20,7 +21,8 @@ environment.functionRegister.set('match', linearMatch);
 environment.functionRegister.set('search', linearSearch);
 
 interface CompiledVariable {
-  query: JSONPathQuery;
+  /** Every value the expression selects from an output, in order. */
+  values: (output: unknown) => unknown[];
   /** A singular query names at most one node (RFC 9535 §2.3.5.1): its variable is a value, not a list. */
   singular: boolean;
 }
@@ -32,8 +34,10 @@ const COMPILED_CACHE_LIMIT = 1000;
 function compileExpression(expression: string): CompiledVariable {
   const cached = compiledCache.get(expression);
   if (cached) return cached;
-  const query = environment.compile(expression);
-  const variable = { query, singular: query.singularQuery() };
+  // Parsed by the RFC 9535 evaluator even when the fast path reads it: a bad expression fails the same way.
+  const query: JSONPathQuery = environment.compile(expression);
+  const values = memberPathSelector(expression) ?? ((output) => query.query(output as JSONValue).values());
+  const variable = { values, singular: query.singularQuery() };
   if (compiledCache.size >= COMPILED_CACHE_LIMIT) compiledCache.clear();
   compiledCache.set(expression, variable);
   return variable;
@@ -79,9 +83,9 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
 export function mapVariables(output: unknown, mapping: VariableMapping): Record<string, unknown> {
   const variables: Record<string, unknown> = Object.create(null);
   for (const [name, variable] of compileMapping(mapping)) {
-    let matches: JSONValue[];
+    let matches: unknown[];
     try {
-      matches = variable.query.query(output as JSONValue).values();
+      matches = variable.values(output);
     } catch (error) {
       if (!(error instanceof JSONPathError)) throw error;
       const issue = { path: `variables.${name}`, message: error.message.slice(0, 200) };

@@ -25,8 +25,28 @@ export function parseConnectionFields(
   return result;
 }
 
+/**
+ * Base URLs already resolved, by integration and fields: every invocation
+ * needs one, and checking the fields and the URL again each time cost more
+ * than the rest of binding a connection. Only what resolved is kept.
+ */
+const resolvedBaseUrls = new WeakMap<Integration, Map<string, string>>();
+const RESOLVED_LIMIT = 1000;
+
 /** The URL every request of the connection goes under: its `baseUrl` override, or the provider host. */
 export function resolveBaseUrl(integration: Integration, connection: Pick<Connection, 'fields'>): string {
+  let byFields = resolvedBaseUrls.get(integration);
+  if (!byFields) {
+    byFields = new Map();
+    resolvedBaseUrls.set(integration, byFields);
+  }
+  const key = JSON.stringify(connection.fields);
+  const known = byFields.get(key);
+  if (known !== undefined) return known;
   const fields = parseConnectionFields(integration, connection.fields);
-  return fields.baseUrl ?? integration.baseUrl(fields as never);
+  const baseUrl = fields.baseUrl ?? integration.baseUrl(fields as never);
+  // A long-lived process sees connections come and go; forget them all rather than grow without bound.
+  if (byFields.size >= RESOLVED_LIMIT) byFields.clear();
+  byFields.set(key, baseUrl);
+  return baseUrl;
 }

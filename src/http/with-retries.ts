@@ -33,8 +33,12 @@ export function withRetries(send: Send, options: WithRetriesOptions): Send {
     let stats = NO_STATS;
     let retries = 0;
     let earlierAttemptMayHaveLanded = false;
+    // Most requests succeed at once: the first is sent before p-retry is set up, which costs more than the rest of this stage.
+    let first: Exchange | undefined = await send(outgoing);
+    if (first.ok) return first;
     const once = async (): Promise<Answer> => {
-      const result = await send(outgoing);
+      const result = first ?? (await send(outgoing));
+      first = undefined;
       stats = addStats(stats, result.stats);
       if (result.ok) return result.answer;
       const seen =
