@@ -55,7 +55,7 @@ export function attempt(options: AttemptOptions): Send {
         method: outgoing.method,
         headers: { ...outgoing.headers, ...outgoing.credentials },
         body: outgoing.body,
-        signal: deadline.signal,
+        cancellation: deadline.cancellation,
       });
       answers.push(options.readRateLimit?.(response.headers, clock.now()));
       const secrets = options.secrets?.() ?? [];

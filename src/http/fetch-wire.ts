@@ -28,12 +28,14 @@ async function readStream(
  */
 export function fetchWire(fetch: typeof globalThis.fetch, dispatcher: Dispatcher | undefined): Wire {
   return async (request) => {
+    const controller = new AbortController();
+    request.cancellation.onAbort((reason) => controller.abort(reason));
     const response = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
       body: request.body,
       redirect: 'manual',
-      signal: request.signal,
+      signal: controller.signal,
       dispatcher,
     } as RequestInit);
     const body = response.body;

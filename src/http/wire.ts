@@ -1,10 +1,12 @@
-/** One hop as the wire sees it: where, how, and the signal that ends it. */
+import type { Cancellation } from './attempt-deadline.js';
+
+/** One hop as the wire sees it: where, how, and what ends it early. */
 export interface WireRequest {
   url: URL;
   method: string;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
-  signal: AbortSignal;
+  cancellation: Cancellation;
 }
 
 /** An answer off the wire before its body is read: what every wire hands to `attempt`. */

@@ -43,6 +43,12 @@ function route(path: string | undefined, res: ServerResponse): void {
       for (let chunk = 0; chunk < 10; chunk += 1) res.write('y'.repeat(CAP / 2));
       res.end();
       return;
+    case '/too-large-after-a-pause':
+      // The cap is passed while the reader already waits for the rest.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('z'.repeat(CAP / 2));
+      setTimeout(() => res.end('z'.repeat(CAP * 2)), 50);
+      return;
     case '/binary':
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 255]));
       return;
@@ -148,6 +154,11 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
     expect(errorOf(result)).toBeInstanceOf(ResponseTooLargeError);
     // The socket that carried it is not reused half-read: the next request still reads cleanly.
     expect((await send('/ok')).ok).toBe(true);
+  });
+
+  it('refuses an answer that passes the cap while its reader waits', async () => {
+    const result = await send('/too-large-after-a-pause');
+    expect(errorOf(result)).toBeInstanceOf(ResponseTooLargeError);
   });
 
   it('counts an answer whose headers quote a secret, so its output is redacted', async () => {
