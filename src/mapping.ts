@@ -43,11 +43,16 @@ function compileExpression(expression: string): CompiledVariable {
   return variable;
 }
 
+/** Frozen mappings (every step's default one) compiled once: they cannot change after. */
+const compiledFrozen = new WeakMap<VariableMapping, Map<string, CompiledVariable>>();
+
 /**
  * Checks every name and expression before anything is sent, so a typo in a
  * mapping fails the invocation up front rather than after a paid call.
  */
 export function compileMapping(mapping: VariableMapping, field = 'variables'): Map<string, CompiledVariable> {
+  const frozen = Object.isFrozen(mapping) ? compiledFrozen.get(mapping) : undefined;
+  if (frozen) return frozen;
   const compiled = new Map<string, CompiledVariable>();
   const issues: FieldIssue[] = [];
   for (const [name, expression] of Object.entries(mapping)) {
@@ -69,6 +74,7 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
   }
   if (issues.length)
     throw new InputError(`Invalid variable mapping: ${issues.map((i) => i.path).join(', ')}.`, issues);
+  if (Object.isFrozen(mapping)) compiledFrozen.set(mapping, compiled);
   return compiled;
 }
 

@@ -39,9 +39,12 @@ export function validateInput(
     const issues = inputIssues(step.input, parsed.error, options.input);
     throw new InputError(`Invalid input for ${step.id}: ${listIssues(issues)}.`, issues);
   }
+  // The step's own (frozen) mapping as is when the caller adds none: compiled once, not per call.
   const mapping = options.replaceVariables
     ? { ...options.variables }
-    : { ...step.variables, ...options.variables };
+    : options.variables === undefined
+      ? step.variables
+      : { ...step.variables, ...options.variables };
   compileMapping(mapping);
   return { input: parsed.data, mapping };
 }
