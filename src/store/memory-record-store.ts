@@ -1,4 +1,5 @@
 import { KeyedMutex } from '../connection/keyed-mutex.js';
+import { copyRecord } from './copy-record.js';
 import { LockedRecordStore, type RecordKind } from './locked-record-store.js';
 
 /**
@@ -12,20 +13,20 @@ export class MemoryRecordStore<T extends { id: string }> extends LockedRecordSto
 
   constructor(kind: RecordKind<T>, initial: T[] = []) {
     super(kind);
-    for (const record of initial) this.items.set(record.id, structuredClone(record));
+    for (const record of initial) this.items.set(record.id, copyRecord(record));
   }
 
   async get(id: string): Promise<T | undefined> {
     const found = this.items.get(id);
-    return found ? structuredClone(found) : undefined;
+    return found ? copyRecord(found) : undefined;
   }
 
   async list(): Promise<T[]> {
-    return [...this.items.values()].map((item) => structuredClone(item));
+    return [...this.items.values()].map((item) => copyRecord(item));
   }
 
   protected async write(record: T): Promise<void> {
-    this.items.set(record.id, structuredClone(record));
+    this.items.set(record.id, copyRecord(record));
   }
 
   protected async delete(id: string): Promise<boolean> {
