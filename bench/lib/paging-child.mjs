@@ -2,7 +2,8 @@
  * One side of the paging figure, in a process of its own so neither side's
  * heap is the other's: pages through every ticket of the sandbox `repeats`
  * times, 100 a page, and prints the RSS (MB, after a full GC) before the
- * first pass and after each one, as JSON.
+ * first pass and after each one, with the heap in use at the same moments
+ * (what a leak would grow; RSS also moves with what the allocator keeps), as JSON.
  *
  *   node --expose-gc paging-child.mjs <build> <ours|bare> <sandbox JSON> <repeats>
  */
@@ -46,9 +47,12 @@ async function oursAll() {
   }
 }
 
+const heap = [];
 const rssMb = () => {
   globalThis.gc();
-  return process.memoryUsage().rss / 2 ** 20;
+  const usage = process.memoryUsage();
+  heap.push(usage.heapUsed / 2 ** 20);
+  return usage.rss / 2 ** 20;
 };
 const run = side === 'bare' ? bareAll : oursAll;
 const samples = [rssMb()];
@@ -57,5 +61,5 @@ for (let repeat = 0; repeat < Number(repeatsText); repeat += 1) {
   tickets = await run();
   samples.push(rssMb());
 }
-process.stdout.write(`${JSON.stringify({ tickets, samples })}\n`);
+process.stdout.write(`${JSON.stringify({ tickets, samples, heap })}\n`);
 process.exit(0);
