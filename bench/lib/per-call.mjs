@@ -72,6 +72,26 @@ async function recordRequests(client, sandbox, registry, entry) {
   return recorded;
 }
 
+/**
+ * The same requests on undici's own `dispatcher.request`, the body read with
+ * `body.json()`: the cheapest hand-written client, for scale (no goal).
+ */
+function bareRequestClient(recorded, dispatcher) {
+  return async (unique) => {
+    for (const request of recorded) {
+      const url = new URL(request.url.replaceAll(MARKER, unique));
+      const response = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: request.headers,
+        body: request.body?.replaceAll(MARKER, unique),
+      });
+      await response.body.json();
+    }
+  };
+}
+
 /** Sends the recorded requests one after another with bare fetch, as a hand-written client would. */
 function bareClient(recorded, dispatcher) {
   return async (unique) => {
@@ -100,7 +120,8 @@ export const median = (samples) => {
 
 /**
  * Per case: median over `rounds` of the CPU per call (us) of `calls` bare
- * calls then `calls` invocations, interleaved so load bursts hit both alike.
+ * fetch calls, `calls` invocations and `calls` bare dispatcher.request
+ * calls, interleaved so load bursts hit all alike.
  */
 export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200, warmup = 200 } = {}) {
   const registry = client.createRegistry();
@@ -116,6 +137,7 @@ export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200
     const sides = [
       { run: bare, samples: [] },
       { run: ours, samples: [] },
+      { run: bareRequestClient(recorded, dispatcher), samples: [] },
     ];
     for (const side of sides) for (let i = 0; i < warmup; i += 1) await side.run(`w${unique++}`);
     for (let round = 0; round < rounds; round += 1) {
@@ -130,6 +152,7 @@ export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200
       requests: recorded.length,
       bareUs: median(sides[0].samples),
       oursUs: median(sides[1].samples),
+      requestUs: median(sides[2].samples),
     });
   }
   return results;
