@@ -32,27 +32,33 @@ export async function cliStep(stepId: string): Promise<AnyStep> {
   return (await cliRegistry()).requireStep(stepId);
 }
 
+/** How long the command lives: `serving` (the MCP server) makes many calls, a one-shot command one or a few. */
+export interface CliRuntimeOptions {
+  serving?: boolean;
+}
+
 /**
  * A runtime over the connection store (files, or Redis with
  * TOOLSTEPS_REDIS_URL, whose coordinator then shares the rate gates), for
  * commands that call a provider.
  */
-export async function cliRuntime() {
+export async function cliRuntime(options: CliRuntimeOptions = {}) {
   const [stores, { Runtime }, { proxyConfigured }] = await Promise.all([
     cliStores(),
     import('../runtime.js'),
     import('../http/agent.js'),
   ]);
   const store = stores.connections;
-  // Without a proxy to honour, fetch's own dispatcher serves a one-shot command as well as
-  // an undici Agent, and loading the undici package (over a hundred files) is most of a cold `run`.
-  const dispatcher = proxyConfigured() ? {} : { dispatcher: null };
+  // A one-shot command without a proxy to honour goes through fetch and its own dispatcher:
+  // loading the undici package (over a hundred files) would be most of a cold `run`. A serving
+  // command pays that once and then sends every call on the Agent at well under fetch's CPU.
+  const dispatcher = options.serving || proxyConfigured() ? {} : { dispatcher: null };
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
   return { store, stores, runtime: new Runtime({ store, ...dispatcher, ...coordination }) };
 }
 
 /** What every command that calls a provider works with: the registry of steps and a runtime over the store. */
-export async function cliContext() {
-  const [registry, { store, runtime, stores }] = await Promise.all([cliRegistry(), cliRuntime()]);
+export async function cliContext(options: CliRuntimeOptions = {}) {
+  const [registry, { store, runtime, stores }] = await Promise.all([cliRegistry(), cliRuntime(options)]);
   return { registry, store, runtime, stores };
 }

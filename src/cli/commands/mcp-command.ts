@@ -66,7 +66,8 @@ export default function registerMcpCommand(program: Command): void {
     .option('--flat', 'one tool per step, even above 40 tools')
     .option('--watch-interval <ms>', 'how often to look for connection changes (0: never)', '2000')
     .action(async (options: McpOptions) => {
-      const { registry, runtime } = await cliContext();
+      // A server makes many calls: the dispatcher wire, not a one-shot fetch.
+      const { registry, runtime } = await cliContext({ serving: true });
       const settings = {
         registry,
         runtime,
