@@ -1,5 +1,6 @@
 import type { Registry } from '../registry.js';
 import type { AnyStep } from '../step.js';
+import { keepWasmAtBaseline } from './baseline-wasm.js';
 import { cliStores } from './cli-stores.js';
 
 /**
@@ -32,7 +33,7 @@ export async function cliStep(stepId: string): Promise<AnyStep> {
   return (await cliRegistry()).requireStep(stepId);
 }
 
-/** How long the command lives: `serving` (the MCP server) makes many calls, a one-shot command one or a few. */
+/** How long the command lives: `serving` (the MCP server, listen) makes many calls, a one-shot command one or a few. */
 export interface CliRuntimeOptions {
   serving?: boolean;
 }
@@ -53,6 +54,7 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   // loading the undici package (over a hundred files) would be most of a cold `run`. A serving
   // command pays that once and then sends every call on the Agent at well under fetch's CPU.
   const dispatcher = options.serving || proxyConfigured() ? {} : { dispatcher: null };
+  if (!options.serving) keepWasmAtBaseline();
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
   return { store, stores, runtime: new Runtime({ store, ...dispatcher, ...coordination }) };
 }

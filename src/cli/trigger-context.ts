@@ -1,5 +1,5 @@
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
-import { cliContext } from './cli-context.js';
+import { type CliRuntimeOptions, cliContext } from './cli-context.js';
 
 /** The organisation's plan as the CLI knows it: `TOOLSTEPS_PLAN`, Enterprise when unset. */
 export function planFromEnv(env: NodeJS.ProcessEnv = process.env): string {
@@ -11,9 +11,9 @@ export function planFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  * $TOOLSTEPS_HOME, or Redis), and the subscription manager. Loaded on first use, so
  * commands that touch no trigger never load the trigger machinery.
  */
-export async function triggerContext() {
+export async function triggerContext(options: CliRuntimeOptions = {}) {
   const [{ registry, runtime, stores }, { TriggerSubscriptions }] = await Promise.all([
-    cliContext(),
+    cliContext(options),
     import('../triggers/trigger-subscriptions.js'),
   ]);
   const manager = new TriggerSubscriptions({

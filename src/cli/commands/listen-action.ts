@@ -70,7 +70,7 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   // The intake and its context load only here, never for other commands.
   const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { toNodeListener }] =
     await Promise.all([
-      triggerContext(),
+      triggerContext({ serving: true }),
       import('../../triggers/intake.js'),
       import('../../triggers/node-listener.js'),
     ]);
