@@ -47,6 +47,8 @@ class DispatchedRequest implements Dispatcher.DispatchHandler, WireAnswer {
     status: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    // An informational answer (103 Early Hints) comes before the real one: like fetch, wait for that.
+    if (status < 200) return;
     this.status = status;
     this.headers = new RawHeaders(headers);
     this.headSettled = true;

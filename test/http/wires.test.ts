@@ -30,6 +30,14 @@ function route(path: string | undefined, res: ServerResponse): void {
       res.setHeader('set-cookie', ['a=1', 'b=2']);
       res.end('{"ticket":{"id":7}}');
       return;
+    case '/early-hints':
+      res.writeEarlyHints({ link: '</style.css>; rel=preload' });
+      // Later, so the client has read the 103 alone before the real answer comes.
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"after":"hints"}');
+      }, 50);
+      return;
     case '/redirect':
       res.writeHead(302, { location: '/ok', 'content-type': 'text/plain' }).end('moved');
       return;
@@ -130,6 +138,11 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
     expect(result.answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(result.answer.headers.get('missing')).toBeNull();
     expect(result.stats).toMatchObject({ attempts: 1, bytes: 19, secretEchoes: 0 });
+  });
+
+  it('reads the answer that follows an informational 103, not the 103', async () => {
+    const result = await send('/early-hints');
+    expect(result).toMatchObject({ ok: true, answer: { status: 200, body: { after: 'hints' } } });
   });
 
   it('does not follow a redirect, and leaves its body unread', async () => {
