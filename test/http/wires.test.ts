@@ -117,12 +117,20 @@ const WIRES: [string, () => Wire][] = [
 ];
 
 describe.each(WIRES)('the %s wire', (_name, makeWire) => {
-  const send = (path: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+  const send = (
+    path: string,
+    options: {
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      readRateLimit?: (headers: Headers) => undefined;
+    } = {},
+  ) =>
     attempt({
       wire: makeWire(),
       clock: systemClock,
       logger: silentLogger,
       signal: options.signal,
+      readRateLimit: options.readRateLimit,
       redact: (text) => text.split(SECRET).join('[redacted]'),
       secrets: () => [SECRET],
     })(outgoing(`${origin}${path}`, options.timeoutMs));
@@ -141,8 +149,16 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
   });
 
   it('reads the answer that follows an informational 103, not the 103', async () => {
-    const result = await send('/early-hints');
+    // The rate-limit reader is the first to see an answer's headers: it must see the final answer's.
+    const seen: (string | null)[] = [];
+    const result = await send('/early-hints', {
+      readRateLimit: (headers) => {
+        seen.push(headers.get('content-type'));
+        return undefined;
+      },
+    });
     expect(result).toMatchObject({ ok: true, answer: { status: 200, body: { after: 'hints' } } });
+    expect(seen).toEqual(['application/json']);
   });
 
   it('does not follow a redirect, and leaves its body unread', async () => {
