@@ -11,6 +11,8 @@
  * no longer matches the whole.
  */
 
+import { isPlainRecord } from '../plain-record.js';
+
 export const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; no credential we handle is this short. */
 const MIN_SECRET_LENGTH = 4;
@@ -129,12 +131,6 @@ export function redactThenCut(text: string, secrets: Iterable<string | undefined
   const redacted = redactSecrets(text, list);
   if (redacted.length <= max) return redacted;
   return redactSecrets(`${redacted.slice(0, max)}…`, list);
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (!value || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 /**

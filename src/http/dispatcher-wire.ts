@@ -18,7 +18,8 @@ function asError(reason: unknown): Error {
  */
 class DispatchedRequest implements Dispatcher.DispatchHandler, WireAnswer {
   status = 0;
-  headers: Headers = new RawHeaders({});
+  // Set with the final head, before `head` resolves: nobody reads it earlier.
+  headers!: Headers;
   private controller: Dispatcher.DispatchController | undefined;
   private chunks: Buffer[] = [];
   private bytes = 0;
