@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../src/clock.js';
 import type { Emulator } from './emulator.js';
 import type { FaultInjector } from './fault-injector.js';

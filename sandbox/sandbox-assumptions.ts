@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../src/errors.js';
 import { AnzDataAssumptions } from './anz-data/anz-data-assumptions.js';
 import { ContactDataAssumptions } from './contact-data/contact-data-assumptions.js';

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from './errors.js';
 import { endpointProblem, guardEndpoint, guardHeaders } from './http/endpoint-guard.js';
 import type { HttpMethod, Integration } from './integration.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Connection, ConnectionKind } from './connection/connection.js';
 import type { ToolstepsError } from './errors.js';
 import type { RateLimitSnapshot } from './http/rate-limit.js';

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { FilterFunction } from 'json-p3';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { FunctionExpressionType } from './json-p3.js';
 
 /**
@@ -11,6 +12,17 @@ import { FunctionExpressionType } from './json-p3.js';
  * it does on a backtracking engine (27 characters took 28 s, synchronously,
  * beyond the reach of any abort signal).
  */
+
+/**
+ * RE2JS is 300 KB of JavaScript that only a mapping with `match()` or
+ * `search()` needs: it loads (its CommonJS build, synchronously, since filter
+ * functions are synchronous) on the first pattern, not with every mapping.
+ */
+let re2js: typeof import('re2js').RE2JS | undefined;
+const loadRe2js = () => {
+  re2js ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return re2js;
+};
 
 /** Compiled patterns kept per process; a bounded map, since patterns can come from provider data. */
 const compiled = new Map<string, RE2JS | null>();
@@ -47,7 +59,7 @@ function compile(pattern: string): RE2JS | null {
   let regex: RE2JS | null = null;
   if (pattern.length <= PATTERN_LIMIT) {
     try {
-      regex = RE2JS.compile(toRe2Pattern(pattern));
+      regex = loadRe2js().compile(toRe2Pattern(pattern));
     } catch {
       // RFC 9535 §2.4.6-7: a pattern that is not a valid regular expression matches nothing.
       regex = null;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedOnly } from './defined-only.js';
 import type { Registry } from './registry.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A value that, once in a URL path, would leave its segment: separators and control characters. */
 const LEAVES_SEGMENT = /[/\\\u0000-\u001f\u007f]/;

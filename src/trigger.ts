@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { PublicConnection } from './connection/connection.js';
 import type { HttpClient } from './http/http-client.js';
 import type { Integration } from './integration.js';

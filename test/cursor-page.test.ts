@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cursorPageOutput } from '../src/cursor-page.js';
 
 const Page = cursorPageOutput('widgets', z.object({ id: z.string() }), {

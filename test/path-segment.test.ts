@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NumericId, PathSegment } from '../src/path-segment.js';
 
 describe('PathSegment', () => {

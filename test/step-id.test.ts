@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineStep, type StepId } from '../src/step.js';
 import type { CatalogStepId, IntegrationId } from '../steps/index.js';
 import { ticketing } from '../steps/ticketing/integration.js';

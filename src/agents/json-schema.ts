@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A JSON Schema document as the agent runtimes take it: plain JSON. */
 export type JsonSchema = { [key: string]: unknown };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionIdPattern } from './connection-id.js';
 
 export const connectionKinds = ['oauth2', 'oauth2_no_refresh', 'api_key'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a token endpoint answers (RFC 6749 §5.1), checked before anything is

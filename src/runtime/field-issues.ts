@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 
 /** A zod failure as the error family's failing fields, each path prefixed (`output.ticket.id`). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { unknownFieldMessage } from '../unknown-field-suggestion.js';
 import { fieldIssues } from './field-issues.js';

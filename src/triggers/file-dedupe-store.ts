@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isMissingFile, writeFileAtomic } from '../atomic-write.js';
 import { type Clock, systemClock } from '../clock.js';
 import { defaultToolstepsHome } from '../connection/file-store.js';

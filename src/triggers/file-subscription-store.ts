@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../atomic-write.js';
 import { defaultToolstepsHome } from '../connection/file-store.js';
 import { KeyedMutex } from '../connection/keyed-mutex.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 import type { AnyTrigger, EventFacts } from '../trigger.js';
 import { IntakeRefusal } from './intake-refusal.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Integration } from '../integration.js';
 import type { Runtime } from '../runtime.js';
 import { defineStep, type StepContext } from '../step.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectionIdPattern } from '../connection/connection.js';
 
 export const subscriptionIdPattern = /^sub_[a-z0-9]{8,40}$/;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineStep } from '../../src/step.js';
 import { anzData } from './integration.js';
 import { Abn } from './lib/abn.js';

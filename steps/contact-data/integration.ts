@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
 import { intHeader } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
 import { ProviderError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/http/http-client.js';

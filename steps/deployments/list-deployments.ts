@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cursorPageOutput } from '../../src/cursor-page.js';
 import { OutputError } from '../../src/errors.js';
 import { defineStep } from '../../src/step.js';

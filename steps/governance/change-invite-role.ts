@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedOnly } from '../../src/defined-only.js';
 import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
 import { writeOutcome } from '../../src/outcome.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineStep } from '../../src/step.js';
 import { governance } from './integration.js';
 import { OrganizationId } from './lib/ids.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { InputError } from '../../src/errors.js';
 import { defineIntegration } from '../../src/integration.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineStep, type StepContext } from '../../src/step.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readQuotaHeaders } from '../../src/http/rate-limit.js';
 import { defineIntegration } from '../../src/integration.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineStep } from '../../src/step.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineApiCallStep } from '../../src/api-call-step.js';
 import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
 import { defineIntegration } from '../../src/integration.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ManualClock } from '../../src/clock.js';
 import { InputError } from '../../src/errors.js';
 import { defineIntegration } from '../../src/integration.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError, NotFoundError } from '../../src/errors.js';
 import { checkRecord } from '../../src/store/check-record.js';
 import { MemoryRecordStore } from '../../src/store/memory-record-store.js';

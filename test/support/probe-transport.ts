@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { sharedDispatcher } from '../../src/http/agent.js';

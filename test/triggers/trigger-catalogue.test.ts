@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildManifest } from '../../src/manifest.js';
 import { Registry } from '../../src/registry.js';
 import { defineTrigger } from '../../src/trigger.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../../errors.js';
 import type { AgentTools } from '../agent-tools.js';
 import { objectJsonSchema } from '../json-schema.js';

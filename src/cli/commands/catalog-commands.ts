@@ -55,9 +55,9 @@ function registerDescribeCommand(program: Command): void {
 /** One step in full: JSON with the schemas under --json, else a readable page with an example. */
 async function describeStep(stepId: string, _options: unknown, command: Command): Promise<void> {
   const registry = await cliRegistry();
-  const { z } = await import('zod');
+  const { describedSchema } = await import('../described-schema.js');
   const step = registry.requireStep(stepId);
-  const input = z.toJSONSchema(step.input, { io: 'input', unrepresentable: 'any' });
+  const input = describedSchema(step.input, 'input');
   const description = {
     id: step.id,
     title: step.title,
@@ -68,7 +68,7 @@ async function describeStep(stepId: string, _options: unknown, command: Command)
     idempotent: step.idempotent,
     ...definedOnly({ credits: step.credits?.basis }),
     input,
-    output: z.toJSONSchema(step.output, { io: 'output', unrepresentable: 'any' }),
+    output: describedSchema(step.output, 'output'),
     variables: step.variables,
     examples: step.examples ?? [],
   };

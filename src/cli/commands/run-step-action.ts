@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedOnly } from '../../defined-only.js';
 import { type FieldIssue, InputError } from '../../errors.js';
 import type { AnyStep } from '../../step.js';

@@ -33,7 +33,7 @@ async function searchTriggers(words: string[], _options: unknown, command: Comma
 
 async function describeTrigger(id: string, _options: unknown, command: Command): Promise<void> {
   const trigger = (await cliRegistry()).requireTrigger(id);
-  const { z } = await import('zod');
+  const { describedSchema } = await import('../described-schema.js');
   const description = {
     id: trigger.id,
     title: trigger.title,
@@ -41,8 +41,8 @@ async function describeTrigger(id: string, _options: unknown, command: Command):
     description: trigger.description,
     agentDescription: trigger.agentDescription,
     signature: trigger.verify.name,
-    payload: z.toJSONSchema(trigger.event, { io: 'input', unrepresentable: 'any' }),
-    setup: z.toJSONSchema(trigger.setup, { io: 'input', unrepresentable: 'any' }),
+    payload: describedSchema(trigger.event, 'input'),
+    setup: describedSchema(trigger.setup, 'input'),
     variables: trigger.variables,
   };
   if (command.optsWithGlobals().json) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Shapes the ANZ data steps hand to users, in our snake_case. The provider's

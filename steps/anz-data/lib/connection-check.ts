@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConnectionCheck } from '../../../src/integration.js';
 import { anzDataApi } from './operations.js';
 

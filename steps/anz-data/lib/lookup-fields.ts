@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Field schemas shared by the lookups; each says what it accepts. */
 

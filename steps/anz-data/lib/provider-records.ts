@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldIssue, OutputError } from '../../../src/errors.js';
 import type { Company, Person, PersonSummary } from './anz-schema.js';
 

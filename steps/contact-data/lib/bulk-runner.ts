@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CreditError, isToolstepsError, type ToolstepsError } from '../../../src/errors.js';
 import { safeToResend, writeOutcome } from '../../../src/outcome.js';
 import type { StepContext } from '../../../src/step.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Location, locationFromWire } from './contact-schema.js';
 import { WireLocation } from './wire.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WireLocation } from './wire.js';
 
 /** Where a person or company is, as the provider knows it. */

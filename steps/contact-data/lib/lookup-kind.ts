@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * What the find and enrich steps need of one kind of record (a person, a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Search is charged by result volume: 1 credit per started block of this many results returned. */
 export const SEARCH_RESULTS_PER_CREDIT = 25;

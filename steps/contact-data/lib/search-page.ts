@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { StepContext } from '../../../src/step.js';
 import { searchSummary } from './search-filters.js';
 import { readWire, wireSearch } from './wire.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StepDefinition, StepExample } from '../../../src/step.js';
 import { contactData } from '../integration.js';
 import {

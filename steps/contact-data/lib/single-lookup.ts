@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CreditError, ProviderError } from '../../../src/errors.js';
 import type { StepContext } from '../../../src/step.js';
 import { recordOutcome } from './bulk-runner.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OutputError } from '../../../src/errors.js';
 import { PathSegment } from '../../../src/path-segment.js';
 

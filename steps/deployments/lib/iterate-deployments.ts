@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { definedOnly } from '../../../src/defined-only.js';
 import type { InvokeOptions, Runtime } from '../../../src/runtime.js';
 import listDeployments, { type listDeploymentsInput } from '../list-deployments.js';

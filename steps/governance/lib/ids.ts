@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PathSegment } from '../../../src/path-segment.js';
 
 /** Characters that would change which path a value lands on, or smuggle a second segment or a query. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HttpClient } from '../../../src/http/http-client.js';
 import { callGovernance } from './operations.js';
 import { permissionsFor, Role } from './roles.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NumericId } from '../../../src/path-segment.js';
 
 /** Provider enums (Zendesk Support API v2). */

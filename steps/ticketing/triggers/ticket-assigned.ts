@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTrigger } from '../../../src/trigger.js';
 import { ticketing } from '../integration.js';
 import { ticketEventDelivery } from './lib/event-delivery.js';

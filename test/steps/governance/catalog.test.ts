@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildManifest } from '../../../src/manifest.js';
 import { governance } from '../../../steps/governance/integration.js';
 import { governanceSteps } from '../../../steps/governance/steps.js';

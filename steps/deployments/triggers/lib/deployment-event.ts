@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Constraints, EventFacts } from '../../../../src/trigger.js';
 import { allowedProjects } from '../../lib/project-scope.js';
 

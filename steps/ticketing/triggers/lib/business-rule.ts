@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HttpClient } from '../../../../src/http/http-client.js';
 import type { ProvisionContext, ProvisionResult } from '../../../../src/trigger.js';
 import { createWebhook, readSigningSecret, ticketingWebhookPaths } from './webhook-api.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EventFacts } from '../../../../src/trigger.js';
 
 /** The provider sends ids as strings in event payloads; numbers are accepted too. */

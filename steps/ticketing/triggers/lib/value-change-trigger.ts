@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { changedInto, Delivery } from './business-rule.js';
 import { ticketEventDelivery } from './event-delivery.js';
 import {

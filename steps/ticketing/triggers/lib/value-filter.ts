@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Case-blind membership, for enums the provider capitalises. */
 function listedWithoutCase(value: unknown, allowed: readonly string[] | undefined): boolean {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../../../src/errors.js';
 import type { WebhookAdmin, WebhookContext } from '../../../../src/trigger.js';
 import { providerPath, ticketingWebhookPaths } from './webhook-api.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../../../src/errors.js';
 import type { HttpClient } from '../../../../src/http/http-client.js';
 import type { ProvisionContext } from '../../../../src/trigger.js';
