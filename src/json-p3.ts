@@ -1,12 +1,16 @@
 import { createRequire } from 'node:module';
 
+let loaded: typeof import('json-p3') | undefined;
+
 /**
- * json-p3, the JSONPath engine, required rather than imported: its Node entry
- * is one 150 KB CommonJS file, and an ES import of CommonJS first scans the
- * whole source for export names, which cost a cold `toolsteps run` more
- * (20-40 ms) than loading and running the module. Import its values from
- * here; its types can still come from 'json-p3' itself.
+ * json-p3, the JSONPath engine, required on first use rather than imported:
+ * its Node entry is one 150 KB CommonJS file that most invocations never
+ * need (their mappings are plain member paths, read without it, see
+ * member-path.ts), and an ES import of CommonJS first scans the whole source
+ * for export names (20-40 ms of a cold `toolsteps run` when it was imported).
+ * Its types can still come from 'json-p3' itself.
  */
-export const { JSONPathEnvironment, JSONPathError, FunctionExpressionType } = createRequire(import.meta.url)(
-  'json-p3',
-) as typeof import('json-p3');
+export function jsonP3(): typeof import('json-p3') {
+  loaded ??= createRequire(import.meta.url)('json-p3') as typeof import('json-p3');
+  return loaded;
+}

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FilterFunction } from 'json-p3';
 import type { RE2JS } from 're2js';
-import { FunctionExpressionType } from './json-p3.js';
+import { jsonP3 } from './json-p3.js';
 
 /**
  * The RFC 9535 `match()` and `search()` function extensions, run on RE2JS
@@ -71,6 +71,7 @@ function compile(pattern: string): RE2JS | null {
 }
 
 function regexFunction(test: (regex: RE2JS, value: string) => boolean): FilterFunction {
+  const { FunctionExpressionType } = jsonP3();
   return {
     argTypes: [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType],
     returnType: FunctionExpressionType.LogicalType,
@@ -82,8 +83,14 @@ function regexFunction(test: (regex: RE2JS, value: string) => boolean): FilterFu
   };
 }
 
-/** `match(value, pattern)`: the whole string matches (RFC 9535 §2.4.6). */
-export const linearMatch = regexFunction((regex, value) => regex.matches(value));
-
-/** `search(value, pattern)`: some substring matches (RFC 9535 §2.4.7). */
-export const linearSearch = regexFunction((regex, value) => regex.matcher(value).find());
+/**
+ * `match(value, pattern)`: the whole string matches (RFC 9535 §2.4.6).
+ * `search(value, pattern)`: some substring matches (RFC 9535 §2.4.7).
+ * Built when the JSONPath environment is, which is when json-p3 has loaded.
+ */
+export function linearRegexFunctions(): { match: FilterFunction; search: FilterFunction } {
+  return {
+    match: regexFunction((regex, value) => regex.matches(value)),
+    search: regexFunction((regex, value) => regex.matcher(value).find()),
+  };
+}

@@ -1,24 +1,32 @@
-import type { JSONPathQuery, JSONValue } from 'json-p3';
+import type { JSONPathEnvironment, JSONValue } from 'json-p3';
 import { type FieldIssue, InputError, OutputError } from './errors.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
-import { JSONPathEnvironment, JSONPathError } from './json-p3.js';
-import { linearMatch, linearSearch } from './linear-regex-functions.js';
-import { memberPathSelector } from './member-path.js';
+import { jsonP3 } from './json-p3.js';
+import { linearRegexFunctions } from './linear-regex-functions.js';
+import { memberPath } from './member-path.js';
 
 /** Variable name to RFC 9535 JSONPath expression over a step's output. */
 export type VariableMapping = Record<string, string>;
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+let environment: JSONPathEnvironment | undefined;
+
 /**
  * One JSONPath environment for every mapping: strict RFC 9535, with the two
  * regex functions replaced by linear-time ones (see linear-regex-functions.ts).
  * `maxRecursionDepth` bounds how deep a descendant segment (`$..x`) walks:
- * as deep as any answer the transport accepts.
+ * as deep as any answer the transport accepts. Made on the first expression
+ * that is not a plain member path.
  */
-const environment = new JSONPathEnvironment({ strict: true, maxRecursionDepth: MAX_JSON_DEPTH });
-environment.functionRegister.set('match', linearMatch);
-environment.functionRegister.set('search', linearSearch);
+function jsonPathEnvironment(): JSONPathEnvironment {
+  if (environment) return environment;
+  environment = new (jsonP3().JSONPathEnvironment)({ strict: true, maxRecursionDepth: MAX_JSON_DEPTH });
+  const { match, search } = linearRegexFunctions();
+  environment.functionRegister.set('match', match);
+  environment.functionRegister.set('search', search);
+  return environment;
+}
 
 interface CompiledVariable {
   /** Every value the expression selects from an output, in order. */
@@ -31,13 +39,16 @@ interface CompiledVariable {
 const compiledCache = new Map<string, CompiledVariable>();
 const COMPILED_CACHE_LIMIT = 1000;
 
+/** The general RFC 9535 evaluator, for every expression that is not a plain member path. */
+function evaluatorVariable(expression: string): CompiledVariable {
+  const query = jsonPathEnvironment().compile(expression);
+  return { values: (output) => query.query(output as JSONValue).values(), singular: query.singularQuery() };
+}
+
 function compileExpression(expression: string): CompiledVariable {
   const cached = compiledCache.get(expression);
   if (cached) return cached;
-  // Parsed by the RFC 9535 evaluator even when the fast path reads it: a bad expression fails the same way.
-  const query: JSONPathQuery = environment.compile(expression);
-  const values = memberPathSelector(expression) ?? ((output) => query.query(output as JSONValue).values());
-  const variable = { values, singular: query.singularQuery() };
+  const variable = memberPath(expression) ?? evaluatorVariable(expression);
   if (compiledCache.size >= COMPILED_CACHE_LIMIT) compiledCache.clear();
   compiledCache.set(expression, variable);
   return variable;
@@ -93,7 +104,8 @@ export function mapVariables(output: unknown, mapping: VariableMapping): Record<
     try {
       matches = variable.values(output);
     } catch (error) {
-      if (!(error instanceof JSONPathError)) throw error;
+      // Only the general evaluator throws here, so json-p3 is loaded by then.
+      if (!(error instanceof jsonP3().JSONPathError)) throw error;
       const issue = { path: `variables.${name}`, message: error.message.slice(0, 200) };
       throw new OutputError(`Variable ${name} could not be read from the output.`, [issue], { cause: error });
     }

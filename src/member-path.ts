@@ -2,9 +2,11 @@
  * The JSONPath expressions most mappings are: member names and `[*]`
  * wildcards from the root (`$.next_cursor`, `$.tickets[*].id`). These are
  * read here by plain property access with RFC 9535's rules, at a tenth of
- * the cost of the general evaluator, which still parses and checks every
- * expression first and evaluates every other one (test/mapping-fast-path
- * holds the two to the same answers).
+ * the cost of the general evaluator, which is not even loaded for them: every
+ * string of this form is a valid RFC 9535 query (member-name-shorthand and
+ * wildcard segments, §2.5.1), singular exactly when it has no wildcard
+ * (§2.3.5.1). test/mapping-fast-path holds the two to the same answers and
+ * the same singularity.
  */
 const MEMBER_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\])*$/;
 const SEGMENT = /\.([A-Za-z_][A-Za-z0-9_]*)|\[\*\]/g;
@@ -36,9 +38,17 @@ function select(root: unknown, segments: readonly Segment[]): unknown[] {
   return nodes;
 }
 
-/** A selector for `expression` when it is only member names and wildcards; else undefined. */
-export function memberPathSelector(expression: string): ((root: unknown) => unknown[]) | undefined {
+/** A member path read by property access. */
+export interface MemberPath {
+  /** Every value the path selects from an output, in order. */
+  values: (root: unknown) => unknown[];
+  /** Names at most one node: no wildcard in it. */
+  singular: boolean;
+}
+
+/** `expression` as a member path when it is only member names and wildcards; else undefined. */
+export function memberPath(expression: string): MemberPath | undefined {
   if (!MEMBER_PATH.test(expression)) return undefined;
   const segments = [...expression.matchAll(SEGMENT)].map((match) => match[1]);
-  return (root) => select(root, segments);
+  return { values: (root) => select(root, segments), singular: !segments.includes(undefined) };
 }
