@@ -121,7 +121,7 @@ function coldRows(cold) {
   if (cold.missing.length) throw new Error(`cold start cases failed: ${cold.missing.join(', ')}`);
   for (const entry of cold.cases.filter((item) => item.goal)) {
     row(
-      `cold ${entry.name.replace('toolsteps ', '')} (${entry.files} files)`,
+      `cold ${entry.name.replace('toolsteps ', '')} (${cold.cli}, ${entry.files} file${entry.files === 1 ? '' : 's'})`,
       `${entry.ms.toFixed(1)} ms`,
       `${cold.baselineMs.toFixed(1)} ms (node -e 0)`,
       `${entry.ratio.toFixed(2)}x`,

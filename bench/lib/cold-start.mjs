@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,6 +48,16 @@ export function loadedFiles(args, env, scratch) {
 }
 
 /**
+ * The CLI as the package ships it: the one-file bundle the build makes
+ * (package.json's bin), or, for a build from before the bundle (`--build` of
+ * an old tree, or freshly compiled sources), the unbundled main module.
+ */
+export function shippedCli(build) {
+  const bundled = path.join(build, 'cli/toolsteps.cjs');
+  return existsSync(bundled) ? bundled : path.join(build, 'src/cli/main.js');
+}
+
+/**
  * Cold starts of the CLI against a bare `node -e 0`, interleaved so a burst
  * of load on a shared machine hits every case alike: `--version`, `--help`,
  * `search zendesk` and a first `run` of a read step against the sandbox.
@@ -55,7 +65,7 @@ export function loadedFiles(args, env, scratch) {
  * a case a build cannot run (an old `--root`) is reported as missing.
  */
 export function measureColdStart(build, sandbox, runs) {
-  const cli = path.join(build, 'src/cli/main.js');
+  const cli = shippedCli(build);
   const home = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-cold-start-'));
   const env = { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', [TOKEN_VARIABLE]: sandbox.token };
   try {
@@ -102,7 +112,13 @@ export function measureColdStart(build, sandbox, runs) {
     const forbidden = libraryFiles.filter((url) =>
       Object.values(NOT_IN_THE_LIBRARY).some((pattern) => pattern.test(url)),
     );
-    return { baselineMs: baseline, cases: measured, missing: missing.map((entry) => entry.name), forbidden };
+    return {
+      cli: path.basename(cli),
+      baselineMs: baseline,
+      cases: measured,
+      missing: missing.map((entry) => entry.name),
+      forbidden,
+    };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

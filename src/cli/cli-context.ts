@@ -23,14 +23,27 @@ const STEP_ID = /^([a-z0-9_]+)\.([a-z0-9_]+)$/;
 export async function cliStep(stepId: string): Promise<AnyStep> {
   const [, integration, name] = STEP_ID.exec(stepId) ?? [];
   if (integration && name) {
-    const file = `../../steps/${integration.replaceAll('_', '-')}/${name.replaceAll('_', '-')}.js`;
-    const module: { default?: AnyStep } = await import(file).catch((error: { code?: string }) => {
-      if (error.code === 'ERR_MODULE_NOT_FOUND') return {};
-      throw error;
-    });
-    if (module.default?.id === stepId) return module.default;
+    const module = await stepModule(integration.replaceAll('_', '-'), name.replaceAll('_', '-'));
+    if (module?.default?.id === stepId) return module.default;
   }
   return (await cliRegistry()).requireStep(stepId);
+}
+
+/**
+ * The module `steps/<folder>/<file>.js`, or undefined when there is none: Node
+ * then rejects with ERR_MODULE_NOT_FOUND, the bundled CLI's table of step
+ * modules throws its own error. Any failure means "ask the registry", which
+ * imports every step module, so a step that fails to load fails there too,
+ * with its own error, rather than being hidden.
+ */
+async function stepModule(folder: string, file: string): Promise<{ default?: AnyStep } | undefined> {
+  try {
+    // Inline, not built into a variable first: the bundler expands a template-literal
+    // import into a table of every step module it matches, and cannot follow a variable.
+    return await import(`../../steps/${folder}/${file}.js`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long the command lives: `serving` (the MCP server, listen) makes many calls, a one-shot command one or a few. */

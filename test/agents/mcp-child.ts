@@ -6,8 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { FileConnectionStore } from '../../src/connection/file-store.js';
+import { bundleForChild } from '../support/bundle-for-child.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
-import { transpileForChild } from '../support/transpile-for-child.js';
 
 /** What a tool call answers, as the MCP client returns it. */
 export interface TextResult {
@@ -59,15 +59,15 @@ export async function mcpWorld(cache: string): Promise<McpWorld> {
   const store = new FileConnectionStore(home);
   const connection = ticketingConnection(sandbox, 'tickets-main', 'Acme support');
   await store.put(connection);
-  // The CLI loads the MCP server module with a dynamic import, which the compiler below does not follow.
-  const root = await transpileForChild(['src/cli/main.ts', 'src/agents/mcp/serve-mcp.ts'], cache);
+  // The CLI as the package ships it: one bundle, with the MCP SDK (a peer) loaded from outside it.
+  const { main } = await bundleForChild(cache);
   return {
     sandbox,
     home,
     store,
     connection,
     secrets: Object.values(connection.secrets) as string[],
-    cliMain: path.join(root, 'src/cli/main.js'),
+    cliMain: main,
     close: async () => {
       await sandbox.close();
       await rm(home, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { bundleForChild } from '../support/bundle-for-child.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 
 /**
@@ -24,6 +25,8 @@ describe('bench/bench.mjs --smoke', () => {
       ],
       'toolsteps-bench-smoke',
     );
+    // The cold starts measure the bin the package ships, bundled beside the compiled sources.
+    await bundleForChild('toolsteps-bench-smoke');
     const result = spawnSync(process.execPath, ['bench/bench.mjs', '--smoke', '--build', build], {
       encoding: 'utf8',
       timeout: 240_000,

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { transpileForChild } from '../support/transpile-for-child.js';
+import { bundleForChild } from '../support/bundle-for-child.js';
 import { addSandboxTicketing, closeCliWorld, openCliWorld } from './cli-harness.js';
 
 /**
  * What only a real process shows: standard input, and a reader that closes
- * the pipe early. The CLI runs as `node main.js` in a child process, against
- * the sandbox this test starts, over real sockets.
+ * the pipe early. The CLI runs as the package ships it (the bundle), in a
+ * child process, against the sandbox this test starts, over real sockets.
  */
 
 let main: string;
@@ -16,8 +15,7 @@ let home: string;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-child');
-  main = path.join(root, 'src/cli/main.js');
+  ({ main } = await bundleForChild('toolsteps-cli-child'));
   ({ home, sandbox } = await openCliWorld('toolsteps-cli-child-'));
   const added = await addSandboxTicketing(sandbox, 'desk', 'TS_CHILD_TOKEN');
   expect(added.code).toBe(0);

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForChild } from '../support/bundle-for-child.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { transpileForChild } from '../support/transpile-for-child.js';
 import { everyRedisValue, newEncryptionKey } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(5);
@@ -24,8 +24,8 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
   beforeAll(async () => {
     await clearTestKeys(REDIS_URL, PREFIX);
     home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cli-redis-'));
-    const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-cli-redis');
-    main = path.join(root, 'src/cli/main.js');
+    // The CLI as the package ships it: one bundle, with ioredis (a peer) loaded from outside it.
+    ({ main } = await bundleForChild('toolsteps-cli-redis'));
   }, 120_000);
   afterAll(async () => {
     await rm(home, { recursive: true, force: true });

@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { bundleForChild } from '../support/bundle-for-child.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { transpileForChild } from '../support/transpile-for-child.js';
 import { deploymentEvent, signDeployments, subscriptionFor } from '../triggers/trigger-fixtures.js';
 import { newEncryptionKey, waitFor } from './support/worker-processes.js';
 
@@ -70,8 +69,8 @@ describe.skipIf(!enabled)(
 
     beforeAll(async () => {
       await clearTestKeys(REDIS_URL, PREFIX);
-      const root = await transpileForChild(['src/cli/main.ts'], 'toolsteps-webhook-workers');
-      main = path.join(root, 'src/cli/main.js');
+      // The CLI as the package ships it: one bundle, with ioredis (a peer) loaded from outside it.
+      ({ main } = await bundleForChild('toolsteps-webhook-workers'));
       stores = await openRedisStores({ redisUrl: REDIS_URL, prefix, env });
       await stores.subscriptions.put(subscriptionFor('deployments.deployment_started', { id: SUBSCRIPTION }));
       sink = new RunSink();
