@@ -14,6 +14,7 @@ import { addStats, lastRateLimit, NO_STATS, type RequestStats } from './http/exc
 import { fetchWire } from './http/fetch-wire.js';
 import type { Gate } from './http/gate.js';
 import { createHttpClient } from './http/http-client.js';
+import { nodeHttpWire } from './http/node-http-wire.js';
 import { RateGate } from './http/rate-gate.js';
 import type { RateLimitSnapshot } from './http/rate-limit.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/read-body.js';
@@ -54,6 +55,18 @@ export interface RuntimeOptions {
    * needs no undici package loaded: the CLI's one-shot runs start faster.
    */
   dispatcher?: Dispatcher | null;
+  /**
+   * `'node-http'` sends the steps' requests on Node's own `node:http` and
+   * `node:https` (one keep-alive agent per protocol for the process), which
+   * loads no undici at all, neither the package nor Node's bundled one behind
+   * `fetch`: meant for short-lived processes such as the CLI's one-shot
+   * commands, where compiling undici costs more than the requests. It honours
+   * no proxy variables, and it wins over `fetch` and `dispatcher` for the
+   * steps' requests. OAuth token requests still go through `fetch`, on
+   * `dispatcher` when one is given, else on fetch's own global dispatcher
+   * (no undici package loaded). Default: the dispatcher, or `fetch` when given.
+   */
+  transport?: 'node-http';
   logger?: Logger;
   retry?: Partial<RetryOptions>;
   /** Refresh OAuth tokens this long before they expire. Default 5 minutes. */
@@ -124,6 +137,23 @@ export interface InvocationResult<Output = unknown> {
   meta: InvocationMeta;
 }
 
+/** The dispatcher of fetch's requests: none (fetch's own) when asked, or when node:http carries the steps'. */
+function runtimeDispatcher(options: RuntimeOptions): Dispatcher | undefined {
+  if (options.dispatcher !== undefined) return options.dispatcher ?? undefined;
+  // Making the shared Agent would load the undici package that the node:http transport is there to avoid.
+  return options.transport === 'node-http' ? undefined : sharedDispatcher();
+}
+
+/** How the steps' requests reach the provider: node:http when asked, a given fetch, else the dispatcher. */
+function runtimeWire(
+  options: RuntimeOptions,
+  fetchImpl: typeof globalThis.fetch,
+  dispatcher: Dispatcher | undefined,
+): Wire {
+  if (options.transport === 'node-http') return nodeHttpWire();
+  return options.fetch || !dispatcher ? fetchWire(fetchImpl, dispatcher) : dispatcherWire(dispatcher);
+}
+
 /**
  * The invocation pipeline, the same for the library, the CLI and the demo:
  * validate input -> bind connection (refresh if near expiry) -> run ->
@@ -151,11 +181,8 @@ export class Runtime {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    this.dispatcher = options.dispatcher === null ? undefined : (options.dispatcher ?? sharedDispatcher());
-    this.wire =
-      options.fetch || !this.dispatcher
-        ? fetchWire(this.fetchImpl, this.dispatcher)
-        : dispatcherWire(this.dispatcher);
+    this.dispatcher = runtimeDispatcher(options);
+    this.wire = runtimeWire(options, this.fetchImpl, this.dispatcher);
     this.retry = { ...defaultRetryOptions, ...options.retry };
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;

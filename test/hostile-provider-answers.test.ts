@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isToolstepsError } from '../src/errors.js';
 import type { RuntimeOptions } from '../src/runtime.js';
 import { fetchUpstream, type SeenRequest } from './support/hostile-provider.js';
-import { CALLER_HEADER, TARGETS, useHostileTarget } from './support/hostile-targets.js';
+import { CALLER_HEADER, HOSTILE_RUNS, useHostileTarget } from './support/hostile-targets.js';
 import { everyView, expectNoSecret } from './support/secret-views.js';
 
 /**
@@ -12,9 +12,9 @@ import { everyView, expectNoSecret } from './support/secret-views.js';
  * issue 10, against every integration through a real step, beside the other
  * classes in hostile-provider.test.ts.
  */
-for (const target of TARGETS) {
-  describe(`hostile provider: ${target.integration}`, () => {
-    const fx = useHostileTarget(target);
+for (const { target, transport, base } of HOSTILE_RUNS) {
+  describe(`hostile provider: ${target.integration}${transport}`, () => {
+    const fx = useHostileTarget(target, base);
     const { invoke, stepRequests, runtime, registry } = fx;
     describe('3. what a provider returns is validated', () => {
       it('a deeply nested answer is a typed error, not a stack overflow', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isToolstepsError } from '../src/errors.js';
 import { answerJson, fetchUpstream, trickle } from './support/hostile-provider.js';
-import { TARGETS, taint, useHostileTarget } from './support/hostile-targets.js';
+import { HOSTILE_RUNS, taint, useHostileTarget } from './support/hostile-targets.js';
 import { everyView, expectNoSecret } from './support/secret-views.js';
 
 /**
@@ -10,9 +10,9 @@ import { everyView, expectNoSecret } from './support/secret-views.js';
  * the step and the honest sandbox and, per test, answers in one hostile way.
  */
 
-for (const target of TARGETS) {
-  describe(`hostile provider: ${target.integration}`, () => {
-    const fx = useHostileTarget(target);
+for (const { target, transport, base } of HOSTILE_RUNS) {
+  describe(`hostile provider: ${target.integration}${transport}`, () => {
+    const fx = useHostileTarget(target, base);
     const { invoke, stepRequests } = fx;
     it('runs the step honestly through the fx.hostile provider when it does nothing hostile', async () => {
       fx.hostile.script(() => false);

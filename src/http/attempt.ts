@@ -9,7 +9,7 @@ import { readBody } from './read-body.js';
 import type { Wire } from './wire.js';
 
 export interface AttemptOptions {
-  /** How bytes reach the provider: `dispatcherWire` or `fetchWire`. */
+  /** How bytes reach the provider: `dispatcherWire`, `fetchWire` or `nodeHttpWire`. */
   wire: Wire;
   clock: Clock;
   logger: Logger;

@@ -14,6 +14,10 @@ const NOT_SENT_CODES = new Set([
   // undici validates a request before writing it: a refused header or argument never left.
   'UND_ERR_INVALID_ARG',
   'UND_ERR_NOT_SUPPORTED',
+  // node:http throws these from http.request, before it opens a socket: a bad header name or value, method or protocol.
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_PROTOCOL',
 ]);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);

@@ -24,8 +24,9 @@ export interface WireAnswer {
 
 /**
  * Sends one request, follows no redirect, and resolves once the status and
- * headers are in (the body is read by the caller). Two exist: straight on an
- * undici dispatcher (the default) and through a `fetch` (an interceptor's, or
- * Node's own when no undici package should load).
+ * headers are in (the body is read by the caller). Three exist: straight on
+ * an undici dispatcher (the default), through a `fetch` (an interceptor's, or
+ * Node's own), and on node:http (short-lived processes, which should load no
+ * undici at all).
  */
 export type Wire = (request: WireRequest) => Promise<WireAnswer>;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyException } from '../../src/http/classify-exception.js';
 import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
+import { nodeHttpWire } from '../../src/http/node-http-wire.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
@@ -36,6 +37,24 @@ describe('a request the transport refuses before sending is never "may have been
       const thrown = await fetch(url, { method: 'POST', body: 'x', headers: { [name]: value } }).catch(
         (e) => e,
       );
+      const error = classifyException(thrown, 'POST /x', { userAborted: false, timedOut: false }, (t) => t);
+      expect(error).toMatchObject({ sent: false });
+      expect(server.connections).toBe(before);
+    });
+  }
+
+  // What node:http throws from http.request, before it opens a socket, on the CLI's wire.
+  for (const [what, change] of [
+    ['a header value with a line break', { headers: { 'x-note': 'a\r\nx-injected: 1' } }],
+    ['a header name with a space', { headers: { 'x note': '1' } }],
+    ['a method that is no token', { method: 'GE T' }],
+    ['a protocol other than http and https', { url: new URL('ftp://127.0.0.1/') }],
+  ] as const) {
+    it(`node:http's refusal of ${what} is classified as not sent`, async () => {
+      const before = server.connections;
+      const never = { aborted: false, reason: undefined, onAbort: () => {} };
+      const request = { url: new URL(url), method: 'POST', headers: {}, body: 'x', cancellation: never };
+      const thrown = await nodeHttpWire()({ ...request, ...change }).catch((e) => e);
       const error = classifyException(thrown, 'POST /x', { userAborted: false, timedOut: false }, (t) => t);
       expect(error).toMatchObject({ sent: false });
       expect(server.connections).toBe(before);

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
@@ -8,22 +8,24 @@ import { attempt } from '../../src/http/attempt.js';
 import { dispatcherWire } from '../../src/http/dispatcher-wire.js';
 import type { Exchange, Outgoing } from '../../src/http/exchange.js';
 import { fetchWire } from '../../src/http/fetch-wire.js';
+import { nodeHttpWire } from '../../src/http/node-http-wire.js';
 import type { Wire } from '../../src/http/wire.js';
 import { silentLogger } from '../../src/logger.js';
 import { freePort } from '../support/ports.js';
 
 /**
- * Both wires against one real server on loopback: the default one straight
- * on the dispatcher and the one through fetch must read answers, refuse
- * oversized ones, time out and fail the same way, since which one a runtime
- * uses depends only on whether it was given a fetch.
+ * Every wire against one real server on loopback: the default one straight
+ * on the dispatcher, the one through fetch and the one on node:http (the
+ * CLI's one-shot commands) must read answers, refuse oversized ones, time out
+ * and fail the same way, since which one a runtime uses is a matter of
+ * options, never of what the steps may expect.
  */
 const SECRET = 'wire-secret-0123456789';
 const CAP = 100;
 const held: ServerResponse[] = [];
 
-function route(path: string | undefined, res: ServerResponse): void {
-  switch (path) {
+function route(req: IncomingMessage, res: ServerResponse): void {
+  switch (req.url) {
     case '/ok':
       res.setHeader('content-type', 'application/json');
       res.setHeader('x-repeated', ['one', 'two']);
@@ -57,6 +59,28 @@ function route(path: string | undefined, res: ServerResponse): void {
       res.write('z'.repeat(CAP / 2));
       setTimeout(() => res.end('z'.repeat(CAP * 2)), 50);
       return;
+    case '/twice':
+      // Headers node:http keeps only the first of unless told otherwise; Headers joins them.
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('retry-after', ['1', '2']);
+      res.setHeader('server', ['a', 'b']);
+      res.end('{}');
+      return;
+    case '/socket':
+      // Which client port the request came from: the same one twice means a kept-alive socket.
+      res.writeHead(200, { 'content-type': 'application/json' }).end(String(req.socket.remotePort));
+      return;
+    case '/echo-body': {
+      // As an array: the answer must stay under the cap of 100 bytes.
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const { 'content-length': length = null, 'transfer-encoding': chunked = null } = req.headers;
+        const seen = [req.method, length, chunked, Buffer.concat(chunks).toString('hex')];
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seen));
+      });
+      return;
+    }
     case '/binary':
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 255]));
       return;
@@ -79,10 +103,15 @@ function route(path: string | undefined, res: ServerResponse): void {
 
 let server: Server;
 let origin: string;
+/** Sockets the server has accepted: a request that opens none went on a kept-alive one. */
+let connections = 0;
 const dispatcher = createDispatcher();
 
 beforeAll(async () => {
-  server = createServer((req, res) => route(req.url, res));
+  server = createServer(route);
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -94,14 +123,18 @@ afterAll(async () => {
   await dispatcher.close();
 });
 
-function outgoing(url: string, timeoutMs = 5_000): Outgoing {
+function outgoing(
+  url: string,
+  timeoutMs = 5_000,
+  send: Pick<Outgoing, 'method' | 'body'> & { type?: string } = { method: 'GET', body: undefined },
+): Outgoing {
   const parsed = new URL(url);
   return {
-    method: 'GET',
+    method: send.method,
     url: parsed,
-    headers: { accept: 'application/json' },
+    headers: { accept: 'application/json', ...(send.type ? { 'content-type': send.type } : {}) },
     credentials: { authorization: `Bearer ${SECRET}` },
-    body: undefined,
+    body: send.body,
     where: `GET ${parsed.pathname}`,
     path: parsed.pathname,
     operation: undefined,
@@ -114,6 +147,7 @@ function outgoing(url: string, timeoutMs = 5_000): Outgoing {
 const WIRES: [string, () => Wire][] = [
   ['dispatcher', () => dispatcherWire(dispatcher)],
   ['fetch', () => fetchWire((...args) => globalThis.fetch(...args), dispatcher)],
+  ['node-http', () => nodeHttpWire()],
 ];
 
 describe.each(WIRES)('the %s wire', (_name, makeWire) => {
@@ -123,6 +157,7 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
       timeoutMs?: number;
       signal?: AbortSignal;
       readRateLimit?: (headers: Headers) => undefined;
+      send?: Parameters<typeof outgoing>[2];
     } = {},
   ) =>
     attempt({
@@ -133,7 +168,7 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
       readRateLimit: options.readRateLimit,
       redact: (text) => text.split(SECRET).join('[redacted]'),
       secrets: () => [SECRET],
-    })(outgoing(`${origin}${path}`, options.timeoutMs));
+    })(outgoing(`${origin}${path}`, options.timeoutMs, options.send));
   const errorOf = (result: Exchange) => (result.ok ? undefined : result.error);
 
   it('reads status, JSON body and headers, a repeated header joined as Headers joins it', async () => {
@@ -146,6 +181,31 @@ describe.each(WIRES)('the %s wire', (_name, makeWire) => {
     expect(result.answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(result.answer.headers.get('missing')).toBeNull();
     expect(result.stats).toMatchObject({ attempts: 1, bytes: 19, secretEchoes: 0 });
+  });
+
+  it('joins a header sent twice even where node:http would keep only the first', async () => {
+    const result = await send('/twice');
+    expect(result.ok && result.answer.headers.get('retry-after')).toBe('1, 2');
+    expect(result.ok && result.answer.headers.get('server')).toBe('a, b');
+  });
+
+  it('sends a JSON body and a binary one as given, with their length', async () => {
+    const text = '{"subject":"é"}';
+    const json = await send('/echo-body', { send: { method: 'POST', body: text, type: 'application/json' } });
+    const hex = Buffer.from(text).toString('hex');
+    expect(json).toMatchObject({ ok: true, answer: { body: ['POST', '16', null, hex] } });
+    const bytes = new Uint8Array([0, 1, 2, 254, 255]);
+    const binary = await send('/echo-body', { send: { method: 'PUT', body: bytes, type: 'image/png' } });
+    expect(binary).toMatchObject({ ok: true, answer: { body: ['PUT', '5', null, '000102feff'] } });
+    const empty = await send('/echo-body', { send: { method: 'DELETE', body: undefined } });
+    expect(empty).toMatchObject({ ok: true, answer: { body: ['DELETE', null, null, ''] } });
+  });
+
+  it('sends the next request on a socket an earlier one kept alive', async () => {
+    expect((await send('/ok')).ok).toBe(true);
+    const opened = connections;
+    expect((await send('/ok')).ok).toBe(true);
+    expect(connections).toBe(opened);
   });
 
   it('reads the answer that follows an informational 103, not the 103', async () => {

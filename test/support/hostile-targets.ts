@@ -125,8 +125,25 @@ export function taint(value: unknown, fields: string[]): unknown {
   return value;
 }
 
-/** One sandbox and one hostile provider in front of it for `target`, made before and closed after the suite. */
-export function useHostileTarget(target: Target) {
+/**
+ * The transports a hostile answer is tried on: the default undici dispatcher, and
+ * node:http (the CLI's one-shot commands), named in the suite's title.
+ */
+const TRANSPORTS: [string, RuntimeOptions][] = [
+  ['', {}],
+  [' over node:http', { transport: 'node-http' }],
+];
+
+/** Every target on every transport: what the hostile suites iterate. */
+export const HOSTILE_RUNS = TRANSPORTS.flatMap(([transport, base]) =>
+  TARGETS.map((target) => ({ target, transport, base })),
+);
+
+/**
+ * One sandbox and one hostile provider in front of it for `target`, made before
+ * and closed after the suite; every runtime starts from `base`.
+ */
+export function useHostileTarget(target: Target, base: RuntimeOptions = {}) {
   let sandbox: Sandbox;
   let hostile: HostileProvider;
   let clock: ManualClock;
@@ -138,6 +155,7 @@ export function useHostileTarget(target: Target) {
       store: new MemoryConnectionStore([connection]),
       clock,
       retry: { random: () => 0.5 },
+      ...base,
       ...options,
     });
   const invoke = (step: { id: string; input: unknown }, options: RuntimeOptions = {}, extra = {}) =>
