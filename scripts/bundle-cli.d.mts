@@ -1,4 +1,4 @@
 import type { Metafile } from 'esbuild';
 
-/** Bundles the CLI's main module into one CommonJS file; see bundle-cli.mjs. */
+/** Bundles the CLI's compiled main module into the bin and its command tree; see bundle-cli.mjs. */
 export function bundleCli(options?: { entry?: string; outfile?: string }): Promise<Metafile>;

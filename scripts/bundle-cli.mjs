@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Bundles the `toolsteps` command into one CommonJS file, dist/cli/toolsteps.cjs:
-// the package's bin.
+// Bundles the `toolsteps` command into CommonJS: dist/cli/toolsteps.cjs, the
+// package's bin, and dist/cli/toolsteps-commands.cjs, the command tree it
+// requires for anything but `--version` and a plain `search`.
 //
 // Why: a cold `toolsteps run` spent most of its start in Node's ES module
 // loader, resolving, reading and compiling some 220 files one by one (about a
@@ -9,10 +10,12 @@
 // file skips the ES module loader altogether, whose own start (its internal
 // modules, resolution, package scope lookups) cost Node 20 some 20 ms before
 // any of our code ran. Measured on a cold `run` of a read step, by task clock:
-// ES module chunks (split at every lazy import) 179 ms, this one file 155 ms,
-// the unbundled modules 236 ms, `node -e 0` 50 ms. What a command does not use
-// stays unevaluated: esbuild wraps each lazily imported module in a function
-// that runs on first import, so only parsing is paid for it.
+// ES module chunks (split at every lazy import) 179 ms, one CommonJS file 155
+// ms, the unbundled modules 236 ms, `node -e 0` 50 ms. What a command does not
+// use stays unevaluated: esbuild wraps each lazily imported module in a
+// function that runs on first import, so only parsing is paid for it. That
+// parse is why the command tree is a second file: `--version` and `search`,
+// the commands run most, would otherwise parse all of it first.
 //
 // The library (`import 'toolsteps'`) is not bundled: embedders get the
 // modules as tsc emits them. The CLI's bundle has its own copy of the
@@ -21,7 +24,7 @@
 // ioredis, bullmq, the AI SDK) stay outside the bundle and are handed plain
 // JSON and strings, never our classes.
 //
-// Usage: node scripts/bundle-cli.mjs   (dist/src/cli/main.js -> dist/cli/toolsteps.cjs)
+// Usage: node scripts/bundle-cli.mjs   (dist/src/cli/main.js -> dist/cli/)
 // Tests call bundleCli() on sources they compile first (test/support/bundle-for-child.ts).
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,18 +44,9 @@ function peerDependencies() {
   return Object.keys(manifest.peerDependencies ?? {});
 }
 
-/**
- * Bundles `entry` (the CLI's compiled main module: the step table matches
- * compiled `.js` step files on disk) into `outfile`. Resolves with esbuild's metafile, which says which source
- * modules went into the bundle.
- */
-export async function bundleCli({
-  entry = path.join(root, 'dist/src/cli/main.js'),
-  outfile = path.join(root, 'dist/cli/toolsteps.cjs'),
-} = {}) {
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
+/** What both bundles are built with. */
+function commonOptions() {
+  return {
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -72,14 +66,68 @@ export async function bundleCli({
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-  });
-  // A warning is a bundle that runs but not as meant: an empty glob, for one, is a CLI whose
-  // step table is empty and that loads the whole catalogue for every `run`.
+  };
+}
+
+/** The file the command tree is bundled into, beside the bin. */
+const COMMANDS_FILE = 'toolsteps-commands.cjs';
+
+/**
+ * main's `import('./program.js')` becomes a require of the command tree's
+ * own bundle: the bin then holds only what `--version` and a plain `search`
+ * need, and those never parse the rest.
+ */
+function commandTreeApart(entry) {
+  return {
+    name: 'command-tree-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/program\.js$/ }, (args) =>
+        args.importer === entry ? { path: `./${COMMANDS_FILE}`, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** A build that warned is one that runs, but not as meant; it fails here instead. */
+async function strictBuild(options) {
+  const result = await build(options);
+  // An empty glob, for one, is a CLI whose step table is empty and that loads the whole
+  // catalogue for every `run`.
   if (result.warnings.length) {
     throw new Error(`bundling the CLI gave ${result.warnings.length} warning(s); see above`);
   }
-  chmodSync(outfile, 0o755);
   return result.metafile;
+}
+
+/**
+ * Bundles the CLI whose compiled main module is `entry` (the step table
+ * matches compiled `.js` step files on disk) into two files: `outfile`, the
+ * bin, with main and its answers to `--version` and a plain `search`; and
+ * beside it the command tree (program.js and everything the commands use),
+ * which the bin requires for any other command. Only an argument list and
+ * an exit code pass between the two. Resolves with esbuild's metafile of
+ * both, which says which source modules went into which file.
+ */
+export async function bundleCli({
+  entry = path.join(root, 'dist/src/cli/main.js'),
+  outfile = path.join(root, 'dist/cli/toolsteps.cjs'),
+} = {}) {
+  const options = commonOptions();
+  const commands = await strictBuild({
+    ...options,
+    entryPoints: [path.join(path.dirname(entry), 'program.js')],
+    outfile: path.join(path.dirname(outfile), COMMANDS_FILE),
+  });
+  const bin = await strictBuild({
+    ...options,
+    entryPoints: [entry],
+    outfile,
+    // The command tree is outside this bundle: load it with require, not the ES module loader.
+    supported: { 'dynamic-import': false },
+    plugins: [commandTreeApart(entry)],
+  });
+  chmodSync(outfile, 0o755);
+  return { inputs: { ...commands.inputs, ...bin.inputs }, outputs: { ...commands.outputs, ...bin.outputs } };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await bundleCli();

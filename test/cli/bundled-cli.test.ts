@@ -127,6 +127,7 @@ describe('the bundled CLI (the package bin)', () => {
     const [shebang, directive] = readFileSync(bundled.main, 'utf8').split('\n');
     expect(shebang).toBe('#!/usr/bin/env node');
     expect(directive).toBe("'use strict';");
+    expect(readFileSync(bundled.commands, 'utf8').split('\n')[0]).toBe("'use strict';");
   });
 
   it('holds one locale of zod (its default), not the other fifty: zod is imported as a namespace', () => {
@@ -140,7 +141,7 @@ describe('the bundled CLI (the package bin)', () => {
     expect(inputs.filter((input) => offenders([`/${input}`]).length > 0)).toEqual([]);
   });
 
-  it('--version and search answer without loading any package', async () => {
+  it('--version and search answer from the bin alone: no command tree, no package', async () => {
     const version = await cli(['--version']);
     expect(version.stdout.trim()).toBe(packageVersion);
     expect(version.files).toEqual([]);
@@ -166,7 +167,7 @@ describe('the bundled CLI (the package bin)', () => {
 
   it('holds a table of the step modules, so `run` evaluates its own step and not the whole catalogue', () => {
     // esbuild turns the template-literal import into a map from each matching path to its module.
-    const text = readFileSync(bundled.main, 'utf8');
+    const text = readFileSync(bundled.commands, 'utf8');
     const table = [...text.matchAll(/"\.\.\/\.\.\/steps\/([a-z-]+\/[a-z-]+\.js)": \(\) =>/g)].map(
       (match) => match[1],
     );

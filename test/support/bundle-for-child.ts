@@ -5,8 +5,10 @@ import { transpileForChild } from './transpile-for-child.js';
 
 /** The CLI as the package ships it, built from the current sources, and what went into it. */
 export interface BundledCli {
-  /** The bundle's path: run it as `node <main> ...`. */
+  /** The bin's path: run it as `node <main> ...`. */
   main: string;
+  /** The command tree's bundle, which the bin requires for any command but `--version` and `search`. */
+  commands: string;
   metafile: Metafile;
 }
 
@@ -23,5 +25,5 @@ export async function bundleForChild(cache: string): Promise<BundledCli> {
   const root = await transpileForChild(['src/cli/main.ts', 'steps/index.ts'], cache);
   const main = path.join(root, 'cli/toolsteps.cjs');
   const metafile = await bundleCli({ entry: path.join(root, 'src/cli/main.js'), outfile: main });
-  return { main, metafile };
+  return { main, commands: path.join(root, 'cli/toolsteps-commands.cjs'), metafile };
 }
