@@ -179,4 +179,8 @@ export async function followAuthorizeRedirects(
     }
     next = new URL(location, next).toString();
   }
+  // Returning here would leave authorizeViaLoopback waiting its whole sign-in timeout for a callback that never comes.
+  throw new AuthError(
+    `The sign-in page redirected more than ${MAX_AUTHORIZE_HOPS} times without reaching the callback; the sign-in was abandoned.`,
+  );
 }

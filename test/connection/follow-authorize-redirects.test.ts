@@ -96,4 +96,18 @@ describe('followAuthorizeRedirects: the sandbox sign-in walk has one deadline', 
       AuthError,
     );
   });
+
+  it('a page that keeps redirecting is an AuthError, not a silent return that leaves connect waiting for a callback', async () => {
+    let hops = 0;
+    const page = await open((_request, response) => {
+      hops += 1;
+      response.writeHead(302, { location: `/oauth/authorize?again=${hops}` }).end();
+    });
+    const error = await followAuthorizeRedirects(`${page.origin}/oauth/authorize`, fetch, 30_000).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as Error).message).toMatch(/redirected more than 5 times/);
+    expect(hops).toBe(5);
+  });
 });
