@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
   AbortedError,
@@ -118,6 +120,34 @@ describe('the error family', () => {
     expect(Object.isFrozen(error.fields)).toBe(true);
     expect(Object.isFrozen(error.context)).toBe(true);
     expect(() => (error.fields as unknown as unknown[]).push({ path: 'c' })).toThrow();
+  });
+
+  it('keeps `issues` on InputError and OutputError as a deprecated alias of `fields`, on every copy, never printed', () => {
+    for (const error of [
+      new InputError(`bad ${SECRET}`, [{ path: 'ticket.subject', message: `not ${SECRET}` }]),
+      new OutputError('bad answer', [{ path: 'output.id', message: 'expected number' }]),
+    ]) {
+      for (const copy of [error, error.withHint('fix it'), error.redacted([SECRET])]) {
+        expect(copy.issues).toBe(copy.fields);
+      }
+      expect(error.redacted([SECRET]).issues[0]?.message).not.toContain(SECRET);
+      expect(Object.keys(error.toJSON())).not.toContain('issues');
+      expect(JSON.stringify(error)).not.toContain('"issues"');
+    }
+    // Marked for editors and type-aware linters, so new code reaches for `fields`.
+    for (const file of ['src/errors/input-error.ts', 'src/errors/output-error.ts']) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const accessors: ts.GetAccessorDeclaration[] = [];
+      const visit = (node: ts.Node) => {
+        if (ts.isGetAccessorDeclaration(node) && node.name.getText(source) === 'issues') accessors.push(node);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      expect(accessors, file).toHaveLength(1);
+      const deprecated = ts.getJSDocDeprecatedTag(accessors[0]!);
+      expect(deprecated, `${file}: @deprecated on issues`).toBeDefined();
+      expect(ts.getTextOfJSDocComment(deprecated?.comment)).toMatch(/`fields`/);
+    }
   });
 
   it('redacts into a new error: message, hint, provider words, fields, facts, stack and cause', () => {

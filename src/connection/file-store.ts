@@ -193,7 +193,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
         this.read(id).catch((error: unknown) => {
           if (!(error instanceof InputError)) throw error;
           this.warn(
-            `Skipped ${path.join(this.directory, `${id}.json`)}: ${error.issues[0]?.message ?? 'unreadable'}. ${error.message}`,
+            `Skipped ${path.join(this.directory, `${id}.json`)}: ${error.fields[0]?.message ?? 'unreadable'}. ${error.message}`,
           );
           return undefined;
         }),

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { AuthError, InputError, NetworkError, TimeoutError } from '../errors.js';
 import type { Integration } from '../integration.js';
-import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
+import { buildAuthorizeUrl, DEFAULT_TOKEN_TIMEOUT_MS, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
 
 export interface LoopbackAuthorizationOptions {
@@ -138,18 +138,40 @@ export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions
   }
 }
 
+/** Redirects the walk follows: the sandbox needs two (authorize, callback). */
+const MAX_AUTHORIZE_HOPS = 5;
+
 /**
  * Plays the user's browser against a sandbox that approves at once: follows
  * the authorize URL's redirects until the loopback callback is reached.
+ * The whole walk has one deadline (`timeoutMs`, the token request's by
+ * default): a sign-in page that never answers, or trickles its headers,
+ * would otherwise hold `connect` past its own sign-in timeout, which only
+ * starts counting once the page has been shown.
  */
 export async function followAuthorizeRedirects(
   url: string,
   fetchImpl: typeof globalThis.fetch = fetch,
+  timeoutMs: number = DEFAULT_TOKEN_TIMEOUT_MS,
 ): Promise<void> {
+  const deadline = AbortSignal.timeout(timeoutMs);
   let next = url;
-  for (let hop = 0; hop < 5; hop += 1) {
-    const response = await fetchImpl(next, { redirect: 'manual' });
-    await response.body?.cancel();
+  for (let hop = 0; hop < MAX_AUTHORIZE_HOPS; hop += 1) {
+    let response: Response;
+    try {
+      response = await fetchImpl(next, { redirect: 'manual', signal: deadline });
+    } catch (error) {
+      if (!deadline.aborted) throw error;
+      // Origin and path only: the query carries the state and, at the callback, the code.
+      const { origin, pathname } = new URL(next);
+      throw new TimeoutError(
+        `GET ${origin}${pathname} (the sign-in page) did not answer within ${timeoutMs} ms; the sign-in was abandoned.`,
+        { retryable: false, sent: 'unknown', context: { method: 'GET', path: pathname } },
+      );
+    }
+    // Only the status and Location are read: the body goes unread on every path, so it is cancelled
+    // (a cancel after the deadline fired rejects, and there is nothing left to free then).
+    await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location) {
       if (response.status >= 400) throw new AuthError(`The sign-in page answered ${response.status}.`);
@@ -157,4 +179,8 @@ export async function followAuthorizeRedirects(
     }
     next = new URL(location, next).toString();
   }
+  // Returning here would leave authorizeViaLoopback waiting its whole sign-in timeout for a callback that never comes.
+  throw new AuthError(
+    `The sign-in page redirected more than ${MAX_AUTHORIZE_HOPS} times without reaching the callback; the sign-in was abandoned.`,
+  );
 }

@@ -1,4 +1,5 @@
 import { NotFoundError, TimeoutError } from '../errors.js';
+import { isWholeRecord, listPublicRecords } from './public-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from './redis-scripts.js';
 import type { SecretBox } from './secret-box.js';
@@ -51,12 +52,12 @@ export class EncryptedRecords<T> {
 
   private async read(id: string): Promise<Stored | undefined> {
     const hash = await this.coordinator.client.hgetall(this.keyOf(id));
-    if (!hash.public || !hash.secrets || !hash.kid) return undefined;
+    if (!isWholeRecord(hash)) return undefined;
     return {
-      publicPart: JSON.parse(hash.public) as Record<string, unknown>,
-      kid: hash.kid,
+      publicPart: JSON.parse(hash.public as string) as Record<string, unknown>,
+      kid: hash.kid as string,
       version: hash.version ?? '',
-      sealed: hash.secrets,
+      sealed: hash.secrets as string,
     };
   }
 
@@ -93,9 +94,8 @@ export class EncryptedRecords<T> {
   }
 
   /** The public parts only: listing needs no key. */
-  async listPublic(): Promise<Record<string, unknown>[]> {
-    const found = await Promise.all((await this.ids()).map((id) => this.read(id)));
-    return found.flatMap((stored) => (stored ? [stored.publicPart] : []));
+  listPublic(): Promise<Record<string, unknown>[]> {
+    return listPublicRecords(this.coordinator, this.shape.kind);
   }
 
   async list(): Promise<T[]> {

@@ -1,6 +1,7 @@
 import type { Connection } from '../connection/connection.js';
 import type { ConnectionStore } from '../connection/connection-store.js';
 import { checkConnection } from '../connection/file-store.js';
+import { listPublicRecords } from './public-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
 import { RedisRecordStore } from './redis-record-store.js';
 import type { SecretBox } from './secret-box.js';
@@ -12,6 +13,9 @@ export interface RedisConnectionStoreOptions {
   /** How long to wait for another worker's lock (a refresh) before a retryable TimeoutError. Default 45 s. */
   lockWaitMs?: number;
 }
+
+/** The kind of the connection records in Redis (`<prefix>:conn:<id>`). */
+const CONNECTION_RECORDS = 'conn';
 
 /**
  * Connections shared by every worker, in Redis: public fields in clear (for
@@ -31,7 +35,7 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
       coordinator,
       box,
       {
-        kind: 'conn',
+        kind: CONNECTION_RECORDS,
         noun: 'connection',
         split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
         // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
@@ -44,6 +48,21 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
   /** Every connection's public fields, read without the encryption key. */
   listPublic(): Promise<Record<string, unknown>[]> {
     return this.records.listPublic();
+  }
+
+  /**
+   * Every connection without its secrets, for a process that holds no
+   * encryption key (`connections list` without TOOLSTEPS_ENCRYPTION_KEY).
+   * Each public part is checked as a stored connection is (an InputError
+   * naming fields, never values). Which secrets a connection has, a refresh
+   * token included, is sealed with them, so it is not known here.
+   */
+  static async listWithoutSecrets(coordinator: RedisCoordinator): Promise<Omit<Connection, 'secrets'>[]> {
+    const parts = await listPublicRecords(coordinator, CONNECTION_RECORDS);
+    return parts.map((part) => {
+      const { secrets: _none, ...connection } = checkConnection({ ...part, secrets: {} } as Connection);
+      return connection;
+    });
   }
 
   withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {

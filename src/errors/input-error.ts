@@ -8,7 +8,13 @@ export class InputError extends ToolstepsError {
     super('input_invalid', message, { sent: false, ...init, fields });
   }
 
-  /** The failing input paths; the same list as `fields`. */
+  /**
+   * The failing input paths: the same list as `fields`, under the name this
+   * class used before the family shared `fields`. Kept so code written against
+   * it still runs; `toJSON()`, the CLI, the MCP server and the agent exports
+   * say `fields`, and nothing in this package reads this.
+   * @deprecated Read `fields`.
+   */
   get issues(): readonly FieldIssue[] {
     return this.fields;
   }

@@ -47,7 +47,7 @@ export function endpointProblem(endpoint: string): string | undefined {
     guardEndpoint(endpoint);
     return undefined;
   } catch (error) {
-    return error instanceof InputError ? (error.issues[0]?.message ?? error.message) : String(error);
+    return error instanceof InputError ? (error.fields[0]?.message ?? error.message) : String(error);
   }
 }
 

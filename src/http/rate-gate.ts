@@ -55,13 +55,27 @@ export class RateGate implements Gate {
   private last: RateLimitSnapshot | undefined;
   /** Requests let through and not yet answered: the provider may not have counted them. */
   private unanswered = 0;
-  waits = 0;
-  waitedMs = 0;
+  private waitCount = 0;
+  private waitedTotalMs = 0;
 
   constructor(private readonly options: RateGateOptions) {}
 
   get snapshot(): RateLimitSnapshot | undefined {
     return this.last;
+  }
+
+  /**
+   * How many times callers of this gate waited, over its life (each call's own
+   * count is in its `meta`). Read-only: the gate's own bookkeeping, which a
+   * reader must not be able to reset or skew.
+   */
+  get waits(): number {
+    return this.waitCount;
+  }
+
+  /** How long callers of this gate waited in all, in ms of its clock. */
+  get waitedMs(): number {
+    return this.waitedTotalMs;
   }
 
   /** Called once per request let through, with what its answer's headers say (or undefined). */
@@ -171,9 +185,9 @@ export class RateGate implements Gate {
           { retryAfterMs: waitMs, sent: false },
         );
       }
-      this.waits += 1;
+      this.waitCount += 1;
       waited += 1;
-      this.waitedMs += waitMs;
+      this.waitedTotalMs += waitMs;
       await this.options.clock.sleep(waitMs, signal);
     }
     this.unanswered += 1;

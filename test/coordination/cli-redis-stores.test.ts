@@ -97,8 +97,34 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
     expect(doctor.out).not.toContain(accessToken);
   });
 
+  it('connections list needs no key: without one it lists the public fields, and says refresh is unknown', async () => {
+    const json = await toolsteps(['connections', 'list', '--json'], { TOOLSTEPS_ENCRYPTION_KEY: undefined });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toEqual([
+      {
+        id: 'shared-acme',
+        integration: 'ticketing',
+        label: null,
+        fields: { subdomain: 'acme', clientId: 'toolsteps-cli' },
+        state: 'ok',
+        // The refresh token is sealed with the other secrets: with a key it is known (true), here it is not.
+        refreshable: null,
+      },
+    ]);
+    const table = await toolsteps(['connections', 'list'], { TOOLSTEPS_ENCRYPTION_KEY: undefined });
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/^shared-acme\s+ticketing\s+no expiry/m);
+    expect(table.err).toContain('TOOLSTEPS_ENCRYPTION_KEY is not set');
+    const withKey = await toolsteps(['connections', 'list', '--json'], {});
+    expect(JSON.parse(withKey.out)).toEqual([
+      expect.objectContaining({ id: 'shared-acme', refreshable: true }),
+    ]);
+    for (const result of [json, table]) expect(result.out + result.err).not.toContain(accessToken);
+  });
+
   it('a missing, malformed or wrong key is a clear typed error, never an empty secret', async () => {
-    const missing = await toolsteps(['connections', 'list', '--json'], {
+    // Listing needs no key (above); anything that opens the secrets does.
+    const missing = await toolsteps(['connections', 'rekey', '--json'], {
       TOOLSTEPS_ENCRYPTION_KEY: undefined,
     });
     expect(missing.code).toBe(1);

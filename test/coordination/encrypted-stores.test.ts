@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
 import { SecretBox } from '../../src/coordination/secret-box.js';
-import { EncryptionKeyError } from '../../src/errors.js';
+import { EncryptionKeyError, InputError } from '../../src/errors.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { subscriptionFor, TICKETING_SECRET } from '../triggers/trigger-fixtures.js';
 import { everyRedisValue } from './support/worker-processes.js';
@@ -95,5 +96,61 @@ describe.skipIf(!enabled)('Redis subscription store (Redis)', () => {
       ),
     );
     expect(Object.keys((await stores.subscriptions.get(id))?.mapping ?? {})).toHaveLength(10);
+  });
+});
+
+describe.skipIf(!enabled)('Redis connection store without the key (Redis)', () => {
+  const prefix = testPrefix('conns');
+  let stores: RedisStores;
+  beforeAll(async () => {
+    await clearTestKeys(REDIS_URL, prefix);
+    stores = await openRedisStores({ redisUrl: REDIS_URL, prefix, box: new SecretBox(key()) });
+  });
+  afterAll(async () => {
+    await stores.close();
+    await clearTestKeys(REDIS_URL, prefix);
+  });
+
+  it('lists every connection without its secrets, checked, and skips a hash that is not a whole record', async () => {
+    const secrets = { accessToken: 'tkt_at_sealed-0123456789', refreshToken: 'tkt_rt_sealed-0123456789' };
+    const connection = {
+      id: 'acme',
+      integration: 'ticketing',
+      kind: 'oauth2' as const,
+      fields: { subdomain: 'acme', clientId: 'toolsteps-cli' },
+      secrets,
+      expiresAt: 1_800_000_000_000,
+      createdAt: 1,
+      updatedAt: 2,
+    };
+    await stores.connections.put(connection);
+    // A stray key under the index (no sealed part): not a record.
+    await stores.coordinator.client.sadd(stores.coordinator.key('conn', '_index'), 'stray');
+    await stores.coordinator.client.hset(stores.coordinator.key('conn', 'stray'), 'public', '{"id":"stray"}');
+    const { secrets: _sealed, ...publicPart } = connection;
+    const listed = await RedisConnectionStore.listWithoutSecrets(stores.coordinator);
+    expect(listed).toEqual([publicPart]);
+    expect(JSON.stringify(listed)).not.toContain('sealed-0123456789');
+  });
+
+  it('refuses a damaged public part by the fields that fail, not by their values', async () => {
+    await stores.coordinator.client.hset(
+      stores.coordinator.key('conn', 'acme'),
+      'public',
+      JSON.stringify({
+        id: 'acme',
+        integration: 'ticketing',
+        kind: 'telepathy',
+        fields: {},
+        createdAt: 1,
+        updatedAt: 2,
+      }),
+    );
+    const error = await RedisConnectionStore.listWithoutSecrets(stores.coordinator).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).fields.map((field) => field.path)).toEqual(['kind']);
+    expect((error as InputError).message).not.toContain('telepathy');
   });
 });

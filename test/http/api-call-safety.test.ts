@@ -47,7 +47,7 @@ describe('API Call endpoint guard (against the sandbox: nothing is sent)', () =>
       const before = fx.sandbox.server.requestLog.length;
       const error = await fx.invoke('ticketing.api_call', { method: 'GET', endpoint }).catch((e) => e);
       expect(error).toMatchObject({ name: 'InputError', code: 'input_invalid' });
-      expect(error.issues[0].path).toBe('endpoint');
+      expect(error.fields[0].path).toBe('endpoint');
       expect(fx.sandbox.server.requestLog.length).toBe(before);
     });
   }
@@ -59,7 +59,7 @@ describe('API Call endpoint guard (against the sandbox: nothing is sent)', () =>
         .invokeUnchecked('ticketing.api_call', { method, endpoint: '/api/v2/users.json' })
         .catch((e) => e);
       expect(error).toMatchObject({ code: 'input_invalid' });
-      expect(error.issues[0].path).toBe('method');
+      expect(error.fields[0].path).toBe('method');
       expect(fx.sandbox.server.requestLog.length).toBe(before);
     });
   }
@@ -68,7 +68,7 @@ describe('API Call endpoint guard (against the sandbox: nothing is sent)', () =>
     const error = await fx
       .invoke('ticketing.api_call', { method: 'GET', endpoint: '/api/v2/users.json', body: { a: 1 } })
       .catch((e) => e);
-    expect(error.issues[0].path).toBe('body');
+    expect(error.fields[0].path).toBe('body');
   });
 
   it('sends an allowed call with the connection authorization and maps the response', async () => {

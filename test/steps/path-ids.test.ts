@@ -14,7 +14,7 @@ describe('ids that go into a provider path', () => {
       const cancel = fx.invoke('deployments.cancel_deployment', { deployment_id: id });
       const error = (await cancel.catch((caught: unknown) => caught)) as InputError;
       expect(error).toBeInstanceOf(InputError);
-      expect(new Set(error.issues.map((issue) => issue.path))).toEqual(new Set(['deployment_id']));
+      expect(new Set(error.fields.map((issue) => issue.path))).toEqual(new Set(['deployment_id']));
       expect(fx.wire()).toEqual([]);
     });
 
@@ -45,7 +45,7 @@ describe('ids that go into a provider path', () => {
           const run = fx.invokeUnchecked(step, { ticket_id: id });
           await expect(run).rejects.toBeInstanceOf(InputError);
           await expect(run).rejects.toMatchObject({
-            issues: [{ path: 'ticket_id', message: 'must be a positive whole number, such as 42 or "42"' }],
+            fields: [{ path: 'ticket_id', message: 'must be a positive whole number, such as 42 or "42"' }],
           });
         }
         await expect(

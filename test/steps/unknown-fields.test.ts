@@ -41,7 +41,7 @@ describe('step inputs refuse fields they do not know', () => {
       const error = await refusal(
         fx.invokeUnchecked('ticketing.create_ticket', { subject: 's', description: 'd', priorty: 'high' }),
       );
-      expect(error.issues).toEqual([
+      expect(error.fields).toEqual([
         { path: 'priorty', message: 'unknown field `priorty`; did you mean `priority`?' },
       ]);
       expect(error.message).toBe(
@@ -52,7 +52,7 @@ describe('step inputs refuse fields they do not know', () => {
 
     it('lists the fields when nothing is close, and names nested fields by their path', async () => {
       const far = await refusal(fx.invokeUnchecked('ticketing.delete_ticket', { ticket_id: 1, zzz: true }));
-      expect(far.issues).toEqual([
+      expect(far.fields).toEqual([
         { path: 'zzz', message: 'unknown field `zzz`; the fields are `ticket_id`' },
       ]);
       const api = await refusal(
@@ -62,17 +62,17 @@ describe('step inputs refuse fields they do not know', () => {
           header: {},
         }),
       );
-      expect(api.issues[0]?.message).toMatch(/^unknown field `header`/);
+      expect(api.fields[0]?.message).toMatch(/^unknown field `header`/);
       expect(sent()).toEqual([]);
     });
 
     it('says a missing field is required and a value outside a list must be one of the list', async () => {
       const missing = await refusal(fx.invokeUnchecked('ticketing.create_ticket', { description: 'd' }));
-      expect(missing.issues).toEqual([{ path: 'subject', message: '`subject` is required' }]);
+      expect(missing.fields).toEqual([{ path: 'subject', message: '`subject` is required' }]);
       const outside = await refusal(
         fx.invokeUnchecked('ticketing.create_ticket', { subject: 's', description: 'd', priority: 'hgh' }),
       );
-      expect(outside.issues).toEqual([
+      expect(outside.fields).toEqual([
         { path: 'priority', message: '`priority` must be one of low, normal, high, urgent' },
       ]);
       expect(sent()).toEqual([]);

@@ -21,12 +21,12 @@ describe('checkRecord', () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).message).toMatch(/^Invalid note: id: .*; count: /);
     expect((error as InputError).message).not.toContain('secret-value');
-    expect((error as InputError).issues.map((issue) => issue.path)).toEqual(['id', 'count']);
+    expect((error as InputError).fields.map((issue) => issue.path)).toEqual(['id', 'count']);
   });
 
   it('names the whole record when the value is not an object', () => {
     expect(() => checkNote('nope' as unknown as Note)).toThrow(
-      expect.objectContaining({ issues: [expect.objectContaining({ path: '(note)' })] }),
+      expect.objectContaining({ fields: [expect.objectContaining({ path: '(note)' })] }),
     );
   });
 });

@@ -42,7 +42,7 @@ describe.each(stores)('%s subscription store', (_name, make) => {
       store.put(
         subscriptionFor('ticketing.ticket_created', { id: 'sub_0123456789abcdef', target: 'ftp://x' }),
       ),
-    ).rejects.toMatchObject({ code: 'input_invalid', issues: [expect.objectContaining({ path: 'target' })] });
+    ).rejects.toMatchObject({ code: 'input_invalid', fields: [expect.objectContaining({ path: 'target' })] });
   });
 });
 

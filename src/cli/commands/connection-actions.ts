@@ -5,9 +5,10 @@ import { checkConnection } from '../../connection/file-store.js';
 import { definedOnly } from '../../defined-only.js';
 import { InputError } from '../../errors/input-error.js';
 import type { Integration } from '../../integration.js';
-import { cliContext } from '../cli-context.js';
+import { cliContext, cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
 import { connectionState } from '../connection-state.js';
+import { listedConnections } from '../listed-connections.js';
 import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
@@ -126,8 +127,8 @@ export async function secretsOf(integration: Integration, options: AddOptions): 
 }
 
 export async function listConnections(_options: unknown, command: Command): Promise<void> {
-  const { registry, store } = await cliContext();
-  const rows = (await store.list()).map((connection) => {
+  const [registry, { connections, secretsRead }] = await Promise.all([cliRegistry(), listedConnections()]);
+  const rows = connections.map((connection) => {
     const { state, refreshable, expiresAt } = connectionState(
       connection,
       registry.integration(connection.integration),
@@ -152,10 +153,12 @@ export async function listConnections(_options: unknown, command: Command): Prom
     );
     return;
   }
+  const refresh = (refreshable: boolean | null) =>
+    refreshable ? ', refreshable' : refreshable === null ? ', refresh unknown' : '';
   const token = (row: (typeof rows)[number]) =>
     row.expiresAt === undefined
       ? 'no expiry'
-      : `${row.state === 'ok' ? 'valid' : row.state}${row.refreshable ? ', refreshable' : ''}`;
+      : `${row.state === 'ok' ? 'valid' : row.state}${refresh(row.refreshable)}`;
   process.stdout.write(
     formatTable(
       ['ID', 'INTEGRATION', 'LABEL', 'TOKEN', 'BASE URL'],
@@ -168,6 +171,11 @@ export async function listConnections(_options: unknown, command: Command): Prom
       ]),
     ),
   );
+  if (!secretsRead) {
+    process.stderr.write(
+      '(TOOLSTEPS_ENCRYPTION_KEY is not set: listed from the public fields in Redis; whether a token can refresh is sealed with its secrets)\n',
+    );
+  }
 }
 
 export async function rekeyConnections(_options: unknown, command: Command): Promise<void> {

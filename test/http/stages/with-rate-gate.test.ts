@@ -40,6 +40,28 @@ describe('withRateGate: waits before the provider says no', () => {
     expect(gate.snapshot?.windows[0]?.remaining).toBe(59);
   });
 
+  it("keeps the gate's running totals, which a reader cannot reset or skew", async () => {
+    const { gate, get, resetIn } = gatedProbe();
+    const reset = resetIn(20);
+    nock(PROBE)
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
+      .get('/api/things')
+      .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+    await get('/things');
+    await get('/things');
+    expect({ waits: gate.waits, waitedMs: gate.waitedMs }).toEqual({ waits: 1, waitedMs: 20_000 });
+    expect(() => {
+      // @ts-expect-error -- read-only outside the gate
+      gate.waits = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      // @ts-expect-error -- read-only outside the gate
+      gate.waitedMs = 0;
+    }).toThrow(TypeError);
+    expect({ waits: gate.waits, waitedMs: gate.waitedMs }).toEqual({ waits: 1, waitedMs: 20_000 });
+  });
+
   it('keeps the reset an earlier answer gave when a later one gives only the count', async () => {
     const { clock, get, resetIn } = gatedProbe();
     const reset = resetIn(20);

@@ -83,7 +83,7 @@ describe('anz_data input rules: refused before anything is sent', () => {
     const error = await fx.invokeUnchecked(stepId, input).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).code).toBe('input_invalid');
-    expect((error as InputError).issues.map((issue) => issue.path)).toContain(path);
+    expect((error as InputError).fields.map((issue) => issue.path)).toContain(path);
     expect(fx.sent()).toHaveLength(0);
     expect(fx.sandbox.anzData.creditsOf(fx.apiKey)).toBe(100);
   });

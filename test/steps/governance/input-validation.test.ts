@@ -31,13 +31,13 @@ describe('bad input is refused with nothing sent', () => {
 
   it.each(BAD_IDS)('user_id %j in Update User Role and Remove User', async (userId) => {
     const error = await refused('governance.update_user_role', { user_id: userId, role: 'viewer' });
-    expect(error.issues.map((issue) => issue.path)).toContain('user_id');
+    expect(error.fields.map((issue) => issue.path)).toContain('user_id');
     await refused('governance.remove_user', { user_id: userId });
   });
 
   it.each(BAD_IDS)('invite_code %j in Delete Project Invite and Change Invite Role', async (code) => {
     const error = await refused('governance.delete_invite', { invite_code: code });
-    expect(error.issues.map((issue) => issue.path)).toContain('invite_code');
+    expect(error.fields.map((issue) => issue.path)).toContain('invite_code');
     await refused('governance.change_invite_role', {
       invite_code: code,
       email: 'x@else.example',
@@ -71,7 +71,7 @@ describe('bad input is refused with nothing sent', () => {
         { email: 'x@else.example', role: 'viewer' },
         'bad-project',
       );
-      expect(error.issues.map((issue) => issue.path)).toContain('projectId');
+      expect(error.fields.map((issue) => issue.path)).toContain('projectId');
     },
   );
 
@@ -86,6 +86,6 @@ describe('bad input is refused with nothing sent', () => {
       { name: 'P', organization_id: seed.organizationId },
       'mars',
     );
-    expect(error.issues.map((issue) => issue.path)).toContain('region');
+    expect(error.fields.map((issue) => issue.path)).toContain('region');
   });
 });

@@ -117,6 +117,6 @@ describe('answers that break mid-way', () => {
       .catch((e) => e);
     expect(error).toMatchObject({ name: 'OutputError', code: 'output_invalid', retryable: false });
     expect(error.outcome).toBe('already_done');
-    expect(error.issues[0].path).toContain('status');
+    expect(error.fields[0].path).toContain('status');
   });
 });

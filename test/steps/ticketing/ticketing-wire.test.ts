@@ -274,7 +274,7 @@ describe('ticketing input rules: refused before any request', () => {
       const fx = nockTicketing();
       const error = await fx.invokeUnchecked(stepId, input).catch((e) => e);
       expect(error).toMatchObject({ name: 'InputError', code: 'input_invalid' });
-      expect(error.issues.length).toBeGreaterThan(0);
+      expect(error.fields.length).toBeGreaterThan(0);
       expect(nock.pendingMocks()).toEqual([]);
     });
   }
@@ -293,7 +293,7 @@ describe('ticketing input rules: refused before any request', () => {
       const fx = nockTicketing({ connection: { fields: { subdomain } } });
       const error = await fx.invoke('ticketing.list_tickets', {}).catch((e) => e);
       expect(error).toMatchObject({ name: 'InputError', code: 'input_invalid' });
-      expect(error.issues[0].path).toBe('subdomain');
+      expect(error.fields[0].path).toBe('subdomain');
     });
   }
 
@@ -310,6 +310,6 @@ describe('ticketing input rules: refused before any request', () => {
       .invoke('ticketing.list_tickets', {}, { variables: { broken: '$.tickets[' } })
       .catch((e) => e);
     expect(error).toMatchObject({ code: 'input_invalid' });
-    expect(error.issues[0].path).toBe('variables.broken');
+    expect(error.fields[0].path).toBe('variables.broken');
   });
 });
