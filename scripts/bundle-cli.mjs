@@ -26,6 +26,7 @@
 //
 // Usage: node scripts/bundle-cli.mjs   (dist/src/cli/main.js -> dist/cli/)
 // Tests call bundleCli() on sources they compile first (test/support/bundle-for-child.ts).
+import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -73,16 +74,19 @@ function commonOptions() {
 const COMMANDS_FILE = 'toolsteps-commands.cjs';
 
 /**
- * main's `import('./program.js')` becomes a require of the command tree's
- * own bundle: the bin then holds only what `--version` and a plain `search`
- * need, and those never parse the rest.
+ * command-tree's `import('./program.js')` (the unbundled path) stays out of
+ * the bin: the bundled path requires the command tree's own bundle instead,
+ * so the bin holds only what `--version` and a plain `search` need, and those
+ * never parse the rest.
  */
-function commandTreeApart(entry) {
+function commandTreeApart() {
   return {
     name: 'command-tree-apart',
     setup(build) {
       build.onResolve({ filter: /^\.\/program\.js$/ }, (args) =>
-        args.importer === entry ? { path: `./${COMMANDS_FILE}`, external: true } : undefined,
+        path.basename(args.importer) === 'command-tree.js'
+          ? { path: `./${COMMANDS_FILE}`, external: true }
+          : undefined,
       );
     },
   };
@@ -113,18 +117,29 @@ export async function bundleCli({
   outfile = path.join(root, 'dist/cli/toolsteps.cjs'),
 } = {}) {
   const options = commonOptions();
+  const commandsFile = path.join(path.dirname(outfile), COMMANDS_FILE);
   const commands = await strictBuild({
     ...options,
     entryPoints: [path.join(path.dirname(entry), 'program.js')],
-    outfile: path.join(path.dirname(outfile), COMMANDS_FILE),
+    outfile: commandsFile,
+    // import() of an optional peer becomes a lazy require (each peer's supported range ships
+    // CommonJS): the code cache compiles this file as a vm script, where import() would need
+    // an experimental loader hook that prints a warning (see command-tree.ts).
+    supported: { 'dynamic-import': false },
   });
+  // The code cache of a command is named by this hash: V8 itself tells sources apart only by length.
+  const hash = createHash('sha256').update(readFileSync(commandsFile)).digest('hex').slice(0, 16);
   const bin = await strictBuild({
     ...options,
     entryPoints: [entry],
     outfile,
+    define: {
+      ...options.define,
+      TOOLSTEPS_COMMAND_TREE: JSON.stringify({ file: `./${COMMANDS_FILE}`, hash }),
+    },
     // The command tree is outside this bundle: load it with require, not the ES module loader.
     supported: { 'dynamic-import': false },
-    plugins: [commandTreeApart(entry)],
+    plugins: [commandTreeApart()],
   });
   chmodSync(outfile, 0o755);
   return { inputs: { ...commands.inputs, ...bin.inputs }, outputs: { ...commands.outputs, ...bin.outputs } };

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-
 /**
  * A one-shot command may read an HTTP answer or two through fetch (an OAuth
  * token refresh; its steps' requests go on node:http), whose parser is
@@ -8,8 +6,12 @@ import { setFlagsFromString } from 'node:v8';
  * about 80 ms on the development machine, a fifth of a cold `run`, for code
  * that parses two answers. The baseline WebAssembly compiler is plenty for
  * that; serving commands (the MCP server, listen) keep the optimising one.
- * Set before the first request, which is when the module is compiled.
+ *
+ * Set by the bin before it loads the command tree: V8 refuses a code cache
+ * made under other flags, so the flag must be the same when a one-shot
+ * command's cache is read as when it was made (see command-tree.ts).
+ * node:v8 is loaded here, not imported, so `--version` never pays for it.
  */
 export function keepWasmAtBaseline(): void {
-  setFlagsFromString('--liftoff-only');
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }

@@ -1,6 +1,5 @@
 import type { Registry } from '../registry.js';
 import type { AnyStep } from '../step.js';
-import { keepWasmAtBaseline } from './baseline-wasm.js';
 import { cliStores } from './cli-stores.js';
 
 /**
@@ -69,7 +68,6 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   // OAuth token requests still use that fetch. A serving command pays for the undici package
   // once and then sends every call on its Agent; a proxied run needs that Agent's proxy rules.
   const transport = options.serving || proxyConfigured() ? {} : { transport: 'node-http' as const };
-  if (!options.serving) keepWasmAtBaseline();
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
   return { store, stores, runtime: new Runtime({ store, ...transport, ...coordination }) };
 }

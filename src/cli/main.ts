@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { keepWasmAtBaseline } from './baseline-wasm.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
+import { loadCommandTree, startsServingCommand } from './command-tree.js';
 import { plainSearch } from './plain-search.js';
 
 /**
@@ -30,7 +32,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return reportError(error, { json: search.json });
     }
   }
-  const { runCli } = await import('./program.js');
+  if (!startsServingCommand(argv)) keepWasmAtBaseline();
+  const { runCli } = await loadCommandTree(argv);
   return runCli(argv);
 }
 

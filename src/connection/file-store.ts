@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { unlinkIfPresent, writeFileAtomic } from '../atomic-write.js';
 import { type FieldIssue, InputError, PermissionError, TimeoutError } from '../errors.js';
@@ -10,6 +9,7 @@ import { LockedRecordStore } from '../store/locked-record-store.js';
 import { Connection, connectionIdPattern } from './connection.js';
 import type { ConnectionStore } from './connection-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { defaultToolstepsHome } from './toolsteps-home.js';
 
 /**
  * A lock whose holder has not touched it for this long was left by a
@@ -60,10 +60,7 @@ export function checkConnection(value: Connection): Connection {
   return checkRecord(Connection, 'connection', value);
 }
 
-/** `$TOOLSTEPS_HOME`, or `~/.toolsteps`. */
-export function defaultToolstepsHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOOLSTEPS_HOME || path.join(os.homedir(), '.toolsteps');
-}
+export { defaultToolstepsHome };
 
 /**
  * One JSON file per connection under `<home>/connections`, so writers of

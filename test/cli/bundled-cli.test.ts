@@ -141,6 +141,15 @@ describe('the bundled CLI (the package bin)', () => {
     expect(inputs.filter((input) => offenders([`/${input}`]).length > 0)).toEqual([]);
   });
 
+  it('loads the optional peers with require: the command tree runs as a vm script (the code cache), where import() needs an experimental hook', () => {
+    const code = readFileSync(bundled.commands, 'utf8')
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('//'));
+    const calls = code.filter((line) => /(^|[^\w.$'"])import\(/.test(line));
+    expect(calls).toEqual([]);
+    expect(code.some((line) => line.includes('require("ioredis")'))).toBe(true);
+  });
+
   it('--version and search answer from the bin alone: no command tree, no package', async () => {
     const version = await cli(['--version']);
     expect(version.stdout.trim()).toBe(packageVersion);

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BundledCli, bundleForChild } from '../support/bundle-for-child.js';
+
+/**
+ * The bundled CLI compiles its command tree through V8's code cache, one file
+ * per command under $TOOLSTEPS_HOME/cache (src/cli/command-tree.ts). These
+ * runs are child processes of the bin as users run it: the cache must be
+ * written once, read back (V8 accepting it leaves the file alone), never
+ * trusted when someone else could have written it, and never change output.
+ */
+
+const run = promisify(execFile);
+let bundled: BundledCli;
+let scratch: string;
+let home: string;
+
+beforeAll(async () => {
+  bundled = await bundleForChild('toolsteps-code-cache');
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-code-cache-'));
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+beforeEach(() => {
+  home = path.join(scratch, `home-${process.hrtime.bigint()}`);
+  mkdirSync(home, { mode: 0o700 });
+});
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { stdout, stderr } = await run(process.execPath, [bundled.main, ...args], {
+    env: { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { stdout, stderr };
+}
+
+const cacheFolder = () => path.join(home, 'cache');
+const cacheFiles = () => (existsSync(cacheFolder()) ? readdirSync(cacheFolder()).sort() : []);
+const only = (command: string) => {
+  const files = cacheFiles().filter((name) => name.includes(`-${command}-${process.version}-`));
+  expect(files).toHaveLength(1);
+  return path.join(cacheFolder(), files[0]!);
+};
+
+describe('the code cache of the bundled CLI', () => {
+  it('is written once per command (0600 in a 0700 folder), then read back unchanged, with the same output', async () => {
+    const first = await cli(['describe', 'ticketing.get_ticket_info']);
+    const file = only('describe');
+    expect(path.basename(file)).toMatch(
+      new RegExp(
+        `^code-[0-9a-f]{16}-describe-${process.version.replaceAll('.', '\\.')}-${process.arch}\\.bin$`,
+      ),
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(cacheFolder()).mode & 0o777).toBe(0o700);
+    const written = statSync(file);
+
+    const second = await cli(['describe', 'ticketing.get_ticket_info']);
+    expect(second).toEqual(first);
+    // V8 accepted it: a rejected cache would have been rewritten (a new file renamed over it).
+    expect(statSync(file).ino).toBe(written.ino);
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
+
+    await cli(['list']);
+    expect(cacheFiles()).toHaveLength(2);
+    only('list');
+  }, 60_000);
+
+  it('is not read when others could have written it, nor when it is not V8 code: it is replaced', async () => {
+    const expected = await cli(['list']);
+    const file = only('list');
+    chmodSync(file, 0o666);
+    const widened = statSync(file).ino;
+    expect(await cli(['list'])).toEqual(expected);
+    expect(statSync(file).ino).not.toBe(widened);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    writeFileSync(file, Buffer.alloc(statSync(file).size, 7), { mode: 0o600 });
+    const garbage = statSync(file).ino;
+    expect(await cli(['list'])).toEqual(expected);
+    expect(statSync(file).ino).not.toBe(garbage);
+  }, 60_000);
+
+  it('is not made where there is no home yet, nor with TOOLSTEPS_CODE_CACHE=0', async () => {
+    rmSync(home, { recursive: true });
+    await cli(['list']);
+    expect(existsSync(home)).toBe(false);
+    mkdirSync(home, { mode: 0o700 });
+    await cli(['list'], { TOOLSTEPS_CODE_CACHE: '0' });
+    expect(cacheFiles()).toEqual([]);
+  }, 60_000);
+
+  it("deletes other builds' cache files untouched for a week, and nothing else", async () => {
+    mkdirSync(cacheFolder(), { mode: 0o700 });
+    const weekAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    const old = (name: string) => {
+      writeFileSync(path.join(cacheFolder(), name), 'x', { mode: 0o600 });
+      utimesSync(path.join(cacheFolder(), name), weekAgo, weekAgo);
+    };
+    old('code-0123456789abcdef-run-v20.0.0-x64.bin');
+    old('code-0123456789abcdef-run-v20.0.0-x64.bin.123.abcdef.tmp');
+    old('notes.txt');
+    writeFileSync(path.join(cacheFolder(), 'code-fedcba9876543210-list-v22.0.0-x64.bin'), 'x', {
+      mode: 0o600,
+    });
+    await cli(['list']);
+    const left = cacheFiles();
+    expect(left).toContain('notes.txt');
+    expect(left).toContain('code-fedcba9876543210-list-v22.0.0-x64.bin');
+    expect(left.filter((name) => name.startsWith('code-0123456789abcdef'))).toEqual([]);
+    only('list');
+  }, 60_000);
+});
