@@ -148,7 +148,7 @@ function pagingRows(paging) {
     `paging ${oursPaging.tickets} tickets x${sizes.paging.repeats}: RSS growth`,
     `${growth(oursPaging).toFixed(1)} MB`,
     `${growth(paging.bare).toFixed(1)} MB`,
-    `+${(growth(oursPaging) - growth(paging.bare)).toFixed(1)} MB`,
+    signed(growth(oursPaging) - growth(paging.bare)),
     '<= +30 MB',
     growth(oursPaging) - growth(paging.bare) <= 30,
   );
