@@ -9,16 +9,22 @@ import { spawnSync } from 'node:child_process';
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--only per-call|cold|paging|concurrency|bulk]
  *
- * CPU figures come from process.cpuUsage(). `--smoke` runs every figure with
- * tiny sizes (the test suite runs it so the benchmark cannot rot); its ratios
- * mean nothing. The script exits 0 whatever the ratios are, 1 when a figure
- * cannot be measured.
+ * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
+ * machine barely moves, come from `perf stat -e instructions` or, where perf
+ * cannot count them (a virtual machine), valgrind's callgrind
+ * (lib/instruction-count.mjs; TOOLSTEPS_BENCH_COUNTER=perf|callgrind|none
+ * picks one): every cold start is counted (the median of 3 runs). Without a
+ * counter the table says so in one row.
+ * `--smoke` runs every figure with tiny sizes and counts nothing (the test
+ * suite runs it so the benchmark cannot rot); its ratios mean nothing. The
+ * script exits 0 whatever the ratios are, 1 when a figure cannot be measured.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './lib/cold-start.mjs';
+import { millions } from './lib/instruction-count.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
@@ -36,6 +42,7 @@ const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
       coldRuns: 1,
+      coldInstructionRuns: 0,
       paging: { tickets: 250, repeats: 2 },
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
@@ -43,6 +50,8 @@ const sizes = values.smoke
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
       coldRuns: 15,
+      // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
+      coldInstructionRuns: 3,
       paging: { tickets: 20_000, repeats: 5 },
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
@@ -110,7 +119,14 @@ try {
       '',
     );
   }
-  if (wanted('cold')) coldRows(measureColdStart(build, main, sizes.coldRuns));
+  if (wanted('cold')) {
+    coldRows(
+      await measureColdStart(build, main, {
+        runs: sizes.coldRuns,
+        instructionRuns: sizes.coldInstructionRuns,
+      }),
+    );
+  }
   if (paging) pagingRows(paging);
   if (wanted('concurrency')) concurrencyRow(await measureConcurrency(client, main, sizes.concurrency));
 } finally {
@@ -129,6 +145,7 @@ function coldRows(cold) {
       entry.ratio <= entry.goal,
     );
   }
+  coldInstructionRows(cold);
   row(
     "import 'toolsteps': CLI, commander, csv-parse, sandbox, demo files",
     String(cold.forbidden.length),
@@ -136,6 +153,36 @@ function coldRows(cold) {
     '',
     '0',
     cold.forbidden.length === 0,
+  );
+}
+
+/** Each cold case's instructions against `node -e 0`'s, with the time row's goal; --help has none. */
+function coldInstructionRows(cold) {
+  const counted = cold.instructions;
+  if (!counted) {
+    row('cold starts, instructions: not counted (--smoke)', '', '', '', '');
+    return;
+  }
+  if (!counted.counter) {
+    row(`cold starts, instructions: not measured (no counter: ${counted.reason})`, '', '', '', '');
+    return;
+  }
+  for (const entry of cold.cases.filter((item) => item.args[0] !== '-e')) {
+    row(
+      `cold ${entry.name.replace('toolsteps ', '')}, instructions`,
+      millions(entry.instructions),
+      `${millions(counted.perCase[0])} (node -e 0)`,
+      `${entry.instructionRatio.toFixed(2)}x`,
+      entry.goal ? `<= ${entry.goal}x` : '',
+      entry.goal ? entry.instructionRatio <= entry.goal : undefined,
+    );
+  }
+  row(
+    `  ... ${counted.counter}, median of ${counted.runs} (runs of a case up to ${(counted.spread * 100).toFixed(1)}% apart)`,
+    '',
+    '',
+    '',
+    '',
   );
 }
 
