@@ -7,14 +7,17 @@ import { spawnSync } from 'node:child_process';
  * send the same requests through bare fetch with the same undici Agent.
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
- *   node bench/bench.mjs [--build DIR] [--smoke] [--only per-call|cold|paging|concurrency|bulk]
+ *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
+ *                        [--only per-call|cold|paging|concurrency|bulk]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
  * cannot count them (a virtual machine), valgrind's callgrind
  * (lib/instruction-count.mjs; TOOLSTEPS_BENCH_COUNTER=perf|callgrind|none
- * picks one): every cold start is counted (the median of 3 runs). Without a
- * counter the table says so in one row.
+ * picks one): every cold start is counted (the median of 3 runs), and with
+ * `--instructions` each per-call case too, ours and bare, in a process of its
+ * own (lib/per-call-instructions.mjs; three to four minutes under callgrind,
+ * so not by default). Without a counter the table says so in one row.
  * `--smoke` runs every figure with tiny sizes and counts nothing (the test
  * suite runs it so the benchmark cannot rot); its ratios mean nothing. The
  * script exits 0 whatever the ratios are, 1 when a figure cannot be measured.
@@ -27,6 +30,7 @@ import { measureColdStart } from './lib/cold-start.mjs';
 import { millions } from './lib/instruction-count.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
+import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +38,7 @@ const { values } = parseArgs({
   options: {
     build: { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
   },
 });
@@ -41,6 +46,7 @@ const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist')
 const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
+      perCallInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
       paging: { tickets: 250, repeats: 2 },
@@ -49,6 +55,7 @@ const sizes = values.smoke
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
+      perCallInstructions: { warmup: 800, calls: 800 },
       coldRuns: 15,
       // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
       coldInstructionRuns: 3,
@@ -67,6 +74,7 @@ const row = (figure, ours, baseline, ratio, goal, pass) =>
   rows.push([figure, ours, baseline, ratio, goal, pass === undefined ? '' : pass ? 'pass' : 'FAIL']);
 const startLoad = load();
 const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
+const signedMillions = (count) => `${count >= 0 ? '+' : ''}${(count / 1e6).toFixed(2)}`;
 /** `--only NAME` (repeatable) measures just those figures: a quick look at one row. */
 const wanted = (figure) => !values.only || values.only.includes(figure);
 
@@ -118,6 +126,9 @@ try {
       `${(entry.oursUs / entry.requestUs).toFixed(2)}x`,
       '',
     );
+  }
+  if (wanted('per-call') && values.instructions) {
+    perCallInstructionRows(await measurePerCallInstructions(build, main, sizes.perCallInstructions));
   }
   if (wanted('cold')) {
     coldRows(
@@ -179,6 +190,39 @@ function coldInstructionRows(cold) {
   }
   row(
     `  ... ${counted.counter}, median of ${counted.runs} (runs of a case up to ${(counted.spread * 100).toFixed(1)}% apart)`,
+    '',
+    '',
+    '',
+    '',
+  );
+}
+
+/**
+ * Instructions per warm call, ours against bare fetch. No goal: the CPU goal
+ * (+25 us) is a time, and turning it into instructions would take the
+ * instructions per microsecond of this CPU on this code, which nothing here
+ * measures (perf cannot count cycles in this virtual machine either).
+ */
+function perCallInstructionRows(counted) {
+  if (!counted.counter) {
+    row(`client instructions per call: not measured (no counter: ${counted.reason})`, '', '', '', '');
+    return;
+  }
+  const { warmup, calls } = sizes.perCallInstructions;
+  for (const entry of counted.cases) {
+    row(
+      `client instructions per call, ${entry.name}`,
+      `${(entry.ours / 1e6).toFixed(2)} M (${signedMillions(entry.ours - entry.bare)})`,
+      `${(entry.bare / 1e6).toFixed(2)} M`,
+      `${(entry.ours / entry.bare).toFixed(2)}x`,
+      '',
+    );
+  }
+  const how = counted.split
+    ? `${calls} calls counted after ${warmup}`
+    : `${warmup} + ${calls} calls less ${warmup}`;
+  row(
+    `  ... ${counted.counter}: ${how}, a process each, ${counted.runs} runs in ${(counted.wallMs / 1000).toFixed(0)} s`,
     '',
     '',
     '',
