@@ -7,20 +7,30 @@ import { spawnSync } from 'node:child_process';
  * send the same requests through bare fetch with the same undici Agent.
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
- *   node bench/bench.mjs [--build DIR] [--smoke] [--only per-call|cold|paging|concurrency|bulk]
+ *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
+ *                        [--only per-call|cold|paging|concurrency|bulk]
  *
- * CPU figures come from process.cpuUsage(). `--smoke` runs every figure with
- * tiny sizes (the test suite runs it so the benchmark cannot rot); its ratios
- * mean nothing. The script exits 0 whatever the ratios are, 1 when a figure
- * cannot be measured.
+ * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
+ * machine barely moves, come from `perf stat -e instructions` or, where perf
+ * cannot count them (a virtual machine), valgrind's callgrind
+ * (lib/instruction-count.mjs; TOOLSTEPS_BENCH_COUNTER=perf|callgrind|none
+ * picks one): every cold start is counted (the median of 3 runs), and with
+ * `--instructions` each per-call case too, ours and bare, in a process of its
+ * own (lib/per-call-instructions.mjs; three to four minutes under callgrind,
+ * so not by default). Without a counter the table says so in one row.
+ * `--smoke` runs every figure with tiny sizes and counts nothing (the test
+ * suite runs it so the benchmark cannot rot); its ratios mean nothing. The
+ * script exits 0 whatever the ratios are, 1 when a figure cannot be measured.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './lib/cold-start.mjs';
+import { millions } from './lib/instruction-count.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
+import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,6 +38,7 @@ const { values } = parseArgs({
   options: {
     build: { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
   },
 });
@@ -35,14 +46,19 @@ const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist')
 const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
+      perCallInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
+      coldInstructionRuns: 0,
       paging: { tickets: 250, repeats: 2 },
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
+      perCallInstructions: { warmup: 800, calls: 800 },
       coldRuns: 15,
+      // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
+      coldInstructionRuns: 3,
       paging: { tickets: 20_000, repeats: 5 },
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
@@ -58,6 +74,7 @@ const row = (figure, ours, baseline, ratio, goal, pass) =>
   rows.push([figure, ours, baseline, ratio, goal, pass === undefined ? '' : pass ? 'pass' : 'FAIL']);
 const startLoad = load();
 const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
+const signedMillions = (count) => `${count >= 0 ? '+' : ''}${(count / 1e6).toFixed(2)}`;
 /** `--only NAME` (repeatable) measures just those figures: a quick look at one row. */
 const wanted = (figure) => !values.only || values.only.includes(figure);
 
@@ -110,7 +127,17 @@ try {
       '',
     );
   }
-  if (wanted('cold')) coldRows(measureColdStart(build, main, sizes.coldRuns));
+  if (wanted('per-call') && values.instructions) {
+    perCallInstructionRows(await measurePerCallInstructions(build, main, sizes.perCallInstructions));
+  }
+  if (wanted('cold')) {
+    coldRows(
+      await measureColdStart(build, main, {
+        runs: sizes.coldRuns,
+        instructionRuns: sizes.coldInstructionRuns,
+      }),
+    );
+  }
   if (paging) pagingRows(paging);
   if (wanted('concurrency')) concurrencyRow(await measureConcurrency(client, main, sizes.concurrency));
 } finally {
@@ -129,6 +156,7 @@ function coldRows(cold) {
       entry.ratio <= entry.goal,
     );
   }
+  coldInstructionRows(cold);
   row(
     "import 'toolsteps': CLI, commander, csv-parse, sandbox, demo files",
     String(cold.forbidden.length),
@@ -136,6 +164,69 @@ function coldRows(cold) {
     '',
     '0',
     cold.forbidden.length === 0,
+  );
+}
+
+/** Each cold case's instructions against `node -e 0`'s, with the time row's goal; --help has none. */
+function coldInstructionRows(cold) {
+  const counted = cold.instructions;
+  if (!counted) {
+    row('cold starts, instructions: not counted (--smoke)', '', '', '', '');
+    return;
+  }
+  if (!counted.counter) {
+    row(`cold starts, instructions: not measured (no counter: ${counted.reason})`, '', '', '', '');
+    return;
+  }
+  for (const entry of cold.cases.filter((item) => item.args[0] !== '-e')) {
+    row(
+      `cold ${entry.name.replace('toolsteps ', '')}, instructions`,
+      millions(entry.instructions),
+      `${millions(counted.perCase[0])} (node -e 0)`,
+      `${entry.instructionRatio.toFixed(2)}x`,
+      entry.goal ? `<= ${entry.goal}x` : '',
+      entry.goal ? entry.instructionRatio <= entry.goal : undefined,
+    );
+  }
+  row(
+    `  ... ${counted.counter}, median of ${counted.runs} (runs of a case up to ${(counted.spread * 100).toFixed(1)}% apart)`,
+    '',
+    '',
+    '',
+    '',
+  );
+}
+
+/**
+ * Instructions per warm call, ours against bare fetch. No goal: the CPU goal
+ * (+25 us) is a time, and turning it into instructions would take the
+ * instructions per microsecond of this CPU on this code, which nothing here
+ * measures (perf cannot count cycles in this virtual machine either).
+ */
+function perCallInstructionRows(counted) {
+  if (!counted.counter) {
+    row(`client instructions per call: not measured (no counter: ${counted.reason})`, '', '', '', '');
+    return;
+  }
+  const { warmup, calls } = sizes.perCallInstructions;
+  for (const entry of counted.cases) {
+    row(
+      `client instructions per call, ${entry.name}`,
+      `${(entry.ours / 1e6).toFixed(2)} M (${signedMillions(entry.ours - entry.bare)})`,
+      `${(entry.bare / 1e6).toFixed(2)} M`,
+      `${(entry.ours / entry.bare).toFixed(2)}x`,
+      '',
+    );
+  }
+  const how = counted.split
+    ? `${calls} calls counted after ${warmup}`
+    : `${warmup} + ${calls} calls less ${warmup}`;
+  row(
+    `  ... ${counted.counter}: ${how}, a process each, ${counted.runs} runs in ${(counted.wallMs / 1000).toFixed(0)} s`,
+    '',
+    '',
+    '',
+    '',
   );
 }
 
@@ -148,7 +239,7 @@ function pagingRows(paging) {
     `paging ${oursPaging.tickets} tickets x${sizes.paging.repeats}: RSS growth`,
     `${growth(oursPaging).toFixed(1)} MB`,
     `${growth(paging.bare).toFixed(1)} MB`,
-    `+${(growth(oursPaging) - growth(paging.bare)).toFixed(1)} MB`,
+    signed(growth(oursPaging) - growth(paging.bare)),
     '<= +30 MB',
     growth(oursPaging) - growth(paging.bare) <= 30,
   );

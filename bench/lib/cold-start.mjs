@@ -3,11 +3,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { countAll, instructionCounter } from './instruction-count.mjs';
 import { median } from './per-call.mjs';
 
 const bench = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const countHook = path.join(bench, 'startup/count-loaded-modules.mjs');
 const TOKEN_VARIABLE = 'TOOLSTEPS_BENCH_TOKEN';
+/** A cold start takes 4 to 9 s under callgrind here, two at a time; one ten times that long is stuck. */
+const COUNTED_RUN_TIMEOUT_MS = 120_000;
 
 /** Files a startup path should not need unless its command uses them. */
 export const HEAVY = [
@@ -63,8 +66,13 @@ export function shippedCli(build) {
  * `search zendesk` and a first `run` of a read step against the sandbox.
  * Returns each case's median, ratio to `node -e 0`, goal and loaded files;
  * a case a build cannot run (an old `--root`) is reported as missing.
+ *
+ * With `instructionRuns`, after the timed runs, each case also gets the
+ * median instructions of that many counted runs and their ratio to
+ * `node -e 0`'s (see instruction-count.mjs); `instructions` names the counter
+ * and the spread seen, or why nothing was counted.
  */
-export function measureColdStart(build, sandbox, runs) {
+export async function measureColdStart(build, sandbox, { runs, instructionRuns = 0 }) {
   const cli = shippedCli(build);
   const home = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-cold-start-'));
   const env = { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', [TOKEN_VARIABLE]: sandbox.token };
@@ -103,6 +111,14 @@ export function measureColdStart(build, sandbox, runs) {
       const heavy = files.filter((url) => HEAVY.some((pattern) => pattern.test(url))).length;
       return { ...entry, ms, ratio: ms / baseline, files: files.length, heavy };
     });
+    const instructions =
+      instructionRuns > 0 ? await countInstructions(present, env, instructionRuns) : undefined;
+    if (instructions?.perCase) {
+      for (const [index, entry] of measured.entries()) {
+        entry.instructions = instructions.perCase[index];
+        entry.instructionRatio = entry.instructions / instructions.perCase[0];
+      }
+    }
     const library = pathToFileURL(path.join(build, 'src/index.js')).href;
     const libraryFiles = loadedFiles(
       ['--input-type=module', '-e', `await import(${JSON.stringify(library)});`],
@@ -115,6 +131,7 @@ export function measureColdStart(build, sandbox, runs) {
     return {
       cli: path.basename(cli),
       baselineMs: baseline,
+      ...(instructions ? { instructions } : {}),
       cases: measured,
       missing: missing.map((entry) => entry.name),
       forbidden,
@@ -122,4 +139,26 @@ export function measureColdStart(build, sandbox, runs) {
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * Median instructions of each case over `runs` counted runs, interleaved,
+ * `{ counter, perCase, spread }` where `spread` is the widest (max - min) /
+ * median of any case; `{ reason }` when this machine has no counter.
+ */
+async function countInstructions(cases, env, runs) {
+  const counter = await instructionCounter();
+  if (!counter.count) return { reason: counter.reason };
+  const jobs = [];
+  for (let run = 0; run < runs; run += 1) {
+    for (const entry of cases)
+      jobs.push(() => counter.count(entry.args, { env, timeoutMs: COUNTED_RUN_TIMEOUT_MS }));
+  }
+  const counts = await countAll(jobs);
+  const samples = cases.map((_, index) => counts.filter((_, job) => job % cases.length === index));
+  const perCase = samples.map(median);
+  const spread = Math.max(
+    ...samples.map((values, index) => (Math.max(...values) - Math.min(...values)) / perCase[index]),
+  );
+  return { counter: counter.name, runs, perCase, spread };
 }

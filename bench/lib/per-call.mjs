@@ -60,7 +60,7 @@ export function benchRuntime(client, sandbox, options = {}) {
 }
 
 /** The requests one invocation of the case sends, as `[url, init]` templates. */
-async function recordRequests(client, sandbox, registry, entry) {
+export async function recordRequests(client, sandbox, registry, entry) {
   const recorded = [];
   const recording = benchRuntime(client, sandbox, {
     fetch: (url, init) => {
@@ -93,7 +93,7 @@ function bareRequestClient(recorded, dispatcher) {
 }
 
 /** Sends the recorded requests one after another with bare fetch, as a hand-written client would. */
-function bareClient(recorded, dispatcher) {
+export function bareClient(recorded, dispatcher) {
   return async (unique) => {
     for (const request of recorded) {
       const response = await fetch(request.url.replaceAll(MARKER, unique), {

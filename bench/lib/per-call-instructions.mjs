@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countAll, instructionCounter, SEEDED_NODE_FLAGS } from './instruction-count.mjs';
+import { PER_CALL_CASES } from './per-call.mjs';
+
+const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'per-call-child.mjs');
+/** The native function per-call-child.mjs calls at each mark (os.getPriority()). */
+const MARK_FUNCTION = 'uv_os_getpriority';
+/** A counted run takes about a minute under callgrind here, two at a time; thirty times that is stuck. */
+const COUNTED_RUN_TIMEOUT_MS = 1_800_000;
+const NATIVE_RUN_TIMEOUT_MS = 120_000;
+const SIDES = ['ours', 'bare'];
+/**
+ * V8 flags of every counted run, ours and the baseline alike: seeded (see
+ * SEEDED_NODE_FLAGS); a lower interrupt budget (default 67584) so TurboFan
+ * reaches the code a call runs once within some hundreds of calls instead of
+ * thousands (300 calls in at the default it was still compiling, more than
+ * half of what the next calls counted), which keeps a run to about a minute
+ * under callgrind; and one thread (`--single-threaded`: V8 compiles and
+ * collects garbage on the main thread, the same work), so when that work
+ * happens does not hang on thread scheduling (without it two runs of the
+ * same calls differed by up to 2x here).
+ */
+const STEADY_NODE_FLAGS = [...SEEDED_NODE_FLAGS, '--interrupt-budget=8192', '--single-threaded'];
+
+/**
+ * Instructions per warm call of each per-call case, ours and the bare fetch
+ * baseline (the same recorded requests, per-call.mjs), each case and side in
+ * a process of its own (per-call-child.mjs): `warmup` calls, then `calls`
+ * counted ones. Callgrind splits one run at the child's marks, so the count
+ * between them is those calls alone; a counter that cannot (perf) counts a
+ * run with `calls` and one with none, and the difference is the calls:
+ * (count(calls) - count(0)) / calls. The sandbox serves every run natively
+ * first, so no counted run meets it cold. Resolves `{ counter, split, runs,
+ * wallMs, cases: [{ name, ours, bare }] }`, or `{ reason }` without a counter.
+ */
+export async function measurePerCallInstructions(build, sandbox, { warmup, calls }) {
+  const counter = await instructionCounter();
+  if (!counter.count) return { reason: counter.reason };
+  const runsOf = (callCounts) =>
+    PER_CALL_CASES.flatMap((entry) =>
+      SIDES.flatMap((side) =>
+        callCounts.map((callCount) => [
+          child,
+          build,
+          JSON.stringify(sandbox),
+          entry.name,
+          side,
+          String(warmup),
+          String(callCount),
+        ]),
+      ),
+    );
+  for (const args of runsOf([0])) {
+    const warm = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: NATIVE_RUN_TIMEOUT_MS });
+    if (warm.status !== 0) {
+      throw new Error(`warming the sandbox failed: ${warm.error?.message ?? warm.stderr.slice(-4000)}`);
+    }
+  }
+  const started = performance.now();
+  let perCall;
+  let runs;
+  if (counter.countParts) {
+    runs = runsOf([calls]);
+    const parts = await countAll(
+      runs.map(
+        (args) => () =>
+          counter.countParts([...STEADY_NODE_FLAGS, ...args], {
+            splitBefore: MARK_FUNCTION,
+            timeoutMs: COUNTED_RUN_TIMEOUT_MS,
+          }),
+      ),
+    );
+    for (const [index, found] of parts.entries()) {
+      if (found.length !== 3)
+        throw new Error(`${runs[index].slice(3, 5).join(' ')} split into ${found.length} parts, not 3`);
+    }
+    perCall = parts.map((found) => found[1] / calls);
+  } else {
+    runs = runsOf([0, calls]);
+    const counts = await countAll(
+      runs.map(
+        (args) => () => counter.count([...STEADY_NODE_FLAGS, ...args], { timeoutMs: COUNTED_RUN_TIMEOUT_MS }),
+      ),
+    );
+    perCall = counts
+      .filter((_, index) => index % 2 === 1)
+      .map((count, index) => (count - counts[2 * index]) / calls);
+  }
+  const wallMs = performance.now() - started;
+  return {
+    counter: counter.name,
+    split: Boolean(counter.countParts),
+    runs: runs.length,
+    wallMs,
+    cases: PER_CALL_CASES.map((entry, index) => ({
+      name: entry.name,
+      ours: perCall[index * SIDES.length],
+      bare: perCall[index * SIDES.length + 1],
+    })),
+  };
+}
