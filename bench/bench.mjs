@@ -146,14 +146,14 @@ try {
 
 function coldRows(cold) {
   if (cold.missing.length) throw new Error(`cold start cases failed: ${cold.missing.join(', ')}`);
-  for (const entry of cold.cases.filter((item) => item.goal)) {
+  for (const entry of cold.cases.filter((item) => item.goal || item.shown)) {
     row(
       `cold ${entry.name.replace('toolsteps ', '')} (${cold.cli}, ${entry.files} file${entry.files === 1 ? '' : 's'})`,
       `${entry.ms.toFixed(1)} ms`,
       `${cold.baselineMs.toFixed(1)} ms (node -e 0)`,
       `${entry.ratio.toFixed(2)}x`,
-      `<= ${entry.goal}x`,
-      entry.ratio <= entry.goal,
+      entry.goal ? `<= ${entry.goal}x` : 'once per command',
+      entry.goal ? entry.ratio <= entry.goal : undefined,
     );
   }
   coldInstructionRows(cold);
@@ -184,7 +184,7 @@ function coldInstructionRows(cold) {
       millions(entry.instructions),
       `${millions(counted.perCase[0])} (node -e 0)`,
       `${entry.instructionRatio.toFixed(2)}x`,
-      entry.goal ? `<= ${entry.goal}x` : '',
+      entry.goal ? `<= ${entry.goal}x` : entry.shown ? 'once per command' : '',
       entry.goal ? entry.instructionRatio <= entry.goal : undefined,
     );
   }

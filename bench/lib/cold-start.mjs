@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -63,7 +63,8 @@ export function shippedCli(build) {
 /**
  * Cold starts of the CLI against a bare `node -e 0`, interleaved so a burst
  * of load on a shared machine hits every case alike: `--version`, `--help`,
- * `search zendesk` and a first `run` of a read step against the sandbox.
+ * `search zendesk` and a `run` of a read step against the sandbox, with the
+ * command's code cache (every run after the first) and without (the first).
  * Returns each case's median, ratio to `node -e 0`, goal and loaded files;
  * a case a build cannot run (an old `--root`) is reported as missing.
  *
@@ -76,6 +77,23 @@ export async function measureColdStart(build, sandbox, { runs, instructionRuns =
   const cli = shippedCli(build);
   const home = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-cold-start-'));
   const env = { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', [TOKEN_VARIABLE]: sandbox.token };
+  // The first run of a command after an install or upgrade compiles the whole command tree, the
+  // second also writes its code cache (src/cli/code-cached-require.ts): each such run gets a home of
+  // its own with the connection, so no run, counted ones two at a time included, sees another's cache.
+  const input = JSON.stringify({ ticket_id: 1 });
+  const runArgs = [cli, 'run', 'ticketing.get_ticket_info', '--connection', 'bench', '--input', input];
+  let freshHomes = 0;
+  const withoutCodeCache = () => {
+    const fresh = path.join(home, `fresh-${freshHomes++}`);
+    mkdirSync(fresh, { mode: 0o700 });
+    cpSync(path.join(home, 'connections'), path.join(fresh, 'connections'), { recursive: true });
+    return { ...env, TOOLSTEPS_HOME: fresh };
+  };
+  const afterOneRun = () => {
+    const once = withoutCodeCache();
+    spawnSync(process.execPath, runArgs, { env: once });
+    return once;
+  };
   try {
     runNode(
       [cli, 'connections', 'add', 'ticketing', '--id', 'bench', '--subdomain', 'acme'].concat([
@@ -86,33 +104,50 @@ export async function measureColdStart(build, sandbox, { runs, instructionRuns =
       ]),
       env,
     );
-    const input = JSON.stringify({ ticket_id: 1 });
     const cases = [
       { name: 'node -e 0', args: ['-e', '0'] },
       { name: 'toolsteps --version', args: [cli, '--version'], goal: 1.5 },
       { name: 'toolsteps --help', args: [cli, '--help'] },
       { name: 'toolsteps search zendesk', args: [cli, 'search', 'zendesk'], goal: 1.5 },
+      { name: 'toolsteps run get_ticket_info', args: runArgs, goal: 2.5 },
       {
-        name: 'toolsteps run get_ticket_info',
-        args: [cli, 'run', 'ticketing.get_ticket_info', '--connection', 'bench', '--input', input],
-        goal: 2.5,
+        name: 'toolsteps run get_ticket_info, first run (no code cache)',
+        args: runArgs,
+        shown: true,
+        env: withoutCodeCache,
+      },
+      // Once per command and build, so no goal: the first run of a command compiles the whole command
+      // tree (what every run did before the code cache), the second also writes its code cache.
+      {
+        name: 'toolsteps run get_ticket_info, second run (writes the cache)',
+        args: runArgs,
+        shown: true,
+        env: afterOneRun,
       },
     ];
-    const missing = cases.filter((entry) => spawnSync(process.execPath, entry.args, { env }).status !== 0);
+    /** The environment of one run of a case: the shared home, or a fresh one of its own. */
+    const envOf = (entry) => entry.env?.() ?? env;
+    // Also the warm-up: the first two runs of each command make the code cache the timed runs read.
+    const missing = cases.filter((entry) =>
+      [0, 1].some(() => spawnSync(process.execPath, entry.args, { env: envOf(entry) }).status !== 0),
+    );
     const present = cases.filter((entry) => !missing.includes(entry));
     const samples = present.map(() => []);
     for (let run = 0; run < runs; run += 1) {
-      for (const [index, entry] of present.entries()) samples[index].push(runNode(entry.args, env));
+      for (const [index, entry] of present.entries()) samples[index].push(runNode(entry.args, envOf(entry)));
     }
     const baseline = median(samples[0]);
     const measured = present.map((entry, index) => {
       const ms = median(samples[index]);
-      const files = entry.args[0] === '-e' ? [] : loadedFiles(entry.args, env, home);
+      // Listed without the code cache: through it, the command tree is read as a file and run as a
+      // vm script, which the loader hook does not see; the files a command needs are the same.
+      const listing = { ...envOf(entry), TOOLSTEPS_CODE_CACHE: '0' };
+      const files = entry.args[0] === '-e' ? [] : loadedFiles(entry.args, listing, home);
       const heavy = files.filter((url) => HEAVY.some((pattern) => pattern.test(url))).length;
       return { ...entry, ms, ratio: ms / baseline, files: files.length, heavy };
     });
     const instructions =
-      instructionRuns > 0 ? await countInstructions(present, env, instructionRuns) : undefined;
+      instructionRuns > 0 ? await countInstructions(present, envOf, instructionRuns) : undefined;
     if (instructions?.perCase) {
       for (const [index, entry] of measured.entries()) {
         entry.instructions = instructions.perCase[index];
@@ -146,13 +181,14 @@ export async function measureColdStart(build, sandbox, { runs, instructionRuns =
  * `{ counter, perCase, spread }` where `spread` is the widest (max - min) /
  * median of any case; `{ reason }` when this machine has no counter.
  */
-async function countInstructions(cases, env, runs) {
+async function countInstructions(cases, envOf, runs) {
   const counter = await instructionCounter();
   if (!counter.count) return { reason: counter.reason };
   const jobs = [];
   for (let run = 0; run < runs; run += 1) {
-    for (const entry of cases)
-      jobs.push(() => counter.count(entry.args, { env, timeoutMs: COUNTED_RUN_TIMEOUT_MS }));
+    for (const entry of cases) {
+      jobs.push(() => counter.count(entry.args, { env: envOf(entry), timeoutMs: COUNTED_RUN_TIMEOUT_MS }));
+    }
   }
   const counts = await countAll(jobs);
   const samples = cases.map((_, index) => counts.filter((_, job) => job % cases.length === index));

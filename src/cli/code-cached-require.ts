@@ -86,9 +86,9 @@ function writeCache(cache: CodeCacheFile, data: Buffer): void {
  * V8 refuses a cache made by another V8 version, other flags or a source of
  * another length, and the run then compiles as usual and writes a fresh one;
  * a source changed at the same length is told apart by `cache.file`, whose
- * name the caller derives from the file's content hash. The new cache is
- * made as the process exits, so it holds the functions that run compiled
- * lazily too, not just the top level.
+ * name the caller derives from the file's content hash. The cache is made by
+ * the second run (the first leaves an empty file), as the process exits, so
+ * it holds the functions that run compiled lazily too, not just the top level.
  *
  * The file must not call `import()`: a vm script can only hand it to Node's
  * loader through an experimental option that prints a warning. The CLI's
@@ -98,11 +98,17 @@ function writeCache(cache: CodeCacheFile, data: Buffer): void {
 export function requireWithCodeCache(filename: string, cache: CodeCacheFile | undefined): unknown {
   const requireHere = createRequire(filename);
   if (!cache) return requireHere(filename);
-  const cachedData = readTrustedCache(cache.file);
+  const stored = readTrustedCache(cache.file);
+  const cachedData = stored?.length ? stored : undefined;
   // The same wrapper Node's CommonJS loader puts around a module, on the same line so line numbers hold.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(filename, 'utf8')}\n})`;
   const script = new vm.Script(wrapped, { filename, ...(cachedData ? { cachedData } : {}) });
-  if (!cachedData || script.cachedDataRejected) {
+  if (stored === undefined) {
+    // First run: only an empty file that says the command was seen. Making the cache costs
+    // about a tenth of a cold run (serialising 700 KB of code), which a command run once
+    // never earns back; V8 in browsers waits for a script's second load the same way.
+    process.once('exit', () => writeCache(cache, Buffer.alloc(0)));
+  } else if (!cachedData || script.cachedDataRejected) {
     process.once('exit', () => writeCache(cache, script.createCachedData()));
   }
   const module = { exports: {} as unknown };

@@ -59,7 +59,7 @@ const only = (command: string) => {
 };
 
 describe('the code cache of the bundled CLI', () => {
-  it('is written once per command (0600 in a 0700 folder), then read back unchanged, with the same output', async () => {
+  it('is marked by the first run, written by the second (0600 in a 0700 folder), then read back unchanged, with the same output', async () => {
     const first = await cli(['describe', 'ticketing.get_ticket_info']);
     const file = only('describe');
     expect(path.basename(file)).toMatch(
@@ -67,12 +67,17 @@ describe('the code cache of the bundled CLI', () => {
         `^code-[0-9a-f]{16}-describe-${process.version.replaceAll('.', '\\.')}-${process.arch}\\.bin$`,
       ),
     );
+    // A command run once pays nothing for a cache it would never read.
+    expect(statSync(file).size).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(cacheFolder()).mode & 0o777).toBe(0o700);
-    const written = statSync(file);
 
-    const second = await cli(['describe', 'ticketing.get_ticket_info']);
-    expect(second).toEqual(first);
+    expect(await cli(['describe', 'ticketing.get_ticket_info'])).toEqual(first);
+    const written = statSync(file);
+    expect(written.size).toBeGreaterThan(100_000);
+    expect(written.mode & 0o777).toBe(0o600);
+
+    expect(await cli(['describe', 'ticketing.get_ticket_info'])).toEqual(first);
     // V8 accepted it: a rejected cache would have been rewritten (a new file renamed over it).
     expect(statSync(file).ino).toBe(written.ino);
     expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
@@ -84,17 +89,23 @@ describe('the code cache of the bundled CLI', () => {
 
   it('is not read when others could have written it, nor when it is not V8 code: it is replaced', async () => {
     const expected = await cli(['list']);
+    expect(await cli(['list'])).toEqual(expected);
     const file = only('list');
+    expect(statSync(file).size).toBeGreaterThan(0);
     chmodSync(file, 0o666);
     const widened = statSync(file).ino;
     expect(await cli(['list'])).toEqual(expected);
+    // Not trusted, so not read: treated as never made (an empty file, 0600, in its place).
     expect(statSync(file).ino).not.toBe(widened);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).size).toBe(0);
 
-    writeFileSync(file, Buffer.alloc(statSync(file).size, 7), { mode: 0o600 });
+    writeFileSync(file, Buffer.alloc(700_000, 7), { mode: 0o600 });
     const garbage = statSync(file).ino;
     expect(await cli(['list'])).toEqual(expected);
+    // V8 refused it, and the run wrote the real cache over it.
     expect(statSync(file).ino).not.toBe(garbage);
+    expect(statSync(file).size).toBeGreaterThan(0);
   }, 60_000);
 
   it('is not made where there is no home yet, nor with TOOLSTEPS_CODE_CACHE=0', async () => {
