@@ -11,10 +11,14 @@ import { defaultToolstepsHome } from '../connection/toolsteps-home.js';
 declare const TOOLSTEPS_COMMAND_TREE: { file: string; hash: string } | undefined;
 
 /** Commands that run until stopped: their start is paid once, and they keep V8's optimising compilers. */
-const SERVING_COMMANDS: ReadonlySet<string> = new Set(['sandbox', 'listen', 'worker', 'mcp']);
+export const SERVING_COMMANDS: ReadonlySet<string> = new Set(['sandbox', 'listen', 'worker', 'mcp']);
 
-/** Every other top-level command: each keeps a code cache of its own, of the functions it runs. */
-const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
+/**
+ * Every other top-level command: each keeps a code cache of its own, of the
+ * functions it runs. Both lists name program.ts's commands again because the
+ * bin must not load the command tree to read them; a test holds them equal.
+ */
+export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'list',
   'search',
   'describe',

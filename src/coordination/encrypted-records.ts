@@ -1,5 +1,5 @@
 import { NotFoundError, TimeoutError } from '../errors.js';
-import { isWholeRecord, listPublicRecords } from './public-records.js';
+import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
 import type { RedisCoordinator } from './redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from './redis-scripts.js';
 import type { SecretBox } from './secret-box.js';
@@ -39,7 +39,7 @@ export class EncryptedRecords<T> {
     private readonly box: SecretBox,
     private readonly shape: RecordShape<T>,
   ) {
-    this.index = coordinator.key(shape.kind, '_index');
+    this.index = recordIndexKey(coordinator, shape.kind);
   }
 
   private keyOf(id: string): string {

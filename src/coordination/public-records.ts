@@ -9,6 +9,11 @@ export function isWholeRecord(hash: Record<string, string>): boolean {
   return Boolean(hash.public && hash.secrets && hash.kid);
 }
 
+/** The set of every id of one kind of record, which `EncryptedRecords` keeps beside the records. */
+export function recordIndexKey(coordinator: RedisCoordinator, kind: string): string {
+  return coordinator.key(kind, '_index');
+}
+
 /**
  * The public part of every record of one kind, in id order, read without the
  * encryption key: listing needs nothing sealed, so it needs no key. Each part
@@ -18,7 +23,7 @@ export async function listPublicRecords(
   coordinator: RedisCoordinator,
   kind: string,
 ): Promise<Record<string, unknown>[]> {
-  const ids = (await coordinator.client.smembers(coordinator.key(kind, '_index'))).sort();
+  const ids = (await coordinator.client.smembers(recordIndexKey(coordinator, kind))).sort();
   const hashes = await Promise.all(ids.map((id) => coordinator.client.hgetall(coordinator.key(kind, id))));
   return hashes.flatMap((hash) =>
     isWholeRecord(hash) ? [JSON.parse(hash.public as string) as Record<string, unknown>] : [],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ONE_SHOT_COMMANDS, SERVING_COMMANDS } from '../../src/cli/command-tree.js';
 import { buildProgram, COMMAND_MODULES } from '../../src/cli/program.js';
 
 const names = async (argv?: string[]) =>
@@ -32,5 +33,10 @@ describe('the command tree declares what the arguments need', () => {
     ]) {
       expect(await names(argv), argv.join(' ')).toEqual(all);
     }
+  });
+
+  it('classes every command as one-shot or serving for the bin, which names them without loading the tree', () => {
+    const names = COMMAND_MODULES.flatMap((entry) => entry.names).sort();
+    expect([...ONE_SHOT_COMMANDS, ...SERVING_COMMANDS].sort()).toEqual(names);
   });
 });
