@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../src/clock.js';
-import { definedOnly } from '../src/defined-only.js';
+import { definedOnly } from '../src/values/defined-only.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
 import {
   ContactDataEmulator,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../src/clock.js';
-import { definedOnly } from '../src/defined-only.js';
+import { definedOnly } from '../src/values/defined-only.js';
 import { json, type Reply, redirect } from './sandbox-http.js';
 
 export interface OAuthClient {

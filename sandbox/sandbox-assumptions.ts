@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../src/errors.js';
+import { InputError } from '../src/errors/index.js';
 import { AnzDataAssumptions } from './anz-data/anz-data-assumptions.js';
 import { ContactDataAssumptions } from './contact-data/contact-data-assumptions.js';
 import { DeploymentsAssumptions } from './deployments/deployments-assumptions.js';

@@ -24,7 +24,7 @@
 // ioredis, bullmq, the AI SDK) stay outside the bundle and are handed plain
 // JSON and strings, never our classes.
 //
-// Usage: node scripts/bundle-cli.mjs   (dist/src/cli/main.js -> dist/cli/)
+// Usage: node scripts/bundle-cli.mjs   (dist/cli/main.js -> dist/cli/)
 // Tests call bundleCli() on sources they compile first (test/support/bundle-for-child.ts).
 import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
@@ -113,7 +113,7 @@ async function strictBuild(options) {
  * both, which says which source modules went into which file.
  */
 export async function bundleCli({
-  entry = path.join(root, 'dist/src/cli/main.js'),
+  entry = path.join(root, 'dist/cli/main.js'),
   outfile = path.join(root, 'dist/cli/toolsteps.cjs'),
 } = {}) {
   const options = commonOptions();

@@ -1,4 +1,4 @@
-import { AbortedError } from './errors.js';
+import { AbortedError } from './errors/index.js';
 
 /** Time as the runtime sees it. Tests pass a manual clock so no test waits for real. */
 export interface Clock {

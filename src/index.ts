@@ -3,9 +3,10 @@
  * explicitly; anything not exported is internal and may change.
  */
 
-export { defineApiCallStep } from './api-call-step.js';
-export { validateBaseUrl } from './base-url.js';
+export { buildManifest, type Manifest, serializeManifest } from './catalog/manifest.js';
+export { Registry, type SearchHit, type TriggerSearchHit } from './catalog/registry.js';
 export { type Clock, ManualClock, systemClock } from './clock.js';
+export { validateBaseUrl } from './connection/base-url.js';
 export {
   Connection,
   ConnectionKind,
@@ -14,10 +15,7 @@ export {
   toPublicConnection,
 } from './connection/connection.js';
 export { parseConnectionFields, resolveBaseUrl } from './connection/connection-fields.js';
-export type { ConnectionStore } from './connection/connection-store.js';
-export { defaultToolstepsHome, FileConnectionStore } from './connection/file-store.js';
 export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loopback-authorization.js';
-export { MemoryConnectionStore } from './connection/memory-store.js';
 export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
 export { createPkcePair } from './connection/pkce.js';
 export type { CoordinationStatus, Coordinator, HeldLock } from './coordination/coordinator.js';
@@ -27,10 +25,6 @@ export {
   describeCoordination,
   openCoordinator,
 } from './coordination/open-coordinator.js';
-export { openRedisStores, type RedisStores } from './coordination/open-redis-stores.js';
-export { RedisConnectionStore } from './coordination/redis-connection-store.js';
-export { RedisSubscriptionStore } from './coordination/redis-subscription-store.js';
-export { SecretBox } from './coordination/secret-box.js';
 export { withLock } from './coordination/with-lock.js';
 export {
   AbortedError,
@@ -56,28 +50,27 @@ export {
   type Sent,
   TimeoutError,
   ToolstepsError,
-} from './errors.js';
+} from './errors/index.js';
 export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/agent.js';
 export type { HttpClient, HttpRequest, HttpResponse } from './http/http-client.js';
 export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
 export type { RetryOptions } from './http/retry-policy.js';
-export {
-  defineIntegration,
-  type HttpMethod,
-  type Integration,
-  type IntegrationDefinition,
-} from './integration.js';
 export { type Logger, MemoryLogger, silentLogger } from './logger.js';
-export { buildManifest, type Manifest, serializeManifest } from './manifest.js';
-export { compileMapping, mapVariables, type VariableMapping } from './mapping.js';
-export { Registry, type SearchHit, type TriggerSearchHit } from './registry.js';
+export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
 export {
   type InvocationMeta,
   type InvocationResult,
   type InvokeOptions,
   Runtime,
   type RuntimeOptions,
-} from './runtime.js';
+} from './runtime/runtime.js';
+export { defineApiCallStep } from './step/api-call-step.js';
+export {
+  defineIntegration,
+  type HttpMethod,
+  type Integration,
+  type IntegrationDefinition,
+} from './step/define-integration.js';
 export {
   type AnyStep,
   type CreditEstimate,
@@ -87,7 +80,20 @@ export {
   type StepAccess,
   type StepContext,
   type StepDefinition,
-} from './step.js';
+} from './step/define-step.js';
+export type { ConnectionStore } from './store/connections/connection-store.js';
+export { defaultToolstepsHome, FileConnectionStore } from './store/connections/file-connection-store.js';
+export { MemoryConnectionStore } from './store/connections/memory-connection-store.js';
+export { RedisConnectionStore } from './store/connections/redis-connection-store.js';
+export type { ClaimOutcome, DedupeStore } from './store/dedupe/dedupe-store.js';
+export { FileDedupeStore } from './store/dedupe/file-dedupe-store.js';
+export { MemoryDedupeStore } from './store/dedupe/memory-dedupe-store.js';
+export { openRedisStores, type RedisStores } from './store/open-redis-stores.js';
+export { SecretBox } from './store/sealed/secret-box.js';
+export { FileSubscriptionStore } from './store/subscriptions/file-subscription-store.js';
+export { MemorySubscriptionStore } from './store/subscriptions/memory-subscription-store.js';
+export { RedisSubscriptionStore } from './store/subscriptions/redis-subscription-store.js';
+export type { SubscriptionStore } from './store/subscriptions/subscription-store.js';
 export {
   type AnyTrigger,
   type Constraints,
@@ -100,12 +106,9 @@ export {
   type SignatureScheme,
   type Trigger,
   type TriggerDefinition,
-} from './trigger.js';
-export type { ClaimOutcome, DedupeStore } from './triggers/dedupe-store.js';
+} from './triggers/define-trigger.js';
 export { type Entitlements, requireTriggerPlan, TRIGGERS_PLAN } from './triggers/entitlements.js';
-export { toFetchHandler } from './triggers/fetch-handler.js';
-export { FileDedupeStore } from './triggers/file-dedupe-store.js';
-export { FileSubscriptionStore } from './triggers/file-subscription-store.js';
+export { toFetchHandler } from './triggers/intake/fetch-handler.js';
 export {
   createIntake,
   type DeliveryContext,
@@ -113,19 +116,16 @@ export {
   type IntakeAnswer,
   type IntakeOptions,
   type IntakeRequest,
-} from './triggers/intake.js';
-export { IntakeRefusal, type RefusalCode } from './triggers/intake-refusal.js';
-export { MemoryDedupeStore } from './triggers/memory-dedupe-store.js';
-export { MemorySubscriptionStore } from './triggers/memory-subscription-store.js';
-export { toNodeListener } from './triggers/node-listener.js';
-export { DEFAULT_MAX_BODY_BYTES } from './triggers/read-body-within-limit.js';
+} from './triggers/intake/intake.js';
+export { IntakeRefusal, type RefusalCode } from './triggers/intake/intake-refusal.js';
+export { toNodeListener } from './triggers/intake/node-listener.js';
+export { DEFAULT_MAX_BODY_BYTES } from './triggers/intake/read-body-within-limit.js';
 export {
   type PublicSubscription,
   Subscription,
   subscriptionUrl,
   toPublicSubscription,
 } from './triggers/subscription.js';
-export type { SubscriptionStore } from './triggers/subscription-store.js';
 export { timingSafeEqualText } from './triggers/timing-safe-equal.js';
 export type { TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
 export {

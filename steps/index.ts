@@ -1,5 +1,4 @@
-import { Registry } from '../src/registry.js';
-import type { StepId } from '../src/step.js';
+import { Registry, type StepId } from '../src/kit/index.js';
 import { anzData } from './anz-data/integration.js';
 import { anzDataSteps } from './anz-data/steps.js';
 import { contactData } from './contact-data/integration.js';

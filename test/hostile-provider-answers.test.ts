@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isToolstepsError } from '../src/errors.js';
-import type { RuntimeOptions } from '../src/runtime.js';
+import { isToolstepsError } from '../src/errors/index.js';
+import type { RuntimeOptions } from '../src/runtime/runtime.js';
 import { fetchUpstream, type SeenRequest } from './support/hostile-provider.js';
 import { CALLER_HEADER, HOSTILE_RUNS, useHostileTarget } from './support/hostile-targets.js';
 import { everyView, expectNoSecret } from './support/secret-views.js';

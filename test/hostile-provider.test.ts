@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isToolstepsError } from '../src/errors.js';
+import { isToolstepsError } from '../src/errors/index.js';
 import { answerJson, fetchUpstream, trickle } from './support/hostile-provider.js';
 import { HOSTILE_RUNS, taint, useHostileTarget } from './support/hostile-targets.js';
 import { everyView, expectNoSecret } from './support/secret-views.js';

@@ -44,17 +44,44 @@ function importsOf(file: string): string[] {
   return targets;
 }
 
-const isCompositionRoot = (file: string) => file.startsWith(`src${path.sep}cli${path.sep}`);
-const runtimeFiles = sourceFiles('src').filter((file) => !isCompositionRoot(file));
+/** The layers of the house, lowest first: a file may import its own layer and the ones below. */
+const LAYERS = ['src', 'sandbox', 'steps', 'cli'] as const;
+/** What each layer may never import, whatever the order says: the sandbox and the steps never meet. */
+const FORBIDDEN: Record<(typeof LAYERS)[number], readonly string[]> = {
+  src: ['cli', 'steps', 'sandbox'],
+  sandbox: ['steps', 'cli'],
+  steps: ['cli', 'sandbox'],
+  cli: [],
+};
+const layerOf = (file: string) => file.split(/[/\\]/)[0] ?? '';
+const runtimeFiles = sourceFiles('src');
+const houseFiles = LAYERS.flatMap((layer) => sourceFiles(layer));
+const KIT_ENTRY = path.join('src', 'kit', 'index.ts');
+
+/** A relative import as the repository file it loads (`./x.js` -> `x.ts`, a folder -> its index). */
+function resolved(target: string): string {
+  if (target.endsWith('.js')) return target.replace(/\.js$/, '.ts');
+  return target.endsWith('.ts') ? target : path.join(target, 'index.ts');
+}
 
 describe('house rules', () => {
-  it('the runtime imports no step and no emulator (only the CLI composes them)', () => {
-    const crossings = runtimeFiles.flatMap((file) =>
+  it('no layer imports from a layer above it: src < sandbox, steps < cli', () => {
+    const crossings = houseFiles.flatMap((file) => {
+      const forbidden = FORBIDDEN[layerOf(file) as (typeof LAYERS)[number]];
+      return importsOf(file)
+        .filter((target) => forbidden.includes(layerOf(target)))
+        .map((target) => `${file} imports ${target}`);
+    });
+    expect(crossings).toEqual([]);
+  });
+
+  it('every import that leaves steps/ goes to the kit entry, src/kit/index.ts', () => {
+    const reaching = sourceFiles('steps').flatMap((file) =>
       importsOf(file)
-        .filter((target) => /^(steps|sandbox)([/\\]|$)/.test(target))
+        .filter((target) => layerOf(target) !== 'steps' && resolved(target) !== KIT_ENTRY)
         .map((target) => `${file} imports ${target}`),
     );
-    expect(crossings).toEqual([]);
+    expect(reaching).toEqual([]);
   });
 
   it('the runtime names no provider', () => {
@@ -65,18 +92,9 @@ describe('house rules', () => {
     expect(named).toEqual([]);
   });
 
-  it('the sandbox keeps its own vocabulary: it never imports the steps', () => {
-    const crossings = sourceFiles('sandbox').flatMap((file) =>
-      importsOf(file)
-        .filter((target) => /^steps([/\\]|$)/.test(target))
-        .map((target) => `${file} imports ${target}`),
-    );
-    expect(crossings).toEqual([]);
-  });
-
-  it('no function in src/ is longer than 80 lines', () => {
+  it('no function in src/ or cli/ is longer than 80 lines', () => {
     const long: string[] = [];
-    for (const file of sourceFiles('src')) {
+    for (const file of [...sourceFiles('src'), ...sourceFiles('cli')]) {
       const source = parse(file);
       const visit = (node: ts.Node) => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {

@@ -57,7 +57,7 @@ export function loadedFiles(args, env, scratch) {
  */
 export function shippedCli(build) {
   const bundled = path.join(build, 'cli/toolsteps.cjs');
-  return existsSync(bundled) ? bundled : path.join(build, 'src/cli/main.js');
+  return existsSync(bundled) ? bundled : path.join(build, 'cli/main.js');
 }
 
 /**
@@ -78,7 +78,7 @@ export async function measureColdStart(build, sandbox, { runs, instructionRuns =
   const home = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-cold-start-'));
   const env = { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', [TOKEN_VARIABLE]: sandbox.token };
   // The first run of a command after an install or upgrade compiles the whole command tree, the
-  // second also writes its code cache (src/cli/code-cached-require.ts): each such run gets a home of
+  // second also writes its code cache (cli/code-cached-require.ts): each such run gets a home of
   // its own with the connection, so no run, counted ones two at a time included, sees another's cache.
   const input = JSON.stringify({ ticket_id: 1 });
   const runArgs = [cli, 'run', 'ticketing.get_ticket_info', '--connection', 'bench', '--input', input];

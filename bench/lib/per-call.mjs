@@ -31,8 +31,8 @@ export async function loadClient(build) {
   const load = (file) => import(pathToFileURL(path.join(build, file)).href);
   const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] =
     await Promise.all([
-      load('src/runtime.js'),
-      load('src/connection/memory-store.js'),
+      load('src/runtime/runtime.js'),
+      load('src/store/connections/memory-connection-store.js'),
       load('src/http/agent.js'),
       load('steps/index.js'),
     ]);

@@ -1,4 +1,4 @@
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import {
   COMPANY_RECORDS,
   type CompanyRecord,

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 
 /** Requests per key per window; the provider's plans range 40-300 a minute, 150-5,000 an hour, 100-50,000 a day. */

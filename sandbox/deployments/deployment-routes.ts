@@ -1,4 +1,4 @@
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import type { Router } from '../router.js';
 import { json, objectBody } from '../sandbox-http.js';
 import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import {
   type DeploymentEventType,

@@ -1,4 +1,4 @@
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import type { Router } from '../router.js';
 import { json, objectBody, type Reply } from '../sandbox-http.js';
 import { loopbackUrl } from '../webhooks/loopback-url.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 import type { Emulator } from '../emulator.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 import { OAuthProvider } from '../oauth-provider.js';

@@ -1,7 +1,7 @@
-import { InputError } from '../errors.js';
-import type { Registry } from '../registry.js';
-import type { InvocationResult, Runtime } from '../runtime.js';
-import type { AnyStep } from '../step.js';
+import type { Registry } from '../catalog/registry.js';
+import { InputError } from '../errors/index.js';
+import type { InvocationResult, Runtime } from '../runtime/runtime.js';
+import type { AnyStep } from '../step/define-step.js';
 import { stripAbsentNulls } from './absent-nulls.js';
 import { type ConnectionChoices, loadConnectionChoices } from './connection-choice.js';
 import { CONNECTION_ARGUMENT, describeTool, type ToolDescriptor } from './tool-descriptor.js';

@@ -1,6 +1,6 @@
 import type { Tool } from 'ai';
+import { missingPeer } from '../peers/optional-peer.js';
 import type { AgentTools } from './agent-tools.js';
-import { missingPeer } from './optional-peer.js';
 import { outcomeJson, type ToolOutcome } from './tool-outcome.js';
 
 /** What an AI SDK tool's `execute` returns: the result, or `{error}` with the error's JSON so the model can correct itself. */

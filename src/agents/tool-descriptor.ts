@@ -1,4 +1,4 @@
-import type { AnyStep } from '../step.js';
+import type { AnyStep } from '../step/define-step.js';
 import type { ConnectionOption } from './connection-choice.js';
 import {
   type JsonSchema,

@@ -1,4 +1,4 @@
-import type { AnyStep } from '../step.js';
+import type { AnyStep } from '../step/define-step.js';
 
 /** Which steps an agent is offered. The same filters for the MCP server and every SDK export. */
 export interface ToolFilter {

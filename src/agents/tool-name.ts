@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 /**
  * The one form of tool name every agent runtime accepts: OpenAI, Anthropic,

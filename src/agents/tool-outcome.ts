@@ -1,5 +1,5 @@
-import { type ErrorJson, isToolstepsError } from '../errors.js';
-import type { InvocationResult } from '../runtime.js';
+import { type ErrorJson, isToolstepsError } from '../errors/index.js';
+import type { InvocationResult } from '../runtime/runtime.js';
 
 /** The error shape every tool result carries: the family's `toJSON()`, or a bare stand-in for a bug. */
 export type ToolErrorJson =

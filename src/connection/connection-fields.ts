@@ -1,6 +1,6 @@
-import { validateBaseUrl } from '../base-url.js';
-import { type FieldIssue, InputError } from '../errors.js';
-import type { Integration } from '../integration.js';
+import { type FieldIssue, InputError } from '../errors/index.js';
+import type { Integration } from '../step/define-integration.js';
+import { validateBaseUrl } from './base-url.js';
 import type { Connection } from './connection.js';
 
 /** Validates a connection's public fields against its integration's schema. */

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { AuthError, InputError, NetworkError, TimeoutError } from '../errors.js';
-import type { Integration } from '../integration.js';
+import { AuthError, InputError, NetworkError, TimeoutError } from '../errors/index.js';
+import type { Integration } from '../step/define-integration.js';
 import { buildAuthorizeUrl, DEFAULT_TOKEN_TIMEOUT_MS, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
 

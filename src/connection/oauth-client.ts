@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
+import { AuthError, NetworkError, ProviderError, TimeoutError, ToolstepsError } from '../errors/index.js';
 import { basicCredential, redactSecrets, redactThenCut } from '../errors/redaction.js';
-import { AuthError, NetworkError, ProviderError, TimeoutError, ToolstepsError } from '../errors.js';
-import type { Integration, OAuthSettings } from '../integration.js';
+import type { Integration, OAuthSettings } from '../step/define-integration.js';
 import { readTokenAnswer, type TokenSet } from './token-response.js';
 
 export type { TokenSet } from './token-response.js';

@@ -1,12 +1,12 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { definedOnly } from '../defined-only.js';
-import { AuthError, ToolstepsError } from '../errors.js';
-import type { Integration } from '../integration.js';
+import { AuthError, ToolstepsError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
+import type { Integration } from '../step/define-integration.js';
+import type { ConnectionStore } from '../store/connections/connection-store.js';
+import { definedOnly } from '../values/defined-only.js';
 import { type Connection, secretValues } from './connection.js';
 import { resolveBaseUrl } from './connection-fields.js';
-import type { ConnectionStore } from './connection-store.js';
 import { refreshTokens } from './oauth-client.js';
 import type { TokenSet } from './token-response.js';
 

@@ -1,4 +1,4 @@
-import type { DedupeStore } from '../triggers/dedupe-store.js';
+import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
 
 /** A lock held by one owner: only the holder of `token` can extend or release it. */
 export interface HeldLock {

@@ -1,6 +1,6 @@
-import { missingPeer } from '../agents/optional-peer.js';
+import { connectRedis, type RedisClient } from '../peers/load-ioredis.js';
+import { missingPeer } from '../peers/optional-peer.js';
 import type { TriggerEvent } from '../triggers/trigger-event.js';
-import { connectRedis, type RedisClient } from './load-ioredis.js';
 
 /** The semver range of BullMQ this package is written against. */
 export const BULLMQ_RANGE = '^6.7.0';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
-import type { ClaimOutcome } from '../triggers/dedupe-store.js';
-import { MemoryDedupeStore } from '../triggers/memory-dedupe-store.js';
+import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
+import { MemoryDedupeStore } from '../store/dedupe/memory-dedupe-store.js';
 import type {
   CoordinationStatus,
   Coordinator,

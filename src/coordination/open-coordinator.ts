@@ -27,7 +27,7 @@ export async function openCoordinator(config: CoordinationConfig = {}): Promise<
   const url = configuredRedisUrl(config);
   if (!url) return new LocalCoordinator(config.clock ?? systemClock);
   const [{ connectRedis, redisWhere }, { RedisCoordinator }] = await Promise.all([
-    import('./load-ioredis.js'),
+    import('../peers/load-ioredis.js'),
     import('./redis-coordinator.js'),
   ]);
   const env = config.env ?? process.env;
@@ -46,7 +46,7 @@ export async function describeCoordination(config: CoordinationConfig = {}): Pro
   const url = configuredRedisUrl(config);
   if (!url) return new LocalCoordinator().status();
   const [{ connectRedis, redisWhere }, { RedisCoordinator }] = await Promise.all([
-    import('./load-ioredis.js'),
+    import('../peers/load-ioredis.js'),
     import('./redis-coordinator.js'),
   ]);
   const client = await connectRedis(url, {

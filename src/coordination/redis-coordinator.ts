@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ClaimOutcome } from '../triggers/dedupe-store.js';
+import type { RedisClient } from '../peers/load-ioredis.js';
+import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
 import type {
   CoordinationStatus,
   Coordinator,
@@ -7,7 +8,6 @@ import type {
   QuotaObservation,
   QuotaVerdict,
 } from './coordinator.js';
-import type { RedisClient } from './load-ioredis.js';
 import {
   IN_FLIGHT_EXPIRY_MS,
   IN_FLIGHT_POLL_MS,

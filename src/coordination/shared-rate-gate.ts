@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { NetworkError, RateLimitError, ToolstepsError } from '../errors.js';
+import { NetworkError, RateLimitError, ToolstepsError } from '../errors/index.js';
 import type { Gate } from '../http/gate.js';
 import { saneWindow } from '../http/rate-gate.js';
 import type { RateLimitSnapshot } from '../http/rate-limit.js';

@@ -1,4 +1,4 @@
-import { TimeoutError } from '../errors.js';
+import { TimeoutError } from '../errors/index.js';
 import type { Coordinator, HeldLock } from './coordinator.js';
 
 export interface LockOptions {

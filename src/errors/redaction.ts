@@ -11,7 +11,7 @@
  * no longer matches the whole.
  */
 
-import { isPlainRecord } from '../plain-record.js';
+import { isPlainRecord } from '../values/plain-record.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; no credential we handle is this short. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { isToolstepsError, mentionsSecret } from '../errors.js';
+import { isToolstepsError, mentionsSecret } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { startDeadline } from './attempt-deadline.js';
 import { classifyException } from './classify-exception.js';

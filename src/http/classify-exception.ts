@@ -1,4 +1,4 @@
-import { AbortedError, NetworkError, TimeoutError, type ToolstepsError } from '../errors.js';
+import { AbortedError, NetworkError, TimeoutError, type ToolstepsError } from '../errors/index.js';
 
 /**
  * Failures that happen before a single byte of the request leaves this

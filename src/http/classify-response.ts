@@ -7,8 +7,8 @@ import {
   RateLimitError,
   TimeoutError,
   type ToolstepsError,
-} from '../errors.js';
-import type { ParsedProviderError, ProviderFailure } from '../integration.js';
+} from '../errors/index.js';
+import type { ParsedProviderError, ProviderFailure } from '../step/define-integration.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** Status-based classification every integration starts from; integrations refine it. */

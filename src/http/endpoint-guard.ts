@@ -1,4 +1,4 @@
-import { type FieldIssue, InputError } from '../errors.js';
+import { type FieldIssue, InputError } from '../errors/index.js';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Every C0 control character and DEL: URL parsers silently drop TAB, so `.\t.` would become `..`. */

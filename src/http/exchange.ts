@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../integration.js';
+import type { HttpMethod } from '../step/define-integration.js';
 import type { RateLimitSnapshot } from './rate-limit.js';
 
 /** What one request cost, returned with its answer (or its error) instead of written into shared state. */

@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../errors/index.js';
 import { addStats, type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
 
 const MAX_REDIRECTS = 5;

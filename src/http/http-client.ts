@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
-import { redactSecrets } from '../errors.js';
-import type { Integration } from '../integration.js';
+import { redactSecrets } from '../errors/index.js';
 import type { Logger } from '../logger.js';
+import type { Integration } from '../step/define-integration.js';
 import { attempt } from './attempt.js';
 import { type Exchange, NO_STATS, type RequestStats } from './exchange.js';
 import { followRedirects } from './follow-redirects.js';

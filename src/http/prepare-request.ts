@@ -1,7 +1,7 @@
-import { joinUrl } from '../base-url.js';
+import { joinUrl } from '../connection/base-url.js';
 import type { Connection } from '../connection/connection.js';
-import { InputError } from '../errors.js';
-import type { HttpMethod, Integration } from '../integration.js';
+import { InputError } from '../errors/index.js';
+import type { HttpMethod, Integration } from '../step/define-integration.js';
 import type { Outgoing } from './exchange.js';
 
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { RateLimitError } from '../errors.js';
+import { RateLimitError } from '../errors/index.js';
 import type { Gate } from './gate.js';
 import type { RateLimitSnapshot, RateLimitWindow } from './rate-limit.js';
 

@@ -1,5 +1,5 @@
-import { jsonMentionsSecret, mentionsSecret, ProviderError, ResponseTooLargeError } from '../errors.js';
-import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
+import { jsonMentionsSecret, mentionsSecret, ProviderError, ResponseTooLargeError } from '../errors/index.js';
+import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
 import type { WireAnswer } from './wire.js';
 
 /** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */

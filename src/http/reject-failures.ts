@@ -1,7 +1,7 @@
 import type { Connection } from '../connection/connection.js';
-import { definedOnly } from '../defined-only.js';
-import { AuthError, redactDeep, type ToolstepsError } from '../errors.js';
-import type { Integration, ParsedProviderError, ProviderFailure } from '../integration.js';
+import { AuthError, redactDeep, type ToolstepsError } from '../errors/index.js';
+import type { Integration, ParsedProviderError, ProviderFailure } from '../step/define-integration.js';
+import { definedOnly } from '../values/defined-only.js';
 import { classifyFailure } from './classify-response.js';
 import type { Answer, Exchange, Outgoing, Send } from './exchange.js';
 

@@ -1,4 +1,4 @@
-import { RateLimitError, type ToolstepsError } from '../errors.js';
+import { RateLimitError, type ToolstepsError } from '../errors/index.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. */

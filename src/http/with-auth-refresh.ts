@@ -1,5 +1,5 @@
 import type { Connection } from '../connection/connection.js';
-import { AuthError, type ToolstepsError } from '../errors.js';
+import { AuthError, type ToolstepsError } from '../errors/index.js';
 import { addStats, type Exchange } from './exchange.js';
 
 /** The connection a client sends as, and how to renew it. */

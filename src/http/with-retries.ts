@@ -1,8 +1,8 @@
 import pRetry from 'p-retry';
 import type { Clock } from '../clock.js';
-import { AbortedError, isToolstepsError } from '../errors.js';
+import { AbortedError, isToolstepsError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
-import { mayHaveLanded } from '../outcome.js';
+import { mayHaveLanded } from '../step/write-outcome.js';
 import { type Answer, addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
 import { decideRetry, type RetryOptions } from './retry-policy.js';
 

@@ -1,5 +1,5 @@
-import { CreditError } from '../errors.js';
-import type { AnyStep, CreditEstimate } from '../step.js';
+import { CreditError } from '../errors/index.js';
+import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 
 /**
  * Stage 2: a paid step whose worst case exceeds the invocation's credit

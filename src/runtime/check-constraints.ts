@@ -1,6 +1,6 @@
-import { InputError } from '../errors.js';
-import type { Integration } from '../integration.js';
-import { closestName } from '../unknown-field-suggestion.js';
+import { closestName } from '../catalog/unknown-field-suggestion.js';
+import { InputError } from '../errors/index.js';
+import type { Integration } from '../step/define-integration.js';
 
 /**
  * A constraint the integration does not honour is refused, not ignored: an

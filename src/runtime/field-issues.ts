@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { FieldIssue } from '../errors.js';
+import type { FieldIssue } from '../errors/index.js';
 
 /** A zod failure as the error family's failing fields, each path prefixed (`output.ticket.id`). */
 export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {

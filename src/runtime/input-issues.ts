@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { FieldIssue } from '../errors.js';
-import { unknownFieldMessage } from '../unknown-field-suggestion.js';
+import { unknownFieldMessage } from '../catalog/unknown-field-suggestion.js';
+import type { FieldIssue } from '../errors/index.js';
 import { fieldIssues } from './field-issues.js';
 
 type JsonSchemaNode = {

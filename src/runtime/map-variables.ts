@@ -1,4 +1,4 @@
-import { mapVariables as evaluateMapping, type VariableMapping } from '../mapping.js';
+import { mapVariables as evaluateMapping, type VariableMapping } from '../mapping/mapping.js';
 
 /**
  * Stage 6: evaluates the invocation's variable mapping (RFC 9535 JSONPath,

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
-import { type CreditsSpent, isToolstepsError } from '../errors.js';
-import type { AnyStep, CreditEstimate, StepContext } from '../step.js';
+import { type CreditsSpent, isToolstepsError } from '../errors/index.js';
+import type { AnyStep, CreditEstimate, StepContext } from '../step/define-step.js';
 import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
 import { ReplaySettled, settlingReplays } from './settle-replays.js';

@@ -1,4 +1,4 @@
-import { type CreditsSpent, isToolstepsError, redactForeignError } from '../errors.js';
+import { type CreditsSpent, isToolstepsError, redactForeignError } from '../errors/index.js';
 
 /**
  * A copy of whatever was thrown with every secret of the connection redacted,

@@ -1,7 +1,7 @@
-import { isToolstepsError, type ToolstepsError } from '../errors.js';
+import { isToolstepsError, type ToolstepsError } from '../errors/index.js';
 import type { HttpClient } from '../http/http-client.js';
-import { mayHaveLanded } from '../outcome.js';
-import type { AnyStep, StepContext } from '../step.js';
+import type { AnyStep, StepContext } from '../step/define-step.js';
+import { mayHaveLanded } from '../step/write-outcome.js';
 
 /**
  * Carries the output of a write the runtime settled (the work was found

@@ -1,6 +1,6 @@
 import type { Coordinator } from '../coordination/coordinator.js';
-import { CreditError, isToolstepsError } from '../errors.js';
-import type { AnyStep, CreditEstimate } from '../step.js';
+import { CreditError, isToolstepsError } from '../errors/index.js';
+import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 
 /**
  * A credit budget several invocations draw from, across workers when the

@@ -1,5 +1,5 @@
-import { type FieldIssue, OutputError } from '../errors.js';
-import type { AnyStep } from '../step.js';
+import { type FieldIssue, OutputError } from '../errors/index.js';
+import type { AnyStep } from '../step/define-step.js';
 
 /**
  * The provider answered, and we could not read the answer. A write whose

@@ -1,7 +1,7 @@
-import { InputError } from '../errors.js';
-import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../json-depth.js';
-import { compileMapping, type VariableMapping } from '../mapping.js';
-import type { AnyStep } from '../step.js';
+import { InputError } from '../errors/index.js';
+import { compileMapping, type VariableMapping } from '../mapping/mapping.js';
+import type { AnyStep } from '../step/define-step.js';
+import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
 import { checkConstraints } from './check-constraints.js';
 import { listIssues } from './field-issues.js';
 import { inputIssues } from './input-issues.js';

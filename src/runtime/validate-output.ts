@@ -1,6 +1,6 @@
-import type { CreditsSpent } from '../errors.js';
-import { redactDeep } from '../errors.js';
-import type { AnyStep } from '../step.js';
+import type { CreditsSpent } from '../errors/index.js';
+import { redactDeep } from '../errors/index.js';
+import type { AnyStep } from '../step/define-step.js';
 import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
 import { unreadableAnswer } from './unreadable-answer.js';

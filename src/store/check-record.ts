@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { type FieldIssue, InputError } from '../errors.js';
+import { type FieldIssue, InputError } from '../errors/index.js';
 
 /**
  * A record about to be stored, checked against its schema: bad values are an

@@ -1,4 +1,4 @@
-import { isPlainRecord } from '../plain-record.js';
+import { isPlainRecord } from '../values/plain-record.js';
 
 /**
  * A deep copy of a stored record: plain objects and arrays are copied level

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors/index.js';
 import type { RecordStore } from './record-store.js';
 
 /** What a kind of record is called in messages, and the check it passes before it is stored. */

@@ -1,4 +1,4 @@
-import { KeyedMutex } from '../connection/keyed-mutex.js';
+import { KeyedMutex } from '../coordination/keyed-mutex.js';
 import { copyRecord } from './copy-record.js';
 import { LockedRecordStore, type RecordKind } from './locked-record-store.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import type { Integration } from '../integration.js';
-import type { Runtime } from '../runtime.js';
-import { defineStep, type StepContext } from '../step.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { Integration } from '../step/define-integration.js';
+import { defineStep, type StepContext } from '../step/define-step.js';
 
 /** What a session is for: a trigger, or any work with a title against one integration (a connection check). */
 export interface SessionOwner {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { Runtime } from '../runtime.js';
-import type { AnyTrigger, TestDeliveryResult, WebhookContext, WebhookStatus } from '../trigger.js';
-import { mapEventVariables } from './map-event-variables.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { AnyTrigger, TestDeliveryResult, WebhookContext, WebhookStatus } from './define-trigger.js';
+import { mapEventVariables } from './intake/map-event-variables.js';
 import { withProviderSession } from './provider-session.js';
 import { type Subscription, subscriptionUrl } from './subscription.js';
 

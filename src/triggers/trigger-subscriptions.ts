@@ -1,14 +1,14 @@
 import { type Clock, systemClock } from '../clock.js';
-import { type FieldIssue, InputError } from '../errors.js';
-import { compileMapping } from '../mapping.js';
+import { type FieldIssue, InputError } from '../errors/index.js';
+import { compileMapping } from '../mapping/mapping.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
-import type { Runtime } from '../runtime.js';
-import type { AnyTrigger } from '../trigger.js';
-import { checkSubscription } from './check-subscription.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
+import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
+import { checkSubscription } from './intake/check-subscription.js';
 import { withProviderSession } from './provider-session.js';
 import { newSubscriptionId, type Subscription, subscriptionUrl } from './subscription.js';
-import type { SubscriptionStore } from './subscription-store.js';
 
 export interface CreateSubscriptionRequest {
   trigger: string;

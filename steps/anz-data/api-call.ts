@@ -1,7 +1,10 @@
-import { defineApiCallStep } from '../../src/api-call-step.js';
-import { routedPath } from '../../src/http/endpoint-guard.js';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { type CreditEstimate, defineStep } from '../../src/step.js';
+import {
+  type CreditEstimate,
+  defineApiCallStep,
+  defineStep,
+  type HttpClient,
+  routedPath,
+} from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { COMPANY_CREDITS, CREDITS_PER_SEARCH_RESULT, PERSON_CREDITS, reportCharge } from './lib/credits.js';
 import { anzDataApi, SEARCH_LIMIT_MAX } from './lib/operations.js';

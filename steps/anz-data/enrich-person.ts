@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Person } from './lib/anz-schema.js';
 import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './lib/credits.js';

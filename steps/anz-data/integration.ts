@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { readQuotaHeaders } from '../../src/http/rate-limit.js';
-import { defineIntegration } from '../../src/integration.js';
+import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { anzDataConnectionCheck } from './lib/connection-check.js';
 import { anzDataApi } from './lib/operations.js';
 import { parseAnzDataError } from './lib/provider-errors.js';

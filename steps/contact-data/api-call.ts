@@ -1,7 +1,4 @@
-import { defineApiCallStep } from '../../src/api-call-step.js';
-import { routedPath } from '../../src/http/endpoint-guard.js';
-import type { CreditEstimate } from '../../src/step.js';
-import { defineStep } from '../../src/step.js';
+import { type CreditEstimate, defineApiCallStep, defineStep, routedPath } from '../../src/kit/index.js';
 import { contactData } from './integration.js';
 import { contactDataPaths } from './lib/paths.js';
 import { SEARCH_RESULTS_PER_CREDIT } from './lib/search-filters.js';

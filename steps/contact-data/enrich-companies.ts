@@ -1,4 +1,4 @@
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { contactData } from './integration.js';
 import { bulkInput, bulkOutput, bulkVariables, runBulkLookup } from './lib/bulk-step.js';
 import { companyLookup } from './lib/company-schema.js';

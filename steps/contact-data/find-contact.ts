@@ -1,4 +1,4 @@
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { contactData } from './integration.js';
 import { personLookup } from './lib/contact-schema.js';
 import { contactDataPaths } from './lib/paths.js';

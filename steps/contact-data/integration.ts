@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { definedOnly } from '../../src/defined-only.js';
-import { intHeader } from '../../src/http/rate-limit.js';
-import { defineIntegration } from '../../src/integration.js';
+import { definedOnly, defineIntegration, intHeader } from '../../src/kit/index.js';
 import { contactDataConnectionCheck } from './lib/connection-check.js';
 import { contactDataPaths } from './lib/paths.js';
 import { classifyContactDataError, parseContactDataError } from './lib/provider-errors.js';

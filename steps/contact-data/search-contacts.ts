@@ -1,4 +1,4 @@
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { ContactPreview, contactPreviewFromWire, WirePerson } from './lib/contact-schema.js';
 import { contactDataPaths } from './lib/paths.js';
 import { searchStep } from './lib/search-step.js';

@@ -1,7 +1,10 @@
-import { defineApiCallStep } from '../../src/api-call-step.js';
-import { PermissionError } from '../../src/errors.js';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { defineStep, type StepContext } from '../../src/step.js';
+import {
+  defineApiCallStep,
+  defineStep,
+  type HttpClient,
+  PermissionError,
+  type StepContext,
+} from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import {
   allowedProjects,

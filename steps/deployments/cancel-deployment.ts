@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { ProviderError, type ToolstepsError } from '../../src/errors.js';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { defineStep } from '../../src/step.js';
+import { defineStep, type HttpClient, ProviderError, type ToolstepsError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './lib/deployment-schema.js';
 import { deploymentsPath } from './lib/paths.js';

@@ -1,8 +1,5 @@
 import * as z from 'zod';
-import { definedOnly } from '../../src/defined-only.js';
-import { ProviderError } from '../../src/errors.js';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { defineStep } from '../../src/step.js';
+import { definedOnly, defineStep, type HttpClient, ProviderError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import {
   Deployment,

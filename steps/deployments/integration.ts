@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { readQuotaHeaders } from '../../src/http/rate-limit.js';
-import { defineIntegration } from '../../src/integration.js';
+import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { deploymentsConnectionCheck } from './lib/connection-check.js';
 import { deploymentsPaths } from './lib/paths.js';
 import { PROJECTS_CONSTRAINT } from './lib/project-scope.js';

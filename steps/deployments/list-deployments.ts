@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { cursorPageOutput } from '../../src/cursor-page.js';
-import { OutputError } from '../../src/errors.js';
-import { defineStep } from '../../src/step.js';
+import { cursorPageOutput, defineStep, OutputError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import {
   Deployment,

@@ -1,8 +1,11 @@
 import * as z from 'zod';
-import { definedOnly } from '../../src/defined-only.js';
-import { isToolstepsError, ToolstepsError } from '../../src/errors.js';
-import { writeOutcome } from '../../src/outcome.js';
-import { defineStep } from '../../src/step.js';
+import {
+  definedOnly,
+  defineStep,
+  isToolstepsError,
+  ToolstepsError,
+  writeOutcome,
+} from '../../src/kit/index.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { Email, InviteCode } from './lib/ids.js';

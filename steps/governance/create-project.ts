@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { governance } from './integration.js';
 import { OrganizationId } from './lib/ids.js';
 import { callGovernance } from './lib/operations.js';

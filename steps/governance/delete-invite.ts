@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep, type StepContext } from '../../src/step.js';
+import { defineStep, type StepContext } from '../../src/kit/index.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { InviteCode } from './lib/ids.js';

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 
-import { InputError } from '../../src/errors.js';
-import { defineIntegration } from '../../src/integration.js';
+import { defineIntegration, InputError } from '../../src/kit/index.js';
 import { classifyGovernanceError } from './lib/classify-error.js';
 import { ProjectId } from './lib/ids.js';
 import { AUTH_SHAPES, type AuthShape, governancePaths } from './lib/operations.js';

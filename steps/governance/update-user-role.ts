@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { UserId } from './lib/ids.js';

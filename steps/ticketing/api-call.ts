@@ -1,4 +1,4 @@
-import { defineApiCallStep } from '../../src/api-call-step.js';
+import { defineApiCallStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 
 export default defineApiCallStep(ticketing, {

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { definedOnly } from '../../src/defined-only.js';
-import type { HttpClient } from '../../src/http/http-client.js';
-import { defineStep } from '../../src/step.js';
+import { definedOnly, defineStep, type HttpClient } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import {

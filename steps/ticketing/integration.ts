@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { readQuotaHeaders } from '../../src/http/rate-limit.js';
-import { defineIntegration } from '../../src/integration.js';
+import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
 import { classifyTicketingError, parseTicketingError, TICKETING_AUTH_HINT } from './lib/provider-errors.js';

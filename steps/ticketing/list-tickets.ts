@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { cursorPageOutput } from '../../src/cursor-page.js';
-import { defineStep } from '../../src/step.js';
+import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Assignee, Ticket, TicketPriority, TicketStatus } from './lib/ticket-schema.js';

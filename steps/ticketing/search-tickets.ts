@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/step.js';
+import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Ticket } from './lib/ticket-schema.js';

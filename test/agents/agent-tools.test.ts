@@ -4,10 +4,10 @@ import { AgentTools } from '../../src/agents/agent-tools.js';
 import { LiveAgentTools } from '../../src/agents/live-agent-tools.js';
 import { FLAT_TOOL_LIMIT } from '../../src/agents/mcp/catalogue-tools.js';
 import { listMcpTools } from '../../src/agents/mcp/mcp-server.js';
-import { missingPeer } from '../../src/agents/optional-peer.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { Runtime } from '../../src/runtime.js';
+import { missingPeer } from '../../src/peers/optional-peer.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 function connection(id: string, integration: string): Connection {

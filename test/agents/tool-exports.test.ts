@@ -11,8 +11,8 @@ import {
 } from '../../src/agents/openai-tools.js';
 import { stepIdOf, toolNameOf } from '../../src/agents/tool-name.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { Runtime } from '../../src/runtime.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { strictRuleViolations } from '../support/openai-strict-rules.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';

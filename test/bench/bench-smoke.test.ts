@@ -13,10 +13,10 @@ describe('bench/bench.mjs --smoke', () => {
   it('measures every figure against its baseline and prints one table', async () => {
     const build = await transpileForChild(
       [
-        'src/cli/main.ts',
+        'cli/main.ts',
         'src/index.ts',
-        'src/runtime.ts',
-        'src/connection/memory-store.ts',
+        'src/runtime/runtime.ts',
+        'src/store/connections/memory-connection-store.ts',
         'src/http/agent.ts',
         'src/clock.ts',
         'steps/index.ts',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/cli/catalog.js';
-import { cliStep } from '../../src/cli/cli-context.js';
+import { Catalog } from '../../cli/catalog.js';
+import { cliStep } from '../../cli/cli-context.js';
 import { createRegistry } from '../../steps/index.js';
 
 /**

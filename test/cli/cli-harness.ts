@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, type MockInstance, vi } from 'vitest';
+import { runCli } from '../../cli/program.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
-import { runCli } from '../../src/cli/program.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 
 export interface CliResult {

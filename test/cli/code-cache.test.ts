@@ -18,7 +18,7 @@ import { type BundledCli, bundleForChild } from '../support/bundle-for-child.js'
 
 /**
  * The bundled CLI compiles its command tree through V8's code cache, one file
- * per command under $TOOLSTEPS_HOME/cache (src/cli/command-tree.ts). These
+ * per command under $TOOLSTEPS_HOME/cache (cli/command-tree.ts). These
  * runs are child processes of the bin as users run it: the cache must be
  * written once, read back (V8 accepting it leaves the file alone), never
  * trusted when someone else could have written it, and never change output.

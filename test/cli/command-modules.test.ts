@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ONE_SHOT_COMMANDS, SERVING_COMMANDS } from '../../src/cli/command-tree.js';
-import { buildProgram, COMMAND_MODULES } from '../../src/cli/program.js';
+import { ONE_SHOT_COMMANDS, SERVING_COMMANDS } from '../../cli/command-tree.js';
+import { buildProgram, COMMAND_MODULES } from '../../cli/program.js';
 
 const names = async (argv?: string[]) =>
   (await buildProgram({ json: false }, argv)).commands.map((c) => c.name());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldLines, typeOf } from '../../src/cli/schema-summary.js';
+import { fieldLines, typeOf } from '../../cli/schema-summary.js';
 import { cli, jsonError } from './cli-harness.js';
 
 describe('toolsteps describe', () => {

@@ -1,10 +1,10 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkCoordinationMode } from '../../src/cli/doctor/coordination-mode.js';
-import { checkNodeVersion } from '../../src/cli/doctor/node-version.js';
-import { checkPlan } from '../../src/cli/doctor/plan.js';
-import { checkProxySettings } from '../../src/cli/doctor/proxy-settings.js';
+import { checkCoordinationMode } from '../../cli/doctor/coordination-mode.js';
+import { checkNodeVersion } from '../../cli/doctor/node-version.js';
+import { checkPlan } from '../../cli/doctor/plan.js';
+import { checkProxySettings } from '../../cli/doctor/proxy-settings.js';
 import { addSandboxTicketing, cli, useCliWorld } from './cli-harness.js';
 
 interface Check {

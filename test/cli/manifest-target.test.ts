@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestTarget } from '../../src/cli/commands/manifest-command.js';
+import { manifestTarget } from '../../cli/commands/manifest-command.js';
 import { cli, jsonError } from './cli-harness.js';
 
 describe('toolsteps manifest writes to the current project', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { printSearchResults } from '../../src/cli/catalog-lines.js';
-import { plainSearch } from '../../src/cli/plain-search.js';
+import { printSearchResults } from '../../cli/catalog-lines.js';
+import { plainSearch } from '../../cli/plain-search.js';
 import { cli } from './cli-harness.js';
 
 /** What main prints for `argv` when it answers a search without the command tree. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDuration, progressBar } from '../../cli/progress-bar.js';
 import { CONTACT_DATA_SANDBOX_KEY, type Sandbox } from '../../sandbox/index.js';
-import { formatDuration, progressBar } from '../../src/cli/progress-bar.js';
 import { addConnection, closeCliWorld, openCliWorld, runStep } from './cli-harness.js';
 
 /** A stream that records what was drawn, a terminal or not as the test says. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareIds } from '../../src/search-ranking.js';
+import { compareIds } from '../../src/catalog/search-ranking.js';
 import { createRegistry } from '../../steps/index.js';
 import { cli } from './cli-harness.js';
 

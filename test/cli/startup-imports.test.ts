@@ -53,7 +53,7 @@ let root: string;
 let scratch: string;
 
 beforeAll(async () => {
-  root = await transpileForChild(['src/index.ts', 'src/cli/main.ts'], 'toolsteps-startup-imports');
+  root = await transpileForChild(['src/index.ts', 'cli/main.ts'], 'toolsteps-startup-imports');
   scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-startup-'));
 }, 120_000);
 
@@ -94,32 +94,32 @@ describe('what a cold start loads', () => {
   }, 60_000);
 
   it('toolsteps --version prints the package version and loads neither the steps nor the runtime', () => {
-    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--version']);
+    const { stdout, files } = loadedBy([path.join(root, 'cli/main.js'), '--version']);
     expect(stdout.trim()).toBe(packageVersion);
     expect(offenders(files, NOT_WITHOUT_THE_COMMAND_TREE)).toEqual([]);
   }, 60_000);
 
   it('toolsteps -V and --version among other arguments still go through the command tree', () => {
-    expect(loadedBy([path.join(root, 'src/cli/main.js'), '-V']).stdout.trim()).toBe(packageVersion);
-    const { stdout } = loadedBy([path.join(root, 'src/cli/main.js'), '--json', '--version']);
+    expect(loadedBy([path.join(root, 'cli/main.js'), '-V']).stdout.trim()).toBe(packageVersion);
+    const { stdout } = loadedBy([path.join(root, 'cli/main.js'), '--json', '--version']);
     expect(stdout.trim()).toBe(packageVersion);
   }, 60_000);
 
   it('toolsteps --help lists the commands without loading any of them', () => {
-    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), '--help']);
+    const { stdout, files } = loadedBy([path.join(root, 'cli/main.js'), '--help']);
     expect(stdout).toContain('search <words...>');
     expect(stdout).toContain('sandbox');
     expect(offenders(files, NOT_WITHOUT_A_STEP)).toEqual([]);
   }, 60_000);
 
   it('toolsteps search answers from manifest.json: no commander, command tree, step, zod, runtime, transport, emulator or CSV parser', () => {
-    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), 'search', 'zendesk']);
+    const { stdout, files } = loadedBy([path.join(root, 'cli/main.js'), 'search', 'zendesk']);
     expect(stdout).toContain('ticketing.create_ticket');
     expect(offenders(files, NOT_WITHOUT_THE_COMMAND_TREE)).toEqual([]);
   }, 60_000);
 
   it('toolsteps run --help declares the run command alone: no other command module', () => {
-    const { stdout, files } = loadedBy([path.join(root, 'src/cli/main.js'), 'run', '--help']);
+    const { stdout, files } = loadedBy([path.join(root, 'cli/main.js'), 'run', '--help']);
     expect(stdout).toContain('Usage: toolsteps run');
     expect(
       offenders(files, {

@@ -5,8 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
-import { defaultToolstepsHome, FileConnectionStore } from '../../src/connection/file-store.js';
-import { TimeoutError } from '../../src/errors.js';
+import { TimeoutError } from '../../src/errors/index.js';
+import {
+  defaultToolstepsHome,
+  FileConnectionStore,
+} from '../../src/store/connections/file-connection-store.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 
 const run = promisify(execFile);
@@ -24,10 +27,10 @@ async function foreignLock(home: string, id: string, ageMs: number): Promise<str
 
 /** What a child process needs to run the file store. */
 const STORE_SOURCES = [
-  'src/connection/file-store.ts',
+  'src/store/connections/file-connection-store.ts',
   'src/connection/connection.ts',
-  'src/connection/keyed-mutex.ts',
-  'src/errors.ts',
+  'src/coordination/keyed-mutex.ts',
+  'src/errors/index.ts',
 ];
 
 function connection(id: string, token: string): Connection {
@@ -91,7 +94,7 @@ describe('file connection store', () => {
   it('survives concurrent writers in separate processes and never exposes a half-written file', async () => {
     const root = await transpileForChild(STORE_SOURCES);
     const writer = `
-      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/connection/file-store.js'))};
+      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/connections/file-connection-store.js'))};
       const [home, id] = process.argv.slice(2);
       const store = new FileConnectionStore(home);
       for (let i = 0; i < 30; i++) {
@@ -216,7 +219,7 @@ describe('file connection store', () => {
     // Each round is a token refresh: read the connection, wait (the POST), write what was read plus one.
     const worker = `
       import { appendFile } from 'node:fs/promises';
-      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/connection/file-store.js'))};
+      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/connections/file-connection-store.js'))};
       const [home, name, journal] = process.argv.slice(2);
       const store = new FileConnectionStore(home);
       for (let round = 0; round < 4; round++) {

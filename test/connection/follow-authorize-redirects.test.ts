@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { followAuthorizeRedirects } from '../../src/connection/loopback-authorization.js';
-import { AuthError, TimeoutError } from '../../src/errors.js';
+import { AuthError, TimeoutError } from '../../src/errors/index.js';
 
 /** A sign-in page on a real loopback socket, answering as `answer` says. */
 async function signInPage(answer: (request: IncomingMessage, response: ServerResponse) => void) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
 import { exchangeCode } from '../../src/connection/oauth-client.js';
-import { Runtime, type RuntimeOptions } from '../../src/runtime.js';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
 import {
   answerJson,
   type HostileProvider,

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
-import type { ConnectionStore } from '../../src/connection/connection-store.js';
-import { FileConnectionStore } from '../../src/connection/file-store.js';
-import type { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { Runtime } from '../../src/runtime.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
+import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import type { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /** A store that notes every save in a shared timeline, next to the requests the fetch below records. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
+import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';
 import { type ContractFixture, contractFixture } from './support/contract-fixture.js';

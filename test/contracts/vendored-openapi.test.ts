@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = join(root, 'scripts', 'vendor-openapi.mjs');
 const VENDORED = ['zendesk-support.json', 'zendesk-webhooks.json', 'vercel.json'];
 

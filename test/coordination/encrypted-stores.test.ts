@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
-import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
-import { SecretBox } from '../../src/coordination/secret-box.js';
-import { EncryptionKeyError, InputError } from '../../src/errors.js';
+import { EncryptionKeyError, InputError } from '../../src/errors/index.js';
+import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
+import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { subscriptionFor, TICKETING_SECRET } from '../triggers/trigger-fixtures.js';
 import { everyRedisValue } from './support/worker-processes.js';

@@ -3,9 +3,9 @@ import { ScaledClock, type ScaledClockSettings, startSandbox } from '../../sandb
 import type { Clock } from '../../src/clock.js';
 import { systemClock } from '../../src/clock.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
-import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
-import { SecretBox } from '../../src/coordination/secret-box.js';
+import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
-import { RedisConnectionStore } from '../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
-import { SecretBox } from '../../src/coordination/secret-box.js';
+import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
 import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';

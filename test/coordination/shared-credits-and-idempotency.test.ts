@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Coordinator } from '../../src/coordination/coordinator.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
-import { Runtime } from '../../src/runtime.js';
+import { Runtime } from '../../src/runtime/runtime.js';
 import { createRegistry } from '../../steps/index.js';
 import { type AnzDataFixture, anzDataFixture } from '../steps/anz-data/anz-data-fixture.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineApiCallStep } from '../../src/api-call-step.js';
 import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
-import { defineIntegration } from '../../src/integration.js';
+import { defineApiCallStep } from '../../src/step/api-call-step.js';
+import { defineIntegration } from '../../src/step/define-integration.js';
 import { useFixture } from '../support/fixture-lifecycle.js';
 import { ACCESS_TOKEN, HOST, nockTicketing } from '../support/nock-ticketing.js';
 import { ticketingFixture } from '../support/ticketing-fixture.js';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { AbortedError, NetworkError, ResponseTooLargeError, TimeoutError } from '../../src/errors.js';
+import { AbortedError, NetworkError, ResponseTooLargeError, TimeoutError } from '../../src/errors/index.js';
 import { createDispatcher } from '../../src/http/agent.js';
 import { attempt } from '../../src/http/attempt.js';
 import { dispatcherWire } from '../../src/http/dispatcher-wire.js';

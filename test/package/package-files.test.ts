@@ -27,7 +27,7 @@ describe('the published package', () => {
       declarationMap: true,
       inlineSources: true,
     });
-    for (const folder of ['dist', 'src', 'steps', 'sandbox']) expect(pkg.files).toContain(folder);
+    for (const folder of ['dist', 'src', 'cli', 'steps', 'sandbox']) expect(pkg.files).toContain(folder);
   });
 
   it('exports ./package.json, so tools can read the version through the exports map', () => {

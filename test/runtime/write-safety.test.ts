@@ -2,9 +2,9 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ManualClock } from '../../src/clock.js';
-import { NetworkError, NotFoundError, type ToolstepsError } from '../../src/errors.js';
-import { Runtime } from '../../src/runtime.js';
-import { defineStep } from '../../src/step.js';
+import { NetworkError, NotFoundError, type ToolstepsError } from '../../src/errors/index.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { defineStep } from '../../src/step/define-step.js';
 import { nockedFetch } from '../support/nocked-fetch.js';
 import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
 

@@ -3,7 +3,7 @@ import { FaultInjector } from '../../sandbox/fault-injector.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { json } from '../../sandbox/sandbox-http.js';
 import { DEFAULT_REQUEST_LOG_LIMIT, SandboxServer } from '../../sandbox/sandbox-server.js';
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 
 const echo = { mount: 'echo', handle: async () => json(200, { ok: true }), reset: () => undefined };
 const servers: { close(): Promise<void> }[] = [];

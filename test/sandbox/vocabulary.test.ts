@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READY_STATES } from '../../sandbox/deployments/deployments-state.js';
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { PRIORITIES, STATUSES, TICKET_TYPES } from '../../sandbox/ticketing/ticketing-state.js';
+import { buildManifest } from '../../src/catalog/manifest.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { buildManifest } from '../../src/manifest.js';
-import { Runtime } from '../../src/runtime.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { closeAfterEach } from '../support/fixture-lifecycle.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 import { type DeploymentsFixture, deploymentsFixture } from './deployments/deployments-fixture.js';

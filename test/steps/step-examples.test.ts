@@ -8,9 +8,9 @@ import {
   startSandbox,
 } from '../../sandbox/index.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { Runtime } from '../../src/runtime.js';
-import type { AnyStep } from '../../src/step.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import type { AnyStep } from '../../src/step/define-step.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { buildManifest } from '../../src/manifest.js';
+import { buildManifest } from '../../src/catalog/manifest.js';
+import { InputError } from '../../src/errors/index.js';
 import { createRegistry } from '../../steps/index.js';
 import { addConnection, cli, jsonError, useCliHome } from '../cli/cli-harness.js';
 import { useFixture } from '../support/fixture-lifecycle.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { InputError, NotFoundError } from '../../src/errors.js';
+import { InputError, NotFoundError } from '../../src/errors/index.js';
 import { checkRecord } from '../../src/store/check-record.js';
 import { MemoryRecordStore } from '../../src/store/memory-record-store.js';
 

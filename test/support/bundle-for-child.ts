@@ -22,8 +22,8 @@ export interface BundledCli {
  */
 export async function bundleForChild(cache: string): Promise<BundledCli> {
   // The CLI imports the catalogue and each step by computed path, which the compiler does not follow.
-  const root = await transpileForChild(['src/cli/main.ts', 'steps/index.ts'], cache);
+  const root = await transpileForChild(['cli/main.ts', 'steps/index.ts'], cache);
   const main = path.join(root, 'cli/toolsteps.cjs');
-  const metafile = await bundleCli({ entry: path.join(root, 'src/cli/main.js'), outfile: main });
+  const metafile = await bundleCli({ entry: path.join(root, 'cli/main.js'), outfile: main });
   return { main, commands: path.join(root, 'cli/toolsteps-commands.cjs'), metafile };
 }

@@ -1,5 +1,5 @@
-import type { InvokeInput, InvokeResult, Registry } from '../../src/registry.js';
-import type { InvocationResult, InvokeOptions, Runtime } from '../../src/runtime.js';
+import type { InvokeInput, InvokeResult, Registry } from '../../src/catalog/registry.js';
+import type { InvocationResult, InvokeOptions, Runtime } from '../../src/runtime/runtime.js';
 import { type CatalogStep, createRegistry } from '../../steps/index.js';
 
 /** The id of a step in the catalogue, as a literal: `'ticketing.create_ticket' | ...`. */

@@ -1,9 +1,9 @@
+import type { DemoContext } from '../../cli/demo/demo-context.js';
+import type { DemoStory } from '../../cli/demo/run-demo.js';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import type { DemoContext } from '../../src/cli/demo/demo-context.js';
-import type { DemoStory } from '../../src/cli/demo/run-demo.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import type { InvocationResult } from '../../src/runtime.js';
-import { Runtime } from '../../src/runtime.js';
+import type { InvocationResult } from '../../src/runtime/runtime.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 /** How a test records a step the story ran: the lines it adds for it. */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
-import { Runtime, type RuntimeOptions } from '../../src/runtime.js';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { type HostileProvider, startHostileProvider } from './hostile-provider.js';
 

@@ -1,10 +1,10 @@
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { MemoryConnectionStore } from '../../src/connection/memory-store.js';
 import { MemoryLogger } from '../../src/logger.js';
-import { Runtime, type RuntimeOptions } from '../../src/runtime.js';
-import { nockedFetch } from '../support/nocked-fetch.js';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { catalogInvokers } from './catalog-invoke.js';
+import { nockedFetch } from './nocked-fetch.js';
 
 export const ACCESS_TOKEN = 'at-secret-0123456789abcdef';
 export const REFRESH_TOKEN = 'rt-secret-fedcba9876543210';

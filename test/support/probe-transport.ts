@@ -7,8 +7,8 @@ import type { Outgoing } from '../../src/http/exchange.js';
 import { fetchWire } from '../../src/http/fetch-wire.js';
 import { type HttpRequest, type PrepareOptions, prepareRequest } from '../../src/http/prepare-request.js';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
-import { defineIntegration } from '../../src/integration.js';
 import { MemoryLogger } from '../../src/logger.js';
+import { defineIntegration } from '../../src/step/define-integration.js';
 
 /**
  * A provider that exists only in the transport tests: an API key in a

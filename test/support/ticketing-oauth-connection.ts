@@ -1,6 +1,6 @@
 import type { Sandbox } from '../../sandbox/index.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { definedOnly } from '../../src/defined-only.js';
+import { definedOnly } from '../../src/values/defined-only.js';
 
 /**
  * An OAuth connection to the sandbox's `acme` help desk with tokens the

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIntake } from '../../src/triggers/intake.js';
-import type { IntakeRefusal } from '../../src/triggers/intake-refusal.js';
-import { MemoryDedupeStore } from '../../src/triggers/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
-import { toNodeListener } from '../../src/triggers/node-listener.js';
+import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { createIntake } from '../../src/triggers/intake/intake.js';
+import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
+import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';

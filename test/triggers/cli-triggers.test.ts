@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileConnectionStore } from '../../src/connection/file-store.js';
+import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
 import { cli, stopListening, useCliHome } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
 import {

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { DedupeStore } from '../../src/triggers/dedupe-store.js';
-import { FileDedupeStore } from '../../src/triggers/file-dedupe-store.js';
-import { MemoryDedupeStore } from '../../src/triggers/memory-dedupe-store.js';
+import type { DedupeStore } from '../../src/store/dedupe/dedupe-store.js';
+import { FileDedupeStore } from '../../src/store/dedupe/file-dedupe-store.js';
+import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
 
 let home: string;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoStories } from '../../src/cli/demo/run-demo.js';
-import { triggersStory } from '../../src/cli/demo/triggers-story.js';
+import { demoStories } from '../../cli/demo/run-demo.js';
+import { triggersStory } from '../../cli/demo/triggers-story.js';
 import { tellStory } from '../support/demo-harness.js';
 
 describe('the triggers demo story', () => {

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { toFetchHandler } from '../../src/triggers/fetch-handler.js';
-import { createIntake, type Intake } from '../../src/triggers/intake.js';
-import type { IntakeRefusal } from '../../src/triggers/intake-refusal.js';
-import { MemoryDedupeStore } from '../../src/triggers/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/triggers/memory-subscription-store.js';
-import { toNodeListener } from '../../src/triggers/node-listener.js';
+import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { toFetchHandler } from '../../src/triggers/intake/fetch-handler.js';
+import { createIntake, type Intake } from '../../src/triggers/intake/intake.js';
+import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
+import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../steps/index.js';
 import {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import type { AgentTools } from '../agent-tools.js';
 import { objectJsonSchema } from '../json-schema.js';
 import { resultSchemaOf, type ToolDescriptor } from '../tool-descriptor.js';

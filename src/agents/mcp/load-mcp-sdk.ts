@@ -1,4 +1,4 @@
-import { missingPeer } from '../optional-peer.js';
+import { missingPeer } from '../../peers/optional-peer.js';
 
 /** The semver range of the MCP SDK this package is written against. */
 export const MCP_SDK_RANGE = '^1.32.2';

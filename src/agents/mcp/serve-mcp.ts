@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import type { AgentToolsOptions } from '../agent-tools.js';
 import { LiveAgentTools } from '../live-agent-tools.js';
 import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost } from './http-guard.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ConnectionCheck } from '../../../src/integration.js';
+import type { ConnectionCheck } from '../../../src/kit/index.js';
 import { anzDataApi } from './operations.js';
 
 const Credits = z.object({ credits_remaining: z.number(), plan: z.string().max(100).nullish() }).loose();

@@ -1,5 +1,4 @@
-import type { HttpResponse } from '../../../src/http/http-client.js';
-import type { StepContext } from '../../../src/step.js';
+import type { HttpResponse, StepContext } from '../../../src/kit/index.js';
 import { anzDataCreditHeaders } from './operations.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { HttpRequest } from '../../../src/http/http-client.js';
-import type { HttpMethod } from '../../../src/integration.js';
+import type { HttpMethod, HttpRequest } from '../../../src/kit/index.js';
 
 interface Operation {
   method: HttpMethod;

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../src/defined-only.js';
-import type { ParsedProviderError } from '../../../src/integration.js';
+import { definedOnly, type ParsedProviderError } from '../../../src/kit/index.js';
 
 /** `{"error": {"code", "message", "param"}}`, the sandbox's error body; text bodies are kept short. */
 const AnzError = z.object({

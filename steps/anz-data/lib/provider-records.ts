@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type FieldIssue, OutputError } from '../../../src/errors.js';
+import { type FieldIssue, OutputError } from '../../../src/kit/index.js';
 import type { Company, Person, PersonSummary } from './anz-schema.js';
 
 /**

@@ -1,7 +1,12 @@
 import * as z from 'zod';
-import { CreditError, isToolstepsError, type ToolstepsError } from '../../../src/errors.js';
-import { safeToResend, writeOutcome } from '../../../src/outcome.js';
-import type { StepContext } from '../../../src/step.js';
+import {
+  CreditError,
+  isToolstepsError,
+  type StepContext,
+  safeToResend,
+  type ToolstepsError,
+  writeOutcome,
+} from '../../../src/kit/index.js';
 import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { StepContext } from '../../../src/step.js';
+import type { StepContext } from '../../../src/kit/index.js';
 import {
   RecordFailure,
   type RecordOutcome,

@@ -1,7 +1,11 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../src/defined-only.js';
-import { CreditError, PlanError } from '../../../src/errors.js';
-import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
+import {
+  CreditError,
+  definedOnly,
+  type ParsedProviderError,
+  PlanError,
+  type ProviderFailure,
+} from '../../../src/kit/index.js';
 
 /** `{statusCode, message, errors[]}`; entries of `errors` are strings or `{field, message}`. */
 const ContactDataErrorBody = z.object({

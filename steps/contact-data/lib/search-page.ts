@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { StepContext } from '../../../src/step.js';
+import type { StepContext } from '../../../src/kit/index.js';
 import { searchSummary } from './search-filters.js';
 import { readWire, wireSearch } from './wire.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { StepDefinition, StepExample } from '../../../src/step.js';
+import type { StepDefinition, StepExample } from '../../../src/kit/index.js';
 import { contactData } from '../integration.js';
 import {
   requireAFilter,

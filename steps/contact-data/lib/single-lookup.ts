@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { CreditError, ProviderError } from '../../../src/errors.js';
-import type { StepContext } from '../../../src/step.js';
+import { CreditError, ProviderError, type StepContext } from '../../../src/kit/index.js';
 import { recordOutcome } from './bulk-runner.js';
 import type { LookupKind } from './lookup-kind.js';
 import { readWire, type WireRecord, wireRecord } from './wire.js';

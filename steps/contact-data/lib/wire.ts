@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { OutputError } from '../../../src/errors.js';
+import { OutputError } from '../../../src/kit/index.js';
 
 /**
  * The provider's answers, in its own casing. Per record, single or in bulk:

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ConnectionCheck } from '../../../src/integration.js';
+import type { ConnectionCheck } from '../../../src/kit/index.js';
 import { deploymentsPaths } from './paths.js';
 
 const AuthUser = z.object({

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { OutputError } from '../../../src/errors.js';
-import { PathSegment } from '../../../src/path-segment.js';
+import { OutputError, PathSegment } from '../../../src/kit/index.js';
 
 /** The provider's `readyState` values. */
 export const READY_STATES = [

@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import { definedOnly } from '../../../src/defined-only.js';
-import type { InvokeOptions, Runtime } from '../../../src/runtime.js';
+import { definedOnly, type InvokeOptions, type Runtime } from '../../../src/kit/index.js';
 import listDeployments, { type listDeploymentsInput } from '../list-deployments.js';
 import type { Deployment } from './deployment-schema.js';
 

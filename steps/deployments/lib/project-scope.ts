@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { PermissionError } from '../../../src/errors.js';
-import type { HttpClient } from '../../../src/http/http-client.js';
-import type { StepContext } from '../../../src/step.js';
+import { type HttpClient, PermissionError, type StepContext } from '../../../src/kit/index.js';
 import { type Deployment, toDeployment } from './deployment-schema.js';
 import { deploymentsPath } from './paths.js';
 

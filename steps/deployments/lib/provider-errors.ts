@@ -1,7 +1,11 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../src/defined-only.js';
-import { AuthError, PlanError } from '../../../src/errors.js';
-import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
+import {
+  AuthError,
+  definedOnly,
+  type ParsedProviderError,
+  PlanError,
+  type ProviderFailure,
+} from '../../../src/kit/index.js';
 
 /** The error body of every endpoint: `{"error": {"code", "message", ...}}`. */
 const DeploymentsErrorBody = z.object({

@@ -1,5 +1,10 @@
-import { AuthError, NotFoundError, PermissionError } from '../../../src/errors.js';
-import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
+import {
+  AuthError,
+  NotFoundError,
+  type ParsedProviderError,
+  PermissionError,
+  type ProviderFailure,
+} from '../../../src/kit/index.js';
 import { type GovernanceOperation, isGovernanceOperation } from './operations.js';
 
 /** Only Create Project is open to any valid key; the spec requires Admin on the project for the rest. */

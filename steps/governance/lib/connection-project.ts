@@ -1,5 +1,4 @@
-import { InputError } from '../../../src/errors.js';
-import type { StepContext } from '../../../src/step.js';
+import { InputError, type StepContext } from '../../../src/kit/index.js';
 
 /** The project a project-level operation addresses: the connection's, or an InputError before anything is sent. */
 export function connectionProject(context: Pick<StepContext, 'connection'>): string {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PathSegment } from '../../../src/path-segment.js';
+import { PathSegment } from '../../../src/kit/index.js';
 
 /** Characters that would change which path a value lands on, or smuggle a second segment or a query. */
 const NO_PATH_UNSAFE_CHARACTERS = /^[^\s/\\?#%\u0000-\u001f\u007f]*$/;

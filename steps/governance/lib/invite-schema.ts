@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { HttpClient } from '../../../src/http/http-client.js';
+import type { HttpClient } from '../../../src/kit/index.js';
 import { callGovernance } from './operations.js';
 import { permissionsFor, Role } from './roles.js';
 

@@ -1,4 +1,4 @@
-import type { HttpClient, HttpResponse } from '../../../src/http/http-client.js';
+import type { HttpClient, HttpResponse } from '../../../src/kit/index.js';
 
 /**
  * How each operation sends the key (spec, Authentication). The three shapes

@@ -1,7 +1,12 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../src/defined-only.js';
-import { AuthError, PermissionError, PlanError } from '../../../src/errors.js';
-import type { ParsedProviderError, ProviderFailure } from '../../../src/integration.js';
+import {
+  AuthError,
+  definedOnly,
+  type ParsedProviderError,
+  PermissionError,
+  PlanError,
+  type ProviderFailure,
+} from '../../../src/kit/index.js';
 
 const TicketingError = z.object({
   error: z

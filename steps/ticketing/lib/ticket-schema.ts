@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { NumericId } from '../../../src/path-segment.js';
+import { NumericId } from '../../../src/kit/index.js';
 
 /** Provider enums (Zendesk Support API v2). */
 export const TicketStatus = z

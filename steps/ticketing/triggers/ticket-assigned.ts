@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTrigger } from '../../../src/trigger.js';
+import { defineTrigger } from '../../../src/kit/index.js';
 import { ticketing } from '../integration.js';
 import { ticketEventDelivery } from './lib/event-delivery.js';
 import { ticketEventExample, ticketEventSchema, ticketVariables, ValueChange } from './lib/ticket-event.js';

@@ -1,4 +1,4 @@
-import { defineTrigger } from '../../../src/trigger.js';
+import { defineTrigger } from '../../../src/kit/index.js';
 import { ticketing } from '../integration.js';
 import { ticketValueChange } from './lib/value-change-trigger.js';
 

@@ -8,10 +8,10 @@
 import type { Clock } from '../../../src/clock.js';
 import { ScaledClock, type ScaledClockSettings, systemClock } from '../../../src/clock.js';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
-import { RedisConnectionStore } from '../../../src/coordination/redis-connection-store.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
-import { SecretBox } from '../../../src/coordination/secret-box.js';
-import { Runtime } from '../../../src/runtime.js';
+import { Runtime } from '../../../src/runtime/runtime.js';
+import { RedisConnectionStore } from '../../../src/store/connections/redis-connection-store.js';
+import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { createRegistry } from '../../../steps/index.js';
 
 export interface WorkerConfig {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError, TimeoutError } from '../../../src/errors.js';
+import { NetworkError, TimeoutError } from '../../../src/errors/index.js';
 import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,12 +1,12 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, ResponseTooLargeError, TimeoutError } from '../../../src/errors.js';
+import { ProviderError, ResponseTooLargeError, TimeoutError } from '../../../src/errors/index.js';
 import { followRedirects } from '../../../src/http/follow-redirects.js';
 import { baseScope } from '../../../src/http/prepare-request.js';
 import { RateGate } from '../../../src/http/rate-gate.js';
 import { rejectFailures } from '../../../src/http/reject-failures.js';
 import { withRateGate } from '../../../src/http/with-rate-gate.js';
-import { defineIntegration } from '../../../src/integration.js';
+import { defineIntegration } from '../../../src/step/define-integration.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError } from '../../../src/errors.js';
+import { AuthError } from '../../../src/errors/index.js';
 import type { Exchange } from '../../../src/http/exchange.js';
 import type { HttpRequest } from '../../../src/http/prepare-request.js';
 import { rejectFailures } from '../../../src/http/reject-failures.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, ProviderError } from '../../../src/errors.js';
+import { NotFoundError, ProviderError } from '../../../src/errors/index.js';
 import type { Send } from '../../../src/http/exchange.js';
 import { rejectFailures } from '../../../src/http/reject-failures.js';
 import { defaultRetryOptions } from '../../../src/http/retry-policy.js';

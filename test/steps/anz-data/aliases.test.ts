@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../../../src/manifest.js';
-import { Registry } from '../../../src/registry.js';
+import { buildManifest } from '../../../src/catalog/manifest.js';
+import { Registry } from '../../../src/catalog/registry.js';
 import { createRegistry } from '../../../steps/index.js';
 import { addConnection, cli, useCliHome } from '../../cli/cli-harness.js';
 import { useFixture } from '../../support/fixture-lifecycle.js';

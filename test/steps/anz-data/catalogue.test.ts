@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPANY_RECORDS } from '../../../sandbox/anz-data/anz-data-records.js';
-import { buildManifest } from '../../../src/manifest.js';
+import { buildManifest } from '../../../src/catalog/manifest.js';
 import { anzData } from '../../../steps/anz-data/integration.js';
 import { isValidAbn } from '../../../steps/anz-data/lib/abn.js';
 import { anzDataApi } from '../../../steps/anz-data/lib/operations.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { definedOnly } from '../../../src/defined-only.js';
-import { CreditError, NetworkError, ProviderError } from '../../../src/errors.js';
+import { CreditError, NetworkError, ProviderError } from '../../../src/errors/index.js';
+import { definedOnly } from '../../../src/values/defined-only.js';
 import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';

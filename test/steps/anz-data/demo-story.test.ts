@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anzDataStory } from '../../../src/cli/demo/anz-data-story.js';
+import { anzDataStory } from '../../../cli/demo/anz-data-story.js';
 import { tellStory } from '../../support/demo-harness.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';

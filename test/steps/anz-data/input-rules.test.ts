@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/errors/index.js';
 import { useFixture } from '../../support/fixture-lifecycle.js';
 import { anzDataFixture } from './anz-data-fixture.js';
 

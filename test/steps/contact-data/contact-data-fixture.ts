@@ -1,5 +1,5 @@
 import type { SandboxOptions } from '../../../sandbox/index.js';
-import type { RuntimeOptions } from '../../../src/runtime.js';
+import type { RuntimeOptions } from '../../../src/runtime/runtime.js';
 import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
 
 /** A key long enough to be redacted, distinctive enough to search for in every string we produce. */

@@ -222,7 +222,7 @@ describe('contact_data provider errors, through API Call', () => {
 
 describe('contact_data step files', () => {
   it('are named for their ids, one step per file', () => {
-    const folder = fileURLToPath(new URL('../../../steps/contact-data/', import.meta.url));
+    const folder = fileURLToPath(new URL('../../../steps/contact-data', import.meta.url));
     const files = new Set(readdirSync(folder));
     expect(contactDataSteps).toHaveLength(7);
     for (const step of contactDataSteps) {

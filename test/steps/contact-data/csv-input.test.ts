@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { csvRecords, readInput, recordListField } from '../../../cli/commands/run-step-action.js';
+import { runCli } from '../../../cli/program.js';
 import { CONTACT_DATA_SANDBOX_KEY, type Sandbox } from '../../../sandbox/index.js';
-import { csvRecords, readInput, recordListField } from '../../../src/cli/commands/run-step-action.js';
-import { runCli } from '../../../src/cli/program.js';
 import { createRegistry } from '../../../steps/index.js';
 import { addConnection, closeCliWorld, openCliWorld } from '../../cli/cli-harness.js';
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { contactDataStory } from '../../../src/cli/demo/contact-data-story.js';
+import { contactDataStory } from '../../../cli/demo/contact-data-story.js';
 import { tellStory } from '../../support/demo-harness.js';
 
 it('tells the enrichment story with credits', async () => {

@@ -5,7 +5,7 @@ import {
   authorizeViaLoopback,
   followAuthorizeRedirects,
 } from '../../../src/connection/loopback-authorization.js';
-import { isToolstepsError } from '../../../src/errors.js';
+import { isToolstepsError } from '../../../src/errors/index.js';
 import { deployments } from '../../../steps/deployments/integration.js';
 import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../../../src/manifest.js';
+import { buildManifest } from '../../../src/catalog/manifest.js';
 import { createRegistry } from '../../../steps/index.js';
 
 type Schema = { properties?: Record<string, Schema & { description?: string }>; anyOf?: Schema[] };

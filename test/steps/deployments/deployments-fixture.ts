@@ -1,6 +1,6 @@
 import type { SandboxOptions } from '../../../sandbox/index.js';
-import { definedOnly } from '../../../src/defined-only.js';
-import type { RuntimeOptions } from '../../../src/runtime.js';
+import type { RuntimeOptions } from '../../../src/runtime/runtime.js';
+import { definedOnly } from '../../../src/values/defined-only.js';
 import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
 
 export interface WireRequest {

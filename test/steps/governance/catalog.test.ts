@@ -2,12 +2,12 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { buildManifest } from '../../../src/manifest.js';
+import { buildManifest } from '../../../src/catalog/manifest.js';
 import { governance } from '../../../steps/governance/integration.js';
 import { governanceSteps } from '../../../steps/governance/steps.js';
 import { createRegistry } from '../../../steps/index.js';
 
-const folder = fileURLToPath(new URL('../../../steps/governance/', import.meta.url));
+const folder = fileURLToPath(new URL('../../../steps/governance', import.meta.url));
 
 /** Every property of every object in a JSON Schema, with its description. */
 function properties(schema: unknown, at = ''): { path: string; description: unknown }[] {

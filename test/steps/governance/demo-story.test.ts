@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { governanceStory } from '../../../src/cli/demo/governance-story.js';
-import { demoStories } from '../../../src/cli/demo/run-demo.js';
+import { governanceStory } from '../../../cli/demo/governance-story.js';
+import { demoStories } from '../../../cli/demo/run-demo.js';
 import { tellStory } from '../../support/demo-harness.js';
 
 describe('the governance demo story', () => {

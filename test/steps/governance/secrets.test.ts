@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { InvocationResult } from '../../../src/runtime.js';
+import type { InvocationResult } from '../../../src/runtime/runtime.js';
 import { useFixture } from '../../support/fixture-lifecycle.js';
 import { governanceFixture, seed } from './governance-fixture.js';
 

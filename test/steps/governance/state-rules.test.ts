@@ -5,7 +5,7 @@ import {
   PermissionError,
   ProviderError,
   ToolstepsError,
-} from '../../../src/errors.js';
+} from '../../../src/errors/index.js';
 import { resetOnce } from '../../support/faults.js';
 import { type GovernanceFixture, governanceFixture, seed } from './governance-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTimestampWindow } from '../../../src/triggers/check-timestamp-window.js';
+import { checkTimestampWindow } from '../../../src/triggers/intake/check-timestamp-window.js';
 import { deploymentsSignature } from '../../../steps/deployments/triggers/lib/signature.js';
 import { ticketingSignature } from '../../../steps/ticketing/triggers/lib/signature.js';
 

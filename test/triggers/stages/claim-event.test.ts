@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { claimEvent, dedupeKey } from '../../../src/triggers/claim-event.js';
-import { MemoryDedupeStore } from '../../../src/triggers/memory-dedupe-store.js';
+import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { claimEvent, dedupeKey } from '../../../src/triggers/intake/claim-event.js';
 import { subscriptionFor } from '../trigger-fixtures.js';
 
 describe('stage 6: dedupe on the provider event id', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterEvent } from '../../../src/triggers/filter-event.js';
+import { filterEvent } from '../../../src/triggers/intake/filter-event.js';
 import deploymentStarted from '../../../steps/deployments/triggers/deployment-started.js';
 import commentAdded from '../../../steps/ticketing/triggers/comment-added.js';
 import ticketStatusChanged from '../../../steps/ticketing/triggers/ticket-status-changed.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSubscription } from '../../../src/triggers/find-subscription.js';
-import { MemorySubscriptionStore } from '../../../src/triggers/memory-subscription-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import { findSubscription } from '../../../src/triggers/intake/find-subscription.js';
 import { subscriptionFor } from '../trigger-fixtures.js';
 
 describe('stage 2: subscription by URL path', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { handOver } from '../../../src/triggers/hand-over.js';
-import { MemoryDedupeStore } from '../../../src/triggers/memory-dedupe-store.js';
+import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { handOver } from '../../../src/triggers/intake/hand-over.js';
 import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
 
 const event: TriggerEvent = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapEventVariables } from '../../../src/triggers/map-event-variables.js';
+import { mapEventVariables } from '../../../src/triggers/intake/map-event-variables.js';
 import deploymentFailed from '../../../steps/deployments/triggers/deployment-failed.js';
 import ticketStatusChanged from '../../../steps/ticketing/triggers/ticket-status-changed.js';
 import { deploymentEvent, subscriptionFor, ticketStatusEvent } from '../trigger-fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../../../src/triggers/parse-event.js';
+import { parseEvent } from '../../../src/triggers/intake/parse-event.js';
 import deploymentStarted from '../../../steps/deployments/triggers/deployment-started.js';
 import ticketStatusChanged from '../../../steps/ticketing/triggers/ticket-status-changed.js';
 import { deploymentEvent, ticketStatusEvent } from '../trigger-fixtures.js';

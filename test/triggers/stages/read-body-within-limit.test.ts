@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { IntakeRefusal } from '../../../src/triggers/intake-refusal.js';
-import { DEFAULT_MAX_BODY_BYTES, readBodyWithinLimit } from '../../../src/triggers/read-body-within-limit.js';
+import { IntakeRefusal } from '../../../src/triggers/intake/intake-refusal.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  readBodyWithinLimit,
+} from '../../../src/triggers/intake/read-body-within-limit.js';
 
 async function* chunks(count: number, size: number, seen: { read: number }) {
   for (let index = 0; index < count; index += 1) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifySignature } from '../../../src/triggers/verify-signature.js';
+import { verifySignature } from '../../../src/triggers/intake/verify-signature.js';
 import ticketStatusChanged from '../../../steps/ticketing/triggers/ticket-status-changed.js';
 import { signTicketing, subscriptionFor, ticketStatusEvent } from '../trigger-fixtures.js';
 

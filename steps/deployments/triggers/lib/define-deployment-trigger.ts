@@ -1,4 +1,4 @@
-import { defineTrigger } from '../../../../src/trigger.js';
+import { defineTrigger } from '../../../../src/kit/index.js';
 import { deployments } from '../../integration.js';
 import {
   DeploymentSetup,

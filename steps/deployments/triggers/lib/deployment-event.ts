@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Constraints, EventFacts } from '../../../../src/trigger.js';
+import type { Constraints, EventFacts } from '../../../../src/kit/index.js';
 import { allowedProjects } from '../../lib/project-scope.js';
 
 const Deployment = z

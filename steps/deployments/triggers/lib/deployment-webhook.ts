@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../../src/defined-only.js';
-import { NotFoundError } from '../../../../src/errors.js';
-import type {
-  ProvisionContext,
-  ProvisionResult,
-  RemoveContext,
-  WebhookAdmin,
-} from '../../../../src/trigger.js';
+import {
+  definedOnly,
+  NotFoundError,
+  type ProvisionContext,
+  type ProvisionResult,
+  type RemoveContext,
+  type WebhookAdmin,
+} from '../../../../src/kit/index.js';
 import { allowedProjects } from '../../lib/project-scope.js';
 
 /** The webhook API of the deployments provider (spec/openapi/vercel-api.json); `teamId` comes from the connection. */

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RawDelivery, SignatureScheme } from '../../../../src/trigger.js';
-import { timingSafeEqualText } from '../../../../src/triggers/timing-safe-equal.js';
+import { type RawDelivery, type SignatureScheme, timingSafeEqualText } from '../../../../src/kit/index.js';
 
 export const DEPLOYMENTS_SIGNATURE_HEADER = 'x-vercel-signature';
 

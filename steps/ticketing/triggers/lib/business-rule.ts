@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { HttpClient } from '../../../../src/http/http-client.js';
-import type { ProvisionContext, ProvisionResult } from '../../../../src/trigger.js';
+import type { HttpClient, ProvisionContext, ProvisionResult } from '../../../../src/kit/index.js';
 import { createWebhook, readSigningSecret, ticketingWebhookPaths } from './webhook-api.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ProvisionContext, ProvisionResult, RemoveContext } from '../../../../src/trigger.js';
+import type { ProvisionContext, ProvisionResult, RemoveContext } from '../../../../src/kit/index.js';
 import { PENDING, provisionBusinessRule, type RuleConditions, rulesNotifying } from './business-rule.js';
 import { createWebhook, deleteIfPresent, providerPath, readSigningSecret } from './webhook-api.js';
 

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RawDelivery, SignatureScheme } from '../../../../src/trigger.js';
-import { timingSafeEqualText } from '../../../../src/triggers/timing-safe-equal.js';
+import { type RawDelivery, type SignatureScheme, timingSafeEqualText } from '../../../../src/kit/index.js';
 
 export const TICKETING_SIGNATURE_HEADER = 'x-zendesk-webhook-signature';
 export const TICKETING_TIMESTAMP_HEADER = 'x-zendesk-webhook-signature-timestamp';

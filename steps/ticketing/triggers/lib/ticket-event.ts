@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { EventFacts } from '../../../../src/trigger.js';
+import type { EventFacts } from '../../../../src/kit/index.js';
 
 /** The provider sends ids as strings in event payloads; numbers are accepted too. */
 const ProviderId = z.union([z.string().min(1).max(64), z.number().int()]);

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { NotFoundError } from '../../../../src/errors.js';
-import type { WebhookAdmin, WebhookContext } from '../../../../src/trigger.js';
+import { NotFoundError, type WebhookAdmin, type WebhookContext } from '../../../../src/kit/index.js';
 import { providerPath, ticketingWebhookPaths } from './webhook-api.js';
 
 const ShownWebhook = z.object({

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { NotFoundError } from '../../../../src/errors.js';
-import type { HttpClient } from '../../../../src/http/http-client.js';
-import type { ProvisionContext } from '../../../../src/trigger.js';
+import { type HttpClient, NotFoundError, type ProvisionContext } from '../../../../src/kit/index.js';
 
 /** The webhook and business-rule APIs of the ticketing provider (spec/openapi/zendesk-webhooks-api.yaml, Triggers). */
 export const ticketingWebhookPaths = {

@@ -1,0 +1,65 @@
+import type { Coordinator } from '../src/coordination/coordinator.js';
+import type { ConnectionStore } from '../src/store/connections/connection-store.js';
+import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
+import type { SubscriptionStore } from '../src/store/subscriptions/subscription-store.js';
+
+/** Where the CLI keeps connections, subscriptions and dedupe records, and what coordinates its workers. */
+export interface CliStores {
+  mode: 'local' | 'redis';
+  connections: ConnectionStore;
+  subscriptions: SubscriptionStore;
+  dedupe: DedupeStore;
+  /** Set with Redis: the runtime shares its rate gates through it. */
+  coordinator?: Coordinator;
+  /** With Redis, the URL the worker queue connects to. */
+  redisUrl?: string;
+  /** With Redis: seals every stored secret with the current key; how many were under an older one. */
+  rekey?: () => Promise<Record<'connections' | 'subscriptions', { rekeyed: number; total: number }>>;
+  close(): Promise<void>;
+}
+
+let opened: Promise<CliStores> | undefined;
+
+async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
+  const { configuredRedisUrl } = await import('../src/coordination/open-coordinator.js');
+  const redisUrl = configuredRedisUrl({ env });
+  if (redisUrl) {
+    const { openRedisStores } = await import('../src/store/open-redis-stores.js');
+    const stores = await openRedisStores({ redisUrl, env });
+    const rekey = async () => ({
+      connections: await stores.connections.rekey(),
+      subscriptions: await stores.subscriptions.rekey(),
+    });
+    return { mode: 'redis', ...stores, dedupe: stores.coordinator, redisUrl, rekey };
+  }
+  const [fileStore, subscriptionStore, dedupeStore] = await Promise.all([
+    import('../src/store/connections/file-connection-store.js'),
+    import('../src/store/subscriptions/file-subscription-store.js'),
+    import('../src/store/dedupe/file-dedupe-store.js'),
+  ]);
+  const home = fileStore.defaultToolstepsHome(env);
+  return {
+    mode: 'local',
+    connections: new fileStore.FileConnectionStore(home),
+    subscriptions: new subscriptionStore.FileSubscriptionStore(home),
+    dedupe: new dedupeStore.FileDedupeStore(home),
+    close: async () => {},
+  };
+}
+
+/**
+ * The stores every command uses, opened once per process: files under
+ * $TOOLSTEPS_HOME by default, or, with TOOLSTEPS_REDIS_URL, Redis shared by
+ * every worker (secrets sealed with TOOLSTEPS_ENCRYPTION_KEY).
+ */
+export function cliStores(env: NodeJS.ProcessEnv = process.env): Promise<CliStores> {
+  opened ??= open(env);
+  return opened;
+}
+
+/** Closes what `cliStores` opened (the Redis connection), so the process can end. */
+export async function closeCliStores(): Promise<void> {
+  const stores = await opened?.catch(() => undefined);
+  opened = undefined;
+  await stores?.close();
+}

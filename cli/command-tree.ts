@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultToolstepsHome } from '../src/files/toolsteps-home.js';
+
+/**
+ * Set by scripts/bundle-cli.mjs in the bin it builds: the command tree's
+ * bundle beside it and a hash of its content. Absent when main runs
+ * unbundled (tsc's output, the tests), which imports program.js as a module.
+ */
+declare const TOOLSTEPS_COMMAND_TREE: { file: string; hash: string } | undefined;
+
+/** Commands that run until stopped: their start is paid once, and they keep V8's optimising compilers. */
+export const SERVING_COMMANDS: ReadonlySet<string> = new Set(['sandbox', 'listen', 'worker', 'mcp']);
+
+/**
+ * Every other top-level command: each keeps a code cache of its own, of the
+ * functions it runs. Both lists name program.ts's commands again because the
+ * bin must not load the command tree to read them; a test holds them equal.
+ */
+export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
+  'list',
+  'search',
+  'describe',
+  'connections',
+  'connect',
+  'run',
+  'manifest',
+  'demo',
+  'doctor',
+  'triggers',
+  'subscriptions',
+]);
+
+/** The command the arguments name (the first word after `--json` at most), as commander will read it. */
+function commandWord(argv: readonly string[]): string | undefined {
+  return argv.find((arg) => arg !== '--json');
+}
+
+/** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */
+export function startsServingCommand(argv: readonly string[]): boolean {
+  return SERVING_COMMANDS.has(commandWord(argv) ?? '');
+}
+
+/**
+ * The code cache file of a one-shot command, under `$TOOLSTEPS_HOME/cache`,
+ * once that home exists (the first connection makes it; a command that only
+ * reads the catalogue creates nothing). One file per command, build (the
+ * bundle's hash) and Node version, so each holds what its command compiles.
+ * `TOOLSTEPS_CODE_CACHE=0` turns it off.
+ */
+function codeCacheFile(argv: readonly string[], hash: string, env: NodeJS.ProcessEnv) {
+  if (env.TOOLSTEPS_CODE_CACHE === '0' || startsServingCommand(argv)) return undefined;
+  const home = defaultToolstepsHome(env);
+  if (!existsSync(home)) return undefined;
+  const word = commandWord(argv) ?? '';
+  const command = ONE_SHOT_COMMANDS.has(word) ? word : 'other';
+  return {
+    file: path.join(home, 'cache', `code-${hash}-${command}-${process.version}-${process.arch}.bin`),
+    isCacheFile: (name: string) => /^code-[\w.-]+\.(bin|tmp)$/.test(name),
+  };
+}
+
+/**
+ * The command tree (program.js): in the bundled bin, its own bundle, through
+ * the code cache of the command the arguments name; unbundled, the module.
+ */
+export async function loadCommandTree(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<typeof import('./program.js')> {
+  if (typeof TOOLSTEPS_COMMAND_TREE === 'undefined') return import('./program.js');
+  const file = fileURLToPath(new URL(TOOLSTEPS_COMMAND_TREE.file, import.meta.url));
+  const cache = codeCacheFile(argv, TOOLSTEPS_COMMAND_TREE.hash, env);
+  // Imported here, not above: `--version` and a plain `search` never load node:vm.
+  const { requireWithCodeCache } = await import('./code-cached-require.js');
+  return requireWithCodeCache(file, cache) as typeof import('./program.js');
+}

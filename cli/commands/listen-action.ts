@@ -1,0 +1,132 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import { InputError } from '../../src/errors/input-error.js';
+import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
+import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import { integerOption } from '../option-values.js';
+import { triggerContext } from '../trigger-context.js';
+
+export interface ListenOptions extends SinkOptions {
+  port: string;
+  host: string;
+  queue?: boolean;
+}
+
+/** Where a started event goes: forwarded, run through a command, and printed. */
+export interface SinkOptions {
+  forwardTo?: string;
+  exec?: string;
+}
+
+export function forwardUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new InputError(`--forward-to must be an http(s) URL, got "${value}".`, [
+      { path: 'forward-to', message: 'http(s) URL' },
+    ]);
+  }
+  return value;
+}
+
+/** Hands a started event on, then prints its line: a hand-off that fails prints nothing and is retried. */
+export async function eventHandler(options: SinkOptions, forwardTo: string | undefined) {
+  const { execEvent, forwardEvent } = await import('../listen/event-sinks.js');
+  return async (event: TriggerEvent) => {
+    if (forwardTo) await forwardEvent(forwardTo, event);
+    if (options.exec) await execEvent(options.exec, event);
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+}
+
+export function logLine(
+  json: boolean,
+  kind: 'refused' | 'skipped' | 'listening' | 'working' | 'dead',
+  text: string,
+  fields: Record<string, unknown>,
+): void {
+  if (json) process.stderr.write(`${JSON.stringify({ [kind]: fields })}\n`);
+  else process.stderr.write(`${kind}: ${text}\n`);
+}
+
+/** Waits for Ctrl-C or a stop signal. */
+export function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function listen(options: ListenOptions, command: Command): Promise<void> {
+  const json = Boolean(command.optsWithGlobals().json);
+  const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
+  const forwardTo = forwardUrl(options.forwardTo);
+  // The intake and its context load only here, never for other commands.
+  const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { toNodeListener }] =
+    await Promise.all([
+      triggerContext({ serving: true }),
+      import('../../src/triggers/intake/intake.js'),
+      import('../../src/triggers/intake/node-listener.js'),
+    ]);
+  const queue = options.queue ? await openQueue(stores.redisUrl) : undefined;
+  const intake = createIntake({
+    subscriptions,
+    triggers: registry,
+    dedupe,
+    handler: queue ? await queuedHandler(queue) : await eventHandler(options, forwardTo),
+    onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
+      logLine(
+        json,
+        'refused',
+        `${refusal.status} ${refusal.code} ${context.subscription ?? '-'} ${context.event_id ?? '-'}: ${refusal.message}`,
+        {
+          status: refusal.status,
+          code: refusal.code,
+          message: refusal.message,
+          ...context,
+        },
+      ),
+    onSkipped: (reason: string, context: DeliveryContext) =>
+      logLine(json, 'skipped', `${context.subscription} ${context.event_id}: ${reason}`, {
+        reason,
+        ...context,
+      }),
+  });
+  const server = createServer(toNodeListener(intake));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, options.host, resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  logLine(json, 'listening', `${base}/hooks/<subscription-id>`, { url: base });
+  await untilStopped();
+  await new Promise((resolve) => server.close(resolve));
+  await queue?.close();
+}
+
+/** The queue `--queue` puts accepted events on; it lives in the Redis every worker shares. */
+export async function openQueue(redisUrl: string | undefined) {
+  if (!redisUrl) {
+    throw new InputError(
+      '--queue puts events on a queue in Redis that every `toolsteps worker` reads: set TOOLSTEPS_REDIS_URL.',
+      [{ path: 'queue', message: 'needs TOOLSTEPS_REDIS_URL' }],
+    );
+  }
+  const { EventQueue } = await import('../../src/coordination/event-queue.js');
+  return EventQueue.open({ redisUrl, prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps' });
+}
+
+/** Queues each accepted event (once per subscription and event id), then prints its line. */
+export async function queuedHandler(queue: { add(event: TriggerEvent): Promise<void> }) {
+  return async (event: TriggerEvent) => {
+    await queue.add(event);
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+}

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { InputError } from '../../src/errors/input-error.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import { cliStores } from '../cli-stores.js';
+import { integerOption } from '../option-values.js';
+import { eventHandler, forwardUrl, logLine, type SinkOptions, untilStopped } from './listen-action.js';
+
+interface WorkerOptions extends SinkOptions {
+  concurrency: string;
+  attempts: string;
+  leaseMs: string;
+}
+
+async function work(options: WorkerOptions, command: Command): Promise<void> {
+  const json = Boolean(command.optsWithGlobals().json);
+  const forwardTo = forwardUrl(options.forwardTo);
+  const settings = {
+    concurrency: integerOption(options.concurrency, '--concurrency', { min: 1, max: 1000 }),
+    attempts: integerOption(options.attempts, '--attempts', { min: 1, max: 100 }),
+    leaseMs: integerOption(options.leaseMs, '--lease-ms', { min: 1000, max: 3_600_000 }),
+  };
+  const { redisUrl } = await cliStores();
+  if (!redisUrl) {
+    throw new InputError('toolsteps worker reads the event queue in Redis: set TOOLSTEPS_REDIS_URL.', [
+      { path: 'TOOLSTEPS_REDIS_URL', message: 'required' },
+    ]);
+  }
+  const [{ runEventWorker }, handle] = await Promise.all([
+    import('../../src/coordination/event-queue.js'),
+    eventHandler(options, forwardTo),
+  ]);
+  const worker = await runEventWorker({
+    redisUrl,
+    prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps',
+    handle,
+    ...settings,
+    onDead: (event: TriggerEvent, reason: string) =>
+      logLine(json, 'dead', `${event.subscription} ${event.event_id}: ${reason}`, {
+        subscription: event.subscription,
+        event_id: event.event_id,
+        reason,
+      }),
+  });
+  logLine(json, 'working', `taking events from the queue (${settings.concurrency} at a time)`, settings);
+  await untilStopped();
+  await worker.close();
+}
+
+/** `worker`: runs queued events (from `listen --queue`) with retries and a dead-letter queue. */
+export default function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      'Run the events `listen --queue` accepted: forward or exec each, retrying, and keep the ones that never succeed in a dead-letter queue.',
+    )
+    .option('--forward-to <url>', 'POST each event to this URL')
+    .option('--exec <command>', 'run this shell command per event, with the event on stdin')
+    .option('--concurrency <n>', 'events run at once', '1')
+    .option('--attempts <n>', 'runs per event before it goes to the dead-letter queue', '5')
+    .option('--lease-ms <ms>', "how long a worker's hold on an event lasts without renewal", '30000')
+    .action(work);
+}

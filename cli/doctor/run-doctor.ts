@@ -1,0 +1,66 @@
+import { checkConnectionStates } from './connection-states.js';
+import { checkCoordinationMode } from './coordination-mode.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { checkNodeVersion } from './node-version.js';
+import { checkPlan } from './plan.js';
+import { checkProxySettings } from './proxy-settings.js';
+import { checkStorePermissions } from './store-permissions.js';
+
+/** A check that threw (an unreadable store, a corrupt file) is a failed check, not a crashed doctor. */
+async function settled(name: string, check: () => DoctorCheck | Promise<DoctorCheck>): Promise<DoctorCheck> {
+  try {
+    return await check();
+  } catch (error) {
+    return {
+      name,
+      status: 'fail',
+      summary: error instanceof Error ? error.message : String(error),
+      details: [],
+    };
+  }
+}
+
+/**
+ * Where the connections live: the file store, or with TOOLSTEPS_REDIS_URL the
+ * shared Redis store, read only once the coordination check saw Redis answer
+ * (a Redis that is down would hold the read for its whole reconnect budget).
+ */
+async function connectionsCheck(
+  env: NodeJS.ProcessEnv,
+  home: string,
+  coordination: DoctorCheck,
+): Promise<DoctorCheck> {
+  const [{ FileConnectionStore }, { cliRegistry }] = await Promise.all([
+    import('../../src/store/connections/file-connection-store.js'),
+    import('../cli-context.js'),
+  ]);
+  const { configuredRedisUrl } = await import('../../src/coordination/open-coordinator.js');
+  if (!configuredRedisUrl({ env })) {
+    return checkConnectionStates(new FileConnectionStore(home), await cliRegistry());
+  }
+  if (coordination.status === 'fail') {
+    return {
+      name: 'connections',
+      status: 'fail',
+      summary: 'not read: they live in Redis, which does not answer (see coordination)',
+      details: [],
+    };
+  }
+  const { cliStores } = await import('../cli-stores.js');
+  return checkConnectionStates((await cliStores(env)).connections, await cliRegistry());
+}
+
+/** Every check of `toolsteps doctor`, in the order they are printed. One file per check, under doctor/. */
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
+  const { defaultToolstepsHome } = await import('../../src/store/connections/file-connection-store.js');
+  const home = defaultToolstepsHome(env);
+  const coordination = await settled('coordination', () => checkCoordinationMode(env));
+  return [
+    await settled('node', () => checkNodeVersion()),
+    await settled('store', () => checkStorePermissions(home)),
+    await settled('connections', () => connectionsCheck(env, home, coordination)),
+    await settled('proxy', () => checkProxySettings(env)),
+    coordination,
+    await settled('plan', () => checkPlan(env)),
+  ];
+}

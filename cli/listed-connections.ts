@@ -1,0 +1,35 @@
+import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
+import { cliStores } from './cli-stores.js';
+import type { StoredConnectionView } from './connection-state.js';
+
+export interface ListedConnections {
+  connections: StoredConnectionView[];
+  /**
+   * False when they were read from Redis without TOOLSTEPS_ENCRYPTION_KEY:
+   * public parts only, so whether each can refresh is not known.
+   */
+  secretsRead: boolean;
+}
+
+/**
+ * The stored connections as `connections list` shows them. Listing shows no
+ * secret, so it needs no key: the file store has none to ask for, and with
+ * Redis and no TOOLSTEPS_ENCRYPTION_KEY the public parts are read alone. A
+ * key that is set is used (and a malformed or wrong one still fails), so a
+ * worker's misconfigured key shows up here before a run trips on it.
+ */
+export async function listedConnections(env: NodeJS.ProcessEnv = process.env): Promise<ListedConnections> {
+  const { configuredRedisUrl, openCoordinator } = await import('../src/coordination/open-coordinator.js');
+  if (configuredRedisUrl({ env }) && !env.TOOLSTEPS_ENCRYPTION_KEY?.trim()) {
+    const [coordinator, { RedisConnectionStore }] = await Promise.all([
+      openCoordinator({ env }) as Promise<RedisCoordinator>,
+      import('../src/store/connections/redis-connection-store.js'),
+    ]);
+    try {
+      return { connections: await RedisConnectionStore.listWithoutSecrets(coordinator), secretsRead: false };
+    } finally {
+      await coordinator.close();
+    }
+  }
+  return { connections: await (await cliStores(env)).connections.list(), secretsRead: true };
+}

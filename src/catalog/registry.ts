@@ -1,0 +1,185 @@
+import { InputError } from '../errors/index.js';
+import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
+import type { Integration } from '../step/define-integration.js';
+import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
+import type { AnyTrigger } from '../triggers/define-trigger.js';
+import { rankItems } from './search-ranking.js';
+import { closestIds } from './unknown-field-suggestion.js';
+
+export interface SearchHit {
+  step: AnyStep;
+  score: number;
+}
+
+export interface TriggerSearchHit {
+  trigger: AnyTrigger;
+  score: number;
+}
+
+/** What the step with id `Id` among `Steps` accepts as input. */
+export type InvokeInput<Steps extends AnyStep, Id extends string> = StepInput<StepWithId<Steps, Id>>;
+
+/** What invoking the step with id `Id` among `Steps` returns. */
+export type InvokeResult<Steps extends AnyStep, Id extends string> = InvocationResult<
+  StepOutput<StepWithId<Steps, Id>>
+>;
+
+/** The items of one integration, or all of them when no integration is named. */
+function ofIntegration<Item extends { integration: { id: string } }>(
+  items: Iterable<Item>,
+  integrationId: string | undefined,
+): Item[] {
+  const all = [...items];
+  return integrationId ? all.filter((item) => item.integration.id === integrationId) : all;
+}
+
+/**
+ * The error for an id the registry does not hold: it suggests the ids a typo
+ * is closest to first, then what a search for the id's words finds.
+ */
+function unknownId(
+  noun: 'step' | 'trigger',
+  id: string,
+  known: Iterable<string>,
+  search: (words: string) => string[],
+): InputError {
+  const close = closestIds(id, [...known]);
+  const found = search(id.replace(/[._]/g, ' '));
+  const suggestions = [...new Set([...close, ...found])].slice(0, 3);
+  return new InputError(
+    `Unknown ${noun} "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
+    [{ path: noun, message: `unknown ${noun} id` }],
+  );
+}
+
+/**
+ * Holds integrations and steps, refuses duplicates, ranks search results and
+ * invokes. `Steps` is the union of the step types it holds (the catalogue's
+ * `createRegistry()` says which), so `invoke` is typed by id; a plain
+ * `Registry` holds any step, and ids from people or models at run time go
+ * through `invokeUnchecked`.
+ */
+export class Registry<Steps extends AnyStep = AnyStep> {
+  private readonly integrations = new Map<string, Integration>();
+  private readonly steps = new Map<string, AnyStep>();
+  private readonly triggers = new Map<string, AnyTrigger>();
+  /** A former step id to the id it now resolves to. */
+  private readonly aliases = new Map<string, string>();
+
+  registerIntegration(integration: Integration): this {
+    if (this.integrations.has(integration.id)) {
+      throw new Error(`Integration "${integration.id}" is already registered.`);
+    }
+    this.integrations.set(integration.id, integration);
+    return this;
+  }
+
+  registerStep(step: AnyStep): this {
+    for (const id of [step.id, ...(step.aliases ?? [])]) {
+      if (this.steps.has(id) || this.aliases.has(id)) throw new Error(`Step "${id}" is already registered.`);
+    }
+    this.requireOwnIntegration('Step', step);
+    this.steps.set(step.id, step);
+    for (const alias of step.aliases ?? []) this.aliases.set(alias, step.id);
+    return this;
+  }
+
+  registerTrigger(trigger: AnyTrigger): this {
+    if (this.triggers.has(trigger.id)) throw new Error(`Trigger "${trigger.id}" is already registered.`);
+    this.requireOwnIntegration('Trigger', trigger);
+    this.triggers.set(trigger.id, trigger);
+    return this;
+  }
+
+  private requireOwnIntegration(kind: string, item: AnyStep | AnyTrigger): void {
+    const integration = this.integrations.get(item.integration.id);
+    if (!integration)
+      throw new Error(`${kind} "${item.id}" needs integration "${item.integration.id}" registered first.`);
+    if (integration !== item.integration) {
+      throw new Error(
+        `${kind} "${item.id}" was defined against another instance of integration "${integration.id}".`,
+      );
+    }
+  }
+
+  integration(id: string): Integration | undefined {
+    return this.integrations.get(id);
+  }
+
+  listIntegrations(): Integration[] {
+    return [...this.integrations.values()];
+  }
+
+  /** The step with this id, or with this former id (an alias). */
+  step(id: string): AnyStep | undefined {
+    return this.steps.get(this.aliases.get(id) ?? id);
+  }
+
+  /** The step (by id or alias), or an InputError that suggests the closest ids. */
+  requireStep(id: string): AnyStep {
+    const step = this.step(id);
+    if (step) return step;
+    throw unknownId('step', id, this.steps.keys(), (words) =>
+      this.search(words, 3).map((hit) => hit.step.id),
+    );
+  }
+
+  listSteps(integrationId?: string): AnyStep[] {
+    return ofIntegration(this.steps.values(), integrationId);
+  }
+
+  search(query: string, limit = 20): SearchHit[] {
+    return this.rank(this.steps.values(), query, limit).map(({ item, score }) => ({ step: item, score }));
+  }
+
+  trigger(id: string): AnyTrigger | undefined {
+    return this.triggers.get(id);
+  }
+
+  /** The trigger, or an InputError that suggests the closest ids. */
+  requireTrigger(id: string): AnyTrigger {
+    const trigger = this.triggers.get(id);
+    if (trigger) return trigger;
+    throw unknownId('trigger', id, this.triggers.keys(), (words) =>
+      this.searchTriggers(words, 3).map((hit) => hit.trigger.id),
+    );
+  }
+
+  listTriggers(integrationId?: string): AnyTrigger[] {
+    return ofIntegration(this.triggers.values(), integrationId);
+  }
+
+  /** Ranked like step search: provider name, title, keywords, id, description. */
+  searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
+    return this.rank(this.triggers.values(), query, limit).map(({ item, score }) => ({
+      trigger: item,
+      score,
+    }));
+  }
+
+  private rank<Item extends AnyStep | AnyTrigger>(items: Iterable<Item>, query: string, limit: number) {
+    return rankItems(items, (item) => this.integrations.get(item.integration.id)!, query, limit);
+  }
+
+  /**
+   * Runs the step with this id: the input is checked against the step's input
+   * type at compile time (and its schema at run time), the output is the
+   * step's output type, and an id the registry does not hold is a type error.
+   */
+  async invoke<const Id extends Steps['id']>(
+    runtime: Runtime,
+    stepId: Id,
+    options: Omit<InvokeOptions, 'input'> & { input: InvokeInput<Steps, Id> },
+  ): Promise<InvokeResult<Steps, Id>> {
+    return runtime.invoke(this.requireStep(stepId), options);
+  }
+
+  /**
+   * Runs a step whose id and input are only known at run time (the CLI, the
+   * MCP server, agent tool calls, an alias): the schema still checks the
+   * input, and an unknown id is an InputError that suggests the closest ids.
+   */
+  async invokeUnchecked(runtime: Runtime, stepId: string, options: InvokeOptions): Promise<InvocationResult> {
+    return runtime.invoke(this.requireStep(stepId), options);
+  }
+}

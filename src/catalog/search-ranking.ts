@@ -1,0 +1,104 @@
+import type { Integration } from '../step/define-integration.js';
+import type { AnyStep } from '../step/define-step.js';
+
+/** What search reads of a step or a trigger; any id, since trigger ids are plain strings. */
+export type Searchable = Pick<AnyStep, 'title' | 'keywords' | 'description' | 'agentDescription'> & {
+  id: string;
+};
+
+/** What search reads of an integration: the registry's, or the manifest's entry for it. */
+export type SearchableIntegration = Pick<Integration, 'id' | 'title' | 'keywords'>;
+
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map(canonical);
+}
+
+/**
+ * How strongly each place a query word appears counts, most telling first:
+ * the provider's name (the integration's id and title), the step's title and
+ * id, its keywords, then the integration's generic keywords, which every step
+ * of it shares and so tell its steps apart least, and the descriptions.
+ */
+const WEIGHTS = { provider: 8, title: 6, id: 5, keyword: 4, integration: 2, description: 1 } as const;
+
+/** Words a query uses for the same thing, compared as one (person and people). */
+const SAME_WORD: Readonly<Record<string, string>> = { people: 'person', persons: 'person', person: 'person' };
+
+const canonical = (word: string) => SAME_WORD[word] ?? word;
+
+/**
+ * Scores a step for a query: each query word earns the weight of the best
+ * place it appears (whole word beats prefix), and a step that matches every
+ * word gets a bonus, so "create ticket" puts Create Ticket above List Tickets.
+ */
+export function scoreStep(step: Searchable, integration: SearchableIntegration, query: string): number {
+  const terms = words(query);
+  if (!terms.length) return 0;
+  const fields: [keyof typeof WEIGHTS, string[]][] = [
+    ['provider', words(`${integration.id} ${integration.title}`)],
+    ['title', words(step.title)],
+    ['id', words(step.id.slice(step.id.indexOf('.') + 1))],
+    ['keyword', words(step.keywords.join(' '))],
+    ['integration', words(integration.keywords.join(' '))],
+    ['description', words(`${step.description} ${step.agentDescription}`)],
+  ];
+  let score = 0;
+  let matched = 0;
+  for (const term of terms) {
+    let best = 0;
+    for (const [field, tokens] of fields) {
+      const stem = term.length > 3 ? term.replace(/s$/, '') : term;
+      const exact = tokens.some(
+        (token) => token === term || token === stem || token.replace(/s$/, '') === stem,
+      );
+      const prefix = !exact && term.length >= 3 && tokens.some((token) => token.startsWith(term));
+      const value = exact ? WEIGHTS[field] : prefix ? WEIGHTS[field] / 2 : 0;
+      best = Math.max(best, value);
+    }
+    if (best > 0) matched += 1;
+    score += best;
+  }
+  if (matched === 0) return 0;
+  return matched === terms.length ? score * 1.5 : score * (matched / terms.length);
+}
+
+/** Characters of step and trigger ids, whose order localeCompare gives without its collator. */
+const ID_CHARACTERS = /^[a-z0-9_.]*$/;
+
+/** `_` and `.` as the collator orders them, before digits and letters (`a_b` < `a.b` < `a0b` < `aab`). */
+const collationKey = (id: string) => id.replaceAll('_', '\u0001').replaceAll('.', '\u0002');
+
+/**
+ * `a.localeCompare(b)` for ids: the same order, but ids of lower-case
+ * letters, digits, `_` and `.` (every step and trigger id) are compared
+ * without ICU's collator, whose first use costs a cold `search` 6-45 ms.
+ */
+export function compareIds(a: string, b: string): number {
+  if (!ID_CHARACTERS.test(a) || !ID_CHARACTERS.test(b)) return a.localeCompare(b);
+  const [left, right] = [collationKey(a), collationKey(b)];
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
+ * The items that match the query, best first (ties by id), at most `limit`:
+ * the one ranking behind the registry's step and trigger search and the
+ * CLI's search over the manifest.
+ */
+export function rankItems<Item extends Searchable>(
+  items: Iterable<Item>,
+  integrationOf: (item: Item) => SearchableIntegration,
+  query: string,
+  limit: number,
+): { item: Item; score: number }[] {
+  const hits: { item: Item; score: number }[] = [];
+  for (const item of items) {
+    const score = scoreStep(item, integrationOf(item), query);
+    if (score > 0) hits.push({ item, score });
+  }
+  hits.sort((a, b) => b.score - a.score || compareIds(a.item.id, b.item.id));
+  return hits.slice(0, limit);
+}

@@ -1,0 +1,84 @@
+/**
+ * The kit for step authors: everything an integration, a step or a trigger
+ * needs, and nothing deeper. Every file under `steps/` imports from here and
+ * from packages only (a house-rules test holds it), so an outside author
+ * writes an integration against the same surface as ours, and a refactor
+ * inside `src/` that keeps this surface breaks no integration.
+ *
+ * Published as `toolsteps/kit`. See docs/writing-an-integration.md.
+ */
+
+// Defining integrations, steps and triggers.
+export {
+  type ConnectionCheck,
+  defineIntegration,
+  type HttpMethod,
+  type Integration,
+  type IntegrationDefinition,
+  type ParsedProviderError,
+  type ProviderFailure,
+} from '../step/define-integration.js';
+export {
+  type AnyStep,
+  type CreditEstimate,
+  type CreditRule,
+  defineStep,
+  type Step,
+  type StepAccess,
+  type StepContext,
+  type StepDefinition,
+  type StepExample,
+  type StepId,
+} from '../step/define-step.js';
+export { defineApiCallStep } from '../step/api-call-step.js';
+export {
+  type AnyTrigger,
+  type Constraints,
+  defineTrigger,
+  type EventFacts,
+  type ProvisionContext,
+  type ProvisionResult,
+  type RawDelivery,
+  type RemoveContext,
+  type SignatureScheme,
+  type Trigger,
+  type TriggerDefinition,
+  type WebhookAdmin,
+  type WebhookContext,
+} from '../triggers/define-trigger.js';
+export { timingSafeEqualText } from '../triggers/timing-safe-equal.js';
+
+// The registry an integration package builds from its integrations.
+export { Registry } from '../catalog/registry.js';
+export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
+
+// Talking to the provider: the bound HTTP client, path segments, quota headers.
+export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
+export { routedPath } from '../http/endpoint-guard.js';
+export { NumericId, PathSegment } from '../http/path-segment.js';
+export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
+
+// Shapes many steps share, and write safety for bulk writes.
+export { cursorPageOutput } from '../step/cursor-page.js';
+export { safeToResend, writeOutcome } from '../step/write-outcome.js';
+
+// The error family: a step throws these, never a bare Error.
+export {
+  AuthError,
+  CreditError,
+  type FieldIssue,
+  InputError,
+  isToolstepsError,
+  NetworkError,
+  NotFoundError,
+  OutputError,
+  PermissionError,
+  PlanError,
+  ProviderError,
+  RateLimitError,
+  TimeoutError,
+  ToolstepsError,
+} from '../errors/index.js';
+
+// Small value helpers.
+export { definedOnly } from '../values/defined-only.js';

@@ -1,0 +1,193 @@
+import type * as z from 'zod';
+import type { PublicConnection } from '../connection/connection.js';
+import type { HttpClient } from '../http/http-client.js';
+import type { Logger } from '../logger.js';
+import type { Integration } from './define-integration.js';
+
+export type StepAccess = 'read' | 'write' | 'destructive';
+
+/** Records handled so far and in all, beside a step's own progress units. */
+export interface ProgressRecords {
+  done: number;
+  total: number;
+}
+
+/** Best and worst case cost of one invocation, in provider credits. */
+export interface CreditEstimate {
+  min: number;
+  max: number;
+}
+
+export interface CreditRule<Input> {
+  /** How the provider counts, for people and agents reading the manifest. */
+  basis: string;
+  estimate(input: Input): CreditEstimate;
+}
+
+export interface StepContext {
+  http: HttpClient;
+  connection: PublicConnection;
+  signal: AbortSignal | undefined;
+  log: Logger;
+  /** Credits the provider reported as charged; handlers add to it as responses say. */
+  reportCredits(charged: number): void;
+  /**
+   * Work that outlives one request reports progress here: `done` of `total`
+   * steps of the work (bulk batches, pages), and, when it can say, how many
+   * records that is, for a progress bar that counts what the user gave.
+   */
+  progress(done: number, total: number, records?: ProgressRecords): void;
+  /** Waits on the runtime's injectable clock (bulk runs back off here), so tests never wait. */
+  sleep(ms: number): Promise<void>;
+  /** Limits the embedder set for this invocation, e.g. `{ projects: ['web'] }`; empty when none. */
+  constraints: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * What the runtime does with a write that failed after its bytes may have
+ * reached the provider (the connection broke, a gateway failed), or whose
+ * replay was answered. The transport decides whether to replay at all, from
+ * the error's `sent` and the request's idempotency (a step's `idempotent`, or
+ * the method); the declaration decides what the outcome means:
+ *
+ * - `refuse` (what every write does without a declaration): a non-idempotent
+ *   write is never replayed once it may have landed; the step fails with
+ *   `outcome: 'unknown'`, `retryable: false`, and a hint to check before
+ *   sending again (the step's `checkHint`, or a generic one).
+ * - `gone_means_done`: for deleting something unique (a ticket, an invite, a
+ *   membership). The step is idempotent, so the transport replays; a 404 that
+ *   answers the replay means our first attempt did the work, and the step
+ *   succeeds with `alreadyDone(input, ctx)`.
+ * - `reconcile`: after a write that may have landed, or whose replay the
+ *   provider refused, the runtime calls `reconcile(input, ctx)` to look at the
+ *   provider: an output it returns is the step's output (the work is done);
+ *   undefined means not found, and the step fails as under `refuse`. If the
+ *   look itself fails, the write's error is kept, with the look's in
+ *   `context.lookup`. A step may call its own `reconcile` before writing, too.
+ */
+export type OnReplay = 'gone_means_done' | 'refuse' | 'reconcile';
+
+/** An input that works against the sandbox's seeded accounts: shown by `describe`, run by a test. */
+export interface StepExample<Input> {
+  /** What it does, in a few words. */
+  title: string;
+  input: Input;
+}
+
+/** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
+export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
+
+export interface StepDefinition<
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  Owner extends Integration = Integration,
+  Id extends StepId<Owner['id']> = StepId<Owner['id']>,
+> {
+  /** `<integration>.<verb_noun>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
+  id: Id;
+  /** Former ids that still resolve to this step (registry, CLI), listed in the manifest, never shown as steps. */
+  aliases?: readonly StepId<Owner['id']>[];
+  integration: Owner;
+  title: string;
+  /** For people browsing the catalogue. */
+  description: string;
+  /** For models: when to use the step, what it costs, what not to do. */
+  agentDescription: string;
+  keywords: readonly string[];
+  input: Input;
+  output: Output;
+  access: StepAccess;
+  /** Whether sending the same input twice leaves the provider as sending it once. */
+  idempotent: boolean;
+  /** Write safety: what a write that may have landed, or a replay of it, means (see `OnReplay`). */
+  onReplay?: OnReplay | undefined;
+  /** For `gone_means_done`: the output when a replay finds the target already gone. */
+  alreadyDone?: ((input: z.output<Input>, context: StepContext) => z.input<Output>) | undefined;
+  /** For `reconcile`: finds the work an earlier attempt may have done; undefined when there is none (yet). */
+  reconcile?:
+    | ((input: z.output<Input>, context: StepContext) => Promise<z.input<Output> | undefined>)
+    | undefined;
+  /** What to check before sending this write again when it may have landed; undefined keeps the generic hint. */
+  checkHint?: ((input: z.output<Input>) => string | undefined) | undefined;
+  /** For paid lookups: how the cost is counted, and its estimate from the validated input. */
+  credits?: CreditRule<z.output<Input>> | undefined;
+  /** Default output-to-variable mapping: variable name to RFC 9535 JSONPath over the output. */
+  variables: Readonly<Record<string, string>>;
+  /** Example inputs; every step of the catalogue has at least one, run against the sandbox by a test. */
+  examples?: readonly StepExample<z.input<Input>>[];
+  run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
+}
+
+export type Step<
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType = z.ZodType,
+  Owner extends Integration = Integration,
+  Id extends StepId<Owner['id']> = StepId<Owner['id']>,
+> = Readonly<StepDefinition<Input, Output, Owner, Id>>;
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds steps of every input and output type.
+export type AnyStep = Step<any, any>;
+
+/**
+ * The step among `Steps` whose id is `Id`. Distributes over the union, so a
+ * catalogue of literal ids picks exactly one step, and a wide `AnyStep`
+ * (whose id is any `a.b`) answers itself.
+ */
+export type StepWithId<Steps extends AnyStep, Id extends string> = Steps extends AnyStep
+  ? Id extends Steps['id']
+    ? Steps
+    : never
+  : never;
+
+/** What a caller may pass as the step's input: the input schema's `z.input` (before defaults and transforms). */
+export type StepInput<S extends AnyStep> = z.input<S['input']>;
+
+/** What the step returns once its output is validated: the output schema's `z.output`. */
+export type StepOutput<S extends AnyStep> = z.output<S['output']>;
+
+/**
+ * Keeps the literal id (`'ticketing.create_ticket'`) in the step's type, so a
+ * registry of these steps can type `invoke` by id (see `StepWithId`).
+ */
+export function defineStep<
+  const Id extends StepId<Owner['id']>,
+  Input extends z.ZodType,
+  Output extends z.ZodType,
+  Owner extends Integration,
+>(definition: StepDefinition<Input, Output, Owner, Id>): Step<Input, Output, Owner, Id> {
+  // The type checks the prefix at compile time; this checks it for JavaScript callers and the name's form.
+  for (const id of [definition.id, ...(definition.aliases ?? [])]) {
+    const [prefix, name, extra] = id.split('.');
+    if (
+      prefix !== definition.integration.id ||
+      !name ||
+      extra !== undefined ||
+      !/^[a-z][a-z0-9_]*$/.test(name)
+    ) {
+      throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
+    }
+  }
+  const problem = replayDeclarationProblem(definition);
+  if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
+  // Frozen through its default mapping too: the runtime compiles a frozen mapping once, not per call.
+  return Object.freeze({ ...definition, variables: Object.freeze({ ...definition.variables }) });
+}
+
+/** A write-safety declaration that cannot work, said when the step is defined rather than when it fails. */
+function replayDeclarationProblem(
+  definition: StepDefinition<z.ZodType, z.ZodType, Integration>,
+): string | undefined {
+  switch (definition.onReplay) {
+    case 'gone_means_done':
+      if (!definition.idempotent)
+        return "onReplay 'gone_means_done' needs an idempotent step (the replay is what finds it gone).";
+      return definition.alreadyDone ? undefined : "onReplay 'gone_means_done' needs alreadyDone(input, ctx).";
+    case 'reconcile':
+      return definition.reconcile ? undefined : "onReplay 'reconcile' needs reconcile(input, ctx).";
+    default:
+      // A free, idempotent read has nothing a replay could do twice.
+      return definition.onReplay !== undefined && definition.access === 'read' && definition.idempotent
+        ? 'onReplay is for steps whose replay could act or charge twice.'
+        : undefined;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Connection } from '../../connection/connection.js';
+import type { RecordStore } from '../record-store.js';
+
+/**
+ * Where connections live. Implementations must make `update` atomic per id
+ * within a process: a token refresh reads, rotates and writes in one step.
+ */
+export interface ConnectionStore extends RecordStore<Connection> {
+  /**
+   * Runs `work` holding this connection's lock across processes, when the
+   * store can (the file store). Token refresh runs its read, its call to the
+   * token endpoint and its write inside it, so two processes never spend one
+   * rotating refresh token. Calls to the store from inside `work` must not wait for it.
+   */
+  withConnectionLock?<T>(id: string, work: () => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,74 @@
+import type { Connection } from '../../connection/connection.js';
+import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
+import { withLock } from '../../coordination/with-lock.js';
+import { RedisRecordStore } from '../redis-record-store.js';
+import { listPublicRecords } from '../sealed/public-records.js';
+import type { SecretBox } from '../sealed/secret-box.js';
+import type { ConnectionStore } from './connection-store.js';
+import { checkConnection } from './file-connection-store.js';
+
+export interface RedisConnectionStoreOptions {
+  /** How long a held connection lock lives without its heartbeat: a killed holder loses it after this. Default 10 s. */
+  lockTtlMs?: number;
+  /** How long to wait for another worker's lock (a refresh) before a retryable TimeoutError. Default 45 s. */
+  lockWaitMs?: number;
+}
+
+/** The kind of the connection records in Redis (`<prefix>:conn:<id>`). */
+const CONNECTION_RECORDS = 'conn';
+
+/**
+ * Connections shared by every worker, in Redis: public fields in clear (for
+ * listing), secrets sealed with AES-256-GCM under `TOOLSTEPS_ENCRYPTION_KEY`.
+ * `update` is a compare-and-set, so two workers never overwrite each other's
+ * change; `withConnectionLock` is a Redis lock with an owner token and a
+ * heartbeat, so a token refresh runs in one worker at a time and a holder
+ * that dies loses the lock after its TTL.
+ */
+export class RedisConnectionStore extends RedisRecordStore<Connection> implements ConnectionStore {
+  constructor(
+    private readonly coordinator: RedisCoordinator,
+    box: SecretBox,
+    private readonly options: RedisConnectionStoreOptions = {},
+  ) {
+    super(
+      coordinator,
+      box,
+      {
+        kind: CONNECTION_RECORDS,
+        noun: 'connection',
+        split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
+        // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
+        join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
+      },
+      checkConnection,
+    );
+  }
+
+  /** Every connection's public fields, read without the encryption key. */
+  listPublic(): Promise<Record<string, unknown>[]> {
+    return this.records.listPublic();
+  }
+
+  /**
+   * Every connection without its secrets, for a process that holds no
+   * encryption key (`connections list` without TOOLSTEPS_ENCRYPTION_KEY).
+   * Each public part is checked as a stored connection is (an InputError
+   * naming fields, never values). Which secrets a connection has, a refresh
+   * token included, is sealed with them, so it is not known here.
+   */
+  static async listWithoutSecrets(coordinator: RedisCoordinator): Promise<Omit<Connection, 'secrets'>[]> {
+    const parts = await listPublicRecords(coordinator, CONNECTION_RECORDS);
+    return parts.map((part) => {
+      const { secrets: _none, ...connection } = checkConnection({ ...part, secrets: {} } as Connection);
+      return connection;
+    });
+  }
+
+  withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {
+    return withLock(this.coordinator, `connection:${id}`, work, {
+      ttlMs: this.options.lockTtlMs ?? 10_000,
+      waitMs: this.options.lockWaitMs ?? 45_000,
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
+import type { RecordStore } from './record-store.js';
+import { EncryptedRecords, type RecordShape } from './sealed/encrypted-records.js';
+import type { SecretBox } from './sealed/secret-box.js';
+
+/**
+ * Records shared by every worker, in Redis (`EncryptedRecords`), checked as
+ * the local stores check them before every write. `update` is a
+ * compare-and-set, so two workers never overwrite each other's change.
+ */
+export class RedisRecordStore<T extends { id: string }> implements RecordStore<T> {
+  protected readonly records: EncryptedRecords<T>;
+
+  constructor(
+    coordinator: RedisCoordinator,
+    box: SecretBox,
+    shape: RecordShape<T>,
+    private readonly check: (record: T) => T,
+  ) {
+    this.records = new EncryptedRecords(coordinator, box, shape);
+  }
+
+  get(id: string): Promise<T | undefined> {
+    return this.records.get(id);
+  }
+
+  list(): Promise<T[]> {
+    return this.records.list();
+  }
+
+  async put(record: T): Promise<void> {
+    const valid = this.check(record);
+    await this.records.put(valid.id, valid);
+  }
+
+  update(id: string, change: (current: T) => T): Promise<T> {
+    return this.records.update(id, (current) => this.check(change(current)));
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.records.remove(id);
+  }
+
+  /** Seals every record with the current key (after rotating `TOOLSTEPS_ENCRYPTION_KEY`). */
+  rekey(): Promise<{ rekeyed: number; total: number }> {
+    return this.records.rekey();
+  }
+}

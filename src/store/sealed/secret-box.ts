@@ -1,0 +1,103 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { EncryptionKeyError } from '../../errors/index.js';
+
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** A sealed value as stored: which key sealed it, and `base64(iv | tag | ciphertext)`. */
+export interface Sealed {
+  kid: string;
+  data: string;
+}
+
+/** A key's public name: a hash of it, so a stored value says which key opens it without saying the key. */
+function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update('toolsteps-key-id\0').update(key).digest('hex').slice(0, 16);
+}
+
+function parseKey(text: string, variable: string): Buffer {
+  const trimmed = text.trim();
+  const key = Buffer.from(trimmed, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || key.length !== KEY_BYTES) {
+    throw new EncryptionKeyError(
+      `${variable} must be ${KEY_BYTES} random bytes in base64 (44 characters; make one with: openssl rand -base64 32).`,
+      'malformed',
+      { fields: [{ path: variable, message: `${KEY_BYTES} bytes, base64` }] },
+    );
+  }
+  return key;
+}
+
+/**
+ * Seals secrets with AES-256-GCM before they leave the process. Each value
+ * gets a fresh 96-bit IV and is bound to its record (`context`, the
+ * additional authenticated data), so a sealed secret copied onto another
+ * record does not open. The current key seals; previous keys only open,
+ * which is how `connections rekey` rotates.
+ */
+export class SecretBox {
+  private readonly keys = new Map<string, Buffer>();
+  readonly keyId: string;
+
+  constructor(current: Buffer, previous: Buffer[] = []) {
+    this.keyId = keyIdOf(current);
+    for (const key of [current, ...previous]) this.keys.set(keyIdOf(key), key);
+  }
+
+  /**
+   * From `TOOLSTEPS_ENCRYPTION_KEY` (and, while rotating, the old keys in
+   * `TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS`, comma-separated).
+   * @throws EncryptionKeyError `missing` or `malformed`.
+   */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): SecretBox {
+    const current = env.TOOLSTEPS_ENCRYPTION_KEY;
+    if (!current?.trim()) {
+      throw new EncryptionKeyError(
+        'Secrets shared through Redis are encrypted, and TOOLSTEPS_ENCRYPTION_KEY is not set: give every worker the same 32-byte key in base64 (make one with: openssl rand -base64 32).',
+        'missing',
+        { fields: [{ path: 'TOOLSTEPS_ENCRYPTION_KEY', message: 'required with TOOLSTEPS_REDIS_URL' }] },
+      );
+    }
+    const previous = (env.TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS ?? '')
+      .split(',')
+      .filter((item) => item.trim() !== '')
+      .map((item) => parseKey(item, 'TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS'));
+    return new SecretBox(parseKey(current, 'TOOLSTEPS_ENCRYPTION_KEY'), previous);
+  }
+
+  seal(plaintext: string, context: string): Sealed {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId) as Buffer, iv);
+    cipher.setAAD(Buffer.from(context));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return { kid: this.keyId, data: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64') };
+  }
+
+  /** @throws EncryptionKeyError `wrong` when no key we hold opens it. */
+  open(sealed: Sealed, context: string): string {
+    const key = this.keys.get(sealed.kid);
+    if (!key) {
+      throw new EncryptionKeyError(
+        `The secrets of ${context} were sealed with key ${sealed.kid}, which is neither TOOLSTEPS_ENCRYPTION_KEY (${this.keyId}) nor in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS.`,
+        'wrong',
+        { context: { record: context, kid: sealed.kid } },
+      );
+    }
+    const raw = Buffer.from(sealed.data, 'base64');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(context));
+      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
+    } catch (error) {
+      throw new EncryptionKeyError(
+        `The secrets of ${context} do not open with key ${sealed.kid}: they were altered, or belong to another record.`,
+        'wrong',
+        { context: { record: context, kid: sealed.kid }, cause: error },
+      );
+    }
+  }
+}

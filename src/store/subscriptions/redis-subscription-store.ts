@@ -1,0 +1,35 @@
+import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
+import { checkSubscription } from '../../triggers/intake/check-subscription.js';
+import type { Subscription, SubscriptionInput } from '../../triggers/subscription.js';
+import { RedisRecordStore } from '../redis-record-store.js';
+import type { SecretBox } from '../sealed/secret-box.js';
+import type { SubscriptionStore } from './subscription-store.js';
+
+/**
+ * Subscriptions shared by every worker, in Redis, their signing secrets
+ * sealed like connection secrets. Every change, the intake's delivery time
+ * included, is a compare-and-set, so a delivery never overwrites a
+ * command's change made in between.
+ */
+export class RedisSubscriptionStore extends RedisRecordStore<Subscription> implements SubscriptionStore {
+  constructor(coordinator: RedisCoordinator, box: SecretBox) {
+    super(
+      coordinator,
+      box,
+      {
+        kind: 'sub',
+        noun: 'subscription',
+        split: ({ secret, ...publicPart }) => ({
+          publicPart,
+          secrets: secret === undefined ? {} : { secret },
+        }),
+        join: (publicPart, secrets) => checkSubscription({ ...publicPart, ...secrets } as SubscriptionInput),
+      },
+      checkSubscription,
+    );
+  }
+
+  async recordDelivery(id: string, at: number): Promise<void> {
+    await this.records.update(id, (current) => ({ ...current, lastDeliveryAt: at }));
+  }
+}

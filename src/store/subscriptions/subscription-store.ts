@@ -1,0 +1,12 @@
+import type { Subscription } from '../../triggers/subscription.js';
+import type { RecordStore } from '../record-store.js';
+
+/**
+ * Where subscriptions live, next to connections. `update` is atomic per id
+ * within a process. `recordDelivery` is kept apart from `update` so the
+ * intake, which writes it on every event, never races a command that
+ * activates or removes the same subscription.
+ */
+export interface SubscriptionStore extends RecordStore<Subscription> {
+  recordDelivery(id: string, at: number): Promise<void>;
+}

@@ -1,0 +1,179 @@
+import type * as z from 'zod';
+import type { PublicConnection } from '../connection/connection.js';
+import type { HttpClient } from '../http/http-client.js';
+import type { Logger } from '../logger.js';
+import type { Integration } from '../step/define-integration.js';
+
+/** One delivery as it arrived: the raw bytes are what the provider signed, so nothing reads them first. */
+export interface RawDelivery {
+  headers: Headers;
+  body: Uint8Array;
+}
+
+/**
+ * How a provider signs its deliveries. It lives with the integration (each
+ * provider has its own rule); the intake only calls it, so `src/` never
+ * names a provider.
+ */
+export interface SignatureScheme {
+  /** Short name for people and the manifest, e.g. `hmac-sha256-base64(timestamp+body)`. */
+  name: string;
+  /** The headers the scheme reads. */
+  headers: readonly string[];
+  /**
+   * Whether the delivery carries a right signature for `secret`. Compares
+   * with `crypto.timingSafeEqual`; a missing or malformed header is false.
+   */
+  verify(delivery: RawDelivery, secret: string): boolean;
+  /**
+   * When the provider signs a timestamp: the time it names (epoch ms), or
+   * undefined when the header is missing or unreadable. Absent when the
+   * provider signs none; dedupe on the event id is then the replay defence.
+   */
+  signedTime?(headers: Headers): number | undefined;
+  /** How far a signed timestamp may be from our clock, either way. */
+  toleranceMs?: number;
+}
+
+/** What every event carries, read from its validated payload. */
+export interface EventFacts {
+  /** The provider's own event id: the dedupe key, stable across its retries. */
+  eventId: string;
+  /** ISO-8601 time the provider says the event happened. */
+  occurredAt: string;
+}
+
+export type Constraints = Readonly<Record<string, readonly string[]>>;
+
+interface ProviderContext {
+  /** Bound to the subscription's connection, exactly as a step's `ctx.http`. */
+  http: HttpClient;
+  connection: PublicConnection;
+  log: Logger;
+}
+
+export interface ProvisionContext<Setup> extends ProviderContext {
+  subscription: {
+    id: string;
+    /** The public URL deliveries must go to: `<target>/hooks/<id>`. */
+    url: string;
+    setup: Setup;
+    constraints: Constraints;
+  };
+  /**
+   * Saves what exists at the provider so far (and the signing secret as
+   * soon as it is known) before the next call, so a failure half-way leaves
+   * a record that `remove` can finish, never an orphan nobody knows about.
+   */
+  record(provider: Record<string, string>, secret?: string): Promise<void>;
+}
+
+export interface RemoveContext extends ProviderContext {
+  /** The provider-side ids `provision` recorded. */
+  provider: Readonly<Record<string, string>>;
+  /** Saves what is left after each deletion, for the same reason as in provisioning. */
+  record(provider: Record<string, string>): Promise<void>;
+}
+
+/** What reading or testing a subscription's webhook at the provider works with. */
+export interface WebhookContext extends ProviderContext {
+  subscription: {
+    id: string;
+    /** `<target>/hooks/<id>`: where the provider delivers. */
+    url: string;
+    /** The provider-side ids `provision` recorded. */
+    provider: Readonly<Record<string, string>>;
+  };
+}
+
+/** The provider's view of a subscription's webhook, for `triggers status`. Never a secret. */
+export interface WebhookStatus {
+  /** False when the provider no longer has it (deleted in its settings): nothing will be delivered. */
+  exists: boolean;
+  /** The provider's own word for its state (`active`, `inactive`), or null when it keeps none. */
+  state: string | null;
+  /** Facts worth showing: where it delivers, which events. */
+  details: Record<string, string>;
+}
+
+/** How the provider's test delivery went, as the provider reports it. */
+export interface TestDeliveryResult {
+  /** The receiver answered 2xx. */
+  delivered: boolean;
+  /** The receiver's HTTP status, when the provider says. */
+  status: number | null;
+  message: string;
+}
+
+/**
+ * The provider side of a subscription after it is made: reading its
+ * webhook, and asking for a test delivery where the provider offers one.
+ */
+export interface WebhookAdmin {
+  status(context: WebhookContext): Promise<WebhookStatus>;
+  /** Asks the provider to deliver `payload` to the subscription's URL now, signed like a real event. */
+  test?(context: WebhookContext, payload: string): Promise<TestDeliveryResult>;
+  /** Without `test`: why the provider cannot send one, and what to do instead. */
+  noTest?: string;
+}
+
+export interface ProvisionResult {
+  provider: Record<string, string>;
+  /** The signing secret the provider gave; the intake refuses every delivery without one. */
+  secret: string;
+}
+
+export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodType> {
+  /** `<integration>.<event_name>`; the file name is the kebab form of the second half. */
+  id: string;
+  integration: Integration;
+  title: string;
+  description: string;
+  /** For models: what starts the agent, what the variables hold. */
+  agentDescription: string;
+  keywords: readonly string[];
+  /** The whole delivery body as the provider sends it. */
+  event: Event;
+  /** Default payload-to-variable mapping: name to RFC 9535 JSONPath over the validated payload. */
+  variables: Readonly<Record<string, string>>;
+  /** Options chosen when subscribing (which statuses, which targets...). */
+  setup: Setup;
+  verify: SignatureScheme;
+  /** The event id and time of a validated payload. */
+  parse(event: z.output<Event>): EventFacts;
+  /**
+   * Why this event is not one the subscription asked for (its setup options
+   * or the embedder's constraints, such as project scoping), or undefined
+   * when it is. Checked at intake even where the provider filters too.
+   */
+  skipReason?(event: z.output<Event>, setup: z.output<Setup>, constraints: Constraints): string | undefined;
+  /**
+   * A delivery body as the provider would send it, with the given event id
+   * and time: shown by `describe`, sent by `triggers test`, and checked by a
+   * test to pass `event` and to `parse` back to the same facts.
+   */
+  example?(facts: EventFacts): z.input<Event>;
+  /** Reading the webhook at the provider, and its test delivery (`triggers status`, `triggers test`). */
+  webhook?: WebhookAdmin;
+  /** Creates the webhook (and any rule) at the provider and returns its ids and signing secret. */
+  provision(context: ProvisionContext<z.output<Setup>>): Promise<ProvisionResult>;
+  /** Deletes what `provision` created, in the order the provider needs. */
+  remove(context: RemoveContext): Promise<void>;
+}
+
+export type Trigger<Event extends z.ZodType = z.ZodType, Setup extends z.ZodType = z.ZodType> = Readonly<
+  TriggerDefinition<Event, Setup>
+>;
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds triggers of every payload and setup type.
+export type AnyTrigger = Trigger<any, any>;
+
+export function defineTrigger<Event extends z.ZodType, Setup extends z.ZodType>(
+  definition: TriggerDefinition<Event, Setup>,
+): Trigger<Event, Setup> {
+  const [prefix, name] = definition.id.split('.');
+  if (prefix !== definition.integration.id || !name || !/^[a-z][a-z0-9_]*$/.test(name)) {
+    throw new Error(`Trigger id "${definition.id}" must be "${definition.integration.id}.<event_name>".`);
+  }
+  return Object.freeze(definition);
+}

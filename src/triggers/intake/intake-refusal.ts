@@ -1,0 +1,32 @@
+import type { FieldIssue } from '../../errors/index.js';
+
+export type RefusalCode =
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unknown_subscription'
+  | 'trigger_unavailable'
+  | 'no_signing_secret'
+  | 'bad_signature'
+  | 'timestamp_outside_window'
+  | 'invalid_payload'
+  | 'duplicate'
+  | 'in_flight'
+  | 'handler_failed'
+  | 'internal_error';
+
+/**
+ * A delivery the intake did not start, with the HTTP status the provider
+ * gets. Some are not failures for the provider (a duplicate answers 200 so
+ * it stops retrying), but none of them starts anything.
+ */
+export class IntakeRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: RefusalCode,
+    message: string,
+    readonly issues: readonly FieldIssue[] = [],
+  ) {
+    super(message);
+    this.name = 'IntakeRefusal';
+  }
+}

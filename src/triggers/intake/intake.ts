@@ -1,0 +1,142 @@
+import { type Clock, systemClock } from '../../clock.js';
+import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
+import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
+import type { AnyTrigger } from '../define-trigger.js';
+import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
+import { checkTimestampWindow } from './check-timestamp-window.js';
+import { claimEvent, dedupeKey } from './claim-event.js';
+import { filterEvent } from './filter-event.js';
+import { findSubscription } from './find-subscription.js';
+import { type ClaimedEvent, handOver } from './hand-over.js';
+import { IntakeRefusal } from './intake-refusal.js';
+import { mapEventVariables } from './map-event-variables.js';
+import { parseEvent } from './parse-event.js';
+import { DEFAULT_MAX_BODY_BYTES, readBodyWithinLimit } from './read-body-within-limit.js';
+import { verifySignature } from './verify-signature.js';
+
+export interface IntakeOptions {
+  subscriptions: SubscriptionStore;
+  /** Where trigger ids resolve: the registry. */
+  triggers: { trigger(id: string): AnyTrigger | undefined };
+  dedupe: DedupeStore;
+  handler: TriggerEventHandler;
+  clock?: Clock;
+  /** Default 256 KB. */
+  maxBodyBytes?: number;
+  /** How long a claim holds while the handler runs. Default 5 minutes. */
+  leaseMs?: number;
+  /** How long a handled event id is remembered. Default 7 days, past every provider's retries. */
+  doneTtlMs?: number;
+  /** Told of every delivery that started nothing, with the reason. */
+  onRefused?: (refusal: IntakeRefusal, context: DeliveryContext) => void;
+  /** Told of every verified event the subscription's filter passed over. */
+  onSkipped?: (reason: string, context: DeliveryContext) => void;
+}
+
+export interface DeliveryContext {
+  subscription?: string;
+  event_id?: string;
+}
+
+export interface IntakeRequest {
+  method: string;
+  /** Path and query of the request URL. */
+  path: string;
+  headers: Headers;
+  body: AsyncIterable<Uint8Array> | Uint8Array;
+}
+
+export interface IntakeAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface Intake {
+  handle(request: IntakeRequest): Promise<IntakeAnswer>;
+}
+
+function declaredLength(headers: Headers): number | undefined {
+  const value = headers.get('content-length');
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The one intake every trigger's deliveries pass: size limit -> subscription
+ * by path -> signature -> timestamp window -> parse and validate -> dedupe ->
+ * filter -> map -> hand over -> answer. Each stage is its own function; this
+ * only runs them in order and turns a refusal into the provider's answer.
+ */
+export function createIntake(options: IntakeOptions): Intake {
+  const clock = options.clock ?? systemClock;
+  const settings = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    leaseMs: options.leaseMs ?? 5 * 60_000,
+    doneTtlMs: options.doneTtlMs ?? 7 * 24 * 60 * 60_000,
+  };
+
+  async function stages(request: IntakeRequest, context: DeliveryContext): Promise<IntakeAnswer> {
+    if (request.method !== 'POST')
+      throw new IntakeRefusal(405, 'method_not_allowed', 'Deliveries are POSTed.');
+    const body = await readBodyWithinLimit(
+      request.body,
+      declaredLength(request.headers),
+      settings.maxBodyBytes,
+    );
+    const subscription = await findSubscription(request.path, options.subscriptions);
+    context.subscription = subscription.id;
+    const trigger = options.triggers.trigger(subscription.trigger);
+    if (!trigger) {
+      throw new IntakeRefusal(
+        500,
+        'trigger_unavailable',
+        `Trigger ${subscription.trigger} is not available here.`,
+      );
+    }
+    verifySignature(trigger, subscription, { headers: request.headers, body });
+    checkTimestampWindow(trigger.verify, request.headers, clock.now());
+    const { payload, facts } = parseEvent(trigger, body);
+    context.event_id = facts.eventId;
+    const key = dedupeKey(subscription, facts.eventId);
+    const claimed: ClaimedEvent = { key, token: await claimEvent(options.dedupe, key, settings.leaseMs) };
+    try {
+      const skipped = filterEvent(trigger, subscription, payload);
+      if (skipped !== undefined) {
+        await options.dedupe.complete(key, claimed.token, settings.doneTtlMs);
+        options.onSkipped?.(skipped, context);
+        return { status: 200, body: { status: 'skipped', event_id: facts.eventId, reason: skipped } };
+      }
+      const event: TriggerEvent = {
+        subscription: subscription.id,
+        trigger: trigger.id,
+        event_id: facts.eventId,
+        occurred_at: facts.occurredAt,
+        variables: mapEventVariables(trigger, subscription, payload),
+        payload,
+      };
+      await handOver(options.handler, event, options.dedupe, claimed, settings.doneTtlMs);
+    } catch (error) {
+      if (!(error instanceof IntakeRefusal)) await options.dedupe.release(key, claimed.token);
+      throw error;
+    }
+    await options.subscriptions.recordDelivery(subscription.id, clock.now()).catch(() => undefined);
+    return { status: 200, body: { status: 'started', event_id: facts.eventId } };
+  }
+
+  return {
+    async handle(request) {
+      const context: DeliveryContext = {};
+      try {
+        return await stages(request, context);
+      } catch (error) {
+        const refusal =
+          error instanceof IntakeRefusal
+            ? error
+            : new IntakeRefusal(500, 'internal_error', 'The delivery could not be handled; send it again.');
+        options.onRefused?.(refusal, context);
+        const body: Record<string, unknown> = { status: refusal.code, message: refusal.message };
+        if (refusal.issues.length) body.issues = refusal.issues;
+        return { status: refusal.status, body };
+      }
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { Registry } from '../../src/catalog/registry.js';
+import { createRegistry } from '../../steps/index.js';
+import createTicket from '../../steps/ticketing/create-ticket.js';
+import { ticketing } from '../../steps/ticketing/integration.js';
+
+describe('registry', () => {
+  it('refuses duplicate integrations and steps, and steps of unknown integrations', () => {
+    const registry = new Registry();
+    expect(() => registry.registerStep(createTicket)).toThrowError(/registered first/);
+    registry.registerIntegration(ticketing);
+    expect(() => registry.registerIntegration(ticketing)).toThrowError(/already registered/);
+    registry.registerStep(createTicket);
+    expect(() => registry.registerStep(createTicket)).toThrowError(/already registered/);
+  });
+
+  it('finds every ticketing step by the provider name', () => {
+    const registry = createRegistry();
+    const ids = registry.search('zendesk').map((hit) => hit.step.id);
+    expect(ids).toEqual(expect.arrayContaining(registry.listSteps('ticketing').map((step) => step.id)));
+  });
+
+  it('ranks the step that matches every word first', () => {
+    const registry = createRegistry();
+    expect(registry.search('create ticket')[0]?.step.id).toBe('ticketing.create_ticket');
+    expect(registry.search('delete ticket')[0]?.step.id).toBe('ticketing.delete_ticket');
+    expect(registry.search('search tickets')[0]?.step.id).toBe('ticketing.search_tickets');
+    expect(registry.search('zendesk comment reply')[0]?.step.id).toBe('ticketing.update_ticket');
+    expect(registry.search('xyzzy')).toEqual([]);
+  });
+
+  it('suggests close ids for an unknown step', () => {
+    expect(() => createRegistry().requireStep('ticketing.create_tickets')).toThrowError(
+      /Did you mean: ticketing.create_ticket/,
+    );
+  });
+});
