@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -10,26 +10,49 @@ const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 /** Another build's cache files untouched this long are deleted when a new one is written. */
 const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Where one command's code cache lives, and which files in that folder are caches of other builds. */
-export interface CodeCacheFile {
-  file: string;
-  /** A cache file of any build, command and Node version: others of these, stale, are pruned. */
+/** Where one command's code caches live, and how each is named. */
+export interface CodeCacheFolder {
+  folder: string;
+  /** The cache file for a source whose content hashes to `sourceHash`. */
+  fileFor: (sourceHash: string) => string;
+  /** A cache file of any source, command and Node version: others of these, stale, are pruned. */
   isCacheFile: (name: string) => boolean;
+}
+
+/** Whether a file or folder is ours and no one else can write it (its content would run as us). */
+function ownedAndClosed(stat: fs.Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0);
+}
+
+/**
+ * Whether the cache folder can be trusted: a real folder (not a link), ours,
+ * that no one else can write. A folder others can write could hold a file
+ * swapped in between our checks and our read.
+ */
+function trustedFolder(folder: string): boolean {
+  try {
+    const stat = fs.lstatSync(folder);
+    return stat.isDirectory() && ownedAndClosed(stat);
+  } catch {
+    return false;
+  }
 }
 
 /**
  * The cached code, when it can be trusted: a regular file, ours, that no one
- * else can write (compiled code from a file someone else could write would
- * run as us), and of a plausible size. Anything else reads as no cache.
+ * else can write, in a folder of the same kind, and of a plausible size.
+ * Anything else reads as no cache. The open never blocks (a FIFO planted in
+ * the folder would otherwise wait for a writer forever) and follows no link.
  */
-function readTrustedCache(file: string): Buffer | undefined {
+function readTrustedCache(folder: string, file: string): Buffer | undefined {
+  if (!trustedFolder(folder)) return undefined;
   let descriptor: number | undefined;
   try {
-    descriptor = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+    descriptor = fs.openSync(file, flags);
     const stat = fs.fstatSync(descriptor);
-    const uid = process.getuid?.();
-    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) return undefined;
-    if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
+    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES || !ownedAndClosed(stat)) return undefined;
     return fs.readFileSync(descriptor);
   } catch {
     return undefined;
@@ -57,21 +80,32 @@ function pruneStale(folder: string, keep: string, isCacheFile: (name: string) =>
  * cache is an optimisation: any failure (a read-only home, a full disk)
  * leaves things as they were and is not reported.
  */
-function writeCache(cache: CodeCacheFile, data: Buffer): void {
-  const folder = path.dirname(cache.file);
-  const temporary = `${cache.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+function writeCache(cache: CodeCacheFolder, file: string, data: Buffer): void {
+  const { folder } = cache;
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(folder, { mode: 0o700 });
   } catch {
     // It exists (the usual case), or it cannot be made, which the write below finds out.
   }
+  // A folder we would not read from is not written to either.
+  if (!trustedFolder(folder)) return;
   try {
     fs.writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(temporary, cache.file);
-    pruneStale(folder, path.basename(cache.file), cache.isCacheFile);
+    fs.renameSync(temporary, file);
+    pruneStale(folder, path.basename(file), cache.isCacheFile);
   } catch {
     fs.rmSync(temporary, { force: true });
   }
+}
+
+/**
+ * The hash that names a source's cache: of the bytes as loaded, because V8
+ * tells sources apart only by length, so a file edited after the build at
+ * the same length would otherwise run the old compiled code.
+ */
+function sourceHash(source: Buffer): string {
+  return createHash('sha256').update(source).digest('hex').slice(0, 16);
 }
 
 /**
@@ -85,8 +119,8 @@ function writeCache(cache: CodeCacheFile, data: Buffer): void {
  *
  * V8 refuses a cache made by another V8 version, other flags or a source of
  * another length, and the run then compiles as usual and writes a fresh one;
- * a source changed at the same length is told apart by `cache.file`, whose
- * name the caller derives from the file's content hash. The cache is made by
+ * a source changed at the same length is told apart by the cache file's
+ * name, which holds a hash of the source as read here. The cache is made by
  * the second run (the first leaves an empty file), as the process exits, so
  * it holds the functions that run compiled lazily too, not just the top level.
  *
@@ -95,21 +129,23 @@ function writeCache(cache: CodeCacheFile, data: Buffer): void {
  * bundles load their optional peers with require instead. Without a cache
  * file, this is a plain require.
  */
-export function requireWithCodeCache(filename: string, cache: CodeCacheFile | undefined): unknown {
+export function requireWithCodeCache(filename: string, cache: CodeCacheFolder | undefined): unknown {
   const requireHere = createRequire(filename);
   if (!cache) return requireHere(filename);
-  const stored = readTrustedCache(cache.file);
+  const source = fs.readFileSync(filename);
+  const file = cache.fileFor(sourceHash(source));
+  const stored = readTrustedCache(cache.folder, file);
   const cachedData = stored?.length ? stored : undefined;
   // The same wrapper Node's CommonJS loader puts around a module, on the same line so line numbers hold.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(filename, 'utf8')}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source.toString('utf8')}\n})`;
   const script = new vm.Script(wrapped, { filename, ...(cachedData ? { cachedData } : {}) });
   if (stored === undefined) {
-    // First run: only an empty file that says the command was seen. Making the cache costs
-    // about a tenth of a cold run (serialising 700 KB of code), which a command run once
-    // never earns back; V8 in browsers waits for a script's second load the same way.
-    process.once('exit', () => writeCache(cache, Buffer.alloc(0)));
+    // First run: only an empty file that says the command was seen. Serialising the cache
+    // (700 KB of code) is a cost a command run once never earns back; V8 in browsers waits
+    // for a script's second load the same way.
+    process.once('exit', () => writeCache(cache, file, Buffer.alloc(0)));
   } else if (!cachedData || script.cachedDataRejected) {
-    process.once('exit', () => writeCache(cache, script.createCachedData()));
+    process.once('exit', () => writeCache(cache, file, script.createCachedData()));
   }
   const module = { exports: {} as unknown };
   script.runInThisContext()(module.exports, requireHere, module, filename, path.dirname(filename));

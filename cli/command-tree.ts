@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultToolstepsHome } from '../src/files/toolsteps-home.js';
+import type { CodeCacheFolder } from './code-cached-require.js';
 
 /**
- * Set by scripts/bundle-cli.mjs in the bin it builds: the command tree's
- * bundle beside it and a hash of its content. Absent when main runs
- * unbundled (tsc's output, the tests), which imports program.js as a module.
+ * Set by scripts/bundle-cli.mjs in the bin it builds: where the command
+ * tree's bundle is, beside it. Absent when main runs unbundled (tsc's
+ * output, the tests), which imports program.js as a module.
  */
-declare const TOOLSTEPS_COMMAND_TREE: { file: string; hash: string } | undefined;
+declare const TOOLSTEPS_COMMAND_TREE: { file: string } | undefined;
 
 /** Commands that run until stopped: their start is paid once, and they keep V8's optimising compilers. */
 export const SERVING_COMMANDS: ReadonlySet<string> = new Set(['sandbox', 'listen', 'worker', 'mcp']);
@@ -43,20 +44,23 @@ export function startsServingCommand(argv: readonly string[]): boolean {
 }
 
 /**
- * The code cache file of a one-shot command, under `$TOOLSTEPS_HOME/cache`,
+ * Where a one-shot command's code cache lives, under `$TOOLSTEPS_HOME/cache`,
  * once that home exists (the first connection makes it; a command that only
- * reads the catalogue creates nothing). One file per command, build (the
- * bundle's hash) and Node version, so each holds what its command compiles.
- * `TOOLSTEPS_CODE_CACHE=0` turns it off.
+ * reads the catalogue creates nothing). One file per command, source (the
+ * hash of the bundle as loaded) and Node version, so each holds what its
+ * command compiles. `TOOLSTEPS_CODE_CACHE=0` turns it off.
  */
-function codeCacheFile(argv: readonly string[], hash: string, env: NodeJS.ProcessEnv) {
+function codeCacheFolder(argv: readonly string[], env: NodeJS.ProcessEnv): CodeCacheFolder | undefined {
   if (env.TOOLSTEPS_CODE_CACHE === '0' || startsServingCommand(argv)) return undefined;
   const home = defaultToolstepsHome(env);
   if (!existsSync(home)) return undefined;
   const word = commandWord(argv) ?? '';
   const command = ONE_SHOT_COMMANDS.has(word) ? word : 'other';
+  const folder = path.join(home, 'cache');
   return {
-    file: path.join(home, 'cache', `code-${hash}-${command}-${process.version}-${process.arch}.bin`),
+    folder,
+    fileFor: (sourceHash) =>
+      path.join(folder, `code-${sourceHash}-${command}-${process.version}-${process.arch}.bin`),
     isCacheFile: (name: string) => /^code-[\w.-]+\.(bin|tmp)$/.test(name),
   };
 }
@@ -71,7 +75,7 @@ export async function loadCommandTree(
 ): Promise<typeof import('./program.js')> {
   if (typeof TOOLSTEPS_COMMAND_TREE === 'undefined') return import('./program.js');
   const file = fileURLToPath(new URL(TOOLSTEPS_COMMAND_TREE.file, import.meta.url));
-  const cache = codeCacheFile(argv, TOOLSTEPS_COMMAND_TREE.hash, env);
+  const cache = codeCacheFolder(argv, env);
   // Imported here, not above: `--version` and a plain `search` never load node:vm.
   const { requireWithCodeCache } = await import('./code-cached-require.js');
   return requireWithCodeCache(file, cache) as typeof import('./program.js');

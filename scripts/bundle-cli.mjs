@@ -26,7 +26,6 @@
 //
 // Usage: node scripts/bundle-cli.mjs   (dist/cli/main.js -> dist/cli/)
 // Tests call bundleCli() on sources they compile first (test/support/bundle-for-child.ts).
-import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -127,15 +126,13 @@ export async function bundleCli({
     // an experimental loader hook that prints a warning (see command-tree.ts).
     supported: { 'dynamic-import': false },
   });
-  // The code cache of a command is named by this hash: V8 itself tells sources apart only by length.
-  const hash = createHash('sha256').update(readFileSync(commandsFile)).digest('hex').slice(0, 16);
   const bin = await strictBuild({
     ...options,
     entryPoints: [entry],
     outfile,
     define: {
       ...options.define,
-      TOOLSTEPS_COMMAND_TREE: JSON.stringify({ file: `./${COMMANDS_FILE}`, hash }),
+      TOOLSTEPS_COMMAND_TREE: JSON.stringify({ file: `./${COMMANDS_FILE}` }),
     },
     // The command tree is outside this bundle: load it with require, not the ES module loader.
     supported: { 'dynamic-import': false },

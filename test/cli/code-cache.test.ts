@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   utimesSync,
@@ -136,5 +137,57 @@ describe('the code cache of the bundled CLI', () => {
     expect(left).toContain('code-fedcba9876543210-list-v22.0.0-x64.bin');
     expect(left.filter((name) => name.startsWith('code-0123456789abcdef'))).toEqual([]);
     only('list');
+  }, 60_000);
+
+  it('runs a source edited after the build at the same length, not the old compiled code', async () => {
+    const before = await cli(['describe', 'ticketing.get_ticket_info']);
+    expect(await cli(['describe', 'ticketing.get_ticket_info'])).toEqual(before);
+    expect(statSync(only('describe')).size).toBeGreaterThan(0);
+    // V8 tells sources apart by length only: the cache must be keyed by the source as loaded.
+    const original = readFileSync(bundled.commands);
+    const edited = Buffer.from(
+      original.toString('latin1').replaceAll('Get Ticket Info', 'GET TICKET INFO'),
+      'latin1',
+    );
+    expect(edited.length).toBe(original.length);
+    expect(edited.equals(original)).toBe(false);
+    try {
+      writeFileSync(bundled.commands, edited);
+      const after = await cli(['describe', 'ticketing.get_ticket_info']);
+      expect(after.stdout).toContain('GET TICKET INFO');
+      expect(after.stdout).not.toBe(before.stdout);
+    } finally {
+      writeFileSync(bundled.commands, original);
+    }
+    expect(await cli(['describe', 'ticketing.get_ticket_info'])).toEqual(before);
+  }, 60_000);
+
+  it('does not hang on a FIFO planted where its cache file goes', async () => {
+    await cli(['list']);
+    const file = only('list');
+    rmSync(file);
+    execFileSync('mkfifo', ['-m', '600', file]);
+    // An open that blocks waits for a writer that never comes; the run must not notice it.
+    const started = Date.now();
+    const { stdout } = await run(process.execPath, [bundled.main, 'list'], {
+      env: { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(stdout).toContain('ticketing');
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
+
+  it('neither reads nor writes a cache in a folder others can write', async () => {
+    await cli(['list']);
+    const file = only('list');
+    chmodSync(cacheFolder(), 0o777);
+    writeFileSync(file, Buffer.alloc(700_000, 7), { mode: 0o600 });
+    const planted = statSync(file).ino;
+    const { stdout } = await cli(['list']);
+    expect(stdout).toContain('ticketing');
+    // Not read (V8 would have refused it and the run would have replaced it), not written.
+    expect(statSync(file).ino).toBe(planted);
+    expect(cacheFiles()).toHaveLength(1);
   }, 60_000);
 });
