@@ -3,7 +3,7 @@ import { type CreditsSpent, isToolstepsError } from '../errors/index.js';
 import type { AnyStep, CreditEstimate, StepContext } from '../step/define-step.js';
 import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
-import { ReplaySettled, settlingReplays } from './settle-replays.js';
+import { settlingReplays } from './settle-replays.js';
 import { unreadableAnswer } from './unreadable-answer.js';
 
 export interface StepRun {
@@ -48,8 +48,10 @@ export function creditsSpent(
 
 /**
  * Stage 4: runs the step's handler with its context, its HTTP client bound
- * to the step's write-safety declaration (`onReplay`): a write the runtime
- * found done ends the run with that output. Whatever the handler throws
+ * to the step's write-safety declaration (`onReplay`). A write the runtime
+ * found done is the stage's outcome, read from the settling client once the
+ * handler has returned or thrown, whatever the handler did with the failed
+ * request (see `settlingReplays`). Otherwise whatever the handler throws
  * leaves as an error of the family, with the step's check hint when the
  * write may have landed, the connection's secrets redacted, and what was
  * spent attached.
@@ -67,18 +69,19 @@ export async function runStep(
       charged = (charged ?? 0) + amount;
     },
   };
+  const replays = settlingReplays(context.http, step, input, () => full);
+  let handled: { raw: unknown } | { error: unknown };
   try {
-    const raw = await step.run(input, {
-      ...full,
-      http: settlingReplays(context.http, step, input, () => full),
-    });
-    return { raw, charged };
+    handled = { raw: await step.run(input, { ...full, http: replays.http }) };
   } catch (error) {
-    if (error instanceof ReplaySettled) return { raw: error.output, charged };
-    throw scrubError(
-      withCheckHint(step, input, asFamilyError(step, error)),
-      spending.secrets(),
-      creditsSpent(spending.estimate, charged),
-    );
+    handled = { error };
   }
+  const settled = replays.verdict();
+  if (settled) return { raw: settled.output, charged };
+  if ('raw' in handled) return { raw: handled.raw, charged };
+  throw scrubError(
+    withCheckHint(step, input, asFamilyError(step, handled.error)),
+    spending.secrets(),
+    creditsSpent(spending.estimate, charged),
+  );
 }

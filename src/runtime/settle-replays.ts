@@ -4,14 +4,16 @@ import type { AnyStep, StepContext } from '../step/define-step.js';
 import { mayHaveLanded } from '../step/write-outcome.js';
 
 /**
- * Carries the output of a write the runtime settled (the work was found
- * done) from the transport, through the step's handler, to `runStep`. A
- * step's own `catch` rethrows what it does not recognise, so it passes.
+ * What a request of a step rejects with once the runtime has settled one of
+ * its writes. It only stops the handler: the verdict (the step's output) is
+ * kept by `ReplaySettling`, never carried by this error, so a step's `catch`
+ * that swallows, wraps or rethrows it changes nothing. It never leaves the
+ * runtime, and it is no error of the family so no step mistakes it for one.
  */
-export class ReplaySettled extends Error {
+class ReplaySettled extends Error {
   override readonly name = 'ReplaySettled';
-  constructor(readonly output: unknown) {
-    super('The runtime found this write already done.');
+  constructor() {
+    super('The runtime found this write already done; the step sends nothing more.');
   }
 }
 
@@ -42,30 +44,48 @@ async function settle(step: AnyStep, input: unknown, context: StepContext, error
   }
 }
 
+/** The step's client under its write-safety declaration, and the runtime's verdict on its writes. */
+export interface ReplaySettling {
+  http: HttpClient;
+  /** The step's output when the runtime found one of its writes done; undefined while none was. */
+  verdict(): { output: unknown } | undefined;
+}
+
 /**
  * The step's HTTP client, with its write-safety declaration applied to every
- * write that fails: a write found done ends the step with its output. Reads
- * pass untouched, and `reconcile` looks through the plain client, so a failed
- * look is never itself reconciled.
+ * write that fails. Reads pass untouched, and `reconcile` looks through the
+ * plain client, so a failed look is never itself reconciled.
+ *
+ * A write found done is an outcome of the run-step stage, not an exception
+ * the step must let through: the verdict is kept here, out of band, and
+ * `runStep` reads it after the handler returns or throws, and it wins over
+ * either. The request still has to end, so it rejects (with `ReplaySettled`),
+ * and every later request of the step is refused unsent: a handler that
+ * swallows the rejection cannot act on the provider after its output is decided.
  */
 export function settlingReplays(
   http: HttpClient,
   step: AnyStep,
   input: unknown,
   context: () => StepContext,
-): HttpClient {
-  if (step.onReplay !== 'gone_means_done' && step.onReplay !== 'reconcile') return http;
-  return {
+): ReplaySettling {
+  let settled: { output: unknown } | undefined;
+  const verdict = () => settled;
+  if (step.onReplay !== 'gone_means_done' && step.onReplay !== 'reconcile') return { http, verdict };
+  const settling: HttpClient = {
     baseUrl: http.baseUrl,
     async request(request) {
+      if (settled) throw new ReplaySettled();
       try {
         return await http.request(request);
       } catch (error) {
-        if (READS.has(request.method)) throw error;
+        if (READS.has(request.method) || settled) throw error;
         const output = await settle(step, input, context(), error);
-        if (output !== undefined) throw new ReplaySettled(output);
-        throw error;
+        if (output === undefined) throw error;
+        settled = { output };
+        throw new ReplaySettled();
       }
     },
   };
+  return { http: settling, verdict };
 }

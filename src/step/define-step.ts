@@ -64,6 +64,11 @@ export interface StepContext {
  *   undefined means not found, and the step fails as under `refuse`. If the
  *   look itself fails, the write's error is kept, with the look's in
  *   `context.lookup`. A step may call its own `reconcile` before writing, too.
+ *
+ * A write found done is the runtime's outcome, kept beside the handler, not
+ * an error it must let through: a handler's own try/catch needs no rethrow
+ * for it, and whatever the handler then returns or throws, the step's output
+ * is the settled one (the handler's later requests are refused unsent).
  */
 export type OnReplay = 'gone_means_done' | 'refuse' | 'reconcile';
 
