@@ -8,6 +8,34 @@
  * Published as `toolsteps/kit`. See docs/writing-an-integration.md.
  */
 
+// The registry an integration package builds from its integrations.
+export { Registry } from '../catalog/registry.js';
+// The error family: a step throws these, never a bare Error.
+export {
+  AuthError,
+  CreditError,
+  type FieldIssue,
+  InputError,
+  isToolstepsError,
+  NetworkError,
+  NotFoundError,
+  OutputError,
+  PermissionError,
+  PlanError,
+  ProviderError,
+  RateLimitError,
+  TimeoutError,
+  ToolstepsError,
+} from '../errors/index.js';
+export { routedPath } from '../http/endpoint-guard.js';
+// Talking to the provider: the bound HTTP client, path segments, quota headers.
+export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
+export { NumericId, PathSegment } from '../http/path-segment.js';
+export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
+export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
+export { defineApiCallStep } from '../step/api-call-step.js';
+// Shapes many steps share, and write safety for bulk writes.
+export { cursorPageOutput } from '../step/cursor-page.js';
 // Defining integrations, steps and triggers.
 export {
   type ConnectionCheck,
@@ -30,7 +58,7 @@ export {
   type StepExample,
   type StepId,
 } from '../step/define-step.js';
-export { defineApiCallStep } from '../step/api-call-step.js';
+export { safeToResend, writeOutcome } from '../step/write-outcome.js';
 export {
   type AnyTrigger,
   type Constraints,
@@ -47,38 +75,6 @@ export {
   type WebhookContext,
 } from '../triggers/define-trigger.js';
 export { timingSafeEqualText } from '../triggers/timing-safe-equal.js';
-
-// The registry an integration package builds from its integrations.
-export { Registry } from '../catalog/registry.js';
-export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
-
-// Talking to the provider: the bound HTTP client, path segments, quota headers.
-export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
-export { routedPath } from '../http/endpoint-guard.js';
-export { NumericId, PathSegment } from '../http/path-segment.js';
-export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
-
-// Shapes many steps share, and write safety for bulk writes.
-export { cursorPageOutput } from '../step/cursor-page.js';
-export { safeToResend, writeOutcome } from '../step/write-outcome.js';
-
-// The error family: a step throws these, never a bare Error.
-export {
-  AuthError,
-  CreditError,
-  type FieldIssue,
-  InputError,
-  isToolstepsError,
-  NetworkError,
-  NotFoundError,
-  OutputError,
-  PermissionError,
-  PlanError,
-  ProviderError,
-  RateLimitError,
-  TimeoutError,
-  ToolstepsError,
-} from '../errors/index.js';
 
 // Small value helpers.
 export { definedOnly } from '../values/defined-only.js';
