@@ -160,15 +160,15 @@ end
 return 1`;
 
 /**
- * KEYS[1] record hash, KEYS[2] index set; ARGV expected version ('' =
- * absent), public JSON, sealed secrets, key id, record id, force ('1' =
- * write whatever the version). A compare-and-set on the record's version,
- * so a read-change-write never overwrites a change made in between.
+ * KEYS[1] record hash, KEYS[2] index set; ARGV expected version ('' when the
+ * record must not exist yet), public JSON, sealed secrets, key id, record id,
+ * new version, format. A compare-and-set: 0 when the stored version is not
+ * the expected one.
  */
 export const WRITE_RECORD = `
 local version = redis.call('HGET', KEYS[1], 'version')
-if ARGV[6] ~= '1' and (version or '') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'public', ARGV[2], 'secrets', ARGV[3], 'kid', ARGV[4], 'version', (tonumber(version) or 0) + 1)
+if (version or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'public', ARGV[2], 'secrets', ARGV[3], 'kid', ARGV[4], 'version', ARGV[6], 'format', ARGV[7])
 redis.call('SADD', KEYS[2], ARGV[5])
 return 1`;
 

@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'partial_failure'
   | 'response_too_large'
   | 'possibly_applied'
-  | 'encryption_key_invalid';
+  | 'encryption_key_invalid'
+  | 'record_tampered';
 
 export interface FieldIssue {
   /** Dotted path of the failing field, e.g. `ticket.subject` or `people.3.email`. */

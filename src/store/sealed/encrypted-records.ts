@@ -2,6 +2,7 @@ import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js';
 import { NotFoundError, TimeoutError } from '../../errors/index.js';
 import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
+import { type SealedRecord, SealedRecords } from './sealed-records.js';
 import type { SecretBox } from './secret-box.js';
 
 /** How a record splits into what anyone may read and what only the key opens. */
@@ -15,108 +16,147 @@ export interface RecordShape<T> {
   join(publicPart: Record<string, unknown>, secrets: Record<string, unknown>): T;
 }
 
-interface Stored {
-  publicPart: Record<string, unknown>;
-  kid: string;
-  version: string;
-  sealed: string;
+/**
+ * The version a write gives a record: above the one it replaces, and above
+ * any version written before now (microseconds of the clock), so a record
+ * removed and made again, or made again after Redis lost it, still reads as
+ * newer than every copy a process saw before. Versions only grow, which is
+ * how a restored older copy is told apart (`SealedRecords`).
+ */
+function nextVersion(expected: string | undefined): string {
+  return String(Math.max(Date.now() * 1000, Number(expected ?? 0) + 1));
 }
 
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
 const MAX_WRITE_TRIES = 50;
 
 /**
- * Records in Redis with their secrets sealed (`SecretBox`): one hash per
- * record with `public` (JSON, readable for listing), `secrets` (AES-256-GCM),
- * `kid` (the key that sealed them) and `version`, plus an index set. Writes
- * are compare-and-set on `version`, so every worker's `update` is atomic.
+ * Records in Redis with their secrets sealed (`SecretBox`) and their public
+ * part bound to the seal (`SealedRecords`): one hash per record with
+ * `public` (JSON, readable for listing), `secrets` (AES-256-GCM), `kid`,
+ * `version` and `format`, plus an index set. Writes are compare-and-set on
+ * `version`, so every worker's `update` is atomic.
  */
 export class EncryptedRecords<T> {
   private readonly index: string;
+  private readonly sealing: SealedRecords;
 
   constructor(
     private readonly coordinator: RedisCoordinator,
-    private readonly box: SecretBox,
+    box: SecretBox,
     private readonly shape: RecordShape<T>,
+    tenant = 'default',
   ) {
     this.index = recordIndexKey(coordinator, shape.kind);
+    this.sealing = new SealedRecords(box, { tenant, kind: shape.kind, noun: shape.noun });
   }
 
   private keyOf(id: string): string {
     return this.coordinator.key(this.shape.kind, id);
   }
 
-  private context(id: string): string {
-    return `${this.shape.noun} ${id}`;
-  }
-
-  private async read(id: string): Promise<Stored | undefined> {
+  private async read(id: string): Promise<SealedRecord | undefined> {
     const hash = await this.coordinator.client.hgetall(this.keyOf(id));
     if (!isWholeRecord(hash)) return undefined;
     return {
-      publicPart: JSON.parse(hash.public as string) as Record<string, unknown>,
+      publicJson: hash.public as string,
       kid: hash.kid as string,
       version: hash.version ?? '',
       sealed: hash.secrets as string,
+      format: hash.format,
     };
   }
 
-  private open(id: string, stored: Stored): T {
-    const secrets = JSON.parse(this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id)));
-    return this.shape.join(stored.publicPart, secrets as Record<string, unknown>);
+  private open(id: string, stored: SealedRecord, floor: number, legacy: boolean): T {
+    const { publicPart, secrets } = legacy
+      ? this.sealing.openLegacy(id, stored)
+      : this.sealing.open(id, stored, floor);
+    return this.shape.join(publicPart, secrets);
   }
 
+  /**
+   * Reads and opens a record. The lowest version it may have is taken before
+   * the read: a version stored before the read began is older than any the
+   * read can return, unless someone restored an older copy.
+   */
+  private async readOpened(
+    id: string,
+    legacy = false,
+  ): Promise<{ stored: SealedRecord; record: T } | undefined> {
+    const floor = this.sealing.floor(id);
+    const stored = await this.read(id);
+    if (!stored) return undefined;
+    return { stored, record: this.open(id, stored, floor, legacy) };
+  }
+
+  /** Writes `record` as the next version when the stored version is still `expected` (absent: none). */
   private async write(id: string, record: T, expected: string | undefined): Promise<boolean> {
     const { publicPart, secrets } = this.shape.split(record);
-    const sealed = this.box.seal(JSON.stringify(secrets), this.context(id));
+    const version = nextVersion(expected);
+    const sealed = this.sealing.seal(id, version, JSON.stringify(publicPart), secrets);
     const written = await this.coordinator.client.eval(
       WRITE_RECORD,
       2,
       this.keyOf(id),
       this.index,
       expected ?? '',
-      JSON.stringify(publicPart),
-      sealed.data,
+      sealed.publicJson,
+      sealed.sealed,
       sealed.kid,
       id,
-      expected === undefined ? '1' : '0',
+      version,
+      sealed.format,
     );
-    return written === 1;
+    if (written !== 1) return false;
+    this.sealing.written(id, version);
+    return true;
   }
 
   async get(id: string): Promise<T | undefined> {
-    const stored = await this.read(id);
-    return stored ? this.open(id, stored) : undefined;
+    return (await this.readOpened(id))?.record;
   }
 
   async ids(): Promise<string[]> {
     return (await this.coordinator.client.smembers(this.index)).sort();
   }
 
-  /** The public parts only: listing needs no key. */
+  /** The public parts only: listing needs no key, so nothing vouches for them, and nothing is sent with them. */
   listPublic(): Promise<Record<string, unknown>[]> {
     return listPublicRecords(this.coordinator, this.shape.kind);
   }
 
   async list(): Promise<T[]> {
-    const found = await Promise.all((await this.ids()).map((id) => this.read(id)));
-    return found.flatMap((stored) => (stored ? [this.open(String(stored.publicPart.id), stored)] : []));
+    const found = await Promise.all((await this.ids()).map((id) => this.readOpened(id)));
+    return found.flatMap((opened) => (opened ? [opened.record] : []));
   }
 
+  /** Writes the whole record, whatever is stored: compare-and-set against what was just read. */
   async put(id: string, record: T): Promise<void> {
-    await this.write(id, record, undefined);
+    for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
+      const current = await this.coordinator.client.hget(this.keyOf(id), 'version');
+      if (await this.write(id, record, current ?? undefined)) return;
+    }
+    throw new TimeoutError(`Too many workers changed ${this.shape.noun} ${id} at once; try again.`);
   }
 
-  /** Read, change, compare-and-set; again from the new state when another worker wrote in between. */
+  /**
+   * Read, change, compare-and-set; again from the new state when another
+   * worker wrote in between. `reseal` opens a record written before public
+   * fields were sealed (trusting it once, on the operator's word) and writes
+   * it back sealed with the current key; a record already so is left alone.
+   */
   async update(id: string, change: (current: T) => T, reseal = false): Promise<T> {
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
-      const stored = await this.read(id);
-      if (!stored) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
-      if (reseal && stored.kid === this.box.keyId) return this.open(id, stored);
-      const next = change(this.open(id, stored));
+      const peek = reseal ? await this.read(id) : undefined;
+      const legacy = peek !== undefined && !this.sealing.isCurrentFormat(peek);
+      const opened = await this.readOpened(id, legacy);
+      if (!opened) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
+      const { stored, record } = opened;
+      if (reseal && !legacy && stored.kid === this.sealing.keyId) return record;
+      const next = change(record);
       if (await this.write(id, next, stored.version)) return next;
     }
-    throw new TimeoutError(`Too many workers changed ${this.context(id)} at once; try again.`);
+    throw new TimeoutError(`Too many workers changed ${this.shape.noun} ${id} at once; try again.`);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -124,13 +164,17 @@ export class EncryptedRecords<T> {
     return removed === 1;
   }
 
-  /** Seals every record with the current key; returns how many were sealed with an older one. */
+  /**
+   * Seals every record with the current key, in the current format; returns
+   * how many were sealed with an older key or written before public fields
+   * were sealed.
+   */
   async rekey(): Promise<{ rekeyed: number; total: number }> {
     const ids = await this.ids();
     let rekeyed = 0;
     for (const id of ids) {
       const stored = await this.read(id);
-      if (!stored || stored.kid === this.box.keyId) continue;
+      if (!stored || (stored.kid === this.sealing.keyId && this.sealing.isCurrentFormat(stored))) continue;
       await this.update(id, (record) => record, true);
       rekeyed += 1;
     }

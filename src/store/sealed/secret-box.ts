@@ -29,6 +29,11 @@ function parseKey(text: string, variable: string): Buffer {
   return key;
 }
 
+/** What GCM authenticates beside the ciphertext: the record's name, then what is bound to it. */
+function additionalData(context: string, binding: string | undefined): Buffer {
+  return Buffer.from(binding === undefined ? context : `${context}\0${binding}`);
+}
+
 /**
  * Seals secrets with AES-256-GCM before they leave the process. Each value
  * gets a fresh 96-bit IV and is bound to its record (`context`, the
@@ -66,16 +71,26 @@ export class SecretBox {
     return new SecretBox(parseKey(current, 'TOOLSTEPS_ENCRYPTION_KEY'), previous);
   }
 
-  seal(plaintext: string, context: string): Sealed {
+  /**
+   * `context` names the record (and appears in messages); `binding`, when
+   * given, is authenticated with it but never printed: the record's public
+   * fields, whose change must make the secrets refuse to open.
+   */
+  seal(plaintext: string, context: string, binding?: string): Sealed {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId) as Buffer, iv);
-    cipher.setAAD(Buffer.from(context));
+    cipher.setAAD(additionalData(context, binding));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return { kid: this.keyId, data: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64') };
   }
 
+  /** Whether a key this box holds has the id `kid` (the current one, or one being rotated out). */
+  holds(kid: string): boolean {
+    return this.keys.has(kid);
+  }
+
   /** @throws EncryptionKeyError `wrong` when no key we hold opens it. */
-  open(sealed: Sealed, context: string): string {
+  open(sealed: Sealed, context: string, binding?: string): string {
     const key = this.keys.get(sealed.kid);
     if (!key) {
       throw new EncryptionKeyError(
@@ -87,7 +102,7 @@ export class SecretBox {
     const raw = Buffer.from(sealed.data, 'base64');
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
-      decipher.setAAD(Buffer.from(context));
+      decipher.setAAD(additionalData(context, binding));
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
         'utf8',

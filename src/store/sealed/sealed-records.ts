@@ -1,0 +1,155 @@
+import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
+import type { SecretBox } from './secret-box.js';
+
+/** A record as stored: its public part as written, its sealed secrets, and what the seal is bound to. */
+export interface SealedRecord {
+  publicJson: string;
+  kid: string;
+  version: string;
+  sealed: string;
+  /** Absent on records written before public parts were bound to the seal. */
+  format?: string | undefined;
+}
+
+/** Where a record lives: its tenant, its kind (`conn`, `sub`) and the word messages use for it. */
+export interface RecordScope {
+  tenant: string;
+  kind: string;
+  noun: string;
+}
+
+/** The format whose seal covers the public part, the tenant, the kind, the id and the version. */
+const BOUND_FORMAT = '2';
+
+/**
+ * Seals a record's secrets bound to everything that decides where they go
+ * and what the record may do: the whole public part as stored (a base URL, a
+ * subscription's target and constraints), the tenant, the kind, the id and
+ * the version. Changing any of them in the store (a Redis writer without the
+ * key pointing `baseUrl` at its own server, a record copied onto another id)
+ * makes the secrets refuse to open, so the record is refused before anything
+ * is sent with them.
+ *
+ * A whole older copy restored over a record still opens: it was sealed as it
+ * was. Versions only grow, so this process refuses a copy older than one it
+ * has already read or written (`rolled_back`); a process that never saw the
+ * newer one cannot tell, but such a copy can only hold what the record once
+ * held, never an address it never had.
+ */
+export class SealedRecords {
+  /** The highest version of each record this process has read or written. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly box: SecretBox,
+    private readonly scope: RecordScope,
+  ) {}
+
+  get keyId(): string {
+    return this.box.keyId;
+  }
+
+  isCurrentFormat(stored: SealedRecord): boolean {
+    return stored.format === BOUND_FORMAT;
+  }
+
+  /** Names the record in messages, and was the whole seal binding of the earlier format. */
+  private context(id: string): string {
+    return `${this.scope.noun} ${id}`;
+  }
+
+  private binding(id: string, version: string, publicJson: string): string {
+    const { tenant, kind } = this.scope;
+    return JSON.stringify(['toolsteps-record', BOUND_FORMAT, tenant, kind, id, version, publicJson]);
+  }
+
+  seal(
+    id: string,
+    version: string,
+    publicJson: string,
+    secrets: Record<string, unknown>,
+  ): Required<SealedRecord> {
+    const sealed = this.box.seal(
+      JSON.stringify(secrets),
+      this.context(id),
+      this.binding(id, version, publicJson),
+    );
+    return { publicJson, kid: sealed.kid, version, sealed: sealed.data, format: BOUND_FORMAT };
+  }
+
+  /** The lowest version a read of the record that starts now may find: the highest this process has seen. */
+  floor(id: string): number {
+    return this.seen.get(id) ?? 0;
+  }
+
+  /**
+   * The record's parts, once its seal vouches for all of them. `floor` is
+   * what `floor(id)` said before the record was read.
+   * @throws TamperedRecordError `altered`, `rolled_back` or `unsealed_format`.
+   * @throws EncryptionKeyError `wrong` when no key we hold sealed it.
+   */
+  open(
+    id: string,
+    stored: SealedRecord,
+    floor: number,
+  ): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> } {
+    if (!this.isCurrentFormat(stored)) {
+      throw new TamperedRecordError(
+        `The ${this.context(id)} was stored before its public fields were sealed with its secrets, so nothing vouches for where they would be sent: run \`toolsteps connections rekey\` once to seal it.`,
+        'unsealed_format',
+        { context: { record: this.context(id) } },
+      );
+    }
+    const version = Number(stored.version);
+    if (!(version >= floor)) {
+      throw new TamperedRecordError(
+        `The ${this.context(id)} is an older copy than one this process has already seen: it was restored over the newer one, so it is not used.`,
+        'rolled_back',
+        { context: { record: this.context(id) } },
+      );
+    }
+    const secrets = this.openSecrets(id, stored);
+    this.remember(id, version);
+    return { publicPart: JSON.parse(stored.publicJson) as Record<string, unknown>, secrets };
+  }
+
+  /** A record of the earlier format, trusted once on the operator's word (`connections rekey`). */
+  openLegacy(
+    id: string,
+    stored: SealedRecord,
+  ): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> } {
+    const secrets = this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id));
+    return {
+      publicPart: JSON.parse(stored.publicJson) as Record<string, unknown>,
+      secrets: JSON.parse(secrets) as Record<string, unknown>,
+    };
+  }
+
+  private openSecrets(id: string, stored: SealedRecord): Record<string, unknown> {
+    const binding = this.binding(id, stored.version, stored.publicJson);
+    // A key we do not hold is a configuration problem, said as such; a key we hold that does not open it is tampering.
+    if (!this.box.holds(stored.kid))
+      this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id), binding);
+    try {
+      return JSON.parse(
+        this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id), binding),
+      ) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof EncryptionKeyError)) throw error;
+      throw new TamperedRecordError(
+        `The ${this.context(id)} was changed in the store outside toolsteps (its public fields, id or version no longer match its sealed secrets), so it is not used and nothing is sent with it.`,
+        'altered',
+        { context: { record: this.context(id) }, cause: error },
+      );
+    }
+  }
+
+  /** Records that `version` of the record is now stored: nothing older is accepted from here on. */
+  written(id: string, version: string): void {
+    this.remember(id, Number(version));
+  }
+
+  private remember(id: string, version: number): void {
+    if (version > (this.seen.get(id) ?? 0)) this.seen.set(id, version);
+  }
+}
