@@ -31,6 +31,7 @@ export {
   AuthError,
   CreditError,
   type CreditsSpent,
+  EncryptionKeyError,
   type ErrorCode,
   type ErrorInit,
   type ErrorJson,
@@ -48,6 +49,7 @@ export {
   ResponseTooLargeError,
   redactSecrets,
   type Sent,
+  TamperedRecordError,
   TimeoutError,
   ToolstepsError,
 } from './errors/index.js';
