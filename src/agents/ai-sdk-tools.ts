@@ -1,7 +1,28 @@
-import type { Tool } from 'ai';
 import { missingPeer } from '../peers/optional-peer.js';
 import type { AgentTools } from './agent-tools.js';
 import { outcomeJson, type ToolOutcome } from './tool-outcome.js';
+
+/**
+ * One AI SDK `tool()` as `toAiSdkTools` makes it. Declared here rather than
+ * taken from `ai` (an optional peer), so these declarations compile where
+ * `ai` is not installed; it is assignable to the AI SDK's `ToolSet` entries,
+ * which the tool-exports test holds by handing it to `generateText`.
+ */
+export interface AiSdkTool {
+  title: string;
+  description: string;
+  /**
+   * The AI SDK schema that `jsonSchema()` made from the tool's JSON input
+   * schema. Its type lives in `ai` and is keyed by a symbol no other package
+   * can name, so it is left open here.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the one way to be assignable to `ai`'s schema without naming it.
+  inputSchema: any;
+  execute: (
+    input: Record<string, unknown>,
+    options: { abortSignal?: AbortSignal | undefined },
+  ) => Promise<Record<string, unknown>>;
+}
 
 /** What an AI SDK tool's `execute` returns: the result, or `{error}` with the error's JSON so the model can correct itself. */
 export function aiSdkToolResult(outcome: ToolOutcome): { [key: string]: unknown } {
@@ -12,21 +33,21 @@ export function aiSdkToolResult(outcome: ToolOutcome): { [key: string]: unknown 
  * The tools as a record of AI SDK `tool()`s (package `ai`, 6.x, an optional
  * peer): each with its JSON input schema and an `execute` bound to the
  * registry through `AgentTools.runTool`. `ai` is imported only here, when
- * called; its types are a type-only import, erased from the built code.
+ * called.
  */
-export async function toAiSdkTools(
-  tools: AgentTools,
-): Promise<Record<string, Tool<Record<string, unknown>, Record<string, unknown>>>> {
+export async function toAiSdkTools(tools: AgentTools): Promise<Record<string, AiSdkTool>> {
   const ai = await import('ai').catch(missingPeer('ai', '^6', 'toAiSdkTools'));
-  const record: Record<string, Tool<Record<string, unknown>, Record<string, unknown>>> = {};
+  const record: Record<string, AiSdkTool> = {};
   for (const descriptor of tools.tools) {
-    record[descriptor.name] = ai.tool({
+    const made: AiSdkTool = {
       title: descriptor.title,
       description: descriptor.description,
       inputSchema: ai.jsonSchema<Record<string, unknown>>(descriptor.inputSchema),
-      execute: async (args: Record<string, unknown>, options: { abortSignal?: AbortSignal }) =>
+      execute: async (args, options) =>
         aiSdkToolResult(await tools.runTool(descriptor.name, args, { signal: options.abortSignal })),
-    });
+    };
+    // Passing it through `tool()` is where the compiler holds our type to the AI SDK's.
+    record[descriptor.name] = ai.tool<Record<string, unknown>, Record<string, unknown>>(made) as AiSdkTool;
   }
   return record;
 }

@@ -6,7 +6,7 @@
  */
 export { stripAbsentNulls } from './absent-nulls.js';
 export { AgentTools, type AgentToolsOptions, type CallToolOptions } from './agent-tools.js';
-export { aiSdkToolResult, toAiSdkTools } from './ai-sdk-tools.js';
+export { type AiSdkTool, aiSdkToolResult, toAiSdkTools } from './ai-sdk-tools.js';
 export { type AnthropicTool, anthropicToolResult, toAnthropicTools } from './anthropic-tools.js';
 export type { ConnectionOption } from './connection-choice.js';
 export type { JsonSchema, ObjectJsonSchema } from './json-schema.js';

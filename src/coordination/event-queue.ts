@@ -1,4 +1,4 @@
-import { connectRedis, type RedisClient } from '../peers/load-ioredis.js';
+import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
 import type { TriggerEvent } from '../triggers/trigger-event.js';
 
@@ -40,7 +40,7 @@ const DAY_S = 24 * 60 * 60;
 export class EventQueue {
   private constructor(
     private readonly queue: import('bullmq').Queue,
-    private readonly client: RedisClient,
+    private readonly client: IoRedisClient,
   ) {}
 
   static async open(options: EventQueueOptions): Promise<EventQueue> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from '../peers/load-ioredis.js';
+import type { RedisClient } from '../peers/redis-client.js';
 import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
 import type {
   CoordinationStatus,

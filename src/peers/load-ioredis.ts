@@ -3,7 +3,12 @@ import { missingPeer } from './optional-peer.js';
 /** The semver range of ioredis this package is written against. */
 export const IOREDIS_RANGE = '^5.11.1';
 
-export type RedisClient = import('ioredis').Redis;
+/**
+ * ioredis's own types, for the modules that load it. Exported signatures use
+ * the structural `RedisClient` of redis-client.ts instead: the published
+ * declarations must compile without ioredis installed.
+ */
+export type IoRedisClient = import('ioredis').Redis;
 export type RedisClientOptions = import('ioredis').RedisOptions;
 
 /**
@@ -14,7 +19,7 @@ export type RedisClientOptions = import('ioredis').RedisOptions;
  * long outage fails calls instead of letting each worker fall back to
  * rules that hold only for itself.
  */
-export async function connectRedis(url: string, options: RedisClientOptions = {}): Promise<RedisClient> {
+export async function connectRedis(url: string, options: RedisClientOptions = {}): Promise<IoRedisClient> {
   const { Redis } = await import('ioredis').catch(
     missingPeer('ioredis', IOREDIS_RANGE, 'Coordination over Redis (TOOLSTEPS_REDIS_URL)'),
   );

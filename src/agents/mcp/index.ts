@@ -5,9 +5,9 @@
  */
 export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 export { isLoopbackHost } from './http-guard.js';
-export { MCP_SDK_RANGE } from './load-mcp-sdk.js';
-export type { McpToolMode } from './mcp-server.js';
+export { MCP_SDK_RANGE } from './mcp-sdk-range.js';
 export type { McpTool } from './mcp-tool.js';
+export type { McpToolMode } from './mcp-tool-mode.js';
 export { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
 export {
   type McpHttpServeOptions,

@@ -1,7 +1,5 @@
 import { missingPeer } from '../../peers/optional-peer.js';
-
-/** The semver range of the MCP SDK this package is written against. */
-export const MCP_SDK_RANGE = '^1.32.2';
+import { MCP_SDK_RANGE } from './mcp-sdk-range.js';
 
 /**
  * The official MCP TypeScript SDK, an optional peer dependency: imported

@@ -2,10 +2,8 @@ import type { LiveAgentTools } from '../live-agent-tools.js';
 import { callCatalogueTool, catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { type McpTool, mcpToolOf } from './mcp-tool.js';
+import type { McpToolMode } from './mcp-tool-mode.js';
 import { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
-
-/** `flat`: one tool per step. `catalog`: search_steps, describe_step, run_step. `auto`: catalogue above 40 tools. */
-export type McpToolMode = 'auto' | 'flat' | 'catalog';
 
 export interface McpServerSettings {
   mode: McpToolMode;

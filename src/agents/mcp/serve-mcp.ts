@@ -6,7 +6,8 @@ import type { AgentToolsOptions } from '../agent-tools.js';
 import { LiveAgentTools } from '../live-agent-tools.js';
 import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost } from './http-guard.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
-import { createMcpServer, type McpToolMode } from './mcp-server.js';
+import { createMcpServer } from './mcp-server.js';
+import type { McpToolMode } from './mcp-tool-mode.js';
 
 export interface McpServeOptions extends AgentToolsOptions {
   /** Default `auto`: one tool per step, or the catalogue above 40 tools. */
