@@ -6,12 +6,16 @@
 export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 export { isLoopbackHost } from './http-guard.js';
 export { MCP_SDK_RANGE } from './mcp-sdk-range.js';
+export type { McpSessionLoad } from './mcp-sessions.js';
 export type { McpTool } from './mcp-tool.js';
 export type { McpToolMode } from './mcp-tool-mode.js';
 export { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
 export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
   type McpHttpServeOptions,
   type McpServeOptions,
+  type RunningMcpHttpServer,
   type RunningMcpServer,
   serveMcpHttp,
   serveMcpStdio,

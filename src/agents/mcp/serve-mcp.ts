@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Clock, systemClock } from '../../clock.js';
 import { InputError } from '../../errors/index.js';
 import type { AgentToolsOptions } from '../agent-tools.js';
 import { LiveAgentTools } from '../live-agent-tools.js';
 import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost } from './http-guard.js';
-import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
+import { loadMcpSdk } from './load-mcp-sdk.js';
+import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer } from './mcp-server.js';
+import { type McpSessionLoad, McpSessions } from './mcp-sessions.js';
 import type { McpToolMode } from './mcp-tool-mode.js';
 
 export interface McpServeOptions extends AgentToolsOptions {
@@ -21,9 +23,30 @@ export interface McpServeOptions extends AgentToolsOptions {
 export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardOptions> {
   /** Default 0: any free port. */
   port?: number | undefined;
-  /** Most client sessions at once; a new one beyond is refused with 503. Default 64. */
+  /**
+   * Most client sessions at once. At the cap, a new client takes the place
+   * of the quietest session with no request in flight; it is refused with
+   * 503 only when every session is at work. Default 64.
+   */
   maxSessions?: number | undefined;
+  /**
+   * A session with no request in flight and no listening stream open for
+   * this long is closed; its client gets 404 and initializes again. Default
+   * 30 minutes.
+   */
+  sessionIdleMs?: number | undefined;
+  /** The clock idle times are read from (tests). */
+  clock?: Clock | undefined;
 }
+
+/** A server over HTTP: where it listens, and how many sessions it holds (for health checks). */
+export interface RunningMcpHttpServer extends RunningMcpServer {
+  url: string;
+  load(): McpSessionLoad;
+}
+
+export const DEFAULT_MAX_SESSIONS = 64;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 export interface RunningMcpServer {
   /** Resolves when the server has stopped (stdin closed, or `close()`). */
@@ -54,12 +77,23 @@ export async function serveMcpStdio(options: McpServeOptions): Promise<RunningMc
 }
 
 function refuse(response: ServerResponse, refusal: GuardRefusal): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (refusal.status === 401) headers['www-authenticate'] = 'Bearer';
-  response.writeHead(refusal.status, headers);
-  response.end(
-    JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }),
-  );
+  const headers: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+  answerMcpError(response, refusal.status, refusal.message, { headers });
+}
+
+function sessionLimits(options: McpHttpServeOptions) {
+  const limits = {
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    clock: options.clock ?? systemClock,
+  };
+  if (!Number.isInteger(limits.maxSessions) || limits.maxSessions < 1 || !(limits.idleMs > 0)) {
+    throw new InputError('maxSessions must be a whole number of 1 or more, sessionIdleMs more than 0.', [
+      { path: 'maxSessions', message: '1 or more' },
+      { path: 'sessionIdleMs', message: 'more than 0' },
+    ]);
+  }
+  return limits;
 }
 
 /**
@@ -68,28 +102,27 @@ function refuse(response: ServerResponse, refusal: GuardRefusal): void {
  * refuses to start. Every request passes the Host/Origin and token checks
  * first (see `guardRequest`).
  */
-export async function serveMcpHttp(
-  options: McpHttpServeOptions,
-): Promise<RunningMcpServer & { url: string }> {
+export async function serveMcpHttp(options: McpHttpServeOptions): Promise<RunningMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !options.token) {
     throw new InputError(
-      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-env NAME with the token in that variable.`,
+      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-file PATH (a file only you can read) or --token-env NAME.`,
       [{ path: 'token-env', message: 'required for a host that is not loopback' }],
     );
   }
+  const limits = sessionLimits(options);
   const { sdk, live, stopWatching, settings } = await prepare(options);
-  const sessions = new Sessions(sdk, live, settings, options.maxSessions ?? 64);
+  const sessions = new McpSessions(sdk, live, settings, limits);
   const guard = { host, token: options.token, allowedOrigins: options.allowedOrigins };
   const http = createServer((request, response) => {
     // The guard runs first, so a foreign page learns nothing, not even which paths exist.
     const refusal = guardRequest(request, guard);
     if (refusal) return refuse(response, refusal);
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
-      return answer(response, 404, 'Not found: the MCP endpoint is /mcp.');
+      return answerMcpError(response, 404, 'Not found: the MCP endpoint is /mcp.');
     }
     sessions.handle(request, response).catch(() => {
-      if (!response.headersSent) answer(response, 500, 'The request could not be handled.');
+      if (!response.headersSent) answerMcpError(response, 500, 'The request could not be handled.');
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -108,50 +141,6 @@ export async function serveMcpHttp(
     http.closeAllConnections();
     resolveClosed();
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, closed, close };
-}
-
-type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
-
-/** One MCP server and transport per client session, at most `limit` at once. */
-class Sessions {
-  private readonly open = new Map<string, { transport: Transport; close(): Promise<void> }>();
-
-  constructor(
-    private readonly sdk: McpSdk,
-    private readonly live: LiveAgentTools,
-    private readonly settings: { mode: McpToolMode; version: string },
-    private readonly limit: number,
-  ) {}
-
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const id = request.headers['mcp-session-id'];
-    const existing = typeof id === 'string' ? this.open.get(id) : undefined;
-    if (existing) return existing.transport.handleRequest(request, response);
-    if (id !== undefined) return answer(response, 404, 'Unknown or expired session: initialize again.');
-    if (request.method !== 'POST') return answer(response, 400, 'Start a session with an initialize POST.');
-    if (this.open.size >= this.limit) return answer(response, 503, 'Too many sessions; try again later.');
-    const { server } = createMcpServer(this.sdk, this.live, this.settings);
-    const transport: Transport = new this.sdk.StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        this.open.set(sessionId, { transport, close: () => server.close() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) this.open.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.open.values()].map((session) => session.close()));
-    this.open.clear();
-  }
-}
-
-function answer(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
+  return { url, closed, close, load: () => sessions.load() };
 }

@@ -1,0 +1,232 @@
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
+import { ManualClock } from '../../src/clock.js';
+import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+
+// The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const MB = 1024 * 1024;
+const PROTOCOL = '2025-06-18';
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+const ACCEPT = 'application/json, text/event-stream';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+}
+
+/** One raw request; the answer once its head arrives (a stream is left open unless `drain`). */
+function send(
+  url: string,
+  options: {
+    method?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    agent?: Agent;
+    drain?: boolean;
+  },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: options.method ?? 'POST',
+        agent: options.agent,
+        headers: { 'content-type': 'application/json', accept: ACCEPT, ...options.headers },
+      },
+      (response) => {
+        const answer = { status: response.statusCode ?? 0, headers: response.headers };
+        if (options.drain === false) return resolve(answer);
+        response.resume();
+        response.once('end', () => resolve(answer));
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body === undefined ? undefined : JSON.stringify(options.body));
+  });
+}
+
+/** An initialize whose client then goes quiet: the session id it was given, never used again. */
+async function abandonedInitialize(url: string): Promise<string> {
+  const answer = await send(url, { body: initialize });
+  expect(answer.status).toBe(200);
+  return answer.headers['mcp-session-id'] as string;
+}
+
+/** Whether a session still answers: 200, or 404 once it has gone. */
+async function sessionAnswers(url: string, id: string): Promise<number> {
+  const answer = await send(url, {
+    body: listTools,
+    headers: { 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL },
+  });
+  return answer.status;
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'toolsteps-sessions-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+async function createTicket(client: Client, subject: string) {
+  return client.callTool({ name: 'ticketing__create_ticket', arguments: { subject, description: 'd' } });
+}
+
+function heapAfterCollection(): number {
+  for (let round = 0; round < 3; round += 1) gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the MCP HTTP server under a flood of requests that start no session', () => {
+  let fixture: TicketingFixture;
+  let server: Awaited<ReturnType<typeof serveMcpHttp>>;
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+  beforeAll(async () => {
+    fixture = await ticketingFixture();
+    server = await serveMcpHttp({
+      registry: fixture.registry,
+      runtime: fixture.runtime,
+      mode: 'flat',
+      watchIntervalMs: 0,
+    });
+  });
+
+  afterAll(async () => {
+    agent.destroy();
+    await server?.close();
+    await fixture?.close();
+  });
+
+  /** `count` POSTs without a session, eight at a time, each answered with `status`. */
+  async function flood(count: number, body: unknown, headers: Record<string, string>, status: number) {
+    let next = 0;
+    const statuses = new Set<number>();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          next += 1;
+          statuses.add((await send(server.url, { body, headers, agent })).status);
+        }
+      }),
+    );
+    expect([...statuses]).toEqual([status]);
+  }
+
+  it('keeps nothing of 5,000 requests that are not an initialize, or an initialize that fails', async () => {
+    await flood(200, listTools, {}, 400);
+    const before = heapAfterCollection();
+    await flood(3_000, listTools, {}, 400);
+    // An initialize the transport refuses (it must accept JSON and SSE) builds a pair that starts no session.
+    await flood(2_000, initialize, { accept: 'application/json' }, 406);
+    const grown = heapAfterCollection() - before;
+    // Each request used to leave a server and a transport behind (about 24 KB): some 120 MB here.
+    expect(grown / MB).toBeLessThan(12);
+    expect(server.load()).toEqual({ sessions: 0, starting: 0 });
+  }, 300_000);
+});
+
+describe('the MCP HTTP server when clients initialize and go quiet', () => {
+  let fixture: TicketingFixture;
+
+  beforeAll(async () => {
+    fixture = await ticketingFixture();
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('lets a new client in after 70 abandoned sessions, each holding a stream open', async () => {
+    const server = await serveMcpHttp({
+      registry: fixture.registry,
+      runtime: fixture.runtime,
+      mode: 'flat',
+      watchIntervalMs: 0,
+    });
+    const streams: Agent[] = [];
+    try {
+      const abandoned: string[] = [];
+      for (let index = 0; index < 70; index += 1) {
+        const id = await abandonedInitialize(server.url);
+        abandoned.push(id);
+        // The listening stream a client may hold: the session looks attached for as long as it is open.
+        const own = new Agent({ keepAlive: false });
+        streams.push(own);
+        const stream = await send(server.url, {
+          method: 'GET',
+          agent: own,
+          drain: false,
+          headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL },
+        });
+        expect([200, 404]).toContain(stream.status);
+      }
+      expect(server.load().sessions).toBe(64);
+      const client = await connect(server.url);
+      const result = await createTicket(client, 'After the flood');
+      expect(result.isError).toBeFalsy();
+      expect(server.load().sessions).toBe(64);
+      // The oldest quiet sessions gave way; the newest are still there.
+      expect(await sessionAnswers(server.url, abandoned[0] as string)).toBe(404);
+      expect(await sessionAnswers(server.url, abandoned.at(-1) as string)).toBe(200);
+      await client.close();
+    } finally {
+      for (const agent of streams) agent.destroy();
+      await server.close();
+    }
+  }, 120_000);
+
+  it('closes a session idle longer than sessionIdleMs, keeps one in use and an attached client', async () => {
+    const clock = new ManualClock();
+    const server = await serveMcpHttp({
+      registry: fixture.registry,
+      runtime: fixture.runtime,
+      mode: 'flat',
+      watchIntervalMs: 0,
+      sessionIdleMs: 1_000,
+      clock,
+    });
+    try {
+      const quiet = await abandonedInitialize(server.url);
+      const forgotten = await abandonedInitialize(server.url);
+      const active = await abandonedInitialize(server.url);
+      const attached = await connect(server.url);
+      clock.advance(900);
+      expect(await sessionAnswers(server.url, active)).toBe(200);
+      clock.advance(200);
+      expect(await sessionAnswers(server.url, quiet)).toBe(404);
+      // No request reaches the forgotten session: the server's own sweep closes it.
+      await until(() => server.load().sessions === 2);
+      expect(await sessionAnswers(server.url, forgotten)).toBe(404);
+      expect(await sessionAnswers(server.url, active)).toBe(200);
+      clock.advance(5_000);
+      expect(await sessionAnswers(server.url, active)).toBe(404);
+      // A client holding its listening stream is attached, however long it stays quiet.
+      expect((await createTicket(attached, 'Still attached')).isError).toBeFalsy();
+      await attached.close();
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
