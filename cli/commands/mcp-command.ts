@@ -1,6 +1,8 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
 import { packageVersion } from '../../src/files/package-root.js';
+import { defaultToolstepsHome } from '../../src/files/toolsteps-home.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext } from '../cli-context.js';
 import { collect, integerOption, numberOption } from '../option-values.js';
@@ -11,6 +13,11 @@ interface McpOptions {
   port: string;
   host: string;
   tokenEnv?: string;
+  tokenFile?: string;
+  /** False with --no-token. */
+  token: boolean;
+  maxSessions: string;
+  sessionIdle: string;
   allowOrigin?: string[];
   integrations?: string;
   readOnly?: boolean;
@@ -37,6 +44,38 @@ function modeOf(options: McpOptions): 'auto' | 'flat' | 'catalog' {
   return options.catalog ? 'catalog' : options.flat ? 'flat' : 'auto';
 }
 
+/**
+ * The bearer token HTTP clients must send: from --token-env, from
+ * --token-file, or, on loopback with neither, from $TOOLSTEPS_HOME/mcp-token
+ * (made on first use, mode 0600), so other users of this machine cannot call
+ * the connections through the server. Only the file's path is printed.
+ * --no-token serves loopback without one; beyond loopback the server refuses
+ * to start without an explicit token.
+ */
+async function httpToken(options: McpOptions): Promise<string | undefined> {
+  const given = [
+    options.tokenEnv !== undefined && '--token-env',
+    options.tokenFile !== undefined && '--token-file',
+    !options.token && '--no-token',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  if (given.length > 1) {
+    throw new InputError(`${given.join(' and ')} contradict each other: pick one.`, [
+      { path: 'token-file', message: `conflicts with ${given.join(', ')}` },
+    ]);
+  }
+  const [{ readTokenFile, ensureTokenFile }, { isLoopbackHost }] = await Promise.all([
+    import('../../src/agents/mcp/token-file.js'),
+    import('../../src/agents/mcp/http-guard.js'),
+  ]);
+  if (options.tokenEnv !== undefined) return secretFromEnv(options.tokenEnv, 'token-env');
+  if (options.tokenFile !== undefined) return readTokenFile(path.resolve(options.tokenFile));
+  if (!options.token || !isLoopbackHost(options.host)) return undefined;
+  const file = path.join(defaultToolstepsHome(), 'mcp-token');
+  const { token } = await ensureTokenFile(file);
+  process.stderr.write(`Clients must send "Authorization: Bearer <the token in ${file}>".\n`);
+  return token;
+}
+
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', resolve);
@@ -55,8 +94,30 @@ export default function registerMcpCommand(program: Command): void {
     .description('Serve the steps to AI agents as an MCP server (stdio by default, or Streamable HTTP).')
     .option('--http', 'serve Streamable HTTP at /mcp instead of stdio')
     .option('--port <n>', 'HTTP port (0: any free port)', '3333')
-    .option('--host <address>', 'HTTP address; anything but loopback needs --token-env', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'HTTP address; anything but loopback needs --token-file or --token-env',
+      '127.0.0.1',
+    )
+    .option(
+      '--token-file <path>',
+      'file holding the bearer token HTTP clients must send; refused unless only you can read it (default on loopback: $TOOLSTEPS_HOME/mcp-token, made if missing)',
+    )
     .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
+    .option(
+      '--no-token',
+      'serve loopback HTTP without a token: any user of this machine can then call every connection',
+    )
+    .option(
+      '--max-sessions <n>',
+      'most HTTP client sessions at once; the quietest gives way to a new client',
+      '64',
+    )
+    .option(
+      '--session-idle <seconds>',
+      'close an HTTP session idle this long (no request, no open stream)',
+      '1800',
+    )
     .option('--allow-origin <origin>', 'a browser origin allowed besides loopback ones (repeatable)', collect)
     .option('--integrations <ids>', 'only these integrations, comma-separated')
     .option('--read-only', 'only steps that read')
@@ -95,10 +156,9 @@ export default function registerMcpCommand(program: Command): void {
         ...settings,
         host: options.host,
         port: integerOption(options.port, '--port', { min: 0, max: 65535 }),
-        ...definedOnly({
-          token: secretFromEnv(options.tokenEnv, 'token-env'),
-          allowedOrigins: options.allowOrigin,
-        }),
+        maxSessions: integerOption(options.maxSessions, '--max-sessions', { min: 1, max: 100_000 }),
+        sessionIdleMs: 1000 * integerOption(options.sessionIdle, '--session-idle', { min: 1, max: 604_800 }),
+        ...definedOnly({ token: await httpToken(options), allowedOrigins: options.allowOrigin }),
       });
       process.stderr.write(`toolsteps MCP server at ${running.url}\n`);
       await untilSignal();
