@@ -16,6 +16,7 @@ export interface RedisClient {
   del(...keys: string[]): Promise<number>;
   hget(key: string, field: string): Promise<string | null>;
   hgetall(key: string): Promise<Record<string, string>>;
+  hset(key: string, fields: Record<string, Arg>): Promise<number>;
   hset(key: string, ...fieldsAndValues: Arg[]): Promise<number>;
   sadd(key: string, ...members: Arg[]): Promise<number>;
   srem(key: string, ...members: Arg[]): Promise<number>;
