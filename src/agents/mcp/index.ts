@@ -6,7 +6,7 @@
 export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 export { isLoopbackHost } from './http-guard.js';
 export { MCP_SDK_RANGE } from './mcp-sdk-range.js';
-export type { McpSessionLoad } from './mcp-sessions.js';
+export type { McpSessionLoad } from './mcp-session-load.js';
 export type { McpTool } from './mcp-tool.js';
 export type { McpToolMode } from './mcp-tool-mode.js';
 export { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';

@@ -6,6 +6,7 @@ import { readInitializeBody } from './initialize-body.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer, type McpServerSettings } from './mcp-server.js';
+import type { McpSessionLoad } from './mcp-session-load.js';
 
 type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
 type Server = ReturnType<typeof createMcpServer>['server'];
@@ -26,12 +27,6 @@ export interface McpSessionLimits {
   /** A session with nothing in flight and no stream open for this long is closed. */
   idleMs: number;
   clock: Clock;
-}
-
-/** How many server-and-transport pairs are alive: sessions, and initializes being answered. */
-export interface McpSessionLoad {
-  sessions: number;
-  starting: number;
 }
 
 /**

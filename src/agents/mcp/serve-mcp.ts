@@ -8,7 +8,8 @@ import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost 
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer } from './mcp-server.js';
-import { type McpSessionLoad, McpSessions } from './mcp-sessions.js';
+import type { McpSessionLoad } from './mcp-session-load.js';
+import { McpSessions } from './mcp-sessions.js';
 import type { McpToolMode } from './mcp-tool-mode.js';
 
 export interface McpServeOptions extends AgentToolsOptions {
