@@ -3,56 +3,27 @@
  * from fixed lists so every run (and every test) sees the same records.
  * Everything is fake; domains use the reserved `.example` suffix.
  */
-import { COMPANY_SEEDS, FIRST_NAMES, JOB_TITLES, LAST_NAMES } from './contact-data-seed.js';
-
-export interface DirectoryCompany {
-  id: string;
-  name: string;
-  domain: string;
-  industry: string;
-  /** The provider's size band. */
-  companySize: string;
-  employees: number;
-  location: { city: string; state: string; country: string };
-  technologies: string[];
-  revenue: { range: string; amount: number };
-  founded: number;
-  linkedinUrl: string;
-}
-
-export interface DirectoryPerson {
-  id: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  emailAddresses: { email: string; emailType: 'work' | 'personal' }[];
-  phoneNumbers: { number: string; phoneType: 'mobile' | 'direct' }[];
-  jobTitle: string;
-  company: DirectoryCompany;
-  location: { city: string; state: string; country: string };
-  profileUrl: string;
-}
-
-const PEOPLE_COUNT = FIRST_NAMES.length * LAST_NAMES.length;
+import type { ContactDataSeed, DirectoryCompany, DirectoryPerson } from './contact-data-types.js';
 
 /** A name as it appears in an email local part or a profile slug. */
 function slugPart(name: string): string {
   return name.toLowerCase().replace(/[^a-z]/g, '');
 }
 
-function buildCompanies(): DirectoryCompany[] {
-  return COMPANY_SEEDS.map((seed, index) => ({
-    ...seed,
+function buildCompanies(seed: ContactDataSeed): DirectoryCompany[] {
+  return seed.companies.map((company, index) => ({
+    ...company,
     id: `cmp_${String(index + 1).padStart(4, '0')}`,
-    linkedinUrl: `https://www.linkedin.com/company/${seed.domain.split('.')[0]}`,
+    linkedinUrl: `https://www.linkedin.com/company/${company.domain.split('.')[0]}`,
   }));
 }
 
-function buildPeople(companies: DirectoryCompany[]): DirectoryPerson[] {
+function buildPeople(seed: ContactDataSeed, companies: DirectoryCompany[]): DirectoryPerson[] {
+  const { firstNames, lastNames, jobTitles } = seed;
   const people: DirectoryPerson[] = [];
-  for (let index = 0; index < PEOPLE_COUNT; index += 1) {
-    const firstName = FIRST_NAMES[index % FIRST_NAMES.length]!;
-    const lastName = LAST_NAMES[Math.floor(index / FIRST_NAMES.length)]!;
+  for (let index = 0; index < firstNames.length * lastNames.length; index += 1) {
+    const firstName = firstNames[index % firstNames.length]!;
+    const lastName = lastNames[Math.floor(index / firstNames.length)]!;
     const company = companies[index % companies.length]!;
     const local = `${slugPart(firstName)}.${slugPart(lastName)}`;
     const emailAddresses: DirectoryPerson['emailAddresses'] = [
@@ -82,7 +53,7 @@ function buildPeople(companies: DirectoryCompany[]): DirectoryPerson[] {
       emailAddresses,
       phoneNumbers,
       // Titles vary within each company, so every title appears at every company.
-      jobTitle: JOB_TITLES[Math.floor(index / companies.length) % JOB_TITLES.length]!,
+      jobTitle: jobTitles[Math.floor(index / companies.length) % jobTitles.length]!,
       company,
       location: company.location,
       profileUrl: `https://www.linkedin.com/in/${slugPart(firstName)}-${slugPart(lastName)}`,
@@ -119,9 +90,10 @@ export class ContactDataDirectory {
   private readonly byEmail = new Map<string, DirectoryPerson>();
   private readonly bySlug = new Map<string, DirectoryPerson>();
 
-  constructor() {
-    this.companies = buildCompanies();
-    this.people = buildPeople([...this.companies]);
+  /** `seed` is what the people and companies are generated from (contact-data-seed.ts for the sandbox). */
+  constructor(seed: ContactDataSeed) {
+    this.companies = buildCompanies(seed);
+    this.people = buildPeople(seed, [...this.companies]);
     for (const person of this.people) {
       for (const address of person.emailAddresses) this.byEmail.set(address.email, person);
       this.bySlug.set(profileSlug(person.profileUrl)!, person);

@@ -6,6 +6,7 @@ import { ContactDataAssumptions } from './contact-data-assumptions.js';
 import { ContactDataDirectory } from './contact-data-directory.js';
 import type { ContactDataAccount, ContactDataPlan } from './contact-data-lookups.js';
 import { contactDataRoutes } from './contact-data-routes.js';
+import { CONTACT_DATA_SEED } from './contact-data-seed.js';
 import { failure } from './contact-data-wire.js';
 import { type ContactDataQuota, KeyQuotas } from './key-quotas.js';
 
@@ -48,7 +49,7 @@ export interface ContactDataEmulatorOptions {
  */
 export class ContactDataEmulator implements Emulator {
   readonly mount = 'contact-data';
-  readonly directory = new ContactDataDirectory();
+  readonly directory = new ContactDataDirectory(CONTACT_DATA_SEED);
   readonly quotas: KeyQuotas;
   private accounts = new Map<string, ContactDataAccount>();
   private readonly api = new Router<ContactDataAccount>();

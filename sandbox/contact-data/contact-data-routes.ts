@@ -1,7 +1,7 @@
 import type { RouteRequest, Router } from '../router.js';
 import { isJsonObject, json, type Reply } from '../sandbox-http.js';
 import type { ContactDataAssumptions } from './contact-data-assumptions.js';
-import type { ContactDataDirectory, DirectoryCompany } from './contact-data-directory.js';
+import type { ContactDataDirectory } from './contact-data-directory.js';
 import {
   type ContactDataAccount,
   charge,
@@ -9,6 +9,7 @@ import {
   type Lookup,
   personLookup,
 } from './contact-data-lookups.js';
+import type { DirectoryCompany } from './contact-data-types.js';
 import { companyWire, contains, failure, NO_CREDITS, personPreview, str } from './contact-data-wire.js';
 
 /** The provider caps a bulk request at 100 records (400 above it). */

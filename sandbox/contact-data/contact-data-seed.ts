@@ -3,9 +3,7 @@
  * and first names, last names and job titles whose product gives 2,000
  * people. Everything is fake; domains use the reserved `.example` suffix.
  */
-import type { DirectoryCompany } from './contact-data-directory.js';
-
-export type CompanySeed = Omit<DirectoryCompany, 'id' | 'linkedinUrl'>;
+import type { CompanySeed, ContactDataSeed } from './contact-data-types.js';
 
 /**
  * One company a row: name, domain, industry, the provider's size band,
@@ -57,9 +55,9 @@ function companySeed(row: CompanyRow): CompanySeed {
   };
 }
 
-export const COMPANY_SEEDS: CompanySeed[] = COMPANY_ROWS.map(companySeed);
+const COMPANY_SEEDS: CompanySeed[] = COMPANY_ROWS.map(companySeed);
 
-export const FIRST_NAMES = [
+const FIRST_NAMES = [
   'Ava',
   'Ben',
   'Chloe',
@@ -102,7 +100,7 @@ export const FIRST_NAMES = [
   'Nina',
 ];
 
-export const LAST_NAMES = [
+const LAST_NAMES = [
   'Abbott',
   'Baker',
   'Chen',
@@ -155,7 +153,7 @@ export const LAST_NAMES = [
   'Mendes',
 ];
 
-export const JOB_TITLES = [
+const JOB_TITLES = [
   'Chief Executive Officer',
   'Chief Technology Officer',
   'VP of Sales',
@@ -172,3 +170,11 @@ export const JOB_TITLES = [
   'Data Scientist',
   'Customer Success Manager',
 ];
+
+/** What the sandbox's directory is generated from. */
+export const CONTACT_DATA_SEED: ContactDataSeed = {
+  companies: COMPANY_SEEDS,
+  firstNames: FIRST_NAMES,
+  lastNames: LAST_NAMES,
+  jobTitles: JOB_TITLES,
+};

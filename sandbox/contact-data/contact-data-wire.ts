@@ -1,5 +1,5 @@
 import { json, type Reply } from '../sandbox-http.js';
-import type { DirectoryCompany, DirectoryPerson } from './contact-data-directory.js';
+import type { DirectoryCompany, DirectoryPerson } from './contact-data-types.js';
 
 /** What one person or company lookup yields: the record, or an error inside a 200, and its charge. */
 export type RecordResult = {

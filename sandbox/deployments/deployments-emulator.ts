@@ -9,6 +9,7 @@ import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
 import { DeploymentsAssumptions } from './deployments-assumptions.js';
+import { seedDeploymentsWorld } from './deployments-seed.js';
 import {
   DEFAULT_TIMELINE,
   type DeploymentRecord,
@@ -104,12 +105,15 @@ export class DeploymentsEmulator implements Emulator {
     dispatcher.onTick(() => this.webhooks.tick());
   }
 
+  /** A world holding the seed (deployments-seed.ts) as of now. */
   private newWorld(): DeploymentsWorld {
-    return new DeploymentsWorld({
+    const world = new DeploymentsWorld({
       now: () => this.options.clock.now(),
       timeline: () => this.timeline,
       failingBranches: () => this.failingBranches,
     });
+    seedDeploymentsWorld(world, this.options.clock.now());
+    return world;
   }
 
   reset(): void {

@@ -1,5 +1,4 @@
 import { definedOnly } from '../../src/values/defined-only.js';
-import { seedDeploymentsWorld } from './deployments-seed.js';
 import {
   type DeploymentRecord,
   type DeploymentTimeline,
@@ -31,9 +30,10 @@ export interface NewDeployment {
 }
 
 /**
- * The sandbox users, teams and owners. The seeded user "ada" (OAuth user 1)
- * owns a personal account and team "acme"; "sam" (user 2) also belongs to
- * acme and owns "globex", which ada cannot see.
+ * The sandbox users, teams and owners, empty until seeded: the emulator
+ * seeds each new world from deployments-seed.ts, where user "ada" (OAuth
+ * user 1) owns a personal account and team "acme", and "sam" (user 2) also
+ * belongs to acme and owns "globex", which ada cannot see.
  */
 export class DeploymentsWorld {
   readonly users = new Map<number, UserRecord>();
@@ -41,9 +41,7 @@ export class DeploymentsWorld {
   private readonly scopes = new Map<string, OwnerScope>();
   private lastCreatedAt = 0;
 
-  constructor(private readonly options: DeploymentsWorldOptions) {
-    seedDeploymentsWorld(this, options.now());
-  }
+  constructor(private readonly options: DeploymentsWorldOptions) {}
 
   /** The personal account of a user, or a team's holdings. */
   scope(ownerId: string): OwnerScope {

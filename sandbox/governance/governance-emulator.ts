@@ -6,6 +6,7 @@ import { GovernanceAssumptions } from './governance-assumptions.js';
 import { authenticate, type GovernanceCaller } from './governance-auth.js';
 import { fail } from './governance-permissions.js';
 import { governanceRoutes } from './governance-routes.js';
+import { seedGovernance } from './governance-seed.js';
 import {
   GOVERNANCE_REGIONS,
   type GovernanceRegion,
@@ -40,12 +41,19 @@ export class GovernanceEmulator implements Emulator {
   constructor(options: GovernanceEmulatorOptions = {}) {
     this.newId = options.newId ?? randomUUID;
     this.assumptions = options.assumptions ?? GovernanceAssumptions.parse({});
-    this.state = new GovernanceState(this.newId);
+    this.state = this.seededState();
     governanceRoutes(this.api);
   }
 
   reset(): void {
-    this.state = new GovernanceState(this.newId);
+    this.state = this.seededState();
+  }
+
+  /** A fresh state holding the seed (governance-seed.ts). */
+  private seededState(): GovernanceState {
+    const state = new GovernanceState(this.newId);
+    seedGovernance(state);
+    return state;
   }
 
   /** Test hook: the identity provider deactivates a user. Their keys fail from the next request on. */

@@ -1,5 +1,3 @@
-import { seedGovernance } from './governance-seed.js';
-
 /** In-memory records of the emulated platform: organizations, users, API keys, projects, memberships, invites. */
 
 export const GOVERNANCE_REGIONS = ['au', 'eu', 'us'] as const;
@@ -50,9 +48,8 @@ export class GovernanceState {
   readonly invites = new Map<string, InviteRecord>();
   private userCount = 0;
 
-  constructor(readonly newId: () => string) {
-    seedGovernance(this);
-  }
+  /** Empty until seeded: the emulator seeds each new state from governance-seed.ts. */
+  constructor(readonly newId: () => string) {}
 
   addOrganization(organization: { id?: string; name: string; region: GovernanceRegion }): OrganizationRecord {
     const record: OrganizationRecord = {

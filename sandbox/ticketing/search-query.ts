@@ -1,10 +1,5 @@
-import {
-  PRIORITIES,
-  STATUSES,
-  TICKET_TYPES,
-  type TicketingAccount,
-  type TicketRecord,
-} from './ticketing-state.js';
+import type { TicketingAccount } from './ticketing-account.js';
+import { PRIORITIES, STATUSES, TICKET_TYPES, type TicketRecord } from './ticketing-state.js';
 
 /**
  * The provider's search language, as far as the emulator needs it:

@@ -1,4 +1,5 @@
-import { PRIORITIES, STATUSES, TICKET_TYPES, type TicketingAccount } from './ticketing-state.js';
+import type { TicketingAccount } from './ticketing-account.js';
+import { PRIORITIES, STATUSES, TICKET_TYPES } from './ticketing-state.js';
 
 /** The field problems of a ticket create or update, as the provider's 422 names them. */
 export function validateFields(

@@ -12,8 +12,9 @@ import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
 import { ticketRoutes } from './ticket-routes.js';
+import { TicketingAccount } from './ticketing-account.js';
 import { TicketingAssumptions } from './ticketing-assumptions.js';
-import { TicketingAccount } from './ticketing-state.js';
+import { seedTicketingAccount } from './ticketing-seed.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { triggerRoutes } from './trigger-routes.js';
@@ -98,6 +99,7 @@ export class TicketingEmulator implements Emulator {
         () => new Date(this.options.clock.now()).toISOString(),
         (changed, change) => this.webhooks.ticketChanged(changed, change),
       );
+      seedTicketingAccount(account);
       this.accounts.set(key, account);
     }
     return account;

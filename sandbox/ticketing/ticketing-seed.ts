@@ -1,4 +1,5 @@
-import type { TicketingAccount, TicketRecord, UserRecord } from './ticketing-state.js';
+import type { TicketingAccount } from './ticketing-account.js';
+import type { TicketRecord, UserRecord } from './ticketing-state.js';
 
 /**
  * What every new sandbox account starts with: organization Acme, Ada

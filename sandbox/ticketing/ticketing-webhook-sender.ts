@@ -2,8 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
 import type { Delivery, WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { CONDITIONAL_TICKET_EVENTS, type TicketChange, ticketEvents } from './ticket-events.js';
+import type { TicketingAccount } from './ticketing-account.js';
 import { renderTemplate, type TicketingWebhook, triggerFires } from './ticketing-hooks.js';
-import type { TicketingAccount } from './ticketing-state.js';
 
 /** What the provider signs test deliveries of an unsaved webhook with (its documented static test secret). */
 export const TEST_SIGNING_SECRET = 'dGhpc19zZWNyZXRfaXNfZm9yX3Rlc3Rpbmdfb25seQ==';

@@ -1,8 +1,9 @@
 import type { RouteRequest } from '../router.js';
 import { json, type Reply, type SandboxRequest } from '../sandbox-http.js';
 import { SearchQueryError } from './search-query.js';
+import type { TicketingAccount } from './ticketing-account.js';
 import type { TicketingAssumptions } from './ticketing-assumptions.js';
-import type { TicketingAccount, TicketRecord } from './ticketing-state.js';
+import type { TicketRecord } from './ticketing-state.js';
 import type { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 
 /** Who is calling: the account of the subdomain, the token's user and scopes, and the account's base URL. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import type { AttachmentRecord, TicketingAccount } from './ticketing-state.js';
+import type { TicketingAccount } from './ticketing-account.js';
+import type { AttachmentRecord } from './ticketing-state.js';
 import { invalid, NOT_FOUND, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
 
 /** The provider's upload tokens last 60 minutes (the Upload Files description). */
