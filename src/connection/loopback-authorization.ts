@@ -4,8 +4,9 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { AuthError, InputError, NetworkError, TimeoutError } from '../errors/index.js';
 import type { Integration } from '../step/define-integration.js';
-import { buildAuthorizeUrl, DEFAULT_TOKEN_TIMEOUT_MS, exchangeCode, type TokenSet } from './oauth-client.js';
+import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
+import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
 
 export interface LoopbackAuthorizationOptions {
   integration: Integration;
