@@ -9,7 +9,7 @@ import {
 import type { TokenSet } from '../../src/connection/oauth-client.js';
 import { InputError } from '../../src/errors/input-error.js';
 import type { Integration } from '../../src/step/define-integration.js';
-import { checkConnection } from '../../src/store/connections/file-connection-store.js';
+import { checkConnection } from '../../src/store/connections/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext } from '../cli-context.js';
 import { connectionIdOption, integerOption } from '../option-values.js';

@@ -3,7 +3,7 @@ import type { ConnectionSecrets } from '../../src/connection/connection.js';
 import { parseConnectionFields } from '../../src/connection/connection-fields.js';
 import { InputError } from '../../src/errors/input-error.js';
 import type { Integration } from '../../src/step/define-integration.js';
-import { checkConnection } from '../../src/store/connections/file-connection-store.js';
+import { checkConnection } from '../../src/store/connections/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext, cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';

@@ -1,26 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { Connection, connectionIdPattern } from '../../connection/connection.js';
+import { type Connection, connectionIdPattern } from '../../connection/connection.js';
 import { KeyedMutex } from '../../coordination/keyed-mutex.js';
-import { type FieldIssue, InputError, PermissionError, TimeoutError } from '../../errors/index.js';
+import { InputError, PermissionError } from '../../errors/index.js';
 import { unlinkIfPresent, writeFileAtomic } from '../../files/atomic-write.js';
 import { defaultToolstepsHome } from '../../files/toolsteps-home.js';
-import { checkRecord } from '../check-record.js';
 import { LockedRecordStore } from '../locked-record-store.js';
+import { checkConnection } from './check-connection.js';
+import { LOCK_GIVE_UP_MS, LOCK_STALE_MS, takeLockFile } from './connection-lock-file.js';
 import type { ConnectionStore } from './connection-store.js';
-
-/**
- * A lock whose holder has not touched it for this long was left by a
- * crashed process. Holders touch their lock every quarter of this, however
- * long their work takes (a token refresh may wait on the network), so only
- * a dead holder's lock goes stale. Shorter than the give-up below, so a
- * crash delays the next refresh by seconds instead of failing it.
- */
-const LOCK_STALE_MS = 5_000;
-const LOCK_GIVE_UP_MS = 10_000;
-const LOCK_POLL_MS = 15;
+import { readConnectionFile } from './read-connection-file.js';
 
 export interface FileConnectionStoreOptions {
   /** How long to wait for another process's lock before failing with a retryable TimeoutError. Default 10 s. */
@@ -34,13 +24,6 @@ export interface FileConnectionStoreOptions {
 const warnByDefault = (message: string) =>
   process.emitWarning(message, { code: 'TOOLSTEPS_CONNECTION_FILE_SKIPPED' });
 
-/** A stored connection file we refuse to read; the message names the file, never its content. */
-function unreadable(file: string, reason: string, issues: FieldIssue[] = []): InputError {
-  return new InputError(`Connection file ${file} ${reason}; fix or remove it.`, issues, {
-    context: { file },
-  });
-}
-
 /**
  * The lock files held by the current async context, so work run under
  * `withConnectionLock` can call `put`, `update` and `remove` on the same id
@@ -49,16 +32,7 @@ function unreadable(file: string, reason: string, issues: FieldIssue[] = []): In
  */
 const heldLocks = new AsyncLocalStorage<ReadonlyMap<string, { released: boolean }>>();
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
-
-/**
- * A connection about to be stored, checked as `put` checks it: bad values
- * are an InputError (with the failing paths), not a raw schema error.
- */
-export function checkConnection(value: Connection): Connection {
-  return checkRecord(Connection, 'connection', value);
-}
 
 export { defaultToolstepsHome };
 
@@ -126,52 +100,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
 
   async get(id: string): Promise<Connection | undefined> {
     await this.checkDirectory();
-    return this.read(id);
-  }
-
-  /**
-   * Reads one connection file. A symbolic link is refused (O_NOFOLLOW): it
-   * could make us read, and later overwrite, a file outside the store. What
-   * cannot be parsed is refused without its content in the error: a damaged
-   * file still holds secrets.
-   */
-  private async read(id: string): Promise<Connection | undefined> {
-    const file = this.fileFor(id);
-    let text: string;
-    try {
-      const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try {
-        if (!(await handle.stat()).isFile()) throw unreadable(file, 'is not a regular file');
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      if (errorCode(error) === 'ELOOP')
-        throw unreadable(file, 'is a symbolic link, which the store never follows');
-      throw error;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw unreadable(file, 'is not valid JSON');
-    }
-    const parsed = Connection.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        path: issue.path.join('.') || '(file)',
-        message: 'invalid',
-      }));
-      throw unreadable(
-        file,
-        `is not a valid connection (${issues.map((issue) => issue.path).join(', ')})`,
-        issues,
-      );
-    }
-    if (parsed.data.id !== id) throw unreadable(file, 'holds a connection with another id');
-    return parsed.data;
+    return readConnectionFile(this.fileFor(id), id);
   }
 
   async list(): Promise<Connection[]> {
@@ -187,7 +116,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     // One damaged or planted file must not hide every other connection: skip it and say which.
     const found = await Promise.all(
       ids.sort().map((id) =>
-        this.read(id).catch((error: unknown) => {
+        readConnectionFile(this.fileFor(id), id).catch((error: unknown) => {
           if (!(error instanceof InputError)) throw error;
           this.warn(
             `Skipped ${path.join(this.directory, `${id}.json`)}: ${error.fields[0]?.message ?? 'unreadable'}. ${error.message}`,
@@ -223,7 +152,11 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     const hold = held?.get(lock);
     if (hold && !hold.released) return work();
     return this.mutex.run(id, async () => {
-      const release = await this.acquire(id, lock);
+      await this.ensureDirectory();
+      const release = await takeLockFile(id, lock, {
+        timeoutMs: this.lockTimeoutMs,
+        staleMs: this.lockStaleMs,
+      });
       const mine = { released: false };
       try {
         return await heldLocks.run(new Map([...(held ?? []), [lock, mine]]), work);
@@ -238,74 +171,5 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     await this.ensureDirectory();
     const target = this.fileFor(connection.id);
     await writeFileAtomic(target, `${JSON.stringify(connection, null, 2)}\n`);
-  }
-
-  /** Takes the lock file (O_EXCL), keeps it fresh while held, and returns its release. */
-  private async acquire(id: string, lock: string): Promise<() => Promise<void>> {
-    await this.ensureDirectory();
-    const token = `${process.pid}.${randomBytes(8).toString('hex')}`;
-    const started = Date.now();
-    for (;;) {
-      try {
-        await fs.writeFile(lock, token, { flag: 'wx', mode: 0o600 });
-        break;
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw error;
-      }
-      if (await this.breakIfStale(lock)) continue;
-      if (Date.now() - started >= this.lockTimeoutMs) {
-        throw new TimeoutError(
-          `Timed out after ${this.lockTimeoutMs} ms waiting for another toolsteps process to release connection "${id}" (it may be refreshing its token). Try again.`,
-          { context: { connection: id, lockFile: lock } },
-        );
-      }
-      await sleep(LOCK_POLL_MS);
-    }
-    const heartbeat = setInterval(
-      () => {
-        const now = new Date();
-        fs.utimes(lock, now, now).catch(() => undefined);
-      },
-      Math.max(1, Math.floor(this.lockStaleMs / 4)),
-    );
-    heartbeat.unref();
-    return async () => {
-      clearInterval(heartbeat);
-      // Remove the lock only while it is still ours: a holder stalled past
-      // the stale window may have lost it to another process.
-      const current = await fs.readFile(lock, 'utf8').catch(() => undefined);
-      if (current === token) await fs.rm(lock, { force: true });
-    };
-  }
-
-  /**
-   * Removes the lock when its holder stopped touching it (a crash), and
-   * says whether to try taking it again at once. Two waiters can find the
-   * same stale lock; a breaker file lets only one of them remove it, after
-   * checking that it is still the same untouched file, so the second never
-   * removes the lock the first has just taken.
-   */
-  private async breakIfStale(lock: string): Promise<boolean> {
-    const seen = await fs.stat(lock).catch(() => undefined);
-    if (!seen) return true;
-    if (Date.now() - seen.mtimeMs <= this.lockStaleMs) return false;
-    const breaker = `${lock}.break`;
-    try {
-      await fs.writeFile(breaker, '', { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-      const stuck = await fs.stat(breaker).catch(() => undefined);
-      // A breaker outlives its few milliseconds only when its process crashed mid-break.
-      if (stuck && Date.now() - stuck.mtimeMs > this.lockStaleMs) await fs.rm(breaker, { force: true });
-      return false;
-    }
-    try {
-      const again = await fs.stat(lock).catch(() => undefined);
-      if (again && again.ino === seen.ino && again.mtimeMs === seen.mtimeMs)
-        await fs.rm(lock, { force: true });
-      return true;
-    } finally {
-      await fs.rm(breaker, { force: true });
-    }
   }
 }

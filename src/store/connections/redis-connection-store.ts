@@ -4,8 +4,8 @@ import { withLock } from '../../coordination/with-lock.js';
 import { RedisRecordStore } from '../redis-record-store.js';
 import { listPublicRecords } from '../sealed/public-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
+import { checkConnection } from './check-connection.js';
 import type { ConnectionStore } from './connection-store.js';
-import { checkConnection } from './file-connection-store.js';
 
 export interface RedisConnectionStoreOptions {
   /** How long a held connection lock lives without its heartbeat: a killed holder loses it after this. Default 10 s. */
