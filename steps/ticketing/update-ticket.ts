@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly, defineStep, isToolstepsError } from '../../src/kit/index.js';
+import { definedOnly, defineStep, type HttpClient, isToolstepsError } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import {
@@ -29,6 +29,54 @@ const CHANGE_FIELDS = [
   'custom_fields',
 ] as const;
 
+const UpdateTicketInput = z
+  .strictObject({
+    ticket_id: TicketId,
+    status: TicketStatus.optional(),
+    priority: TicketPriority.optional(),
+    type: TicketType.optional(),
+    subject: z.string().trim().min(1).max(1000).optional().describe('New subject line.'),
+    assignee: Assignee.optional(),
+    add_tags: Tags.optional().describe('Tags to add; other tags stay.'),
+    remove_tags: Tags.optional().describe('Tags to remove; other tags stay.'),
+    replace_tags: Tags.optional().describe('The complete new set of tags; every other tag is removed.'),
+    internal_note: z.string().min(1).max(65_000).optional().describe('A private note only agents see.'),
+    public_comment: z.string().min(1).max(65_000).optional().describe('A public reply the requester sees.'),
+    custom_fields: CustomFields.optional(),
+    upload_tokens: UploadTokens.optional().describe(
+      'Upload tokens (POST /api/v2/uploads.json through the API Call step) whose files go with the public_comment, or the internal_note when there is no reply.',
+    ),
+  })
+  .superRefine((value, context) => {
+    if (value.upload_tokens && !value.public_comment && !value.internal_note) {
+      context.addIssue({
+        code: 'custom',
+        path: ['upload_tokens'],
+        message: 'files are attached to a comment: give public_comment or internal_note',
+      });
+    }
+    if (!CHANGE_FIELDS.some((field) => value[field] !== undefined)) {
+      context.addIssue({
+        code: 'custom',
+        message: `give at least one change: ${CHANGE_FIELDS.join(', ')}`,
+      });
+    }
+    if (value.replace_tags && (value.add_tags || value.remove_tags)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['replace_tags'],
+        message: 'replace_tags replaces every tag; do not combine it with add_tags or remove_tags',
+      });
+    }
+  });
+type UpdateTicketInput = z.output<typeof UpdateTicketInput>;
+
+/** One ticket PUT, and the comment it adds, if any. */
+interface TicketUpdate {
+  ticket: Record<string, unknown>;
+  adds: 'public_comment' | 'internal_note' | null;
+}
+
 export default defineStep({
   id: 'ticketing.update_ticket',
   integration: ticketing,
@@ -48,46 +96,7 @@ export default defineStep({
     'close ticket',
     'solve',
   ],
-  input: z
-    .strictObject({
-      ticket_id: TicketId,
-      status: TicketStatus.optional(),
-      priority: TicketPriority.optional(),
-      type: TicketType.optional(),
-      subject: z.string().trim().min(1).max(1000).optional().describe('New subject line.'),
-      assignee: Assignee.optional(),
-      add_tags: Tags.optional().describe('Tags to add; other tags stay.'),
-      remove_tags: Tags.optional().describe('Tags to remove; other tags stay.'),
-      replace_tags: Tags.optional().describe('The complete new set of tags; every other tag is removed.'),
-      internal_note: z.string().min(1).max(65_000).optional().describe('A private note only agents see.'),
-      public_comment: z.string().min(1).max(65_000).optional().describe('A public reply the requester sees.'),
-      custom_fields: CustomFields.optional(),
-      upload_tokens: UploadTokens.optional().describe(
-        'Upload tokens (POST /api/v2/uploads.json through the API Call step) whose files go with the public_comment, or the internal_note when there is no reply.',
-      ),
-    })
-    .superRefine((value, context) => {
-      if (value.upload_tokens && !value.public_comment && !value.internal_note) {
-        context.addIssue({
-          code: 'custom',
-          path: ['upload_tokens'],
-          message: 'files are attached to a comment: give public_comment or internal_note',
-        });
-      }
-      if (!CHANGE_FIELDS.some((field) => value[field] !== undefined)) {
-        context.addIssue({
-          code: 'custom',
-          message: `give at least one change: ${CHANGE_FIELDS.join(', ')}`,
-        });
-      }
-      if (value.replace_tags && (value.add_tags || value.remove_tags)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['replace_tags'],
-          message: 'replace_tags replaces every tag; do not combine it with add_tags or remove_tags',
-        });
-      }
-    }),
+  input: UpdateTicketInput,
   output: z.object({
     ticket: Ticket.describe('The ticket after the update.'),
     applied: z
@@ -109,92 +118,122 @@ export default defineStep({
     },
   ],
   async run(input, { http }) {
-    // The single-ticket PUT takes `tags` (the whole set) but no add or remove:
-    // the provider's description gives those to the ticket's tags endpoint
-    // (PUT adds, DELETE removes), both safe to repeat. They go first, so the
-    // ticket PUT that follows answers with the final tags.
-    const tagEdits = [
-      { method: 'PUT' as const, tags: input.add_tags },
-      { method: 'DELETE' as const, tags: input.remove_tags },
-    ].filter((edit): edit is { method: 'PUT' | 'DELETE'; tags: string[] } => edit.tags !== undefined);
-    for (const edit of tagEdits) {
-      await http.request({
-        method: edit.method,
-        path: ticketingPath('ticketTags', input.ticket_id),
-        body: { tags: edit.tags },
-        idempotent: true,
-      });
-    }
-    const changes = definedOnly({
-      status: input.status,
-      priority: input.priority,
-      type: input.type,
-      subject: input.subject,
-      ...assigneeFields(input.assignee),
-      // `tags` on the ticket replaces the whole set.
-      tags: input.replace_tags,
-      custom_fields: input.custom_fields,
-    });
-    // The provider takes one comment per update, so a note and a reply go in two updates.
-    const updates: { ticket: Record<string, unknown>; adds: 'public_comment' | 'internal_note' | null }[] =
-      [];
-    const firstComment = input.public_comment
-      ? {
-          comment: definedOnly({ body: input.public_comment, public: true, uploads: input.upload_tokens }),
-          adds: 'public_comment' as const,
-        }
-      : input.internal_note
-        ? {
-            comment: definedOnly({ body: input.internal_note, public: false, uploads: input.upload_tokens }),
-            adds: 'internal_note' as const,
-          }
-        : undefined;
-    if (Object.keys(changes).length > 0 || firstComment) {
-      updates.push({
-        ticket: definedOnly({ ...changes, comment: firstComment?.comment }),
-        adds: firstComment?.adds ?? null,
-      });
-    }
-    if (input.public_comment && input.internal_note) {
-      updates.push({
-        ticket: { comment: { body: input.internal_note, public: false } },
-        adds: 'internal_note',
-      });
-    }
-    const applied = { public_comment: false, internal_note: false };
-    let ticket: z.infer<typeof Ticket> | undefined;
-    for (const [index, update] of updates.entries()) {
-      try {
-        const response = await http.request<{ ticket: unknown }>({
-          method: 'PUT',
-          path: ticketingPath('ticket', input.ticket_id),
-          body: { ticket: update.ticket },
-          // A PUT that only sets fields is idempotent; one that adds a comment is not.
-          idempotent: update.adds === null,
-        });
-        ticket = Ticket.parse(response.body.ticket);
-        if (update.adds) applied[update.adds] = true;
-      } catch (error) {
-        if (isToolstepsError(error) && (index > 0 || tagEdits.length > 0)) {
-          throw error.with({
-            context: { applied: { ...applied, tags: tagEdits.length > 0 } },
-            hint:
-              index > 0
-                ? 'The field changes and public comment were saved; only the internal note is missing.'
-                : 'The tag changes were saved; the other changes were not.',
-          });
-        }
-        throw error;
-      }
-    }
+    const tagsEdited = await editTags(http, input);
+    const { ticket, applied } = await sendUpdates(http, input.ticket_id, ticketUpdates(input), tagsEdited);
     // Only tags changed: the tags endpoint answers with tags alone, so read the ticket.
-    if (!ticket) {
-      const shown = await http.request<{ ticket: unknown }>({
-        method: 'GET',
-        path: ticketingPath('ticket', input.ticket_id),
-      });
-      ticket = Ticket.parse(shown.body.ticket);
-    }
-    return { ticket, applied };
+    return { ticket: ticket ?? (await readTicket(http, input.ticket_id)), applied };
   },
 });
+
+/**
+ * Adds and removes the tags named, and says whether it did. The single-ticket
+ * PUT takes `tags` (the whole set) but no add or remove: the provider's
+ * description gives those to the ticket's tags endpoint (PUT adds, DELETE
+ * removes), both safe to repeat. They go first, so the ticket PUT that
+ * follows answers with the final tags.
+ */
+async function editTags(http: HttpClient, input: UpdateTicketInput): Promise<boolean> {
+  const tagEdits = [
+    { method: 'PUT' as const, tags: input.add_tags },
+    { method: 'DELETE' as const, tags: input.remove_tags },
+  ].filter((edit): edit is { method: 'PUT' | 'DELETE'; tags: string[] } => edit.tags !== undefined);
+  for (const edit of tagEdits) {
+    await http.request({
+      method: edit.method,
+      path: ticketingPath('ticketTags', input.ticket_id),
+      body: { tags: edit.tags },
+      idempotent: true,
+    });
+  }
+  return tagEdits.length > 0;
+}
+
+/** The ticket PUTs an input asks for: the field changes with the first comment, then the note when there is also a reply. */
+function ticketUpdates(input: UpdateTicketInput): TicketUpdate[] {
+  const changes = definedOnly({
+    status: input.status,
+    priority: input.priority,
+    type: input.type,
+    subject: input.subject,
+    ...assigneeFields(input.assignee),
+    // `tags` on the ticket replaces the whole set.
+    tags: input.replace_tags,
+    custom_fields: input.custom_fields,
+  });
+  // The provider takes one comment per update, so a note and a reply go in two updates.
+  const updates: TicketUpdate[] = [];
+  const firstComment = input.public_comment
+    ? {
+        comment: definedOnly({ body: input.public_comment, public: true, uploads: input.upload_tokens }),
+        adds: 'public_comment' as const,
+      }
+    : input.internal_note
+      ? {
+          comment: definedOnly({ body: input.internal_note, public: false, uploads: input.upload_tokens }),
+          adds: 'internal_note' as const,
+        }
+      : undefined;
+  if (Object.keys(changes).length > 0 || firstComment) {
+    updates.push({
+      ticket: definedOnly({ ...changes, comment: firstComment?.comment }),
+      adds: firstComment?.adds ?? null,
+    });
+  }
+  if (input.public_comment && input.internal_note) {
+    updates.push({
+      ticket: { comment: { body: input.internal_note, public: false } },
+      adds: 'internal_note',
+    });
+  }
+  return updates;
+}
+
+/**
+ * Sends the updates in order and answers with the last ticket and which
+ * comments were added. A failure after something was saved says what was.
+ */
+async function sendUpdates(
+  http: HttpClient,
+  ticketId: number,
+  updates: TicketUpdate[],
+  tagsEdited: boolean,
+): Promise<{
+  ticket: z.infer<typeof Ticket> | undefined;
+  applied: Record<NonNullable<TicketUpdate['adds']>, boolean>;
+}> {
+  const applied = { public_comment: false, internal_note: false };
+  let ticket: z.infer<typeof Ticket> | undefined;
+  for (const [index, update] of updates.entries()) {
+    try {
+      const response = await http.request<{ ticket: unknown }>({
+        method: 'PUT',
+        path: ticketingPath('ticket', ticketId),
+        body: { ticket: update.ticket },
+        // A PUT that only sets fields is idempotent; one that adds a comment is not.
+        idempotent: update.adds === null,
+      });
+      ticket = Ticket.parse(response.body.ticket);
+      if (update.adds) applied[update.adds] = true;
+    } catch (error) {
+      if (isToolstepsError(error) && (index > 0 || tagsEdited)) {
+        throw error.with({
+          context: { applied: { ...applied, tags: tagsEdited } },
+          hint:
+            index > 0
+              ? 'The field changes and public comment were saved; only the internal note is missing.'
+              : 'The tag changes were saved; the other changes were not.',
+        });
+      }
+      throw error;
+    }
+  }
+  return { ticket, applied };
+}
+
+async function readTicket(http: HttpClient, ticketId: number): Promise<z.infer<typeof Ticket>> {
+  const shown = await http.request<{ ticket: unknown }>({
+    method: 'GET',
+    path: ticketingPath('ticket', ticketId),
+  });
+  return Ticket.parse(shown.body.ticket);
+}

@@ -151,72 +151,14 @@ export async function runInBatches<Record, Item>(
   options: BulkRunOptions<Record, Item>,
 ): Promise<BulkRun<Item>> {
   const { records, context } = options;
-  const outcomes: (RecordOutcome<Item> | undefined)[] = new Array(records.length);
-  const queue: number[][] = [];
-  for (let start = 0; start < records.length; start += options.batchSize) {
-    queue.push(
-      Array.from({ length: Math.min(options.batchSize, records.length - start) }, (_, k) => start + k),
-    );
-  }
+  const queue = batchesOf(records.length, options.batchSize);
   const batches = queue.length;
+  const run = new BatchRun(options);
   let done = 0;
-  let answered = 0;
-  let resends = 0;
-  let stop: ToolstepsError | undefined;
-  let firstError: ToolstepsError | undefined;
-
-  const fail = (indexes: number[], failure: RecordFailure) => {
-    // Nothing was charged for a record not sent or refused; for an unknown outcome the charge is unknown too.
-    const charged = failure.outcome === 'unknown' ? null : 0;
-    for (const index of indexes)
-      outcomes[index] ??= { status: 'failed', item: null, credits_charged: charged, error: failure };
-  };
-
-  const runBatch = async (indexes: number[]): Promise<void> => {
-    for (let resend = 0; ; resend += 1) {
-      const pending = indexes.filter((index) => outcomes[index] === undefined);
-      if (pending.length === 0) return;
-      if (stop) return fail(pending, failureOf(stop, 'not_sent'));
-      try {
-        const results = await options.send(pending.map((index) => records[index]!));
-        answered += 1;
-        results.forEach((outcome, k) => {
-          outcomes[pending[k]!] = outcome;
-        });
-        if (!stop && results.some((outcome) => outcome.error?.code === 'credits_exhausted')) {
-          stop = new CreditError(
-            'The account ran out of credits during the bulk run; later batches were not sent.',
-          );
-        }
-        return;
-      } catch (error) {
-        if (!isToolstepsError(error)) throw error;
-        firstError ??= error;
-        if (STOPS_THE_RUN.has(error.code)) {
-          stop ??= error;
-          return fail(pending, failureOf(error));
-        }
-        if (safeToResend(error) && resend < BATCH_RESENDS) {
-          resends += 1;
-          const delayMs = RESEND_BASE_DELAY_MS * 2 ** resend;
-          context.log.info('re-sending a bulk batch the provider did not act on', {
-            records: pending.length,
-            code: error.code,
-            status: error.status,
-            delayMs,
-          });
-          await context.sleep(delayMs);
-          continue;
-        }
-        return fail(pending, failureOf(error));
-      }
-    }
-  };
-
   let recordsDone = 0;
   const worker = async (once = false): Promise<void> => {
     for (let batch = queue.shift(); batch; batch = once ? undefined : queue.shift()) {
-      await runBatch(batch);
+      await run.runBatch(batch);
       done += 1;
       recordsDone += batch.length;
       context.progress(done, batches, { done: recordsDone, total: records.length });
@@ -228,13 +170,112 @@ export async function runInBatches<Record, Item>(
   // before batches run in parallel, instead of a burst learning it from 429s.
   await worker(true);
   await Promise.all(Array.from({ length: Math.min(options.concurrency, queue.length) }, () => worker()));
-  const halted = stop as ToolstepsError | undefined;
-  if (halted?.code === 'aborted') throw halted;
-  if (answered === 0 && (halted ?? firstError)) throw halted ?? firstError;
-  return {
-    outcomes: outcomes as RecordOutcome<Item>[],
-    batches,
-    resends,
-    stopped: halted ? failureOf(halted, 'not_sent') : null,
-  };
+  return run.result(batches);
+}
+
+/** The indexes `0..count-1` in batches of at most `size`, in order. */
+function batchesOf(count: number, size: number): number[][] {
+  const queue: number[][] = [];
+  for (let start = 0; start < count; start += size) {
+    queue.push(Array.from({ length: Math.min(size, count - start) }, (_, k) => start + k));
+  }
+  return queue;
+}
+
+/**
+ * One bulk run's state, shared by its concurrent batches: each record's
+ * outcome so far, how many batches were answered and re-sent, and the error
+ * that stops the run.
+ */
+class BatchRun<Record, Item> {
+  private readonly outcomes: (RecordOutcome<Item> | undefined)[];
+  private answered = 0;
+  private resends = 0;
+  private stop: ToolstepsError | undefined;
+  private firstError: ToolstepsError | undefined;
+
+  constructor(private readonly options: BulkRunOptions<Record, Item>) {
+    this.outcomes = new Array(options.records.length);
+  }
+
+  /** Sends the batch's records that have no outcome yet, again while the provider provably did not act. */
+  async runBatch(indexes: number[]): Promise<void> {
+    for (let resend = 0; ; resend += 1) {
+      const pending = indexes.filter((index) => this.outcomes[index] === undefined);
+      if (pending.length === 0) return;
+      if (this.stop) return this.fail(pending, failureOf(this.stop, 'not_sent'));
+      try {
+        const results = await this.options.send(pending.map((index) => this.options.records[index]!));
+        return this.keepAnswer(pending, results);
+      } catch (error) {
+        if (!isToolstepsError(error)) throw error;
+        if ((await this.settleFailure(error, pending, resend)) === 'settled') return;
+      }
+    }
+  }
+
+  /** Records an answered batch's outcomes; a record out of credits stops the batches after it. */
+  private keepAnswer(pending: number[], results: RecordOutcome<Item>[]): void {
+    this.answered += 1;
+    results.forEach((outcome, k) => {
+      this.outcomes[pending[k]!] = outcome;
+    });
+    if (!this.stop && results.some((outcome) => outcome.error?.code === 'credits_exhausted')) {
+      this.stop = new CreditError(
+        'The account ran out of credits during the bulk run; later batches were not sent.',
+      );
+    }
+  }
+
+  /**
+   * A failed send: stops the run, or waits to send the batch again when the
+   * provider provably did not act (`resend`), or fails the batch's records.
+   */
+  private async settleFailure(
+    error: ToolstepsError,
+    pending: number[],
+    resend: number,
+  ): Promise<'resend' | 'settled'> {
+    this.firstError ??= error;
+    if (STOPS_THE_RUN.has(error.code)) {
+      this.stop ??= error;
+      this.fail(pending, failureOf(error));
+      return 'settled';
+    }
+    if (safeToResend(error) && resend < BATCH_RESENDS) {
+      this.resends += 1;
+      const delayMs = RESEND_BASE_DELAY_MS * 2 ** resend;
+      this.options.context.log.info('re-sending a bulk batch the provider did not act on', {
+        records: pending.length,
+        code: error.code,
+        status: error.status,
+        delayMs,
+      });
+      await this.options.context.sleep(delayMs);
+      return 'resend';
+    }
+    this.fail(pending, failureOf(error));
+    return 'settled';
+  }
+
+  /** Fails the records that have no outcome yet. */
+  private fail(indexes: number[], failure: RecordFailure): void {
+    // Nothing was charged for a record not sent or refused; for an unknown outcome the charge is unknown too.
+    const charged = failure.outcome === 'unknown' ? null : 0;
+    for (const index of indexes)
+      this.outcomes[index] ??= { status: 'failed', item: null, credits_charged: charged, error: failure };
+  }
+
+  /** The run's answer; an aborted run, or one with no batch answered, throws its error instead. */
+  result(batches: number): BulkRun<Item> {
+    const halted = this.stop;
+    if (halted?.code === 'aborted') throw halted;
+    if (this.answered === 0 && (halted ?? this.firstError)) throw halted ?? this.firstError;
+    return {
+      outcomes: this.outcomes as RecordOutcome<Item>[],
+      batches,
+      resends: this.resends,
+      stopped: halted ? failureOf(halted, 'not_sent') : null,
+    };
+  }
 }
