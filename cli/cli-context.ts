@@ -64,7 +64,7 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   const store = stores.connections;
   // A one-shot command without a proxy to honour sends its steps' requests on node:http: the
   // undici package (over a hundred files) would be most of a cold `run`, and Node's own fetch
-  // compiles its bundled undici and web streams on first use (12-15 ms, node:http about 2 ms).
+  // compiles its bundled undici and web streams on first use, which node:http does not need.
   // OAuth token requests still use that fetch. A serving command pays for the undici package
   // once and then sends every call on its Agent; a proxied run needs that Agent's proxy rules.
   const transport = options.serving || proxyConfigured() ? {} : { transport: 'node-http' as const };

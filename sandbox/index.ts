@@ -60,7 +60,7 @@ export interface SandboxOptions {
   webhooks?: Pick<WebhookDispatcherOptions, 'maxAttempts' | 'firstRetryMs' | 'timeoutMs'>;
   /**
    * What the spec and the provider facts leave open and the emulators
-   * invent, by integration id (README, "Sandbox assumptions"): change one
+   * invent, by integration id (docs/sandbox.md, "Sandbox assumptions"): change one
    * when your account behaves differently. Checked before anything starts.
    */
   assume?: SandboxAssumptionsInput;

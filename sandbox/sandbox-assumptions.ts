@@ -10,7 +10,7 @@ import { TicketingAssumptions } from './ticketing/ticketing-assumptions.js';
  * Every assumption of every emulator, by integration id: what the spec and
  * the provider facts leave open and the sandbox invents. Each emulator
  * keeps its own in `<provider>-assumptions.ts`, with the reason per entry;
- * the README's "Sandbox assumptions" table lists them.
+ * the "Sandbox assumptions" table of docs/sandbox.md lists them.
  */
 export const SandboxAssumptions = z
   .object({

@@ -8,10 +8,8 @@
 // hundred of them zod's locales, which every zod entry point loads). In one
 // file, esbuild drops what the CLI never calls (most of zod), and a CommonJS
 // file skips the ES module loader altogether, whose own start (its internal
-// modules, resolution, package scope lookups) cost Node 20 some 20 ms before
-// any of our code ran. Measured on a cold `run` of a read step, by task clock:
-// ES module chunks (split at every lazy import) 179 ms, one CommonJS file 155
-// ms, the unbundled modules 236 ms, `node -e 0` 50 ms. What a command does not
+// modules, resolution, package scope lookups) comes before any of our code
+// runs (docs/benchmarks.md has the cold-start figures). What a command does not
 // use stays unevaluated: esbuild wraps each lazily imported module in a
 // function that runs on first import, so only parsing is paid for it. That
 // parse is why the command tree is a second file: `--version` and `search`,

@@ -24,8 +24,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const VENDORED_DIR = join(root, 'contracts', 'openapi');
 
 /**
- * What to take from each source. Provenance comes from the README table
- * beside the sources; keep the two in step when a source is refreshed.
+ * What to take from each source. Each vendored copy carries its provenance
+ * (`x-provenance`: repository, file, commit, date; see docs/sandbox.md),
+ * written from these entries when a source is refreshed.
  */
 export const SELECTIONS = [
   {

@@ -21,7 +21,7 @@ export default function registerSandboxCommand(program: Command): void {
     .option('--port <n>', 'port to listen on', '4010')
     .option(
       '--assume <integration.name=value>',
-      'change one of the sandbox assumptions (README, "Sandbox assumptions"), e.g. governance.second_invite=replace; repeatable',
+      'change one of the sandbox assumptions (docs/sandbox.md, "Sandbox assumptions"), e.g. governance.second_invite=replace; repeatable',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { packageRoot } from '../../src/files/package-root.js';
 import type { DoctorCheck } from './doctor-check.js';
 
-/** The majors the README promises (and CI runs); the floor comes from package.json's `engines`. */
+/** The majors the docs promise (docs/cli.md, `doctor`); the floor comes from package.json's `engines`. */
 export const TESTED_MAJORS = [20, 22, 24] as const;
 
 /** `engines.node` of toolsteps' own package.json, `>=20.18.1` -> `20.18.1`. */

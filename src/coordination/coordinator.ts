@@ -17,7 +17,7 @@ export interface QuotaObservation {
 /** What a shared quota says about one more request: send it now, or not before `retryAt`. */
 export type QuotaVerdict = { allowed: true } | { allowed: false; retryAt: number };
 
-/** What the doctor and the README's "many workers" section report. */
+/** What the doctor reports, and docs/many-workers.md describes. */
 export interface CoordinationStatus {
   mode: 'local' | 'redis';
   /** Whether the shared store answered (always true for the in-process mode). */
