@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { guardRequest } from '../src/agents/mcp/http-guard.js';
 import type { Clock } from '../src/clock.js';
 import { type ControlContext, controlRefusal, handleControl } from './control-endpoints.js';
 import type { Emulator } from './emulator.js';
@@ -173,6 +174,15 @@ export class SandboxServer {
   }
 
   private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // DNS rebinding: a page on a name that now resolves to this loopback
+    // server is "same origin" to the browser, so it could send the control
+    // header and JSON, or drive an emulator. The MCP server's rule refuses
+    // any Host (or Origin) that is not loopback, before a byte is read.
+    const refusal = guardRequest(request, { host: this.options.host });
+    if (refusal) {
+      response.setHeader('connection', 'close');
+      return write(response, json(refusal.status, { error: 'not_loopback', message: refusal.message }));
+    }
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const bytes = await readRaw(request);
     if (bytes === undefined) return write(response, json(413, { error: 'payload_too_large' }));
