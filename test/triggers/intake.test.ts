@@ -153,10 +153,10 @@ describe('intake over a real socket (node:http listener)', () => {
     expect(harness.started).toHaveLength(1);
   });
 
-  it('answers 404 to an unknown subscription and 405 to anything but POST', async () => {
+  it('answers 401 to an unknown subscription, as to a bad signature, and 405 to anything but POST', async () => {
     expect(
       (await post('/hooks/sub_ffffffffffffffff', ticketBody, signTicketing(ticketBody, NOW))).status,
-    ).toBe(404);
+    ).toBe(401);
     expect((await fetch(`${harness.base}/hooks/${TICKETS}`)).status).toBe(405);
   });
 

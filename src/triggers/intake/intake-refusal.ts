@@ -25,6 +25,8 @@ export class IntakeRefusal extends Error {
     readonly code: RefusalCode,
     message: string,
     readonly issues: readonly FieldIssue[] = [],
+    /** What the sender is told instead of the code and message, which then reach only the operator's log. */
+    readonly answer?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'IntakeRefusal';

@@ -11,7 +11,18 @@ import { type ClaimedEvent, handOver } from './hand-over.js';
 import { IntakeRefusal } from './intake-refusal.js';
 import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
-import { DEFAULT_MAX_BODY_BYTES, readBodyWithinLimit } from './read-body-within-limit.js';
+import {
+  checkDeclaredLength,
+  DEFAULT_MAX_BODY_BYTES,
+  type DeliveryBody,
+  readBodyWithinLimit,
+} from './read-body-within-limit.js';
+import {
+  DEFAULT_UNVERIFIED_FLOOR_MS,
+  type DeliveryTimes,
+  readUnverifiable,
+  untilUnverifiedAnswer,
+} from './refuse-unverified.js';
 import { verifySignature } from './verify-signature.js';
 
 export interface IntakeOptions {
@@ -23,6 +34,12 @@ export interface IntakeOptions {
   clock?: Clock;
   /** Default 256 KB. */
   maxBodyBytes?: number;
+  /**
+   * The least time from a delivery's arrival to a refusal made before its
+   * signature was verified (unknown id, bad signature, too large), so its
+   * timing tells no one whether the id exists. Default 20 ms.
+   */
+  unverifiedFloorMs?: number;
   /** How long a claim holds while the handler runs. Default 5 minutes. */
   leaseMs?: number;
   /** How long a handled event id is remembered. Default 7 days, past every provider's retries. */
@@ -43,7 +60,7 @@ export interface IntakeRequest {
   /** Path and query of the request URL. */
   path: string;
   headers: Headers;
-  body: AsyncIterable<Uint8Array> | Uint8Array;
+  body: DeliveryBody;
 }
 
 export interface IntakeAnswer {
@@ -61,38 +78,52 @@ function declaredLength(headers: Headers): number | undefined {
 }
 
 /**
- * The one intake every trigger's deliveries pass: size limit -> subscription
- * by path -> signature -> timestamp window -> parse and validate -> dedupe ->
- * filter -> map -> hand over -> answer. Each stage is its own function; this
+ * The one intake every trigger's deliveries pass: subscription by path ->
+ * body within the size limit -> signature -> timestamp window -> parse and
+ * validate -> dedupe -> filter -> map -> hand over -> answer. The path is
+ * looked up first so that a body nothing here can verify is never held. Each stage is its own function; this
  * only runs them in order and turns a refusal into the provider's answer.
  */
 export function createIntake(options: IntakeOptions): Intake {
   const clock = options.clock ?? systemClock;
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    unverifiedFloorMs: options.unverifiedFloorMs ?? DEFAULT_UNVERIFIED_FLOOR_MS,
     leaseMs: options.leaseMs ?? 5 * 60_000,
     doneTtlMs: options.doneTtlMs ?? 7 * 24 * 60 * 60_000,
   };
 
-  async function stages(request: IntakeRequest, context: DeliveryContext): Promise<IntakeAnswer> {
+  /** Reads the body, noting when it was in (or refused), for the answer schedule of a refusal. */
+  async function readBody<T>(times: DeliveryTimes, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } finally {
+      times.bodyRead = clock.now();
+    }
+  }
+
+  async function stages(
+    request: IntakeRequest,
+    context: DeliveryContext,
+    times: DeliveryTimes & { verified?: boolean },
+  ): Promise<IntakeAnswer> {
     if (request.method !== 'POST')
       throw new IntakeRefusal(405, 'method_not_allowed', 'Deliveries are POSTed.');
-    const body = await readBodyWithinLimit(
-      request.body,
-      declaredLength(request.headers),
-      settings.maxBodyBytes,
-    );
-    const subscription = await findSubscription(request.path, options.subscriptions);
-    context.subscription = subscription.id;
-    const trigger = options.triggers.trigger(subscription.trigger);
-    if (!trigger) {
-      throw new IntakeRefusal(
-        500,
-        'trigger_unavailable',
-        `Trigger ${subscription.trigger} is not available here.`,
-      );
+    const declared = declaredLength(request.headers);
+    checkDeclaredLength(declared, settings.maxBodyBytes);
+    const found = await findSubscription(request.path, options.subscriptions, options.triggers);
+    if ('refusal' in found) {
+      context.subscription = found.subscription;
+      await readBody(times, () => readUnverifiable(request.body, declared, settings.maxBodyBytes));
+      throw found.refusal;
     }
+    const { subscription, trigger } = found;
+    context.subscription = subscription.id;
+    const body = await readBody(times, () =>
+      readBodyWithinLimit(request.body, declared, settings.maxBodyBytes),
+    );
     verifySignature(trigger, subscription, { headers: request.headers, body });
+    times.verified = true;
     checkTimestampWindow(trigger.verify, request.headers, clock.now());
     const { payload, facts } = parseEvent(trigger, body);
     context.event_id = facts.eventId;
@@ -125,15 +156,19 @@ export function createIntake(options: IntakeOptions): Intake {
   return {
     async handle(request) {
       const context: DeliveryContext = {};
+      const times: DeliveryTimes & { verified?: boolean } = { arrived: clock.now() };
       try {
-        return await stages(request, context);
+        return await stages(request, context, times);
       } catch (error) {
         const refusal =
           error instanceof IntakeRefusal
             ? error
             : new IntakeRefusal(500, 'internal_error', 'The delivery could not be handled; send it again.');
         options.onRefused?.(refusal, context);
-        const body: Record<string, unknown> = { status: refusal.code, message: refusal.message };
+        if (!times.verified) await untilUnverifiedAnswer(clock, times, settings.unverifiedFloorMs);
+        const body: Record<string, unknown> = refusal.answer
+          ? { ...refusal.answer }
+          : { status: refusal.code, message: refusal.message };
         if (refusal.issues.length) body.issues = refusal.issues;
         return { status: refusal.status, body };
       }

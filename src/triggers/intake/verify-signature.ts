@@ -1,11 +1,12 @@
 import type { AnyTrigger, RawDelivery } from '../define-trigger.js';
 import type { Subscription } from '../subscription.js';
-import { IntakeRefusal } from './intake-refusal.js';
+import { unverified } from './refuse-unverified.js';
 
 /**
  * Stage 3, signature over the raw bytes, by the trigger's own scheme (which
  * compares with `crypto.timingSafeEqual`). A subscription without a secret
- * refuses everything: an unsigned delivery is never accepted.
+ * refuses everything: an unsigned delivery is never accepted. The sender
+ * is told no more than for an unknown path (see `unverified`).
  */
 export function verifySignature(
   trigger: AnyTrigger,
@@ -13,15 +14,13 @@ export function verifySignature(
   delivery: RawDelivery,
 ): void {
   if (!subscription.secret) {
-    throw new IntakeRefusal(
-      401,
+    throw unverified(
       'no_signing_secret',
       'This subscription has no signing secret, so no delivery can be verified; every delivery is refused.',
     );
   }
   if (!trigger.verify.verify(delivery, subscription.secret)) {
-    throw new IntakeRefusal(
-      401,
+    throw unverified(
       'bad_signature',
       `The signature is missing or does not match (${trigger.verify.headers.join(', ')}).`,
     );
