@@ -120,6 +120,11 @@ export {
   type IntakeRequest,
 } from './triggers/intake/intake.js';
 export { IntakeRefusal, type RefusalCode } from './triggers/intake/intake-refusal.js';
+export {
+  createIntakeServer,
+  DEFAULT_INTAKE_SERVER_LIMITS,
+  type IntakeServerLimits,
+} from './triggers/intake/intake-server.js';
 export { toNodeListener } from './triggers/intake/node-listener.js';
 export { DEFAULT_MAX_BODY_BYTES } from './triggers/intake/read-body-within-limit.js';
 export {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
@@ -12,6 +11,18 @@ export interface ListenOptions extends SinkOptions {
   port: string;
   host: string;
   queue?: boolean;
+  maxConnections: string;
+  headersTimeout: string;
+  requestTimeout: string;
+}
+
+/** `--max-connections`, `--headers-timeout` and `--request-timeout` (seconds), checked before the port opens. */
+function serverLimits(options: ListenOptions) {
+  return {
+    maxConnections: integerOption(options.maxConnections, '--max-connections', { min: 1, max: 100_000 }),
+    headersTimeoutMs: 1000 * integerOption(options.headersTimeout, '--headers-timeout', { min: 1, max: 600 }),
+    requestTimeoutMs: 1000 * integerOption(options.requestTimeout, '--request-timeout', { min: 1, max: 600 }),
+  };
 }
 
 /** Where a started event goes: forwarded, run through a command, and printed. */
@@ -67,12 +78,13 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   const json = Boolean(command.optsWithGlobals().json);
   const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
   const forwardTo = forwardUrl(options.forwardTo);
+  const limits = serverLimits(options);
   // The intake and its context load only here, never for other commands.
-  const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { toNodeListener }] =
+  const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { createIntakeServer }] =
     await Promise.all([
       triggerContext({ serving: true }),
       import('../../src/triggers/intake/intake.js'),
-      import('../../src/triggers/intake/node-listener.js'),
+      import('../../src/triggers/intake/intake-server.js'),
     ]);
   const queue = options.queue ? await openQueue(stores.redisUrl) : undefined;
   const intake = createIntake({
@@ -98,7 +110,7 @@ export async function listen(options: ListenOptions, command: Command): Promise<
         ...context,
       }),
   });
-  const server = createServer(toNodeListener(intake));
+  const server = createIntakeServer(intake, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, options.host, resolve);

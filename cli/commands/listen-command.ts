@@ -16,5 +16,13 @@ export default function registerListenCommand(program: Command): void {
       '--queue',
       'put accepted events on the Redis queue that `toolsteps worker` runs (needs TOOLSTEPS_REDIS_URL)',
     )
+    // The defaults are DEFAULT_INTAKE_SERVER_LIMITS (src/triggers/intake/intake-server.ts), which a test holds equal.
+    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', '128')
+    .option('--headers-timeout <seconds>', 'time a request may take to send its headers', '10')
+    .option(
+      '--request-timeout <seconds>',
+      'time a request may take to arrive whole (headers and body); then it is answered 408 and closed',
+      '20',
+    )
     .action(lazyAction(actions, 'listen'));
 }
