@@ -101,6 +101,7 @@ export {
   type Constraints,
   defineTrigger,
   type EventFacts,
+  type EventTimeSource,
   type ProvisionContext,
   type ProvisionResult,
   type RawDelivery,

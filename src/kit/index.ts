@@ -64,6 +64,7 @@ export {
   type Constraints,
   defineTrigger,
   type EventFacts,
+  type EventTimeSource,
   type ProvisionContext,
   type ProvisionResult,
   type RawDelivery,

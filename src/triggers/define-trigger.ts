@@ -28,12 +28,27 @@ export interface SignatureScheme {
   /**
    * When the provider signs a timestamp: the time it names (epoch ms), or
    * undefined when the header is missing or unreadable. Absent when the
-   * provider signs none; dedupe on the event id is then the replay defence.
+   * provider signs none; the trigger's `eventTime` then reads the payload.
    */
   signedTime?(headers: Headers): number | undefined;
-  /** How far a signed timestamp may be from our clock, either way. */
+  /** How far a signed timestamp may be from our clock, either way. Default 5 minutes. */
   toleranceMs?: number;
 }
+
+/**
+ * Where the replay window (intake stage 5) reads a delivery's time. Either
+ * is covered by the signature, so a replayed copy carries the time it was
+ * first sent with.
+ * - `signature`: the time the scheme signs (`verify.signedTime`), new on
+ *   every attempt: it must be within `verify.toleranceMs` of now.
+ * - `payload`: the event's own time (`occurredAt`, as `parse` reads it from
+ *   the signed body), the same on every retry: it may be at most `maxAgeMs`
+ *   old, which must outlast the provider's retries, and not ahead of now by
+ *   more than clock skew.
+ * The intake keeps each handled event's dedupe record until its window has
+ * closed, so a copy is either a duplicate or too old.
+ */
+export type EventTimeSource = { from: 'signature' } | { from: 'payload'; maxAgeMs: number };
 
 /** What every event carries, read from its validated payload. */
 export interface EventFacts {
@@ -139,6 +154,8 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
   /** Options chosen when subscribing (which statuses, which targets...). */
   setup: Setup;
   verify: SignatureScheme;
+  /** Where the replay window reads the delivery's time. */
+  eventTime: EventTimeSource;
   /** The event id and time of a validated payload. */
   parse(event: z.output<Event>): EventFacts;
   /**
@@ -174,6 +191,12 @@ export function defineTrigger<Event extends z.ZodType, Setup extends z.ZodType>(
   const [prefix, name] = definition.id.split('.');
   if (prefix !== definition.integration.id || !name || !/^[a-z][a-z0-9_]*$/.test(name)) {
     throw new Error(`Trigger id "${definition.id}" must be "${definition.integration.id}.<event_name>".`);
+  }
+  const time = definition.eventTime;
+  if (time.from === 'signature' ? !definition.verify.signedTime : !(time.maxAgeMs > 0)) {
+    throw new Error(
+      `Trigger ${definition.id}: eventTime ${time.from} needs ${time.from === 'signature' ? 'a scheme that signs a time (verify.signedTime)' : 'a maxAgeMs above 0'}.`,
+    );
   }
   return Object.freeze(definition);
 }

@@ -120,7 +120,9 @@ describe.skipIf(!enabled)(
 
     /** The provider delivering one event to a listener; retries a 409 (being handled) as it would. */
     async function deliver(base: string, eventId: string): Promise<string> {
-      const body = JSON.stringify(deploymentEvent('deployment.created', { id: eventId }));
+      const body = JSON.stringify(
+        deploymentEvent('deployment.created', { id: eventId, createdAt: Date.now() }),
+      );
       for (;;) {
         const response = await fetch(`${base}/hooks/${SUBSCRIPTION}`, {
           method: 'POST',

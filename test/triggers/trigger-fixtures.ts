@@ -32,12 +32,13 @@ export function ticketStatusEvent(overrides: { id?: string; current?: string; ti
 
 export function deploymentEvent(
   type = 'deployment.created',
-  overrides: { id?: string; project?: string; target?: string | null } = {},
+  overrides: { id?: string; project?: string; target?: string | null; createdAt?: number } = {},
 ) {
   return {
     type,
     id: overrides.id ?? 'evt_Qx1',
-    createdAt: Date.UTC(2026, 0, 1),
+    // The replay window refuses an event more than a day old: a listener on the real clock needs `Date.now()`.
+    createdAt: overrides.createdAt ?? Date.UTC(2026, 0, 1),
     region: 'syd1',
     payload: {
       team: { id: 'team_1' },

@@ -17,7 +17,7 @@ export interface Unverifiable {
 }
 
 /**
- * Stage 2, subscription by URL path: `/hooks/<subscription-id>` (a query
+ * Stage 1, subscription by URL path: `/hooks/<subscription-id>` (a query
  * string is ignored), looked up before a byte of the body is read. A path
  * that is no id, an id nobody stored, a trigger not served here and a
  * subscription without a secret all come back Unverifiable, with a refusal

@@ -3,7 +3,7 @@ import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
 import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
 import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
-import { checkTimestampWindow } from './check-timestamp-window.js';
+import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
 import { filterEvent } from './filter-event.js';
 import { findSubscription } from './find-subscription.js';
@@ -42,7 +42,11 @@ export interface IntakeOptions {
   unverifiedFloorMs?: number;
   /** How long a claim holds while the handler runs. Default 5 minutes. */
   leaseMs?: number;
-  /** How long a handled event id is remembered. Default 7 days, past every provider's retries. */
+  /**
+   * How long a handled event id is remembered at least. Default 7 days, past
+   * every provider's retries; a record lasts longer when the trigger's replay
+   * window is still open then (see `doneTtlFor`).
+   */
   doneTtlMs?: number;
   /** Told of every delivery that started nothing, with the reason. */
   onRefused?: (refusal: IntakeRefusal, context: DeliveryContext) => void;
@@ -77,12 +81,31 @@ function declaredLength(headers: Headers): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
+/** Reads the body, noting when it was in (or refused), for the answer schedule of a refusal. */
+async function readBody<T>(clock: Clock, times: DeliveryTimes, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } finally {
+    times.bodyRead = clock.now();
+  }
+}
+
+/** What the sender of a delivery that started nothing is told. */
+function answerOf(refusal: IntakeRefusal): IntakeAnswer {
+  const body: Record<string, unknown> = refusal.answer
+    ? { ...refusal.answer }
+    : { status: refusal.code, message: refusal.message };
+  if (refusal.issues.length) body.issues = refusal.issues;
+  return { status: refusal.status, body };
+}
+
 /**
  * The one intake every trigger's deliveries pass: subscription by path ->
- * body within the size limit -> signature -> timestamp window -> parse and
- * validate -> dedupe -> filter -> map -> hand over -> answer. The path is
- * looked up first so that a body nothing here can verify is never held. Each stage is its own function; this
- * only runs them in order and turns a refusal into the provider's answer.
+ * body within the size limit -> signature -> parse and validate -> replay
+ * window -> dedupe -> filter -> map -> hand over -> answer. The path is
+ * looked up first so that a body nothing here can verify is never held.
+ * Each stage is its own function; this only runs them in order and turns
+ * a refusal into the provider's answer.
  */
 export function createIntake(options: IntakeOptions): Intake {
   const clock = options.clock ?? systemClock;
@@ -92,15 +115,6 @@ export function createIntake(options: IntakeOptions): Intake {
     leaseMs: options.leaseMs ?? 5 * 60_000,
     doneTtlMs: options.doneTtlMs ?? 7 * 24 * 60 * 60_000,
   };
-
-  /** Reads the body, noting when it was in (or refused), for the answer schedule of a refusal. */
-  async function readBody<T>(times: DeliveryTimes, read: () => Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } finally {
-      times.bodyRead = clock.now();
-    }
-  }
 
   async function stages(
     request: IntakeRequest,
@@ -114,25 +128,27 @@ export function createIntake(options: IntakeOptions): Intake {
     const found = await findSubscription(request.path, options.subscriptions, options.triggers);
     if ('refusal' in found) {
       context.subscription = found.subscription;
-      await readBody(times, () => readUnverifiable(request.body, declared, settings.maxBodyBytes));
+      await readBody(clock, times, () => readUnverifiable(request.body, declared, settings.maxBodyBytes));
       throw found.refusal;
     }
     const { subscription, trigger } = found;
     context.subscription = subscription.id;
-    const body = await readBody(times, () =>
+    const body = await readBody(clock, times, () =>
       readBodyWithinLimit(request.body, declared, settings.maxBodyBytes),
     );
     verifySignature(trigger, subscription, { headers: request.headers, body });
     times.verified = true;
-    checkTimestampWindow(trigger.verify, request.headers, clock.now());
     const { payload, facts } = parseEvent(trigger, body);
     context.event_id = facts.eventId;
+    const now = clock.now();
+    const timing = { ...trigger, headers: request.headers, occurredAt: facts.occurredAt };
+    const doneTtlMs = doneTtlFor(checkTimestampWindow(timing, now), now, settings.doneTtlMs);
     const key = dedupeKey(subscription, facts.eventId);
     const claimed: ClaimedEvent = { key, token: await claimEvent(options.dedupe, key, settings.leaseMs) };
     try {
       const skipped = filterEvent(trigger, subscription, payload);
       if (skipped !== undefined) {
-        await options.dedupe.complete(key, claimed.token, settings.doneTtlMs);
+        await options.dedupe.complete(key, claimed.token, doneTtlMs);
         options.onSkipped?.(skipped, context);
         return { status: 200, body: { status: 'skipped', event_id: facts.eventId, reason: skipped } };
       }
@@ -144,7 +160,7 @@ export function createIntake(options: IntakeOptions): Intake {
         variables: mapEventVariables(trigger, subscription, payload),
         payload,
       };
-      await handOver(options.handler, event, options.dedupe, claimed, settings.doneTtlMs);
+      await handOver(options.handler, event, options.dedupe, claimed, doneTtlMs);
     } catch (error) {
       if (!(error instanceof IntakeRefusal)) await options.dedupe.release(key, claimed.token);
       throw error;
@@ -166,11 +182,7 @@ export function createIntake(options: IntakeOptions): Intake {
             : new IntakeRefusal(500, 'internal_error', 'The delivery could not be handled; send it again.');
         options.onRefused?.(refusal, context);
         if (!times.verified) await untilUnverifiedAnswer(clock, times, settings.unverifiedFloorMs);
-        const body: Record<string, unknown> = refusal.answer
-          ? { ...refusal.answer }
-          : { status: refusal.code, message: refusal.message };
-        if (refusal.issues.length) body.issues = refusal.issues;
-        return { status: refusal.status, body };
+        return answerOf(refusal);
       }
     },
   };

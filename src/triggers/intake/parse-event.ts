@@ -9,7 +9,7 @@ export interface ParsedEvent {
 }
 
 /**
- * Stage 5, parse and validate: the verified bytes as JSON, checked against
+ * Stage 4, parse and validate: the verified bytes as JSON, checked against
  * the trigger's payload schema. A failure is a 400 naming the failing
  * fields (never their values).
  */

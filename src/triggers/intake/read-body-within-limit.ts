@@ -19,7 +19,7 @@ export function checkDeclaredLength(declaredLength: number | undefined, limit: n
 }
 
 /**
- * Stage 1, size limit. Hands each chunk of the raw body to `take` as it
+ * Stage 2, size limit. Hands each chunk of the raw body to `take` as it
  * arrives, refusing with 413 as soon as the declared length or the bytes
  * read pass `limit`: an oversized body is never held whole, parsed or
  * verified. What `take` keeps is its own choice, so a body nobody can

@@ -13,7 +13,7 @@ import {
   provisionDeploymentWebhook,
   removeDeploymentWebhook,
 } from './deployment-webhook.js';
-import { deploymentsSignature } from './signature.js';
+import { deploymentsEventTime, deploymentsSignature } from './signature.js';
 
 export interface DeploymentTriggerSpec {
   id: string;
@@ -40,6 +40,7 @@ export function defineDeploymentTrigger(spec: DeploymentTriggerSpec) {
     variables: { ...deploymentVariables, ...extraVariables },
     setup: DeploymentSetup,
     verify: deploymentsSignature,
+    eventTime: deploymentsEventTime,
     parse: deploymentEventFacts,
     skipReason: deploymentSkipReason,
     example: deploymentEventExample(eventType),

@@ -1,5 +1,5 @@
 import { provisionEventWebhook, type RuleOption, removeEventWebhook } from './event-webhook.js';
-import { ticketingSignature } from './signature.js';
+import { ticketingEventTime, ticketingSignature } from './signature.js';
 import { ticketEventFacts } from './ticket-event.js';
 import { ticketingWebhookAdmin } from './webhook-admin.js';
 
@@ -12,6 +12,7 @@ import { ticketingWebhookAdmin } from './webhook-admin.js';
 export function ticketEventDelivery<Setup>(eventType: string, rule?: RuleOption<Setup>) {
   return {
     verify: ticketingSignature,
+    eventTime: ticketingEventTime,
     parse: ticketEventFacts,
     webhook: ticketingWebhookAdmin,
     provision: provisionEventWebhook(eventType, rule),

@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { type RawDelivery, type SignatureScheme, timingSafeEqualText } from '../../../../src/kit/index.js';
+import {
+  type EventTimeSource,
+  type RawDelivery,
+  type SignatureScheme,
+  timingSafeEqualText,
+} from '../../../../src/kit/index.js';
 
 export const TICKETING_SIGNATURE_HEADER = 'x-zendesk-webhook-signature';
 export const TICKETING_TIMESTAMP_HEADER = 'x-zendesk-webhook-signature-timestamp';
@@ -31,3 +36,6 @@ export const ticketingSignature: SignatureScheme = {
   },
   toleranceMs: 5 * 60_000,
 };
+
+/** The replay window reads the signed timestamp: it is new on every attempt, so 5 minutes either way. */
+export const ticketingEventTime: EventTimeSource = { from: 'signature' };
