@@ -65,6 +65,7 @@ export {
   defineTrigger,
   type EventFacts,
   type EventTimeSource,
+  type ProviderContext,
   type ProvisionContext,
   type ProvisionResult,
   type RawDelivery,
@@ -75,6 +76,7 @@ export {
   type WebhookAdmin,
   type WebhookContext,
 } from '../triggers/define-trigger.js';
+export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
 export { timingSafeEqualText } from '../triggers/timing-safe-equal.js';
 
 // Small value helpers.

@@ -3,6 +3,7 @@ import type { PublicConnection } from '../connection/connection.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { Logger } from '../logger.js';
 import type { Integration } from '../step/define-integration.js';
+import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 
 /** One delivery as it arrived: the raw bytes are what the provider signed, so nothing reads them first. */
 export interface RawDelivery {
@@ -60,7 +61,8 @@ export interface EventFacts {
 
 export type Constraints = Readonly<Record<string, readonly string[]>>;
 
-interface ProviderContext {
+/** What every call to the provider about a trigger works with. */
+export interface ProviderContext {
   /** Bound to the subscription's connection, exactly as a step's `ctx.http`. */
   http: HttpClient;
   connection: PublicConnection;
@@ -70,11 +72,25 @@ interface ProviderContext {
 export interface ProvisionContext<Setup> extends ProviderContext {
   subscription: {
     id: string;
-    /** The public URL deliveries must go to: `<target>/hooks/<id>`. */
+    /**
+     * The public URL deliveries must go to: `<target>/hooks/<id>`. It is the
+     * marker that finds the webhook again, so give it to the provider as is.
+     */
     url: string;
     setup: Setup;
     constraints: Constraints;
   };
+  /**
+   * Webhooks the provider already holds that deliver to `subscription.url`:
+   * an earlier attempt made them and its answer was lost. Adopt one (or,
+   * where its secret cannot be read again, delete and replace it) instead
+   * of creating another; delete any others. Empty on a first attempt.
+   */
+  existing: readonly ListedWebhook[];
+  /** The provider ids an earlier attempt recorded (empty on a first attempt). */
+  recorded: Readonly<Record<string, string>>;
+  /** Whether a signing secret is stored already (for the webhook in `recorded`). */
+  secretStored: boolean;
   /**
    * Saves what exists at the provider so far (and the signing secret as
    * soon as it is known) before the next call, so a failure half-way leaves
@@ -84,7 +100,7 @@ export interface ProvisionContext<Setup> extends ProviderContext {
 }
 
 export interface RemoveContext extends ProviderContext {
-  /** The provider-side ids `provision` recorded. */
+  /** The provider-side ids `provision` recorded: each key it deletes, or finds gone, is reported. */
   provider: Readonly<Record<string, string>>;
   /** Saves what is left after each deletion, for the same reason as in provisioning. */
   record(provider: Record<string, string>): Promise<void>;
@@ -130,12 +146,23 @@ export interface WebhookAdmin {
   test?(context: WebhookContext, payload: string): Promise<TestDeliveryResult>;
   /** Without `test`: why the provider cannot send one, and what to do instead. */
   noTest?: string;
+  /**
+   * Every webhook of the connection's account (all pages, up to a bound).
+   * Finds ours by the URL after an answer was lost, and the orphans that
+   * point at us but belong to no subscription (`triggers status`).
+   */
+  list?(context: ProviderContext): Promise<ListedWebhook[]>;
+  /** Deletes one webhook by its provider id: `already_gone` when the provider has none by that id. */
+  delete?(context: ProviderContext, webhookId: string): Promise<RemovalOutcome>;
 }
 
 export interface ProvisionResult {
   provider: Record<string, string>;
-  /** The signing secret the provider gave; the intake refuses every delivery without one. */
-  secret: string;
+  /**
+   * The signing secret the provider gave (the intake refuses every delivery
+   * without one); absent when the one already stored stands.
+   */
+  secret?: string | undefined;
 }
 
 export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodType> {
@@ -174,8 +201,11 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
   webhook?: WebhookAdmin;
   /** Creates the webhook (and any rule) at the provider and returns its ids and signing secret. */
   provision(context: ProvisionContext<z.output<Setup>>): Promise<ProvisionResult>;
-  /** Deletes what `provision` created, in the order the provider needs. */
-  remove(context: RemoveContext): Promise<void>;
+  /**
+   * Deletes what `provision` created, in the order the provider needs, and
+   * says what it did to each: deleted now, or already gone there.
+   */
+  remove(context: RemoveContext): Promise<RemovedItem[]>;
 }
 
 export type Trigger<Event extends z.ZodType = z.ZodType, Setup extends z.ZodType = z.ZodType> = Readonly<

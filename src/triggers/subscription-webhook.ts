@@ -10,7 +10,11 @@ import { type Subscription, subscriptionUrl } from './subscription.js';
 function notAtProvider(trigger: AnyTrigger, subscription: Subscription): string | undefined {
   if (subscription.manual)
     return 'made by hand in the provider settings (--manual): nothing recorded to read there';
-  if (!Object.keys(subscription.provider).length) return 'nothing was created at the provider yet';
+  if (!Object.keys(subscription.provider).length) {
+    return subscription.state === 'provisioning'
+      ? 'nothing recorded yet (a create whose answer was lost is found by its URL): finish with triggers activate, or remove'
+      : 'nothing was created at the provider yet';
+  }
   return trigger.webhook ? undefined : `${trigger.id} declares no way to read its webhook`;
 }
 

@@ -7,8 +7,10 @@ import type { SubscriptionStore } from '../store/subscriptions/subscription-stor
 import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
 import { checkSubscription } from './intake/check-subscription.js';
-import { withProviderSession } from './provider-session.js';
-import { newSubscriptionId, type Subscription, subscriptionUrl } from './subscription.js';
+import type { RemovedItem } from './provider-webhook.js';
+import { provisionSubscription } from './provision-subscription.js';
+import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
+import { newSubscriptionId, type Subscription } from './subscription.js';
 
 export interface CreateSubscriptionRequest {
   trigger: string;
@@ -42,7 +44,9 @@ export interface TriggerSubscriptionsOptions {
  * anything is stored or sent, provisions the webhook at the provider
  * through the connection, and removes it again. Each provider step is
  * recorded as it happens, so a failure leaves a subscription in state
- * `provisioning` or `removing` that `remove` finishes.
+ * `provisioning` (that `activate` finishes) or `removing` (that `remove`
+ * finishes); the webhook's URL names the subscription, so what a lost
+ * answer made is found again rather than made twice or left behind.
  */
 export class TriggerSubscriptions {
   private readonly clock: Clock;
@@ -104,48 +108,70 @@ export class TriggerSubscriptions {
     });
     await store.put(subscription);
     if (request.manual) return subscription;
+    return this.provision(trigger, subscription, setup, false);
+  }
+
+  /**
+   * Provisions at the provider and marks the subscription ready. `retry`:
+   * an earlier attempt may have made the webhook, so it is looked for by
+   * its URL first and adopted (see `provisionSubscription`).
+   */
+  private async provision(
+    trigger: AnyTrigger,
+    subscription: Subscription,
+    setup: unknown,
+    retry: boolean,
+  ): Promise<Subscription> {
+    const store = this.options.subscriptions;
     const { id } = subscription;
-    const record = async (provider: Record<string, string>, secret?: string) => {
-      await store.update(id, (current) => ({ ...current, provider, secret: secret ?? current.secret }));
-    };
-    await withProviderSession(this.options.runtime, trigger, request.connection, (context) =>
-      trigger.provision({
-        http: context.http,
-        connection: context.connection,
-        log: context.log,
-        subscription: {
-          id,
-          url: subscriptionUrl(subscription),
-          setup,
-          constraints: subscription.constraints,
-        },
-        record,
-      }),
-    );
+    await provisionSubscription(this.options.runtime, {
+      trigger,
+      subscription,
+      setup,
+      retry,
+      record: async (provider, secret) => {
+        await store.update(id, (current) => ({ ...current, provider, secret: secret ?? current.secret }));
+      },
+    });
     return store.update(id, (current) => ({ ...current, state: 'ready' }));
   }
 
-  /** Deletes what the provider holds for the subscription (rule first, then webhook), then the record. */
-  async remove(id: string): Promise<void> {
+  /**
+   * Finishes a subscription left `provisioning` by a failure: finds what an
+   * earlier attempt made at the provider by the subscription's URL and
+   * adopts it, or creates what is missing. A ready or manual one is returned as is.
+   */
+  async resume(id: string): Promise<Subscription> {
+    const subscription = await this.require(id);
+    if (subscription.manual || subscription.state !== 'provisioning') return subscription;
+    requireTriggerPlan(this.options.entitlements);
+    const trigger = this.options.triggers.requireTrigger(subscription.trigger);
+    return this.provision(trigger, subscription, trigger.setup.parse(subscription.setup), true);
+  }
+
+  /**
+   * Deletes what the provider holds for the subscription (rule first, then
+   * webhook, and while the record may be incomplete, any webhook found by
+   * its URL), then the record; says what it found and did there.
+   */
+  async remove(id: string): Promise<SubscriptionRemoval> {
     const store = this.options.subscriptions;
     const subscription = await this.require(id);
-    const hasRemote = !subscription.manual && Object.keys(subscription.provider).length > 0;
-    if (hasRemote) {
+    let removed = { items: [] as RemovedItem[], looked: false };
+    if (!subscription.manual) {
       const trigger = this.options.triggers.requireTrigger(subscription.trigger);
       await store.update(id, (current) => ({ ...current, state: 'removing', active: false }));
-      await withProviderSession(this.options.runtime, trigger, subscription.connection, (context) =>
-        trigger.remove({
-          http: context.http,
-          connection: context.connection,
-          log: context.log,
-          provider: subscription.provider,
-          record: async (provider) => {
-            await store.update(id, (current) => ({ ...current, provider }));
-          },
-        }),
-      );
+      removed = await removeAtProvider(this.options.runtime, trigger, subscription, async (provider) => {
+        await store.update(id, (current) => ({ ...current, provider }));
+      });
     }
     await store.remove(id);
+    return {
+      id,
+      provider: summarizeRemoval(subscription, removed.items, removed.looked),
+      manual: subscription.manual,
+      items: removed.items,
+    };
   }
 
   /** Stores the signing secret of a manual subscription, as the provider showed it. */
@@ -156,8 +182,10 @@ export class TriggerSubscriptions {
     return this.options.subscriptions.update(id, (current) => ({ ...current, secret: secret.trim() }));
   }
 
+  /** Turns deliveries on or off; activating one left `provisioning` finishes its provisioning first. */
   async setActive(id: string, active: boolean): Promise<Subscription> {
-    await this.require(id);
+    if (active) await this.resume(id);
+    else await this.require(id);
     return this.options.subscriptions.update(id, (current) => ({ ...current, active }));
   }
 

@@ -49,6 +49,14 @@ function answerWebhookCreation(id: string): nock.Interceptor {
     .get(`/api/v2/webhooks/${id}/signing_secret`);
 }
 
+/** Answers "List Webhooks" with the given webhooks, as `remove` asks it while a record may be incomplete. */
+function answerWebhookList(webhooks: { id: string; endpoint: string }[]): nock.Scope {
+  return nock(HOST)
+    .get('/api/v2/webhooks')
+    .query({ 'page[size]': '100' })
+    .reply(200, { webhooks, meta: { has_more: false, after_cursor: null } });
+}
+
 async function setup(plan = 'enterprise') {
   const fx = nockTicketing();
   await fx.store.put(deploymentsConnection);
@@ -110,8 +118,18 @@ describe('ticketing provisioning on the wire', () => {
     const [left] = await subscriptions.list();
     expect(left).toMatchObject({ state: 'provisioning', provider: { webhook_id: 'wh1' } });
     expect(left?.secret).toBeUndefined();
+    const listed = answerWebhookList([
+      { id: 'wh1', endpoint: `https://agents.example.com/hooks/${left!.id}` },
+      { id: 'someone-elses', endpoint: 'https://elsewhere.example.com/hooks/x' },
+    ]);
     const deleted = nock(HOST).delete('/api/v2/webhooks/wh1').reply(204);
-    await manager.remove(left!.id);
+    expect(await manager.remove(left!.id)).toEqual({
+      id: left!.id,
+      provider: 'removed',
+      manual: false,
+      items: [{ kind: 'webhook', id: 'wh1', outcome: 'removed' }],
+    });
+    expect(listed.isDone()).toBe(true);
     expect(deleted.isDone()).toBe(true);
     expect(await subscriptions.list()).toEqual([]);
   });
@@ -133,8 +151,12 @@ describe('ticketing provisioning on the wire', () => {
     await expect(manager.remove(id)).rejects.toBeTruthy();
     expect(order).toEqual(['rule 77', 'webhook']);
     expect(await subscriptions.get(id)).toMatchObject({ state: 'removing', provider: { webhook_id: 'wh2' } });
+    answerWebhookList([]);
     nock(HOST).delete('/api/v2/webhooks/wh2').reply(404, { error: 'RecordNotFound' });
-    await manager.remove(id);
+    expect(await manager.remove(id)).toMatchObject({
+      provider: 'already_gone',
+      items: [{ kind: 'webhook', id: 'wh2', outcome: 'already_gone' }],
+    });
     expect(await subscriptions.get(id)).toBeUndefined();
   });
 });
@@ -218,6 +240,7 @@ describe('ticketing provisioning through a business rule, on the wire', () => {
       state: 'provisioning',
       provider: { webhook_id: 'wh10', trigger_id: 'pending' },
     });
+    answerWebhookList([{ id: 'wh10', endpoint: `https://agents.example.com/hooks/${left!.id}` }]);
     const removal: string[] = [];
     const lookup = nock(HOST)
       .get('/api/v2/triggers.json')

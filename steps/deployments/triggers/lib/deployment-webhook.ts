@@ -1,10 +1,14 @@
 import * as z from 'zod';
 import {
   definedOnly,
+  type HttpClient,
+  type ListedWebhook,
   NotFoundError,
   type ProvisionContext,
   type ProvisionResult,
+  type RemovalOutcome,
   type RemoveContext,
+  type RemovedItem,
   type WebhookAdmin,
 } from '../../../../src/kit/index.js';
 import { allowedProjects } from '../../lib/project-scope.js';
@@ -22,13 +26,56 @@ function webhookPath(id: string): string {
   return deploymentsWebhookPaths.webhook.replace('{id}', encodeURIComponent(WebhookId.parse(id)));
 }
 
+/** `DELETE /v1/webhooks/{id}`: `already_gone` when the provider has none by that id. */
+async function deleteWebhook(http: HttpClient, id: string): Promise<RemovalOutcome> {
+  try {
+    await http.request({ method: 'DELETE', path: webhookPath(id) });
+    return 'removed';
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'already_gone';
+    throw error;
+  }
+}
+
+const ListedWebhooks = z.array(
+  z
+    .object({
+      id: WebhookId,
+      url: z.string().max(2000),
+      events: z.array(z.string().max(200)).max(100).nullish(),
+    })
+    .loose(),
+);
+
+/**
+ * `GET /v1/webhooks` (with the connection's `teamId`): every webhook of the
+ * account or team, in one answer (the endpoint has no pages).
+ */
+async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
+  const answer = await http.request({ method: 'GET', path: deploymentsWebhookPaths.webhooks });
+  return ListedWebhooks.parse(answer.body).map((webhook) => ({
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events ?? [],
+  }));
+}
+
 /**
  * `POST /v1/webhooks {url, events, projectIds}`. The secret is in this
  * answer only, so it is recorded with the id at once. Project scoping (the
- * `projects` constraint) becomes `projectIds`, and is enforced again at intake.
+ * `projects` constraint) becomes `projectIds`, and is enforced again at
+ * intake. A webhook an earlier attempt made (found by its URL) cannot be
+ * adopted unless its secret was stored: its secret cannot be read again,
+ * so it is deleted and replaced, leaving exactly one.
  */
 export function provisionDeploymentWebhook(eventType: string) {
   return async (context: ProvisionContext<unknown>): Promise<ProvisionResult> => {
+    const recorded = context.recorded.webhook_id;
+    const kept = context.existing.find((webhook) => webhook.id === recorded && context.secretStored);
+    for (const webhook of context.existing) {
+      if (webhook !== kept) await deleteWebhook(context.http, webhook.id);
+    }
+    if (kept) return { provider: { webhook_id: kept.id } };
     const projects = allowedProjects(context.subscription.constraints);
     const created = await context.http.request({
       method: 'POST',
@@ -46,16 +93,14 @@ export function provisionDeploymentWebhook(eventType: string) {
   };
 }
 
-export async function removeDeploymentWebhook(context: RemoveContext): Promise<void> {
+export async function removeDeploymentWebhook(context: RemoveContext): Promise<RemovedItem[]> {
   const remaining: Record<string, string> = { ...context.provider };
-  if (!remaining.webhook_id) return;
-  try {
-    await context.http.request({ method: 'DELETE', path: webhookPath(remaining.webhook_id) });
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-  }
+  const id = remaining.webhook_id;
+  if (!id) return [];
+  const outcome = await deleteWebhook(context.http, id);
   delete remaining.webhook_id;
   await context.record(remaining);
+  return [{ kind: 'webhook', id, outcome }];
 }
 
 const ShownWebhook = z
@@ -92,6 +137,8 @@ export const deploymentsWebhookAdmin: WebhookAdmin = {
       throw error;
     }
   },
+  list: (context) => listWebhooks(context.http),
+  delete: (context, webhookId) => deleteWebhook(context.http, webhookId),
   noTest:
     'The deployments provider has no test delivery (its API offers no webhook test or ping). To see a real one against the sandbox, make an event happen: run deployments.create_deployment with a connection to the sandbox, and the sandbox delivers it, signed, to this subscription.',
 };

@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import type { HttpClient, ProvisionContext, ProvisionResult } from '../../../../src/kit/index.js';
-import { createWebhook, readSigningSecret, ticketingWebhookPaths } from './webhook-api.js';
+import {
+  adoptOrCreateWebhook,
+  deleteIfPresent,
+  providerPath,
+  readSigningSecret,
+  ticketingWebhookPaths,
+} from './webhook-api.js';
 
 /**
  * How a ticketing subscription reaches the provider. Every one of our five
@@ -90,15 +96,44 @@ const CreatedRule = z
  * notifies it. Before the rule is asked for, the record says a rule may
  * exist (`trigger_id: pending`): if its answer is lost, `remove` finds the
  * rule by the webhook it notifies, so the webhook is never left behind a
- * rule nobody knows (the provider refuses to delete a webhook in use).
+ * rule nobody knows (the provider refuses to delete a webhook in use). A
+ * retry that adopts a webhook keeps `pending` from the start, and adopts a
+ * rule that already notifies it instead of asking for another.
  */
 export async function provisionBusinessRule(
   context: ProvisionContext<unknown>,
   rule: { eventType: string; field: string; conditions: RuleConditions },
 ): Promise<ProvisionResult> {
-  const webhookId = await createWebhook(context, ['conditional_ticket_events'], rule.eventType);
-  const secret = await readSigningSecret(context, webhookId);
+  const retried = context.existing.length > 0 || Boolean(context.recorded.trigger_id);
+  const maybeRule: Record<string, string> = retried ? { trigger_id: PENDING } : {};
+  const webhookId = await adoptOrCreateWebhook(
+    context,
+    ['conditional_ticket_events'],
+    rule.eventType,
+    maybeRule,
+  );
+  const secret = await readSigningSecret(context, webhookId, maybeRule);
   await context.record({ webhook_id: webhookId, trigger_id: PENDING }, secret);
+  const adopted = retried ? await adoptRule(context.http, webhookId) : undefined;
+  const ruleId = adopted ?? (await createRule(context, webhookId, rule));
+  const provider = { webhook_id: webhookId, trigger_id: ruleId };
+  await context.record(provider, secret);
+  return { provider, secret };
+}
+
+/** A rule an earlier attempt made for the webhook, with any further ones deleted; undefined when there is none. */
+async function adoptRule(http: HttpClient, webhookId: string): Promise<string | undefined> {
+  const [kept, ...others] = await rulesNotifying(http, webhookId);
+  for (const other of others) await deleteIfPresent(http, providerPath('trigger', other));
+  return kept;
+}
+
+/** `POST /api/v2/triggers`: the rule that notifies the webhook of the changes asked for. */
+async function createRule(
+  context: ProvisionContext<unknown>,
+  webhookId: string,
+  rule: { eventType: string; field: string; conditions: RuleConditions },
+): Promise<string> {
   const account = String(context.connection.fields.subdomain ?? 'unknown');
   const answer = await context.http.request({
     method: 'POST',
@@ -118,9 +153,7 @@ export async function provisionBusinessRule(
       },
     },
   });
-  const provider = { webhook_id: webhookId, trigger_id: String(CreatedRule.parse(answer.body).trigger.id) };
-  await context.record(provider, secret);
-  return { provider, secret };
+  return String(CreatedRule.parse(answer.body).trigger.id);
 }
 
 /** Marks a rule that was asked for but whose id we never read. */

@@ -1,6 +1,11 @@
-import type { ProvisionContext, ProvisionResult, RemoveContext } from '../../../../src/kit/index.js';
+import type {
+  ProvisionContext,
+  ProvisionResult,
+  RemoveContext,
+  RemovedItem,
+} from '../../../../src/kit/index.js';
 import { PENDING, provisionBusinessRule, type RuleConditions, rulesNotifying } from './business-rule.js';
-import { createWebhook, deleteIfPresent, providerPath, readSigningSecret } from './webhook-api.js';
+import { adoptOrCreateWebhook, deleteIfPresent, providerPath, readSigningSecret } from './webhook-api.js';
 
 /** How a trigger that offers the business-rule path turns its setup into rule conditions. */
 export interface RuleOption<Setup> {
@@ -11,7 +16,8 @@ export interface RuleOption<Setup> {
 
 /**
  * Provisions an event webhook: `POST /api/v2/webhooks` subscribed to one
- * `zen:event-type:*` event, then reads its signing secret. With a rule
+ * `zen:event-type:*` event (or the one an earlier attempt made, found by
+ * its URL), then reads its signing secret. With a rule
  * option and `setup.delivery: business_rule`, provisions a business rule
  * instead (see business-rule.ts for when and why).
  */
@@ -25,7 +31,7 @@ export function provisionEventWebhook<Setup>(eventType: string, rule?: RuleOptio
         conditions: rule.conditions(context.subscription.setup),
       });
     }
-    const webhookId = await createWebhook(context, [`zen:event-type:${eventType}`], eventType);
+    const webhookId = await adoptOrCreateWebhook(context, [`zen:event-type:${eventType}`], eventType);
     const secret = await readSigningSecret(context, webhookId);
     return { provider: { webhook_id: webhookId }, secret };
   };
@@ -37,8 +43,9 @@ export function provisionEventWebhook<Setup>(eventType: string, rule?: RuleOptio
  * failure leaves exactly what is still to delete. A rule whose creation
  * answer was lost (`trigger_id: pending`) is found by the webhook it notifies.
  */
-export async function removeEventWebhook(context: RemoveContext): Promise<void> {
+export async function removeEventWebhook(context: RemoveContext): Promise<RemovedItem[]> {
   const remaining: Record<string, string> = { ...context.provider };
+  const items: RemovedItem[] = [];
   if (remaining.trigger_id) {
     const ruleIds =
       remaining.trigger_id === PENDING
@@ -46,13 +53,25 @@ export async function removeEventWebhook(context: RemoveContext): Promise<void> 
           ? await rulesNotifying(context.http, remaining.webhook_id)
           : []
         : [remaining.trigger_id];
-    for (const id of ruleIds) await deleteIfPresent(context.http, providerPath('trigger', id));
+    for (const id of ruleIds) {
+      items.push({
+        kind: 'rule',
+        id,
+        outcome: await deleteIfPresent(context.http, providerPath('trigger', id)),
+      });
+    }
     delete remaining.trigger_id;
     await context.record(remaining);
   }
   if (remaining.webhook_id) {
-    await deleteIfPresent(context.http, providerPath('webhook', remaining.webhook_id));
+    const id = remaining.webhook_id;
+    items.push({
+      kind: 'webhook',
+      id,
+      outcome: await deleteIfPresent(context.http, providerPath('webhook', id)),
+    });
     delete remaining.webhook_id;
     await context.record(remaining);
   }
+  return items;
 }

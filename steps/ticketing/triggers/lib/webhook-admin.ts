@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { NotFoundError, type WebhookAdmin, type WebhookContext } from '../../../../src/kit/index.js';
-import { providerPath, ticketingWebhookPaths } from './webhook-api.js';
+import { deleteIfPresent, listWebhooks, providerPath, ticketingWebhookPaths } from './webhook-api.js';
 
 const ShownWebhook = z.object({
   webhook: z
@@ -33,7 +33,9 @@ function webhookIdOf(context: WebhookContext): string {
  * `POST /api/v2/webhooks/test?webhook_id=` ("Test Webhook"), which sends one
  * request now, signed with the saved webhook's secret. The vendored
  * description puts the target in `webhook`; the provider's guide sends the
- * body in `request.payload`: both are sent.
+ * body in `request.payload`: both are sent. "List Webhooks" finds ours by
+ * endpoint; "Delete Webhook" removes an orphan (the provider refuses while
+ * a rule still notifies it, and the refusal is reported, not overridden).
  */
 export const ticketingWebhookAdmin: WebhookAdmin = {
   async status(context) {
@@ -56,6 +58,8 @@ export const ticketingWebhookAdmin: WebhookAdmin = {
       throw error;
     }
   },
+  list: (context) => listWebhooks(context.http),
+  delete: (context, webhookId) => deleteIfPresent(context.http, providerPath('webhook', webhookId)),
   async test(context, payload) {
     const target = { endpoint: context.subscription.url, http_method: 'POST', request_format: 'json' };
     const answer = await context.http.request({

@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { type HttpClient, NotFoundError, type ProvisionContext } from '../../../../src/kit/index.js';
+import {
+  type HttpClient,
+  type ListedWebhook,
+  NotFoundError,
+  type ProvisionContext,
+  type RemovalOutcome,
+} from '../../../../src/kit/index.js';
 
 /** The webhook and business-rule APIs of the ticketing provider (spec/openapi/zendesk-webhooks-api.yaml, Triggers). */
 export const ticketingWebhookPaths = {
@@ -23,11 +29,13 @@ export function providerPath(name: 'webhook' | 'signingSecret' | 'trigger', id: 
 }
 
 /**
- * `POST /api/v2/webhooks` to the subscription's URL with the given
- * subscriptions; the id is recorded before anything else is asked, so a
- * failure after it leaves a subscription `remove` can clean up.
+ * `POST /api/v2/webhooks` to the subscription's URL (the marker that finds
+ * it again: the name says the subscription too, but a person may rename
+ * it) with the given subscriptions; the id is recorded before anything
+ * else is asked, so a failure after it leaves a subscription `remove` can
+ * clean up.
  */
-export async function createWebhook(
+async function createWebhook(
   context: ProvisionContext<unknown>,
   subscriptions: string[],
   eventType: string,
@@ -47,30 +55,99 @@ export async function createWebhook(
       },
     },
   });
-  const webhookId = CreatedWebhook.parse(created.body).webhook.id;
-  await context.record({ webhook_id: webhookId });
+  return CreatedWebhook.parse(created.body).webhook.id;
+}
+
+/**
+ * The subscription's webhook: one an earlier attempt made (found at the
+ * provider by its URL, the recorded one first), with any others deleted,
+ * or else a new one. Its id is recorded with `alongside` (a rule that may
+ * exist) before anything else is asked.
+ */
+export async function adoptOrCreateWebhook(
+  context: ProvisionContext<unknown>,
+  subscriptions: string[],
+  eventType: string,
+  alongside: Record<string, string> = {},
+): Promise<string> {
+  const recorded = context.recorded.webhook_id;
+  const [kept, ...others] = [...context.existing].sort(
+    (a, b) => Number(b.id === recorded) - Number(a.id === recorded),
+  );
+  for (const other of others) await deleteIfPresent(context.http, providerPath('webhook', other.id));
+  const webhookId = kept?.id ?? (await createWebhook(context, subscriptions, eventType));
+  await context.record({ webhook_id: webhookId, ...alongside });
   return webhookId;
 }
 
-/** `GET /api/v2/webhooks/{id}/signing_secret`, recorded at once. */
+/** `GET /api/v2/webhooks/{id}/signing_secret`, recorded at once (with `alongside`, as above). */
 export async function readSigningSecret(
   context: ProvisionContext<unknown>,
   webhookId: string,
+  alongside: Record<string, string> = {},
 ): Promise<string> {
   const answer = await context.http.request({
     method: 'GET',
     path: providerPath('signingSecret', webhookId),
   });
   const secret = SigningSecret.parse(answer.body).signing_secret.secret;
-  await context.record({ webhook_id: webhookId }, secret);
+  await context.record({ webhook_id: webhookId, ...alongside }, secret);
   return secret;
 }
 
-export async function deleteIfPresent(http: HttpClient, path: string): Promise<void> {
+/** Deletes what `path` names: `already_gone` when the provider has no such thing (the state remove wants). */
+export async function deleteIfPresent(http: HttpClient, path: string): Promise<RemovalOutcome> {
   try {
     await http.request({ method: 'DELETE', path });
+    return 'removed';
   } catch (error) {
-    // Already gone is the state remove wants.
-    if (!(error instanceof NotFoundError)) throw error;
+    if (error instanceof NotFoundError) return 'already_gone';
+    throw error;
   }
+}
+
+const WebhookPage = z
+  .object({
+    webhooks: z.array(
+      z
+        .object({
+          id: ProviderId,
+          name: z.string().max(500).nullish(),
+          endpoint: z.string().max(2000).nullish(),
+          subscriptions: z.array(z.string().max(200)).max(50).nullish(),
+        })
+        .loose(),
+    ),
+    meta: z.object({ has_more: z.boolean().nullish(), after_cursor: z.string().nullish() }).loose().nullish(),
+  })
+  .loose();
+
+/**
+ * "List Webhooks" (`GET /api/v2/webhooks`, cursor pages of 100, at most 50
+ * pages): every webhook of the account, to find ours by the endpoint that
+ * names the subscription. A webhook without an endpoint is none of ours.
+ */
+export async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
+  const found: ListedWebhook[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < 50; page += 1) {
+    const answer = await http.request({
+      method: 'GET',
+      path: ticketingWebhookPaths.webhooks,
+      query: { 'page[size]': 100, 'page[after]': after },
+    });
+    const { webhooks, meta } = WebhookPage.parse(answer.body);
+    for (const webhook of webhooks) {
+      if (!webhook.endpoint) continue;
+      found.push({
+        id: webhook.id,
+        url: webhook.endpoint,
+        name: webhook.name ?? undefined,
+        events: webhook.subscriptions ?? [],
+      });
+    }
+    if (!meta?.has_more || !meta.after_cursor) break;
+    after = meta.after_cursor;
+  }
+  return found;
 }
