@@ -102,6 +102,7 @@ export {
   defineTrigger,
   type EventFacts,
   type EventTimeSource,
+  type ProviderContext,
   type ProvisionContext,
   type ProvisionResult,
   type RawDelivery,
@@ -128,6 +129,16 @@ export {
 } from './triggers/intake/intake-server.js';
 export { toNodeListener } from './triggers/intake/node-listener.js';
 export { DEFAULT_MAX_BODY_BYTES } from './triggers/intake/read-body-within-limit.js';
+export {
+  findOrphanWebhooks,
+  type HookedWebhook,
+  type OrphanScan,
+  type OrphanScanOptions,
+  type PrunedWebhook,
+  pruneOrphanWebhooks,
+} from './triggers/orphan-webhooks.js';
+export type { ListedWebhook, RemovalOutcome, RemovedItem } from './triggers/provider-webhook.js';
+export type { ProviderRemoval, SubscriptionRemoval } from './triggers/remove-at-provider.js';
 export {
   type PublicSubscription,
   Subscription,

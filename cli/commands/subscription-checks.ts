@@ -3,6 +3,7 @@ import { isToolstepsError } from '../../src/errors/index.js';
 import { toPublicSubscription } from '../../src/triggers/subscription.js';
 import { EXIT_FAILURE, printJson, printValue } from '../output.js';
 import { triggerContext } from '../trigger-context.js';
+import type { OrphanScopeOptions } from './orphan-webhook-actions.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
@@ -15,9 +16,18 @@ function failedRead(error: unknown) {
 /**
  * `triggers status <id>`: the stored subscription, the provider's view of
  * its webhook (read now), and the last delivery. Exit 1 when the provider's
- * webhook is gone or could not be read.
+ * webhook is gone or could not be read. Without an id: the overview, with
+ * the orphans at the providers (orphan-webhook-actions.ts).
  */
-export async function showStatus(id: string, _options: unknown, command: Command): Promise<void> {
+export async function showStatus(
+  id: string | undefined,
+  options: OrphanScopeOptions,
+  command: Command,
+): Promise<void> {
+  if (id === undefined) {
+    const { showOverview } = await import('./orphan-webhook-actions.js');
+    return showOverview(options, command);
+  }
   const { manager, registry, runtime } = await triggerContext();
   const subscription = await manager.require(id);
   const trigger = registry.requireTrigger(subscription.trigger);

@@ -13,7 +13,7 @@ async function listSubscriptions(_options: unknown, command: Command): Promise<v
     process.stdout.write('No subscriptions. Make one with: toolsteps triggers create.\n');
   for (const item of subscriptions) {
     process.stdout.write(
-      `${item.id}  ${item.trigger.padEnd(34)} ${item.active ? 'active  ' : 'inactive'}  ${item.connection}  ${item.url}${item.state === 'ready' ? '' : `  [${item.state}: finish with triggers remove]`}\n`,
+      `${item.id}  ${item.trigger.padEnd(34)} ${item.active ? 'active  ' : 'inactive'}  ${item.connection}  ${item.url}${item.state === 'ready' ? '' : `  [${item.state}: finish with triggers ${item.state === 'provisioning' ? 'activate (or remove)' : 'remove'}]`}\n`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
+import type { SubscriptionRemoval } from '../../src/triggers/remove-at-provider.js';
 import { type Subscription, subscriptionUrl } from '../../src/triggers/subscription.js';
 import { connectionIdOption, constraintsOption } from '../option-values.js';
 import { printJson } from '../output.js';
@@ -100,14 +101,34 @@ export async function createSubscription(
 
 export async function setActive(id: string, active: boolean, command: Command): Promise<void> {
   const subscription = await (await triggerContext()).manager.setActive(id, active);
-  if (command.optsWithGlobals().json) printJson(createdView(subscription));
+  if (command.optsWithGlobals().json) printJson({ ...createdView(subscription), state: subscription.state });
   else process.stdout.write(`${subscription.id} is ${active ? 'active' : 'inactive'}.\n`);
 }
 
+/** What `triggers remove` says it did at the provider, in words. */
+function removalWords(removal: SubscriptionRemoval): string {
+  const done = removal.items.map(
+    (item) => `${item.kind} ${item.id} ${item.outcome === 'removed' ? 'removed' : 'already gone'}`,
+  );
+  const list = done.length ? ` (${done.join(', ')})` : '';
+  switch (removal.provider) {
+    case 'removed':
+      return `removed there${list}`;
+    case 'already_gone':
+      return `already gone there, deleted in its settings or by an earlier remove${list}`;
+    case 'never_provisioned':
+      return removal.manual
+        ? 'nothing was provisioned there (made by hand: delete the webhook in its settings)'
+        : 'nothing was provisioned there';
+    default:
+      return 'UNKNOWN: a create may have taken effect and this trigger cannot look for it; check the provider settings for a webhook to its URL';
+  }
+}
+
 export async function removeSubscription(id: string, _options: unknown, command: Command): Promise<void> {
-  await (await triggerContext()).manager.remove(id);
-  if (command.optsWithGlobals().json) printJson({ id, removed: true });
-  else process.stdout.write(`Removed ${id} and its webhook at the provider.\n`);
+  const removal = await (await triggerContext()).manager.remove(id);
+  if (command.optsWithGlobals().json) printJson({ ...removal, removed: true });
+  else process.stdout.write(`Removed ${id}; at the provider: ${removalWords(removal)}.\n`);
 }
 
 export const activate = (id: string, _options: unknown, command: Command) => setActive(id, true, command);

@@ -5,10 +5,15 @@ import { registerTriggerCatalogCommands } from './trigger-catalog-commands.js';
 
 const actions = () => import('./trigger-actions.js');
 const checks = () => import('./subscription-checks.js');
+const orphans = () => import('./orphan-webhook-actions.js');
 
 /** The commands that act on one stored subscription: name, help line, action. */
 const subscriptionCommands: [string, string, (...args: unknown[]) => Promise<void>][] = [
-  ['activate', 'Let deliveries start events again.', lazyAction(actions, 'activate')],
+  [
+    'activate',
+    'Let deliveries start events again; one left provisioning is finished first (its webhook found by URL and adopted).',
+    lazyAction(actions, 'activate'),
+  ],
   [
     'deactivate',
     'Keep the webhook but start nothing: deliveries are answered and skipped.',
@@ -16,13 +21,8 @@ const subscriptionCommands: [string, string, (...args: unknown[]) => Promise<voi
   ],
   [
     'remove',
-    'Delete the webhook (and rule) at the provider, then the subscription.',
+    'Delete the webhook (and rule) at the provider, then the subscription; says what was removed there.',
     lazyAction(actions, 'removeSubscription'),
-  ],
-  [
-    'status',
-    "Show a subscription, its webhook's state read from the provider now, and the last delivery.",
-    lazyAction(checks, 'showStatus'),
   ],
   [
     'test',
@@ -53,6 +53,36 @@ function registerCreateCommand(triggers: Command): void {
     .action(lazyAction(actions, 'createSubscription'));
 }
 
+/** `--target` (repeatable) and `--connection`: where orphans are looked for. */
+function withOrphanScope(command: Command): Command {
+  return command
+    .option(
+      '--target <public-base-url>',
+      'a base URL of ours: webhooks delivering under <target>/hooks/ point at us (repeatable; default: the targets of the stored subscriptions)',
+      collect,
+    )
+    .option('--connection <id>', "look only at this connection's account");
+}
+
+function registerOrphanCommands(triggers: Command): void {
+  withOrphanScope(
+    triggers
+      .command('status')
+      .description(
+        "With an id: the subscription, its webhook's state read from the provider now, and the last delivery. Without: every subscription, and the webhooks at the providers that point at us but belong to none (orphans).",
+      )
+      .argument('[subscription-id]'),
+  ).action(lazyAction(checks, 'showStatus'));
+  withOrphanScope(
+    triggers
+      .command('prune')
+      .description(
+        'Delete the orphans: webhooks at the providers that point at us but belong to no subscription.',
+      )
+      .option('--dry-run', 'list what would be deleted, delete nothing'),
+  ).action(lazyAction(orphans, 'pruneOrphans'));
+}
+
 /** `triggers ...`: the catalogue, subscribing, and the life of a subscription. */
 export default function registerTriggerCommands(program: Command): void {
   const triggers = program
@@ -63,4 +93,5 @@ export default function registerTriggerCommands(program: Command): void {
   for (const [name, description, action] of subscriptionCommands) {
     triggers.command(name).description(description).argument('<subscription-id>').action(action);
   }
+  registerOrphanCommands(triggers);
 }

@@ -5,7 +5,7 @@ import { newSigningSecret, ulidLike } from '../webhooks/webhook-ids.js';
 import { CONDITIONAL_TICKET_EVENTS, EVENT_SUBSCRIPTIONS } from './ticket-events.js';
 import type { TicketingWebhook } from './ticketing-hooks.js';
 import { TEST_SIGNING_SECRET } from './ticketing-webhook-sender.js';
-import { bodyMember, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
+import { bodyMember, pageLink, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
 
 /** The webhooks API's error body: `{errors: [{code, title, detail}]}`. */
 function webhookError(status: number, code: string, detail: string): Reply {
@@ -146,20 +146,48 @@ async function testWebhook(request: TicketingRequest): Promise<Reply> {
   });
 }
 
+const MAX_PAGE = 100;
+
+/**
+ * `GET /api/v2/webhooks` ("List Webhooks"): `filter[name_contains]`, and
+ * cursor pages (`page[size]` up to 100, `page[after]` the last id seen) in
+ * creation order. The description types cursors and links as strings, so
+ * an absent one is left out rather than null.
+ */
+function listWebhooks(request: TicketingRequest): Reply {
+  const size = Number(request.query.get('page[size]') ?? MAX_PAGE);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) {
+    return webhookError(400, 'InvalidPaginationParameter', `page[size] must be between 1 and ${MAX_PAGE}`);
+  }
+  const contains = request.query.get('filter[name_contains]')?.toLowerCase();
+  const all = [...request.caller.account.webhooks.values()].filter(
+    (webhook) => !contains || webhook.name.toLowerCase().includes(contains),
+  );
+  const after = request.query.get('page[after]');
+  const start = after ? all.findIndex((webhook) => webhook.id === after) + 1 : 0;
+  if (after && start === 0)
+    return webhookError(400, 'InvalidPaginationParameter', 'page[after] is not a cursor');
+  const page = all.slice(start, start + size);
+  const hasMore = start + page.length < all.length;
+  const last = page.at(-1)?.id;
+  return json(200, {
+    webhooks: page.map(publicWebhook),
+    meta: {
+      has_more: hasMore,
+      ...(last ? { after_cursor: last } : {}),
+      ...(page[0] ? { before_cursor: page[0].id } : {}),
+    },
+    links: hasMore && last ? { next: pageLink(request, { 'page[after]': last }) } : {},
+  });
+}
+
 /** The webhooks API of the ticketing provider (event subscriptions, signing secret, test). */
 export function webhookRoutes(router: Router<TicketingCaller>): void {
   // `.json` first: otherwise `:id` would swallow `<id>.json`.
   for (const suffix of ['.json', '']) {
     router
       .on('POST', `/api/v2/webhooks${suffix}`, createWebhook)
-      .on('GET', `/api/v2/webhooks${suffix}`, (request) => {
-        const webhooks = [...request.caller.account.webhooks.values()].map(publicWebhook);
-        return json(200, {
-          webhooks,
-          meta: { has_more: false, after_cursor: null, before_cursor: null },
-          links: { next: null, prev: null },
-        });
-      })
+      .on('GET', `/api/v2/webhooks${suffix}`, listWebhooks)
       .on('POST', `/api/v2/webhooks/test${suffix}`, testWebhook)
       .on('GET', `/api/v2/webhooks/:id${suffix}`, (request) => {
         const webhook = webhookOf(request);
