@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { findOrphanWebhooks } from '../../src/triggers/orphan-webhooks.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';
 import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
@@ -81,6 +82,23 @@ describe('trigger provisioning against the provider descriptions (requests and t
       await manager.remove(subscription.id);
     });
     expect(exchanges.map((exchange) => exchange.method)).toEqual(['POST', 'DELETE']);
+    expectConforming(exchanges);
+  });
+
+  it('finding webhooks by URL (a lost answer, orphans): List Webhooks of both providers', async () => {
+    const exchanges = await exchangesOf(() =>
+      findOrphanWebhooks({
+        runtime: fx.runtime,
+        triggers: createRegistry(),
+        subscriptions: [],
+        bases: [target],
+      }),
+    );
+    expect(exchanges.map((exchange) => `${exchange.method} ${exchange.path.split('?')[0]}`)).toEqual([
+      'GET /acme/api/v2/webhooks',
+      'GET /v1/webhooks',
+      'GET /v1/webhooks',
+    ]);
     expectConforming(exchanges);
   });
 });
