@@ -1,6 +1,7 @@
 import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
 import type { TriggerEvent } from '../triggers/trigger-event.js';
+import { redisFailure } from './redis-failure.js';
 
 /** The semver range of BullMQ this package is written against. */
 export const BULLMQ_RANGE = '^6.7.0';
@@ -57,12 +58,19 @@ export class EventQueue {
         removeOnFail: { age: 7 * DAY_S },
       },
     });
+    // Unheard, BullMQ prints every failed reconnect; a failed `add` says it to its caller.
+    queue.on('error', () => undefined);
     return new EventQueue(queue, client);
   }
 
-  /** Adds the event once: a job with its id already there (waiting, running or done) is left as it is. */
+  /**
+   * Adds the event once: a job with its id already there (waiting, running or done) is left as it is.
+   * @throws NetworkError when Redis does not take it (`redisFailure`).
+   */
   async add(event: TriggerEvent): Promise<void> {
-    await this.queue.add(event.trigger, event, { jobId: eventJobId(event) });
+    await this.queue.add(event.trigger, event, { jobId: eventJobId(event) }).catch((error: unknown) => {
+      throw redisFailure(this.client, error);
+    });
   }
 
   async close(): Promise<void> {

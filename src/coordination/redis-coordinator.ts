@@ -8,6 +8,7 @@ import type {
   QuotaObservation,
   QuotaVerdict,
 } from './coordinator.js';
+import { guardRedis } from './guarded-redis.js';
 import {
   IN_FLIGHT_EXPIRY_MS,
   IN_FLIGHT_POLL_MS,
@@ -35,17 +36,22 @@ const newToken = () => randomBytes(16).toString('hex');
  * The coordinator for many workers: every operation is one Redis command or
  * one Lua script, so it is atomic across processes and hosts. Keys live
  * under `<prefix>:`; values are tokens, counters and quota numbers, never a
- * secret (connection secrets are encrypted by their store).
+ * secret (connection secrets are encrypted by their store). Every call,
+ * the stores' included, goes through `client`, which turns any failure into
+ * the documented retryable `network_error` (`guardRedis`).
  */
 export class RedisCoordinator implements Coordinator {
   readonly mode = 'redis' as const;
   readonly prefix: string;
+  /** The client, guarded: what it rejects with is always a `network_error` naming Redis. */
+  readonly client: RedisClient;
   private readonly run: Record<string, ScriptRunner> = {};
 
   constructor(
-    readonly client: RedisClient,
+    client: RedisClient,
     private readonly options: RedisCoordinatorOptions = {},
   ) {
+    this.client = guardRedis(client);
     this.prefix = options.prefix ?? 'toolsteps';
     const defined: Record<string, [number, string]> = {
       tsReleaseLock: [1, scripts.RELEASE_LOCK],
@@ -60,9 +66,8 @@ export class RedisCoordinator implements Coordinator {
     };
     for (const [name, [numberOfKeys, lua]] of Object.entries(defined)) {
       // defineCommand sends EVALSHA and falls back to EVAL after a restart emptied the script cache.
-      client.defineCommand(name, { numberOfKeys, lua });
-      const method = (client as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
-      this.run[name] = method.bind(client);
+      this.client.defineCommand(name, { numberOfKeys, lua });
+      this.run[name] = (this.client as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
     }
   }
 
@@ -186,7 +191,9 @@ export class RedisCoordinator implements Coordinator {
       ]);
       return { mode: 'redis', reachable: answer === 'PONG', where };
     } catch (error) {
-      return { mode: 'redis', reachable: false, where, detail: (error as Error).message };
+      // The client's own words (the guard's message names Redis, which `where` already does).
+      const said = error instanceof Error && error.cause instanceof Error ? error.cause : (error as Error);
+      return { mode: 'redis', reachable: false, where, detail: said.message };
     } finally {
       clearTimeout(timer);
     }

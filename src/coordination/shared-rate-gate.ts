@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { NetworkError, RateLimitError, ToolstepsError } from '../errors/index.js';
+import { RateLimitError } from '../errors/index.js';
 import type { Gate } from '../http/gate.js';
 import { saneWindow } from '../http/rate-gate.js';
 import type { RateLimitSnapshot } from '../http/rate-limit.js';
@@ -11,14 +11,6 @@ export interface SharedRateGateOptions {
   /** Longest wait accepted before failing with RateLimitError instead. */
   maxWaitMs: number;
   logger?: Logger;
-}
-
-function unreachable(error: unknown): ToolstepsError {
-  if (error instanceof ToolstepsError) return error;
-  return new NetworkError(
-    'The shared rate limit in Redis could not be read (is TOOLSTEPS_REDIS_URL reachable?); nothing was sent.',
-    { retryable: true, sent: false, cause: error },
-  );
 }
 
 /**
@@ -40,9 +32,8 @@ export class SharedRateGate implements Gate {
     let waited = 0;
     for (;;) {
       const now = clock.now();
-      const verdict = await this.coordinator.takeQuota(this.scope, now).catch((error: unknown) => {
-        throw unreachable(error);
-      });
+      // A Redis that cannot be asked fails here, nothing sent: the coordinator's network_error.
+      const verdict = await this.coordinator.takeQuota(this.scope, now);
       if (verdict.allowed) return waited;
       const waitMs = verdict.retryAt - now;
       if (waitMs > maxWaitMs) {

@@ -259,6 +259,7 @@ export class Runtime {
       `${step.id}:${options.idempotencyKey}`,
       options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
       () => this.invokeOnce<Output>(step, options),
+      this.logger,
     );
     return recorded ? { ...result, meta: { ...result.meta, fromIdempotencyRecord: true } } : result;
   }
@@ -277,6 +278,7 @@ export class Runtime {
       step,
       estimate,
       options.sharedCreditBudget,
+      this.logger,
     );
     try {
       const result = await this.bindAndRun<Output>(step, options, validated, estimate);

@@ -1,5 +1,6 @@
 import type { Coordinator } from '../coordination/coordinator.js';
 import { CreditError, isToolstepsError } from '../errors/index.js';
+import { type Logger, silentLogger } from '../logger.js';
 import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 
 /**
@@ -15,7 +16,12 @@ export interface SharedCreditBudget {
 
 /** What one invocation holds of a shared budget until it knows what it spent. */
 export interface CreditReservation {
-  /** Keeps what was spent and gives the rest of the worst case back. */
+  /**
+   * Keeps what was spent and gives the rest of the worst case back. Never
+   * throws: the call is over by then, so a give-back the coordinator does
+   * not take (Redis away) is logged and leaves the worst case counted until
+   * the budget's TTL, stricter than needed but never overspent.
+   */
   settle(spent: number): Promise<void>;
 }
 
@@ -25,13 +31,14 @@ const DAY_MS = 24 * 60 * 60_000;
  * Stage 2b: before sending, a paid step reserves its worst case from the
  * shared budget in one atomic step (so two workers never both spend its
  * last credits), or is refused with nothing sent.
- * @throws CreditError `credit_budget_exceeded`.
+ * @throws CreditError `credit_budget_exceeded`; the coordinator's `network_error` when Redis is away.
  */
 export async function reserveSharedCredits(
   coordinator: Coordinator,
   step: AnyStep,
   estimate: CreditEstimate | undefined,
   budget: SharedCreditBudget | undefined,
+  logger: Logger = silentLogger,
 ): Promise<CreditReservation | undefined> {
   if (!budget || !estimate || estimate.max === 0) return undefined;
   const key = `credits:${budget.pool}`;
@@ -57,7 +64,14 @@ export async function reserveSharedCredits(
   return {
     settle: async (spent) => {
       const unused = estimate.max - Math.min(Math.max(spent, 0), estimate.max);
-      if (unused > 0) await coordinator.addWithinLimit(key, -unused, budget.limit, ttlMs);
+      if (unused <= 0) return;
+      await coordinator.addWithinLimit(key, -unused, budget.limit, ttlMs).catch((error: unknown) => {
+        logger.warn('could not give unused credits back to the shared budget', {
+          pool: budget.pool,
+          unused,
+          error: (error as Error).message,
+        });
+      });
     },
   };
 }

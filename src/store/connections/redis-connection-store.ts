@@ -58,7 +58,7 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
    * token included, is sealed with them, so it is not known here.
    */
   static async listWithoutSecrets(coordinator: RedisCoordinator): Promise<Omit<Connection, 'secrets'>[]> {
-    const parts = await listPublicRecords(coordinator, CONNECTION_RECORDS);
+    const parts = await listPublicRecords(coordinator, CONNECTION_RECORDS, 'connection');
     return parts.map((part) => {
       const { secrets: _none, ...connection } = checkConnection({ ...part, secrets: {} } as Connection);
       return connection;

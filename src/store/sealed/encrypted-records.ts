@@ -122,7 +122,7 @@ export class EncryptedRecords<T> {
 
   /** The public parts only: listing needs no key, so nothing vouches for them, and nothing is sent with them. */
   listPublic(): Promise<Record<string, unknown>[]> {
-    return listPublicRecords(this.coordinator, this.shape.kind);
+    return listPublicRecords(this.coordinator, this.shape.kind, this.shape.noun);
   }
 
   async list(): Promise<T[]> {

@@ -1,4 +1,5 @@
 import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
+import { parsePublicPart } from './public-records.js';
 import type { SecretBox } from './secret-box.js';
 
 /** A record as stored: its public part as written, its sealed secrets, and what the seal is bound to. */
@@ -110,7 +111,7 @@ export class SealedRecords {
     }
     const secrets = this.openSecrets(id, stored);
     this.remember(id, version);
-    return { publicPart: JSON.parse(stored.publicJson) as Record<string, unknown>, secrets };
+    return { publicPart: parsePublicPart(stored.publicJson, this.context(id)), secrets };
   }
 
   /** A record of the earlier format, trusted once on the operator's word (`connections rekey`). */
@@ -120,7 +121,7 @@ export class SealedRecords {
   ): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> } {
     const secrets = this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id));
     return {
-      publicPart: JSON.parse(stored.publicJson) as Record<string, unknown>,
+      publicPart: parsePublicPart(stored.publicJson, this.context(id)),
       secrets: JSON.parse(secrets) as Record<string, unknown>,
     };
   }

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './ports.js';
+import { redisAnswers } from './test-redis.js';
+
+/** A redis-server of a test's own, on a spare port: the test may kill it (never the shared one on 6379). */
+export interface OwnRedis {
+  url: string;
+  port: number;
+  /** Its working folder (an append-only log lands here). */
+  dir: string;
+  process: ChildProcess;
+  /** SIGKILL, no goodbye: what a crash or an OOM kill looks like to the clients. */
+  kill(): Promise<void>;
+  /** Kills it if alive and removes its folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `redis-server` on a free loopback port in a temporary folder, with
+ * the persistence asked for: `none` (`--save '' --appendonly no`, a restart
+ * forgets everything) or `aof` (`--appendonly yes`), and a password when
+ * given (then in `url`). Resolves once it answers.
+ */
+export async function startOwnRedis(
+  persistence: 'none' | 'aof',
+  options: { password?: string } = {},
+): Promise<OwnRedis> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-own-redis-'));
+  const port = await freePort();
+  const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
+  const url = `redis://${auth}127.0.0.1:${port}/0`;
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      persistence === 'aof' ? 'yes' : 'no',
+      ...(options.password ? ['--requirepass', options.password] : []),
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  for (let tries = 0; !(await redisAnswers(url)); tries += 1) {
+    if (tries > 300 || child.exitCode !== null) {
+      await kill();
+      throw new Error(`redis-server on port ${port} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    port,
+    dir,
+    process: child,
+    kill,
+    close: async () => {
+      await kill();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
