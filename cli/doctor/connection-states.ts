@@ -1,15 +1,15 @@
 import type { Registry } from '../../src/catalog/registry.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
-import { connectionState } from '../connection-state.js';
+import { connectionState, type StoredConnectionView } from '../connection-state.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /**
  * Each stored connection's token, read from the store (no request): an
  * expired token nothing can refresh fails, one about to expire warns.
- * `connections test <id>` asks the provider.
+ * `connections test <id>` asks the provider. A store read without its
+ * secrets (Redis, no encryption key) says whether each can refresh is unknown.
  */
 export async function checkConnectionStates(
-  store: ConnectionStore,
+  store: { list(): Promise<StoredConnectionView[]> },
   registry: Registry,
   now = Date.now(),
 ): Promise<DoctorCheck> {
@@ -19,7 +19,8 @@ export async function checkConnectionStates(
   for (const connection of connections) {
     const integration = registry.integration(connection.integration);
     const state = connectionState(connection, integration, now);
-    const refresh = state.refreshable ? 'refreshable' : 'not refreshable';
+    const refresh =
+      state.refreshable === null ? 'refresh unknown' : state.refreshable ? 'refreshable' : 'not refreshable';
     const expiry = state.expiresAt ? `${state.state} (expires ${state.expiresAt}), ${refresh}` : 'no expiry';
     const known = integration ? '' : ' [unknown integration]';
     details.push(

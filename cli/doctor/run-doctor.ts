@@ -23,7 +23,9 @@ async function settled(name: string, check: () => DoctorCheck | Promise<DoctorCh
 /**
  * Where the connections live: the file store, or with TOOLSTEPS_REDIS_URL the
  * shared Redis store, read only once the coordination check saw Redis answer
- * (a Redis that is down would hold the read for its whole reconnect budget).
+ * (a Redis that is down would hold the read for its whole reconnect budget),
+ * and read as `connections list` reads them: without TOOLSTEPS_ENCRYPTION_KEY,
+ * their public fields alone.
  */
 async function connectionsCheck(
   env: NodeJS.ProcessEnv,
@@ -46,8 +48,12 @@ async function connectionsCheck(
       details: [],
     };
   }
-  const { cliStores } = await import('../cli-stores.js');
-  return checkConnectionStates((await cliStores(env)).connections, await cliRegistry());
+  const { listedConnections } = await import('../listed-connections.js');
+  const { connections, secretsRead } = await listedConnections(env);
+  const check = await checkConnectionStates({ list: async () => connections }, await cliRegistry());
+  if (secretsRead) return check;
+  const unread = 'read without TOOLSTEPS_ENCRYPTION_KEY: public fields only, secrets not opened';
+  return { ...check, details: [...check.details, unread] };
 }
 
 /** Every check of `toolsteps doctor`, in the order they are printed. One file per check, under doctor/. */

@@ -1,4 +1,5 @@
 import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
+import type { RedisPersistence } from './redis-persistence.js';
 
 /** A lock held by one owner: only the holder of `token` can extend or release it. */
 export interface HeldLock {
@@ -25,6 +26,8 @@ export interface CoordinationStatus {
   /** Where the shared store is, without credentials. */
   where: string;
   detail?: string;
+  /** Redis only, when it answered (`describeCoordination`): what it keeps across a restart. */
+  persistence?: RedisPersistence;
 }
 
 /**

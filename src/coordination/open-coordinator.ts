@@ -38,16 +38,18 @@ export async function openCoordinator(config: CoordinationConfig = {}): Promise<
 }
 
 /**
- * Which coordination is active and whether Redis answers: for `toolsteps
- * doctor` and embedders' health checks. Gives up on an absent Redis within
- * a few seconds instead of waiting out the reconnect policy.
+ * Which coordination is active, whether Redis answers and what it persists
+ * across a restart: for `toolsteps doctor` and embedders' health checks.
+ * Gives up on an absent Redis within a few seconds instead of waiting out
+ * the reconnect policy.
  */
 export async function describeCoordination(config: CoordinationConfig = {}): Promise<CoordinationStatus> {
   const url = configuredRedisUrl(config);
   if (!url) return new LocalCoordinator().status();
-  const [{ connectRedis, redisWhere }, { RedisCoordinator }] = await Promise.all([
+  const [{ connectRedis, redisWhere }, { RedisCoordinator }, { redisPersistence }] = await Promise.all([
     import('../peers/load-ioredis.js'),
     import('./redis-coordinator.js'),
+    import('./redis-persistence.js'),
   ]);
   const client = await connectRedis(url, {
     maxRetriesPerRequest: 0,
@@ -56,7 +58,8 @@ export async function describeCoordination(config: CoordinationConfig = {}): Pro
   });
   const coordinator = new RedisCoordinator(client, { where: redisWhere(url) });
   try {
-    return await coordinator.status();
+    const status = await coordinator.status();
+    return status.reachable ? { ...status, persistence: await redisPersistence(coordinator.client) } : status;
   } finally {
     client.disconnect();
   }
