@@ -15,7 +15,7 @@ export type RedisClientOptions = import('ioredis').RedisOptions;
  * Connects to Redis with ioredis, an optional peer dependency imported only
  * here, when Redis coordination is configured. While Redis is away the
  * client reconnects (backing off up to 2 s) and holds commands for about
- * 20 tries (some 30 s) before they fail, so a restart is ridden out and a
+ * 20 tries (some 20 s) before they fail, so a restart is ridden out and a
  * long outage fails calls instead of letting each worker fall back to
  * rules that hold only for itself.
  */
