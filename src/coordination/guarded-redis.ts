@@ -1,4 +1,4 @@
-import type { RedisClient } from '../peers/load-ioredis.js';
+import type { RedisClient } from '../peers/redis-client.js';
 import { redisFailure } from './redis-failure.js';
 
 const GUARDED = Symbol('toolsteps.guardedRedis');

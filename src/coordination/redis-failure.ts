@@ -1,6 +1,6 @@
 import { NetworkError, ToolstepsError } from '../errors/index.js';
 import { redactSecrets } from '../errors/redaction.js';
-import type { RedisClient } from '../peers/load-ioredis.js';
+import type { RedisClient } from '../peers/redis-client.js';
 
 /**
  * Replies Redis gives while it cannot serve now but will (loading its data,
@@ -22,7 +22,7 @@ const PASSING_REPLIES = new Set([
 
 /** Where the client talks to, by host and port (or socket path): never the URL, which may hold a password. */
 export function redisAddress(client: RedisClient): string {
-  const { host, port, path } = client.options;
+  const { host, port, path } = client.options ?? {};
   return path ? path : `${host ?? 'localhost'}:${port ?? 6379}`;
 }
 
@@ -44,7 +44,7 @@ export function redisFailure(client: RedisClient, error: unknown): ToolstepsErro
   const raw = error instanceof Error ? error : new Error(String(error));
   const reply = replyCode(raw);
   const retryable = reply === undefined || PASSING_REPLIES.has(reply);
-  const said = redactSecrets(raw.message.split('\n')[0]?.slice(0, 300) ?? '', [client.options.password]);
+  const said = redactSecrets(raw.message.split('\n')[0]?.slice(0, 300) ?? '', [client.options?.password]);
   const systemCode = (raw as { code?: unknown }).code;
   const address = redisAddress(client);
   return new NetworkError(

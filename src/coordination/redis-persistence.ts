@@ -1,4 +1,4 @@
-import type { RedisClient } from '../peers/load-ioredis.js';
+import type { RedisClient } from '../peers/redis-client.js';
 
 /**
  * What a Redis keeps across a restart, as its configuration says:
@@ -18,7 +18,7 @@ export type RedisPersistence =
 
 /** One setting's value from `CONFIG GET name` (an array of name and value pairs). */
 async function setting(client: RedisClient, name: string): Promise<string> {
-  const answer = (await client.config('GET', name)) as unknown;
+  const answer = await client.call('CONFIG', 'GET', name);
   const pairs = Array.isArray(answer) ? (answer as string[]) : [];
   const at = pairs.indexOf(name);
   if (at < 0 || at + 1 >= pairs.length) throw new Error(`CONFIG GET ${name} gave no value`);

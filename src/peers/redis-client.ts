@@ -9,6 +9,8 @@ type Arg = string | number | Buffer;
  * not listed here can be sent with `call`.
  */
 export interface RedisClient {
+  /** Where it connects (ioredis's options): names Redis in errors by host and port, and keeps its password out of them. */
+  readonly options?: { host?: string; port?: number; path?: string; password?: string };
   get(key: string): Promise<string | null>;
   set(key: string, value: Arg): Promise<'OK'>;
   set(key: string, value: Arg, px: 'PX', milliseconds: number): Promise<'OK'>;
