@@ -41,6 +41,10 @@ export class LocalCoordinator implements Coordinator {
     return this.records.claim(key, leaseMs);
   }
 
+  renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    return this.records.renew(key, token, leaseMs);
+  }
+
   complete(key: string, token: string, ttlMs: number): Promise<void> {
     return this.records.complete(key, token, ttlMs);
   }

@@ -57,6 +57,7 @@ export class RedisCoordinator implements Coordinator {
       tsReleaseLock: [1, scripts.RELEASE_LOCK],
       tsExtendLock: [1, scripts.EXTEND_LOCK],
       tsClaim: [1, scripts.CLAIM],
+      tsRenewClaim: [1, scripts.RENEW_CLAIM],
       tsReleaseClaim: [1, scripts.RELEASE_CLAIM],
       tsMarkOnce: [1, scripts.MARK_ONCE],
       tsAddWithinLimit: [2, scripts.ADD_WITHIN_LIMIT],
@@ -99,6 +100,10 @@ export class RedisCoordinator implements Coordinator {
     const outcome = await this.script('tsClaim', this.key('once', key), token, leaseMs);
     if (outcome === 'claimed') return { status: 'claimed', token };
     return { status: outcome === 'done' ? 'done' : 'in_flight' };
+  }
+
+  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    return (await this.script('tsRenewClaim', this.key('once', key), token, leaseMs)) === 1;
   }
 
   async complete(key: string, token: string, ttlMs: number): Promise<void> {

@@ -23,6 +23,11 @@ if value == 'c:' .. ARGV[1] then return 'claimed' end
 if value and string.sub(value, 1, 2) == 'd:' then return 'done' end
 return 'in_flight'`;
 
+/** KEYS[1] record; ARGV token, lease. Gives a claim a fresh lease only while it is still ours. */
+export const RENEW_CLAIM = `
+if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
 /** KEYS[1] record; ARGV token. Forgets a claim only while it is still ours. */
 export const RELEASE_CLAIM = `
 if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end

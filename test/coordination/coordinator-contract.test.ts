@@ -60,6 +60,17 @@ function contract(name: string, open: () => Promise<Coordinator>) {
       expect([order.join(' ')]).toContainEqual(expect.stringMatching(/^(a\+ a- b\+ b-|b\+ b- a\+ a-)$/));
     });
 
+    it('a claim renewed by its holder outlives its first lease; a stranger cannot renew it', async () => {
+      const first = await coordinator.claim('event-renew', 300);
+      if (first.status !== 'claimed') throw new Error('expected a claim');
+      expect(await coordinator.renew('event-renew', 'someone-else', 5_000)).toBe(false);
+      expect(await coordinator.renew('event-renew', first.token, 5_000)).toBe(true);
+      await sleep(500);
+      expect((await coordinator.claim('event-renew', 300)).status).toBe('in_flight');
+      await coordinator.complete('event-renew', first.token, 60_000);
+      expect(await coordinator.renew('event-renew', first.token, 5_000)).toBe(false);
+    });
+
     it('a claim is in flight until completed, then done; a released claim can be taken again', async () => {
       const first = await coordinator.claim('event-1', 5_000);
       expect(first.status).toBe('claimed');

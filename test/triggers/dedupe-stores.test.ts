@@ -62,6 +62,34 @@ describe.each(stores)('%s dedupe store', (_name, make) => {
   });
 });
 
+describe.each(stores)('%s dedupe store: renewing a claim', (_name, make) => {
+  it('renews only its own live claim, and a renewed claim outlives its first lease', async () => {
+    const clock = new ManualClock();
+    const store = make(clock);
+    const first = await store.claim('sub:e1', 1_000);
+    if (first.status !== 'claimed') throw new Error('expected a claim');
+    expect(await store.renew('sub:e1', 'not-the-holder', 1_000)).toBe(false);
+    clock.advance(900);
+    expect(await store.renew('sub:e1', first.token, 1_000)).toBe(true);
+    clock.advance(900);
+    expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'in_flight' });
+  });
+
+  it('cannot renew a claim that lapsed or is done', async () => {
+    const clock = new ManualClock();
+    const store = make(clock);
+    const first = await store.claim('sub:e1', 1_000);
+    if (first.status !== 'claimed') throw new Error('expected a claim');
+    clock.advance(1_001);
+    expect(await store.renew('sub:e1', first.token, 1_000)).toBe(false);
+    const second = await store.claim('sub:e1', 1_000);
+    if (second.status !== 'claimed') throw new Error('expected a claim');
+    await store.complete('sub:e1', second.token, 60_000);
+    expect(await store.renew('sub:e1', second.token, 1_000)).toBe(false);
+    expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'done' });
+  });
+});
+
 describe('file dedupe store', () => {
   it('survives a restart: a new store over the same home knows the handled event', async () => {
     const clock = new ManualClock();

@@ -17,6 +17,13 @@ export interface DedupeStore {
    * claims see `in_flight`; a claim whose holder died expires with its lease.
    */
   claim(key: string, leaseMs: number): Promise<ClaimOutcome>;
+  /**
+   * Gives a claim still held by `token` a fresh lease of `leaseMs`; false
+   * when it is no longer ours (it lapsed and was taken, or is done). The
+   * holder renews a short lease while it works, so a claim outlives its
+   * holder by one lease at most.
+   */
+  renew(key: string, token: string, leaseMs: number): Promise<boolean>;
   /** The handler finished: the key stays `done` for `ttlMs`, so retries are duplicates. */
   complete(key: string, token: string, ttlMs: number): Promise<void>;
   /** The handler failed: forgets the claim (only if still ours) so the provider's retry can start it. */

@@ -70,6 +70,16 @@ export class FileDedupeStore implements DedupeStore {
     return { status: 'claimed', token };
   }
 
+  /** Read-check-write: on one host a lapsed claim taken over in between is the race the class comment names. */
+  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const file = this.fileFor(key);
+    const existing = await this.read(file);
+    const now = this.clock.now();
+    if (existing?.state !== 'claimed' || existing.token !== token || existing.expiresAt <= now) return false;
+    await writeFileAtomic(file, JSON.stringify({ ...existing, expiresAt: now + leaseMs }));
+    return true;
+  }
+
   async complete(key: string, token: string, ttlMs: number): Promise<void> {
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
     const entry: Entry = { state: 'done', token, expiresAt: this.clock.now() + ttlMs };

@@ -31,6 +31,13 @@ export class MemoryDedupeStore implements DedupeStore {
     return { status: 'claimed', token };
   }
 
+  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const entry = this.live(key);
+    if (entry?.state !== 'claimed' || entry.token !== token) return false;
+    entry.expiresAt = this.clock.now() + leaseMs;
+    return true;
+  }
+
   async complete(key: string, token: string, ttlMs: number): Promise<void> {
     this.entries.set(key, { state: 'done', token, expiresAt: this.clock.now() + ttlMs });
   }
