@@ -146,7 +146,7 @@ export {
   toPublicSubscription,
 } from './triggers/subscription.js';
 export { timingSafeEqualText } from './triggers/timing-safe-equal.js';
-export type { TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
+export type { HandOff, TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
 export {
   type CreateSubscriptionRequest,
   TriggerSubscriptions,

@@ -8,5 +8,18 @@ export interface TriggerEvent {
   payload: unknown;
 }
 
-/** Starts the agent (or queues the start). Throwing leaves the event undone, so the provider's retry brings it again. */
-export type TriggerEventHandler = (event: TriggerEvent) => Promise<void> | void;
+/** What a handler is given besides the event. */
+export interface HandOff {
+  /**
+   * Aborts when the hand-off's deadline passes (or its claim was lost): the
+   * handler must stop then, since the event's claim lapses soon after and a
+   * retry may start the event again.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * Starts the agent (or queues the start). Throwing leaves the event undone,
+ * so the provider's retry brings it again.
+ */
+export type TriggerEventHandler = (event: TriggerEvent, handOff: HandOff) => Promise<void> | void;

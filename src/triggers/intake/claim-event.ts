@@ -11,7 +11,8 @@ export function dedupeKey(subscription: Subscription, eventId: string): string {
  * Stage 6, dedupe on the provider's event id. An event already handled is a
  * duplicate: 200, so the provider stops retrying, and nothing starts. An
  * event being handled right now answers 409, so the provider tries again
- * later and finds it done, or free again if its handler failed.
+ * later and finds it done, or free again if its handler failed or its
+ * holder died (the claim's short lease then lapses: see hold-claim.ts).
  */
 export async function claimEvent(store: DedupeStore, key: string, leaseMs: number): Promise<string> {
   const claim = await store.claim(key, leaseMs);

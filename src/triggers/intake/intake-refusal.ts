@@ -12,6 +12,7 @@ export type RefusalCode =
   | 'duplicate'
   | 'in_flight'
   | 'handler_failed'
+  | 'handler_timeout'
   | 'internal_error';
 
 /**

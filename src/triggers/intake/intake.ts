@@ -1,13 +1,15 @@
 import { type Clock, systemClock } from '../../clock.js';
 import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
+import { DonePendingDedupeStore } from '../../store/dedupe/done-pending-dedupe-store.js';
 import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
+import type { Subscription } from '../subscription.js';
 import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
 import { filterEvent } from './filter-event.js';
 import { findSubscription } from './find-subscription.js';
-import { type ClaimedEvent, handOver } from './hand-over.js';
+import { type ClaimedEvent, type HandOffTiming, handOver } from './hand-over.js';
 import { IntakeRefusal } from './intake-refusal.js';
 import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
@@ -40,8 +42,16 @@ export interface IntakeOptions {
    * timing tells no one whether the id exists. Default 20 ms.
    */
   unverifiedFloorMs?: number;
-  /** How long a claim holds while the handler runs. Default 5 minutes. */
-  leaseMs?: number;
+  /**
+   * The longest the handler may run: its signal aborts then and the
+   * delivery answers 500 `handler_timeout`. Default 60 s.
+   */
+  handOffDeadlineMs?: number;
+  /**
+   * The claim's lease, renewed while the handler runs (up to its deadline),
+   * so the claim of a process that died lapses within it. Default 5 s.
+   */
+  claimLeaseMs?: number;
   /**
    * How long a handled event id is remembered at least. Default 7 days, past
    * every provider's retries; a record lasts longer when the trigger's replay
@@ -74,6 +84,12 @@ export interface IntakeAnswer {
 
 export interface Intake {
   handle(request: IntakeRequest): Promise<IntakeAnswer>;
+  /**
+   * Waits up to `timeoutMs` for started events whose done mark has not
+   * landed yet (the store was away); returns how many are still pending.
+   * Call it before the process stops.
+   */
+  settle(timeoutMs: number): Promise<number>;
 }
 
 function declaredLength(headers: Headers): number | undefined {
@@ -87,6 +103,34 @@ async function readBody<T>(clock: Clock, times: DeliveryTimes, read: () => Promi
     return await read();
   } finally {
     times.bodyRead = clock.now();
+  }
+}
+
+/** The hand-off's deadline and the claim's lease (renewed five times per lease), from the options. */
+function handOffTiming(options: IntakeOptions): Omit<HandOffTiming, 'doneTtlMs'> {
+  const leaseMs = options.claimLeaseMs ?? 5_000;
+  return {
+    deadlineMs: options.handOffDeadlineMs ?? 60_000,
+    leaseMs,
+    renewEveryMs: Math.max(50, Math.floor(leaseMs / 5)),
+  };
+}
+
+/** Filter and map under the claim: either throwing releases it, since nothing was started. */
+async function filterAndMap(
+  dedupe: DedupeStore,
+  claimed: ClaimedEvent,
+  trigger: AnyTrigger,
+  subscription: Subscription,
+  payload: unknown,
+): Promise<{ skipped: string | undefined; variables: Record<string, unknown> }> {
+  try {
+    const skipped = filterEvent(trigger, subscription, payload);
+    const variables = skipped === undefined ? mapEventVariables(trigger, subscription, payload) : {};
+    return { skipped, variables };
+  } catch (error) {
+    await dedupe.release(claimed.key, claimed.token);
+    throw error;
   }
 }
 
@@ -112,9 +156,11 @@ export function createIntake(options: IntakeOptions): Intake {
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     unverifiedFloorMs: options.unverifiedFloorMs ?? DEFAULT_UNVERIFIED_FLOOR_MS,
-    leaseMs: options.leaseMs ?? 5 * 60_000,
     doneTtlMs: options.doneTtlMs ?? 7 * 24 * 60 * 60_000,
   };
+  const handOff = handOffTiming(options);
+  // A started event is never released for a re-run: its done mark is retried until it lands.
+  const dedupe = new DonePendingDedupeStore(options.dedupe);
 
   async function stages(
     request: IntakeRequest,
@@ -144,32 +190,28 @@ export function createIntake(options: IntakeOptions): Intake {
     const timing = { ...trigger, headers: request.headers, occurredAt: facts.occurredAt };
     const doneTtlMs = doneTtlFor(checkTimestampWindow(timing, now), now, settings.doneTtlMs);
     const key = dedupeKey(subscription, facts.eventId);
-    const claimed: ClaimedEvent = { key, token: await claimEvent(options.dedupe, key, settings.leaseMs) };
-    try {
-      const skipped = filterEvent(trigger, subscription, payload);
-      if (skipped !== undefined) {
-        await options.dedupe.complete(key, claimed.token, doneTtlMs);
-        options.onSkipped?.(skipped, context);
-        return { status: 200, body: { status: 'skipped', event_id: facts.eventId, reason: skipped } };
-      }
-      const event: TriggerEvent = {
-        subscription: subscription.id,
-        trigger: trigger.id,
-        event_id: facts.eventId,
-        occurred_at: facts.occurredAt,
-        variables: mapEventVariables(trigger, subscription, payload),
-        payload,
-      };
-      await handOver(options.handler, event, options.dedupe, claimed, doneTtlMs);
-    } catch (error) {
-      if (!(error instanceof IntakeRefusal)) await options.dedupe.release(key, claimed.token);
-      throw error;
+    const claimed: ClaimedEvent = { key, token: await claimEvent(dedupe, key, handOff.leaseMs) };
+    const { skipped, variables } = await filterAndMap(dedupe, claimed, trigger, subscription, payload);
+    if (skipped !== undefined) {
+      await dedupe.complete(key, claimed.token, doneTtlMs);
+      options.onSkipped?.(skipped, context);
+      return { status: 200, body: { status: 'skipped', event_id: facts.eventId, reason: skipped } };
     }
+    const event: TriggerEvent = {
+      subscription: subscription.id,
+      trigger: trigger.id,
+      event_id: facts.eventId,
+      occurred_at: facts.occurredAt,
+      variables,
+      payload,
+    };
+    await handOver(options.handler, event, dedupe, claimed, { ...handOff, doneTtlMs });
     await options.subscriptions.recordDelivery(subscription.id, clock.now()).catch(() => undefined);
     return { status: 200, body: { status: 'started', event_id: facts.eventId } };
   }
 
   return {
+    settle: (timeoutMs) => dedupe.settle(timeoutMs),
     async handle(request) {
       const context: DeliveryContext = {};
       const times: DeliveryTimes & { verified?: boolean } = { arrived: clock.now() };
