@@ -4,6 +4,7 @@ import { InputError } from '../../src/errors/input-error.js';
 import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import { eventHandler, handOffDeadlineMs, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';
 import { triggerContext } from '../trigger-context.js';
 
@@ -25,31 +26,10 @@ function serverLimits(options: ListenOptions) {
   };
 }
 
-/** Where a started event goes: forwarded, run through a command, and printed. */
-export interface SinkOptions {
-  forwardTo?: string;
-  exec?: string;
-}
-
-export function forwardUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new InputError(`--forward-to must be an http(s) URL, got "${value}".`, [
-      { path: 'forward-to', message: 'http(s) URL' },
-    ]);
-  }
-  return value;
-}
-
-/** Hands a started event on, then prints its line: a hand-off that fails prints nothing and is retried. */
-export async function eventHandler(options: SinkOptions, forwardTo: string | undefined) {
-  const { execEvent, forwardEvent } = await import('../listen/event-sinks.js');
-  return async (event: TriggerEvent) => {
-    if (forwardTo) await forwardEvent(forwardTo, event);
-    if (options.exec) await execEvent(options.exec, event);
-    process.stdout.write(`${JSON.stringify(event)}\n`);
-  };
-}
+/** How long putting an event on the queue may take: a job id makes a retried add add nothing. */
+const QUEUE_HAND_OFF_DEADLINE_MS = 10_000;
+/** How long a stopping listener waits for done marks its store has not confirmed yet. */
+const SETTLE_ON_STOP_MS = 10_000;
 
 export function logLine(
   json: boolean,
@@ -77,7 +57,7 @@ export function untilStopped(): Promise<void> {
 export async function listen(options: ListenOptions, command: Command): Promise<void> {
   const json = Boolean(command.optsWithGlobals().json);
   const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
-  const forwardTo = forwardUrl(options.forwardTo);
+  const sinks = sinkSettings(options);
   const limits = serverLimits(options);
   // The intake and its context load only here, never for other commands.
   const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { createIntakeServer }] =
@@ -91,7 +71,8 @@ export async function listen(options: ListenOptions, command: Command): Promise<
     subscriptions,
     triggers: registry,
     dedupe,
-    handler: queue ? await queuedHandler(queue) : await eventHandler(options, forwardTo),
+    handler: queue ? await queuedHandler(queue) : eventHandler(sinks),
+    handOffDeadlineMs: queue ? QUEUE_HAND_OFF_DEADLINE_MS : handOffDeadlineMs(sinks),
     onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
       logLine(
         json,
@@ -120,6 +101,7 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   logLine(json, 'listening', `${base}/hooks/<subscription-id>`, { url: base });
   await untilStopped();
   await new Promise((resolve) => server.close(resolve));
+  await intake.settle(SETTLE_ON_STOP_MS);
   await queue?.close();
 }
 

@@ -10,8 +10,15 @@ export default function registerListenCommand(program: Command): void {
     .description('Receive trigger deliveries: verify, dedupe and print each started event as one JSON line.')
     .requiredOption('--port <n>', 'port to listen on (0 = any free port)')
     .option('--host <address>', 'address to bind', '127.0.0.1')
-    .option('--forward-to <url>', 'POST each started event to this URL')
+    .option('--forward-to <url>', 'POST each started event to this URL (kept out of logs and errors)')
+    .option('--forward-to-env <name>', 'read the --forward-to URL from this environment variable')
     .option('--exec <command>', 'run this shell command per started event, with the event on stdin')
+    .option('--forward-timeout <seconds>', 'time one forward may take to be answered 2xx', '10')
+    .option(
+      '--exec-timeout <seconds>',
+      'time one --exec command may run; then its process group gets SIGTERM, and SIGKILL 5 s later',
+      '60',
+    )
     .option(
       '--queue',
       'put accepted events on the Redis queue that `toolsteps worker` runs (needs TOOLSTEPS_REDIS_URL)',

@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { cliStores } from '../cli-stores.js';
+import { eventHandler, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';
-import { eventHandler, forwardUrl, logLine, type SinkOptions, untilStopped } from './listen-action.js';
+import { logLine, untilStopped } from './listen-action.js';
 
 interface WorkerOptions extends SinkOptions {
   concurrency: string;
@@ -13,7 +14,7 @@ interface WorkerOptions extends SinkOptions {
 
 async function work(options: WorkerOptions, command: Command): Promise<void> {
   const json = Boolean(command.optsWithGlobals().json);
-  const forwardTo = forwardUrl(options.forwardTo);
+  const sinks = sinkSettings(options);
   const settings = {
     concurrency: integerOption(options.concurrency, '--concurrency', { min: 1, max: 1000 }),
     attempts: integerOption(options.attempts, '--attempts', { min: 1, max: 100 }),
@@ -25,10 +26,8 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
       { path: 'TOOLSTEPS_REDIS_URL', message: 'required' },
     ]);
   }
-  const [{ runEventWorker }, handle] = await Promise.all([
-    import('../../src/coordination/event-queue.js'),
-    eventHandler(options, forwardTo),
-  ]);
+  const { runEventWorker } = await import('../../src/coordination/event-queue.js');
+  const handle = eventHandler(sinks);
   const worker = await runEventWorker({
     redisUrl,
     prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps',
@@ -53,8 +52,15 @@ export default function registerWorkerCommand(program: Command): void {
     .description(
       'Run the events `listen --queue` accepted: forward or exec each, retrying, and keep the ones that never succeed in a dead-letter queue.',
     )
-    .option('--forward-to <url>', 'POST each event to this URL')
+    .option('--forward-to <url>', 'POST each event to this URL (kept out of logs, errors and Redis)')
+    .option('--forward-to-env <name>', 'read the --forward-to URL from this environment variable')
     .option('--exec <command>', 'run this shell command per event, with the event on stdin')
+    .option('--forward-timeout <seconds>', 'time one forward may take to be answered 2xx', '10')
+    .option(
+      '--exec-timeout <seconds>',
+      'time one --exec command may run; then its process group gets SIGTERM, and SIGKILL 5 s later',
+      '60',
+    )
     .option('--concurrency <n>', 'events run at once', '1')
     .option('--attempts <n>', 'runs per event before it goes to the dead-letter queue', '5')
     .option('--lease-ms <ms>', "how long a worker's hold on an event lasts without renewal", '30000')

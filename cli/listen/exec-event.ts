@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { TimeoutError } from '../../src/errors/index.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+
+/** How long one `--exec` command may run, by default. */
+export const EXEC_DEADLINE_MS = 60_000;
+/** How long a command told to stop (SIGTERM) has before everything it started is killed. */
+export const EXEC_KILL_GRACE_MS = 5_000;
+
+export interface ExecOptions {
+  deadlineMs?: number;
+  killGraceMs?: number;
+  /** Stops the command early, as its deadline would. */
+  signal?: AbortSignal;
+}
+
+/** Signals every process of the group; false when none is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `command` in a shell with the event as JSON on its stdin. A non-zero
+ * exit throws: the event stays undone. The command runs in a process group
+ * of its own, so its deadline holds for everything it started: past the
+ * deadline the whole group gets SIGTERM, and whatever is left of it after
+ * `killGraceMs` (a command that ignores TERM, a grandchild) gets SIGKILL.
+ * The promise settles only once the group is gone, so the hand-off never
+ * outlives its deadline plus the grace.
+ */
+export function execEvent(command: string, event: TriggerEvent, options: ExecOptions = {}): Promise<void> {
+  const deadlineMs = options.deadlineMs ?? EXEC_DEADLINE_MS;
+  const graceMs = options.killGraceMs ?? EXEC_KILL_GRACE_MS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
+    const pgid = child.pid as number;
+    let stopped: string | undefined;
+    let leaderExit: string | undefined;
+    let kill: NodeJS.Timeout | undefined;
+    let killed = false;
+    const finish = () => {
+      clearTimeout(deadline);
+      clearTimeout(kill);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (stopped)
+        reject(new TimeoutError(`--exec command ${stopped}; it and what it started were stopped.`));
+      else if (leaderExit === 'exit code 0') resolve();
+      else reject(new Error(`--exec command ended with ${leaderExit}.`));
+    };
+    const stop = (why: string) => {
+      if (stopped || leaderExit) return;
+      stopped = why;
+      signalGroup(pgid, 'SIGTERM');
+      kill = setTimeout(() => {
+        killed = true;
+        signalGroup(pgid, 'SIGKILL');
+        if (leaderExit) finish();
+      }, graceMs);
+    };
+    const deadline = setTimeout(() => stop(`ran past its deadline of ${deadlineMs} ms`), deadlineMs);
+    const onAbort = () => stop('was told to stop');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      leaderExit = signal ? `signal ${signal}` : `exit code ${code}`;
+      // After a stop, the rest of the group may still run: wait for the SIGKILL unless it is gone.
+      if (!stopped || killed || !signalGroup(pgid, 0)) finish();
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(`${JSON.stringify(event)}\n`);
+  });
+}

@@ -1,0 +1,49 @@
+import { NetworkError, TimeoutError } from '../../src/errors/index.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { ForwardTarget } from './forward-target.js';
+
+/** How long one forward may take, by default. */
+export const FORWARD_DEADLINE_MS = 10_000;
+
+/** The low-level code of a failed fetch (ECONNREFUSED...), the one part of its cause kept. */
+function transportCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+}
+
+/**
+ * POSTs the event as JSON to the target. Anything but a 2xx within the
+ * deadline (or before `signal` aborts) throws, so the event stays undone
+ * and is tried again. Errors name the target only as `target.redacted`, and
+ * keep no raw cause that might quote the URL: they travel to logs and, in
+ * `worker`, into Redis as the job's failure.
+ */
+export async function forwardEvent(
+  target: ForwardTarget,
+  event: TriggerEvent,
+  options: { deadlineMs?: number; signal?: AbortSignal } = {},
+): Promise<void> {
+  const deadlineMs = options.deadlineMs ?? FORWARD_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  let response: Response;
+  try {
+    response = await fetch(target.url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+      signal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+      redirect: 'manual',
+    });
+  } catch (error) {
+    if (deadline.aborted)
+      throw new TimeoutError(`Forwarding to ${target.redacted} took over ${deadlineMs} ms.`);
+    throw new NetworkError(`Forwarding to ${target.redacted} failed.`, {
+      transportCode: transportCode(error),
+    });
+  }
+  await response.body?.cancel();
+  if (!response.ok)
+    throw new NetworkError(`Forwarding to ${target.redacted} answered ${response.status}.`, {
+      status: response.status,
+    });
+}
