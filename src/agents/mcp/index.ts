@@ -5,6 +5,7 @@
  */
 export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 export { isLoopbackHost } from './http-guard.js';
+export { DEFAULT_MCP_CONNECTION_LIMITS, type McpConnectionLimits } from './mcp-connection-limits.js';
 export { MCP_SDK_RANGE } from './mcp-sdk-range.js';
 export type { McpSessionLoad } from './mcp-session-load.js';
 export type { McpTool } from './mcp-tool.js';

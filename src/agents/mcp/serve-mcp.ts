@@ -6,6 +6,7 @@ import type { AgentToolsOptions } from '../agent-tools.js';
 import { LiveAgentTools } from '../live-agent-tools.js';
 import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost } from './http-guard.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
+import { connectionLimits, type McpConnectionLimits } from './mcp-connection-limits.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
@@ -21,7 +22,7 @@ export interface McpServeOptions extends AgentToolsOptions {
   version?: string | undefined;
 }
 
-export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardOptions> {
+export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardOptions>, McpConnectionLimits {
   /** Default 0: any free port. */
   port?: number | undefined;
   /**
@@ -115,7 +116,8 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
   const { sdk, live, stopWatching, settings } = await prepare(options);
   const sessions = new McpSessions(sdk, live, settings, limits);
   const guard = { host, token: options.token, allowedOrigins: options.allowedOrigins };
-  const http = createServer((request, response) => {
+  const { serverOptions, maxConnections } = connectionLimits(options, limits.maxSessions);
+  const http = createServer(serverOptions, (request, response) => {
     // The guard runs first, so a foreign page learns nothing, not even which paths exist.
     const refusal = guardRequest(request, guard);
     if (refusal) return refuse(response, refusal);
@@ -126,6 +128,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
       if (!response.headersSent) answerMcpError(response, 500, 'The request could not be handled.');
     });
   });
+  http.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, host, resolve);

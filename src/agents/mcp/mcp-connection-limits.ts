@@ -1,0 +1,57 @@
+import type { ServerOptions } from 'node:http';
+
+/**
+ * How much of the machine callers who never finish a request can take. The
+ * token is checked only once a request's headers are in, so without these a
+ * caller without it could hold any number of connections with headers sent a
+ * byte at a time (Node waits a minute), and one with it as many half-sent
+ * initialize bodies of up to 64 KB each (Node waits five minutes).
+ */
+export interface McpConnectionLimits {
+  /**
+   * Connections open at once; one past it is closed as it arrives. Each
+   * session's listening stream holds one. Default four per session of
+   * `maxSessions` (256 with its default).
+   */
+  maxConnections?: number | undefined;
+  /** Time a request may take to send its headers. Default 10 s. */
+  headersTimeoutMs?: number | undefined;
+  /**
+   * Time a request may take to arrive whole, headers and body (not the
+   * answer: a listening stream or a long tool call is not cut). Default 30 s.
+   */
+  requestTimeoutMs?: number | undefined;
+}
+
+export const DEFAULT_MCP_CONNECTION_LIMITS: Readonly<
+  Required<Omit<McpConnectionLimits, 'maxConnections'>> & { connectionsPerSession: number }
+> = Object.freeze({
+  connectionsPerSession: 4,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+});
+
+/**
+ * The `node:http` server options and connection cap for `limits`. Node
+ * checks request timeouts on a timer, every 30 s unless told: here every
+ * second, or sooner for a shorter timeout, so a limit in seconds holds.
+ */
+export function connectionLimits(
+  limits: McpConnectionLimits,
+  maxSessions: number,
+): {
+  serverOptions: ServerOptions;
+  maxConnections: number;
+} {
+  const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.headersTimeoutMs;
+  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.requestTimeoutMs;
+  return {
+    serverOptions: {
+      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+    },
+    maxConnections:
+      limits.maxConnections ?? DEFAULT_MCP_CONNECTION_LIMITS.connectionsPerSession * maxSessions,
+  };
+}
