@@ -59,7 +59,7 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   const [stores, { Runtime }, { proxyConfigured }] = await Promise.all([
     cliStores(),
     import('../src/runtime/runtime.js'),
-    import('../src/http/agent.js'),
+    import('../src/http/dispatcher-wire.js'),
   ]);
   const store = stores.connections;
   // A one-shot command without a proxy to honour sends its steps' requests on node:http: the

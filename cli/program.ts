@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../src/errors/input-error.js';
 import { packageVersion } from '../src/files/package-root.js';
-import { closeSharedDispatcher } from '../src/http/agent.js';
+import { closeSharedDispatcher } from '../src/http/dispatcher-wire.js';
 import { closeCliStores } from './cli-stores.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
 

@@ -53,10 +53,10 @@ export {
   TimeoutError,
   ToolstepsError,
 } from './errors/index.js';
-export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/agent.js';
+export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/dispatcher-wire.js';
 export type { HttpClient, HttpRequest, HttpResponse } from './http/http-client.js';
 export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
-export type { RetryOptions } from './http/retry-policy.js';
+export type { RetryOptions } from './http/retries.js';
 export { type Logger, MemoryLogger, silentLogger } from './logger.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
 export {

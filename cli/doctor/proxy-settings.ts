@@ -1,6 +1,6 @@
 import type { DoctorCheck } from './doctor-check.js';
 
-/** The variables the transport's EnvHttpProxyAgent reads (src/http/agent.ts), both spellings. */
+/** The variables the transport's EnvHttpProxyAgent reads (src/http/dispatcher-wire.ts), both spellings. */
 const VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'] as const;
 
 /** A proxy URL may carry a user and password: those are never printed. */

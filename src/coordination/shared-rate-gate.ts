@@ -1,8 +1,6 @@
 import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors/index.js';
-import type { Gate } from '../http/gate.js';
-import { saneWindow } from '../http/rate-gate.js';
-import type { RateLimitSnapshot } from '../http/rate-limit.js';
+import { type Gate, type RateLimitSnapshot, saneWindow } from '../http/rate-limit.js';
 import type { Logger } from '../logger.js';
 import type { Coordinator } from './coordinator.js';
 

@@ -1,42 +1,70 @@
+// The default wire: the process's shared undici dispatcher (made on first use) and requests
+// sent straight on a dispatcher's callback API.
+import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
-import type { Cancellation } from './attempt-deadline.js';
-import { RawHeaders } from './raw-headers.js';
-import type { Wire, WireAnswer, WireRequest } from './wire.js';
+import { asError, GatheredAnswer, RawHeaders, type Wire, type WireAnswer, type WireRequest } from './wire.js';
 
-/** A body dropped unread is drained this far to keep its socket for the next request; past it, the socket closes. */
-const DRAIN_LIMIT = 64 * 1024;
+/**
+ * undici is a graph of over a hundred files: it is loaded when the first
+ * dispatcher is made, not when this module is, so `toolsteps --help`, a
+ * search of the catalogue, and an embedder that only builds a manifest never
+ * pay for it. `require` keeps `createDispatcher` synchronous.
+ */
+const loadUndici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
 
-function asError(reason: unknown): Error {
-  return reason instanceof Error ? reason : new Error(String(reason));
+export interface DispatcherOptions {
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/** Whether the environment names a proxy, which only our own dispatcher honours. */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
 }
 
 /**
- * One request on the dispatcher's callback API (`dispatch`): the head, each
- * chunk and the end arrive as calls, and the body is gathered as it comes,
- * up to the cap the reader names. No stream, promise or signal is made that
- * the answer does not need.
+ * One keep-alive dispatcher for every request. When a proxy variable is set,
+ * EnvHttpProxyAgent routes through it and honours NO_PROXY.
  */
-class DispatchedRequest implements Dispatcher.DispatchHandler, WireAnswer {
-  status = 0;
-  // Set with the final head, before `head` resolves: nobody reads it earlier.
-  headers!: Headers;
-  private controller: Dispatcher.DispatchController | undefined;
-  private chunks: Buffer[] = [];
-  private bytes = 0;
-  private limitBytes = Number.POSITIVE_INFINITY;
-  private discarding = false;
-  private ended = false;
-  private failure: Error | undefined;
-  private headSettled = false;
-  private reader: { resolve(bytes: Uint8Array | undefined): void; reject(error: Error): void } | undefined;
+export function createDispatcher(
+  options: DispatcherOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Dispatcher {
+  const agentOptions = {
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    headersTimeout: options.headersTimeoutMs ?? 30_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+  };
+  const { Agent, EnvHttpProxyAgent } = loadUndici();
+  if (!proxyConfigured(env)) return new Agent(agentOptions);
+  // Loopback never goes through a proxy: the sandbox and the OAuth callback live there.
+  const noProxy = [env.NO_PROXY ?? env.no_proxy, 'localhost,127.0.0.1,::1'].filter(Boolean).join(',');
+  return new EnvHttpProxyAgent({ ...agentOptions, noProxy });
+}
 
-  constructor(
-    cancellation: Cancellation,
-    private readonly head: { resolve(answer: WireAnswer): void; reject(error: Error): void },
-  ) {
-    // A deadline can pass before the request has a socket: the caller hears at once, the socket when it comes.
-    cancellation.onAbort((reason) => this.fail(asError(reason)));
-  }
+let shared: Dispatcher | undefined;
+
+/** The process's one keep-alive dispatcher, made on first use. */
+export function sharedDispatcher(): Dispatcher {
+  shared ??= createDispatcher();
+  return shared;
+}
+
+/** Closes the shared dispatcher so a CLI run can exit without waiting for idle sockets. */
+export async function closeSharedDispatcher(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.close();
+}
+
+/** One request on the dispatcher's callback API (`dispatch`): the head, each chunk and the end arrive as calls. */
+class DispatchedRequest extends GatheredAnswer implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -49,78 +77,23 @@ class DispatchedRequest implements Dispatcher.DispatchHandler, WireAnswer {
     headers: Record<string, string | string[] | undefined>,
   ): void {
     // An informational answer (103 Early Hints) comes before the real one: like fetch, wait for that.
-    if (status < 200) return;
-    this.status = status;
-    this.headers = new RawHeaders(headers);
-    this.headSettled = true;
-    this.head.resolve(this);
+    if (status >= 200) this.started(status, new RawHeaders(headers));
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.bytes += chunk.byteLength;
-    if (this.discarding) {
-      if (this.bytes > DRAIN_LIMIT) this.controller?.abort(new Error('answer dropped unread'));
-    } else if (this.bytes > this.limitBytes) this.overflow();
-    else this.chunks.push(chunk);
+    this.gather(chunk);
   }
 
   onResponseEnd(): void {
-    this.ended = true;
-    this.reader?.resolve(this.collected());
+    this.finished();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.fail(error);
   }
 
-  read(limitBytes: number): Promise<Uint8Array | undefined> {
-    this.limitBytes = limitBytes;
-    if (this.bytes > limitBytes) {
-      this.overflow();
-      return Promise.resolve(undefined);
-    }
-    if (this.ended) return Promise.resolve(this.collected());
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.reader = { resolve, reject };
-    });
-  }
-
-  async discard(): Promise<void> {
-    this.discarding = true;
-    this.chunks = [];
-    if (!this.ended && this.bytes > DRAIN_LIMIT) this.controller?.abort(new Error('answer dropped unread'));
-  }
-
-  private collected(): Uint8Array {
-    const [only] = this.chunks;
-    return this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
-  }
-
-  /** Past the cap: the rest is not read, and the socket that carried it closes. */
-  private overflow(): void {
-    this.chunks = [];
-    this.discarding = true;
-    const reader = this.reader;
-    this.reader = undefined;
-    reader?.resolve(undefined);
-    // Last: undici reports the abort back through onResponseError at once, which must find nothing left to fail.
-    this.ended = true;
-    this.controller?.abort(new Error('answer larger than the cap'));
-  }
-
-  /** The first failure wins: later ones (the abort echoing back as an error) change nothing. */
-  private fail(error: Error): void {
-    if (this.failure || this.ended) return;
-    this.failure = error;
-    this.controller?.abort(error);
-    if (!this.headSettled) {
-      this.headSettled = true;
-      this.head.reject(error);
-    }
-    const reader = this.reader;
-    this.reader = undefined;
-    reader?.reject(error);
+  protected stop(reason: Error): void {
+    this.controller?.abort(reason);
   }
 }
 
@@ -150,7 +123,7 @@ export function dispatcherWire(dispatcher: Dispatcher): Wire {
         );
       } catch (error) {
         // undici refuses some requests (a bad header) before sending anything, by throwing.
-        handler.onResponseError(undefined as never, asError(error));
+        handler.fail(asError(error));
       }
     });
 }

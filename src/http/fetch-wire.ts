@@ -23,8 +23,9 @@ async function readStream(
 /**
  * The wire through a `fetch`: a test interceptor's (nock patches the global
  * one, looked up per request by the runtime), a tracing wrapper, or Node's own
- * with its global dispatcher, which needs no undici package loaded (the CLI's
- * one-shot runs). It costs about three times the CPU of `dispatcherWire`.
+ * with its global dispatcher, which needs no undici package loaded. Its
+ * WHATWG Request, Response and stream objects cost several times the CPU of
+ * `dispatcherWire`.
  */
 export function fetchWire(fetch: typeof globalThis.fetch, dispatcher: Dispatcher | undefined): Wire {
   return async (request) => {

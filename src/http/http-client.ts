@@ -1,21 +1,26 @@
 import type { Clock } from '../clock.js';
-import { redactSecrets } from '../errors/index.js';
+import type { Connection } from '../connection/connection.js';
+import { AuthError, redactSecrets, type ToolstepsError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { Integration } from '../step/define-integration.js';
 import { attempt } from './attempt.js';
-import { type Exchange, NO_STATS, type RequestStats } from './exchange.js';
+import { rejectFailures } from './classify-failures.js';
+import {
+  addStats,
+  baseScope,
+  type Exchange,
+  type HttpRequest,
+  NO_STATS,
+  prepareRequest,
+  type RequestStats,
+} from './exchange.js';
 import { followRedirects } from './follow-redirects.js';
-import type { Gate } from './gate.js';
-import { baseScope, type HttpRequest, prepareRequest } from './prepare-request.js';
-import { rejectFailures } from './reject-failures.js';
-import type { RetryOptions } from './retry-policy.js';
+import { withRateGate } from './rate-gate.js';
+import type { Gate } from './rate-limit.js';
+import { type RetryOptions, withRetries } from './retries.js';
 import type { Wire } from './wire.js';
-import { type BoundCredentials, withAuthRefresh } from './with-auth-refresh.js';
-import { withRateGate } from './with-rate-gate.js';
-import { withRetries } from './with-retries.js';
 
-export type { HttpRequest } from './prepare-request.js';
-export type { BoundCredentials } from './with-auth-refresh.js';
+export type { HttpRequest } from './exchange.js';
 
 export interface HttpResponse<Body = unknown> {
   status: number;
@@ -41,7 +46,7 @@ export interface HttpClientOptions {
   baseUrl: string;
   defaultQuery: Record<string, string | undefined>;
   credentials: BoundCredentials;
-  /** How bytes reach the provider: `dispatcherWire` or `fetchWire`. */
+  /** How bytes reach the provider: `dispatcherWire`, `fetchWire` or `nodeHttpWire`. */
   wire: Wire;
   clock: Clock;
   gate: Gate;
@@ -62,14 +67,64 @@ export interface HttpClientOptions {
   onStats?: ((stats: RequestStats) => void) | undefined;
 }
 
+/** The connection a client sends as, and how to renew it. */
+export interface BoundCredentials {
+  current(): Connection;
+  /** Present when the connection can be refreshed: forces a refresh and returns the new connection. */
+  refresh?: (() => Promise<Connection>) | undefined;
+}
+
+function refused(error: unknown): error is AuthError {
+  return error instanceof AuthError && error.status === 401;
+}
+
+function reauthorize(error: ToolstepsError, connection: Connection): AuthError {
+  return new AuthError(
+    `${error.message} The token was refreshed and still refused: connection "${connection.id}" needs re-authorisation (run: toolsteps connect ${connection.integration} --id ${connection.id}).`,
+    { ...error.asInit(), reauthorize: true },
+  );
+}
+
+/**
+ * A 401 refreshes the token once and replays once: a 401 means the provider
+ * did not act, so the replay is safe for any request. `send` prepares the
+ * request anew each time, so the replay carries the new token. A second 401
+ * means the connection needs re-authorisation.
+ */
+export function withAuthRefresh<Request>(
+  send: (request: Request) => Promise<Exchange>,
+  credentials: BoundCredentials,
+): (request: Request) => Promise<Exchange> {
+  return async (request: Request): Promise<Exchange> => {
+    const first = await send(request);
+    if (first.ok || !refused(first.error) || !credentials.refresh) return first;
+    const connection = credentials.current();
+    try {
+      await credentials.refresh();
+    } catch (error) {
+      return { ok: false, error, stats: first.stats };
+    }
+    const second = await send(request);
+    const stats = addStats(first.stats, second.stats);
+    if (second.ok) return { ...second, stats };
+    return {
+      ok: false,
+      error: refused(second.error) ? reauthorize(second.error, connection) : second.error,
+      stats,
+    };
+  };
+}
+
 /**
  * The transport of one invocation, composed of small stages (outermost first):
  *
- *   withAuthRefresh -> prepareRequest -> withRetries -> withRateGate
- *     -> rejectFailures -> followRedirects -> attempt
+ *   withAuthRefresh (above) -> prepareRequest (exchange.ts)
+ *     -> withRetries (retries.ts) -> withRateGate (rate-gate.ts)
+ *     -> rejectFailures (classify-failures.ts) -> followRedirects (follow-redirects.ts)
+ *     -> attempt (attempt.ts) -> the wire (wire.ts and the *-wire.ts files)
  *
- * Each stage is its own file and returns an `Exchange` (the answer or the
- * error, and the stats of everything it sent); nothing writes shared state.
+ * Each stage returns an `Exchange` (the answer or the error, and the stats
+ * of everything it sent); nothing writes shared state.
  */
 export function createHttpClient(options: HttpClientOptions): TransportClient {
   const { integration, credentials, clock, signal } = options;

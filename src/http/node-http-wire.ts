@@ -1,14 +1,5 @@
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { Cancellation } from './attempt-deadline.js';
-import { RawHeaders } from './raw-headers.js';
-import type { Wire, WireAnswer, WireRequest } from './wire.js';
-
-/** A body dropped unread is drained this far to keep its socket for the next request; past it, the socket closes. */
-const DRAIN_LIMIT = 64 * 1024;
-
-function asError(reason: unknown): Error {
-  return reason instanceof Error ? reason : new Error(String(reason));
-}
+import { asError, GatheredAnswer, RawHeaders, type Wire, type WireAnswer, type WireRequest } from './wire.js';
 
 interface Transport {
   send: (url: URL, options: RequestOptions) => ClientRequest;
@@ -27,8 +18,7 @@ let secure: Transport | undefined;
  * requests (get_ticket_info sends two) share a socket. Node unrefs a free
  * keep-alive socket, so an idle one never keeps a one-shot command alive.
  * Each module is loaded with its first request, not with this file, which
- * every runtime imports: node:http costs about 2 ms, node:https (TLS) about
- * 2 ms more, and a loopback sandbox run never needs it.
+ * every runtime imports: a loopback sandbox run never needs node:https (TLS).
  */
 function transportFor(url: URL): Transport {
   if (url.protocol === 'https:') {
@@ -40,117 +30,29 @@ function transportFor(url: URL): Transport {
   return plain;
 }
 
-/**
- * One request on node:http: the head, each chunk and the end arrive as
- * events, and the body is gathered as it comes, up to the cap the reader
- * names (the same bookkeeping as the dispatcher wire's handler).
- */
-class NodeHttpExchange implements WireAnswer {
-  status = 0;
-  // Set with the final head, before `head` resolves: nobody reads it earlier.
-  headers!: Headers;
+/** One request on node:http: the head, each chunk and the end arrive as events. */
+class NodeHttpExchange extends GatheredAnswer {
   request: ClientRequest | undefined;
-  private chunks: Buffer[] = [];
-  private bytes = 0;
-  private limitBytes = Number.POSITIVE_INFINITY;
-  private discarding = false;
-  private ended = false;
-  private failure: Error | undefined;
-  private headSettled = false;
-  private reader: { resolve(bytes: Uint8Array | undefined): void; reject(error: Error): void } | undefined;
-
-  constructor(
-    cancellation: Cancellation,
-    private readonly head: { resolve(answer: WireAnswer): void; reject(error: Error): void },
-  ) {
-    // A deadline can pass before the request has a socket: the caller hears at once, and the request is destroyed.
-    cancellation.onAbort((reason) => this.fail(asError(reason)));
-  }
 
   /** node:http emits 1xx answers (103 Early Hints) as 'information', so this is always the final one. */
   onResponse(response: IncomingMessage): void {
-    this.status = response.statusCode ?? 0;
-    this.headers = new RawHeaders(response.headers);
     // A cut-off body (the socket closed early) comes as an 'error' here; without a listener it would crash the process.
     response.on('error', (error) => this.fail(error));
-    response.on('data', (chunk: Buffer) => this.onData(chunk));
-    response.on('end', () => this.onEnd());
-    this.headSettled = true;
-    this.head.resolve(this);
+    response.on('data', (chunk: Buffer) => this.gather(chunk));
+    response.on('end', () => this.finished());
+    this.started(response.statusCode ?? 0, new RawHeaders(response.headers));
   }
 
-  private onData(chunk: Buffer): void {
-    this.bytes += chunk.byteLength;
-    if (this.discarding) {
-      if (this.bytes > DRAIN_LIMIT) this.request?.destroy();
-    } else if (this.bytes > this.limitBytes) this.overflow();
-    else this.chunks.push(chunk);
-  }
-
-  private onEnd(): void {
-    if (this.failure) return;
-    this.ended = true;
-    this.reader?.resolve(this.collected());
-    this.reader = undefined;
-  }
-
-  read(limitBytes: number): Promise<Uint8Array | undefined> {
-    this.limitBytes = limitBytes;
-    if (this.bytes > limitBytes) {
-      this.overflow();
-      return Promise.resolve(undefined);
-    }
-    if (this.ended) return Promise.resolve(this.collected());
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.reader = { resolve, reject };
-    });
-  }
-
-  async discard(): Promise<void> {
-    this.discarding = true;
-    this.chunks = [];
-    // A small rest is drained so its socket returns to the agent; a large one costs more than a new socket.
-    if (!this.ended && this.bytes > DRAIN_LIMIT) this.request?.destroy();
-  }
-
-  private collected(): Uint8Array {
-    const [only] = this.chunks;
-    return this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
-  }
-
-  /** Past the cap: the rest is not read, and the socket that carried it closes. */
-  private overflow(): void {
-    this.chunks = [];
-    this.discarding = true;
-    // Ended first: the destroy echoes back as an 'error', which must find nothing left to fail.
-    this.ended = true;
-    const reader = this.reader;
-    this.reader = undefined;
-    reader?.resolve(undefined);
-    this.request?.destroy();
-  }
-
-  /** The first failure wins: later ones (our own destroy echoing back as an error) change nothing. */
-  fail(error: Error): void {
-    if (this.failure || this.ended) return;
-    this.failure = error;
-    this.request?.destroy(error);
-    if (!this.headSettled) {
-      this.headSettled = true;
-      this.head.reject(error);
-    }
-    const reader = this.reader;
-    this.reader = undefined;
-    reader?.reject(error);
+  /** Destroying the request closes its socket; only a failure is passed on, as the error it ends with. */
+  protected stop(reason: Error, failed: boolean): void {
+    this.request?.destroy(failed ? reason : undefined);
   }
 }
 
 /**
  * The wire on Node's own node:http and node:https: no undici package and
  * not Node's bundled undici either, whose first fetch compiles that bundle
- * and the web streams (12 to 15 ms of a cold CLI `run`, against about 2 ms
- * to load node:http). Meant for short-lived processes; it honours no proxy
+ * and the web streams. Meant for short-lived processes; it honours no proxy
  * variables. It follows no redirect (node:http never does) and does not
  * decompress; we ask for no encoding, so none comes.
  */

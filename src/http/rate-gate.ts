@@ -1,11 +1,10 @@
+// The in-process rate gate of one connection, and the stage that holds each request at a gate.
 import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors/index.js';
-import type { Gate } from './gate.js';
-import type { RateLimitSnapshot, RateLimitWindow } from './rate-limit.js';
+import { addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
+import { type Gate, type RateLimitSnapshot, type RateLimitWindow, saneWindow } from './rate-limit.js';
 
 const UNKNOWN_RESET_PAUSE_MS = 1000;
-/** No provider window refills later than this; a reset beyond it (9e12, say) is a provider's error. */
-const MAX_RESET_HORIZON_MS = 24 * 60 * 60_000;
 
 export interface RateGateOptions {
   clock: Clock;
@@ -22,26 +21,6 @@ interface WindowState extends RateLimitWindow {
   observedAt: number;
   /** For a window known only by its length: when we first saw its current cycle. */
   cycleSeenAt?: number;
-}
-
-/**
- * A window as a provider's headers described it, made safe to plan with:
- * counts that are not finite are dropped, and a reset in the past or absurdly
- * far ahead (9e12) is clamped into the next day.
- */
-export function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindow | undefined {
-  if (!Number.isFinite(window.remaining)) return undefined;
-  const finite = (value: number | undefined) =>
-    value !== undefined && Number.isFinite(value) ? value : undefined;
-  const resetAt = finite(window.resetAt);
-  const windowMs = finite(window.windowMs);
-  const limit = finite(window.limit);
-  const sane: RateLimitWindow = { name: window.name, remaining: Math.max(0, window.remaining) };
-  if (limit !== undefined) sane.limit = limit;
-  if (resetAt !== undefined)
-    sane.resetAt = Math.min(Math.max(resetAt, observedAt), observedAt + MAX_RESET_HORIZON_MS);
-  if (windowMs !== undefined) sane.windowMs = Math.min(Math.max(windowMs, 0), MAX_RESET_HORIZON_MS);
-  return sane;
 }
 
 /**
@@ -194,4 +173,35 @@ export class RateGate implements Gate {
     for (const window of this.windows.values()) window.inFlight += 1;
     return waited;
   }
+}
+
+/**
+ * Holds a request at the connection's rate gate until its quota allows it,
+ * then teaches the gate what the answers said: the first answer settles the
+ * request the gate counted, later redirect hops only inform it, and a request
+ * that got no answer at all is given back.
+ */
+export function withRateGate(send: Send, gate: Gate, signal?: AbortSignal): Send {
+  return async (outgoing: Outgoing): Promise<Exchange> => {
+    let waits: number;
+    try {
+      waits = await gate.acquire(signal);
+    } catch (error) {
+      return { ok: false, error, stats: NO_STATS };
+    }
+    let result: Exchange;
+    try {
+      result = await send(outgoing);
+    } catch (error) {
+      await gate.abandon();
+      return { ok: false, error, stats: NO_STATS };
+    }
+    const [first, ...later] = result.stats.answers;
+    if (result.stats.answers.length === 0) await gate.abandon();
+    else {
+      await gate.observe(first);
+      for (const snapshot of later) await gate.learn(snapshot);
+    }
+    return { ...result, stats: addStats(result.stats, { rateLimitWaits: waits }) };
+  };
 }

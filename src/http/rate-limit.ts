@@ -1,3 +1,4 @@
+// What a provider says of its quota (snapshots, header readers) and what a rate gate must do with it (Gate).
 /** One quota window a provider reports: per minute, per hour, per day, or its own name. */
 export interface RateLimitWindow {
   name: string;
@@ -100,4 +101,43 @@ export function tightestWindow(snapshot: RateLimitSnapshot | undefined): RateLim
     if (!tightest || window.remaining < tightest.remaining) tightest = window;
   }
   return tightest;
+}
+
+/** No provider window refills later than this; a reset beyond it (9e12, say) is a provider's error. */
+const MAX_RESET_HORIZON_MS = 24 * 60 * 60_000;
+
+/**
+ * A window as a provider's headers described it, made safe to plan with:
+ * counts that are not finite are dropped, and a reset in the past or absurdly
+ * far ahead (9e12) is clamped into the next day.
+ */
+export function saneWindow(window: RateLimitWindow, observedAt: number): RateLimitWindow | undefined {
+  if (!Number.isFinite(window.remaining)) return undefined;
+  const finite = (value: number | undefined) =>
+    value !== undefined && Number.isFinite(value) ? value : undefined;
+  const resetAt = finite(window.resetAt);
+  const windowMs = finite(window.windowMs);
+  const limit = finite(window.limit);
+  const sane: RateLimitWindow = { name: window.name, remaining: Math.max(0, window.remaining) };
+  if (limit !== undefined) sane.limit = limit;
+  if (resetAt !== undefined)
+    sane.resetAt = Math.min(Math.max(resetAt, observedAt), observedAt + MAX_RESET_HORIZON_MS);
+  if (windowMs !== undefined) sane.windowMs = Math.min(Math.max(windowMs, 0), MAX_RESET_HORIZON_MS);
+  return sane;
+}
+
+/**
+ * What the transport needs of a rate gate. `RateGate` keeps one process's
+ * count; `SharedRateGate` (src/coordination) keeps one count for every
+ * worker in Redis. Its reports may be asynchronous, so the transport awaits them.
+ */
+export interface Gate {
+  /** Resolves when a request may be sent, with how many times the caller waited. */
+  acquire(signal?: AbortSignal): Promise<number>;
+  /** Once per request let through, with what its answer's headers say. */
+  observe(snapshot: RateLimitSnapshot | undefined): void | Promise<void>;
+  /** An answer that does not settle a request of ours (a redirect hop). */
+  learn(snapshot: RateLimitSnapshot | undefined): void | Promise<void>;
+  /** A request let through ended without an answer. */
+  abandon(): void | Promise<void>;
 }

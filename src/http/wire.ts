@@ -1,4 +1,16 @@
-import type { Cancellation } from './attempt-deadline.js';
+// What a wire is (Wire, WireRequest, WireAnswer, Cancellation), and what the dispatcher and
+// node:http wires share: an answer gathered from callbacks (GatheredAnswer) and its headers (RawHeaders).
+/**
+ * How a wire hears that its request must stop: the time limit passed or the
+ * caller aborted. Lighter than an AbortSignal, which the dispatcher wire does
+ * not need; the fetch wire makes one from it.
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Calls `listener` once when the request must stop (at once if it already must). */
+  onAbort(listener: (reason: unknown) => void): void;
+}
 
 /** One hop as the wire sees it: where, how, and what ends it early. */
 export interface WireRequest {
@@ -30,3 +42,192 @@ export interface WireAnswer {
  * undici at all).
  */
 export type Wire = (request: WireRequest) => Promise<WireAnswer>;
+
+/** A body dropped unread is drained this far to keep its socket for the next request; past it, the socket closes. */
+const DRAIN_LIMIT = 64 * 1024;
+
+export function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
+interface Settle<Value> {
+  resolve(value: Value): void;
+  reject(error: Error): void;
+}
+
+/**
+ * An answer whose head, chunks and end arrive as calls (the dispatcher's
+ * handler) or events (node:http): the body is gathered as it comes, up to the
+ * cap the reader names, with no stream, promise or signal the answer does not
+ * need. A wire says how its request stops (`stop`) and reports what arrives.
+ */
+export abstract class GatheredAnswer implements WireAnswer {
+  status = 0;
+  // Set with the final head, before `head` resolves: nobody reads it earlier.
+  headers!: Headers;
+  protected failure: Error | undefined;
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private limitBytes = Number.POSITIVE_INFINITY;
+  private discarding = false;
+  private ended = false;
+  private headSettled = false;
+  private reader: Settle<Uint8Array | undefined> | undefined;
+
+  constructor(
+    cancellation: Cancellation,
+    private readonly head: Settle<WireAnswer>,
+  ) {
+    // A deadline can pass before the request has a socket: the caller hears at once, the socket when it comes.
+    cancellation.onAbort((reason) => this.fail(asError(reason)));
+  }
+
+  /** Ends the request and its socket: `failed` when it failed, else the rest of the body is only dropped. */
+  protected abstract stop(reason: Error, failed: boolean): void;
+
+  protected started(status: number, headers: Headers): void {
+    this.status = status;
+    this.headers = headers;
+    this.headSettled = true;
+    this.head.resolve(this);
+  }
+
+  protected gather(chunk: Buffer): void {
+    this.bytes += chunk.byteLength;
+    if (this.discarding) {
+      if (this.bytes > DRAIN_LIMIT) this.stop(new Error('answer dropped unread'), false);
+    } else if (this.bytes > this.limitBytes) this.overflow();
+    else this.chunks.push(chunk);
+  }
+
+  protected finished(): void {
+    if (this.failure) return;
+    this.ended = true;
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.resolve(this.collected());
+  }
+
+  read(limitBytes: number): Promise<Uint8Array | undefined> {
+    this.limitBytes = limitBytes;
+    if (this.bytes > limitBytes) {
+      this.overflow();
+      return Promise.resolve(undefined);
+    }
+    if (this.ended) return Promise.resolve(this.collected());
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.reader = { resolve, reject };
+    });
+  }
+
+  async discard(): Promise<void> {
+    this.discarding = true;
+    this.chunks = [];
+    // A small rest is drained so its socket is kept; a large one costs more than a new socket.
+    if (!this.ended && this.bytes > DRAIN_LIMIT) this.stop(new Error('answer dropped unread'), false);
+  }
+
+  /** The first failure wins: later ones (our own stop echoing back as an error) change nothing. */
+  fail(error: Error): void {
+    if (this.failure || this.ended) return;
+    this.failure = error;
+    this.stop(error, true);
+    if (!this.headSettled) {
+      this.headSettled = true;
+      this.head.reject(error);
+    }
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.reject(error);
+  }
+
+  private collected(): Uint8Array {
+    const [only] = this.chunks;
+    return this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
+  }
+
+  /** Past the cap: the rest is not read, and the socket that carried it closes. */
+  private overflow(): void {
+    this.chunks = [];
+    this.discarding = true;
+    // Ended before the stop, which echoes back as an error that must find nothing left to fail.
+    this.ended = true;
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.resolve(undefined);
+    this.stop(new Error('answer larger than the cap'), false);
+  }
+}
+
+type RawRecord = Record<string, string | string[] | undefined>;
+
+/**
+ * A `Headers` over undici's raw header record, read in place: building a
+ * real `Headers` checked and sorted every header of every answer, a fifth of
+ * the transport's CPU. undici hands the names lower-cased; a repeated header
+ * reads as its values joined with ", ", as `Headers` gives it (set-cookie
+ * apart, through `getSetCookie`), and iteration is in name order, as theirs is.
+ */
+export class RawHeaders implements Headers {
+  readonly #raw: RawRecord;
+
+  constructor(raw: RawRecord) {
+    // A copy without a prototype: a header named `constructor` or `__proto__` is just a header.
+    this.#raw = Object.assign(Object.create(null) as RawRecord, raw);
+  }
+
+  get(name: string): string | null {
+    const value = this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+
+  has(name: string): boolean {
+    return this.#raw[name.toLowerCase()] !== undefined;
+  }
+
+  getSetCookie(): string[] {
+    const value = this.#raw['set-cookie'];
+    if (value === undefined) return [];
+    return typeof value === 'string' ? [value] : [...value];
+  }
+
+  set(name: string, value: string): void {
+    this.#raw[name.toLowerCase()] = String(value);
+  }
+
+  append(name: string, value: string): void {
+    const key = name.toLowerCase();
+    const current = this.#raw[key];
+    if (current === undefined) this.#raw[key] = String(value);
+    else this.#raw[key] = [...(typeof current === 'string' ? [current] : current), String(value)];
+  }
+
+  delete(name: string): void {
+    delete this.#raw[name.toLowerCase()];
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#raw).sort()) {
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this);
+  }
+}

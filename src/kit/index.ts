@@ -27,11 +27,10 @@ export {
   TimeoutError,
   ToolstepsError,
 } from '../errors/index.js';
-export { routedPath } from '../http/endpoint-guard.js';
 // Talking to the provider: the bound HTTP client, path segments, quota headers.
 export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
-export { NumericId, PathSegment } from '../http/path-segment.js';
 export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
+export { NumericId, PathSegment, routedPath } from '../http/request-guards.js';
 export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
 export { defineApiCallStep } from '../step/api-call-step.js';
 // Shapes many steps share, and write safety for bulk writes.

@@ -7,17 +7,15 @@ import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from '../coordination/idempoten
 import { LocalCoordinator } from '../coordination/local-coordinator.js';
 import { SharedRateGate } from '../coordination/shared-rate-gate.js';
 import { mentionsSecret } from '../errors/index.js';
-import { sharedDispatcher } from '../http/agent.js';
-import { dispatcherWire } from '../http/dispatcher-wire.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/attempt.js';
+import { dispatcherWire, sharedDispatcher } from '../http/dispatcher-wire.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from '../http/exchange.js';
 import { fetchWire } from '../http/fetch-wire.js';
-import type { Gate } from '../http/gate.js';
 import { createHttpClient } from '../http/http-client.js';
 import { nodeHttpWire } from '../http/node-http-wire.js';
 import { RateGate } from '../http/rate-gate.js';
-import type { RateLimitSnapshot } from '../http/rate-limit.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/read-body.js';
-import { defaultRetryOptions, type RetryOptions } from '../http/retry-policy.js';
+import type { Gate, RateLimitSnapshot } from '../http/rate-limit.js';
+import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
 import type { Wire } from '../http/wire.js';
 import { type Logger, silentLogger } from '../logger.js';
 import type { VariableMapping } from '../mapping/mapping.js';
@@ -46,7 +44,7 @@ export interface RuntimeOptions {
   fetch?: typeof globalThis.fetch;
   /**
    * The undici dispatcher of every request; default one shared keep-alive
-   * Agent (see http/agent.ts), used directly (`dispatcher.request`). `null`
+   * Agent (see http/dispatcher-wire.ts), used directly (`dispatcher.request`). `null`
    * sends through the global fetch and its own dispatcher instead, which
    * needs no undici package loaded: the CLI's one-shot runs start faster.
    */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpointProblem, guardHeaders } from '../http/endpoint-guard.js';
+import { endpointProblem, guardHeaders } from '../http/request-guards.js';
 import { UPLOAD_FIELDS } from './api-call-upload.js';
 import type { HttpMethod, Integration } from './define-integration.js';
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { guardEndpoint, guardHeaders } from '../http/endpoint-guard.js';
+import { guardEndpoint, guardHeaders } from '../http/request-guards.js';
 import {
   type ApiCallInput,
   type ApiCallOptions,

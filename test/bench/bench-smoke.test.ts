@@ -17,7 +17,7 @@ describe('bench/bench.mjs --smoke', () => {
         'src/index.ts',
         'src/runtime/runtime.ts',
         'src/store/connections/memory-connection-store.ts',
-        'src/http/agent.ts',
+        'src/http/dispatcher-wire.ts',
         'src/clock.ts',
         'steps/index.ts',
         'sandbox/index.ts',

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
+import { guardEndpoint, guardHeaders } from '../../src/http/request-guards.js';
 import { defineApiCallStep } from '../../src/step/api-call-step.js';
 import { defineIntegration } from '../../src/step/define-integration.js';
 import { useFixture } from '../support/fixture-lifecycle.js';

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyException } from '../../src/http/classify-exception.js';
-import { guardEndpoint, guardHeaders } from '../../src/http/endpoint-guard.js';
+import { classifyException } from '../../src/http/classify-failures.js';
 import { nodeHttpWire } from '../../src/http/node-http-wire.js';
-import { parseRetryAfter } from '../../src/http/retry-after.js';
+import { guardEndpoint, guardHeaders } from '../../src/http/request-guards.js';
+import { parseRetryAfter } from '../../src/http/retries.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 describe('headers that steer the connection are refused like Host', () => {

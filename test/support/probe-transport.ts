@@ -1,11 +1,15 @@
 import * as z from 'zod';
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
-import { sharedDispatcher } from '../../src/http/agent.js';
 import { type AttemptOptions, attempt } from '../../src/http/attempt.js';
-import type { Outgoing } from '../../src/http/exchange.js';
+import { sharedDispatcher } from '../../src/http/dispatcher-wire.js';
+import {
+  type HttpRequest,
+  type Outgoing,
+  type PrepareOptions,
+  prepareRequest,
+} from '../../src/http/exchange.js';
 import { fetchWire } from '../../src/http/fetch-wire.js';
-import { type HttpRequest, type PrepareOptions, prepareRequest } from '../../src/http/prepare-request.js';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { MemoryLogger } from '../../src/logger.js';
 import { defineIntegration } from '../../src/step/define-integration.js';

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/errors/index.js';
+import { baseScope } from '../../../src/http/exchange.js';
 import { followRedirects } from '../../../src/http/follow-redirects.js';
-import { baseScope } from '../../../src/http/prepare-request.js';
 import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,11 +1,10 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, ResponseTooLargeError, TimeoutError } from '../../../src/errors/index.js';
+import { rejectFailures } from '../../../src/http/classify-failures.js';
+import { baseScope } from '../../../src/http/exchange.js';
 import { followRedirects } from '../../../src/http/follow-redirects.js';
-import { baseScope } from '../../../src/http/prepare-request.js';
-import { RateGate } from '../../../src/http/rate-gate.js';
-import { rejectFailures } from '../../../src/http/reject-failures.js';
-import { withRateGate } from '../../../src/http/with-rate-gate.js';
+import { RateGate, withRateGate } from '../../../src/http/rate-gate.js';
 import { defineIntegration } from '../../../src/step/define-integration.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../../src/errors/index.js';
-import { rejectFailures } from '../../../src/http/reject-failures.js';
+import { rejectFailures } from '../../../src/http/classify-failures.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,10 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../../src/errors/index.js';
-import type { Exchange } from '../../../src/http/exchange.js';
-import type { HttpRequest } from '../../../src/http/prepare-request.js';
-import { rejectFailures } from '../../../src/http/reject-failures.js';
-import { type BoundCredentials, withAuthRefresh } from '../../../src/http/with-auth-refresh.js';
+import { rejectFailures } from '../../../src/http/classify-failures.js';
+import type { Exchange, HttpRequest } from '../../../src/http/exchange.js';
+import { type BoundCredentials, withAuthRefresh } from '../../../src/http/http-client.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

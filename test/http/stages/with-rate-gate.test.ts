@@ -1,8 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../../src/errors/index.js';
-import { RateGate } from '../../../src/http/rate-gate.js';
-import { withRateGate } from '../../../src/http/with-rate-gate.js';
+import { RateGate, withRateGate } from '../../../src/http/rate-gate.js';
 import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

@@ -1,10 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, ProviderError } from '../../../src/errors/index.js';
+import { rejectFailures } from '../../../src/http/classify-failures.js';
 import type { Send } from '../../../src/http/exchange.js';
-import { rejectFailures } from '../../../src/http/reject-failures.js';
-import { defaultRetryOptions } from '../../../src/http/retry-policy.js';
-import { withRetries } from '../../../src/http/with-retries.js';
+import { defaultRetryOptions, withRetries } from '../../../src/http/retries.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

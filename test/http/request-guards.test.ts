@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { NumericId, PathSegment } from '../../src/http/path-segment.js';
+import { NumericId, PathSegment } from '../../src/http/request-guards.js';
 
 describe('PathSegment', () => {
   it('accepts ids that stay one segment, dots inside included', () => {
