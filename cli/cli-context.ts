@@ -65,11 +65,12 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   // A one-shot command without a proxy to honour sends its steps' requests on node:http: the
   // undici package (over a hundred files) would be most of a cold `run`, and Node's own fetch
   // compiles its bundled undici and web streams on first use, which node:http does not need.
-  // OAuth token requests still use that fetch. A serving command pays for the undici package
-  // once and then sends every call on its Agent; a proxied run needs that Agent's proxy rules.
-  const transport = options.serving || proxyConfigured() ? {} : { transport: 'node-http' as const };
+  // OAuth token requests still use that fetch (docs/transport.md). A serving command pays for
+  // the undici package once and then sends every call on its Agent; a proxied run needs that
+  // Agent's proxy rules.
+  const transport = options.serving || proxyConfigured() ? 'undici' : 'node-http';
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
-  return { store, stores, runtime: new Runtime({ store, ...transport, ...coordination }) };
+  return { store, stores, runtime: new Runtime({ store, transport, ...coordination }) };
 }
 
 /** What every command that calls a provider works with: the registry of steps and a runtime over the store. */

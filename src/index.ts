@@ -65,6 +65,7 @@ export {
   type InvokeOptions,
   Runtime,
   type RuntimeOptions,
+  type Transport,
 } from './runtime/runtime.js';
 export { defineApiCallStep } from './step/api-call-step.js';
 export {

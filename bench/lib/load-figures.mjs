@@ -72,9 +72,11 @@ async function bulkRuntime(client, sandbox, clock) {
         updatedAt: now,
       },
     ]),
-    fetch: (url, init) => {
-      sent.push({ url: String(url), method: init.method, headers: { ...init.headers }, body: init.body });
-      return globalThis.fetch(url, init);
+    transport: {
+      fetch: (url, init) => {
+        sent.push({ url: String(url), method: init.method, headers: { ...init.headers }, body: init.body });
+        return globalThis.fetch(url, init);
+      },
     },
     maxRateLimitWaitMs: 10 * 60_000,
   });

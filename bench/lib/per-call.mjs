@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 /**
  * Client CPU per invocation against the same requests through bare fetch.
  * The requests of each step are recorded from one invocation (through the
- * runtime's `fetch` option) and replayed as the baseline: same URLs, methods,
+ * runtime's `transport: { fetch }`) and replayed as the baseline: same URLs, methods,
  * headers and bodies, the same undici Agent, and the body read with
  * `response.json()`. A write's unique value (create_ticket's external_id)
  * is a marker in the recording, replaced by a fresh value on every call.
@@ -39,7 +39,7 @@ export async function loadClient(build) {
   return { Runtime, MemoryConnectionStore, sharedDispatcher, createRegistry };
 }
 
-/** A runtime with one ticketing connection `bench` to the sandbox; `fetch` sees every request. */
+/** A runtime with one ticketing connection `bench` to the sandbox; a `transport: { fetch }` in `options` sees every request. */
 export function benchRuntime(client, sandbox, options = {}) {
   const now = Date.now();
   return new client.Runtime({
@@ -63,9 +63,16 @@ export function benchRuntime(client, sandbox, options = {}) {
 export async function recordRequests(client, sandbox, registry, entry) {
   const recorded = [];
   const recording = benchRuntime(client, sandbox, {
-    fetch: (url, init) => {
-      recorded.push({ url: String(url), method: init.method, headers: { ...init.headers }, body: init.body });
-      return globalThis.fetch(url, init);
+    transport: {
+      fetch: (url, init) => {
+        recorded.push({
+          url: String(url),
+          method: init.method,
+          headers: { ...init.headers },
+          body: init.body,
+        });
+        return globalThis.fetch(url, init);
+      },
     },
   });
   await registry.invoke(recording, entry.step, { connection: 'bench', input: entry.input(MARKER) });

@@ -77,7 +77,7 @@ describe('token refresh', () => {
       timeline.push(`${init?.method ?? 'GET'} ${url.pathname} auth=${headers.get('authorization') ?? '-'}`);
       return fetch(input, init);
     };
-    const runtime = new Runtime({ store, clock: fx.clock, fetch: recordingFetch });
+    const runtime = new Runtime({ store, clock: fx.clock, transport: { fetch: recordingFetch } });
     fx.clock.advance(40 * 60_000);
     await fx.registry.invoke(runtime, 'ticketing.list_tickets', {
       connection: fx.connection.id,

@@ -23,7 +23,12 @@ function invoke<const Id extends CatalogStepName>(stepId: Id, input: CatalogInpu
       updatedAt: clock.now(),
     },
   ]);
-  const runtime = new Runtime({ store, clock, fetch: nockedFetch, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({
+    store,
+    clock,
+    transport: { fetch: nockedFetch },
+    retry: { random: () => 0.5 },
+  });
   return catalogInvokers(runtime, 'd').invoke(stepId, input);
 }
 

@@ -100,7 +100,11 @@ const wrappingCreate = creating('create_in_own_words', (key, error) => {
 });
 
 function invoke(step: AnyStep, input: unknown) {
-  const runtime = new Runtime({ clock: new ManualClock(), fetch: nockedFetch, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({
+    clock: new ManualClock(),
+    transport: { fetch: nockedFetch },
+    retry: { random: () => 0.5 },
+  });
   return runtime.invoke(step, { connection: probeConnection(), input });
 }
 

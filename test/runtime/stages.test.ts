@@ -34,7 +34,7 @@ describe('validateInput', () => {
   it('refuses input nested deeper than 256 levels as InputError, sending nothing, instead of overflowing the stack', async () => {
     let value: unknown = 'leaf';
     for (let depth = 0; depth < 20_000; depth += 1) value = [value];
-    const runtime = new Runtime({ clock: new ManualClock(), fetch: nockedFetch });
+    const runtime = new Runtime({ clock: new ManualClock(), transport: { fetch: nockedFetch } });
     const error = await runtime
       .invoke(echo, { connection: probeConnection(), input: { value } })
       .catch((e) => e);
@@ -48,7 +48,7 @@ describe('validateOutput redacts only what can hold a secret, and that always', 
   const spelled = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   /** The output of `step` run on a fresh runtime over the probe connection with input `{value}`. */
   const outputOf = async (step: AnyStep, value: unknown = 1) => {
-    const runtime = new Runtime({ clock: new ManualClock(), fetch: nockedFetch });
+    const runtime = new Runtime({ clock: new ManualClock(), transport: { fetch: nockedFetch } });
     return (await runtime.invoke(step, { connection: probeConnection(), input: { value } })).output;
   };
 
@@ -131,7 +131,7 @@ describe('bindConnection and the redaction set', () => {
 
   it('redacts a token obtained by a refresh during the step from that step’s output', async () => {
     const clock = new ManualClock();
-    const runtime = new Runtime({ clock, fetch: nockedFetch });
+    const runtime = new Runtime({ clock, transport: { fetch: nockedFetch } });
     await runtime.store.put({
       id: 'op',
       integration: 'oprobe',

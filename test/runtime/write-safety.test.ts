@@ -64,7 +64,11 @@ const createThing = defineStep({
 });
 
 function invoke(step: typeof deleteThing | typeof createThing, input: unknown) {
-  const runtime = new Runtime({ clock: new ManualClock(), fetch: nockedFetch, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({
+    clock: new ManualClock(),
+    transport: { fetch: nockedFetch },
+    retry: { random: () => 0.5 },
+  });
   return runtime.invoke(step, { connection: probeConnection(), input });
 }
 

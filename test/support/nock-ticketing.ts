@@ -34,7 +34,7 @@ export function nockTicketing(options: { runtime?: RuntimeOptions; connection?: 
     store,
     clock,
     logger,
-    fetch: nockedFetch,
+    transport: { fetch: nockedFetch },
     retry: { random: () => 0.5 },
     ...options.runtime,
   });

@@ -148,7 +148,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
       }
       return fetch(input, init);
     };
-    fx = await contactDataFixture({ runtime: { fetch: refusingFetch } });
+    fx = await contactDataFixture({ runtime: { transport: { fetch: refusingFetch } } });
     const contacts = emails(20);
     const result = await fx.invoke('contact_data.enrich_contacts', {
       contacts,
@@ -171,7 +171,7 @@ describe('contact_data bulk runs: replay safety and quotas', () => {
         headers: response.headers,
       });
     };
-    fx = await contactDataFixture({ runtime: { fetch: dropLast } });
+    fx = await contactDataFixture({ runtime: { transport: { fetch: dropLast } } });
     const result = await fx.invoke('contact_data.enrich_contacts', { contacts: emails(5) });
     expect(result.output.results[4]).toMatchObject({
       status: 'failed',

@@ -127,7 +127,7 @@ describe('contact_data credits, no match and provider refusals', () => {
         : strip(body);
       return new Response(JSON.stringify(stripped), { status: response.status, headers: response.headers });
     };
-    fx = await contactDataFixture({ credits: 50, runtime: { fetch: withoutCharges } });
+    fx = await contactDataFixture({ credits: 50, runtime: { transport: { fetch: withoutCharges } } });
     const miss = await fx.invoke('contact_data.find_contact', { email: 'nobody@unknown.example' });
     expect(miss.output).toEqual({ matched: false, contact: null, credits_charged: null });
     expect(miss.meta.credits?.charged).toBeNull();

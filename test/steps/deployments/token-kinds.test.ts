@@ -24,7 +24,12 @@ function setUp(connection: Partial<Connection>) {
       ...connection,
     },
   ]);
-  const runtime = new Runtime({ store, clock, fetch: nockedFetch, retry: { random: () => 0.5 } });
+  const runtime = new Runtime({
+    store,
+    clock,
+    transport: { fetch: nockedFetch },
+    retry: { random: () => 0.5 },
+  });
   const list = () =>
     createRegistry().invoke(runtime, 'deployments.list_deployments', { connection: 'v', input: {} });
   return { clock, store, list };

@@ -1,0 +1,57 @@
+import type { Connection } from '../connection/connection.js';
+import type { RateLimitSnapshot } from '../http/rate-limit.js';
+import type { VariableMapping } from '../mapping/mapping.js';
+import type { CreditEstimate, ProgressRecords } from '../step/define-step.js';
+import type { SharedCreditBudget } from './shared-credit-budget.js';
+
+export interface InvokeOptions {
+  /** A connection id in the store, or a connection object. */
+  connection: string | Connection;
+  input: unknown;
+  /** Extra variables, added to (or, with `replaceVariables`, replacing) the step's defaults. */
+  variables?: VariableMapping;
+  replaceVariables?: boolean;
+  /** Most credits this invocation may spend; a call whose worst case is higher is refused before sending. */
+  creditBudget?: number;
+  signal?: AbortSignal;
+  /** Long runs (bulk batches, pages): `done` of `total`, and the records that is when the step can say. */
+  onProgress?: (done: number, total: number, records?: ProgressRecords) => void;
+  /**
+   * Narrows what this invocation may touch, set per step or trigger by the
+   * embedder (D: `{ projects: [...] }`). Steps refuse anything outside before sending.
+   */
+  constraints?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A credit budget this invocation shares with others (with a Redis
+   * coordinator, on every worker): its worst case is reserved atomically
+   * before sending, and what it did not spend is given back.
+   */
+  sharedCreditBudget?: SharedCreditBudget;
+  /**
+   * Runs the invocation once per key across every worker sharing the
+   * coordinator (bulk retries, a create an agent may send twice): a repeat
+   * gets the recorded result, with `meta.fromIdempotencyRecord`.
+   */
+  idempotencyKey?: string;
+  /** How long the record of an idempotency key is kept. Default 24 h. */
+  idempotencyTtlMs?: number;
+}
+
+export interface InvocationMeta {
+  step: string;
+  connection: string;
+  attempts: number;
+  retries: number;
+  durationMs: number;
+  credits?: { estimated: CreditEstimate; charged: number | null } | undefined;
+  rateLimit?: RateLimitSnapshot | undefined;
+  rateLimitWaits: number;
+  /** True when this result is the recorded one of an earlier invocation with the same idempotency key. */
+  fromIdempotencyRecord?: boolean;
+}
+
+export interface InvocationResult<Output = unknown> {
+  output: Output;
+  variables: Record<string, unknown>;
+  meta: InvocationMeta;
+}

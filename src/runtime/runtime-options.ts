@@ -1,0 +1,79 @@
+import { type Clock, systemClock } from '../clock.js';
+import type { Coordinator } from '../coordination/coordinator.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/attempt.js';
+import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
+import { type Logger, silentLogger } from '../logger.js';
+import type { ConnectionStore } from '../store/connections/connection-store.js';
+import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
+import { type ResolvedTransport, resolveTransport, type Transport } from './transport-option.js';
+
+export interface RuntimeOptions {
+  store?: ConnectionStore;
+  clock?: Clock;
+  /**
+   * How requests reach the provider: `'undici'` (default), `'fetch'`,
+   * `'node-http'`, `{ dispatcher }` or `{ fetch }`. See `Transport`, and the
+   * table in docs/transport.md. OAuth token requests always use a fetch.
+   */
+  transport?: Transport;
+  logger?: Logger;
+  retry?: Partial<RetryOptions>;
+  /** Refresh OAuth tokens this long before they expire. Default 5 minutes. */
+  refreshMarginMs?: number;
+  /** Longest wait the rate gate accepts before failing. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /** Time limit of one HTTP attempt. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Most bytes of one answer's body; a larger answer fails with ResponseTooLargeError. Default 32 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * Where rules shared by several workers live (`openCoordinator()`): with a
+   * Redis coordinator, every connection's rate gate is one budget for all
+   * workers. Default: in-process, each runtime keeps its own gates.
+   */
+  coordination?: Coordinator;
+}
+
+/** Every option of a runtime with its default applied and its transport resolved. */
+export interface RuntimeSettings {
+  store: ConnectionStore;
+  clock: Clock;
+  logger: Logger;
+  transport: ResolvedTransport;
+  retry: RetryOptions;
+  refreshMarginMs: number;
+  maxRateLimitWaitMs: number;
+  requestTimeoutMs: number;
+  maxResponseBytes: number;
+  coordination: Coordinator | undefined;
+}
+
+/**
+ * Options that `transport` replaced: a JavaScript caller still passing one
+ * would otherwise have it ignored, and its requests would silently take
+ * another path (past a test's interceptor, say).
+ */
+const REPLACED: Readonly<Record<string, string>> = {
+  fetch: 'transport: { fetch }',
+  dispatcher: "transport: { dispatcher }, or transport: 'fetch' for fetch's own dispatcher",
+};
+
+export function settleOptions(options: RuntimeOptions): RuntimeSettings {
+  for (const [name, instead] of Object.entries(REPLACED)) {
+    if ((options as Record<string, unknown>)[name] !== undefined) {
+      throw new TypeError(`RuntimeOptions has no "${name}"; pass ${instead}.`);
+    }
+  }
+  return {
+    store: options.store ?? new MemoryConnectionStore(),
+    clock: options.clock ?? systemClock,
+    logger: options.logger ?? silentLogger,
+    transport: resolveTransport(options.transport),
+    retry: { ...defaultRetryOptions, ...options.retry },
+    refreshMarginMs: options.refreshMarginMs ?? 5 * 60_000,
+    maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 60_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    coordination: options.coordination,
+  };
+}
