@@ -1,6 +1,7 @@
 import type { Coordinator } from '../src/coordination/coordinator.js';
 import type { ConnectionStore } from '../src/store/connections/connection-store.js';
 import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
+import type { RekeyCounts, RekeyOptions } from '../src/store/sealed/encrypted-records.js';
 import type { SubscriptionStore } from '../src/store/subscriptions/subscription-store.js';
 
 /** Where the CLI keeps connections, subscriptions and dedupe records, and what coordinates its workers. */
@@ -14,7 +15,7 @@ export interface CliStores {
   /** With Redis, the URL the worker queue connects to. */
   redisUrl?: string;
   /** With Redis: seals every stored secret with the current key; how many were under an older one. */
-  rekey?: () => Promise<Record<'connections' | 'subscriptions', { rekeyed: number; total: number }>>;
+  rekey?: (options: RekeyOptions) => Promise<Record<'connections' | 'subscriptions', RekeyCounts>>;
   close(): Promise<void>;
 }
 
@@ -26,9 +27,9 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
   if (redisUrl) {
     const { openRedisStores } = await import('../src/store/open-redis-stores.js');
     const stores = await openRedisStores({ redisUrl, env });
-    const rekey = async () => ({
-      connections: await stores.connections.rekey(),
-      subscriptions: await stores.subscriptions.rekey(),
+    const rekey = async (options: RekeyOptions) => ({
+      connections: await stores.connections.rekey(options),
+      subscriptions: await stores.subscriptions.rekey(options),
     });
     return { mode: 'redis', ...stores, dedupe: stores.coordinator, redisUrl, rekey };
   }

@@ -178,7 +178,10 @@ export async function listConnections(_options: unknown, command: Command): Prom
   }
 }
 
-export async function rekeyConnections(_options: unknown, command: Command): Promise<void> {
+export async function rekeyConnections(
+  options: { trustUnsealed?: boolean },
+  command: Command,
+): Promise<void> {
   const stores = await cliStores();
   if (!stores.rekey) {
     throw new InputError(
@@ -186,12 +189,19 @@ export async function rekeyConnections(_options: unknown, command: Command): Pro
       [{ path: 'TOOLSTEPS_REDIS_URL', message: 'required' }],
     );
   }
-  const counts = await stores.rekey();
+  const counts = await stores.rekey({ trustUnsealed: Boolean(options.trustUnsealed) });
   if (command.optsWithGlobals().json) printJson(counts);
   else
     process.stdout.write(
       `Re-sealed ${counts.connections.rekeyed} of ${counts.connections.total} connections and ${counts.subscriptions.rekeyed} of ${counts.subscriptions.total} subscriptions with the current key.\n`,
     );
+  const unsealed = [...counts.connections.unsealed, ...counts.subscriptions.unsealed];
+  if (unsealed.length > 0) {
+    // Nothing vouches for these records' public fields, so they stay refused until the operator vouches.
+    process.stderr.write(
+      `Left unsealed, and refused when used: ${unsealed.join(', ')} (stored before public fields were sealed). Check their base URLs and fields with \`toolsteps connections list\`, then run \`toolsteps connections rekey --trust-unsealed\`.\n`,
+    );
+  }
 }
 
 export async function removeConnection(id: string, _options: unknown, command: Command): Promise<void> {

@@ -61,6 +61,10 @@ function registerRekeyConnections(connections: Command): void {
     .description(
       'Seal every connection and subscription secret in Redis with TOOLSTEPS_ENCRYPTION_KEY (the old key in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS).',
     )
+    .option(
+      '--trust-unsealed',
+      'also seal records stored before their public fields were sealed, as they stand: check their base URLs and fields first',
+    )
     .action(lazyAction(actions, 'rekeyConnections'));
 }
 

@@ -1,6 +1,11 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
 import type { RecordStore } from './record-store.js';
-import { EncryptedRecords, type RecordShape } from './sealed/encrypted-records.js';
+import {
+  EncryptedRecords,
+  type RecordShape,
+  type RekeyCounts,
+  type RekeyOptions,
+} from './sealed/encrypted-records.js';
 import type { SecretBox } from './sealed/secret-box.js';
 
 /**
@@ -42,7 +47,7 @@ export class RedisRecordStore<T extends { id: string }> implements RecordStore<T
   }
 
   /** Seals every record with the current key (after rotating `TOOLSTEPS_ENCRYPTION_KEY`). */
-  rekey(): Promise<{ rekeyed: number; total: number }> {
-    return this.records.rekey();
+  rekey(options: RekeyOptions = {}): Promise<RekeyCounts> {
+    return this.records.rekey(options);
   }
 }

@@ -27,6 +27,19 @@ function nextVersion(expected: string | undefined): string {
   return String(Math.max(Date.now() * 1000, Number(expected ?? 0) + 1));
 }
 
+/** What `rekey` may do with records of the format from before public parts were sealed. */
+export interface RekeyOptions {
+  /** Seal them as they stand: the operator checked their public fields (`connections rekey --trust-unsealed`). */
+  trustUnsealed?: boolean;
+}
+
+/** What a rekey did: records re-sealed, records in all, and the ids left unsealed (still refused when used). */
+export interface RekeyCounts {
+  rekeyed: number;
+  total: number;
+  unsealed: string[];
+}
+
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
 const MAX_WRITE_TRIES = 50;
 
@@ -48,7 +61,12 @@ export class EncryptedRecords<T> {
     tenant = 'default',
   ) {
     this.index = recordIndexKey(coordinator, shape.kind);
-    this.sealing = new SealedRecords(box, { tenant, kind: shape.kind, noun: shape.noun });
+    this.sealing = new SealedRecords(box, {
+      tenant,
+      namespace: coordinator.prefix,
+      kind: shape.kind,
+      noun: shape.noun,
+    });
   }
 
   private keyOf(id: string): string {
@@ -139,24 +157,32 @@ export class EncryptedRecords<T> {
     throw new TimeoutError(`Too many workers changed ${this.shape.noun} ${id} at once; try again.`);
   }
 
-  /**
-   * Read, change, compare-and-set; again from the new state when another
-   * worker wrote in between. `reseal` opens a record written before public
-   * fields were sealed (trusting it once, on the operator's word) and writes
-   * it back sealed with the current key; a record already so is left alone.
-   */
-  async update(id: string, change: (current: T) => T, reseal = false): Promise<T> {
+  /** Read, change, compare-and-set; again from the new state when another worker wrote in between. */
+  async update(id: string, change: (current: T) => T): Promise<T> {
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
-      const peek = reseal ? await this.read(id) : undefined;
-      const legacy = peek !== undefined && !this.sealing.isCurrentFormat(peek);
-      const opened = await this.readOpened(id, legacy);
+      const opened = await this.readOpened(id);
       if (!opened) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
-      const { stored, record } = opened;
-      if (reseal && !legacy && stored.kid === this.sealing.keyId) return record;
-      const next = change(record);
-      if (await this.write(id, next, stored.version)) return next;
+      const next = change(opened.record);
+      if (await this.write(id, next, opened.stored.version)) return next;
     }
     throw new TimeoutError(`Too many workers changed ${this.shape.noun} ${id} at once; try again.`);
+  }
+
+  /**
+   * Writes one record back sealed with the current key, in the current
+   * format. A record of the earlier format is opened without its public
+   * part being vouched for, so only on the operator's word (`trustUnsealed`).
+   */
+  private async reseal(id: string, stored: SealedRecord, trustUnsealed: boolean): Promise<void> {
+    const legacy = !this.sealing.isCurrentFormat(stored);
+    const floor = this.sealing.floor(id);
+    const record =
+      legacy && trustUnsealed ? this.open(id, stored, floor, true) : this.open(id, stored, floor, false);
+    if (!(await this.write(id, record, stored.version))) {
+      throw new TimeoutError(
+        `The ${this.shape.noun} ${id} changed while it was being re-sealed; run the rekey again.`,
+      );
+    }
   }
 
   async remove(id: string): Promise<boolean> {
@@ -165,19 +191,26 @@ export class EncryptedRecords<T> {
   }
 
   /**
-   * Seals every record with the current key, in the current format; returns
-   * how many were sealed with an older key or written before public fields
-   * were sealed.
+   * Seals every record with the current key, in the current format. Records
+   * of the earlier format, whose public part nothing vouches for, are left
+   * as they are (and refused when used) unless `trustUnsealed`: the operator
+   * says they checked them, and they are sealed as they stand.
    */
-  async rekey(): Promise<{ rekeyed: number; total: number }> {
+  async rekey(options: RekeyOptions = {}): Promise<RekeyCounts> {
     const ids = await this.ids();
-    let rekeyed = 0;
+    const counts: RekeyCounts = { rekeyed: 0, total: ids.length, unsealed: [] };
     for (const id of ids) {
       const stored = await this.read(id);
-      if (!stored || (stored.kid === this.sealing.keyId && this.sealing.isCurrentFormat(stored))) continue;
-      await this.update(id, (record) => record, true);
-      rekeyed += 1;
+      if (!stored) continue;
+      const legacy = !this.sealing.isCurrentFormat(stored);
+      if (legacy && !options.trustUnsealed) {
+        counts.unsealed.push(id);
+        continue;
+      }
+      if (!legacy && stored.kid === this.sealing.keyId) continue;
+      await this.reseal(id, stored, Boolean(options.trustUnsealed));
+      counts.rekeyed += 1;
     }
-    return { rekeyed, total: ids.length };
+    return counts;
   }
 }

@@ -12,9 +12,13 @@ export interface SealedRecord {
   format?: string | undefined;
 }
 
-/** Where a record lives: its tenant, its kind (`conn`, `sub`) and the word messages use for it. */
+/**
+ * Where a record lives: its tenant, the store's namespace (the Redis key
+ * prefix), its kind (`conn`, `sub`) and the word messages use for it.
+ */
 export interface RecordScope {
   tenant: string;
+  namespace: string;
   kind: string;
   noun: string;
 }
@@ -60,8 +64,17 @@ export class SealedRecords {
   }
 
   private binding(id: string, version: string, publicJson: string): string {
-    const { tenant, kind } = this.scope;
-    return JSON.stringify(['toolsteps-record', BOUND_FORMAT, tenant, kind, id, version, publicJson]);
+    const { tenant, namespace, kind } = this.scope;
+    return JSON.stringify([
+      'toolsteps-record',
+      BOUND_FORMAT,
+      tenant,
+      namespace,
+      kind,
+      id,
+      version,
+      publicJson,
+    ]);
   }
 
   seal(
@@ -96,7 +109,7 @@ export class SealedRecords {
   ): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> } {
     if (!this.isCurrentFormat(stored)) {
       throw new TamperedRecordError(
-        `The ${this.context(id)} was stored before its public fields were sealed with its secrets, so nothing vouches for where they would be sent: run \`toolsteps connections rekey\` once to seal it.`,
+        `The ${this.context(id)} was stored before its public fields were sealed with its secrets, so nothing vouches for where they would be sent: check its fields (\`toolsteps connections list\`), then seal it with \`toolsteps connections rekey --trust-unsealed\`.`,
         'unsealed_format',
         { context: { record: this.context(id) } },
       );
@@ -114,7 +127,7 @@ export class SealedRecords {
     return { publicPart: parsePublicPart(stored.publicJson, this.context(id)), secrets };
   }
 
-  /** A record of the earlier format, trusted once on the operator's word (`connections rekey`). */
+  /** A record of the earlier format, trusted on the operator's word (`connections rekey --trust-unsealed`). */
   openLegacy(
     id: string,
     stored: SealedRecord,

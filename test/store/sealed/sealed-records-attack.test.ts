@@ -154,13 +154,31 @@ describe.skipIf(!enabled)('sealed records attacked by a Redis writer without the
     await client().sadd(stores.coordinator.key('conn', '_index'), 'legacy');
     const refused = await stores.connections.get('legacy').catch((caught: unknown) => caught);
     expect(refused).toMatchObject({ problem: 'unsealed_format' });
-    expect((refused as Error).message).toContain('toolsteps connections rekey');
+    expect((refused as Error).message).toContain('toolsteps connections rekey --trust-unsealed');
     // The tampered records above are left out of the rekey: it reads what it re-seals.
     for (const id of ['acme', 'copy']) await stores.connections.remove(id);
     await client().del(hashOf('sub', 'sub_0a1b2c3d4e5f60718293'));
-    const rekeyed = await stores.connections.rekey();
-    expect(rekeyed.rekeyed).toBeGreaterThanOrEqual(1);
+    // A routine rekey (a key rotation) never vouches for such a record: it names it and leaves it refused.
+    const routine = await stores.connections.rekey();
+    expect(routine.unsealed).toEqual(['legacy']);
+    await expect(stores.connections.get('legacy')).rejects.toMatchObject({ problem: 'unsealed_format' });
+    const trusted = await stores.connections.rekey({ trustUnsealed: true });
+    expect(trusted).toMatchObject({ rekeyed: 1, unsealed: [] });
     expect(await stores.connections.get('legacy')).toMatchObject({ secrets });
     expect(await client().hget(hashOf('conn', 'legacy'), 'format')).toBe('2');
+  });
+
+  it('a record copied to another namespace (Redis key prefix) under the same id does not open there', async () => {
+    const otherPrefix = testPrefix('sealed-other');
+    const other = await openRedisStores({ redisUrl: REDIS_URL, prefix: otherPrefix, box });
+    try {
+      await stores.connections.put(connection('moved', provider.url, Date.now() + 3_600_000));
+      const whole = await client().hgetall(hashOf('conn', 'moved'));
+      await other.coordinator.client.hset(other.coordinator.key('conn', 'moved'), whole);
+      await expect(other.connections.get('moved')).rejects.toMatchObject({ problem: 'altered' });
+    } finally {
+      await other.close();
+      await clearTestKeys(REDIS_URL, otherPrefix);
+    }
   });
 });
