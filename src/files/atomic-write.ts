@@ -2,19 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 
 /**
- * Writes `text` to a fresh temporary file (mode 0600), fsyncs it and renames
+ * Writes `data` to a fresh temporary file (mode 0600), fsyncs it and renames
  * it over `target`: a reader sees the old file or the new one, never half.
+ * The temporary file is removed on every failure after it was made (a full
+ * disk fails the write, not the open): it may hold part of a secret, and
+ * nobody else would ever clean it up.
  */
-export async function writeFileAtomic(target: string, text: string): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await fs.open(temporary, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temporary, target);
   } catch (error) {
     await fs.rm(temporary, { force: true });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { TimeoutError } from '../../errors/index.js';
+import { createExclusive } from '../../files/create-exclusive.js';
 
 /**
  * A lock whose holder has not touched it for this long was left by a
@@ -20,9 +21,11 @@ export interface LockFileTiming {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
-
-/** Takes the lock file (O_EXCL), keeps it fresh while held, and returns its release. */
+/**
+ * Takes the lock file (O_EXCL), keeps it fresh while held, and returns its
+ * release. A lock file that could not be written (a full disk) is removed at
+ * once rather than left for the next process to wait out as a live lock.
+ */
 export async function takeLockFile(
   id: string,
   lock: string,
@@ -31,12 +34,7 @@ export async function takeLockFile(
   const token = `${process.pid}.${randomBytes(8).toString('hex')}`;
   const started = Date.now();
   for (;;) {
-    try {
-      await fs.writeFile(lock, token, { flag: 'wx', mode: 0o600 });
-      break;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    }
+    if (await createExclusive(lock, token)) break;
     if (await breakIfStale(lock, timing.staleMs)) continue;
     if (Date.now() - started >= timing.timeoutMs) {
       throw new TimeoutError(
@@ -75,10 +73,7 @@ async function breakIfStale(lock: string, staleMs: number): Promise<boolean> {
   if (!seen) return true;
   if (Date.now() - seen.mtimeMs <= staleMs) return false;
   const breaker = `${lock}.break`;
-  try {
-    await fs.writeFile(breaker, '', { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error;
+  if (!(await createExclusive(breaker, ''))) {
     const stuck = await fs.stat(breaker).catch(() => undefined);
     // A breaker outlives its few milliseconds only when its process crashed mid-break.
     if (stuck && Date.now() - stuck.mtimeMs > staleMs) await fs.rm(breaker, { force: true });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { type Clock, systemClock } from '../../clock.js';
 import { isMissingFile, writeFileAtomic } from '../../files/atomic-write.js';
+import { createExclusive } from '../../files/create-exclusive.js';
 import { defaultToolstepsHome } from '../connections/file-connection-store.js';
 import type { ClaimOutcome, DedupeStore } from './dedupe-store.js';
 
@@ -56,12 +57,8 @@ export class FileDedupeStore implements DedupeStore {
     const file = this.fileFor(key);
     const token = randomBytes(12).toString('hex');
     const entry: Entry = { state: 'claimed', token, expiresAt: this.clock.now() + leaseMs };
-    try {
-      await fs.writeFile(file, JSON.stringify(entry), { flag: 'wx', mode: 0o600 });
-      return { status: 'claimed', token };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    // A claim whose file could not be written leaves none behind (createExclusive).
+    if (await createExclusive(file, JSON.stringify(entry))) return { status: 'claimed', token };
     const existing = await this.read(file);
     if (existing && existing.expiresAt > this.clock.now()) {
       return { status: existing.state === 'done' ? 'done' : 'in_flight' };
