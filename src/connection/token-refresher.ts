@@ -1,13 +1,18 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { AuthError, ToolstepsError } from '../errors/index.js';
+import { AuthError } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import type { Integration } from '../step/define-integration.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
+import { MemoryRefreshJournal, type RefreshJournal } from '../store/connections/refresh-journal.js';
 import { definedOnly } from '../values/defined-only.js';
 import { type Connection, secretValues } from './connection.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
+import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';
+import { RefreshWriteAhead } from './refresh-write-ahead.js';
+import { TokenKeeper } from './token-keeper.js';
+import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
 import type { TokenSet } from './token-response.js';
 
 export interface TokenRefresherOptions {
@@ -21,20 +26,50 @@ export interface TokenRefresherOptions {
   marginMs: number;
   /** The deadline of one token request, headers and body (default `DEFAULT_TOKEN_TIMEOUT_MS`). */
   timeoutMs?: number;
+  /**
+   * How long a refresh whose new tokens the store cannot save keeps trying
+   * before it fails retryably, still holding them (default 2 minutes: longer
+   * than the Redis client waits out a restart).
+   */
+  saveDeadlineMs?: number;
 }
+
+const DEFAULT_SAVE_DEADLINE_MS = 120_000;
+/** Beyond the token request and the save's retries, how long others still wait on a refresh's `sending` entry. */
+const CLOCK_MARGIN_MS = 10_000;
 
 /**
  * Keeps OAuth connections fresh. Refresh is single-flight per connection:
  * however many invocations find the token expiring at once, one request goes
- * to the token endpoint and every caller gets its result. The rotated
- * refresh token is written to the store before anyone may use the new access
- * token, because the provider has already invalidated the old pair.
+ * to the token endpoint and every caller gets its result.
+ *
+ * A rotating provider spends the old refresh token the moment it answers, so
+ * a refresh writes ahead in the store's journal (`RefreshJournal`) before it
+ * sends: that it is sending (no one else sends the same token meanwhile),
+ * then what came back when the connection cannot save it (`TokenKeeper`),
+ * or that the provider refused it. Writing ahead rather than only retrying
+ * the save is what lets a pair outlive the process that got it (the file
+ * store writes it into room reserved while there was room), and what lets
+ * every process know a refused token without sending it again. A new access
+ * token is used only once its pair is saved or kept where it outlives the
+ * process, and `reauthorization_required` is said only when no pair is held.
  */
 export class TokenRefresher {
   private readonly inFlight = new Map<string, Promise<Connection>>();
+  private readonly journal: RefreshJournal;
+  private readonly keeper: TokenKeeper;
+  private readonly writeAhead: RefreshWriteAhead;
   refreshCount = 0;
 
-  constructor(private readonly options: TokenRefresherOptions) {}
+  constructor(private readonly options: TokenRefresherOptions) {
+    const journal = options.store.refreshJournal ?? new MemoryRefreshJournal();
+    this.journal = journal;
+    const saveDeadlineMs = options.saveDeadlineMs ?? DEFAULT_SAVE_DEADLINE_MS;
+    const { store, clock, logger } = options;
+    this.keeper = new TokenKeeper({ store, journal, clock, logger, saveDeadlineMs });
+    const standsMs = (options.timeoutMs ?? DEFAULT_TOKEN_TIMEOUT_MS) + saveDeadlineMs + CLOCK_MARGIN_MS;
+    this.writeAhead = new RefreshWriteAhead(journal, clock, standsMs);
+  }
 
   /**
    * Due inside the margin, but never earlier than half the token's life: a
@@ -83,30 +118,48 @@ export class TokenRefresher {
   }
 
   private async refresh(integration: Integration, id: string, rejectedToken?: string): Promise<Connection> {
-    const { store, clock } = this.options;
-    const current = await store.get(id);
-    if (!current) {
+    const stored = await this.options.store.get(id);
+    if (!stored) {
       throw new AuthError(
         `Connection "${id}" is not in the connection store, so its token cannot be refreshed and saved: store it and invoke by id to get automatic refresh.`,
         { reauthorize: true },
       );
     }
+    const recovered = await this.keeper.recover(stored, await this.journal.read(id));
+    const current = recovered.connection;
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
     if (alreadyReplaced || (rejectedToken === undefined && !this.needsRefresh(current))) return current;
+    // Tokens that wait in the journal are used while they work; a refresh starts only from a saved pair.
+    if (recovered.unsaved) {
+      if (rejectedToken === undefined) return current;
+      throw notSavedYet(id, undefined, 'journal');
+    }
     const refreshToken = current.secrets.refreshToken;
     const clientId = current.fields.clientId;
     if (!refreshToken || !clientId) {
       const missing = refreshToken ? 'OAuth client id (field clientId)' : 'refresh token';
-      throw new AuthError(
-        `Connection "${id}" has no ${missing}, so its token cannot be refreshed; it needs re-authorisation.`,
-        {
-          reauthorize: true,
-        },
+      throw reauthorizationNeeded(
+        integration,
+        id,
+        `Connection "${id}" has no ${missing}, so its token cannot be refreshed.`,
       );
     }
+    await this.writeAhead.before(integration, current, recovered.entry);
+    return this.send(integration, current, refreshToken, clientId);
+  }
+
+  /** Sends the refresh token; what comes back is kept (`TokenKeeper`), a refusal is recorded. */
+  private async send(
+    integration: Integration,
+    current: Connection,
+    refreshToken: string,
+    clientId: string,
+  ): Promise<Connection> {
+    const { clock } = this.options;
     this.refreshCount += 1;
-    this.options.logger.info('refreshing token', { connection: id });
+    this.options.logger.info('refreshing token', { connection: current.id });
+    let rotated = false;
     let tokens: TokenSet;
     try {
       tokens = await refreshTokens(
@@ -117,83 +170,45 @@ export class TokenRefresher {
           dispatcher: this.options.dispatcher,
           clock,
           knownSecrets: secretValues(current),
-          keepRotatedRefreshToken: (rotated) => this.keepRotated(integration, id, rotated),
+          // A rotated refresh token in an answer we cannot use: kept, its access token marked expired.
+          keepRotatedRefreshToken: async (refreshToken) => {
+            rotated = true;
+            const now = clock.now();
+            await this.keeper.keep(current, { refreshToken, expiresAt: now, issuedAt: now });
+          },
           ...definedOnly({ timeoutMs: this.options.timeoutMs }),
         },
         { refreshToken, clientId, ...definedOnly({ clientSecret: current.secrets.clientSecret }) },
       );
     } catch (error) {
-      // A store without a cross-process lock: another process may have rotated the pair first.
-      const latest = error instanceof AuthError ? await store.get(id) : undefined;
-      if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
-      if (error instanceof AuthError) {
-        throw new AuthError(
-          `${error.message} Connection "${id}" needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
-          { ...error.asInit(), retryable: false, reauthorize: true },
-        );
-      }
+      // Once a rotated token is kept or held, the journal says so; nothing more to record.
+      if (rotated) throw error;
+      return this.failed(integration, current, refreshToken, error);
+    }
+    return this.keeper.keep(current, { ...tokens, issuedAt: clock.now() });
+  }
+
+  /**
+   * A refresh that got no tokens. A refused grant is recorded, so the token
+   * is not sent again until the connection changes; anything else clears
+   * the `sending` entry, as nothing came back that anyone could hold.
+   */
+  private async failed(
+    integration: Integration,
+    current: Connection,
+    refreshToken: string,
+    error: unknown,
+  ): Promise<Connection> {
+    const id = current.id;
+    if (!(error instanceof AuthError)) {
+      await this.writeAhead.cleared(id);
       throw error;
     }
-    return this.save(integration, id, tokens, refreshToken);
-  }
-
-  /**
-   * Saves a refreshed pair. The provider has already spent the old refresh
-   * token, so a pair that cannot be saved is lost: say so, and that the
-   * connection needs re-authorisation, rather than fail as bad input. The
-   * save is a compare-and-set on the refresh token we spent: a stored pair
-   * that no longer holds it is newer than ours (another worker refreshed
-   * while our lock had lapsed) and is kept, never overwritten with an older one.
-   */
-  private async save(
-    integration: Integration,
-    id: string,
-    tokens: TokenSet,
-    spent: string,
-  ): Promise<Connection> {
-    const { store, clock } = this.options;
-    try {
-      return await store.update(id, (stored) =>
-        stored.secrets.refreshToken !== spent
-          ? stored
-          : {
-              ...stored,
-              secrets: {
-                ...stored.secrets,
-                accessToken: tokens.accessToken,
-                // Providers that rotate send a new one; keep the old one only if none came back.
-                refreshToken: tokens.refreshToken ?? stored.secrets.refreshToken,
-              },
-              ...definedOnly({ expiresAt: tokens.expiresAt, scopes: tokens.scopes }),
-              updatedAt: clock.now(),
-            },
-      );
-    } catch (error) {
-      throw new AuthError(
-        `The token endpoint issued new tokens for connection "${id}" but they could not be saved (${error instanceof ToolstepsError ? error.code : 'store error'}); the old refresh token is spent, so the connection needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
-        { reauthorize: true, cause: error },
-      );
-    }
-  }
-
-  /**
-   * Keeps a rotated refresh token that came with an otherwise unusable
-   * answer, and marks the access token expired so the next use refreshes.
-   */
-  private async keepRotated(integration: Integration, id: string, refreshToken: string): Promise<void> {
-    const { store, clock } = this.options;
-    try {
-      await store.update(id, (stored) => ({
-        ...stored,
-        secrets: { ...stored.secrets, refreshToken },
-        expiresAt: clock.now(),
-        updatedAt: clock.now(),
-      }));
-    } catch (error) {
-      throw new AuthError(
-        `The token endpoint rotated the refresh token of connection "${id}" in an unusable answer, and the new one could not be saved; the connection needs re-authorisation (run: toolsteps connect ${integration.id} --id ${id}).`,
-        { reauthorize: true, cause: error },
-      );
-    }
+    // A store without a cross-process lock: another process may have rotated the pair first.
+    const latest = await this.options.store.get(id);
+    if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
+    if (error.providerCode === 'invalid_grant') await this.writeAhead.refused(current);
+    else await this.writeAhead.cleared(id);
+    throw reauthorizationNeeded(integration, id, error.message, error.asInit());
   }
 }

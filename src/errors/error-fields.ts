@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'response_too_large'
   | 'possibly_applied'
   | 'encryption_key_invalid'
-  | 'record_tampered';
+  | 'record_tampered'
+  | 'storage_unavailable';
 
 export interface FieldIssue {
   /** Dotted path of the failing field, e.g. `ticket.subject` or `people.3.email`. */

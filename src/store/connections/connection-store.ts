@@ -1,5 +1,6 @@
 import type { Connection } from '../../connection/connection.js';
 import type { RecordStore } from '../record-store.js';
+import type { RefreshJournal } from './refresh-journal.js';
 
 /**
  * Where connections live. Implementations must make `update` atomic per id
@@ -13,4 +14,10 @@ export interface ConnectionStore extends RecordStore<Connection> {
    * rotating refresh token. Calls to the store from inside `work` must not wait for it.
    */
   withConnectionLock?<T>(id: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Where a token refresh writes ahead what it sends, gets and is refused,
+   * shared by everyone using the store (`RefreshJournal`). A store without
+   * one gets a journal in the refresher's memory, which only that process sees.
+   */
+  readonly refreshJournal?: RefreshJournal;
 }

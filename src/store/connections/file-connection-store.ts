@@ -10,6 +10,7 @@ import { LockedRecordStore } from '../locked-record-store.js';
 import { checkConnection } from './check-connection.js';
 import { LOCK_GIVE_UP_MS, LOCK_STALE_MS, takeLockFile } from './connection-lock-file.js';
 import type { ConnectionStore } from './connection-store.js';
+import { FileRefreshJournal } from './file-refresh-journal.js';
 import { readConnectionFile } from './read-connection-file.js';
 
 export interface FileConnectionStoreOptions {
@@ -43,7 +44,8 @@ export { defaultToolstepsHome };
  * the old file or the new one, never half of either. Every change (`put`,
  * `update`, `remove`) also takes the connection's lock file, and
  * `withConnectionLock` holds it across longer work, so two processes cannot
- * rotate the same refresh token at once.
+ * rotate the same refresh token at once. A connection with a refresh token
+ * also has its refresh journal (`FileRefreshJournal`), made when it is stored.
  */
 export class FileConnectionStore extends LockedRecordStore<Connection> implements ConnectionStore {
   private readonly directory: string;
@@ -51,6 +53,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
   private readonly lockTimeoutMs: number;
   private readonly lockStaleMs: number;
   private readonly warn: (message: string) => void;
+  readonly refreshJournal: FileRefreshJournal;
 
   constructor(home: string = defaultToolstepsHome(), options: FileConnectionStoreOptions = {}) {
     super({ noun: 'connection', check: checkConnection });
@@ -58,6 +61,10 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_GIVE_UP_MS;
     this.lockStaleMs = options.lockStaleMs ?? LOCK_STALE_MS;
     this.warn = options.warn ?? warnByDefault;
+    this.refreshJournal = new FileRefreshJournal(
+      (id) => `${this.fileFor(id)}.refresh`,
+      () => this.ensureDirectory(),
+    );
   }
 
   private fileFor(id: string): string {
@@ -128,7 +135,8 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     return found.filter((item): item is Connection => item !== undefined);
   }
 
-  protected delete(id: string): Promise<boolean> {
+  protected async delete(id: string): Promise<boolean> {
+    await this.refreshJournal.remove(id);
     return unlinkIfPresent(this.fileFor(id));
   }
 
@@ -171,5 +179,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     await this.ensureDirectory();
     const target = this.fileFor(connection.id);
     await writeFileAtomic(target, `${JSON.stringify(connection, null, 2)}\n`);
+    // Room for a refresh's answer, made while there is room: see FileRefreshJournal.
+    if (connection.secrets.refreshToken) await this.refreshJournal.reserve(connection.id);
   }
 }

@@ -6,6 +6,7 @@ import { listPublicRecords } from '../sealed/public-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import { checkConnection } from './check-connection.js';
 import type { ConnectionStore } from './connection-store.js';
+import { RedisRefreshJournal } from './redis-refresh-journal.js';
 
 export interface RedisConnectionStoreOptions {
   /** How long a held connection lock lives without its heartbeat: a killed holder loses it after this. Default 10 s. */
@@ -26,6 +27,8 @@ const CONNECTION_RECORDS = 'conn';
  * that dies loses the lock after its TTL.
  */
 export class RedisConnectionStore extends RedisRecordStore<Connection> implements ConnectionStore {
+  readonly refreshJournal: RedisRefreshJournal;
+
   constructor(
     private readonly coordinator: RedisCoordinator,
     box: SecretBox,
@@ -43,6 +46,7 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
       },
       checkConnection,
     );
+    this.refreshJournal = new RedisRefreshJournal(coordinator);
   }
 
   /** Every connection's public fields, read without the encryption key. */
