@@ -86,7 +86,7 @@ describe.skipIf(!enabled)('a refresh whose save meets a Redis outage (a Redis of
       }
       return answer;
     };
-    const runtime = new Runtime({ store, fetch: fetchThroughOutage });
+    const runtime = new Runtime({ store, transport: { fetch: fetchThroughOutage } });
     const invokers = catalogInvokers(runtime, connection.id);
 
     const started = Date.now();
