@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { governanceStory } from '../../../cli/demo/governance-story.js';
 import { demoStories } from '../../../cli/demo/run-demo.js';
-import { tellStory } from '../../support/demo-harness.js';
+import { tellStory } from './demo-harness.js';
 
 describe('the governance demo story', () => {
   it('is one of the demo stories', () => {

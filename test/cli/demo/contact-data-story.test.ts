@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { contactDataStory } from '../../../cli/demo/contact-data-story.js';
-import { tellStory } from '../../support/demo-harness.js';
+import { tellStory } from './demo-harness.js';
 
 it('tells the enrichment story with credits', async () => {
   const lines = await tellStory(contactDataStory, {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { anzDataStory } from '../../../cli/demo/anz-data-story.js';
-import { tellStory } from '../../support/demo-harness.js';
+import { type AnzDataFixture, anzDataFixture } from '../../steps/anz-data/anz-data-fixture.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type AnzDataFixture, anzDataFixture } from './anz-data-fixture.js';
+import { tellStory } from './demo-harness.js';
 
 describe('the anz_data demo story', () => {
   let fx: AnzDataFixture;

@@ -2,11 +2,15 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
-import type { SubscriptionStore } from '../../src/store/subscriptions/subscription-store.js';
-import { newSubscriptionId, subscriptionUrl, toPublicSubscription } from '../../src/triggers/subscription.js';
-import { subscriptionFor, TICKETING_SECRET } from './trigger-fixtures.js';
+import { FileSubscriptionStore } from '../../../src/store/subscriptions/file-subscription-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import type { SubscriptionStore } from '../../../src/store/subscriptions/subscription-store.js';
+import {
+  newSubscriptionId,
+  subscriptionUrl,
+  toPublicSubscription,
+} from '../../../src/triggers/subscription.js';
+import { subscriptionFor, TICKETING_SECRET } from '../../triggers/trigger-fixtures.js';
 
 let home: string;
 beforeEach(async () => {

@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
-import { TimeoutError } from '../../src/errors/index.js';
+import type { Connection } from '../../../src/connection/connection.js';
+import { TimeoutError } from '../../../src/errors/index.js';
 import {
   defaultToolstepsHome,
   FileConnectionStore,
-} from '../../src/store/connections/file-connection-store.js';
-import { transpileForChild } from '../support/transpile-for-child.js';
+} from '../../../src/store/connections/file-connection-store.js';
+import { transpileForChild } from '../../support/transpile-for-child.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import type { DedupeStore } from '../../src/store/dedupe/dedupe-store.js';
-import { FileDedupeStore } from '../../src/store/dedupe/file-dedupe-store.js';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
+import { ManualClock } from '../../../src/clock.js';
+import type { DedupeStore } from '../../../src/store/dedupe/dedupe-store.js';
+import { FileDedupeStore } from '../../../src/store/dedupe/file-dedupe-store.js';
+import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
 
 let home: string;
 beforeEach(async () => {

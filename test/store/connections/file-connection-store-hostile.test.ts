@@ -2,8 +2,8 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import type { Connection } from '../../../src/connection/connection.js';
+import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
 
 const LEAK = 'sk-live-should-never-print-0123456789';
 

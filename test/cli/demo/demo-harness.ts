@@ -1,10 +1,10 @@
-import type { DemoContext } from '../../cli/demo/demo-context.js';
-import type { DemoStory } from '../../cli/demo/run-demo.js';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import type { InvocationResult } from '../../src/runtime/runtime.js';
-import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
-import { createRegistry } from '../../steps/index.js';
+import type { DemoContext } from '../../../cli/demo/demo-context.js';
+import type { DemoStory } from '../../../cli/demo/run-demo.js';
+import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
+import type { InvocationResult } from '../../../src/runtime/runtime.js';
+import { Runtime } from '../../../src/runtime/runtime.js';
+import { MemoryConnectionStore } from '../../../src/store/connections/memory-connection-store.js';
+import { createRegistry } from '../../../steps/index.js';
 
 /** How a test records a step the story ran: the lines it adds for it. */
 export type StepLines = (stepId: string, result: InvocationResult, note: string | undefined) => string[];

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyRedisValue, newEncryptionKey } from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { everyRedisValue, newEncryptionKey } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(5);
 const PREFIX = testPrefix('cli');

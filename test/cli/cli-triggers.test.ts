@@ -3,14 +3,14 @@ import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
-import { cli, stopListening, useCliHome } from '../cli/cli-harness.js';
 import { freePort, untilListening } from '../support/ports.js';
 import {
   signTicketing,
   statusSubscriptionArgs,
   TICKETING_SECRET,
   ticketStatusEvent,
-} from './trigger-fixtures.js';
+} from '../triggers/trigger-fixtures.js';
+import { cli, stopListening, useCliHome } from './cli-harness.js';
 
 const home = useCliHome('toolsteps-cli-triggers-', {
   scope: 'all',

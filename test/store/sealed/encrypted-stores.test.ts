@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EncryptionKeyError, InputError } from '../../src/errors/index.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
-import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
-import { SecretBox } from '../../src/store/sealed/secret-box.js';
-import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { subscriptionFor, TICKETING_SECRET } from '../triggers/trigger-fixtures.js';
-import { everyRedisValue } from './support/worker-processes.js';
+import { EncryptionKeyError, InputError } from '../../../src/errors/index.js';
+import { RedisConnectionStore } from '../../../src/store/connections/redis-connection-store.js';
+import { openRedisStores, type RedisStores } from '../../../src/store/open-redis-stores.js';
+import { SecretBox } from '../../../src/store/sealed/secret-box.js';
+import { everyRedisValue } from '../../coordination/support/worker-processes.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
+import { subscriptionFor, TICKETING_SECRET } from '../../triggers/trigger-fixtures.js';
 
 const REDIS_URL = testRedisUrl(8);
 const PREFIX = testPrefix('subs');

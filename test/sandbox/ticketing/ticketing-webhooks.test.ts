@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SIGNING_SECRET, ticketingSignature } from '../../../sandbox/index.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { type Received, webhookReceiver } from './webhook-receiver.js';
+import { type Received, webhookReceiver } from '../webhooks/webhook-receiver.js';
 
 /** The receiver's own check, written from the provider's rule, not from the sandbox's code. */
 function verifies(secret: string, delivery: Received): boolean {

@@ -1,22 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
-import { toFetchHandler } from '../../src/triggers/intake/fetch-handler.js';
-import { createIntake, type Intake } from '../../src/triggers/intake/intake.js';
-import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
-import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
-import { createRegistry } from '../../steps/index.js';
+import { ManualClock } from '../../../src/clock.js';
+import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import { toFetchHandler } from '../../../src/triggers/intake/fetch-handler.js';
+import { createIntake, type Intake } from '../../../src/triggers/intake/intake.js';
+import type { IntakeRefusal } from '../../../src/triggers/intake/intake-refusal.js';
+import { toNodeListener } from '../../../src/triggers/intake/node-listener.js';
+import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
+import { createRegistry } from '../../../steps/index.js';
 import {
   deploymentEvent,
   signDeployments,
   signTicketing,
   subscriptionFor,
   ticketStatusEvent,
-} from './trigger-fixtures.js';
+} from '../trigger-fixtures.js';
 
 const TICKETS = 'sub_00000000000000a1';
 const DEPLOYS = 'sub_00000000000000b2';

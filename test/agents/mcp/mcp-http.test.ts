@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningMcpServer, serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
-import { cli, jsonError } from '../cli/cli-harness.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { type RunningMcpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { cli, jsonError } from '../../cli/cli-harness.js';
+import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 
 const TOKEN = 'mcp-bearer-token-for-tests-31c9';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deploymentsSignature } from '../../../sandbox/deployments/deployment-webhook-sender.js';
 import { type DeploymentsFixture, deploymentsFixture } from '../../steps/deployments/deployments-fixture.js';
-import { type Received, webhookReceiver } from './webhook-receiver.js';
+import { type Received, webhookReceiver } from '../webhooks/webhook-receiver.js';
 
 /** The receiver's own check, from the provider's rule: hex HMAC-SHA1 of the raw body. */
 function verifies(secret: string, delivery: Received): boolean {

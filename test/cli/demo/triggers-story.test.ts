@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoStories } from '../../cli/demo/run-demo.js';
-import { triggersStory } from '../../cli/demo/triggers-story.js';
-import { tellStory } from '../support/demo-harness.js';
+import { demoStories } from '../../../cli/demo/run-demo.js';
+import { triggersStory } from '../../../cli/demo/triggers-story.js';
+import { tellStory } from './demo-harness.js';
 
 describe('the triggers demo story', () => {
   it('is one of the demo stories', () => {
