@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Connection } from '../../src/connection/connection.js';
@@ -135,9 +135,22 @@ const TRANSPORTS: [string, RuntimeOptions][] = [
 ];
 
 /** Every target on every transport: what the hostile suites iterate. */
-export const HOSTILE_RUNS = TRANSPORTS.flatMap(([transport, base]) =>
+const HOSTILE_RUNS = TRANSPORTS.flatMap(([transport, base]) =>
   TARGETS.map((target) => ({ target, transport, base })),
 );
+
+export type HostileTarget = ReturnType<typeof useHostileTarget>;
+
+/**
+ * Declares `suite` once for every target on every transport, each with its own
+ * sandbox and hostile provider, titled `hostile provider: <integration>[ over node:http]`.
+ */
+export function describeEveryTarget(suite: (fx: HostileTarget, target: Target) => void): void {
+  for (const { target, transport, base } of HOSTILE_RUNS) {
+    describe(`hostile provider: ${target.integration}${transport}`, () =>
+      suite(useHostileTarget(target, base), target));
+  }
+}
 
 /**
  * One sandbox and one hostile provider in front of it for `target`, made before

@@ -89,3 +89,6 @@ export function probeAttempt(overrides: Partial<AttemptOptions> = {}) {
   };
   return { send: attempt(options), clock, logger };
 }
+
+/** The error of a failed stage result, whatever its type. */
+export const errorOf = (result: { ok: boolean }) => (result as unknown as { error: Error }).error;

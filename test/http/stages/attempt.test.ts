@@ -1,7 +1,12 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError, TimeoutError } from '../../../src/errors/index.js';
-import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
+import {
+  NetworkError,
+  ProviderError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from '../../../src/errors/index.js';
+import { errorOf, PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -57,5 +62,53 @@ describe('attempt: one fetch with a time limit', () => {
     // The low-level message survives only redacted.
     expect((error.cause as Error).message).toContain('[redacted]');
     expect((error.cause as Error).message).not.toContain('probe-key-0001');
+  });
+});
+
+describe('answers are read within a size cap and a nesting bound', () => {
+  it('refuses an answer larger than the cap as it streams in, without retrying', async () => {
+    const big = 'x'.repeat(70 * 1024); // the probe's cap is 64 KiB
+    nock(PROBE)
+      .get('/api/big')
+      .reply(200, () => big, { 'content-type': 'text/plain' });
+    const result = await probeAttempt().send(probeOutgoing({ method: 'GET', path: '/big' }));
+    const error = errorOf(result);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({
+      code: 'response_too_large',
+      retryable: false,
+      status: 200,
+      limitBytes: 65536,
+    });
+  });
+
+  it('refuses at once an answer whose Content-Length is over the cap', async () => {
+    nock(PROBE)
+      .get('/api/big')
+      .reply(200, 'small', { 'content-length': String(10 * 1024 * 1024) });
+    const result = await probeAttempt().send(probeOutgoing({ method: 'GET', path: '/big' }));
+    expect(errorOf(result)).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('accepts more when the request says so', async () => {
+    nock(PROBE)
+      .get('/api/big')
+      .reply(200, 'y'.repeat(70 * 1024), { 'content-type': 'text/plain' });
+    const outgoing = { ...probeOutgoing({ method: 'GET', path: '/big' }), maxResponseBytes: 1024 * 1024 };
+    expect((await probeAttempt().send(outgoing)).ok).toBe(true);
+  });
+
+  it('refuses JSON nested deeper than any real answer, as a ProviderError, not a stack overflow', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    nock(PROBE).get('/api/deep').reply(200, deep, { 'content-type': 'application/json' });
+    const result = await probeAttempt().send(probeOutgoing({ method: 'GET', path: '/deep' }));
+    expect(errorOf(result)).toBeInstanceOf(ProviderError);
+    expect(errorOf(result).message).toMatch(/nested deeper than 256 levels/);
+  });
+
+  it('holds one deadline over headers and body: a body that trickles past it is a TimeoutError', async () => {
+    nock(PROBE).get('/api/slow').delayBody(300).reply(200, { ok: true });
+    const outgoing = { ...probeOutgoing({ method: 'GET', path: '/slow' }), timeoutMs: 100 };
+    expect(errorOf(await probeAttempt().send(outgoing))).toBeInstanceOf(TimeoutError);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/errors/index.js';
 import { baseScope } from '../../../src/http/exchange.js';
 import { followRedirects } from '../../../src/http/follow-redirects.js';
-import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
+import { errorOf, PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -68,5 +68,32 @@ describe('followRedirects: the base-URL rule decides where credentials go', () =
     const result = await follow()(probeOutgoing({ method: 'GET', path: '/loop' }));
     expect((result as { error: Error }).error.message).toBe('GET /loop redirected more than 5 times.');
     expect(result.stats.attempts).toBe(6);
+  });
+});
+
+describe('redirects carry nothing of ours', () => {
+  it('does not follow a redirect to a data: URL', async () => {
+    nock(PROBE).get('/api/x').reply(302, '', { location: 'data:application/json,{"fake":true}' });
+    const error = errorOf(await follow()(probeOutgoing({ method: 'GET', path: '/x' })));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toMatch(/redirected to a data: URL; only http\(s\) redirects are followed/);
+  });
+
+  it('drops every caller header on a hop out of the base URL, and says the answer was redirected', async () => {
+    nock(PROBE).get('/api/file').reply(302, '', { location: 'https://cdn.example/file' });
+    const cdn = nock('https://cdn.example', { badheaders: ['authorization', 'x-team-secret'] })
+      .get('/file')
+      .reply(200, 'ok', { 'content-type': 'text/plain' });
+    const result = await follow()(
+      probeOutgoing({ method: 'GET', path: '/file', headers: { 'x-team-secret': 'caller-value' } }),
+    );
+    expect(cdn.isDone()).toBe(true);
+    expect(result).toMatchObject({ ok: true, answer: { redirected: true } });
+  });
+
+  it('says an answer that was not redirected was not', async () => {
+    nock(PROBE).get('/api/plain').reply(200, {});
+    const result = await follow()(probeOutgoing({ method: 'GET', path: '/plain' }));
+    expect(result).toMatchObject({ ok: true, answer: { redirected: false } });
   });
 });

@@ -1,16 +1,25 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../../src/errors/index.js';
+import { type ProviderError, RateLimitError } from '../../../src/errors/index.js';
 import { rejectFailures } from '../../../src/http/classify-failures.js';
-import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
+import { defineIntegration, type Integration } from '../../../src/step/define-integration.js';
+import {
+  errorOf,
+  PROBE,
+  probe,
+  probeAttempt,
+  probeConnection,
+  probeOutgoing,
+} from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-function classifying() {
+/** The probe transport behind rejectFailures, classifying with `integration` (the probe's own by default). */
+function classifying(integration: Integration = probe) {
   const { send, clock } = probeAttempt();
   return rejectFailures(send, {
-    integration: probe,
+    integration,
     redact: (text) => text.split('probe-key-0001').join('[redacted]'),
     secrets: () => ['probe-key-0001'],
     now: () => clock.now(),
@@ -44,5 +53,25 @@ describe('rejectFailures: answers outside 2xx become errors of the family', () =
     nock(PROBE).get('/api/things').reply(200, [1]);
     const result = await classifying()(probeOutgoing({ method: 'GET', path: '/things' }));
     expect(result).toMatchObject({ ok: true, answer: { body: [1] }, stats: { attempts: 1 } });
+  });
+});
+
+describe('provider text is redacted before an integration parser cuts it', () => {
+  const SECRET = 'probe-key-0001';
+  const cutting = defineIntegration({
+    ...probe,
+    // Like the real parsers: the provider's words, cut to a length.
+    parseError: (body) => ({ message: String((body as { message?: string }).message).slice(0, 20) }),
+  });
+
+  it('leaves no prefix of a secret where the cut falls inside it', async () => {
+    nock(PROBE)
+      .get('/api/x')
+      .reply(400, { message: `token is ${SECRET} and more` });
+    const error = errorOf(
+      await classifying(cutting)(probeOutgoing({ method: 'GET', path: '/x' })),
+    ) as ProviderError;
+    expect(error.providerMessage).toBe('token is [redacted]');
+    expect(JSON.stringify(error)).not.toContain('probe-key');
   });
 });

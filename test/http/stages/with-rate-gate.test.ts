@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../../src/errors/index.js';
 import { RateGate, withRateGate } from '../../../src/http/rate-gate.js';
-import { PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
+import { errorOf, PROBE, probeAttempt, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -107,5 +107,32 @@ describe('withRateGate: waits before the provider says no', () => {
     const third = await get('/c');
     expect(third.stats.rateLimitWaits).toBe(1);
     expect(clock.sleeps).toEqual([30_000]);
+  });
+});
+
+describe('rate-limit headers are clamped, and a later answer corrects them', () => {
+  it('does not crash on a reset of 9e12', async () => {
+    const { get } = gatedProbe();
+    nock(PROBE).get('/api/a').reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': '9000000000000' });
+    await get('/a');
+    const refused = errorOf(await get('/a'));
+    expect(refused.message).toMatch(/quota is spent for another 86400 s/);
+  });
+
+  it('lets one request probe once the word it acted on is older than it would wait', async () => {
+    const { clock, get, resetIn } = gatedProbe();
+    const reset = resetIn(50 * 60);
+    nock(PROBE)
+      .get('/api/a')
+      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) });
+    await get('/a');
+    expect((await get('/a')).ok).toBe(false);
+    clock.advance(61_000);
+    nock(PROBE)
+      .get('/api/a')
+      .reply(200, [], { 'x-quota-remaining': '99', 'x-quota-reset': String(reset) });
+    const probeResult = await get('/a');
+    expect(probeResult.ok).toBe(true);
+    expect((await get('/a')).stats.rateLimitWaits).toBe(0);
   });
 });
