@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODULE_HOOK, offenders, PACKAGE_VERSION } from '../support/loaded-modules.js';
 import { transpileForChild } from '../support/transpile-for-child.js';
 
 /**
@@ -14,15 +15,12 @@ import { transpileForChild } from '../support/transpile-for-child.js';
  * what they use, because every file is paid for on each start of the CLI.
  */
 
-const hook = pathToFileURL(path.resolve('bench/startup/count-loaded-modules.mjs')).href;
-const packageVersion = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
-
 /** Files no start of the CLI or import of the library should need unless its command uses them. */
 const NEVER_AT_START: Record<string, RegExp> = {
   sandbox: /\/sandbox\//,
-  demo: /\/src\/cli\/demo\//,
+  demo: /\/cli\/demo\//,
   agents: /\/src\/agents\//,
-  'triggers intake': /\/src\/triggers\/intake\.js$/,
+  'triggers intake': /\/src\/triggers\/intake\//,
   'csv-parse': /\/node_modules\/csv-parse\//,
   undici: /\/node_modules\/undici\//,
   MCP: /\/node_modules\/@modelcontextprotocol\//,
@@ -39,13 +37,13 @@ const NOT_FOR_THE_CATALOGUE: Record<string, RegExp> = {
 const NOT_WITHOUT_A_STEP: Record<string, RegExp> = {
   ...NEVER_AT_START,
   ...NOT_FOR_THE_CATALOGUE,
-  runtime: /\/src\/runtime\.js$/,
+  runtime: /\/src\/runtime\//,
 };
 
 /** What main answers `--version` and a plain `search` without: commander and the command tree. */
 const NOT_WITHOUT_THE_COMMAND_TREE: Record<string, RegExp> = {
   ...NOT_WITHOUT_A_STEP,
-  'the command tree': /\/src\/cli\/(program|commands\/.*)\.js$/,
+  'the command tree': /\/cli\/(program|commands\/.*)\.js$/,
   commander: /\/node_modules\/commander\//,
 };
 
@@ -62,7 +60,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Runs node with the hook and returns what it printed and every file it loaded. */
 function loadedBy(args: string[]): { stdout: string; files: string[] } {
   const log = path.join(scratch, `modules-${process.hrtime.bigint()}.log`);
-  const result = spawnSync(process.execPath, ['--import', hook, ...args], {
+  const result = spawnSync(process.execPath, ['--import', MODULE_HOOK, ...args], {
     env: { ...process.env, TOOLSTEPS_MODULE_LOG: log, TOOLSTEPS_HOME: scratch },
     encoding: 'utf8',
     timeout: 60_000,
@@ -73,15 +71,6 @@ function loadedBy(args: string[]): { stdout: string; files: string[] } {
   return { stdout: result.stdout, files };
 }
 
-/** The files of `files` that match a forbidden pattern, named by what they are. */
-function offenders(files: string[], forbidden: Record<string, RegExp>): string[] {
-  return files.flatMap((file) =>
-    Object.entries(forbidden)
-      .filter(([, pattern]) => pattern.test(file))
-      .map(([what]) => `${what}: ${file}`),
-  );
-}
-
 describe('what a cold start loads', () => {
   it("import 'toolsteps' loads no CLI, commander, emulator, demo, MCP or AI SDK module", () => {
     const entry = pathToFileURL(path.join(root, 'src/index.js')).href;
@@ -89,20 +78,20 @@ describe('what a cold start loads', () => {
     expect(files).toContain(entry);
     // The library exports the trigger intake and the transport, so those may load; nothing else of the list.
     const { 'triggers intake': _intake, undici: _undici, ...forbidden } = NEVER_AT_START;
-    Object.assign(forbidden, { CLI: /\/src\/cli\//, commander: /\/node_modules\/commander\// });
+    Object.assign(forbidden, { CLI: /\/cli\//, commander: /\/node_modules\/commander\// });
     expect(offenders(files, forbidden)).toEqual([]);
   }, 60_000);
 
   it('toolsteps --version prints the package version and loads neither the steps nor the runtime', () => {
     const { stdout, files } = loadedBy([path.join(root, 'cli/main.js'), '--version']);
-    expect(stdout.trim()).toBe(packageVersion);
+    expect(stdout.trim()).toBe(PACKAGE_VERSION);
     expect(offenders(files, NOT_WITHOUT_THE_COMMAND_TREE)).toEqual([]);
   }, 60_000);
 
   it('toolsteps -V and --version among other arguments still go through the command tree', () => {
-    expect(loadedBy([path.join(root, 'cli/main.js'), '-V']).stdout.trim()).toBe(packageVersion);
+    expect(loadedBy([path.join(root, 'cli/main.js'), '-V']).stdout.trim()).toBe(PACKAGE_VERSION);
     const { stdout } = loadedBy([path.join(root, 'cli/main.js'), '--json', '--version']);
-    expect(stdout.trim()).toBe(packageVersion);
+    expect(stdout.trim()).toBe(PACKAGE_VERSION);
   }, 60_000);
 
   it('toolsteps --help lists the commands without loading any of them', () => {
@@ -124,7 +113,7 @@ describe('what a cold start loads', () => {
     expect(
       offenders(files, {
         ...NOT_WITHOUT_A_STEP,
-        'another command': /\/src\/cli\/commands\/(?!run-command\.js$)[^/]+\.js$/,
+        'another command': /\/cli\/commands\/(?!run-command\.js$)[^/]+\.js$/,
       }),
     ).toEqual([]);
   }, 60_000);
