@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, type MockInstance, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, type MockInstance, vi } from 'vitest';
 import { runCli } from '../../cli/program.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
@@ -48,6 +48,13 @@ export function runStep(step: string, connection: string, input: unknown, ...fla
 /** The `{error}` document a `--json` run printed on stdout. */
 export function jsonError(result: CliResult): { code: string; message: string; [key: string]: unknown } {
   return (JSON.parse(result.out) as { error: { code: string; message: string } }).error;
+}
+
+/** `runStep` with `--json` for a run the CLI must refuse before sending (exit 2): the error it printed. */
+export async function refusedRun(step: string, connection: string, input: unknown, ...flags: string[]) {
+  const result = await runStep(step, connection, input, ...flags, '--json');
+  expect(result.code).toBe(2);
+  return jsonError(result);
 }
 
 /** Where a CLI test file's runs keep their connections, and the sandbox they talk to. */

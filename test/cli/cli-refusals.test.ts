@@ -7,6 +7,7 @@ import {
   addSandboxTicketing,
   cli,
   jsonError,
+  refusedRun,
   runStep,
   useCliWorld,
 } from './cli-harness.js';
@@ -41,40 +42,35 @@ beforeAll(async () => {
 describe('every refusal before sending exits 2', () => {
   it('over the credit budget: exit 2, credit_budget_exceeded, nothing sent', async () => {
     const before = sentTo('anz-data');
-    const result = await runStep(
+    const refused = await refusedRun(
       'anz_data.enrich_person',
       'anz',
       { email: 'someone@example.com' },
       '--credit-budget',
       '1',
-      '--json',
     );
-    expect(result.code).toBe(2);
-    expect(jsonError(result)).toMatchObject({ code: 'credit_budget_exceeded', sent: false });
+    expect(refused).toMatchObject({ code: 'credit_budget_exceeded', sent: false });
     expect(sentTo('anz-data')).toBe(before);
   });
 
   it('outside a --constraint: exit 2, permission_denied, nothing sent', async () => {
     const before = sentTo('deployments');
-    const args = [{ project: 'shop', branch: 'main' }, '--constraint', 'projects=docs', '--json'] as const;
-    const result = await runStep('deployments.create_deployment', 'vercel', ...args);
-    expect(result.code).toBe(2);
-    expect(jsonError(result)).toMatchObject({ code: 'permission_denied', status: null });
+    const args = [{ project: 'shop', branch: 'main' }, '--constraint', 'projects=docs'] as const;
+    const refused = await refusedRun('deployments.create_deployment', 'vercel', ...args);
+    expect(refused).toMatchObject({ code: 'permission_denied', status: null });
     expect(sentTo('deployments')).toBe(before);
   });
 
   it('a --constraint the step does not apply is an input error, not ignored', async () => {
     const before = sentTo('ticketing');
-    const onTicketing = await runStep(
+    const onTicketing = await refusedRun(
       'ticketing.list_tickets',
       'desk',
       {},
       '--constraint',
       'projects=shop',
-      '--json',
     );
-    expect(onTicketing.code).toBe(2);
-    expect(jsonError(onTicketing)).toMatchObject({
+    expect(onTicketing).toMatchObject({
       code: 'input_invalid',
       fields: [{ path: 'constraints.projects', message: 'not applied' }],
     });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addSandboxDeployments, cli, jsonError, runStep, useCliWorld } from './cli-harness.js';
+import { addSandboxDeployments, cli, jsonError, refusedRun, runStep, useCliWorld } from './cli-harness.js';
 
 const world = useCliWorld('toolsteps-cli-constraints-', { env: ['TS_DEPLOY_TOKEN'] });
 
@@ -20,6 +20,9 @@ beforeAll(async () => {
 /** Runs a deployments step on the connection above. */
 const onVercel = (step: string, input: unknown, ...flags: string[]) =>
   runStep(step, 'vercel', input, ...flags);
+/** Runs a deployments step on the connection above that must be refused before sending: its JSON error. */
+const refusedOnVercel = (step: string, input: unknown, ...flags: string[]) =>
+  refusedRun(step, 'vercel', input, ...flags);
 
 describe('toolsteps run --constraint', () => {
   it('scopes deployment steps to the given projects: in scope runs', async () => {
@@ -64,15 +67,13 @@ describe('toolsteps run --constraint', () => {
 
   it('an empty list allows no project', async () => {
     const before = deploymentsSent().length;
-    const result = await onVercel(
+    const refused = await refusedOnVercel(
       'deployments.list_deployments',
       { project: 'shop' },
       '--constraint',
       'projects=',
-      '--json',
     );
-    expect(result.code).toBe(2);
-    expect(jsonError(result)).toMatchObject({ code: 'permission_denied', context: { allowedProjects: [] } });
+    expect(refused).toMatchObject({ code: 'permission_denied', context: { allowedProjects: [] } });
     expect(deploymentsSent().length).toBe(before);
   });
 

@@ -31,16 +31,19 @@ async function open(answer: (request: IncomingMessage, response: ServerResponse)
 
 const AUTHORIZE_QUERY = '?response_type=code&state=st-0123456789abcdef&code_challenge=cc-secretish';
 
+/** The sign-in walk from `page`'s authorize URL with its query, within `timeoutMs`: what it settles with, error or not. */
+function walkFrom(page: { origin: string }, timeoutMs: number): Promise<unknown> {
+  return followAuthorizeRedirects(`${page.origin}/oauth/authorize${AUTHORIZE_QUERY}`, fetch, timeoutMs).catch(
+    (caught: unknown) => caught,
+  );
+}
+
 describe('followAuthorizeRedirects: the sandbox sign-in walk has one deadline', () => {
   it('a sign-in page that never answers fails with a TimeoutError naming it, without its query', async () => {
     const page = await open(() => {
       // Takes the request and never answers: no status line, no headers.
     });
-    const error = await followAuthorizeRedirects(
-      `${page.origin}/oauth/authorize${AUTHORIZE_QUERY}`,
-      fetch,
-      200,
-    ).catch((caught: unknown) => caught);
+    const error = await walkFrom(page, 200);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({
       code: 'timeout',
@@ -60,11 +63,7 @@ describe('followAuthorizeRedirects: the sandbox sign-in walk has one deadline', 
       }
       // /callback never answers.
     });
-    const error = await followAuthorizeRedirects(
-      `${page.origin}/oauth/authorize${AUTHORIZE_QUERY}`,
-      fetch,
-      300,
-    ).catch((caught: unknown) => caught);
+    const error = await walkFrom(page, 300);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toContain(`GET ${page.origin}/callback (the sign-in page)`);
     expect((error as Error).message).not.toContain('c-0123456789');

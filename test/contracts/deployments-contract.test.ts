@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullDeployment } from '../steps/deployments/deployments-fixture.js';
 import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
 import { expectConforming, vercel } from './support/provider-contracts.js';
 
@@ -25,14 +26,7 @@ describe('deployments steps against the provider description (requests and the s
   });
 
   it('create_deployment from the project link, with settings and meta', async () => {
-    const { exchanges } = await fx.exchangesOf('deployments.create_deployment', {
-      project: 'web',
-      branch: 'feature/checkout',
-      commit_sha: 'a1b2c3d4e5f6',
-      environment: 'production',
-      configuration: { build_command: 'npm run build:prod', node_version: '20.x', framework: 'nextjs' },
-      meta: { ticket: 'OPS-7' },
-    });
+    const { exchanges } = await fx.exchangesOf('deployments.create_deployment', fullDeployment('web'));
     expect(exchanges.map((exchange) => `${exchange.method} ${exchange.path}`)).toEqual([
       'GET /v9/projects/web',
       'POST /v13/deployments',

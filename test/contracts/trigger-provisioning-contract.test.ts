@@ -29,29 +29,25 @@ async function exchangesOf(work: () => Promise<unknown>) {
 
 const target = 'http://127.0.0.1:9';
 
+/** What subscribing `trigger` on `connection` and then removing the subscription sent, and the answers. */
+function subscribeAndRemove(trigger: string, connection: string, setup?: Record<string, unknown>) {
+  return exchangesOf(async () => {
+    const subscription = await manager.create({ trigger, connection, target, ...(setup ? { setup } : {}) });
+    await manager.remove(subscription.id);
+  });
+}
+
 describe('trigger provisioning against the provider descriptions (requests and the sandbox answers)', () => {
   it('ticketing event webhook: create, signing secret, delete', async () => {
-    const exchanges = await exchangesOf(async () => {
-      const subscription = await manager.create({
-        trigger: 'ticketing.ticket_created',
-        connection: 'tickets',
-        target,
-      });
-      await manager.remove(subscription.id);
-    });
+    const exchanges = await subscribeAndRemove('ticketing.ticket_created', 'tickets');
     expect(exchanges.map((exchange) => exchange.method)).toEqual(['POST', 'GET', 'DELETE']);
     expectConforming(exchanges);
   });
 
   it('ticketing business rule: webhook, secret, POST /api/v2/triggers, then rule and webhook deleted', async () => {
-    const exchanges = await exchangesOf(async () => {
-      const subscription = await manager.create({
-        trigger: 'ticketing.ticket_priority_changed',
-        connection: 'tickets',
-        target,
-        setup: { to_priorities: ['urgent'], delivery: 'business_rule' },
-      });
-      await manager.remove(subscription.id);
+    const exchanges = await subscribeAndRemove('ticketing.ticket_priority_changed', 'tickets', {
+      to_priorities: ['urgent'],
+      delivery: 'business_rule',
     });
     expect(exchanges.map((exchange) => `${exchange.method} ${exchange.path.replace(/^\/acme/, '')}`)).toEqual(
       [
@@ -73,14 +69,7 @@ describe('trigger provisioning against the provider descriptions (requests and t
   });
 
   it('deployments webhook: create with teamId, delete', async () => {
-    const exchanges = await exchangesOf(async () => {
-      const subscription = await manager.create({
-        trigger: 'deployments.deployment_failed',
-        connection: 'deploys-team',
-        target,
-      });
-      await manager.remove(subscription.id);
-    });
+    const exchanges = await subscribeAndRemove('deployments.deployment_failed', 'deploys-team');
     expect(exchanges.map((exchange) => exchange.method)).toEqual(['POST', 'DELETE']);
     expectConforming(exchanges);
   });

@@ -1,26 +1,17 @@
-import { inspect } from 'node:util';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN, HOST, nockTicketing, REFRESH_TOKEN } from '../support/nock-ticketing.js';
+import { everyView, expectNoSecret as expectNoneOf } from '../support/secret-views.js';
 
 const SECRETS = [ACCESS_TOKEN, REFRESH_TOKEN, 'client-secret-value-xyz'];
 
-/** Every way an error can be looked at: JSON, inspect (which walks `cause`), and the cause chain by hand. */
-function everyView(error: unknown): string {
-  const parts = [JSON.stringify(error), inspect(error, { depth: 10 }), String(error)];
-  let cause = (error as { cause?: unknown }).cause;
-  while (cause) {
-    parts.push(inspect(cause, { depth: 10 }), JSON.stringify(cause) ?? '');
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return parts.join('\n');
-}
+const expectNoSecret = (text: string) => expectNoneOf(text, SECRETS);
 
-function expectNoSecret(text: string): void {
-  for (const secret of SECRETS) {
-    expect(text).not.toContain(secret);
-    expect(text).not.toContain(encodeURIComponent(secret));
-  }
+/** delete_ticket of ticket 7 against a provider that answers the DELETE as `answer` scripts it: the error it fails with. */
+async function deleteFailure(answer: (request: nock.Interceptor) => nock.Scope) {
+  const fx = nockTicketing();
+  answer(nock(HOST).delete('/api/v2/tickets/7.json'));
+  return fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -43,56 +34,48 @@ describe('secrets never leave the connection store', () => {
   });
 
   it('redacts a plain-text echo and URL-encoded forms', async () => {
-    const fx = nockTicketing();
-    nock(HOST)
-      .delete('/api/v2/tickets/7.json')
-      .reply(400, `token=${encodeURIComponent(ACCESS_TOKEN)}`, { 'content-type': 'text/plain' });
-    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    const error = await deleteFailure((request) =>
+      request.reply(400, `token=${encodeURIComponent(ACCESS_TOKEN)}`, { 'content-type': 'text/plain' }),
+    );
     expectNoSecret(everyView(error));
   });
 
   it('network failures carry no request details in their cause', async () => {
-    const fx = nockTicketing();
-    nock(HOST)
-      .delete('/api/v2/tickets/7.json')
-      .times(4)
-      .replyWithError({
+    const error = await deleteFailure((request) =>
+      request.times(4).replyWithError({
         code: 'ECONNRESET',
         message: `reset while sending Authorization: Bearer ${ACCESS_TOKEN}`,
-      });
-    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+      }),
+    );
     expect(error.code).toBe('network_error');
     expectNoSecret(everyView(error));
   });
 
   it('token endpoint failures redact the refresh token and client secret', async () => {
-    const fx = nockTicketing();
-    nock(HOST)
-      .delete('/api/v2/tickets/7.json')
-      .reply(401, {})
-      .post('/oauth/tokens')
-      .reply(400, {
-        error: 'invalid_grant',
-        error_description: `refresh_token ${REFRESH_TOKEN} unknown (client-secret-value-xyz)`,
-      });
-    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+    const error = await deleteFailure((request) =>
+      request
+        .reply(401, {})
+        .post('/oauth/tokens')
+        .reply(400, {
+          error: 'invalid_grant',
+          error_description: `refresh_token ${REFRESH_TOKEN} unknown (client-secret-value-xyz)`,
+        }),
+    );
     expect(error.code).toBe('reauthorization_required');
     expectNoSecret(everyView(error));
   });
 
   it('redacts field-level messages and provider codes', async () => {
-    const fx = nockTicketing();
-    nock(HOST)
-      .delete('/api/v2/tickets/7.json')
-      .reply(422, {
+    const error = await deleteFailure((request) =>
+      request.reply(422, {
         error: `Invalid_${ACCESS_TOKEN}`,
         description: 'Record validation errors',
         details: {
           base: [{ description: `header was Bearer ${ACCESS_TOKEN}` }],
           [REFRESH_TOKEN]: [{ description: 'x' }],
         },
-      });
-    const error = await fx.invoke('ticketing.delete_ticket', { ticket_id: 7 }).catch((e) => e);
+      }),
+    );
     expect(error.fields.length).toBe(2);
     expectNoSecret(everyView(error));
   });

@@ -58,14 +58,31 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     expect(byName.get('ticketing__create_ticket')?.inputSchema.properties).not.toHaveProperty('connection');
   });
 
-  it('creates a ticket on the sandbox and answers {output, variables, meta} with a text rendering', async () => {
+  /** Calls `tool` as the client, keeping its answer for the secret check; `sent` is what reached the sandbox since. */
+  async function call(tool: string, args: Record<string, unknown>) {
     const before = world.sandbox.server.requestLog.length;
-    const result = await callText(client, 'ticketing__create_ticket', {
+    const result = await callText(client, tool, args);
+    seen.push(JSON.stringify(result));
+    return { result, sent: () => world.sandbox.server.requestLog.slice(before) };
+  }
+
+  /** Calls create_ticket with input it must refuse: the InputError, naming `field`, with nothing sent. */
+  async function refusedCreate(input: Record<string, unknown>, field: string) {
+    const { result, sent } = await call('ticketing__create_ticket', input);
+    expect(result.isError).toBe(true);
+    const error = errorOf(result);
+    expect(error).toMatchObject({ code: 'input_invalid', sent: false });
+    expect((error.fields as { path: string }[]).map((entry) => entry.path)).toContain(field);
+    expect(sent()).toEqual([]);
+    return error;
+  }
+
+  it('creates a ticket on the sandbox and answers {output, variables, meta} with a text rendering', async () => {
+    const { result, sent } = await call('ticketing__create_ticket', {
       subject: 'Printer on fire',
       description: 'Third floor.',
       priority: 'high',
     });
-    seen.push(JSON.stringify(result));
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as {
       output: { ticket: { id: number; subject: string; priority: string } };
@@ -76,44 +93,23 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     expect(structured.variables.ticket_id).toBe(structured.output.ticket.id);
     expect(structured.meta).toMatchObject({ step: 'ticketing.create_ticket', connection: 'tickets-main' });
     expect(result.content[0]?.text).toContain('ticketing.create_ticket succeeded');
-    const posted = world.sandbox.server.requestLog.slice(before).filter((entry) => entry.method === 'POST');
+    const posted = sent().filter((entry) => entry.method === 'POST');
     expect(posted).toHaveLength(1);
     expect(JSON.parse(posted[0]?.rawBody ?? '{}').ticket.subject).toBe('Printer on fire');
   });
 
   it('answers bad input with isError and the InputError JSON, sending nothing', async () => {
-    const before = world.sandbox.server.requestLog.length;
-    const result = await callText(client, 'ticketing__create_ticket', {
-      description: 'No subject.',
-      priority: 'high',
-    });
-    seen.push(JSON.stringify(result));
-    expect(result.isError).toBe(true);
-    const error = errorOf(result);
-    expect(error).toMatchObject({ code: 'input_invalid', sent: false, retryable: false });
-    expect((error.fields as { path: string }[]).map((field) => field.path)).toContain('subject');
-    expect(world.sandbox.server.requestLog.length).toBe(before);
+    const error = await refusedCreate({ description: 'No subject.', priority: 'high' }, 'subject');
+    expect(error).toMatchObject({ retryable: false });
   });
 
   it('answers a misspelled field with isError naming it and the closest field, sending nothing', async () => {
-    const before = world.sandbox.server.requestLog.length;
-    const result = await callText(client, 'ticketing__create_ticket', {
-      subject: 's',
-      description: 'd',
-      priorty: 'high',
-    });
-    seen.push(JSON.stringify(result));
-    expect(result.isError).toBe(true);
-    const error = errorOf(result);
-    expect(error).toMatchObject({ code: 'input_invalid', sent: false });
-    expect((error.fields as { path: string }[]).map((field) => field.path)).toContain('priorty');
+    const error = await refusedCreate({ subject: 's', description: 'd', priorty: 'high' }, 'priorty');
     expect(String(error.message)).toContain('did you mean `priority`');
-    expect(world.sandbox.server.requestLog.length).toBe(before);
   });
 
   it('answers a missing ticket with isError and the not_found error', async () => {
-    const result = await callText(client, 'ticketing__get_ticket_info', { ticket_id: 987654 });
-    seen.push(JSON.stringify(result));
+    const { result } = await call('ticketing__get_ticket_info', { ticket_id: 987654 });
     expect(result.isError).toBe(true);
     expect(errorOf(result)).toMatchObject({ code: 'not_found', status: 404 });
   });

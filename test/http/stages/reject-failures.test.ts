@@ -3,14 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ProviderError, RateLimitError } from '../../../src/errors/index.js';
 import { rejectFailures } from '../../../src/http/classify-failures.js';
 import { defineIntegration, type Integration } from '../../../src/step/define-integration.js';
-import {
-  errorOf,
-  PROBE,
-  probe,
-  probeAttempt,
-  probeConnection,
-  probeOutgoing,
-} from '../../support/probe-transport.js';
+import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -68,9 +61,8 @@ describe('provider text is redacted before an integration parser cuts it', () =>
     nock(PROBE)
       .get('/api/x')
       .reply(400, { message: `token is ${SECRET} and more` });
-    const error = errorOf(
-      await classifying(cutting)(probeOutgoing({ method: 'GET', path: '/x' })),
-    ) as ProviderError;
+    const result = await classifying(cutting)(probeOutgoing({ method: 'GET', path: '/x' }));
+    const error = (result as { error: ProviderError }).error;
     expect(error.providerMessage).toBe('token is [redacted]');
     expect(JSON.stringify(error)).not.toContain('probe-key');
   });

@@ -22,15 +22,19 @@ function gatedProbe(maxWaitMs = 60_000) {
   };
 }
 
+/** Two answers to `GET /api/things`: the first spends the quota until `reset` (epoch seconds), the next has 59 left. */
+function spentThenRefilled(reset: number): void {
+  nock(PROBE)
+    .get('/api/things')
+    .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
+    .get('/api/things')
+    .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+}
+
 describe('withRateGate: waits before the provider says no', () => {
   it('learns a spent quota from an answer and holds the next request until the reset', async () => {
     const { clock, gate, get, resetIn } = gatedProbe();
-    const reset = resetIn(20);
-    nock(PROBE)
-      .get('/api/things')
-      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
-      .get('/api/things')
-      .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+    spentThenRefilled(resetIn(20));
     const first = await get('/things');
     expect(first.stats.rateLimitWaits).toBe(0);
     const second = await get('/things');
@@ -41,12 +45,7 @@ describe('withRateGate: waits before the provider says no', () => {
 
   it("keeps the gate's running totals, which a reader cannot reset or skew", async () => {
     const { gate, get, resetIn } = gatedProbe();
-    const reset = resetIn(20);
-    nock(PROBE)
-      .get('/api/things')
-      .reply(200, [], { 'x-quota-remaining': '0', 'x-quota-reset': String(reset) })
-      .get('/api/things')
-      .reply(200, [], { 'x-quota-remaining': '59', 'x-quota-reset': String(reset + 60) });
+    spentThenRefilled(resetIn(20));
     await get('/things');
     await get('/things');
     expect({ waits: gate.waits, waitedMs: gate.waitedMs }).toEqual({ waits: 1, waitedMs: 20_000 });

@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deploymentsSignature } from '../../../sandbox/deployments/deployment-webhook-sender.js';
-import { type DeploymentsFixture, deploymentsFixture } from '../../steps/deployments/deployments-fixture.js';
+import {
+  type DeploymentsFixture,
+  deploymentsFixture,
+  newDeployment,
+} from '../../steps/deployments/deployments-fixture.js';
 import { type Received, webhookReceiver } from '../webhooks/webhook-receiver.js';
 
 /** The receiver's own check, from the provider's rule: hex HMAC-SHA1 of the raw body. */
@@ -105,12 +109,9 @@ describe('deployments emulator webhooks', () => {
       events: ['deployment.error', 'deployment.canceled'],
       projectIds: ['shop'],
     });
-    await fx.invoke('deployments.create_deployment', { project: 'shop', branch: 'broken' });
-    const second = await fx.invoke('deployments.create_deployment', {
-      project: 'shop',
-      branch: 'main',
-    });
-    await fx.invoke('deployments.cancel_deployment', { deployment_id: second.output.deployment.id });
+    await newDeployment(fx, { project: 'shop', branch: 'broken' });
+    const second = await newDeployment(fx, { project: 'shop' });
+    await fx.invoke('deployments.cancel_deployment', { deployment_id: second });
     await fx.invoke('deployments.api_call', {
       method: 'POST',
       path: '/v13/deployments',

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SIGNING_SECRET, ticketingSignature } from '../../../sandbox/index.js';
+import type { StepInput } from '../../../src/step/define-step.js';
+import type updateTicket from '../../../steps/ticketing/update-ticket.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 import { type Received, webhookReceiver } from '../webhooks/webhook-receiver.js';
 
@@ -45,6 +47,18 @@ async function eventWebhook(subscriptions: string[]): Promise<{ id: string; secr
   return { id: created.body.webhook.id, secret: secret.body.signing_secret.secret };
 }
 
+/** Updates a ticket as a step would, then lets the sandbox deliver what the change announced. */
+async function updateAndDeliver(input: StepInput<typeof updateTicket>): Promise<void> {
+  await fx.invoke('ticketing.update_ticket', input);
+  await fx.sandbox.webhooks.settle();
+}
+
+/** Moves the sandbox clock on by `ms`, then lets every delivery due by then go. */
+async function deliverAfter(ms: number): Promise<void> {
+  fx.clock.advance(ms);
+  await fx.sandbox.webhooks.settle();
+}
+
 beforeEach(async () => {
   fx = await ticketingFixture({ sandbox: { webhooks: { firstRetryMs: 1_000, maxAttempts: 3 } } });
   receiver = await webhookReceiver();
@@ -65,8 +79,7 @@ describe('ticketing emulator webhooks', () => {
 
   it('a status change made by a step is delivered once, signed, in the event shape', async () => {
     const hook = await eventWebhook(['zen:event-type:ticket.status_changed']);
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 1, status: 'solved' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 1, status: 'solved' });
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
     expect(verifies(hook.secret, delivery!)).toBe(true);
@@ -95,8 +108,7 @@ describe('ticketing emulator webhooks', () => {
       endpoint: '/api/v2/tickets/2/comments.json',
       body: { comment: { body: 'Any news?', public: true } },
     });
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 2, priority: 'urgent' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 2, priority: 'urgent' });
     const types = receiver.received.map((delivery) => JSON.parse(delivery.body).type);
     expect(types).toEqual(['zen:event-type:ticket.created', 'zen:event-type:ticket.comment_added']);
     expect(JSON.parse(receiver.received[1]!.body).event.comment).toMatchObject({
@@ -108,14 +120,11 @@ describe('ticketing emulator webhooks', () => {
   it('retries a 500 after the backoff on the sandbox clock, with the same event, and gives up after maxAttempts', async () => {
     await eventWebhook(['zen:event-type:ticket.priority_changed']);
     receiver.answer(500);
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 3, priority: 'high' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 3, priority: 'high' });
     expect(receiver.received).toHaveLength(1);
-    fx.clock.advance(999);
-    await fx.sandbox.webhooks.settle();
+    await deliverAfter(999);
     expect(receiver.received).toHaveLength(1);
-    fx.clock.advance(1);
-    await fx.sandbox.webhooks.settle();
+    await deliverAfter(1);
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
     expect(fx.sandbox.webhooks.deliveries[0]).toMatchObject({ state: 'delivered' });
@@ -136,23 +145,19 @@ describe('ticketing emulator webhooks', () => {
   it('fault switches: a duplicate, a delay on the sandbox clock, a wrong signature', async () => {
     const hook = await eventWebhook(['zen:event-type:ticket.agent_assignment_changed']);
     fx.sandbox.webhookFaults.add({ kind: 'duplicate', count: 1 });
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 3, assignee: 'sam@acme.example' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 3, assignee: 'sam@acme.example' });
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[0]!.body).toBe(receiver.received[1]!.body);
 
     fx.sandbox.webhookFaults.add({ kind: 'delay', count: 1, ms: 30_000 });
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 3, assignee: 'ada@acme.example' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 3, assignee: 'ada@acme.example' });
     expect(receiver.received).toHaveLength(2);
-    fx.clock.advance(30_000);
-    await fx.sandbox.webhooks.settle();
+    await deliverAfter(30_000);
     expect(receiver.received).toHaveLength(3);
     expect(verifies(hook.secret, receiver.received[2]!)).toBe(true);
 
     fx.sandbox.webhookFaults.add({ kind: 'bad_signature', count: 1 });
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 3, assignee: 'sam@acme.example' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 3, assignee: 'sam@acme.example' });
     expect(receiver.received).toHaveLength(4);
     expect(verifies(hook.secret, receiver.received[3]!)).toBe(false);
     expect(JSON.parse(receiver.received[3]!.body).event).toEqual({ previous: '1', current: '2' });
@@ -174,8 +179,7 @@ describe('ticketing emulator webhooks', () => {
     });
     expect(trigger.status).toBe(201);
     await fx.invoke('ticketing.update_ticket', { ticket_id: 2, priority: 'urgent' });
-    await fx.invoke('ticketing.update_ticket', { ticket_id: 2, status: 'solved' });
-    await fx.sandbox.webhooks.settle();
+    await updateAndDeliver({ ticket_id: 2, status: 'solved' });
     expect(receiver.received.map((delivery) => delivery.body)).toEqual(['{"ticket":"2","status":"solved"}']);
     expect(verifies(hook.secret, receiver.received[0]!)).toBe(true);
     // The webhook cannot go while the trigger uses it; the trigger first, then the webhook.

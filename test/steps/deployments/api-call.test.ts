@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogInput } from '../../support/catalog-invoke.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
+import { type DeploymentsFixture, deploymentsFixture, lines, newDeployment } from './deployments-fixture.js';
 
 interface Call {
   status: number;
@@ -235,11 +235,7 @@ describe('deployments.api_call', () => {
 
     it('reads a deployment path first and refuses one of another project before acting', async () => {
       fx = await deploymentsFixture();
-      const created = await fx.invoke('deployments.create_deployment', {
-        project: 'api',
-        branch: 'main',
-      });
-      const id = created.output.deployment.id;
+      const id = await newDeployment(fx, { project: 'api' });
       fx.clearWire();
       await expect(
         fx.invoke(

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
-
-async function create(fx: DeploymentsFixture, input: Record<string, unknown> = {}): Promise<string> {
-  const created = await fx.invoke('deployments.create_deployment', {
-    project: 'web',
-    branch: 'main',
-    ...input,
-  });
-  return created.output.deployment.id;
-}
+import { type DeploymentsFixture, deploymentsFixture, lines, newDeployment } from './deployments-fixture.js';
 
 async function stateOf(fx: DeploymentsFixture, id: string): Promise<string> {
   const got = await fx.invoke('deployments.api_call', {
@@ -26,7 +17,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('follows the build on the clock: QUEUED, INITIALIZING, BUILDING, then READY', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     expect(await stateOf(fx, id)).toBe('QUEUED');
     fx.clock.advance(5_000);
     expect(await stateOf(fx, id)).toBe('INITIALIZING');
@@ -38,7 +29,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('cancels a building deployment with one PATCH and no body', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
-    const id = await create(fx, { project: 'shop' });
+    const id = await newDeployment(fx, { project: 'shop' });
     fx.clock.advance(10_000);
     fx.clearWire();
     const result = await fx.invoke('deployments.cancel_deployment', { deployment_id: id });
@@ -56,7 +47,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('cancels a queued deployment', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     const result = await fx.invoke('deployments.cancel_deployment', { deployment_id: id });
     expect(result.output.deployment.state).toBe('CANCELED');
     // The provider's description requires buildingAt on every deployment; one cancelled
@@ -66,7 +57,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('refuses to cancel twice with invalid_state naming CANCELED, after reading the state', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     await fx.invoke('deployments.cancel_deployment', { deployment_id: id });
     fx.clearWire();
     const failure = await fx
@@ -86,7 +77,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('refuses to cancel a READY deployment, naming the state', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     fx.clock.advance(60_000);
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
       code: 'invalid_state',
@@ -97,7 +88,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('refuses to cancel a failed build, naming ERROR', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx, { branch: 'broken' });
+    const id = await newDeployment(fx, { branch: 'broken' });
     fx.clock.advance(60_000);
     const listed = await fx.invoke('deployments.list_deployments', {
       project: 'web',
@@ -126,7 +117,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('replays a cancel whose answer was lost; the replay finds it CANCELED and succeeds with already_done', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     fx.clearWire();
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'PATCH' }));
     const result = await fx.invoke('deployments.cancel_deployment', {
@@ -145,7 +136,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('succeeds with already_done when a 502 came back after the provider had cancelled', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     fx.sandbox.faults.add({
       target: 'deployments',
       method: 'PATCH',
@@ -160,7 +151,7 @@ describe('deployments.cancel_deployment', () => {
 
   it('still refuses, with invalid_state, a replay that finds the deployment READY rather than CANCELED', async () => {
     fx = await deploymentsFixture();
-    const id = await create(fx);
+    const id = await newDeployment(fx);
     fx.clock.advance(60_000);
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'PATCH' }));
     await expect(fx.invoke('deployments.cancel_deployment', { deployment_id: id })).rejects.toMatchObject({
@@ -181,7 +172,7 @@ describe('deployments.cancel_deployment', () => {
         .catch((error: unknown) => error);
     it('reads the deployment and refuses one of another project without sending the cancel', async () => {
       fx = await deploymentsFixture();
-      const id = await create(fx, { project: 'api' });
+      const id = await newDeployment(fx, { project: 'api' });
       fx.clearWire();
       const refused = await cancelScopedToWeb(id);
       expect(refused).toMatchObject({ code: 'permission_denied', context: { allowedProjects: ['web'] } });
@@ -192,7 +183,7 @@ describe('deployments.cancel_deployment', () => {
 
     it('cancels inside the set, named by project name or by id', async () => {
       fx = await deploymentsFixture();
-      const first = await create(fx);
+      const first = await newDeployment(fx);
       const projectId = fx.sandbox.deployments.deployment(first)?.projectId as string;
       fx.clearWire();
       await fx.invoke(
@@ -205,7 +196,7 @@ describe('deployments.cancel_deployment', () => {
         `GET /v9/projects/${projectId}`,
         `PATCH /v12/deployments/${first}/cancel`,
       ]);
-      const second = await create(fx);
+      const second = await newDeployment(fx);
       fx.clearWire();
       await fx.invoke(
         'deployments.cancel_deployment',
@@ -220,7 +211,7 @@ describe('deployments.cancel_deployment', () => {
 
     it('refuses a finished deployment from the state it read, without sending the cancel', async () => {
       fx = await deploymentsFixture();
-      const id = await create(fx);
+      const id = await newDeployment(fx);
       fx.clock.advance(60_000);
       fx.clearWire();
       const refused = await cancelScopedToWeb(id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
+import { type DeploymentsFixture, deploymentsFixture, fullDeployment, lines } from './deployments-fixture.js';
 
 describe('deployments.create_deployment', () => {
   let fx: DeploymentsFixture;
@@ -9,14 +9,7 @@ describe('deployments.create_deployment', () => {
 
   it('reads the project git link, then POSTs /v13/deployments with teamId, target and settings', async () => {
     fx = await deploymentsFixture({ teamId: 'team_acme' });
-    const result = await fx.invoke('deployments.create_deployment', {
-      project: 'shop',
-      branch: 'feature/checkout',
-      commit_sha: 'a1b2c3d4e5f6',
-      environment: 'production',
-      configuration: { build_command: 'npm run build:prod', node_version: '20.x', framework: 'nextjs' },
-      meta: { ticket: 'OPS-7' },
-    });
+    const result = await fx.invoke('deployments.create_deployment', fullDeployment('shop'));
     const wire = fx.wire();
     expect(lines(wire)).toEqual(['GET /v9/projects/shop', 'POST /v13/deployments']);
     for (const request of wire) {

@@ -1,6 +1,8 @@
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { RuntimeOptions } from '../../../src/runtime/runtime.js';
+import type { StepInput } from '../../../src/step/define-step.js';
 import { definedOnly } from '../../../src/values/defined-only.js';
+import type createDeploymentStep from '../../../steps/deployments/create-deployment.js';
 import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';
 
 export interface WireRequest {
@@ -65,4 +67,29 @@ function wireRequest(entry: {
 /** `METHOD /path` of each request, for compact assertions. */
 export function lines(requests: WireRequest[]): string[] {
   return requests.map((request) => `${request.method} ${request.path}`);
+}
+
+/** A create_deployment of `project` with every setting: a branch at a commit, to production, build settings and meta. */
+export function fullDeployment(project: string): StepInput<typeof createDeploymentStep> {
+  return {
+    project,
+    branch: 'feature/checkout',
+    commit_sha: 'a1b2c3d4e5f6',
+    environment: 'production',
+    configuration: { build_command: 'npm run build:prod', node_version: '20.x', framework: 'nextjs' },
+    meta: { ticket: 'OPS-7' },
+  };
+}
+
+/** Creates a deployment (of project web from main, unless `input` says otherwise) and returns its id. */
+export async function newDeployment(
+  fx: DeploymentsFixture,
+  input: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await fx.invoke('deployments.create_deployment', {
+    project: 'web',
+    branch: 'main',
+    ...input,
+  });
+  return created.output.deployment.id;
 }

@@ -35,6 +35,15 @@ function setUp(connection: Partial<Connection>) {
   return { clock, store, list };
 }
 
+/** Adds to `scope` the listing the step sends, which must carry `accessToken`: an empty page. */
+function listingWith(scope: nock.Scope, accessToken: string): nock.Scope {
+  return scope
+    .get('/v6/deployments')
+    .query(true)
+    .matchHeader('authorization', `Bearer ${accessToken}`)
+    .reply(200, EMPTY_PAGE);
+}
+
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
@@ -49,7 +58,7 @@ describe('deployments connections: long-lived and refreshable tokens (provider-f
     // Past half the token's life: due for refresh before it is used.
     fx.clock.advance(45_000);
     let form: URLSearchParams | undefined;
-    const scope = nock(HOST)
+    const refresh = nock(HOST)
       .post('/login/oauth/token', (body) => {
         form = new URLSearchParams(body as unknown as string);
         return true;
@@ -60,11 +69,8 @@ describe('deployments connections: long-lived and refreshable tokens (provider-f
         refresh_token: 'refresh-rotated-0123',
         token_type: 'Bearer',
         expires_in: 3600,
-      })
-      .get('/v6/deployments')
-      .query(true)
-      .matchHeader('authorization', 'Bearer new-access-0123456789')
-      .reply(200, EMPTY_PAGE);
+      });
+    const scope = listingWith(refresh, 'new-access-0123456789');
     await fx.list();
     expect(scope.isDone()).toBe(true);
     expect(Object.fromEntries(form ?? [])).toEqual({
@@ -84,11 +90,7 @@ describe('deployments connections: long-lived and refreshable tokens (provider-f
   it('never refreshes a long-lived integration token: no refresh token, no expiry, no token request', async () => {
     const fx = setUp({});
     fx.clock.advance(400 * 24 * 3600_000);
-    const scope = nock(HOST)
-      .get('/v6/deployments')
-      .query(true)
-      .matchHeader('authorization', 'Bearer old-access-0123456789')
-      .reply(200, EMPTY_PAGE);
+    const scope = listingWith(nock(HOST), 'old-access-0123456789');
     await fx.list();
     expect(scope.isDone()).toBe(true);
   });

@@ -15,6 +15,14 @@ describe('the states table and rules of the governance API', () => {
   let fx: GovernanceFixture;
   const state = () => fx.sandbox.governance.state;
   const members = () => state().projects.get(project)!.members;
+  /** Remove User on the seeded member, and the output it answers when the member is gone (by it or before it). */
+  const removeMember = () => fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+  const memberRemoved = (alreadyDone: boolean) => ({
+    removed: true,
+    already_done: alreadyDone,
+    user_id: seed.users.member.id,
+    project_id: project,
+  });
   beforeEach(async () => {
     fx = await governanceFixture();
   });
@@ -219,22 +227,15 @@ describe('the states table and rules of the governance API', () => {
   });
 
   it('Remove User takes the member off the project; a second removal is not found', async () => {
-    const removed = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
-    expect(removed.output).toEqual({
-      removed: true,
-      already_done: false,
-      user_id: seed.users.member.id,
-      project_id: project,
-    });
+    const removed = await removeMember();
+    expect(removed.output).toEqual(memberRemoved(false));
     expect(members().has(seed.users.member.id)).toBe(false);
-    await expect(
-      fx.invoke('governance.remove_user', { user_id: seed.users.member.id }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(removeMember()).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('Remove User leaves organization membership alone, even from the last project: keys keep working', async () => {
     // Bob's only project is the default one.
-    await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+    await removeMember();
     expect(state().organizations.get(seed.organizationId)!.members.has(seed.users.member.id)).toBe(true);
     // His key still authenticates in the organization's region.
     const created = await fx.invoke(
@@ -452,13 +453,8 @@ describe('the states table and rules of the governance API', () => {
       fx.sandbox.faults.add(
         resetOnce({ target: 'governance', pathIncludes: `/users/${seed.users.member.id}/delete` }),
       );
-      const result = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
-      expect(result.output).toEqual({
-        removed: true,
-        already_done: true,
-        user_id: seed.users.member.id,
-        project_id: project,
-      });
+      const result = await removeMember();
+      expect(result.output).toEqual(memberRemoved(true));
       expect(result.meta.attempts).toBe(2);
       expect(members().has(seed.users.member.id)).toBe(false);
     });
@@ -470,7 +466,7 @@ describe('the states table and rules of the governance API', () => {
         count: 1,
         action: { kind: 'status', status: 502, when: 'after', body: { message: 'Bad gateway' } },
       });
-      const result = await fx.invoke('governance.remove_user', { user_id: seed.users.member.id });
+      const result = await removeMember();
       expect(result.output).toMatchObject({ removed: true, already_done: true });
       expect(members().has(seed.users.member.id)).toBe(false);
     });
