@@ -1,12 +1,10 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ManualClock } from '../../src/clock.js';
 import { ProviderError } from '../../src/errors/index.js';
-import { Runtime } from '../../src/runtime/runtime.js';
-import { type AnyStep, defineStep } from '../../src/step/define-step.js';
-import { nockedFetch } from '../support/nocked-fetch.js';
-import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
+import { defineStep } from '../../src/step/define-step.js';
+import { expectRecovered, invokeOnProbe, lostCreate, lostDelete } from '../support/lost-writes.js';
+import { findThingByKey, PROBE, probe, Thing } from '../support/probe-transport.js';
 
 /**
  * A write the runtime settles (gone_means_done, reconcile) is the run-step
@@ -16,8 +14,6 @@ import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 const about = {
   integration: probe,
@@ -55,7 +51,6 @@ const swallowingDelete = defineStep({
   },
 });
 
-const Thing = z.object({ id: z.number(), key: z.string() });
 const Made = z.object({ thing: Thing, recovered: z.boolean() });
 const ThingKey = z.object({ key: z.string() });
 
@@ -68,15 +63,7 @@ function creating(id: string, onFailure: (key: string, error: unknown) => z.inpu
     access: 'write',
     idempotent: false,
     onReplay: 'reconcile',
-    async reconcile(input, { http }) {
-      const found = await http.request<unknown[]>({
-        method: 'GET',
-        path: '/things',
-        query: { key: input.key },
-      });
-      const thing = z.array(Thing).parse(found.body)[0];
-      return thing ? { thing, recovered: true } : undefined;
-    },
+    reconcile: findThingByKey,
     async run(input, { http }) {
       try {
         const response = await http.request({ method: 'POST', path: '/things', body: { key: input.key } });
@@ -99,18 +86,11 @@ const wrappingCreate = creating('create_in_own_words', (key, error) => {
   throw new ProviderError(`Could not create ${key}.`, { code: 'provider_error', cause: error });
 });
 
-function invoke(step: AnyStep, input: unknown) {
-  const runtime = new Runtime({
-    clock: new ManualClock(),
-    transport: { fetch: nockedFetch },
-    retry: { random: () => 0.5 },
-  });
-  return runtime.invoke(step, { connection: probeConnection(), input });
-}
+const invoke = invokeOnProbe;
 
 describe('a settled replay is the stage’s outcome, whatever the step’s own catch does', () => {
   it('gone_means_done: the replay’s 404 is our work even when the step swallowed it', async () => {
-    nock(PROBE).delete('/api/things/5').replyWithError(reset()).delete('/api/things/5').reply(404, {});
+    lostDelete(5);
     const audit = nock(PROBE).post('/api/audit').reply(201, {});
     const result = await invoke(swallowingDelete, { id: 5 });
     expect(result.output).toEqual({ id: 5, already_done: true });
@@ -128,32 +108,18 @@ describe('a settled replay is the stage’s outcome, whatever the step’s own c
   });
 
   it('reconcile: the found thing wins over the placeholder the step answered', async () => {
-    nock(PROBE)
-      .post('/api/things')
-      .replyWithError(reset())
-      .get('/api/things')
-      .query({ key: 'k1' })
-      .reply(200, [{ id: 9, key: 'k1' }]);
-    const result = await invoke(swallowingCreate, { key: 'k1' });
-    expect(result.output).toEqual({ thing: { id: 9, key: 'k1' }, recovered: true });
+    await expectRecovered(swallowingCreate, 'k1', 9);
   });
 
   it('reconcile: the found thing wins over the error the step threw in its own words', async () => {
-    nock(PROBE)
-      .post('/api/things')
-      .replyWithError(reset())
-      .get('/api/things')
-      .query({ key: 'k2' })
-      .reply(200, [{ id: 10, key: 'k2' }]);
-    const result = await invoke(wrappingCreate, { key: 'k2' });
-    expect(result.output).toEqual({ thing: { id: 10, key: 'k2' }, recovered: true });
+    await expectRecovered(wrappingCreate, 'k2', 10);
   });
 
   it('reconcile: when the look finds nothing, the step’s own handling stands', async () => {
-    nock(PROBE).post('/api/things').replyWithError(reset()).get('/api/things').query(true).reply(200, []);
+    lostCreate('k3');
     const placeholder = await invoke(swallowingCreate, { key: 'k3' });
     expect(placeholder.output).toEqual({ thing: { id: 0, key: 'k3' }, recovered: false });
-    nock(PROBE).post('/api/things').replyWithError(reset()).get('/api/things').query(true).reply(200, []);
+    lostCreate('k3');
     await expect(invoke(wrappingCreate, { key: 'k3' })).rejects.toMatchObject({
       message: 'Could not create k3.',
     });

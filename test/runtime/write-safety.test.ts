@@ -1,17 +1,13 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ManualClock } from '../../src/clock.js';
 import { NetworkError, NotFoundError, type ToolstepsError } from '../../src/errors/index.js';
-import { Runtime } from '../../src/runtime/runtime.js';
 import { defineStep } from '../../src/step/define-step.js';
-import { nockedFetch } from '../support/nocked-fetch.js';
-import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
+import { expectRecovered, invokeOnProbe, lostCreate, lostDelete, reset } from '../support/lost-writes.js';
+import { findThingByKey, PROBE, probe, Thing } from '../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 const deleteThing = defineStep({
   id: 'probe.delete_thing',
@@ -33,7 +29,6 @@ const deleteThing = defineStep({
   },
 });
 
-const Thing = z.object({ id: z.number(), key: z.string() });
 const createThing = defineStep({
   id: 'probe.create_thing',
   integration: probe,
@@ -46,15 +41,7 @@ const createThing = defineStep({
   access: 'write',
   idempotent: false,
   onReplay: 'reconcile',
-  async reconcile(input, { http }) {
-    const found = await http.request<unknown[]>({
-      method: 'GET',
-      path: '/things',
-      query: { key: input.key },
-    });
-    const thing = z.array(Thing).parse(found.body)[0];
-    return thing ? { thing, recovered: true } : undefined;
-  },
+  reconcile: findThingByKey,
   checkHint: (input) => `Look for a thing with key ${input.key} before creating it again.`,
   variables: {},
   async run(input, { http }) {
@@ -63,18 +50,11 @@ const createThing = defineStep({
   },
 });
 
-function invoke(step: typeof deleteThing | typeof createThing, input: unknown) {
-  const runtime = new Runtime({
-    clock: new ManualClock(),
-    transport: { fetch: nockedFetch },
-    retry: { random: () => 0.5 },
-  });
-  return runtime.invoke(step, { connection: probeConnection(), input });
-}
+const invoke = invokeOnProbe;
 
 describe("onReplay 'gone_means_done'", () => {
   it('reads a 404 that answers the replay of a lost DELETE as our own work', async () => {
-    nock(PROBE).delete('/api/things/5').replyWithError(reset()).delete('/api/things/5').reply(404, {});
+    lostDelete(5);
     const result = await invoke(deleteThing, { id: 5 });
     expect(result.output).toEqual({ id: 5, already_done: true });
     expect(result.meta.attempts).toBe(2);
@@ -88,18 +68,11 @@ describe("onReplay 'gone_means_done'", () => {
 
 describe("onReplay 'reconcile'", () => {
   it('finds the thing a lost create made, instead of failing or creating another', async () => {
-    nock(PROBE)
-      .post('/api/things')
-      .replyWithError(reset())
-      .get('/api/things')
-      .query({ key: 'k1' })
-      .reply(200, [{ id: 9, key: 'k1' }]);
-    const result = await invoke(createThing, { key: 'k1' });
-    expect(result.output).toEqual({ thing: { id: 9, key: 'k1' }, recovered: true });
+    await expectRecovered(createThing, 'k1', 9);
   });
 
   it('fails as possibly applied, with the step’s own hint, when the look finds nothing', async () => {
-    nock(PROBE).post('/api/things').replyWithError(reset()).get('/api/things').query(true).reply(200, []);
+    lostCreate('k2');
     const error = (await invoke(createThing, { key: 'k2' }).catch((e) => e)) as ToolstepsError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ outcome: 'unknown', retryable: false, sent: 'unknown' });

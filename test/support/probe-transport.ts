@@ -13,6 +13,7 @@ import { fetchWire } from '../../src/http/fetch-wire.js';
 import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
 import { MemoryLogger } from '../../src/logger.js';
 import { defineIntegration } from '../../src/step/define-integration.js';
+import type { StepContext } from '../../src/step/define-step.js';
 
 /**
  * A provider that exists only in the transport tests: an API key in a
@@ -92,3 +93,13 @@ export function probeAttempt(overrides: Partial<AttemptOptions> = {}) {
 
 /** The error of a failed stage result, whatever its type. */
 export const errorOf = (result: { ok: boolean }) => (result as unknown as { error: Error }).error;
+
+/** A thing of the probe's `/api/things`: an id, and the key its creator gave it. */
+export const Thing = z.object({ id: z.number(), key: z.string() });
+
+/** The reconcile of a create of a thing: the thing `GET /things?key=` finds, as recovered, or nothing. */
+export async function findThingByKey(input: { key: string }, { http }: StepContext) {
+  const found = await http.request<unknown[]>({ method: 'GET', path: '/things', query: { key: input.key } });
+  const thing = z.array(Thing).parse(found.body)[0];
+  return thing ? { thing, recovered: true } : undefined;
+}
