@@ -5,6 +5,7 @@ import { ProviderError } from '../../src/errors/index.js';
 import { defineStep } from '../../src/step/define-step.js';
 import { expectRecovered, invokeOnProbe, lostCreate, lostDelete } from '../support/lost-writes.js';
 import { findThingByKey, PROBE, probe, Thing } from '../support/probe-transport.js';
+import { aboutTestStep } from '../support/test-step.js';
 
 /**
  * A write the runtime settles (gone_means_done, reconcile) is the run-step
@@ -15,14 +16,7 @@ import { findThingByKey, PROBE, probe, Thing } from '../support/probe-transport.
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-const about = {
-  integration: probe,
-  title: 'Probe',
-  description: 'A test-only step with its own try/catch.',
-  agentDescription: 'A test-only step.',
-  keywords: [],
-  variables: {},
-};
+const about = aboutTestStep(probe, 'Probe', 'A test-only step with its own try/catch.');
 
 const Removed = z.object({ id: z.number(), already_done: z.boolean() });
 

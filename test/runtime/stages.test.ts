@@ -8,22 +8,18 @@ import { defineIntegration } from '../../src/step/define-integration.js';
 import { type AnyStep, defineStep } from '../../src/step/define-step.js';
 import { nockedFetch } from '../support/nocked-fetch.js';
 import { PROBE, probe, probeConnection } from '../support/probe-transport.js';
+import { aboutTestStep } from '../support/test-step.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 const echo = defineStep({
   id: 'probe.echo',
-  integration: probe,
-  title: 'Echo',
-  description: 'Echoes.',
-  agentDescription: 'Echoes.',
-  keywords: [],
+  ...aboutTestStep(probe, 'Echo', 'Echoes.'),
   input: z.object({ value: z.json() }),
   output: z.object({ said: z.string() }),
   access: 'read',
   idempotent: true,
-  variables: {},
   async run(_input, { http }) {
     const response = await http.request<{ said: string }>({ method: 'GET', path: '/echo' });
     return response.body;
@@ -114,16 +110,11 @@ describe('bindConnection and the redaction set', () => {
   });
   const whoami = defineStep({
     id: 'oprobe.whoami',
-    integration: oauthProbe,
-    title: 'Who am I',
-    description: 'Echoes the caller.',
-    agentDescription: 'Echoes the caller.',
-    keywords: [],
+    ...aboutTestStep(oauthProbe, 'Who am I', 'Echoes the caller.'),
     input: z.object({}),
     output: z.object({ said: z.string() }),
     access: 'read',
     idempotent: true,
-    variables: {},
     async run(_input, { http }) {
       return (await http.request<{ said: string }>({ method: 'GET', path: '/me' })).body;
     },

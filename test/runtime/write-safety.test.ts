@@ -5,24 +5,20 @@ import { NetworkError, NotFoundError, type ToolstepsError } from '../../src/erro
 import { defineStep } from '../../src/step/define-step.js';
 import { expectRecovered, invokeOnProbe, lostCreate, lostDelete, reset } from '../support/lost-writes.js';
 import { findThingByKey, PROBE, probe, Thing } from '../support/probe-transport.js';
+import { aboutTestStep } from '../support/test-step.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 const deleteThing = defineStep({
   id: 'probe.delete_thing',
-  integration: probe,
-  title: 'Delete Thing',
-  description: 'Deletes a thing.',
-  agentDescription: 'Deletes a thing.',
-  keywords: [],
+  ...aboutTestStep(probe, 'Delete Thing', 'Deletes a thing.'),
   input: z.object({ id: z.number() }),
   output: z.object({ id: z.number(), already_done: z.boolean() }),
   access: 'destructive',
   idempotent: true,
   onReplay: 'gone_means_done',
   alreadyDone: (input) => ({ id: input.id, already_done: true }),
-  variables: {},
   async run(input, { http }) {
     await http.request({ method: 'DELETE', path: `/things/${input.id}` });
     return { id: input.id, already_done: false };
@@ -31,11 +27,7 @@ const deleteThing = defineStep({
 
 const createThing = defineStep({
   id: 'probe.create_thing',
-  integration: probe,
-  title: 'Create Thing',
-  description: 'Creates a thing with a caller key.',
-  agentDescription: 'Creates a thing.',
-  keywords: [],
+  ...aboutTestStep(probe, 'Create Thing', 'Creates a thing with a caller key.'),
   input: z.object({ key: z.string() }),
   output: z.object({ thing: Thing, recovered: z.boolean() }),
   access: 'write',
@@ -43,7 +35,6 @@ const createThing = defineStep({
   onReplay: 'reconcile',
   reconcile: findThingByKey,
   checkHint: (input) => `Look for a thing with key ${input.key} before creating it again.`,
-  variables: {},
   async run(input, { http }) {
     const response = await http.request({ method: 'POST', path: '/things', body: { key: input.key } });
     return { thing: Thing.parse(response.body), recovered: false };
@@ -103,14 +94,9 @@ describe("onReplay 'reconcile'", () => {
 
 describe('declarations that cannot work are refused when the step is defined', () => {
   const base = {
-    integration: probe,
-    title: 'x',
-    description: 'x',
-    agentDescription: 'x',
-    keywords: [],
+    ...aboutTestStep(probe, 'x', 'x'),
     input: z.object({}),
     output: z.object({}),
-    variables: {},
     run: async () => ({}),
   };
   it('gone_means_done needs an idempotent step and alreadyDone', () => {

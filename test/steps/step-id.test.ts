@@ -3,20 +3,16 @@ import * as z from 'zod';
 import { defineStep, type StepId } from '../../src/step/define-step.js';
 import type { CatalogStepId, IntegrationId } from '../../steps/index.js';
 import { ticketing } from '../../steps/ticketing/integration.js';
+import { aboutTestStep } from '../support/test-step.js';
 
 function draft(id: string) {
   return {
     id: id as StepId<'ticketing'>,
-    integration: ticketing,
-    title: 'Probe',
-    description: 'A step used only to test ids.',
-    agentDescription: 'Never offered to a model.',
-    keywords: [],
+    ...aboutTestStep(ticketing, 'Probe', 'A step used only to test ids.'),
     input: z.object({}),
     output: z.object({}),
     access: 'read' as const,
     idempotent: true,
-    variables: {},
     run: async () => ({}),
   };
 }

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { InvokeExtras } from '../../support/catalog-invoke.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 
 describe('contact_data credits, no match and provider refusals', () => {
   let fx: ContactDataFixture;
   closeAfterEach(() => fx);
+
+  /** find_contact of `email` when it must fail (on `extra`'s connection, if given): what it fails with. */
+  const findContactFailure = (email: string, extra?: InvokeExtras) =>
+    fx.invoke('contact_data.find_contact', { email }, extra).catch((thrown: unknown) => thrown);
 
   const emails = (from: number, count: number) =>
     fx.sandbox.contactData.directory.people
@@ -36,9 +41,7 @@ describe('contact_data credits, no match and provider refusals', () => {
 
   it('402 is a CreditError, sent once and never retried', async () => {
     fx = await contactDataFixture({ credits: 0 });
-    const error = await fx
-      .invoke('contact_data.find_contact', { email: 'ava.abbott@northwind.example' })
-      .catch((thrown: unknown) => thrown);
+    const error = await findContactFailure('ava.abbott@northwind.example');
     expect(error).toMatchObject({
       name: 'CreditError',
       code: 'credits_exhausted',
@@ -99,9 +102,7 @@ describe('contact_data credits, no match and provider refusals', () => {
           body: { statusCode: status, message: 'Gateway', errors: [] },
         },
       });
-      const error = await fx
-        .invoke('contact_data.find_contact', { email: emails(1, 1)[0]!.email })
-        .catch((thrown: unknown) => thrown);
+      const error = await findContactFailure(emails(1, 1)[0]!.email);
       expect(error).toMatchObject({
         code: 'provider_error',
         status,
@@ -157,15 +158,9 @@ describe('contact_data credits, no match and provider refusals', () => {
 
   it('an unknown key is an AuthError asking to check the key', async () => {
     fx = await contactDataFixture();
-    const error = await fx
-      .invoke(
-        'contact_data.find_contact',
-        { email: 'a@b.example' },
-        {
-          connection: { ...fx.connection, secrets: { apiKey: 'cd_wrong_key_0000' } },
-        },
-      )
-      .catch((thrown: unknown) => thrown);
+    const error = await findContactFailure('a@b.example', {
+      connection: { ...fx.connection, secrets: { apiKey: 'cd_wrong_key_0000' } },
+    });
     expect(error).toMatchObject({ name: 'AuthError', code: 'reauthorization_required', status: 401 });
     expect((error as Error).message).toMatch(/API key of connection "contacts-main" was not accepted/);
   });
