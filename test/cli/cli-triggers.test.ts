@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import { acmeConnection } from '../support/acme-connection.js';
 import { freePort, untilListening } from '../support/ports.js';
 import {
   signTicketing,
@@ -17,15 +18,7 @@ const home = useCliHome('toolsteps-cli-triggers-', {
   env: ['TOOLSTEPS_PLAN', 'TS_HOOK_SECRET'],
 });
 beforeAll(async () => {
-  await new FileConnectionStore(home()).put({
-    id: 'desk',
-    integration: 'ticketing',
-    kind: 'oauth2',
-    fields: { subdomain: 'acme' },
-    secrets: { accessToken: 'desk-token-0123456789' },
-    createdAt: 1,
-    updatedAt: 1,
-  });
+  await new FileConnectionStore(home()).put(acmeConnection('desk', 'desk-token-0123456789'));
 });
 
 /** `triggers create` of a status-change subscription whose deliveries the test signs itself (`--manual`). */

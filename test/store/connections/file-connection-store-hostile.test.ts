@@ -2,22 +2,12 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../../src/connection/connection.js';
 import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
+import { acmeConnection } from '../../support/acme-connection.js';
 
 const LEAK = 'sk-live-should-never-print-0123456789';
 
-function connection(id: string): Connection {
-  return {
-    id,
-    integration: 'ticketing',
-    kind: 'oauth2',
-    fields: { subdomain: 'acme' },
-    secrets: { accessToken: `token-of-${id}` },
-    createdAt: 1,
-    updatedAt: 1,
-  };
-}
+const connection = acmeConnection;
 
 describe('file store against damaged or planted files', () => {
   let home: string;

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../../src/connection/connection.js';
 import { TimeoutError } from '../../../src/errors/index.js';
 import {
   defaultToolstepsHome,
   FileConnectionStore,
 } from '../../../src/store/connections/file-connection-store.js';
+import { acmeConnection } from '../../support/acme-connection.js';
 import { transpileForChild } from '../../support/transpile-for-child.js';
 
 const run = promisify(execFile);
@@ -33,17 +33,7 @@ const STORE_SOURCES = [
   'src/errors/index.ts',
 ];
 
-function connection(id: string, token: string): Connection {
-  return {
-    id,
-    integration: 'ticketing',
-    kind: 'oauth2',
-    fields: { subdomain: 'acme' },
-    secrets: { accessToken: token },
-    createdAt: 1,
-    updatedAt: 1,
-  };
-}
+const connection = acmeConnection;
 
 describe('file connection store', () => {
   let home: string;
