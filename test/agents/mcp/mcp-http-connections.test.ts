@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 
 /**
  * Callers who never finish a request: the token is checked only once the

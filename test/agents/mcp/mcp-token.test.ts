@@ -5,10 +5,10 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
-import { ensureTokenFile, readTokenFile } from '../../src/agents/mcp/token-file.js';
-import { cli, jsonError } from '../cli/cli-harness.js';
-import { ticketingFixture } from '../support/ticketing-fixture.js';
+import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { ensureTokenFile, readTokenFile } from '../../../src/agents/mcp/token-file.js';
+import { cli, jsonError } from '../../cli/cli-harness.js';
+import { ticketingFixture } from '../../support/ticketing-fixture.js';
 import { CHILD_START_MS, type McpWorld, mcpWorld } from './mcp-child.js';
 
 const TOKEN = 'a-token-only-its-owner-may-read-5d1e';

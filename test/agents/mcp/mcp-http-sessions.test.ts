@@ -4,9 +4,9 @@ import vm from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
-import { ManualClock } from '../../src/clock.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { ManualClock } from '../../../src/clock.js';
+import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 
 // The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
 v8.setFlagsFromString('--expose-gc');
