@@ -4,9 +4,10 @@ import vm from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
 import { ManualClock } from '../../../src/clock.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
+import { serveFlat } from './serve-flat.js';
 
 // The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
 v8.setFlagsFromString('--expose-gc');
@@ -100,17 +101,12 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
 
 describe('the MCP HTTP server under a flood of requests that start no session', () => {
   let fixture: TicketingFixture;
-  let server: Awaited<ReturnType<typeof serveMcpHttp>>;
+  let server: RunningMcpHttpServer;
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
   beforeAll(async () => {
     fixture = await ticketingFixture();
-    server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      watchIntervalMs: 0,
-    });
+    server = await serveFlat(fixture);
   });
 
   afterAll(async () => {
@@ -159,12 +155,7 @@ describe('the MCP HTTP server when clients initialize and go quiet', () => {
   });
 
   it('lets a new client in after 70 abandoned sessions, each holding a stream open', async () => {
-    const server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      watchIntervalMs: 0,
-    });
+    const server = await serveFlat(fixture);
     const streams: Agent[] = [];
     try {
       const abandoned: string[] = [];
@@ -199,14 +190,7 @@ describe('the MCP HTTP server when clients initialize and go quiet', () => {
 
   it('closes a session idle longer than sessionIdleMs, keeps one in use and an attached client', async () => {
     const clock = new ManualClock();
-    const server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      watchIntervalMs: 0,
-      sessionIdleMs: 1_000,
-      clock,
-    });
+    const server = await serveFlat(fixture, { sessionIdleMs: 1_000, clock });
     try {
       const quiet = await abandonedInitialize(server.url);
       const forgotten = await abandonedInitialize(server.url);

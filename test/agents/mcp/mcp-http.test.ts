@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
-import { cli, jsonError } from '../../cli/cli-harness.js';
+import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
+import { serveFlat } from './serve-flat.js';
 
 const TOKEN = 'mcp-bearer-token-for-tests-31c9';
 
@@ -54,13 +52,7 @@ describe('toolsteps mcp over Streamable HTTP', () => {
 
   beforeAll(async () => {
     fixture = await ticketingFixture();
-    server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      token: TOKEN,
-      watchIntervalMs: 0,
-    });
+    server = await serveFlat(fixture, { token: TOKEN });
   });
 
   afterAll(async () => {
@@ -114,15 +106,7 @@ describe('toolsteps mcp over Streamable HTTP', () => {
 });
 
 describe('toolsteps mcp --http on a host that is not loopback', () => {
-  let home: string;
-  beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-mcp-http-'));
-    vi.stubEnv('TOOLSTEPS_HOME', home);
-  });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await rm(home, { recursive: true, force: true });
-  });
+  useCliHome('toolsteps-mcp-http-', { scope: 'all', env: ['TOOLSTEPS_TEST_EMPTY_TOKEN'] });
 
   it('refuses to start without --token-env (exit 2), naming the flag', async () => {
     const result = await cli('--json', 'mcp', '--http', '--host', '0.0.0.0', '--port', '0');
@@ -132,7 +116,7 @@ describe('toolsteps mcp --http on a host that is not loopback', () => {
   });
 
   it('refuses a --token-env that names an empty variable, without echoing anything', async () => {
-    vi.stubEnv('TOOLSTEPS_TEST_EMPTY_TOKEN', '');
+    process.env.TOOLSTEPS_TEST_EMPTY_TOKEN = '';
     const result = await cli(
       '--json',
       'mcp',

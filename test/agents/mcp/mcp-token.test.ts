@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTokenFile, readTokenFile } from '../../../src/agents/mcp/token-file.js';
-import { cli, jsonError } from '../../cli/cli-harness.js';
+import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
 import { CHILD_START_MS, type McpWorld, mcpWorld } from './mcp-child.js';
+import { serveFlat } from './serve-flat.js';
 
 const TOKEN = 'a-token-only-its-owner-may-read-5d1e';
 const isRoot = process.getuid?.() === 0;
@@ -82,13 +82,7 @@ describe('a token file', () => {
 
   it("guards a server: the file's token gets in, no token and another token do not", async () => {
     const fixture = await ticketingFixture();
-    const server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      watchIntervalMs: 0,
-      token: await readTokenFile(await tokenFile('served', 0o600)),
-    });
+    const server = await serveFlat(fixture, { token: await readTokenFile(await tokenFile('served', 0o600)) });
     try {
       const client = await connect(server.url, TOKEN);
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
@@ -103,18 +97,10 @@ describe('a token file', () => {
 });
 
 describe('toolsteps mcp --http and its token', () => {
-  let home: string;
-  beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-mcp-token-'));
-    vi.stubEnv('TOOLSTEPS_HOME', home);
-  });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await rm(home, { recursive: true, force: true });
-  });
+  const home = useCliHome('toolsteps-mcp-token-', { scope: 'all' });
 
   it('refuses a --token-file others can read (exit 2), naming the file, never the token', async () => {
-    const open = path.join(home, 'open-token');
+    const open = path.join(home(), 'open-token');
     await writeFile(open, TOKEN, { mode: 0o644 });
     await chmod(open, 0o644);
     const result = await cli('--json', 'mcp', '--http', '--port', '0', '--token-file', open);
