@@ -1,13 +1,12 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
 import { ManualClock } from '../../../src/clock.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { serveFlat } from './serve-flat.js';
+import { connectHttp, serveFlat } from './mcp-http-fixture.js';
 
 // The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
 v8.setFlagsFromString('--expose-gc');
@@ -76,11 +75,7 @@ async function sessionAnswers(url: string, id: string): Promise<number> {
   return answer.status;
 }
 
-async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'toolsteps-sessions-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
+const connect = connectHttp;
 
 async function createTicket(client: Client, subject: string) {
   return client.callTool({ name: 'ticketing__create_ticket', arguments: { subject, description: 'd' } });

@@ -1,11 +1,9 @@
 import { request as httpRequest } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningMcpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { serveFlat } from './serve-flat.js';
+import { connectHttp, serveFlat } from './mcp-http-fixture.js';
 
 const TOKEN = 'mcp-bearer-token-for-tests-31c9';
 
@@ -39,12 +37,7 @@ function post(url: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-async function connect(url: string, token?: string): Promise<Client> {
-  const client = new Client({ name: 'toolsteps-http-test', version: '1.0.0' });
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
+const connect = connectHttp;
 
 describe('toolsteps mcp over Streamable HTTP', () => {
   let fixture: TicketingFixture;
@@ -116,7 +109,7 @@ describe('toolsteps mcp --http on a host that is not loopback', () => {
   });
 
   it('refuses a --token-env that names an empty variable, without echoing anything', async () => {
-    process.env.TOOLSTEPS_TEST_EMPTY_TOKEN = '';
+    vi.stubEnv('TOOLSTEPS_TEST_EMPTY_TOKEN', '');
     const result = await cli(
       '--json',
       'mcp',

@@ -2,24 +2,17 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTokenFile, readTokenFile } from '../../../src/agents/mcp/token-file.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
 import { CHILD_START_MS, type McpWorld, mcpWorld } from './mcp-child.js';
-import { serveFlat } from './serve-flat.js';
+import { connectHttp, serveFlat } from './mcp-http-fixture.js';
 
 const TOKEN = 'a-token-only-its-owner-may-read-5d1e';
 const isRoot = process.getuid?.() === 0;
 
-async function connect(url: string, token?: string): Promise<Client> {
-  const client = new Client({ name: 'toolsteps-token-test', version: '1.0.0' });
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
+const connect = connectHttp;
 
 describe('a token file', () => {
   let folder: string;

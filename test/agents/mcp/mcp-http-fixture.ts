@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type McpHttpServeOptions, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
 import type { SandboxFixture } from '../../support/sandbox-fixture.js';
 
@@ -17,4 +19,12 @@ export function serveFlat(
     watchIntervalMs: 0,
     ...options,
   });
+}
+
+/** An MCP client of the server at `url`, sending `token` as its bearer token when given. */
+export async function connectHttp(url: string, token?: string): Promise<Client> {
+  const client = new Client({ name: 'toolsteps-http-test', version: '1.0.0' });
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
 }
