@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Subscription } from '../../src/triggers/subscription.js';
+import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 
 /**
  * Deliveries as the providers send them, signed here with node:crypto by the
@@ -7,6 +8,16 @@ import type { Subscription } from '../../src/triggers/subscription.js';
  */
 export const TICKETING_SECRET = 'dGhpcyBpcyBhIHRpY2tldGluZyBzZWNyZXQ';
 export const DEPLOYMENTS_SECRET = 'vercel-webhook-secret-0123456789';
+
+/** An event the intake has started and hands over: a ticket created, with nothing mapped. */
+export const startedEvent: TriggerEvent = {
+  subscription: 'sub_0123456789abcdef',
+  trigger: 'ticketing.ticket_created',
+  event_id: 'e1',
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  variables: {},
+  payload: {},
+};
 
 export function ticketStatusEvent(overrides: { id?: string; current?: string; time?: string } = {}) {
   return {

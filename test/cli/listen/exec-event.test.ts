@@ -4,16 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execEvent } from '../../../cli/listen/exec-event.js';
-import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
+import { startedEvent } from '../../triggers/trigger-fixtures.js';
 
-const event: TriggerEvent = {
-  subscription: 'sub_0123456789abcdef',
-  trigger: 'ticketing.ticket_created',
-  event_id: 'e1',
-  occurred_at: '2026-01-01T00:00:00.000Z',
-  variables: {},
-  payload: {},
-};
+const event = startedEvent;
 
 let dir: string;
 beforeAll(async () => {

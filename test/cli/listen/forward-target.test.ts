@@ -5,18 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventHandler, sinkSettings } from '../../../cli/listen/event-handler.js';
 import { forwardEvent } from '../../../cli/listen/forward-event.js';
 import { ForwardTarget } from '../../../cli/listen/forward-target.js';
-import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
 import { freePort } from '../../support/ports.js';
+import { startedEvent } from '../../triggers/trigger-fixtures.js';
 
 const SECRET = 's3cret';
-const event: TriggerEvent = {
-  subscription: 'sub_0123456789abcdef',
-  trigger: 'ticketing.ticket_created',
-  event_id: 'e1',
-  occurred_at: '2026-01-01T00:00:00.000Z',
-  variables: {},
-  payload: {},
-};
+const event = startedEvent;
 
 /** Every way an error travels: message, stack, JSON (the CLI's --json, BullMQ's failedReason), inspect. */
 function everyView(error: unknown): string {

@@ -5,15 +5,9 @@ import { DonePendingDedupeStore } from '../../../src/store/dedupe/done-pending-d
 import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
 import { type HandOffTiming, handOver } from '../../../src/triggers/intake/hand-over.js';
 import type { HandOff, TriggerEvent } from '../../../src/triggers/trigger-event.js';
+import { startedEvent } from '../trigger-fixtures.js';
 
-const event: TriggerEvent = {
-  subscription: 'sub_0123456789abcdef',
-  trigger: 'ticketing.ticket_created',
-  event_id: 'e1',
-  occurred_at: '2026-01-01T00:00:00.000Z',
-  variables: {},
-  payload: {},
-};
+const event = startedEvent;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const TIMING: HandOffTiming = {
