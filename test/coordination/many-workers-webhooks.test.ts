@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { openRedisStores, type RedisStores } from '../../src/store/open-redis-st
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { deploymentEvent, signDeployments, subscriptionFor } from '../triggers/trigger-fixtures.js';
-import { newEncryptionKey, waitFor } from './support/worker-processes.js';
+import { type CapturedChild, newEncryptionKey, spawnCaptured, waitFor } from './support/worker-processes.js';
 
 const REDIS_URL = testRedisUrl(4);
 const PREFIX = testPrefix('hooks');
@@ -14,12 +13,6 @@ const enabled = await redisSuiteEnabled(REDIS_URL);
 const KEY = newEncryptionKey();
 const SUBSCRIPTION = 'sub_0123456789abcdef';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Process {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-}
 
 /** Where the workers forward each event: counts the runs it completed (answered 2xx) and can hold them. */
 class RunSink {
@@ -59,7 +52,7 @@ describe.skipIf(!enabled)(
     let stores: RedisStores;
     let sink: RunSink;
     let runUrl: string;
-    const processes: Process[] = [];
+    const processes: CapturedChild[] = [];
     const prefix = PREFIX;
     const env = {
       TOOLSTEPS_REDIS_URL: REDIS_URL,
@@ -89,18 +82,8 @@ describe.skipIf(!enabled)(
       await clearTestKeys(REDIS_URL, PREFIX);
     });
 
-    function toolsteps(...args: string[]): Process {
-      const child = spawn(process.execPath, [main, ...args], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const started: Process = { child, stdout: '', stderr: '' };
-      child.stdout?.on('data', (chunk: Buffer) => {
-        started.stdout += chunk.toString();
-      });
-      child.stderr?.on('data', (chunk: Buffer) => {
-        started.stderr += chunk.toString();
-      });
+    function toolsteps(...args: string[]): CapturedChild {
+      const started = spawnCaptured(main, args, { ...process.env, ...env });
       processes.push(started);
       return started;
     }
@@ -112,7 +95,7 @@ describe.skipIf(!enabled)(
       return (JSON.parse(line) as { listening: { url: string } }).listening.url;
     }
 
-    async function worker(): Promise<Process> {
+    async function worker(): Promise<CapturedChild> {
       const started = toolsteps('worker', '--forward-to', runUrl, '--lease-ms', '5000', '--json');
       await waitFor(() => started.stderr.includes('"working"'), 'a worker to start', 60_000);
       return started;

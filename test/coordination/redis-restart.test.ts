@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
-import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { freePort } from '../support/ports.js';
+import { ownRedisServer, redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
@@ -14,28 +14,6 @@ import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support
 const enabled = await redisSuiteEnabled(testRedisUrl(6));
 const KEY = newEncryptionKey();
 const KEYS = Array.from({ length: 60 }, (_, index) => `run-${index}`);
-
-/** A free port on loopback for a Redis of this test's own. */
-async function sparePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/**
- * A Redis this test may stop and start (never the shared one on 6379): it
- * appends every write to its log before answering, so a restart keeps what
- * was acknowledged.
- */
-function redisServer(port: number, dir: string): ChildProcess {
-  return spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'],
-    { cwd: dir, stdio: 'ignore' },
-  );
-}
 
 describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spare port)', () => {
   let dir: string;
@@ -48,9 +26,10 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-redis-restart-'));
-    port = await sparePort();
+    port = await freePort();
     url = `redis://127.0.0.1:${port}/0`;
-    server = redisServer(port, dir);
+    // Append-only: a restart keeps every write Redis acknowledged.
+    server = ownRedisServer(port, dir, true);
     await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
     script = await compiledWorker('toolsteps-restart-workers');
     sandbox = await startSandbox();
@@ -96,7 +75,7 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
     server.kill('SIGTERM');
     await stopped;
     const createdWhileDown = creates().length;
-    server = redisServer(port, dir);
+    server = ownRedisServer(port, dir, true);
     const results = await Promise.all(workers.map((item) => item.result));
 
     const won = results.flatMap((result) => result.won);

@@ -1,19 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStores } from '../../src/store/open-redis-stores.js';
 import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
-import { newEncryptionKey, waitFor } from '../coordination/support/worker-processes.js';
+import {
+  type CapturedChild,
+  everyRedisValue,
+  newEncryptionKey,
+  spawnCaptured,
+  waitFor,
+} from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
+import { alive } from '../support/live-process.js';
 import { freePort } from '../support/ports.js';
 import {
   clearTestKeys,
+  ownRedisServer,
   redisAnswers,
   redisSuiteEnabled,
   testPrefix,
@@ -34,14 +40,8 @@ const SHARED_REDIS = testRedisUrl(9);
 const sharedRedis = await redisSuiteEnabled(SHARED_REDIS);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Running {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-}
-
 let main: string;
-const running: Running[] = [];
+const running: CapturedChild[] = [];
 
 beforeAll(async () => {
   ({ main } = await bundleForChild('toolsteps-hand-off-faults'));
@@ -52,20 +52,10 @@ afterEach(() => {
 });
 
 /** `toolsteps <args>` in a child, with `env` added and Redis unset unless `env` sets it. */
-function toolsteps(env: Record<string, string>, ...args: string[]): Running {
+function toolsteps(env: Record<string, string>, ...args: string[]): CapturedChild {
   const base = { ...process.env };
   for (const name of ['TOOLSTEPS_REDIS_URL', 'TOOLSTEPS_REDIS_PREFIX', 'TOOLSTEPS_HOME']) delete base[name];
-  const child = spawn(process.execPath, [main, ...args], {
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const started: Running = { child, stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk: Buffer) => {
-    started.stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    started.stderr += chunk.toString();
-  });
+  const started = spawnCaptured(main, args, { ...base, ...env });
   running.push(started);
   return started;
 }
@@ -237,30 +227,6 @@ describe('listen --exec past its deadline (file stores)', () => {
   }, 60_000);
 });
 
-/** Whether `pid` is a live process (a killed one not yet reaped, a zombie, counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !(existsSync(stat) && / Z /.test(readFileSync(stat, 'utf8')));
-}
-
-/**
- * A Redis of the test's own, on a free port, keeping nothing on disk: a
- * restart loses every key, so only the listener itself can remember that
- * the event was started.
- */
-function ownRedis(port: number, dir: string): ChildProcess {
-  return spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { cwd: dir, stdio: 'ignore' },
-  );
-}
-
 describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Redis of its own)', () => {
   let dir: string;
   let url: string;
@@ -280,7 +246,9 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-hand-off-outage-'));
     port = await freePort();
     url = `redis://127.0.0.1:${port}/0`;
-    server = ownRedis(port, dir);
+    // Keeping nothing on disk: a restart loses every key, so only the listener itself can remember
+    // that the event was started.
+    server = ownRedisServer(port, dir, false);
     await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
     platform = new AgentPlatform();
   }, 60_000);
@@ -311,7 +279,7 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     platform.onArrival = async () => 'answer';
     // Longer than the Redis client holds a command (about 21 s): the first try to mark it done fails.
     await sleep(25_000);
-    server = ownRedis(port, dir);
+    server = ownRedisServer(port, dir, false);
     await waitFor(() => redisAnswers(url), 'the test Redis to start again', 30_000);
     await putSubscription(); // the restart lost it with everything else
     const firstAnswer = await first;
@@ -325,33 +293,6 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     expect(platform.arrived.filter((id) => id === 'evt-outage')).toHaveLength(1);
   }, 150_000);
 });
-
-/** Every key under `prefix` and every value held in it, as text. */
-async function everythingUnder(redisUrl: string, prefix: string): Promise<string[]> {
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  client.on('error', () => undefined);
-  const found: string[] = [];
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      for (const key of keys) {
-        const type = await client.type(key);
-        found.push(key);
-        if (type === 'string') found.push((await client.get(key)) ?? '');
-        else if (type === 'hash') found.push(...Object.entries(await client.hgetall(key)).flat());
-        else if (type === 'set') found.push(...(await client.smembers(key)));
-        else if (type === 'list') found.push(...(await client.lrange(key, 0, -1)));
-        else if (type === 'zset') found.push(...(await client.zrange(key, 0, -1)));
-        else if (type === 'stream') found.push(JSON.stringify(await client.xrange(key, '-', '+')));
-      }
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-  return found;
-}
 
 describe.skipIf(!sharedRedis)('a forward URL holding a token (listen --queue, worker, dead letters)', () => {
   const prefix = testPrefix('forward-secret');
@@ -393,7 +334,7 @@ describe.skipIf(!sharedRedis)('a forward URL holding a token (listen --queue, wo
     // The queue's own retries (five, backing off from 1 s) run before the event goes dead.
     await waitFor(() => worker.stderr.includes('"dead"'), 'the event to reach the dead-letter queue', 60_000);
 
-    const stored = await everythingUnder(SHARED_REDIS, prefix);
+    const stored = await everyRedisValue(SHARED_REDIS, prefix);
     const dead = stored.filter((text) => text.includes('toolsteps-events-dead'));
     const failures = stored.filter((text) => text.includes('answered 500'));
     console.log(

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execEvent } from '../../../cli/listen/exec-event.js';
+import { alive } from '../../support/live-process.js';
 import { startedEvent } from '../../triggers/trigger-fixtures.js';
 
 const event = startedEvent;
@@ -13,17 +13,6 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-exec-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** Whether `pid` is a live process (a killed one left unreaped, a zombie, counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !(existsSync(stat) && / Z /.test(readFileSync(stat, 'utf8')));
-}
 
 /** Whether `pid` is gone within a moment: SIGKILL lets a process run no more code, the kernel ends it just after. */
 async function goneSoon(pid: number): Promise<boolean> {

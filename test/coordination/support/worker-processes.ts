@@ -32,28 +32,39 @@ export async function compiledWorker(cache: string): Promise<string> {
   return path.join(root, WORKER_ENTRY.replace(/\.ts$/, '.js'));
 }
 
-/** Starts `node script` with `env` added; collects its last stdout line as JSON. */
-export function startChild(script: string, env: Record<string, string>, args: string[] = []): RunningWorker {
-  const child = spawn(process.execPath, [script, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
+/** A child process and what it has printed so far, collected as it comes. */
+export interface CapturedChild {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node script args` with `env` as its whole environment, its output collected on the returned object. */
+export function spawnCaptured(script: string, args: string[], env: NodeJS.ProcessEnv): CapturedChild {
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const captured: CapturedChild = { child, stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
+    captured.stdout += chunk.toString();
   });
   child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+    captured.stderr += chunk.toString();
   });
+  return captured;
+}
+
+/** Starts `node script` with `env` added; collects its last stdout line as JSON. */
+export function startChild(script: string, env: Record<string, string>, args: string[] = []): RunningWorker {
+  const captured = spawnCaptured(script, args, { ...process.env, ...env });
+  const { child } = captured;
   const result = new Promise<WorkerResult>((resolve, reject) => {
     child.on('close', (code, signal) => {
-      const last = stdout.trim().split('\n').at(-1) ?? '';
+      const last = captured.stdout.trim().split('\n').at(-1) ?? '';
       if (code === 0 && last.startsWith('{')) resolve(JSON.parse(last) as WorkerResult);
-      else reject(new Error(`worker ${child.pid} ended (${signal ?? code}): ${stderr.slice(-2000)}`));
+      else
+        reject(new Error(`worker ${child.pid} ended (${signal ?? code}): ${captured.stderr.slice(-2000)}`));
     });
   });
-  return { child, result, output: () => stdout };
+  return { child, result, output: () => captured.stdout };
 }
 
 /** Polls `check` every 50 ms until it holds, or fails after `timeoutMs`. */
@@ -66,27 +77,32 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 }
 
 /**
- * Every value in the Redis database as text (strings, hashes, sets, lists,
- * sorted sets, streams), to prove no secret lies there in clear.
+ * Every key in the Redis database under `prefix` (all of them by default) and
+ * every value held in it as text (strings, hashes, sets, lists, sorted sets,
+ * streams), to prove no secret lies there in clear.
  */
-export async function everyRedisValue(url: string): Promise<string[]> {
+export async function everyRedisValue(url: string, prefix = ''): Promise<string[]> {
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
   client.on('error', () => undefined);
   const values: string[] = [];
   try {
-    for (const key of await client.keys('*')) {
-      const type = await client.type(key);
-      values.push(key);
-      if (type === 'string') values.push((await client.get(key)) ?? '');
-      else if (type === 'hash') values.push(...Object.entries(await client.hgetall(key)).flat());
-      else if (type === 'set') values.push(...(await client.smembers(key)));
-      else if (type === 'list') values.push(...(await client.lrange(key, 0, -1)));
-      else if (type === 'zset') values.push(...(await client.zrange(key, 0, -1)));
-      else if (type === 'stream') values.push(JSON.stringify(await client.xrange(key, '-', '+')));
-      else values.push(`<${type}>`);
+    for await (const keys of client.scanStream({ match: `${prefix}*`, count: 500 })) {
+      for (const key of keys as string[]) values.push(key, ...(await valuesOf(client, key)));
     }
   } finally {
     client.disconnect();
   }
   return values;
+}
+
+/** What `key` holds, as text. */
+async function valuesOf(client: Redis, key: string): Promise<string[]> {
+  const type = await client.type(key);
+  if (type === 'string') return [(await client.get(key)) ?? ''];
+  if (type === 'hash') return Object.entries(await client.hgetall(key)).flat();
+  if (type === 'set') return client.smembers(key);
+  if (type === 'list') return client.lrange(key, 0, -1);
+  if (type === 'zset') return client.zrange(key, 0, -1);
+  if (type === 'stream') return [JSON.stringify(await client.xrange(key, '-', '+'))];
+  return [`<${type}>`];
 }
