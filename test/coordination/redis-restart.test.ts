@@ -5,8 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
+import { spawnRedisServer } from '../support/own-redis.js';
 import { freePort } from '../support/ports.js';
-import { ownRedisServer, redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
@@ -29,7 +30,7 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
     port = await freePort();
     url = `redis://127.0.0.1:${port}/0`;
     // Append-only: a restart keeps every write Redis acknowledged.
-    server = ownRedisServer(port, dir, true);
+    server = spawnRedisServer(port, dir, 'aof');
     await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
     script = await compiledWorker('toolsteps-restart-workers');
     sandbox = await startSandbox();
@@ -75,7 +76,7 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
     server.kill('SIGTERM');
     await stopped;
     const createdWhileDown = creates().length;
-    server = ownRedisServer(port, dir, true);
+    server = spawnRedisServer(port, dir, 'aof');
     const results = await Promise.all(workers.map((item) => item.result));
 
     const won = results.flatMap((result) => result.won);

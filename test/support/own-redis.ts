@@ -32,21 +32,7 @@ export async function startOwnRedis(
   const port = await freePort();
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   const url = `redis://${auth}127.0.0.1:${port}/0`;
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      persistence === 'aof' ? 'yes' : 'no',
-      ...(options.password ? ['--requirepass', options.password] : []),
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
+  const child = spawnRedisServer(port, dir, persistence, options.password);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -70,4 +56,33 @@ export async function startOwnRedis(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `redis-server` on loopback `port`, working in `dir`, never saving snapshots:
+ * with `aof` it logs every write before answering, so a restart in the same
+ * folder keeps what was acknowledged; with `none` a restart forgets everything.
+ * It answers a moment after it starts; `startOwnRedis` waits for that.
+ */
+export function spawnRedisServer(
+  port: number,
+  dir: string,
+  persistence: 'none' | 'aof',
+  password?: string,
+): ChildProcess {
+  return spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      persistence === 'aof' ? 'yes' : 'no',
+      ...(password ? ['--requirepass', password] : []),
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
 }

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 
 /**
@@ -56,18 +55,4 @@ export async function clearTestKeys(url: string, prefix: string): Promise<void> 
   } finally {
     client.disconnect();
   }
-}
-
-/**
- * A Redis of a test's own on `port` (never the shared one), started in `dir`,
- * which it may stop and start: with `appendOnly` it logs every write before
- * answering, so a restart keeps what was acknowledged; without, a restart
- * loses every key.
- */
-export function ownRedisServer(port: number, dir: string, appendOnly: boolean): ChildProcess {
-  return spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', appendOnly ? 'yes' : 'no'],
-    { cwd: dir, stdio: 'ignore' },
-  );
 }

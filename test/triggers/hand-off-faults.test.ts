@@ -16,10 +16,10 @@ import {
 } from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { alive } from '../support/live-process.js';
+import { spawnRedisServer } from '../support/own-redis.js';
 import { freePort } from '../support/ports.js';
 import {
   clearTestKeys,
-  ownRedisServer,
   redisAnswers,
   redisSuiteEnabled,
   testPrefix,
@@ -248,7 +248,7 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     url = `redis://127.0.0.1:${port}/0`;
     // Keeping nothing on disk: a restart loses every key, so only the listener itself can remember
     // that the event was started.
-    server = ownRedisServer(port, dir, false);
+    server = spawnRedisServer(port, dir, 'none');
     await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
     platform = new AgentPlatform();
   }, 60_000);
@@ -279,7 +279,7 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     platform.onArrival = async () => 'answer';
     // Longer than the Redis client holds a command (about 21 s): the first try to mark it done fails.
     await sleep(25_000);
-    server = ownRedisServer(port, dir, false);
+    server = spawnRedisServer(port, dir, 'none');
     await waitFor(() => redisAnswers(url), 'the test Redis to start again', 30_000);
     await putSubscription(); // the restart lost it with everything else
     const firstAnswer = await first;
