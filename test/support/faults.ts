@@ -1,4 +1,5 @@
-import type { FaultRule } from '../../sandbox/index.js';
+import { expect } from 'vitest';
+import { CONTROL_HEADER, type FaultRule, type Sandbox } from '../../sandbox/index.js';
 
 /**
  * The connection of the next matching request drops: `after` the provider
@@ -10,4 +11,14 @@ export function resetOnce(
   when: 'before' | 'after' = 'after',
 ): FaultRule {
   return { ...where, count: 1, action: { kind: 'reset', when } };
+}
+
+/** Flips a fault switch through the sandbox's control endpoint, as a script outside the process would. */
+export async function flipFault(sandbox: Sandbox, rule: FaultRule): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CONTROL_HEADER]: '1' },
+    body: JSON.stringify(rule),
+  });
+  expect(response.status).toBe(201);
 }

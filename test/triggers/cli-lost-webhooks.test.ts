@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROL_HEADER, type FaultRule } from '../../sandbox/index.js';
+import type { FaultRule } from '../../sandbox/index.js';
 import { addSandboxTicketing, cli, useCliWorld } from '../cli/cli-harness.js';
+import { flipFault } from '../support/faults.js';
 
 /**
  * Through the CLI, against the sandbox: a create whose answer is lost (and
@@ -12,14 +13,16 @@ import { addSandboxTicketing, cli, useCliWorld } from '../cli/cli-harness.js';
 const world = useCliWorld('toolsteps-lost-webhooks-', { env: ['TS_LOST_TOKEN'] });
 const TARGET = 'http://127.0.0.1:9';
 
-async function fault(rule: FaultRule): Promise<void> {
-  const response = await fetch(`${world.sandbox.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CONTROL_HEADER]: '1' },
-    body: JSON.stringify(rule),
-  });
-  expect(response.status).toBe(201);
-}
+const fault = (rule: FaultRule) => flipFault(world.sandbox, rule);
+
+/** Listing the desk's webhooks is overloaded, asking to come back at once: the look is retried and still fails, without a long backoff. */
+const lookOverloaded: FaultRule = {
+  target: 'ticketing',
+  method: 'GET',
+  pathIncludes: '/api/v2/webhooks',
+  count: 20,
+  action: { kind: 'status', status: 503, headers: { 'retry-after': '0' } },
+};
 
 const webhooks = () => [...world.sandbox.ticketing.account('acme').webhooks.values()];
 
@@ -38,14 +41,7 @@ describe('lost create answers and orphans, through the CLI', () => {
       count: 1,
       action: { kind: 'reset', when: 'after' },
     });
-    await fault({
-      target: 'ticketing',
-      method: 'GET',
-      pathIncludes: '/api/v2/webhooks',
-      count: 20,
-      // Overloaded, asking to come back at once: the look is retried and still fails, without a long backoff.
-      action: { kind: 'status', status: 503, headers: { 'retry-after': '0' } },
-    });
+    await fault(lookOverloaded);
     const created = await cli(
       'triggers',
       'create',
@@ -114,14 +110,7 @@ describe('lost create answers and orphans, through the CLI', () => {
       count: 1,
       action: { kind: 'status', status: 504, when: 'after' },
     });
-    await fault({
-      target: 'ticketing',
-      method: 'GET',
-      pathIncludes: '/api/v2/webhooks',
-      count: 20,
-      // Overloaded, asking to come back at once: the look is retried and still fails, without a long backoff.
-      action: { kind: 'status', status: 503, headers: { 'retry-after': '0' } },
-    });
+    await fault(lookOverloaded);
     const args = [
       'triggers',
       'create',

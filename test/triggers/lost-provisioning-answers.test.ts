@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_HEADER, type FaultRule } from '../../sandbox/index.js';
+import type { FaultRule } from '../../sandbox/index.js';
 import type { TicketingWebhook } from '../../sandbox/ticketing/ticketing-hooks.js';
 import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
 import { findOrphanWebhooks, pruneOrphanWebhooks } from '../../src/triggers/orphan-webhooks.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';
+import { flipFault } from '../support/faults.js';
 import { type SandboxFixture, sandboxFixture } from '../support/sandbox-fixture.js';
 
 /**
@@ -62,15 +63,11 @@ function freshManager(): void {
   });
 }
 
-/** Flips a fault switch through the sandbox's control endpoint, as a script outside the process would. */
-async function fault(rule: FaultRule): Promise<void> {
-  const response = await fetch(`${fx.sandbox.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CONTROL_HEADER]: '1' },
-    body: JSON.stringify(rule),
-  });
-  expect(response.status).toBe(201);
-}
+const fault = (rule: FaultRule) => flipFault(fx.sandbox, rule);
+
+/** Subscribes `trigger` on `connection` (desk, ticketing; deploys, deployments) for the agents' target. */
+const subscribe = (trigger: string, connection: string, setup?: Record<string, unknown>) =>
+  manager.create({ trigger, connection, target: TARGET, ...(setup ? { setup } : {}) });
 
 /** The answer to the next create is lost once the provider has made it. */
 const answerLost = (target: string, pathIncludes: string, how: 'reset' | 'gateway' = 'reset'): FaultRule => ({
@@ -103,11 +100,7 @@ describe('a lost create answer, ticketing', () => {
     freshManager();
     const before = creates('ticketing', /\/api\/v2\/webhooks$/);
     await fault(answerLost('ticketing', '/api/v2/webhooks'));
-    const subscription = await manager.create({
-      trigger: 'ticketing.ticket_created',
-      connection: 'desk',
-      target: TARGET,
-    });
+    const subscription = await subscribe('ticketing.ticket_created', 'desk');
     expect(creates('ticketing', /\/api\/v2\/webhooks$/) - before).toBe(1);
     expect(fx.logger.lines.map((line) => line.message)).toContain(
       'Provisioning answer lost; looked for the webhook by its URL.',
@@ -122,11 +115,7 @@ describe('a lost create answer, ticketing', () => {
   it('a gateway 502 after the create: the same', async () => {
     freshManager();
     await fault(answerLost('ticketing', '/api/v2/webhooks', 'gateway'));
-    const subscription = await manager.create({
-      trigger: 'ticketing.comment_added',
-      connection: 'desk',
-      target: TARGET,
-    });
+    const subscription = await subscribe('ticketing.comment_added', 'desk');
     expect(ticketingWebhooks().map((webhook) => webhook.id)).toEqual([subscription.provider.webhook_id]);
   });
 
@@ -134,9 +123,10 @@ describe('a lost create answer, ticketing', () => {
     freshManager();
     await fault(answerLost('ticketing', '/api/v2/webhooks'));
     await fault(listingDown('ticketing', '/api/v2/webhooks'));
-    await expect(
-      manager.create({ trigger: 'ticketing.ticket_created', connection: 'desk', target: TARGET }),
-    ).rejects.toMatchObject({ code: 'network_error', outcome: 'unknown' });
+    await expect(subscribe('ticketing.ticket_created', 'desk')).rejects.toMatchObject({
+      code: 'network_error',
+      outcome: 'unknown',
+    });
     const [left] = await subscriptions.list();
     expect(left).toMatchObject({ state: 'provisioning', provider: {} });
     expect(ticketingWebhooks()).toHaveLength(1);
@@ -152,11 +142,9 @@ describe('a lost create answer, ticketing', () => {
   it('a business rule whose answer was lost is adopted, not asked for twice', async () => {
     freshManager();
     await fault(answerLost('ticketing', '/api/v2/triggers'));
-    const subscription = await manager.create({
-      trigger: 'ticketing.ticket_status_changed',
-      connection: 'desk',
-      target: TARGET,
-      setup: { to_statuses: ['solved'], delivery: 'business_rule' },
+    const subscription = await subscribe('ticketing.ticket_status_changed', 'desk', {
+      to_statuses: ['solved'],
+      delivery: 'business_rule',
     });
     expect(fx.sandbox.faults.triggered).toBeGreaterThan(0);
     const [rule, ...more] = ticketingRules();
@@ -174,9 +162,9 @@ describe('a lost create answer, deployments (whose secret is in that answer only
     freshManager();
     await fault(answerLost('deployments', '/v1/webhooks'));
     await fault(listingDown('deployments', '/v1/webhooks'));
-    await expect(
-      manager.create({ trigger: 'deployments.deployment_failed', connection: 'deploys', target: TARGET }),
-    ).rejects.toMatchObject({ outcome: 'unknown' });
+    await expect(subscribe('deployments.deployment_failed', 'deploys')).rejects.toMatchObject({
+      outcome: 'unknown',
+    });
     const [left] = await subscriptions.list();
     const [lost] = deploymentWebhooks();
     expect(deploymentWebhooks()).toHaveLength(1);
@@ -193,11 +181,7 @@ describe('a lost create answer, deployments (whose secret is in that answer only
   it('in the same call, when the look works: exactly one', async () => {
     freshManager();
     await fault(answerLost('deployments', '/v1/webhooks', 'gateway'));
-    const subscription = await manager.create({
-      trigger: 'deployments.deployment_started',
-      connection: 'deploys',
-      target: TARGET,
-    });
+    const subscription = await subscribe('deployments.deployment_started', 'deploys');
     expect(deploymentWebhooks().map((webhook) => webhook.id)).toEqual([subscription.provider.webhook_id]);
     expect((await subscriptions.get(subscription.id))?.secret).toBe(deploymentWebhooks()[0]?.secret);
   });
@@ -208,9 +192,7 @@ describe('remove says what it removed', () => {
     freshManager();
     await fault(answerLost('deployments', '/v1/webhooks'));
     await fault(listingDown('deployments', '/v1/webhooks'));
-    await expect(
-      manager.create({ trigger: 'deployments.deployment_failed', connection: 'deploys', target: TARGET }),
-    ).rejects.toBeTruthy();
+    await expect(subscribe('deployments.deployment_failed', 'deploys')).rejects.toBeTruthy();
     fx.sandbox.faults.clear();
     const [left] = await subscriptions.list();
     const [lost] = deploymentWebhooks();
@@ -225,11 +207,7 @@ describe('remove says what it removed', () => {
 
   it('already gone: the webhook was deleted in the provider settings', async () => {
     freshManager();
-    const subscription = await manager.create({
-      trigger: 'ticketing.ticket_created',
-      connection: 'desk',
-      target: TARGET,
-    });
+    const subscription = await subscribe('ticketing.ticket_created', 'desk');
     fx.sandbox.ticketing.account('acme').webhooks.clear();
     expect(await manager.remove(subscription.id)).toMatchObject({
       provider: 'already_gone',
@@ -241,9 +219,7 @@ describe('remove says what it removed', () => {
     freshManager();
     await fault({ target: 'ticketing', method: 'POST', count: 1, action: { kind: 'reset', when: 'before' } });
     await fault(listingDown('ticketing', '/api/v2/webhooks'));
-    await expect(
-      manager.create({ trigger: 'ticketing.ticket_created', connection: 'desk', target: TARGET }),
-    ).rejects.toBeTruthy();
+    await expect(subscribe('ticketing.ticket_created', 'desk')).rejects.toBeTruthy();
     fx.sandbox.faults.clear();
     const [left] = await subscriptions.list();
     expect(ticketingWebhooks()).toEqual([]);
@@ -259,11 +235,7 @@ describe('remove says what it removed', () => {
 describe('orphans', () => {
   it('lists a webhook made directly at the provider that points at us, and prune deletes only it', async () => {
     freshManager();
-    const ours = await manager.create({
-      trigger: 'ticketing.ticket_created',
-      connection: 'desk',
-      target: TARGET,
-    });
+    const ours = await subscribe('ticketing.ticket_created', 'desk');
     const made = await fetch(`${fx.sandbox.baseUrl('ticketing', 'acme')}/api/v2/webhooks`, {
       method: 'POST',
       headers: {
