@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
+import { serveFlat } from './mcp-http-fixture.js';
 
 /**
  * Callers who never finish a request: the token is checked only once the
@@ -38,17 +39,13 @@ const within = <T>(promise: Promise<T>, ms: number) =>
 
 describe('the MCP HTTP server against connections that never finish a request', () => {
   let fixture: TicketingFixture;
-  let server: Awaited<ReturnType<typeof serveMcpHttp>>;
+  let server: RunningMcpHttpServer;
   let port: number;
   const open: Stalled[] = [];
 
   beforeAll(async () => {
     fixture = await ticketingFixture();
-    server = await serveMcpHttp({
-      registry: fixture.registry,
-      runtime: fixture.runtime,
-      mode: 'flat',
-      watchIntervalMs: 0,
+    server = await serveFlat(fixture, {
       token: TOKEN,
       maxConnections: 8,
       headersTimeoutMs: 400,
