@@ -1,7 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../../files/atomic-write.js';
-import { RefreshEntry, type RefreshJournal } from './refresh-journal.js';
+import { parseRefreshEntry, RefreshEntry, type RefreshJournal } from './refresh-journal.js';
 
 /**
  * The room a journal file keeps: more than a refresh's answer holds (two
@@ -49,14 +49,7 @@ export class FileRefreshJournal implements RefreshJournal {
       if (isMissingFile(error)) return undefined;
       throw error;
     }
-    if (!text) return undefined;
-    try {
-      // An entry that does not parse (a hand edit) counts as none: nothing in it can be trusted.
-      const parsed = RefreshEntry.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return parseRefreshEntry(text);
   }
 
   async write(id: string, entry: RefreshEntry): Promise<void> {

@@ -1,5 +1,5 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
-import { RefreshEntry, type RefreshJournal } from './refresh-journal.js';
+import { parseRefreshEntry, RefreshEntry, type RefreshJournal } from './refresh-journal.js';
 
 /** A refusal is remembered this long; after it, the refused token may be tried once more. */
 const REFUSED_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -23,14 +23,7 @@ export class RedisRefreshJournal implements RefreshJournal {
   }
 
   async read(id: string): Promise<RefreshEntry | undefined> {
-    const text = await this.coordinator.client.get(this.keyOf(id));
-    if (!text) return undefined;
-    try {
-      const parsed = RefreshEntry.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return parseRefreshEntry(await this.coordinator.client.get(this.keyOf(id)));
   }
 
   async write(id: string, entry: RefreshEntry): Promise<void> {

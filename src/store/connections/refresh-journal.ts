@@ -42,6 +42,17 @@ export const RefreshEntry = z.discriminatedUnion('state', [
 ]);
 export type RefreshEntry = z.infer<typeof RefreshEntry>;
 
+/** A stored entry as text, or none: one that does not parse (a hand edit) counts as none, since nothing in it can be trusted. */
+export function parseRefreshEntry(text: string | null | undefined): RefreshEntry | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = RefreshEntry.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * One entry per connection, written ahead of the token endpoint so that
  * what a refresh spent, got or was refused is known to the next caller, in
