@@ -1,0 +1,37 @@
+import type { ConnectionStore } from '../store/connections/connection-store.js';
+import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
+import type { TenantId } from './tenant-id.js';
+
+/**
+ * The records of one tenant. Nothing reached through these views can read,
+ * list or change another tenant's records: the tenant is part of every key
+ * the view builds, never something a caller passes per call.
+ */
+export interface TenantScopedStores {
+  readonly tenant: TenantId;
+  readonly connections: ConnectionStore;
+  readonly subscriptions: SubscriptionStore;
+}
+
+/** How many records one tenant holds, per kind; no secret, no record content. */
+export interface TenantSummary {
+  readonly tenant: TenantId;
+  readonly connections: number;
+  readonly subscriptions: number;
+}
+
+/**
+ * A backend (memory, files, Redis, Postgres) holding many tenants' records.
+ * Every surface asks it for one tenant's view and works only through that.
+ */
+export interface TenantStores {
+  forTenant(tenant: TenantId): TenantScopedStores;
+  /** Tenants that hold at least one record, with counts. */
+  tenants(): Promise<TenantSummary[]>;
+  /**
+   * Removes every record of `tenant` from this backend and answers what was
+   * there. Deprovisioning at the providers and destroying the tenant's data
+   * key are the caller's steps (tenant erasure), before and after this one.
+   */
+  eraseTenant(tenant: TenantId): Promise<TenantSummary>;
+}
