@@ -61,6 +61,9 @@ function commonOptions() {
     // Bundling renames functions and classes whose names collide across modules; a name is
     // shown to users (a trigger's signature scheme is its verify function's name).
     keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    minifyIdentifiers: true,
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',

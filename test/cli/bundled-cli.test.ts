@@ -166,7 +166,7 @@ describe('the bundled CLI (the package bin)', () => {
   it('holds a table of the step modules, so `run` evaluates its own step and not the whole catalogue', () => {
     // esbuild turns the template-literal import into a map from each matching path to its module.
     const text = readFileSync(bundled.commands, 'utf8');
-    const table = [...text.matchAll(/"\.\.\/steps\/([a-z-]+\/[a-z-]+\.js)": \(\) =>/g)].map(
+    const table = [...text.matchAll(/"\.\.\/steps\/([a-z-]+\/[a-z-]+\.js)":\s*\(\)\s*=>/g)].map(
       (match) => match[1],
     );
     expect(table).toContain('ticketing/get-ticket-info.js');
