@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStage, packStage } from '../../scripts/pack-package.mjs';
 
 const run = promisify(execFile);
 const repo = process.cwd();
@@ -20,42 +21,27 @@ const ENTRIES = [
 ];
 
 /**
- * The package as `npm pack` makes it from the current sources: compiled
- * afresh (incrementally, so a second run is quick) into a staging folder
- * beside package.json, never into the dist/ other tests run, and packed
- * there without running `prepare`.
+ * The package as `npm pack` makes it from the current sources (prepack's
+ * build and published manifest, scripts/pack-package.mjs), built in a
+ * staging folder beside package.json, never into the dist/ other tests run.
  */
 async function packCurrentSources(destination: string): Promise<string> {
-  const stage = path.join(repo, 'node_modules/.cache/published-types');
-  await mkdir(stage, { recursive: true });
-  await run(process.execPath, [
-    tsc,
-    '-p',
-    'tsconfig.build.json',
-    '--outDir',
-    path.join(stage, 'dist'),
-    '--incremental',
-    '--tsBuildInfoFile',
-    path.join(stage, 'build.tsbuildinfo'),
-    '--sourceMap',
-    'false',
-    '--declarationMap',
-    'false',
-    '--inlineSources',
-    'false',
-  ]);
-  for (const file of ['package.json', 'LICENSE', 'README.md', 'manifest.json']) {
-    await copyFile(path.join(repo, file), path.join(stage, file));
-  }
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination],
-    {
-      cwd: stage,
-    },
-  );
-  return path.join(destination, stdout.trim().split('\n').at(-1) as string);
+  const stage = path.join(repo, 'node_modules/.cache/published-package');
+  await buildStage(stage);
+  return packStage(stage, destination);
 }
+
+/** What the tarball may hold: the built library, its declarations, the CLI's two bundles, the catalogue and the docs. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^manifest\.json$/,
+  /^docs\/[a-z0-9-]+\.md$/,
+  /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
+  /^dist\/types\/(src|steps|sandbox)\/[\w/-]+\.d\.ts$/,
+  /^dist\/cli\/toolsteps(-commands)?\.cjs$/,
+];
 
 /**
  * A TypeScript project of someone who installed toolsteps and none of its
@@ -66,10 +52,17 @@ async function packCurrentSources(destination: string): Promise<string> {
 describe('the published type declarations, in a project without any optional peer', () => {
   let temp: string;
   let consumer: string;
+  let tarball: string;
+  let packed: string[];
+  let installLog: string;
 
   beforeAll(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-consumer-'));
-    const tarball = await packCurrentSources(temp);
+    tarball = await packCurrentSources(temp);
+    packed = (await run('tar', ['-tzf', tarball])).stdout
+      .trim()
+      .split('\n')
+      .map((entry) => entry.replace(/^package\//, ''));
     consumer = path.join(temp, 'consumer');
     await mkdir(consumer);
     await writeFile(
@@ -77,19 +70,36 @@ describe('the published type declarations, in a project without any optional pee
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
     );
     // The dependencies come from npm's cache when it has them, from the registry otherwise.
-    await run(
-      'npm',
-      ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
-      { cwd: consumer },
-    );
+    // Scripts are not ignored: installing the package must run none and npm must not warn of any.
+    const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      cwd: consumer,
+    });
+    installLog = `${installed.stdout}\n${installed.stderr}`;
   }, 600_000);
 
   afterAll(async () => {
     if (temp) await rm(temp, { recursive: true, force: true });
   });
 
+  it('packs only built code, declarations, the catalogue and the docs: no sources, no maps', () => {
+    const outside = packed.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
+    expect(outside).toEqual([]);
+    expect(packed).toContain('dist/lib/index.js');
+    expect(packed).toContain('dist/cli/toolsteps.cjs');
+  });
+
+  it('publishes a manifest without install scripts, so installing runs nothing and npm warns of nothing', async () => {
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as {
+      scripts: Record<string, string>;
+    };
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(manifest.scripts[script], script).toBeUndefined();
+    }
+    expect(installLog).not.toMatch(/install-scripts|toolsteps@[^\s]+ \(/);
+  });
+
   it('installs without any optional peer', async () => {
-    expect(existsSync(path.join(consumer, 'node_modules/toolsteps/dist/src/index.d.ts'))).toBe(true);
+    expect(existsSync(path.join(consumer, 'node_modules/toolsteps/dist/types/src/index.d.ts'))).toBe(true);
     for (const peer of OPTIONAL_PEERS) {
       expect(existsSync(path.join(consumer, 'node_modules', peer)), peer).toBe(false);
     }
@@ -131,6 +141,12 @@ describe('the published type declarations, in a project without any optional pee
     );
     expect(checked).toBe('');
   }, 300_000);
+
+  it('runs its CLI from the installed bin', async () => {
+    const bin = path.join(consumer, 'node_modules/.bin/toolsteps');
+    const { stdout } = await run(bin, ['search', 'zendesk'], { cwd: consumer });
+    expect(stdout).toContain('ticketing.create_ticket');
+  });
 
   it('import at run time without any peer', async () => {
     const script = `for (const entry of ${JSON.stringify(ENTRIES)}) await import(entry);`;

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Bundles the library's public entries (the `exports` map of package.json)
+// into ES modules under dist/lib/, with the code they share split into chunks.
+//
+// Why: the package used to ship every module as tsc emits it, comments and
+// all, beside the CLI's own bundle of the same code: most of the tarball.
+// One bundle per entry, with shared chunks, keeps one copy of each class
+// across entries (an error thrown by `toolsteps/kit` code is the
+// `toolsteps` class an embedder catches), drops the comments (the type
+// declarations keep them, where an editor shows them) and the whitespace,
+// and keeps every name, so a stack trace still reads. Dependencies and
+// optional peers stay outside, resolved from where the package is installed.
+//
+// Usage: node scripts/bundle-library.mjs   (dist/{src,steps,sandbox} -> dist/lib/)
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const repository = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** Each entry of the exports map that is code: its bundle's name and the compiled module it starts from. */
+export function libraryEntries(manifest, root = repository) {
+  const entries = {};
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    if (typeof target !== 'object' || !target.default?.startsWith('./dist/lib/')) continue;
+    const name = path.basename(target.default, '.js');
+    entries[name] = path.join(
+      root,
+      'dist',
+      target.types.slice('./dist/types/'.length).replace(/\.d\.ts$/, '.js'),
+    );
+    if (subpath === '.' && name !== 'index')
+      throw new Error('the main entry must bundle to dist/lib/index.js');
+  }
+  return entries;
+}
+
+/** Bundles the package at `root` (its compiled dist/ and its package.json) into `root`/dist/lib/. */
+export async function bundleLibrary({ root = repository } = {}) {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const outdir = path.join(root, 'dist/lib');
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: libraryEntries(manifest, root),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    external: [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})],
+    chunkNames: 'chunks/[name]-[hash]',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  if (result.warnings.length)
+    throw new Error(`bundling the library gave ${result.warnings.length} warning(s)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await bundleLibrary();
