@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|cold|paging|concurrency|bulk]
+ *                        [--only per-call|cold|paging|concurrency|bulk|package]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { millions } from './lib/instruction-count.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
+import { measurePackageSize } from './lib/package-size.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
@@ -279,6 +280,21 @@ function concurrencyRow(concurrency) {
 }
 
 if (wanted('bulk')) await bulkRow();
+if (wanted('package')) await packageRow();
+
+/** The tarball a consumer downloads (issue 27): its budget is 700 KB packed. */
+async function packageRow() {
+  const size = await measurePackageSize();
+  const kb = (bytes) => `${(bytes / 1000).toFixed(0)} KB`;
+  row(
+    `package tarball: packed (${size.files} files, ${kb(size.unpackedBytes)} unpacked)`,
+    kb(size.packedBytes),
+    '700 KB (budget)',
+    `${(size.packedBytes / 700_000).toFixed(2)}x`,
+    '<= 1.00x',
+    size.packedBytes <= 700_000,
+  );
+}
 
 async function bulkRow() {
   const { speed, perMinute, contacts } = sizes.bulk;
