@@ -34,6 +34,13 @@ export {
   SandboxAssumptions,
   type SandboxAssumptionsInput,
 } from './sandbox-assumptions.js';
+export {
+  SANDBOX_INTEGRATIONS,
+  type SandboxAddress,
+  type SandboxConnectionsOptions,
+  type SandboxIntegrationId,
+  sandboxConnections,
+} from './sandbox-connections.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 export {
