@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStage, packStage } from '../../scripts/pack-package.mjs';
+import { type DocExample, docExamples, exampleFolder } from '../support/doc-examples.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();
@@ -147,6 +148,50 @@ describe('the published type declarations, in a project without any optional pee
     const { stdout } = await run(bin, ['search', 'zendesk'], { cwd: consumer });
     expect(stdout).toContain('ticketing.create_ticket');
   });
+
+  it('compiles the docs examples that need no peer with skipLibCheck off, and runs the sandbox one', async () => {
+    const own = /^(toolsteps(\/.*)?|node:.*|zod)$/;
+    const examples = docExamples(repo).filter((example) => example.packages.every((name) => own.test(name)));
+    expect(examples.map((example) => example.page)).toContain('docs/sandbox.md');
+    const root = path.join(consumer, 'examples');
+    for (const example of examples) {
+      const file = path.join(root, exampleFolder(example), example.file);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, `${example.code}\nexport {};\n`);
+    }
+    await writeFile(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2022'],
+          skipLibCheck: false,
+          outDir: 'built',
+          types: ['node'],
+          typeRoots: [path.join(repo, 'node_modules/@types')],
+        },
+        include: ['**/*.ts'],
+        exclude: ['built'],
+      }),
+    );
+    const compiled = await run(process.execPath, [tsc, '-p', root], { cwd: consumer }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(compiled).toBe('');
+    // docs/sandbox.md's first example: the library against an in-process sandbox, end to end.
+    const sandboxExample = examples.find((example) => example.page === 'docs/sandbox.md') as DocExample;
+    const script = path.join(
+      root,
+      'built',
+      exampleFolder(sandboxExample),
+      sandboxExample.file.replace(/\.ts$/, '.js'),
+    );
+    await expect(run(process.execPath, [script], { cwd: consumer, timeout: 60_000 })).resolves.toBeDefined();
+  }, 300_000);
 
   it('import at run time without any peer', async () => {
     const script = `for (const entry of ${JSON.stringify(ENTRIES)}) await import(entry);`;
