@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|cold|paging|concurrency|bulk|package]
+ *                        [--only per-call|cold|paging|concurrency|bulk|package|catalog]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureCatalogScale } from './lib/catalog-scale.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { millions } from './lib/instruction-count.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
@@ -53,6 +54,7 @@ const sizes = values.smoke
       paging: { tickets: 250, repeats: 2 },
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
+      catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
@@ -63,6 +65,7 @@ const sizes = values.smoke
       paging: { tickets: 20_000, repeats: 5 },
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
+      catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
     };
 
 const load = () =>
@@ -281,6 +284,39 @@ function concurrencyRow(concurrency) {
 
 if (wanted('bulk')) await bulkRow();
 if (wanted('package')) await packageRow();
+if (wanted('catalog')) await catalogRows();
+
+/** A 10,000-step catalogue across 500 integrations (issue 26), beside the real one in the same run. */
+async function catalogRows() {
+  const scale = await measureCatalogScale(build, sizes.catalog);
+  const ms = (value) => `${value.toFixed(3)} ms`;
+  const label = `${scale.steps} steps / ${scale.integrations} integrations`;
+  row(
+    `search p99, ${label}`,
+    ms(scale.search.large.p99),
+    `${ms(scale.search.real.p99)} (${scale.realSteps} real steps)`,
+    `${(scale.search.large.p99 / scale.search.real.p99).toFixed(1)}x`,
+    '<= 1 ms',
+    scale.search.large.p99 <= 1,
+  );
+  row(
+    `describe p99 (input JSON Schema), ${label}`,
+    ms(scale.describe.large.p99),
+    `${ms(scale.describe.real.p99)} (real)`,
+    `${(scale.describe.large.p99 / scale.describe.real.p99).toFixed(1)}x`,
+    '<= 0.2 ms',
+    scale.describe.large.p99 <= 0.2,
+  );
+  const [smallest, , largest] = scale.manifestPerStep;
+  row(
+    `manifest build per step, ${largest.steps} steps`,
+    `${largest.usPerStep.toFixed(0)} us`,
+    `${smallest.usPerStep.toFixed(0)} us (${smallest.steps} steps)`,
+    `${(largest.usPerStep / smallest.usPerStep).toFixed(2)}x`,
+    '<= 1.5x (linear)',
+    largest.usPerStep / smallest.usPerStep <= 1.5,
+  );
+}
 
 /** The tarball a consumer downloads (issue 27): its budget is 700 KB packed. */
 async function packageRow() {

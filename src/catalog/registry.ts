@@ -3,7 +3,7 @@ import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtim
 import type { Integration } from '../step/define-integration.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
-import { rankItems } from './search-ranking.js';
+import { SearchIndex } from './search-index.js';
 import { closestIds } from './unknown-field-suggestion.js';
 
 export interface SearchHit {
@@ -65,6 +65,9 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   private readonly triggers = new Map<string, AnyTrigger>();
   /** A former step id to the id it now resolves to. */
   private readonly aliases = new Map<string, string>();
+  /** Search indexes, built on the first search after a registration. */
+  private stepIndex: SearchIndex<AnyStep> | undefined;
+  private triggerIndex: SearchIndex<AnyTrigger> | undefined;
 
   registerIntegration(integration: Integration): this {
     if (this.integrations.has(integration.id)) {
@@ -81,6 +84,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     this.requireOwnIntegration('Step', step);
     this.steps.set(step.id, step);
     for (const alias of step.aliases ?? []) this.aliases.set(alias, step.id);
+    this.stepIndex = undefined;
     return this;
   }
 
@@ -88,6 +92,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     if (this.triggers.has(trigger.id)) throw new Error(`Trigger "${trigger.id}" is already registered.`);
     this.requireOwnIntegration('Trigger', trigger);
     this.triggers.set(trigger.id, trigger);
+    this.triggerIndex = undefined;
     return this;
   }
 
@@ -129,7 +134,8 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   }
 
   search(query: string, limit = 20): SearchHit[] {
-    return this.rank(this.steps.values(), query, limit).map(({ item, score }) => ({ step: item, score }));
+    this.stepIndex ??= this.indexOf([...this.steps.values()]);
+    return this.stepIndex.rank(query, limit).map(({ item, score }) => ({ step: item, score }));
   }
 
   trigger(id: string): AnyTrigger | undefined {
@@ -151,14 +157,16 @@ export class Registry<Steps extends AnyStep = AnyStep> {
 
   /** Ranked like step search: provider name, title, keywords, id, description. */
   searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
-    return this.rank(this.triggers.values(), query, limit).map(({ item, score }) => ({
+    this.triggerIndex ??= this.indexOf([...this.triggers.values()]);
+    return this.triggerIndex.rank(query, limit).map(({ item, score }) => ({
       trigger: item,
       score,
     }));
   }
 
-  private rank<Item extends AnyStep | AnyTrigger>(items: Iterable<Item>, query: string, limit: number) {
-    return rankItems(items, (item) => this.integrations.get(item.integration.id)!, query, limit);
+  /** An index of registered items; an item's integration is registered before it, and never replaced. */
+  private indexOf<Item extends AnyStep | AnyTrigger>(items: readonly Item[]): SearchIndex<Item> {
+    return new SearchIndex(items, (item) => this.integrations.get(item.integration.id)!);
   }
 
   /**

@@ -30,6 +30,45 @@ const SAME_WORD: Readonly<Record<string, string>> = { people: 'person', persons:
 
 const canonical = (word: string) => SAME_WORD[word] ?? word;
 
+/** The words of each place search looks, with the weight a match there earns. */
+export type SearchFields = readonly (readonly [weight: number, tokens: readonly string[]])[];
+
+/** Where a step's (or trigger's) words are, by weight: see WEIGHTS. */
+export function searchFields(step: Searchable, integration: SearchableIntegration): SearchFields {
+  return [
+    [WEIGHTS.provider, words(`${integration.id} ${integration.title}`)],
+    [WEIGHTS.title, words(step.title)],
+    [WEIGHTS.id, words(step.id.slice(step.id.indexOf('.') + 1))],
+    [WEIGHTS.keyword, words(step.keywords.join(' '))],
+    [WEIGHTS.integration, words(integration.keywords.join(' '))],
+    [WEIGHTS.description, words(`${step.description} ${step.agentDescription}`)],
+  ];
+}
+
+/** The query's words as search compares them. */
+export const queryTerms = words;
+
+/** A term's plural-less form: `tickets` and `ticket` are one word to search. */
+export const stemOf = (term: string) => (term.length > 3 ? term.replace(/s$/, '') : term);
+
+/** True when `token` is `term` as search compares words: equal, or equal without a plural `s`. */
+export const sameWord = (token: string, term: string, stem: string) =>
+  token === term || token === stem || token.replace(/s$/, '') === stem;
+
+/** Prefixes count from three letters: `tic` finds ticket, `ti` finds nothing. */
+export const MIN_PREFIX = 3;
+
+/**
+ * The total of a query: each term's best weight, summed; a step that matches
+ * every term gets a bonus, one that matches some is scaled by how many.
+ */
+export function combineTermScores(bests: readonly number[]): number {
+  const matched = bests.filter((best) => best > 0).length;
+  if (matched === 0) return 0;
+  const score = bests.reduce((sum, best) => sum + best, 0);
+  return matched === bests.length ? score * 1.5 : score * (matched / bests.length);
+}
+
 /**
  * Scores a step for a query: each query word earns the weight of the best
  * place it appears (whole word beats prefix), and a step that matches every
@@ -38,32 +77,18 @@ const canonical = (word: string) => SAME_WORD[word] ?? word;
 export function scoreStep(step: Searchable, integration: SearchableIntegration, query: string): number {
   const terms = words(query);
   if (!terms.length) return 0;
-  const fields: [keyof typeof WEIGHTS, string[]][] = [
-    ['provider', words(`${integration.id} ${integration.title}`)],
-    ['title', words(step.title)],
-    ['id', words(step.id.slice(step.id.indexOf('.') + 1))],
-    ['keyword', words(step.keywords.join(' '))],
-    ['integration', words(integration.keywords.join(' '))],
-    ['description', words(`${step.description} ${step.agentDescription}`)],
-  ];
-  let score = 0;
-  let matched = 0;
-  for (const term of terms) {
+  const fields = searchFields(step, integration);
+  const bests = terms.map((term) => {
+    const stem = stemOf(term);
     let best = 0;
-    for (const [field, tokens] of fields) {
-      const stem = term.length > 3 ? term.replace(/s$/, '') : term;
-      const exact = tokens.some(
-        (token) => token === term || token === stem || token.replace(/s$/, '') === stem,
-      );
-      const prefix = !exact && term.length >= 3 && tokens.some((token) => token.startsWith(term));
-      const value = exact ? WEIGHTS[field] : prefix ? WEIGHTS[field] / 2 : 0;
-      best = Math.max(best, value);
+    for (const [weight, tokens] of fields) {
+      const exact = tokens.some((token) => sameWord(token, term, stem));
+      const prefix = !exact && term.length >= MIN_PREFIX && tokens.some((token) => token.startsWith(term));
+      best = Math.max(best, exact ? weight : prefix ? weight / 2 : 0);
     }
-    if (best > 0) matched += 1;
-    score += best;
-  }
-  if (matched === 0) return 0;
-  return matched === terms.length ? score * 1.5 : score * (matched / terms.length);
+    return best;
+  });
+  return combineTermScores(bests);
 }
 
 /** Characters of step and trigger ids, whose order localeCompare gives without its collator. */

@@ -1,0 +1,167 @@
+import {
+  compareIds,
+  MIN_PREFIX,
+  queryTerms,
+  type Searchable,
+  type SearchableIntegration,
+  searchFields,
+  stemOf,
+} from './search-ranking.js';
+
+/**
+ * The registry's search over many steps: the same scores as `scoreStep`
+ * (search-ranking.ts), found through an inverted index instead of by
+ * scoring every step. A scan tokenizes every step's six fields for every
+ * query: fine for the CLI's one cold search over the manifest, tens of
+ * milliseconds a query for a catalogue of thousands. Here a query costs what
+ * its words match: postings of whole words, and of every word a prefix
+ * starts, found by binary search in the sorted vocabulary.
+ */
+export class SearchIndex<Item extends Searchable> {
+  /** Each word to the items it appears in, with the best weight of a place it appears there. */
+  private readonly postings = new Map<string, Map<number, number>>();
+  /** Each plural-less form to the words that have it (`ticket` -> ticket, tickets). */
+  private readonly byStem = new Map<string, string[]>();
+  /** Every word, sorted, for prefix ranges. */
+  private readonly vocabulary: string[];
+  /** Each item's place in id order: ties are broken by it, with no string compared per query. */
+  private readonly idOrder: Uint32Array;
+  private buffers: { sums: Float64Array; matched: Uint32Array; termBest: Float64Array } | undefined;
+
+  constructor(
+    private readonly items: readonly Item[],
+    integrationOf: (item: Item) => SearchableIntegration,
+  ) {
+    items.forEach((item, index) => {
+      for (const [weight, tokens] of searchFields(item, integrationOf(item))) {
+        for (const token of tokens) this.post(token, index, weight);
+      }
+    });
+    this.vocabulary = [...this.postings.keys()].sort();
+    this.idOrder = new Uint32Array(items.length);
+    const byId = items.map((_, index) => index).sort((a, b) => compareIds(items[a]!.id, items[b]!.id));
+    byId.forEach((index, place) => {
+      this.idOrder[index] = place;
+    });
+    for (const token of this.vocabulary) {
+      const stem = token.replace(/s$/, '');
+      const same = this.byStem.get(stem);
+      if (same) same.push(token);
+      else this.byStem.set(stem, [token]);
+    }
+  }
+
+  /** The items that match the query, best first (ties by id), at most `limit`: `rankItems`'s answer. */
+  rank(query: string, limit: number): { item: Item; score: number }[] {
+    const terms = queryTerms(query);
+    if (!terms.length || limit <= 0) return [];
+    const { sums, matched, termBest } = this.scratch();
+    const touched: number[] = [];
+    for (const term of terms) {
+      const reached = this.bestWeights(term, termBest);
+      for (const index of reached) {
+        if (matched[index] === 0) touched.push(index);
+        sums[index] = (sums[index] as number) + (termBest[index] as number);
+        matched[index] = (matched[index] as number) + 1;
+        termBest[index] = 0;
+      }
+    }
+    const top = new TopHits(limit, this.idOrder);
+    for (const index of touched) {
+      top.offer(index, finalScore(sums[index] as number, matched[index] as number, terms.length));
+      sums[index] = 0;
+      matched[index] = 0;
+    }
+    return top.best().map(({ index, score }) => ({ item: this.items[index] as Item, score }));
+  }
+
+  /** Buffers one query fills and leaves zeroed: `rank` runs to its end before another can start. */
+  private scratch() {
+    const size = this.items.length;
+    this.buffers ??= {
+      sums: new Float64Array(size),
+      matched: new Uint32Array(size),
+      termBest: new Float64Array(size),
+    };
+    return this.buffers;
+  }
+
+  private post(token: string, index: number, weight: number): void {
+    const items = this.postings.get(token) ?? new Map<number, number>();
+    this.postings.set(token, items);
+    if ((items.get(index) ?? 0) < weight) items.set(index, weight);
+  }
+
+  /**
+   * One term's best weight in each item it matches, written into `bests`
+   * (zero elsewhere); answers the items reached. A whole word (the term, its
+   * stem, or a word whose plural-less form is the stem) earns its weight, a
+   * word the term starts earns half. Where a place has both, the whole
+   * word's weight is the larger, so taking the maximum is `scoreStep`'s rule.
+   */
+  private bestWeights(term: string, bests: Float64Array): number[] {
+    const stem = stemOf(term);
+    const reached: number[] = [];
+    const raise = (token: string, factor: number) => {
+      for (const [index, weight] of this.postings.get(token) ?? []) {
+        const current = bests[index] as number;
+        if (current === 0) reached.push(index);
+        if (current < weight * factor) bests[index] = weight * factor;
+      }
+    };
+    for (const token of new Set([term, stem, ...(this.byStem.get(stem) ?? [])])) raise(token, 1);
+    if (term.length >= MIN_PREFIX) {
+      for (let at = lowerBound(this.vocabulary, term); this.vocabulary[at]?.startsWith(term); at += 1) {
+        raise(this.vocabulary[at] as string, 0.5);
+      }
+    }
+    return reached;
+  }
+}
+
+/** `combineTermScores` from a sum of the terms' bests and how many matched. */
+function finalScore(sum: number, matched: number, terms: number): number {
+  return matched === terms ? sum * 1.5 : sum * (matched / terms);
+}
+
+/** The best `limit` hits offered, by score then id order, kept sorted as they come. */
+class TopHits {
+  private readonly hits: { index: number; score: number }[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly idOrder: Uint32Array,
+  ) {}
+
+  offer(index: number, score: number): void {
+    if (score <= 0) return;
+    const hits = this.hits;
+    if (hits.length === this.limit && !this.before(index, score, hits[hits.length - 1]!)) return;
+    let at = hits.length;
+    while (at > 0 && this.before(index, score, hits[at - 1]!)) at -= 1;
+    hits.splice(at, 0, { index, score });
+    if (hits.length > this.limit) hits.pop();
+  }
+
+  best(): readonly { index: number; score: number }[] {
+    return this.hits;
+  }
+
+  private before(index: number, score: number, other: { index: number; score: number }): boolean {
+    return (
+      score > other.score || (score === other.score && this.idOrder[index]! < this.idOrder[other.index]!)
+    );
+  }
+}
+
+/** The first position in sorted `words` whose word is not before `word`. */
+function lowerBound(words: readonly string[], word: string): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((words[middle] as string) < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
