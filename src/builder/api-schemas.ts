@@ -1,0 +1,134 @@
+import * as z from 'zod';
+
+/**
+ * The shapes every builder API request and response has, the one source of
+ * truth for the server's checks, the OpenAPI document and the UI kit's
+ * types. Each carries an `id` in its meta, the name it has under
+ * `components.schemas`. Stable: fields may be added, never renamed.
+ */
+
+/** Any JSON Schema 2020-12 document (a step's input, a trigger's payload). */
+export const JsonSchemaDocument = z
+  .record(z.string(), z.unknown())
+  .meta({ id: 'JsonSchema', description: 'A JSON Schema 2020-12 document.' });
+
+export const FieldIssue = z.object({ path: z.string(), message: z.string() }).meta({ id: 'FieldIssue' });
+
+/**
+ * Every refusal and failure: the library's error codes (`input_invalid`,
+ * `auth_failed`, `not_found`, ...) and the server's own (`unauthorized`,
+ * `forbidden`, `origin_not_allowed`, `body_too_large`, `rate_limited`,
+ * `confirmation_required`, `not_implemented`, `route_not_found`). Never a
+ * secret, token or API key.
+ */
+export const ApiError = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      retryable: z.boolean(),
+      fields: z.array(FieldIssue),
+      hint: z.string().optional(),
+      retryAfterMs: z.number().int().optional(),
+    }),
+  })
+  .meta({ id: 'ApiError' });
+export type ApiError = z.infer<typeof ApiError>;
+
+export const StepAccess = z.enum(['read', 'write', 'destructive']).meta({ id: 'StepAccess' });
+
+export const StepHit = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    integration: z.string(),
+    integrationTitle: z.string(),
+    access: StepAccess,
+    idempotent: z.boolean(),
+    /** How a paid step's credits are counted, or null for a free one. */
+    cost: z.string().nullable(),
+    score: z.number(),
+  })
+  .meta({ id: 'StepHit' });
+
+export const SearchQuery = z.object({
+  q: z.string().max(200).default(''),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const SearchResponse = z.object({ hits: z.array(StepHit) }).meta({ id: 'SearchResponse' });
+
+export const DescribeQuery = z.object({ connection: z.string().max(64).optional() });
+export const StepDescription = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    integration: z.string(),
+    description: z.string(),
+    agentDescription: z.string(),
+    access: StepAccess,
+    idempotent: z.boolean(),
+    cost: z.string().nullable(),
+    input: JsonSchemaDocument,
+    output: JsonSchemaDocument,
+    /** The default output-to-variable mapping: name to JSONPath. */
+    variables: z.record(z.string(), z.string()),
+    examples: z.array(z.object({ title: z.string(), input: z.unknown() })),
+    /** The connection the input schema is specialised to, or null for the generic schema. */
+    connection: z.string().nullable(),
+  })
+  .meta({ id: 'StepDescription' });
+
+export const OptionsRequest = z
+  .object({
+    field: z.string().min(1).max(200),
+    connection: z.string().max(64).optional(),
+    query: z.string().max(200).optional(),
+    cursor: z.string().max(2000).optional(),
+    /** The values filled in so far, for fields whose options depend on others. */
+    input: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'OptionsRequest' });
+export const OptionsResponse = z
+  .object({
+    options: z.array(
+      z.object({
+        value: z.union([z.string(), z.number()]),
+        label: z.string(),
+        description: z.string().optional(),
+      }),
+    ),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'OptionsResponse' });
+
+export const TestRunRequest = z
+  .object({
+    connection: z.string().min(1).max(64),
+    /** The draft input; a string that is exactly `{{name}}` takes the sample value itself, one inside text its text. */
+    input: z.record(z.string(), z.unknown()),
+    /** Sample values of the workflow variables the input's placeholders name. */
+    samples: z.record(z.string(), z.unknown()).default({}),
+    /** Variable name to JSONPath over the output, added to the step's defaults. */
+    mapping: z.record(z.string(), z.string()).default({}),
+    /** With true, only `mapping` is mapped, not the step's defaults. */
+    replaceVariables: z.boolean().default(false),
+    /** A write or destructive step runs only with `true`: a test run really creates, changes or deletes. */
+    confirmWrite: z.boolean().default(false),
+  })
+  .meta({ id: 'TestRunRequest' });
+export const TestRunResponse = z
+  .object({
+    /** Always true: the run is recorded as a test. */
+    test: z.literal(true),
+    /** The input as sent, placeholders filled. */
+    input: z.record(z.string(), z.unknown()),
+    output: z.unknown(),
+    variables: z.record(z.string(), z.unknown()),
+    meta: z.looseObject({
+      step: z.string(),
+      connection: z.string(),
+      attempts: z.number().int(),
+      durationMs: z.number(),
+    }),
+  })
+  .meta({ id: 'TestRunResponse' });
