@@ -1,6 +1,6 @@
+import type { StoredConnectionView } from '../src/connection/connection-state.js';
 import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
 import { cliStores } from './cli-stores.js';
-import type { StoredConnectionView } from './connection-state.js';
 
 export interface ListedConnections {
   connections: StoredConnectionView[];

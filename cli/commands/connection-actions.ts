@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import type { ConnectionSecrets } from '../../src/connection/connection.js';
 import { parseConnectionFields } from '../../src/connection/connection-fields.js';
+import { connectionState } from '../../src/connection/connection-state.js';
 import { InputError } from '../../src/errors/input-error.js';
 import type { Integration } from '../../src/step/define-integration.js';
 import { checkConnection } from '../../src/store/connections/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext, cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
-import { connectionState } from '../connection-state.js';
 import { listedConnections } from '../listed-connections.js';
 import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';

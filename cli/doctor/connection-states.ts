@@ -1,5 +1,5 @@
 import type { Registry } from '../../src/catalog/registry.js';
-import { connectionState, type StoredConnectionView } from '../connection-state.js';
+import { connectionState, type StoredConnectionView } from '../../src/connection/connection-state.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /**
