@@ -1,0 +1,24 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BuilderServices } from './builder-services.js';
+import type { TenantContext } from './tenant-contexts.js';
+import type { TokenClaims } from './token-verifier.js';
+
+/** One authorised request, parsed against its route's schemas. */
+export interface ApiCall {
+  claims: TokenClaims;
+  tenant: TenantContext;
+  params: Readonly<Record<string, string>>;
+  /** Parsed by the route's own schemas: each handler reads them as those schemas' output. */
+  query: unknown;
+  body: unknown;
+  /** The allowed browser origin that sent it, when one did. */
+  origin: string | undefined;
+  server: BuilderServices;
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+/** Returned by a handler that wrote its own answer (a stream). */
+export const ANSWERED = Symbol('answered');
+
+export type RouteHandler = (call: ApiCall) => Promise<unknown>;

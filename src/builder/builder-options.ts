@@ -1,0 +1,59 @@
+import type { Registry } from '../catalog/registry.js';
+import type { Clock } from '../clock.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
+import type { TenantId } from '../tenants/tenant-id.js';
+import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
+import type { Entitlements } from '../triggers/entitlements.js';
+import type { TriggerEventHandler } from '../triggers/trigger-event.js';
+import type { TokenRateLimitOptions } from './token-rate-limit.js';
+import type { TokenVerifier } from './token-verifier.js';
+
+/**
+ * How the server connects accounts of one integration. The OAuth client's
+ * secret stays here: the page sees only the authorize URL.
+ */
+export interface ConnectSetting {
+  flow: 'redirect' | 'popup' | 'api_key';
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  scopes?: readonly string[] | undefined;
+  /** Public fields every connection of the integration gets (a sandbox base URL, a fixed subdomain). */
+  fields?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface BuilderServerOptions {
+  registry: Registry;
+  /** Every tenant's records; each request works only in its token's tenant's view. */
+  tenants: TenantStores;
+  tokens: TokenVerifier;
+  /** Where the intake remembers handled event ids. */
+  dedupe: DedupeStore;
+  /** Integration id to how its accounts are connected; an integration not listed cannot be connected here. */
+  connect?: Readonly<Record<string, ConnectSetting>> | undefined;
+  /** Browser origins (`https://builder.example.com`) that may call the API; no other gets CORS headers. */
+  allowedOrigins?: readonly string[] | undefined;
+  /** Default 127.0.0.1. */
+  host?: string | undefined;
+  /** Default 0: any free port. */
+  port?: number | undefined;
+  /**
+   * The URL providers and browsers reach this server at (webhook deliveries,
+   * the OAuth callback). Default: the address it listens on.
+   */
+  publicUrl?: string | undefined;
+  /** The organisation's plan: triggers need Enterprise. Default Enterprise. */
+  entitlements?: Entitlements | undefined;
+  /** A runtime over one tenant's connections. Default: one over the tenant's store, with the server's clock. */
+  runtimeFor?: ((tenant: TenantId, stores: TenantScopedStores) => Runtime) | undefined;
+  /** Request bodies over this are refused unread. Default 64 KB. */
+  maxBodyBytes?: number | undefined;
+  rateLimit?: TokenRateLimitOptions | undefined;
+  /** A folder served at `/` (the reference page); absent: only the API. */
+  staticRoot?: string | undefined;
+  /** Told of every event the intake starts, after the tenant's streams are. */
+  onEvent?:
+    | ((tenant: TenantId, ...args: Parameters<TriggerEventHandler>) => Promise<void> | void)
+    | undefined;
+  clock?: Clock | undefined;
+}

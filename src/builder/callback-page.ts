@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { SignInFlow } from './oauth-flows.js';
+
+/** JSON safe inside a script element: no `<` can end it early. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+function page(response: ServerResponse, status: number, title: string, script = ''): void {
+  const nonce = randomBytes(16).toString('base64');
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'`,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  const body = script ? `<script nonce="${nonce}">${script}</script>` : '';
+  response.end(
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><p>${escapeHtml(title)}</p>${body}`,
+  );
+}
+
+/**
+ * How the OAuth callback answers the browser. Redirect: back to the page's
+ * `returnTo`, saying which flow and how it went (never a token). Pop-up: a
+ * page that tells its opener, only at the origin that started the flow, and
+ * closes. A state that finds no flow: a page saying so, nothing else.
+ */
+export function answerCallback(response: ServerResponse, flow: SignInFlow | undefined): void {
+  if (!flow) {
+    page(response, 400, 'This sign-in link is no longer valid. Start connecting again.');
+    return;
+  }
+  const outcome = flow.state === 'connected' ? 'connected' : 'failed';
+  const title =
+    outcome === 'connected'
+      ? 'Connected. You can close this window.'
+      : `Not connected: ${flow.error?.message ?? flow.state}`;
+  if (flow.kind === 'redirect' && flow.returnTo) {
+    const back = new URL(flow.returnTo);
+    back.searchParams.set('toolsteps_flow', flow.flowId);
+    back.searchParams.set('toolsteps_connect', outcome);
+    response.writeHead(303, {
+      location: back.toString(),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    response.end();
+    return;
+  }
+  if (flow.kind === 'popup' && flow.origin) {
+    const message = { source: 'toolsteps', flowId: flow.flowId, state: outcome };
+    page(
+      response,
+      200,
+      title,
+      `if (window.opener) window.opener.postMessage(${scriptJson(message)}, ${scriptJson(flow.origin)}); window.close();`,
+    );
+    return;
+  }
+  page(response, outcome === 'connected' ? 200 : 400, title);
+}

@@ -1,0 +1,144 @@
+import type * as z from 'zod';
+import { runConnectionCheck } from '../connection/run-connection-check.js';
+import { InputError, NotFoundError } from '../errors/index.js';
+import type { Integration } from '../step/define-integration.js';
+import type { ApiCall, RouteHandler } from './api-call.js';
+import type { ConnectSetting } from './builder-options.js';
+import { connectDraft, draftConnection } from './connect-draft.js';
+import type { ConnectionsQuery, ReconnectRequest, StartConnectRequest } from './connection-schemas.js';
+import { toConnectionView } from './connection-view.js';
+import { mayUseIntegration, requireConnection, requireWritable } from './tenant-guards.js';
+
+/** The integration and how this server connects it; one it cannot connect is refused before anything else. */
+function connectable(call: ApiCall, id: string): { integration: Integration; setting: ConnectSetting } {
+  const integration = call.server.options.registry.integration(id);
+  const setting = call.server.options.connect?.[id];
+  if (!integration || !mayUseIntegration(call, id)) {
+    throw new InputError(`Unknown integration "${id}".`, [
+      { path: 'integration', message: 'unknown integration' },
+    ]);
+  }
+  if (!setting || (setting.flow !== 'api_key' && !integration.connection.oauth)) {
+    throw new InputError(`${integration.title} cannot be connected from this server.`, [
+      { path: 'integration', message: 'no way to connect it is configured' },
+    ]);
+  }
+  return { integration, setting };
+}
+
+/** A `returnTo` on another origin would hand the flow's outcome to a page the server does not trust. */
+function checkReturnTo(call: ApiCall, returnTo: string | undefined): void {
+  if (returnTo !== undefined && !call.server.cors().isAllowed(new URL(returnTo).origin)) {
+    throw new InputError('returnTo must be on an allowed origin.', [
+      { path: 'returnTo', message: 'origin not allowed' },
+    ]);
+  }
+}
+
+type StartRequest = z.output<typeof StartConnectRequest>;
+
+/** Starts a sign-in, or stores an API key at once; `existing` keeps a reconnected connection's id and age. */
+async function begin(call: ApiCall, request: StartRequest, existing?: { createdAt: number }) {
+  const { integration, setting } = connectable(call, request.integration);
+  checkReturnTo(call, request.returnTo);
+  const draft = connectDraft(integration, setting, request);
+  const now = call.server.now();
+  if (!existing && (await call.tenant.stores.connections.get(draft.id))) {
+    throw new InputError(`A connection "${draft.id}" already exists; reconnect it instead.`, [
+      { path: 'id', message: 'already exists' },
+    ]);
+  }
+  if (setting.flow === 'api_key') {
+    if (!request.apiKey)
+      throw new InputError('Enter the API key.', [{ path: 'apiKey', message: 'required' }]);
+    const connection = draftConnection(integration, draft, { apiKey: request.apiKey }, now, {
+      createdAt: existing?.createdAt,
+    });
+    await call.tenant.stores.connections.put(connection);
+    return { flow: 'api_key', connection: toConnectionView(connection, integration, now) };
+  }
+  if (request.apiKey)
+    throw new InputError(`${integration.title} connects by signing in, not with a key.`, [
+      { path: 'apiKey', message: 'not used' },
+    ]);
+  const started = call.server.flows.start({
+    tenant: call.tenant.tenant,
+    integration,
+    setting,
+    draft,
+    createdAt: existing?.createdAt,
+    kind: setting.flow,
+    origin: call.origin,
+    returnTo: request.returnTo,
+    redirectUri: `${call.server.publicUrl()}/v1/oauth/callback`,
+  });
+  return {
+    flow: setting.flow,
+    flowId: started.flowId,
+    authorizeUrl: started.authorizeUrl,
+    expiresAt: new Date(started.expiresAt).toISOString(),
+  };
+}
+
+const listConnections: RouteHandler = async (call) => {
+  const { integration } = call.query as z.output<typeof ConnectionsQuery>;
+  const { registry } = call.server.options;
+  const all = await call.tenant.stores.connections.list();
+  const shown = all.filter(
+    (connection) =>
+      mayUseIntegration(call, connection.integration) &&
+      (!integration || connection.integration === integration),
+  );
+  const now = call.server.now();
+  return {
+    connections: shown.map((connection) =>
+      toConnectionView(connection, registry.integration(connection.integration), now),
+    ),
+  };
+};
+
+const startConnection: RouteHandler = async (call) => {
+  requireWritable(call);
+  return begin(call, call.body as StartRequest);
+};
+
+const reconnectConnection: RouteHandler = async (call) => {
+  requireWritable(call);
+  const connection = await requireConnection(call, call.params.connectionId!);
+  const request = call.body as z.output<typeof ReconnectRequest>;
+  const { clientId: _clientId, baseUrl: _baseUrl, ...fields } = connection.fields;
+  return begin(
+    call,
+    { integration: connection.integration, id: connection.id, label: connection.label, fields, ...request },
+    { createdAt: connection.createdAt },
+  );
+};
+
+const connectFlowStatus: RouteHandler = async (call) => {
+  const flow = call.server.flows.status(call.tenant.tenant, call.params.flowId!);
+  return { flowId: flow.flowId, state: flow.state, connection: flow.connection, error: flow.error };
+};
+
+const testConnection: RouteHandler = async (call) => {
+  const connection = await requireConnection(call, call.params.connectionId!);
+  const integration = call.server.options.registry.integration(connection.integration);
+  if (!integration) throw new NotFoundError(`Integration "${connection.integration}" is not served here.`);
+  const report = await runConnectionCheck(call.tenant.runtime, integration, connection.id);
+  return { id: connection.id, integration: integration.id, ...report };
+};
+
+const disconnectConnection: RouteHandler = async (call) => {
+  requireWritable(call);
+  const connection = await requireConnection(call, call.params.connectionId!);
+  await call.tenant.stores.connections.remove(connection.id);
+  return { id: connection.id, removed: true };
+};
+
+export const connectionRoutes = {
+  listConnections,
+  startConnection,
+  reconnectConnection,
+  connectFlowStatus,
+  testConnection,
+  disconnectConnection,
+};

@@ -1,0 +1,19 @@
+import type { Connection } from '../connection/connection.js';
+import { connectionState } from '../connection/connection-state.js';
+import type { Integration } from '../step/define-integration.js';
+
+/** A connection as the API answers it: public fields and token state, never a secret. */
+export function toConnectionView(connection: Connection, integration: Integration | undefined, now: number) {
+  const token = connectionState(connection, integration, now);
+  return {
+    id: connection.id,
+    integration: connection.integration,
+    label: connection.label ?? null,
+    kind: connection.kind,
+    fields: { ...connection.fields },
+    expiresAt: token.expiresAt,
+    state: token.state,
+    createdAt: new Date(connection.createdAt).toISOString(),
+    updatedAt: new Date(connection.updatedAt).toISOString(),
+  };
+}
