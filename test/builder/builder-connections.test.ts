@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
+import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN, storesOf } from './builder-fixture.js';
+
+let world: BuilderWorld;
+beforeAll(async () => {
+  world = await openBuilderWorld();
+});
+afterAll(() => world.close());
+
+/** Plays the person's browser: opens the authorize URL, follows the allow screen to our callback, and answers where it led. */
+async function signIn(authorizeUrl: string): Promise<Response> {
+  const allow = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(allow.status).toBe(302);
+  const callback = allow.headers.get('location')!;
+  expect(callback.startsWith(`${world.server.url}/v1/oauth/callback?`)).toBe(true);
+  return fetch(callback, { redirect: 'manual' });
+}
+
+/** Every secret the tenant's stored connections hold. */
+async function storedSecrets(tenant = 'acme'): Promise<string[]> {
+  const connections = await storesOf(world, tenant).connections.list();
+  return connections.flatMap((connection) => Object.values(connection.secrets) as string[]);
+}
+
+describe('connecting accounts through the builder API', () => {
+  it('ticketing: redirect to the allow screen and back; the server holds state, PKCE and the client secret', async () => {
+    const returnTo = `${PAGE_ORIGIN}/builder/connections`;
+    const started = await world.json('/v1/connections', {
+      body: { integration: 'ticketing', id: 'desk', label: 'Support desk', returnTo },
+    });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ flow: 'redirect', flowId: expect.stringMatching(/^flow_/) });
+    const authorize = new URL(started.body.authorizeUrl);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('client_id')).toBe('toolsteps-server');
+    expect(started.body.authorizeUrl).not.toContain('sandbox-client-secret');
+
+    const back = await signIn(started.body.authorizeUrl);
+    expect(back.status).toBe(303);
+    const landed = new URL(back.headers.get('location')!);
+    expect(`${landed.origin}${landed.pathname}`).toBe(returnTo);
+    expect(landed.searchParams.get('toolsteps_flow')).toBe(started.body.flowId);
+    expect(landed.searchParams.get('toolsteps_connect')).toBe('connected');
+    expect(landed.searchParams.has('code')).toBe(false);
+
+    const status = await world.json(`/v1/connect-flows/${started.body.flowId}`);
+    expect(status.body).toMatchObject({
+      state: 'connected',
+      connection: { id: 'desk', integration: 'ticketing', label: 'Support desk', kind: 'oauth2' },
+    });
+    const [stored] = await storesOf(world).connections.list();
+    expect(stored).toMatchObject({ id: 'desk', fields: { subdomain: 'acme', clientId: 'toolsteps-server' } });
+    expect(stored!.secrets.refreshToken).toBeTruthy();
+    const text = JSON.stringify([started.body, status.body, landed.toString()]);
+    for (const secret of await storedSecrets()) expect(text).not.toContain(secret);
+
+    const tested = await world.json('/v1/connections/desk/test', { method: 'POST' });
+    expect(tested.body).toMatchObject({ id: 'desk', ok: true });
+  });
+
+  it('the callback spends a state once; an unknown state stores nothing', async () => {
+    const started = await world.json('/v1/connections', {
+      body: { integration: 'ticketing', id: 'desk-twice' },
+    });
+    const allow = await fetch(started.body.authorizeUrl, { redirect: 'manual' });
+    const callback = allow.headers.get('location')!;
+    expect((await fetch(callback, { redirect: 'manual' })).status).toBe(200);
+    const again = await fetch(callback, { redirect: 'manual' });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain('no longer valid');
+    const forged = await fetch(`${world.server.url}/v1/oauth/callback?state=forged&code=abc`);
+    expect(forged.status).toBe(400);
+    expect((await storesOf(world).connections.list()).map((item) => item.id)).toContain('desk-twice');
+  });
+
+  it('deployments: the pop-up page tells only the opener at the starting origin, and the connection is the starting tenant’s', async () => {
+    const started = await world.json('/v1/connections', { body: { integration: 'deployments', id: 'ship' } });
+    expect(started.body.flow).toBe('popup');
+    const page = await signIn(started.body.authorizeUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`"flowId":"${started.body.flowId}"`);
+    expect(html).toContain(`, "${PAGE_ORIGIN}")`);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'nonce-/);
+    for (const secret of await storedSecrets()) expect(html).not.toContain(secret);
+    expect(await storesOf(world, 'other').connections.get('ship')).toBeUndefined();
+    expect(await storesOf(world).connections.get('ship')).toMatchObject({ fields: { teamId: 'team_acme' } });
+  });
+
+  it('anz_data: the API key form stores the key and never answers it back', async () => {
+    const added = await world.json('/v1/connections', {
+      body: { integration: 'anz_data', id: 'anz', apiKey: ANZ_DATA_SANDBOX_KEY },
+    });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ flow: 'api_key', connection: { id: 'anz', kind: 'api_key' } });
+    expect(JSON.stringify(added.body)).not.toContain(ANZ_DATA_SANDBOX_KEY);
+    const listed = await world.json('/v1/connections');
+    expect(listed.body.connections.map((item: { id: string }) => item.id).sort()).toEqual(
+      ['anz', 'desk', 'desk-twice', 'ship'].sort(),
+    );
+    expect(JSON.stringify(listed.body)).not.toContain(ANZ_DATA_SANDBOX_KEY);
+    const wrong = await world.json('/v1/connections', {
+      body: { integration: 'contact_data', id: 'contacts', apiKey: 'not-the-key' },
+    });
+    expect(wrong.status).toBe(200);
+    const tested = await world.json('/v1/connections/contacts/test', { method: 'POST' });
+    expect(tested.body).toMatchObject({ ok: false });
+    expect(JSON.stringify(tested.body)).not.toContain('not-the-key');
+  });
+
+  it('a failed sign-in says why without the client secret, the code or the verifier', async () => {
+    const secret = 'wrong-client-secret-4711';
+    const failing = await openBuilderWorld({
+      adjustConnect: (connect) => {
+        connect.ticketing = { ...connect.ticketing!, clientSecret: secret };
+      },
+    });
+    try {
+      const started = await failing.json('/v1/connections', {
+        body: { integration: 'ticketing', id: 'desk' },
+      });
+      const allow = await fetch(started.body.authorizeUrl, { redirect: 'manual' });
+      const callback = new URL(allow.headers.get('location')!);
+      const page = await fetch(callback, { redirect: 'manual' });
+      const status = await failing.json(`/v1/connect-flows/${started.body.flowId}`);
+      expect(status.body).toMatchObject({
+        state: 'failed',
+        connection: null,
+        error: { code: 'auth_failed' },
+      });
+      const said = `${await page.text()} ${JSON.stringify(status.body)}`;
+      expect(page.status).toBe(400);
+      expect(said).toContain('Not connected');
+      for (const leaked of [secret, callback.searchParams.get('code')!]) expect(said).not.toContain(leaked);
+      expect(await storesOf(failing).connections.list()).toEqual([]);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('reconnect signs in again under the same id; disconnect removes it', async () => {
+    const before = await storesOf(world).connections.get('desk');
+    const started = await world.json('/v1/connections/desk/reconnect', { body: {} });
+    expect(started.body.flow).toBe('redirect');
+    await signIn(started.body.authorizeUrl);
+    const after = await storesOf(world).connections.get('desk');
+    expect(after!.secrets.accessToken).not.toBe(before!.secrets.accessToken);
+    expect(after!.createdAt).toBe(before!.createdAt);
+    const removed = await world.json('/v1/connections/desk-twice', { method: 'DELETE' });
+    expect(removed.body).toEqual({ id: 'desk-twice', removed: true });
+    expect(await storesOf(world).connections.get('desk-twice')).toBeUndefined();
+  });
+
+  it('another tenant’s connection and sign-in ids are not found, exactly like ids nobody holds', async () => {
+    const stranger = world.token('globex');
+    const started = await world.json('/v1/connections', { body: { integration: 'ticketing', id: 'x' } });
+    const probes: [string, string][] = [
+      ['POST', '/v1/connections/anz/test'],
+      ['DELETE', '/v1/connections/anz'],
+      ['POST', '/v1/connections/anz/reconnect'],
+      ['GET', `/v1/connect-flows/${started.body.flowId}`],
+    ];
+    for (const [method, path] of probes) {
+      const theirs = await world.json(path, {
+        method,
+        token: stranger,
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
+      const nobodys = await world.json(path.replace('anz', 'nobody').replace(/flow_\w+/, 'flow_nobody'), {
+        method,
+        token: stranger,
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
+      expect([theirs.status, theirs.body.error.code], path).toEqual([404, 'not_found']);
+      expect(theirs.body.error.code).toBe(nobodys.body.error.code);
+    }
+    expect((await world.json('/v1/connections', { token: stranger })).body).toEqual({ connections: [] });
+    expect(await storesOf(world).connections.get('anz')).toBeDefined();
+  });
+});

@@ -1,0 +1,97 @@
+import { sandboxConnectSettings } from '../../cli/sandbox-connect-settings.js';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import type { BuilderServerOptions, ConnectSetting } from '../../src/builder/builder-options.js';
+import { type RunningBuilderServer, startBuilderServer } from '../../src/builder/builder-server.js';
+import { SessionTokens } from '../../src/builder/session-tokens.js';
+import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
+import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
+import { createRegistry } from '../../steps/index.js';
+import { MemoryTenantStores } from '../support/memory-tenant-stores.js';
+
+/** The page origin the tests' builder server allows. */
+export const PAGE_ORIGIN = 'https://builder.example';
+
+export interface BuilderWorld {
+  sandbox: Sandbox;
+  server: RunningBuilderServer;
+  tenants: MemoryTenantStores;
+  tokens: SessionTokens;
+  /** A builder-scoped token of `tenant` (default `acme`). */
+  token(tenant?: string, options?: { scopes?: string[]; readOnly?: boolean; ttlMs?: number }): string;
+  /** A request to the API with that token (or none with `token: null`), from the allowed origin unless told. */
+  api(path: string, init?: ApiInit): Promise<Response>;
+  /** The same, answering the JSON body with the status. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers whose shape the schemas hold.
+  json<T = Record<string, any>>(path: string, init?: ApiInit): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  token?: string | null;
+  origin?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** The sandbox, and a builder server over in-memory tenant stores with the sandbox's connect settings. */
+export async function openBuilderWorld(
+  options: Partial<BuilderServerOptions> & {
+    adjustConnect?: (connect: Record<string, ConnectSetting>) => void;
+  } = {},
+): Promise<BuilderWorld> {
+  const { adjustConnect, ...serverOptions } = options;
+  const sandbox = await startSandbox({ webhooks: { firstRetryMs: 20 } });
+  const connect = sandboxConnectSettings(sandbox);
+  adjustConnect?.(connect);
+  const tenants = new MemoryTenantStores();
+  const tokens = new SessionTokens();
+  const server = await startBuilderServer({
+    registry: createRegistry(),
+    tenants,
+    tokens,
+    dedupe: new MemoryDedupeStore(),
+    connect,
+    allowedOrigins: [PAGE_ORIGIN],
+    ...serverOptions,
+  });
+  const token: BuilderWorld['token'] = (tenant = 'acme', settings = {}) =>
+    tokens.mint(parseTenantId(tenant), { ttlMs: settings.ttlMs ?? 60_000, ...settings });
+  const defaultToken = token();
+  const api = (path: string, init: ApiInit = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const bearer = init.token === undefined ? defaultToken : init.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    if (init.origin !== null) headers.origin = init.origin ?? PAGE_ORIGIN;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${server.url}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(init.body === undefined
+        ? {}
+        : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+      redirect: 'manual',
+    });
+  };
+  return {
+    sandbox,
+    server,
+    tenants,
+    tokens,
+    token,
+    api,
+    json: async (path, init) => {
+      const response = await api(path, init);
+      return { status: response.status, body: await response.json() };
+    },
+    close: async () => {
+      await server.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** One tenant's view of the world's stores. */
+export function storesOf(world: BuilderWorld, tenant = 'acme') {
+  return world.tenants.forTenant(parseTenantId(tenant) as TenantId);
+}
