@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
-import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN, storesOf } from './builder-fixture.js';
+import {
+  type BuilderWorld,
+  followSignIn,
+  openBuilderWorld,
+  PAGE_ORIGIN,
+  storesOf,
+} from './builder-fixture.js';
 
 let world: BuilderWorld;
 beforeAll(async () => {
@@ -8,14 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 
-/** Plays the person's browser: opens the authorize URL, follows the allow screen to our callback, and answers where it led. */
-async function signIn(authorizeUrl: string): Promise<Response> {
-  const allow = await fetch(authorizeUrl, { redirect: 'manual' });
-  expect(allow.status).toBe(302);
-  const callback = allow.headers.get('location')!;
-  expect(callback.startsWith(`${world.server.url}/v1/oauth/callback?`)).toBe(true);
-  return fetch(callback, { redirect: 'manual' });
-}
+const signIn = (authorizeUrl: string) => followSignIn(world, authorizeUrl);
 
 /** Every secret the tenant's stored connections hold. */
 async function storedSecrets(tenant = 'acme'): Promise<string[]> {

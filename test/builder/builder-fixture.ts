@@ -95,3 +95,23 @@ export async function openBuilderWorld(
 export function storesOf(world: BuilderWorld, tenant = 'acme') {
   return world.tenants.forTenant(parseTenantId(tenant) as TenantId);
 }
+
+/** Plays the person's browser: opens the authorize URL and follows the sandbox's allow screen back to the callback. */
+export async function followSignIn(world: BuilderWorld, authorizeUrl: string): Promise<Response> {
+  const allow = await fetch(authorizeUrl, { redirect: 'manual' });
+  const callback = allow.headers.get('location');
+  if (allow.status !== 302 || !callback?.startsWith(`${world.server.url}/v1/oauth/callback?`)) {
+    throw new Error(`the allow screen answered ${allow.status}, to ${callback}`);
+  }
+  return fetch(callback, { redirect: 'manual' });
+}
+
+/** A ticketing connection of the token's tenant, made through the API's redirect flow. */
+export async function connectTicketing(world: BuilderWorld, id: string, token?: string): Promise<void> {
+  const started = await world.json('/v1/connections', {
+    body: { integration: 'ticketing', id },
+    ...(token ? { token } : {}),
+  });
+  if (started.status !== 200) throw new Error(JSON.stringify(started.body));
+  await followSignIn(world, started.body.authorizeUrl);
+}

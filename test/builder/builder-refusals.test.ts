@@ -1,0 +1,105 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN } from './builder-fixture.js';
+
+let world: BuilderWorld;
+beforeAll(async () => {
+  world = await openBuilderWorld({ maxBodyBytes: 4096, rateLimit: { requests: 5, windowMs: 60 * 60_000 } });
+});
+afterAll(() => world.close());
+
+describe('what the builder API refuses', () => {
+  it('no token, a forged one and an expired one: 401 with WWW-Authenticate, and nothing said about which', async () => {
+    const expired = world.token('acme', { ttlMs: -1 });
+    for (const token of [null, 'tsb_forged', expired]) {
+      const answer = await world.api('/v1/connections', { token });
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await answer.json()).error.code).toBe('unauthorized');
+    }
+  });
+
+  it('a token without the builder scope: 403', async () => {
+    const answer = await world.json('/v1/steps?q=zendesk', {
+      token: world.token('acme', { scopes: ['mcp'] }),
+    });
+    expect([answer.status, answer.body.error.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('a foreign origin gets 403 and no CORS headers, before its token is even read; an allowed one gets them', async () => {
+    const foreign = await world.api('/v1/steps?q=zendesk', { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).error.code).toBe('origin_not_allowed');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await world.api('/v1/connections', {
+      method: 'OPTIONS',
+      token: null,
+      headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const foreignPreflight = await world.api('/v1/connections', {
+      method: 'OPTIONS',
+      token: null,
+      origin: 'https://evil.example',
+    });
+    expect(foreignPreflight.status).toBe(403);
+    // A page on a rebound DNS name reaches loopback with its own Host (fetch cannot set Host, node:http can).
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${world.server.url}/v1/openapi.json`);
+      request(url, { headers: { host: 'evil.example' } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+  });
+
+  it('an oversized body is refused unread (413), malformed JSON and invalid fields are 400 with the fields', async () => {
+    const token = world.token();
+    const big = await world.json('/v1/connections', { token, body: { integration: 'x'.repeat(5000) } });
+    expect([big.status, big.body.error.code]).toEqual([413, 'body_too_large']);
+    const bad = await world.json('/v1/connections', { token, body: '{"integration":' });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'input_invalid']);
+    const invalid = await world.json('/v1/connections', { token, body: { integration: 7 } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.fields).toEqual([{ path: 'integration', message: expect.any(String) }]);
+  });
+
+  it('a read-only token reads but changes nothing', async () => {
+    const token = world.token('acme', { readOnly: true });
+    expect((await world.api('/v1/connections', { token })).status).toBe(200);
+    const write = await world.json('/v1/connections', {
+      token,
+      body: { integration: 'anz_data', apiKey: 'k' },
+    });
+    expect([write.status, write.body.error.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('an unknown route is 404 and a wrong method 405, both after the token check', async () => {
+    const token = world.token();
+    expect((await world.json('/v1/nothing-here', { token })).status).toBe(404);
+    expect((await world.json('/v1/steps', { token, method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('past its rate limit a token gets 429 with Retry-After; another token is not slowed', async () => {
+    const token = world.token();
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index += 1)
+      statuses.push((await world.api('/v1/integrations', { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const limited = await world.api('/v1/integrations', { token });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await world.api('/v1/integrations', { token: world.token() })).status).toBe(200);
+  });
+
+  it('the OpenAPI document needs no token', async () => {
+    const answer = await world.json('/v1/openapi.json', { token: null, origin: null });
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+  });
+});
