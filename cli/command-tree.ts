@@ -12,7 +12,14 @@ import type { CodeCacheFolder } from './code-cached-require.js';
 declare const TOOLSTEPS_COMMAND_TREE: { file: string } | undefined;
 
 /** Commands that run until stopped: their start is paid once, and they keep V8's optimising compilers. */
-export const SERVING_COMMANDS: ReadonlySet<string> = new Set(['sandbox', 'listen', 'worker', 'mcp']);
+export const SERVING_COMMANDS: ReadonlySet<string> = new Set([
+  'sandbox',
+  'listen',
+  'worker',
+  'mcp',
+  'serve',
+  'ui',
+]);
 
 /**
  * Every other top-level command: each keeps a code cache of its own, of the

@@ -28,6 +28,8 @@ export const COMMAND_MODULES: readonly {
   { names: ['listen'], load: () => import('./commands/listen-command.js') },
   { names: ['worker'], load: () => import('./commands/worker-command.js') },
   { names: ['mcp'], load: () => import('./commands/mcp-command.js') },
+  { names: ['serve'], load: () => import('./commands/serve-command.js') },
+  { names: ['ui'], load: () => import('./commands/ui-command.js') },
 ];
 
 /**

@@ -42,8 +42,18 @@ export class TenantIntakes {
         .end('{"status":"unknown_subscription"}');
       return true;
     }
+    let listener: Listener;
+    try {
+      listener = this.listenerFor(tenant);
+    } catch {
+      // A backend that cannot hold this tenant has no subscription of it.
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"status":"unknown_subscription"}');
+      return true;
+    }
     request.url = `${hookPath}${search ?? ''}`;
-    this.listenerFor(tenant)(request, response);
+    listener(request, response);
     return true;
   }
 

@@ -1,0 +1,52 @@
+import type { ConnectSetting } from '../src/builder/builder-options.js';
+import type { RunningBuilderServer } from '../src/builder/builder-server.js';
+import { SessionTokens } from '../src/builder/session-tokens.js';
+import type { TenantId } from '../src/tenants/tenant-id.js';
+import { cliContext } from './cli-context.js';
+import { cliTenantStores } from './cli-tenant-stores.js';
+import { planFromEnv } from './trigger-context.js';
+
+export interface BuilderLaunch {
+  host: string;
+  port: number;
+  allowedOrigins: string[];
+  publicUrl?: string | undefined;
+  staticRoot?: string | undefined;
+  connect: Record<string, ConnectSetting>;
+}
+
+/**
+ * The builder server over the CLI's stores and registry, with this
+ * process's session tokens: what `serve` and `ui` share. A runtime per
+ * request tenant shares the CLI's coordinator (Redis when configured).
+ */
+export async function launchBuilderServer(
+  launch: BuilderLaunch,
+): Promise<{ running: RunningBuilderServer; tokens: SessionTokens }> {
+  const [{ registry, stores }, { startBuilderServer }, { Runtime }] = await Promise.all([
+    cliContext({ serving: true }),
+    import('../src/builder/builder-server.js'),
+    import('../src/runtime/runtime.js'),
+  ]);
+  const tokens = new SessionTokens();
+  const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
+  const running = await startBuilderServer({
+    registry,
+    tenants: cliTenantStores(stores),
+    tokens,
+    dedupe: stores.dedupe,
+    entitlements: { plan: planFromEnv() },
+    runtimeFor: (_tenant: TenantId, scoped) =>
+      new Runtime({ store: scoped.connections, transport: 'undici', ...coordination }),
+    ...launch,
+  });
+  return { running, tokens };
+}
+
+/** Until SIGINT or SIGTERM. */
+export function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}

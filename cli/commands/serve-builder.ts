@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Sandbox } from '../../sandbox/index.js';
+import { InputError } from '../../src/errors/input-error.js';
+import { packageRoot } from '../../src/files/package-root.js';
+import { DEFAULT_TENANT, parseTenantId } from '../../src/tenants/tenant-id.js';
+import { launchBuilderServer, untilStopped } from '../builder-launch.js';
+import { cliRegistry } from '../cli-context.js';
+import { realConnectSettings } from '../real-connect-settings.js';
+import { sandboxConnectSettings } from '../sandbox-connect-settings.js';
+
+export interface ServeBuilderOptions {
+  host: string;
+  port: number;
+  ttlMs: number;
+  /** `ui`: serve the page folder and print the page's URL. */
+  page: boolean;
+  tenant?: string;
+  sandbox?: boolean;
+  allowOrigin?: string[];
+  publicUrl?: string;
+  oauthClient?: string[];
+}
+
+/** The page the UI kit builds: whatever `dist/ui/` holds (404 for everything when it is absent). */
+const pageFolder = () => path.join(packageRoot(), 'dist', 'ui');
+
+/** What `serve` and `ui` run: the sandbox when asked, the builder server, a token, then until stopped. */
+export async function serveBuilder(options: ServeBuilderOptions): Promise<void> {
+  const tenant = parseTenantId(options.tenant ?? DEFAULT_TENANT);
+  if (tenant !== DEFAULT_TENANT) {
+    throw new InputError(`This CLI keeps only the "${DEFAULT_TENANT}" tenant's connections so far.`, [
+      { path: 'tenant', message: `only "${DEFAULT_TENANT}"` },
+    ]);
+  }
+  let sandbox: Sandbox | undefined;
+  if (options.sandbox) {
+    const { startSandbox } = await import('../../sandbox/index.js');
+    sandbox = await startSandbox({ port: 0 });
+    // Its request log would keep every credential the page's requests carried.
+    sandbox.server.requestLogLimit = 0;
+  }
+  const connect = sandbox
+    ? sandboxConnectSettings(sandbox)
+    : realConnectSettings(await cliRegistry(), options.oauthClient);
+  const { running, tokens } = await launchBuilderServer({
+    host: options.host,
+    port: options.port,
+    allowedOrigins: options.allowOrigin ?? [],
+    publicUrl: options.publicUrl,
+    staticRoot: options.page ? pageFolder() : undefined,
+    connect,
+  });
+  const token = tokens.mint(tenant, { ttlMs: options.ttlMs });
+  const minutes = Math.round(options.ttlMs / 60_000);
+  if (sandbox) process.stderr.write(`Sandbox at ${sandbox.url}: every integration connects to it.\n`);
+  if (options.page) {
+    if (!existsSync(path.join(pageFolder(), 'index.html'))) {
+      process.stderr.write(`No page in ${pageFolder()} yet: the API serves, the page answers 404.\n`);
+    }
+    // The token rides in the fragment: browsers never send it to a server, so no log holds it.
+    process.stdout.write(
+      `Open ${running.url}/#token=${token}\n  (the token works for ${minutes} min; nothing was opened)\n`,
+    );
+  } else {
+    process.stdout.write(
+      `toolsteps builder API at ${running.url}/v1 (OpenAPI: ${running.url}/v1/openapi.json)\n`,
+    );
+    process.stderr.write(`A builder token for tenant "${tenant}", for ${minutes} min: ${token}\n`);
+  }
+  await untilStopped();
+  await running.close();
+  await sandbox?.close();
+}

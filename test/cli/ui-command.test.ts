@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../cli/program.js';
+import { packageRoot } from '../../src/files/package-root.js';
+import { addSandboxTicketing, type CliWorld, cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+
+let world: CliWorld;
+beforeAll(async () => {
+  world = await openCliWorld('toolsteps-ui-command-');
+  expect((await addSandboxTicketing(world.sandbox, 'desk', 'TS_UI_TOKEN')).code).toBe(0);
+});
+afterAll(() => closeCliWorld(world, 'TS_UI_TOKEN'));
+
+/** Runs a serving command in this process until it prints `ready`, and stops it as a terminal would (SIGTERM). */
+async function serving(args: string[], ready: RegExp) {
+  let out = '';
+  let err = '';
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  const done = runCli(args);
+  for (let waited = 0; !ready.test(`${out}${err}`) && waited < 20_000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    out: () => out,
+    err: () => err,
+    stop: async () => {
+      process.emit('SIGTERM');
+      const code = await done;
+      stdout.mockRestore();
+      stderr.mockRestore();
+      return code;
+    },
+  };
+}
+
+describe('toolsteps ui', () => {
+  it('prints a loopback URL whose fragment holds a token for the default tenant, on the CLI’s connection store', async () => {
+    const running = await serving(['ui', '--port', '0'], /Open http/);
+    try {
+      const printed = /Open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(running.out());
+      expect(printed, running.out() + running.err()).not.toBeNull();
+      const [, base, token] = printed!;
+      expect(running.out()).toContain('nothing was opened');
+      const listed = await fetch(`${base}/v1/connections`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await listed.json()).connections.map((item: { id: string }) => item.id)).toEqual(['desk']);
+      const page = await fetch(`${base}/`);
+      expect(page.status).toBe(existsSync(path.join(packageRoot(), 'dist', 'ui', 'index.html')) ? 200 : 404);
+      // The page calls the API from the server's own origin.
+      const sameOrigin = await fetch(`${base}/v1/integrations`, {
+        headers: { authorization: `Bearer ${token}`, origin: base! },
+      });
+      expect(sameOrigin.headers.get('access-control-allow-origin')).toBe(base);
+      const started = await fetch(`${base}/v1/connections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ integration: 'ticketing', id: 'desk-2' }),
+      });
+      const { authorizeUrl } = await started.json();
+      // The sandbox the command started is the provider: its allow screen leads back to this server.
+      const allow = await fetch(authorizeUrl, { redirect: 'manual' });
+      expect(allow.headers.get('location')).toMatch(new RegExp(`^${base}/v1/oauth/callback`));
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
+  });
+
+  it('refuses a tenant this CLI does not keep, before anything starts', async () => {
+    const refused = await cli('ui', '--port', '0', '--tenant', 'globex');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('only the "default" tenant');
+  });
+});
