@@ -75,6 +75,27 @@ export const StepDescription = z
     examples: z.array(z.object({ title: z.string(), input: z.unknown() })),
     /** The connection the input schema is specialised to, or null for the generic schema. */
     connection: z.string().nullable(),
+    /** The input fields whose choices `stepOptions` answers (also marked `x-toolsteps-options` in `input`). */
+    optionFields: z.record(
+      z.string(),
+      z.object({
+        /** Fields whose values the choices depend on: reload when they change. */
+        dependsOn: z.array(z.string()),
+        /** Whether a typed query narrows the choices. */
+        searchable: z.boolean(),
+        /** A closed list, answered without a connection. */
+        fixed: z.boolean(),
+      }),
+    ),
+    /** The account's own fields offered as named, typed properties (empty for the generic schema). */
+    accountFields: z.array(
+      z.object({
+        name: z.string(),
+        id: z.union([z.string(), z.number()]),
+        title: z.string(),
+        type: z.string(),
+      }),
+    ),
   })
   .meta({ id: 'StepDescription' });
 
@@ -92,12 +113,14 @@ export const OptionsResponse = z
   .object({
     options: z.array(
       z.object({
-        value: z.union([z.string(), z.number()]),
+        value: z.union([z.string(), z.number(), z.boolean()]),
         label: z.string(),
         description: z.string().optional(),
       }),
     ),
     nextCursor: z.string().nullable(),
+    /** True when there were more choices than one answer holds and the rest was cut. */
+    truncated: z.boolean(),
   })
   .meta({ id: 'OptionsResponse' });
 

@@ -11,22 +11,34 @@ import { mayUseIntegration, requireConnection } from './tenant-guards.js';
 const schemaOf = (type: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(type, { io, unrepresentable: 'any' }) as Record<string, unknown>;
 
+/** A field's choices, as the registry's options source answers them. */
+interface OptionsPage {
+  items: { value: string | number | boolean; label: string; description?: string | undefined }[];
+  next_cursor?: string | undefined;
+  truncated: boolean;
+}
+
+/** A step's input schema as the registry describes it: generic, or specialised to a connection's account. */
+interface DescribedInput {
+  input: Record<string, unknown>;
+  options: Record<string, { dependsOn: string[]; searchable: boolean; fixed: boolean }>;
+  accountFields: { name: string; id: string | number; title: string; type: string }[];
+}
+
 /**
- * What the options helper adds to the registry: a field's choices and a
- * step's schema specialised to a connection. Read where present, so the
- * routes use it as soon as the registry has it.
+ * What the options work (issue 24) adds to the registry: a field's choices
+ * and a step's schema specialised to a connection. Read where present, so
+ * these routes use it as soon as the registry has it, and answer the
+ * generic schema and a typed 501 until then.
  */
 interface OptionsCapableRegistry {
   options?(
     runtime: Runtime,
     stepId: string,
     field: string,
-    request: { connection?: string; query?: string; cursor?: string; input?: Record<string, unknown> },
-  ): Promise<{ options: unknown[]; nextCursor?: string | null }>;
-  describe?(
-    stepId: string,
-    request: { runtime: Runtime; connection?: string },
-  ): Promise<{ input: Record<string, unknown> }>;
+    call: { connection?: string; query?: string; cursor?: string; input?: Record<string, unknown> },
+  ): Promise<OptionsPage>;
+  describe?(stepId: string, account?: { runtime: Runtime; connection: string }): Promise<DescribedInput>;
 }
 
 /** The step, when the token may use its integration; any other is unknown to this token, as the registry says. */
@@ -60,16 +72,13 @@ const describeStep: RouteHandler = async (call) => {
   const { connection } = call.query as z.output<typeof DescribeQuery>;
   const registry = call.server.options.registry;
   const step = stepFor(call, registry, call.params.stepId!);
-  let input = schemaOf(step.input, 'input');
-  let specialised: string | null = null;
   const extended = registry as unknown as OptionsCapableRegistry;
-  if (connection !== undefined) {
-    await requireConnection(call, connection);
-    if (extended.describe) {
-      input = (await extended.describe(step.id, { runtime: call.tenant.runtime, connection })).input;
-      specialised = connection;
-    }
-  }
+  if (connection !== undefined) await requireConnection(call, connection);
+  const account = connection === undefined ? undefined : { runtime: call.tenant.runtime, connection };
+  const described: DescribedInput = extended.describe
+    ? await extended.describe(step.id, account)
+    : { input: schemaOf(step.input, 'input'), options: {}, accountFields: [] };
+  const specialised = extended.describe && connection !== undefined ? connection : null;
   return {
     id: step.id,
     title: step.title,
@@ -79,11 +88,13 @@ const describeStep: RouteHandler = async (call) => {
     access: step.access,
     idempotent: step.idempotent,
     cost: cost(step),
-    input,
+    input: described.input,
     output: schemaOf(step.output, 'output'),
     variables: { ...step.variables },
     examples: (step.examples ?? []).map((example) => ({ title: example.title, input: example.input })),
     connection: specialised,
+    optionFields: described.options,
+    accountFields: described.accountFields,
   };
 };
 
@@ -97,8 +108,8 @@ const stepOptions: RouteHandler = async (call) => {
     throw new ApiRefusal(501, 'not_implemented', 'Field options are not available on this server yet.');
   }
   const { field, ...rest } = request;
-  const answer = await extended.options(call.tenant.runtime, step.id, field, rest);
-  return { options: answer.options, nextCursor: answer.nextCursor ?? null };
+  const page = await extended.options(call.tenant.runtime, step.id, field, rest);
+  return { options: page.items, nextCursor: page.next_cursor ?? null, truncated: page.truncated };
 };
 
 const listIntegrations: RouteHandler = async (call) => {
