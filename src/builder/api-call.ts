@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuilderServices } from './builder-services.js';
 import type { TenantContext } from './tenant-contexts.js';
-import type { TokenClaims } from './token-verifier.js';
+import type { BuilderPrincipal } from './token-verifier.js';
 
 /** One authorised request, parsed against its route's schemas. */
 export interface ApiCall {
-  claims: TokenClaims;
+  claims: BuilderPrincipal;
   tenant: TenantContext;
   params: Readonly<Record<string, string>>;
   /** Parsed by the route's own schemas: each handler reads them as those schemas' output. */

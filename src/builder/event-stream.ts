@@ -23,7 +23,7 @@ export const triggerEvents: RouteHandler = async (call) => {
   });
   response.write(': connected\n\n');
   const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), HEARTBEAT_MS);
-  const untilExpiry = Math.max(0, call.claims.expiresAt - call.server.now());
+  const untilExpiry = Math.max(0, call.claims.expiresAt.getTime() - call.server.now());
   // setTimeout holds at most 2^31-1 ms; a longer-lived token is cut at that and reconnects.
   const expiry = setTimeout(() => response.end(), Math.min(untilExpiry, 2 ** 31 - 1));
   const end = () => {

@@ -5,7 +5,7 @@ import { fieldIssues, listIssues } from '../runtime/field-issues.js';
 import { ApiRefusal } from './api-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { RouteSpec } from './route-spec.js';
-import { BUILDER_SCOPE, type TokenClaims, type TokenVerifier } from './token-verifier.js';
+import { BUILDER_SCOPE, type BuilderPrincipal, type TokenVerifier } from './token-verifier.js';
 
 function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
@@ -30,7 +30,10 @@ export async function requestParts(
  * The claims of the request's bearer token, when it is valid and carries
  * the builder scope. Which check failed is not said beyond 401 or 403.
  */
-export async function bearerClaims(request: IncomingMessage, tokens: TokenVerifier): Promise<TokenClaims> {
+export async function bearerClaims(
+  request: IncomingMessage,
+  tokens: TokenVerifier,
+): Promise<BuilderPrincipal> {
   const match = /^Bearer ([\x21-\x7e]{1,4096})$/i.exec(request.headers.authorization ?? '');
   if (!match) throw new ApiRefusal(401, 'unauthorized', 'A bearer token is required.');
   const claims = await Promise.resolve()

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
 import type { TenantId } from '../tenants/tenant-id.js';
-import { BUILDER_SCOPE, type TokenClaims, type TokenVerifier } from './token-verifier.js';
+import { BUILDER_SCOPE, type BuilderPrincipal, type TokenVerifier } from './token-verifier.js';
 
 /** Tokens kept at once; the oldest goes first, so minting in a loop cannot grow the process. */
 const MAX_TOKENS = 10_000;
@@ -13,7 +13,7 @@ const MAX_TOKENS = 10_000;
  * uses the tenants' signed scoped tokens instead.
  */
 export class SessionTokens implements TokenVerifier {
-  private readonly tokens = new Map<string, TokenClaims>();
+  private readonly tokens = new Map<string, BuilderPrincipal>();
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -25,15 +25,15 @@ export class SessionTokens implements TokenVerifier {
       tenant,
       scopes: options.scopes ?? [BUILDER_SCOPE],
       readOnly: options.readOnly ?? false,
-      expiresAt: this.clock.now() + options.ttlMs,
+      expiresAt: new Date(this.clock.now() + options.ttlMs),
     });
     return bearer;
   }
 
-  verifyToken(bearer: string): TokenClaims | undefined {
+  verifyToken(bearer: string): BuilderPrincipal | undefined {
     const claims = this.tokens.get(bearer);
     if (!claims) return undefined;
-    if (claims.expiresAt <= this.clock.now()) {
+    if (claims.expiresAt.getTime() <= this.clock.now()) {
       this.tokens.delete(bearer);
       return undefined;
     }

@@ -5,9 +5,9 @@ export const BUILDER_SCOPE = 'builder';
 
 /**
  * What a verified bearer token grants: the shape of the tenants issue's
- * scoped tokens (`verifyToken(bearer)`), which this server takes as is.
+ * `VerifiedToken` (scoped tokens), which this server takes as is.
  */
-export interface TokenClaims {
+export interface BuilderPrincipal {
   tokenId: string;
   tenant: TenantId;
   scopes: readonly string[];
@@ -15,15 +15,15 @@ export interface TokenClaims {
   integrations?: readonly string[] | undefined;
   /** When true, nothing that writes (at a provider or in the stores) is allowed. */
   readOnly: boolean;
-  /** Epoch ms. */
-  expiresAt: number;
+  expiresAt: Date;
 }
 
 /**
  * Checks a bearer token and says what it grants. It throws (or answers
  * undefined) for a token that is malformed, forged, expired or revoked; the
- * server answers 401 then, and never says which.
+ * server answers 401 then, and never says which. The tenants' scoped tokens
+ * fit as `{ verifyToken: (bearer) => verifyToken(bearer, { key, revocations, scope: 'builder' }) }`.
  */
 export interface TokenVerifier {
-  verifyToken(bearer: string): Promise<TokenClaims | undefined> | TokenClaims | undefined;
+  verifyToken(bearer: string): Promise<BuilderPrincipal | undefined> | BuilderPrincipal | undefined;
 }
