@@ -12,22 +12,33 @@ export interface CliResult {
   err: string;
 }
 
-/** Runs the CLI in this process and captures what it wrote to stdout and stderr. */
-export async function cli(...args: string[]): Promise<CliResult> {
+/** What the process writes to stdout and stderr from now on, kept from the terminal until `restore`. */
+export function captureOutput() {
   const result = { out: '', err: '' };
-  process.exitCode = undefined;
   const stdout = capture(process.stdout, (chunk) => {
     result.out += chunk;
   });
   const stderr = capture(process.stderr, (chunk) => {
     result.err += chunk;
   });
+  return {
+    result,
+    restore: () => {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    },
+  };
+}
+
+/** Runs the CLI in this process and captures what it wrote to stdout and stderr. */
+export async function cli(...args: string[]): Promise<CliResult> {
+  process.exitCode = undefined;
+  const { result, restore } = captureOutput();
   try {
     const code = await runCli(args);
     return { code, ...result };
   } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
+    restore();
     process.exitCode = undefined;
   }
 }

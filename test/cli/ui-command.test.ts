@@ -1,9 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/program.js';
 import { packageRoot } from '../../src/files/package-root.js';
-import { addSandboxTicketing, type CliWorld, cli, closeCliWorld, openCliWorld } from './cli-harness.js';
+import {
+  addSandboxTicketing,
+  type CliWorld,
+  captureOutput,
+  cli,
+  closeCliWorld,
+  openCliWorld,
+} from './cli-harness.js';
 
 let world: CliWorld;
 beforeAll(async () => {
@@ -14,28 +21,18 @@ afterAll(() => closeCliWorld(world, 'TS_UI_TOKEN'));
 
 /** Runs a serving command in this process until it prints `ready`, and stops it as a terminal would (SIGTERM). */
 async function serving(args: string[], ready: RegExp) {
-  let out = '';
-  let err = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
+  const { result, restore } = captureOutput();
   const done = runCli(args);
-  for (let waited = 0; !ready.test(`${out}${err}`) && waited < 20_000; waited += 20) {
+  for (let waited = 0; !ready.test(`${result.out}${result.err}`) && waited < 20_000; waited += 20) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {
-    out: () => out,
-    err: () => err,
+    out: () => result.out,
+    err: () => result.err,
     stop: async () => {
       process.emit('SIGTERM');
       const code = await done;
-      stdout.mockRestore();
-      stderr.mockRestore();
+      restore();
       return code;
     },
   };
@@ -76,5 +73,28 @@ describe('toolsteps ui', () => {
     const refused = await cli('ui', '--port', '0', '--tenant', 'globex');
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('only the "default" tenant');
+  });
+});
+
+describe('toolsteps serve', () => {
+  it('serves the API and its OpenAPI document, and prints a builder token on stderr only', async () => {
+    const running = await serving(
+      ['serve', '--port', '0', '--sandbox', '--allow-origin', 'https://builder.example'],
+      /builder token/,
+    );
+    try {
+      const [, base] = /builder API at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(running.out()) ?? [];
+      const [, token] = /: (tsb_\S+)/.exec(running.err()) ?? [];
+      expect(running.out()).not.toContain(token);
+      const document = await fetch(`${base}/v1/openapi.json`);
+      expect((await document.json()).openapi).toBe('3.1.0');
+      const hits = await fetch(`${base}/v1/steps?q=zendesk`, {
+        headers: { authorization: `Bearer ${token}`, origin: 'https://builder.example' },
+      });
+      expect(hits.headers.get('access-control-allow-origin')).toBe('https://builder.example');
+      expect((await hits.json()).hits.length).toBeGreaterThan(0);
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
   });
 });
