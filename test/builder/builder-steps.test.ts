@@ -64,6 +64,11 @@ describe('the catalogue through the builder API', () => {
       body: { field: 'assignee', connection: 'desk' },
     });
     expect([answer.status, answer.body.error.code]).toEqual([501, 'not_implemented']);
+    const theirs = await world.json('/v1/steps/ticketing.create_ticket/options', {
+      token: world.token('globex'),
+      body: { field: 'assignee', connection: 'desk' },
+    });
+    expect([theirs.status, theirs.body.error.code]).toEqual([404, 'not_found']);
   });
 
   it('integrations say how each is connected and which fields a person fills in', async () => {

@@ -172,6 +172,12 @@ describe('trigger setup through the builder API', () => {
     expect(refused.status).toBeGreaterThanOrEqual(400);
   });
 
+  it('a stream ends when its token expires: it must not outlive what authorised it', async () => {
+    const stream = await world.api('/v1/events', { token: world.token('acme', { ttlMs: 300 }) });
+    const ended = await stream.text();
+    expect(ended).toContain(': connected');
+  });
+
   it('deactivates, then removes the webhook at the provider and the subscription', async () => {
     expect(
       (await world.json(`/v1/subscriptions/${subscriptionId}/deactivate`, { method: 'POST' })).body.active,
