@@ -29,23 +29,18 @@ const QUERIES = [
 ];
 
 describe("the search index gives the scan's answer", () => {
-  it.each(QUERIES)('steps, %j', (query) => {
-    const steps = registry.listSteps();
-    const scanned = rankItems(steps, integrationOf, query, 50);
-    const indexed = new SearchIndex(steps, integrationOf).rank(query, 50);
-    expect(indexed.map(({ item, score }) => [item.id, score])).toEqual(
-      scanned.map(({ item, score }) => [item.id, score]),
-    );
-  });
-
-  it.each(QUERIES)('triggers, %j', (query) => {
-    const triggers = registry.listTriggers();
-    const scanned = rankItems(triggers, integrationOf, query, 50);
-    const indexed = new SearchIndex(triggers, integrationOf).rank(query, 50);
-    expect(indexed.map(({ item, score }) => [item.id, score])).toEqual(
-      scanned.map(({ item, score }) => [item.id, score]),
-    );
-  });
+  const kinds = { steps: registry.listSteps(), triggers: registry.listTriggers() };
+  it.each(Object.keys(kinds).flatMap((kind) => QUERIES.map((query) => [kind, query])))(
+    '%s, %j',
+    (kind, query) => {
+      const items = kinds[kind as keyof typeof kinds];
+      const scanned = rankItems<(typeof items)[number]>(items, integrationOf, query, 50);
+      const indexed = new SearchIndex<(typeof items)[number]>(items, integrationOf).rank(query, 50);
+      expect(indexed.map(({ item, score }) => [item.id, score])).toEqual(
+        scanned.map(({ item, score }) => [item.id, score]),
+      );
+    },
+  );
 
   it('the registry searches through it', () => {
     expect(registry.search('create ticket', 1)[0]?.step.id).toBe('ticketing.create_ticket');

@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { docExamples, exampleFolder } from '../support/doc-examples.js';
-
-const run = promisify(execFile);
-const repo = process.cwd();
-const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
+import { docExamples } from '../support/doc-examples.js';
+import { compileProject, strictProject, writeExamples } from '../support/strict-typescript.js';
 
 /**
  * Every whole ```ts example of the README and docs/ compiles, strictly, as
@@ -19,35 +14,14 @@ const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
  * again, against the packed tarball, with skipLibCheck off.)
  */
 it('compiles every whole TypeScript example of the README and docs/', async () => {
-  const examples = docExamples(repo);
+  const examples = docExamples();
   expect(examples.length).toBeGreaterThan(5);
-  const root = path.join(repo, 'node_modules/.cache/doc-examples');
+  const root = path.join(process.cwd(), 'node_modules/.cache/doc-examples');
   await rm(root, { recursive: true, force: true });
-  for (const example of examples) {
-    const file = path.join(root, exampleFolder(example), example.file);
-    await mkdir(path.dirname(file), { recursive: true });
-    // `export {}` makes a file of statements a module, where top-level await is allowed.
-    await writeFile(file, `${example.code}\nexport {};\n`);
-  }
-  await writeFile(
-    path.join(root, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        target: 'ES2022',
-        lib: ['ES2022'],
-        skipLibCheck: true,
-        noEmit: true,
-        types: ['node'],
-      },
-      include: ['**/*.ts'],
-    }),
-  );
-  const checked = await run(process.execPath, [tsc, '-p', root], { maxBuffer: 8 << 20 }).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
-  expect(checked).toBe('');
+  await writeExamples(root, examples);
+  const project = strictProject({
+    compilerOptions: { skipLibCheck: true, noEmit: true },
+    include: ['**/*.ts'],
+  });
+  expect(await compileProject(root, project)).toBe('');
 }, 120_000);

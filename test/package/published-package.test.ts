@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStage, packStage } from '../../scripts/pack-package.mjs';
 import { type DocExample, docExamples, exampleFolder } from '../support/doc-examples.js';
+import { compileProject, strictProject, writeExamples } from '../support/strict-typescript.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();
-const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
 const OPTIONAL_PEERS = ['ioredis', 'bullmq', 'ai', '@modelcontextprotocol/sdk'];
 const ENTRIES = [
   'toolsteps',
@@ -119,27 +119,11 @@ describe('the published type declarations, in a project without any optional pee
         '',
       ].join('\n'),
     );
-    await writeFile(
-      path.join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2022'],
-          skipLibCheck: false,
-          noEmit: true,
-          types: ['node'],
-          typeRoots: [path.join(repo, 'node_modules/@types')],
-        },
-        files: ['consumer.ts'],
-      }),
-    );
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer }).then(
-      () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
+    const project = strictProject({
+      compilerOptions: { skipLibCheck: false, noEmit: true },
+      files: ['consumer.ts'],
+    });
+    const checked = await compileProject(consumer, project);
     expect(checked).toBe('');
   }, 300_000);
 
@@ -154,33 +138,13 @@ describe('the published type declarations, in a project without any optional pee
     const examples = docExamples(repo).filter((example) => example.packages.every((name) => own.test(name)));
     expect(examples.map((example) => example.page)).toContain('docs/sandbox.md');
     const root = path.join(consumer, 'examples');
-    for (const example of examples) {
-      const file = path.join(root, exampleFolder(example), example.file);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, `${example.code}\nexport {};\n`);
-    }
-    await writeFile(
-      path.join(root, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2022'],
-          skipLibCheck: false,
-          outDir: 'built',
-          types: ['node'],
-          typeRoots: [path.join(repo, 'node_modules/@types')],
-        },
-        include: ['**/*.ts'],
-        exclude: ['built'],
-      }),
-    );
-    const compiled = await run(process.execPath, [tsc, '-p', root], { cwd: consumer }).then(
-      () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
+    await writeExamples(root, examples);
+    const project = strictProject({
+      compilerOptions: { skipLibCheck: false, outDir: 'built' },
+      include: ['**/*.ts'],
+      exclude: ['built'],
+    });
+    const compiled = await compileProject(root, project);
     expect(compiled).toBe('');
     // docs/sandbox.md's first example: the library against an in-process sandbox, end to end.
     const sandboxExample = examples.find((example) => example.page === 'docs/sandbox.md') as DocExample;
