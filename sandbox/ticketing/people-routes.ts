@@ -1,17 +1,14 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import {
-  bodyMember,
-  cursorPage,
-  invalid,
-  NOT_FOUND,
-  type TicketingCaller,
-  type TicketingRequest,
-} from './ticketing-wire.js';
+import { cursorPage, NOT_FOUND, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
 
-/** Users, cursor-paged. */
+/** Users, cursor-paged; `role` (or `role[]`, repeated) keeps those roles only. */
 function listUsers(request: TicketingRequest): Reply {
-  return cursorPage(request, [...request.caller.account.users.values()], 'users', (user) => user, 100);
+  const roles = [...request.query.getAll('role'), ...request.query.getAll('role[]')];
+  const users = [...request.caller.account.users.values()].filter(
+    (user) => !roles.length || roles.includes(user.role),
+  );
+  return cursorPage(request, users, 'users', (user) => user, 100);
 }
 
 /** One user. */
@@ -20,37 +17,10 @@ function showUser(request: TicketingRequest): Reply {
   return user ? json(200, { user }) : json(404, NOT_FOUND);
 }
 
-/** A user with a unique email; role end-user unless agent or admin. */
-function createUser(request: TicketingRequest): Reply {
-  const { account } = request.caller;
-  const fields = bodyMember(request, 'user');
-  if (!fields || typeof fields.name !== 'string' || fields.name === '')
-    return invalid({ name: 'Name: cannot be blank' });
-  if (typeof fields.email === 'string' && account.userByEmail(fields.email)) {
-    return invalid({ email: `Email: ${fields.email} is already being used by another user` });
-  }
-  const role = ['end-user', 'agent', 'admin'].includes(String(fields.role))
-    ? (fields.role as 'end-user')
-    : 'end-user';
-  const user = account.addUser({ name: fields.name, email: String(fields.email ?? ''), role });
-  return json(201, { user });
-}
-
 /** The signed-in user (the provider's `GET /api/v2/users/me`), the cheapest authenticated read. */
 function showMe(request: TicketingRequest): Reply {
   const user = request.caller.account.users.get(request.caller.userId);
   return user ? json(200, { user }) : json(404, NOT_FOUND);
-}
-
-/** Name and email. */
-function updateUser(request: TicketingRequest): Reply {
-  const user = request.caller.account.users.get(Number(request.params.id));
-  if (!user) return json(404, NOT_FOUND);
-  const fields = bodyMember(request, 'user') ?? {};
-  if (typeof fields.name === 'string') user.name = fields.name;
-  if (typeof fields.email === 'string') user.email = fields.email;
-  user.updated_at = request.caller.account.timestamp();
-  return json(200, { user });
 }
 
 /** Organizations, cursor-paged. */
@@ -78,8 +48,6 @@ export function peopleRoutes(router: Router<TicketingCaller>): void {
     .on('GET', '/api/v2/users/me.json', showMe)
     .on('GET', '/api/v2/users/me', showMe)
     .on('GET', '/api/v2/users/:id.json', showUser)
-    .on('POST', '/api/v2/users.json', createUser)
-    .on('PUT', '/api/v2/users/:id.json', updateUser)
     .on('GET', '/api/v2/organizations.json', listOrganizations)
     .on('GET', '/api/v2/organizations/:id.json', showOrganization);
 }

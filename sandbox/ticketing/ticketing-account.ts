@@ -60,12 +60,19 @@ export class TicketingAccount {
   }
 
   addUser(
-    fields: Pick<UserRecord, 'name' | 'email' | 'role'> & { organization_id?: number | null },
+    fields: Pick<UserRecord, 'name' | 'email' | 'role'> &
+      Partial<Omit<UserRecord, 'id' | 'name' | 'email' | 'role' | 'created_at' | 'updated_at'>>,
   ): UserRecord {
     const at = this.now();
     const user: UserRecord = {
       id: this.newId('user'),
       organization_id: null,
+      external_id: null,
+      phone: null,
+      time_zone: 'Sydney',
+      notes: '',
+      tags: [],
+      suspended: false,
       ...fields,
       created_at: at,
       updated_at: at,

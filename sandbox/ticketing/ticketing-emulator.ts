@@ -19,6 +19,7 @@ import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { triggerRoutes } from './trigger-routes.js';
 import { uploadRoutes } from './upload-routes.js';
+import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 const DEFAULT_ASSUMPTIONS = TicketingAssumptions.parse({});
@@ -80,6 +81,8 @@ export class TicketingEmulator implements Emulator {
     });
     this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 700, 60_000);
     ticketRoutes(this.api);
+    // Before the people routes, whose `/users/:id` would take "search" as an id.
+    userRoutes(this.api);
     peopleRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);

@@ -13,9 +13,18 @@ export interface UserRecord {
   email: string;
   role: 'end-user' | 'agent' | 'admin';
   organization_id: number | null;
+  external_id: string | null;
+  phone: string | null;
+  time_zone: string;
+  notes: string;
+  tags: string[];
+  suspended: boolean;
   created_at: string;
   updated_at: string;
 }
+
+/** The user fields a create or update may set, beside name, email and role. */
+export const USER_TEXT_FIELDS = ['external_id', 'phone', 'time_zone', 'notes'] as const;
 
 export interface OrganizationRecord {
   id: number;
@@ -59,6 +68,7 @@ export interface TicketRecord {
   assignee_id: number | null;
   organization_id: number | null;
   group_id: number | null;
+  due_at: string | null;
   collaborator_ids: number[];
   follower_ids: number[];
   tags: string[];

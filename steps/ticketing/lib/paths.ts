@@ -5,12 +5,14 @@ export const ticketingPaths = {
   ticketComments: '/api/v2/tickets/{id}/comments.json',
   ticketTags: '/api/v2/tickets/{id}/tags.json',
   users: '/api/v2/users.json',
+  usersSearch: '/api/v2/users/search.json',
   user: '/api/v2/users/{id}.json',
   me: '/api/v2/users/me.json',
   organizations: '/api/v2/organizations.json',
   organization: '/api/v2/organizations/{id}.json',
   search: '/api/v2/search.json',
   searchExport: '/api/v2/search/export.json',
+  uploads: '/api/v2/uploads.json',
 } as const;
 
 /** Fills `{id}` in a path with a value that is already a validated positive integer. */

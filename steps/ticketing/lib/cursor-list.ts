@@ -1,0 +1,52 @@
+import * as z from 'zod';
+import type { HttpClient } from '../../../src/kit/index.js';
+import { readAnswer } from './read-answer.js';
+
+/** The paging input every cursor-paged list step takes. */
+export const CursorPaging = {
+  limit: z.number().int().min(1).max(100).default(25).describe('Records per page, 1 to 100.'),
+  cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
+};
+
+const Meta = z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() });
+
+export interface CursorPageRead<Item> {
+  items: Item[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * One page of a cursor-paged list (`page[size]`, at most 100, and
+ * `page[after]`), its records read through `item` under `member`. The
+ * provider's own `after_cursor` is handed back as the next cursor.
+ */
+export async function readCursorPage<Item extends z.ZodType>(
+  http: HttpClient,
+  request: {
+    path: string;
+    member: string;
+    item: Item;
+    limit: number;
+    cursor?: string | undefined;
+    query?: Record<string, string | number | undefined>;
+  },
+): Promise<CursorPageRead<z.output<Item>>> {
+  const response = await http.request({
+    method: 'GET',
+    path: request.path,
+    // An undefined query value is not sent.
+    query: { ...request.query, 'page[size]': request.limit, 'page[after]': request.cursor },
+  });
+  const page = readAnswer(
+    z.object({ [request.member]: z.array(request.item), meta: Meta }),
+    response.body,
+    `GET ${request.path}`,
+  ) as { meta: z.infer<typeof Meta> } & Record<string, z.output<Item>[]>;
+  const hasMore = page.meta.has_more && Boolean(page.meta.after_cursor);
+  return {
+    items: page[request.member] ?? [],
+    has_more: hasMore,
+    next_cursor: hasMore ? (page.meta.after_cursor ?? null) : null,
+  };
+}

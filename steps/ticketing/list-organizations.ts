@@ -1,0 +1,35 @@
+import * as z from 'zod';
+import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { ticketing } from './integration.js';
+import { CursorPaging, readCursorPage } from './lib/cursor-list.js';
+import { ticketingPath } from './lib/paths.js';
+import { Organization } from './lib/people-schema.js';
+
+export default defineStep({
+  id: 'ticketing.list_organizations',
+  integration: ticketing,
+  title: 'List Organizations',
+  description: 'List the organizations (customer companies) of the account.',
+  agentDescription:
+    'Lists organizations one page at a time, oldest first. Pass next_cursor back as cursor for the next page. Read-only and safe to retry.',
+  keywords: ['organizations', 'companies', 'customers', 'accounts', 'orgs', 'list'],
+  input: z.strictObject(CursorPaging),
+  output: cursorPageOutput('organizations', Organization, {
+    items: 'This page of organizations.',
+    cursor: 'Pass as cursor to get the next page; null on the last page.',
+  }),
+  access: 'read',
+  idempotent: true,
+  variables: { organization_ids: '$.organizations[*].id', next_cursor: '$.next_cursor' },
+  examples: [{ title: 'The first organizations', input: { limit: 10 } }],
+  async run(input, { http }) {
+    const page = await readCursorPage(http, {
+      path: ticketingPath('organizations'),
+      member: 'organizations',
+      item: Organization,
+      limit: input.limit,
+      cursor: input.cursor,
+    });
+    return { organizations: page.items, has_more: page.has_more, next_cursor: page.next_cursor };
+  },
+});

@@ -1,0 +1,36 @@
+import * as z from 'zod';
+import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { ticketing } from './integration.js';
+import { CursorPaging, readCursorPage } from './lib/cursor-list.js';
+import { ticketingPath } from './lib/paths.js';
+import { User, UserRole } from './lib/people-schema.js';
+
+export default defineStep({
+  id: 'ticketing.list_users',
+  integration: ticketing,
+  title: 'List Users',
+  description: 'List the users of the account, optionally only one role (agents, admins or end users).',
+  agentDescription:
+    'Lists users one page at a time, oldest first; role narrows to end-user, agent or admin (e.g. role agent to see who tickets can be assigned to). Pass next_cursor back as cursor, with the same role, for the next page. To find someone by name or email use Search Users. Read-only and safe to retry.',
+  keywords: ['users', 'agents', 'admins', 'customers', 'end users', 'people', 'team', 'list'],
+  input: z.strictObject({ role: UserRole.optional(), ...CursorPaging }),
+  output: cursorPageOutput('users', User, {
+    items: 'This page of users.',
+    cursor: 'Pass as cursor to get the next page; null on the last page.',
+  }),
+  access: 'read',
+  idempotent: true,
+  variables: { user_ids: '$.users[*].id', next_cursor: '$.next_cursor' },
+  examples: [{ title: 'The agents', input: { role: 'agent', limit: 10 } }],
+  async run(input, { http }) {
+    const page = await readCursorPage(http, {
+      path: ticketingPath('users'),
+      member: 'users',
+      item: User,
+      limit: input.limit,
+      cursor: input.cursor,
+      query: { role: input.role },
+    });
+    return { users: page.items, has_more: page.has_more, next_cursor: page.next_cursor };
+  },
+});
