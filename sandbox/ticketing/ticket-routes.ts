@@ -1,8 +1,8 @@
 import { definedOnly } from '../../src/values/defined-only.js';
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import { normalizeTags, resolveAssignee, validateFields } from './ticket-fields.js';
-import type { TicketRecord } from './ticketing-state.js';
+import { applyPeople, normalizeTags, resolveAssignee, staleUpdate, validateFields } from './ticket-fields.js';
+import type { CommentRecord, TicketRecord } from './ticketing-state.js';
 import {
   bodyMember,
   cursorPage,
@@ -57,8 +57,12 @@ function createTicket(request: TicketingRequest): Reply {
     requester_id: typeof fields.requester_id === 'number' ? fields.requester_id : userId,
     submitter_id: userId,
     assignee_id: resolveAssignee(account, fields) ?? null,
-    organization_id: null,
+    // The provider files a ticket under its requester's organization unless told otherwise.
+    organization_id:
+      account.users.get(typeof fields.requester_id === 'number' ? fields.requester_id : userId)
+        ?.organization_id ?? null,
     group_id: null,
+    due_at: null,
     collaborator_ids: [],
     follower_ids: [],
     tags: normalizeTags(fields.tags),
@@ -70,6 +74,7 @@ function createTicket(request: TicketingRequest): Reply {
     updated_at: at,
     comments: [],
   };
+  applyPeople(ticket, fields);
   account.addComment(ticket, userId, description, comment.public !== false, uploads.attachments);
   account.tickets.set(ticket.id, ticket);
   account.changed({ after: ticket, actorId: userId });
@@ -108,6 +113,8 @@ function updateTicket(request: TicketingRequest): Reply {
   if (!ticket) return json(404, NOT_FOUND);
   const fields = bodyMember(request, 'ticket');
   if (!fields) return invalid({ ticket: 'is required' });
+  const stale = staleUpdate(ticket, fields);
+  if (stale) return stale;
   if (ticket.status === 'closed') return invalid({ status: 'Status: closed prevents ticket update' });
   if (fields.status === 'new' && ticket.status !== 'new')
     return invalid({ status: 'Status: cannot be set back to new' });
@@ -121,6 +128,7 @@ function updateTicket(request: TicketingRequest): Reply {
   const assignee = resolveAssignee(account, fields);
   if (assignee !== undefined) ticket.assignee_id = assignee;
   if (fields.tags !== undefined) ticket.tags = normalizeTags(fields.tags);
+  applyPeople(ticket, fields);
   if (Array.isArray(fields.custom_fields)) {
     for (const field of fields.custom_fields as { id: number; value: unknown }[]) {
       const existing = ticket.custom_fields.find((candidate) => candidate.id === field.id);
@@ -131,13 +139,22 @@ function updateTicket(request: TicketingRequest): Reply {
   const comment = fields.comment as Record<string, unknown> | undefined;
   const uploads = takeUploads(account, comment?.uploads);
   if ('problem' in uploads) return uploads.problem;
+  // A comment may be posted as another user (`author_id`), who must exist.
+  const authorId = typeof comment?.author_id === 'number' ? comment.author_id : userId;
+  if (!account.users.has(authorId)) return invalid({ author_id: 'Author: is invalid' });
   const added =
     comment && typeof comment.body === 'string' && comment.body !== ''
-      ? account.addComment(ticket, userId, comment.body, comment.public !== false, uploads.attachments)
+      ? account.addComment(ticket, authorId, comment.body, comment.public !== false, uploads.attachments)
       : undefined;
   ticket.updated_at = account.timestamp();
   account.changed({ before, after: ticket, comment: added, actorId: userId });
-  return json(200, { ticket: publicTicket(ticket, base), audit: { ticket_id: ticket.id } });
+  return json(200, { ticket: publicTicket(ticket, base), audit: audit(ticket, userId, added) });
+}
+
+/** The update's audit (AuditObject): who changed the ticket, when, and the comment event when one was added. */
+function audit(ticket: TicketRecord, authorId: number, added: CommentRecord | undefined) {
+  const events = added ? [{ id: added.id, type: 'Comment', body: added.body }] : [];
+  return { ticket_id: ticket.id, author_id: authorId, created_at: ticket.updated_at, events };
 }
 
 /** 204; the ticket is gone (a second delete is a 404). */
@@ -153,7 +170,9 @@ function listComments(request: TicketingRequest): Reply {
   const { account } = request.caller;
   const ticket = ticketOf(request);
   if (!ticket) return json(404, NOT_FOUND);
-  const reply = cursorPage(request, ticket.comments, 'comments', (comment) => comment, 100);
+  // The description: with cursor paging, `sort=-created_at` lists newest first.
+  const newestFirst = request.query.get('sort') === '-created_at';
+  const reply = cursorPage(request, ticket.comments, 'comments', (comment) => comment, 100, newestFirst);
   if ((request.query.get('include') ?? '').split(',').includes('users') && reply.body) {
     const ids = [...new Set(ticket.comments.map((comment) => comment.author_id))];
     (reply.body as Record<string, unknown>).users = ids.map((id) => account.users.get(id)).filter(Boolean);
@@ -190,6 +209,8 @@ function ticketTags(request: TicketingRequest): Reply {
   if (request.method === 'GET') return json(200, { tags: ticket.tags });
   const tags = (request.body as { tags?: unknown } | undefined)?.tags;
   if (!Array.isArray(tags)) return invalid({ tags: 'is required: an array of tags' });
+  const stale = staleUpdate(ticket, request.body as Record<string, unknown> | undefined);
+  if (stale) return stale;
   if (ticket.status === 'closed') return invalid({ status: 'Status: closed prevents ticket update' });
   const before = account.snapshot(ticket);
   const named = normalizeTags(tags);

@@ -81,6 +81,7 @@ function addTicket(account: TicketingAccount, requester: UserRecord, seed: Ticke
     assignee_id: assigneeId,
     organization_id: requester.organization_id,
     group_id: null,
+    due_at: null,
     collaborator_ids: [],
     follower_ids: [],
     tags,

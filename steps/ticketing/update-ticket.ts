@@ -6,14 +6,18 @@ import {
   Assignee,
   assigneeFields,
   CustomFields,
+  IsoDateTime,
+  PeopleIds,
   Tags,
   Ticket,
   TicketId,
   TicketPriority,
+  TicketRoutingFields,
   TicketStatus,
   TicketType,
   UploadTokens,
 } from './lib/ticket-schema.js';
+import { isConflict, putTicket, readTicket, sameInstant, ticketChanged } from './lib/ticket-update.js';
 
 const CHANGE_FIELDS = [
   'status',
@@ -27,6 +31,13 @@ const CHANGE_FIELDS = [
   'internal_note',
   'public_comment',
   'custom_fields',
+  'requester_id',
+  'group_id',
+  'organization_id',
+  'due_at',
+  'add_followers',
+  'remove_followers',
+  'add_collaborators',
 ] as const;
 
 const UpdateTicketInput = z
@@ -44,7 +55,23 @@ const UpdateTicketInput = z
     public_comment: z.string().min(1).max(65_000).optional().describe('A public reply the requester sees.'),
     custom_fields: CustomFields.optional(),
     upload_tokens: UploadTokens.optional().describe(
-      'Upload tokens (POST /api/v2/uploads.json through the API Call step) whose files go with the public_comment, or the internal_note when there is no reply.',
+      'Upload tokens (from Upload Attachment) whose files go with the public_comment, or the internal_note when there is no reply.',
+    ),
+    requester_id: TicketRoutingFields.requester_id.optional(),
+    group_id: TicketRoutingFields.group_id
+      .nullable()
+      .optional()
+      .describe('The group (team) to assign; null to clear.'),
+    organization_id: TicketRoutingFields.organization_id.optional(),
+    due_at: TicketRoutingFields.due_at
+      .nullable()
+      .optional()
+      .describe('Due date of a task ticket; null to clear.'),
+    add_followers: PeopleIds.followers.optional().describe('Agents to add as followers (user ids).'),
+    remove_followers: PeopleIds.followers.optional().describe('Followers to remove (user ids).'),
+    add_collaborators: PeopleIds.collaborators.optional().describe('Users to add as CCs (user ids).'),
+    if_updated_at: IsoDateTime.optional().describe(
+      "The ticket's updated_at when you read it: the update is refused (nothing changed) if the ticket changed since.",
     ),
   })
   .superRefine((value, context) => {
@@ -70,6 +97,9 @@ const UpdateTicketInput = z
     }
   });
 type UpdateTicketInput = z.output<typeof UpdateTicketInput>;
+
+const REPLAY_HINT =
+  'The update may have been applied by an attempt whose answer was lost. Read the ticket (Get Ticket Info) before sending it again.';
 
 /** One ticket PUT, and the comment it adds, if any. */
 interface TicketUpdate {
@@ -118,12 +148,51 @@ export default defineStep({
     },
   ],
   async run(input, { http }) {
+    if (input.if_updated_at !== undefined) return guardedUpdate(http, input, input.if_updated_at);
     const tagsEdited = await editTags(http, input);
-    const { ticket, applied } = await sendUpdates(http, input.ticket_id, ticketUpdates(input), tagsEdited);
+    const { ticket, applied } = await sendUpdates(http, input.ticket_id, ticketUpdates(input), {
+      tagsEdited,
+    });
     // Only tags changed: the tags endpoint answers with tags alone, so read the ticket.
     return { ticket: ticket ?? (await readTicket(http, input.ticket_id)), applied };
   },
 });
+
+/**
+ * The update under a collision guard: refused, with nothing sent, when the
+ * ticket's updated_at is no longer `ifUpdatedAt`; then every PUT is the
+ * provider's safe update, so an edit that lands between our read and our
+ * write is refused by the provider too. Tag additions and removals become
+ * the whole set computed from the ticket as read, inside the same guarded
+ * PUT: the tags endpoint's answer carries no updated_at to guard the next PUT with.
+ */
+async function guardedUpdate(http: HttpClient, input: UpdateTicketInput, ifUpdatedAt: string) {
+  const current = await readTicket(http, input.ticket_id);
+  if (!sameInstant(current.updated_at, ifUpdatedAt)) {
+    throw ticketChanged(input.ticket_id, ifUpdatedAt, { updatedAt: current.updated_at ?? undefined });
+  }
+  const edited = input.add_tags || input.remove_tags;
+  const tags = edited
+    ? [...current.tags, ...(input.add_tags ?? []).filter((tag) => !current.tags.includes(tag))].filter(
+        (tag) => !input.remove_tags?.includes(tag),
+      )
+    : input.replace_tags;
+  const updates = ticketUpdates({
+    ...input,
+    add_tags: undefined,
+    remove_tags: undefined,
+    replace_tags: tags,
+  });
+  try {
+    const { ticket, applied } = await sendUpdates(http, input.ticket_id, updates, { stamp: ifUpdatedAt });
+    return { ticket: ticket ?? current, applied };
+  } catch (error) {
+    if (!isConflict(error) || error.context.applied) throw error;
+    // A refused replay may be our own first attempt that landed; a refused first attempt changed nothing.
+    if (error.replayed) throw error.asPossiblyApplied(REPLAY_HINT);
+    throw ticketChanged(input.ticket_id, ifUpdatedAt, { cause: error });
+  }
+}
 
 /**
  * Adds and removes the tags named, and says whether it did. The single-ticket
@@ -159,6 +228,12 @@ function ticketUpdates(input: UpdateTicketInput): TicketUpdate[] {
     // `tags` on the ticket replaces the whole set.
     tags: input.replace_tags,
     custom_fields: input.custom_fields,
+    requester_id: input.requester_id,
+    group_id: input.group_id,
+    organization_id: input.organization_id,
+    due_at: input.due_at,
+    followers: followerChanges(input),
+    additional_collaborators: input.add_collaborators,
   });
   // The provider takes one comment per update, so a note and a reply go in two updates.
   const updates: TicketUpdate[] = [];
@@ -188,31 +263,39 @@ function ticketUpdates(input: UpdateTicketInput): TicketUpdate[] {
   return updates;
 }
 
+/** The provider's `followers` edits: `{user_id, action: "put" | "delete"}`. */
+function followerChanges(input: UpdateTicketInput) {
+  const edits = [
+    ...(input.add_followers ?? []).map((id) => ({ user_id: id, action: 'put' })),
+    ...(input.remove_followers ?? []).map((id) => ({ user_id: id, action: 'delete' })),
+  ];
+  return edits.length ? edits : undefined;
+}
+
 /**
  * Sends the updates in order and answers with the last ticket and which
  * comments were added. A failure after something was saved says what was.
+ * With a `stamp`, each PUT is a safe update against the ticket as the one
+ * before left it.
  */
 async function sendUpdates(
   http: HttpClient,
   ticketId: number,
   updates: TicketUpdate[],
-  tagsEdited: boolean,
+  guard: { tagsEdited?: boolean; stamp?: string },
 ): Promise<{
   ticket: z.infer<typeof Ticket> | undefined;
   applied: Record<NonNullable<TicketUpdate['adds']>, boolean>;
 }> {
   const applied = { public_comment: false, internal_note: false };
+  const tagsEdited = guard.tagsEdited ?? false;
   let ticket: z.infer<typeof Ticket> | undefined;
+  let stamp = guard.stamp;
   for (const [index, update] of updates.entries()) {
     try {
-      const response = await http.request<{ ticket: unknown }>({
-        method: 'PUT',
-        path: ticketingPath('ticket', ticketId),
-        body: { ticket: update.ticket },
-        // A PUT that only sets fields is idempotent; one that adds a comment is not.
-        idempotent: update.adds === null,
-      });
-      ticket = Ticket.parse(response.body.ticket);
+      // A PUT that only sets fields is idempotent; one that adds a comment is not, unless guarded.
+      ticket = (await putTicket(http, ticketId, update.ticket, stamp)).ticket;
+      if (stamp !== undefined) stamp = ticket.updated_at ?? undefined;
       if (update.adds) applied[update.adds] = true;
     } catch (error) {
       if (isToolstepsError(error) && (index > 0 || tagsEdited)) {
@@ -228,12 +311,4 @@ async function sendUpdates(
     }
   }
   return { ticket, applied };
-}
-
-async function readTicket(http: HttpClient, ticketId: number): Promise<z.infer<typeof Ticket>> {
-  const shown = await http.request<{ ticket: unknown }>({
-    method: 'GET',
-    path: ticketingPath('ticket', ticketId),
-  });
-  return Ticket.parse(shown.body.ticket);
 }

@@ -56,6 +56,9 @@ export const Ticket = z.object({
   assignee_id: nullableNumber.describe('Agent assigned, if any.'),
   organization_id: nullableNumber.describe('Organization of the requester.'),
   group_id: nullableNumber.describe('Group assigned.'),
+  collaborator_ids: z.array(z.number()).default([]).describe("Users CC'd on the ticket."),
+  follower_ids: z.array(z.number()).default([]).describe('Agents following the ticket.'),
+  due_at: z.string().nullable().optional().describe('Due date of a task ticket (ISO 8601), if any.'),
   tags: z.array(z.string()).default([]).describe('Tags on the ticket.'),
   custom_fields: z
     .array(z.object({ id: z.number(), value: z.unknown() }))
@@ -80,6 +83,31 @@ export const UserSummary = z.object({
   email: z.string().nullable().optional().describe('Email address.'),
   role: z.string().nullable().optional().describe('end-user, agent or admin.'),
 });
+
+const PositiveId = z.number().int().positive();
+const UserIds = z.array(PositiveId).min(1).max(50);
+
+/** ISO 8601 date-time with a zone, as the provider's `due_at` and `updated_at` are written. */
+export const IsoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * The people and routing fields both Create Ticket and Update Ticket set:
+ * sent under the provider's own names.
+ */
+export const TicketRoutingFields = {
+  requester_id: PositiveId.describe('The user who asks (a customer); see Search Users.'),
+  group_id: PositiveId.describe('The group (team) the ticket is assigned to.'),
+  organization_id: PositiveId.describe(
+    "The requester's organization the ticket belongs to (one the requester is a member of).",
+  ),
+  due_at: IsoDateTime.describe('Due date, for tickets of type task (ISO 8601 date-time).'),
+};
+
+/** Followers (agents kept informed) and collaborators (CCs), by user id. */
+export const PeopleIds = {
+  followers: UserIds.describe('Agents who follow the ticket (user ids).'),
+  collaborators: UserIds.describe("Users CC'd on the ticket's public replies (user ids)."),
+};
 
 /** The provider takes an assignee as `assignee_id` or `assignee_email`. */
 export function assigneeFields(assignee: z.infer<typeof Assignee> | undefined): Record<string, unknown> {

@@ -22,6 +22,7 @@ async function seedTickets(fx: TicketingFixture, count: number, extra: Record<st
       assignee_id: null,
       organization_id: null,
       group_id: null,
+      due_at: null,
       collaborator_ids: [],
       follower_ids: [],
       tags: ['bulk'],
