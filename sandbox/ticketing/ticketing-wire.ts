@@ -67,15 +67,19 @@ export function pageLink(request: TicketingRequest, changes: Record<string, stri
   return url.toString();
 }
 
-/** Cursor pagination: `page[size]` (max 100) and `page[after]`; offset `page`/`per_page` stops at 10,000. */
+/**
+ * Cursor pagination: `page[size]` (max 100) and `page[after]`; offset
+ * `page`/`per_page` stops at 10,000. `descending` lists newest (highest id) first.
+ */
 export function cursorPage<T extends { id: number }>(
   request: TicketingRequest,
   all: T[],
   member: string,
   shape: (item: T) => unknown,
   maxSize: number,
+  descending = false,
 ): Reply {
-  const sorted = [...all].sort((a, b) => a.id - b.id);
+  const sorted = [...all].sort((a, b) => (descending ? b.id - a.id : a.id - b.id));
   if (request.query.has('page') && !request.query.has('page[after]') && !request.query.has('page[size]')) {
     const page = Number(request.query.get('page') ?? '1');
     const perPage = Math.min(100, Number(request.query.get('per_page') ?? '100'));
@@ -109,7 +113,8 @@ export function cursorPage<T extends { id: number }>(
       description: 'page[after] is not a valid cursor',
     });
   }
-  const rest = after === undefined ? sorted : sorted.filter((item) => item.id > after);
+  const rest =
+    after === undefined ? sorted : sorted.filter((item) => (descending ? item.id < after : item.id > after));
   const slice = rest.slice(0, sizeRaw);
   const hasMore = rest.length > slice.length;
   const last = slice.at(-1);
