@@ -48,6 +48,7 @@ export const SELECTIONS = [
       '/api/v2/search/export': ['get'],
       '/api/v2/users': ['get', 'post'],
       '/api/v2/users/{user_id}': ['get', 'put', 'delete'],
+      '/api/v2/users/search': ['get'],
       '/api/v2/organizations': ['get', 'post'],
       '/api/v2/organizations/{organization_id}': ['get', 'put', 'delete'],
       '/api/v2/uploads': ['post'],

@@ -263,11 +263,11 @@ function ticketUpdates(input: UpdateTicketInput): TicketUpdate[] {
   return updates;
 }
 
-/** The provider's `followers` edits: `{user_id, action: "put" | "delete"}`. */
+/** The provider's `followers` edits: `{user_id, action: "put" | "delete"}`, the id as a string (FollowerObject). */
 function followerChanges(input: UpdateTicketInput) {
   const edits = [
-    ...(input.add_followers ?? []).map((id) => ({ user_id: id, action: 'put' })),
-    ...(input.remove_followers ?? []).map((id) => ({ user_id: id, action: 'delete' })),
+    ...(input.add_followers ?? []).map((id) => ({ user_id: String(id), action: 'put' })),
+    ...(input.remove_followers ?? []).map((id) => ({ user_id: String(id), action: 'delete' })),
   ];
   return edits.length ? edits : undefined;
 }

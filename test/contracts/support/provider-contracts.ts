@@ -26,6 +26,11 @@ function ticketingExtraParameters(found: FoundOperation): Record<string, Schema>
   if (found.method === 'POST' && found.template === '/api/v2/uploads')
     return { filename: string, token: string };
   if (found.method !== 'GET') return {};
+  // List Comments names its sort order in prose: with cursor paging, `sort` is "created_at" or "-created_at".
+  const sorting =
+    found.template === '/api/v2/tickets/{ticket_id}/comments'
+      ? { sort: { type: 'string', enum: ['created_at', '-created_at'] } }
+      : {};
   const cursor = { 'page[size]': integer, 'page[after]': string, 'page[before]': string };
   const offset = { page: integer, per_page: integer };
   const section = /#### Pagination([\s\S]*?)(####|$)/.exec(String(found.operation.description ?? ''))?.[1];
@@ -37,7 +42,7 @@ function ticketingExtraParameters(found: FoundOperation): Record<string, Schema>
     : found.template.endsWith('}')
       ? {}
       : { ...cursor, ...offset };
-  return { ...paging, include: string };
+  return { ...paging, ...sorting, include: string };
 }
 
 /** `/acme/api/v2/tickets/1.json` -> `/api/v2/tickets/{ticket_id}`'s form: no subdomain, no `.json`. */
@@ -56,6 +61,18 @@ const customFieldValue = {
  * Each correction names the example that shows the real shape.
  */
 export const ZENDESK_CORRECTIONS: DescriptionCorrection[] = [
+  {
+    at: '/components/schemas/TicketUpdateInput/properties/additional_collaborators/items',
+    replace: {
+      oneOf: [
+        { type: 'integer' },
+        { type: 'string', format: 'email' },
+        { $ref: '#/components/schemas/CollaboratorObject' },
+      ],
+    },
+    reason:
+      'the items point at CollaboratorObject alone, but the property\'s own words are "An array of numeric IDs, emails, or objects containing name and email properties"',
+  },
   ...['external_id', 'group_id', 'organization_id'].map((field) => ({
     at: `/components/schemas/TicketObject/properties/${field}`,
     merge: { nullable: true },

@@ -63,7 +63,7 @@ describe('ticket requester, group, organization, due date, followers and CCs', (
       requester_id: 2,
     });
     expect(JSON.parse(writes()[1]?.rawBody ?? '')).toEqual({
-      ticket: { requester_id: 2, group_id: 4, due_at: null, followers: [{ user_id: 1, action: 'delete' }] },
+      ticket: { requester_id: 2, group_id: 4, due_at: null, followers: [{ user_id: '1', action: 'delete' }] },
     });
   });
 
