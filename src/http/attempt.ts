@@ -108,26 +108,27 @@ function isBinaryType(contentType: string | null): boolean {
 }
 
 /**
- * Reads a whole body, at most `limitBytes` of it: parsed JSON when the content
- * type says JSON (text when it does not parse), the bytes of a successful
- * binary answer, else text. JSON nested deeper than any real answer is
+ * Reads a whole body, at most `maxResponseBytes` of it: parsed JSON when the
+ * content type says JSON (text when it does not parse), the bytes of a
+ * successful binary answer (or of any successful one, for `asBytes`), else text. JSON nested deeper than any real answer is
  * refused, before anything walks it recursively.
  * `quotesSecret` says whether the text may hold one of `secrets`, checked on
  * the text once instead of on every string of the parsed value.
  */
 async function readBody(
   answer: WireAnswer,
-  where: string,
-  limitBytes: number,
+  outgoing: Outgoing,
   secrets: readonly string[] = [],
 ): Promise<{ body: unknown; bytes: number; quotesSecret: boolean }> {
-  const raw = await readCapped(answer, where, limitBytes);
+  const raw = await readCapped(answer, outgoing.where, outgoing.maxResponseBytes);
   // A file (an attachment, an image) is handed over as its bytes; decoding it as text would mangle it.
   const ok = answer.status >= 200 && answer.status < 300;
-  if (ok && raw.byteLength > 0 && isBinaryType(answer.headers.get('content-type'))) {
+  const binary = raw.byteLength > 0 && isBinaryType(answer.headers.get('content-type'));
+  if (ok && (outgoing.asBytes || binary)) {
     // Handed over as is (a step may encode it); its bytes were never read as text, so the output is walked for secrets.
     return { body: raw, bytes: raw.byteLength, quotesSecret: true };
   }
+  const where = outgoing.where;
   const text = utf8.decode(raw);
   const bytes = raw.byteLength;
   if (text === '') return { body: null, bytes, quotesSecret: false };
@@ -202,7 +203,7 @@ export function attempt(options: AttemptOptions): Send {
       let read = { body: null as unknown, bytes: 0, quotesSecret: false };
       if (isRedirect(response.status)) await response.discard();
       // A body cut off mid-way fails here, inside the same classification as the request.
-      else read = await readBody(response, outgoing.where, outgoing.maxResponseBytes, secrets);
+      else read = await readBody(response, outgoing, secrets);
       logger.debug('response', {
         method: outgoing.method,
         path: outgoing.url.pathname,

@@ -90,6 +90,8 @@ export interface Outgoing {
   timeoutMs: number;
   /** Most bytes of answer body read before the answer is refused. */
   maxResponseBytes: number;
+  /** Hand a successful answer over as its bytes, whatever its media type (a file, not an API answer). */
+  asBytes?: boolean;
 }
 
 /** A stage of the transport: sends one request (however it likes) and says how it ended. */

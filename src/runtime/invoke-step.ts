@@ -2,8 +2,9 @@ import { toPublicConnection } from '../connection/connection.js';
 import type { TokenRefresher } from '../connection/token-refresher.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from '../coordination/idempotency-record.js';
-import { mentionsSecret } from '../errors/index.js';
+import { mentionsSecret, redactSecrets } from '../errors/index.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from '../http/exchange.js';
+import { fileFetcher } from '../http/fetch-file.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { Gate } from '../http/rate-limit.js';
 import type { Integration } from '../step/define-integration.js';
@@ -132,6 +133,15 @@ async function bindAndRun<Output>(
         progress: (done, total, records) => options.onProgress?.(done, total, records),
         sleep: (ms) => clock.sleep(ms, options.signal),
         constraints: options.constraints ?? {},
+        fetchFile: fileFetcher({
+          wire: context.settings.transport.wire,
+          clock,
+          logger,
+          signal: options.signal,
+          // Nothing of the connection goes with it; its secrets are still kept out of any message.
+          redact: (text) => redactSecrets(text, bound.secrets()),
+          timeoutMs: context.settings.requestTimeoutMs,
+        }),
       },
       { estimate, secrets: bound.secrets },
     ),

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { PublicConnection } from '../connection/connection.js';
+import type { FetchFile } from '../http/fetch-file.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { Logger } from '../logger.js';
 import type { Integration } from './define-integration.js';
@@ -41,6 +42,12 @@ export interface StepContext {
   sleep(ms: number): Promise<void>;
   /** Limits the embedder set for this invocation, e.g. `{ projects: ['web'] }`; empty when none. */
   constraints: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Reads a file a step was given by URL (an attachment to upload), outside
+   * the connection: no credentials, the runtime's deadline and a byte cap,
+   * and only URLs (redirects included) the step's `allowed` rule accepts.
+   */
+  fetchFile: FetchFile;
 }
 
 /**

@@ -3,7 +3,7 @@ import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
 import { classifyTicketingError, parseTicketingError, TICKETING_AUTH_HINT } from './lib/provider-errors.js';
-import { UPLOAD_DIRS } from './lib/upload-source.js';
+import { UPLOAD_DIRS, UPLOAD_ORIGINS } from './lib/upload-source.js';
 
 /**
  * A DNS label (RFC 1123): the subdomain becomes part of the host every
@@ -58,6 +58,8 @@ export const ticketing = defineIntegration({
   apiCall: { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
   constraints: {
     [UPLOAD_DIRS]: 'the local directories Upload Attachment may read files from (none when unset)',
+    [UPLOAD_ORIGINS]:
+      'the origins (scheme, host, port) Upload Attachment may fetch files from (none when unset)',
   },
   paths: ticketingPaths,
   connectionCheck: ticketingConnectionCheck,

@@ -5,9 +5,16 @@ import { Attachment } from './lib/comment-schema.js';
 import { ticketingPath } from './lib/paths.js';
 import { readMember } from './lib/read-answer.js';
 import { UploadTokens } from './lib/ticket-schema.js';
-import { MAX_ATTACHMENT_BYTES, readAllowedFile, refuseSource, UPLOAD_DIRS } from './lib/upload-source.js';
+import {
+  allowedOrigin,
+  MAX_ATTACHMENT_BYTES,
+  readAllowedFile,
+  refuseSource,
+  UPLOAD_DIRS,
+  UPLOAD_ORIGINS,
+} from './lib/upload-source.js';
 
-const SOURCES = ['file_path', 'content_base64'] as const;
+const SOURCES = ['file_path', 'url', 'content_base64'] as const;
 
 const UploadInput = z
   .strictObject({
@@ -26,6 +33,14 @@ const UploadInput = z
       .max(4096)
       .optional()
       .describe(`A local file, inside a directory the caller allowed (constraints.${UPLOAD_DIRS}).`),
+    url: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe(
+        `A file on the web, on an origin the caller allowed (constraints.${UPLOAD_ORIGINS}); redirects stay on allowed origins.`,
+      ),
     content_base64: z
       .base64()
       .max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)
@@ -54,9 +69,10 @@ export default defineStep({
   id: 'ticketing.upload_attachment',
   integration: ticketing,
   title: 'Upload Attachment',
-  description: 'Upload a file (from a local path or base64) and get the token that attaches it to a comment.',
+  description:
+    'Upload a file (from a local path, a URL or base64) and get the token that attaches it to a comment.',
   agentDescription:
-    'First half of attaching a file: uploads it and returns a token; pass the token as upload_tokens to Add Comment, Create Ticket or Update Ticket within 60 minutes. One source: file_path (only inside directories the embedder allowed) or content_base64. At most 50 MB. Give token to add more files to one upload. Not retried after an ambiguous failure (with token, the file could be added twice).',
+    'First half of attaching a file: uploads it and returns a token; pass the token as upload_tokens to Add Comment, Create Ticket or Update Ticket within 60 minutes. One source: file_path (only inside directories the embedder allowed), url (only on origins the embedder allowed) or content_base64. At most 50 MB. Give token to add more files to one upload. Not retried after an ambiguous failure (with token, the file could be added twice).',
   keywords: ['attach', 'attachment', 'upload', 'file', 'screenshot', 'document', 'image'],
   input: UploadInput,
   output: z.object({
@@ -101,9 +117,21 @@ export default defineStep({
 });
 
 /** The file's bytes from its one source, at most the provider's limit; a refused source sends nothing. */
-async function fileBytes(input: UploadInput, context: StepContext): Promise<Buffer> {
+async function fileBytes(input: UploadInput, context: StepContext): Promise<Uint8Array> {
   if (input.file_path !== undefined) {
     return readAllowedFile(input.file_path, context.constraints[UPLOAD_DIRS] ?? [], MAX_ATTACHMENT_BYTES);
+  }
+  if (input.url !== undefined) {
+    const origins = context.constraints[UPLOAD_ORIGINS] ?? [];
+    if (!origins.length)
+      throw refuseSource('url', `no origin is allowed: the caller sets constraints.${UPLOAD_ORIGINS}`);
+    const fetched = await context.fetchFile(input.url, {
+      allowed: allowedOrigin(origins),
+      maxBytes: MAX_ATTACHMENT_BYTES,
+      field: 'url',
+    });
+    if (!fetched.bytes.byteLength) throw refuseSource('url', 'the file is empty');
+    return fetched.bytes;
   }
   const bytes = Buffer.from(input.content_base64 ?? '', 'base64');
   if (bytes.byteLength > MAX_ATTACHMENT_BYTES)

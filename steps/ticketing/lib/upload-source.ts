@@ -21,6 +21,24 @@ export function refuseSource(field: string, reason: string): InputError {
   ]);
 }
 
+/**
+ * Whether a URL (the one given, or a hop a redirect points to) is on one of
+ * the origins the caller allowed (`constraints.upload_origins`, e.g.
+ * `https://files.example.com`): scheme, host and port all match.
+ */
+export function allowedOrigin(origins: readonly string[]): (url: URL) => boolean {
+  const allowed = new Set(
+    origins.flatMap((origin) => {
+      try {
+        return [new URL(origin).origin];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return (url) => allowed.has(url.origin);
+}
+
 function within(child: string, root: string): boolean {
   return child === root || child.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
 }

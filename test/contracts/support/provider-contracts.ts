@@ -27,7 +27,7 @@ function ticketingExtraParameters(found: FoundOperation): Record<string, Schema>
     return { filename: string, token: string };
   if (found.method !== 'GET') return {};
   // List Comments names its sort order in prose: with cursor paging, `sort` is "created_at" or "-created_at".
-  const sorting =
+  const sorting: Record<string, Schema> =
     found.template === '/api/v2/tickets/{ticket_id}/comments'
       ? { sort: { type: 'string', enum: ['created_at', '-created_at'] } }
       : {};
