@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectWithOAuth } from './connect-with-oauth.js';
 import type { DemoContext } from './demo-context.js';
 
-/** Connect through the real OAuth flow, then create, read, update, search, list and delete a ticket. */
+/** Connect through the real OAuth flow, then create, read, update, comment on, search, list and delete a ticket. */
 export async function ticketingStory(demo: DemoContext): Promise<void> {
   demo.heading('Ticketing: connect with OAuth, then work a ticket');
   const tokens = await connectWithOAuth(demo, {
@@ -32,8 +32,18 @@ export async function ticketingStory(demo: DemoContext): Promise<void> {
     status: 'pending',
     add_tags: ['payments'],
     public_comment: 'Thanks for the report: we are rolling back the last release.',
-    internal_note: 'Rollback ticket OPS-231 opened.',
   });
+  await demo.step('ticketing.add_comment', 'acme-support', {
+    ticket_id: ticketId,
+    body: 'Rollback ticket OPS-231 opened.',
+    visibility: 'internal',
+  });
+  await demo.step(
+    'ticketing.list_comments',
+    'acme-support',
+    { ticket_id: ticketId, visibility: 'public', newest_first: true },
+    'what the requester sees: the internal note is not among them',
+  );
   await demo.step('ticketing.search_tickets', 'acme-support', {
     query: 'status:pending tags:checkout "spinner"',
   });
