@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { CursorPaging, readCursorPage } from './lib/cursor-list.js';
+import { CursorPaging, pagedOutput, readCursorPage } from './lib/cursor-list.js';
 import { ticketingPath } from './lib/paths.js';
 import { Organization } from './lib/people-schema.js';
 
@@ -14,10 +14,7 @@ export default defineStep({
     'Lists organizations one page at a time, oldest first. Pass next_cursor back as cursor for the next page. Read-only and safe to retry.',
   keywords: ['organizations', 'companies', 'customers', 'accounts', 'orgs', 'list'],
   input: z.strictObject(CursorPaging),
-  output: cursorPageOutput('organizations', Organization, {
-    items: 'This page of organizations.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: pagedOutput('organizations', Organization, 'organizations'),
   access: 'read',
   idempotent: true,
   variables: { organization_ids: '$.organizations[*].id', next_cursor: '$.next_cursor' },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { CursorPaging, readCursorPage } from './lib/cursor-list.js';
+import { CursorPaging, pagedOutput, readCursorPage } from './lib/cursor-list.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserRole } from './lib/people-schema.js';
 
@@ -14,10 +14,7 @@ export default defineStep({
     'Lists users one page at a time, oldest first; role narrows to end-user, agent or admin (e.g. role agent to see who tickets can be assigned to). Pass next_cursor back as cursor, with the same role, for the next page. To find someone by name or email use Search Users. Read-only and safe to retry.',
   keywords: ['users', 'agents', 'admins', 'customers', 'end users', 'people', 'team', 'list'],
   input: z.strictObject({ role: UserRole.optional(), ...CursorPaging }),
-  output: cursorPageOutput('users', User, {
-    items: 'This page of users.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: pagedOutput('users', User, 'users'),
   access: 'read',
   idempotent: true,
   variables: { user_ids: '$.users[*].id', next_cursor: '$.next_cursor' },

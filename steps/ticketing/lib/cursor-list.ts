@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { HttpClient } from '../../../src/kit/index.js';
+import { cursorPageOutput, type HttpClient } from '../../../src/kit/index.js';
 import { readAnswer } from './read-answer.js';
 
 /** The paging input every cursor-paged list step takes. */
@@ -7,6 +7,18 @@ export const CursorPaging = {
   limit: z.number().int().min(1).max(100).default(25).describe('Records per page, 1 to 100.'),
   cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
 };
+
+/** The output of a cursor-paged list of `member`, in the words every such list uses. */
+export function pagedOutput<Key extends string, Item extends z.ZodType>(
+  member: Key,
+  item: Item,
+  what: string,
+) {
+  return cursorPageOutput(member, item, {
+    items: `This page of ${what}.`,
+    cursor: 'Pass as cursor to get the next page; null on the last page.',
+  });
+}
 
 const Meta = z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() });
 
