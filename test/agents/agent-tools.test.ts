@@ -35,9 +35,15 @@ describe('AgentTools filters', () => {
     expect(all.tools.every((tool) => tool.stepId.startsWith('ticketing.'))).toBe(true);
     const reads = await AgentTools.load({ registry: createRegistry(), runtime, readOnly: true });
     expect(reads.tools.map((tool) => tool.stepId).sort()).toEqual([
+      'ticketing.get_organization',
       'ticketing.get_ticket_info',
+      'ticketing.get_user',
+      'ticketing.list_comments',
+      'ticketing.list_organizations',
       'ticketing.list_tickets',
+      'ticketing.list_users',
       'ticketing.search_tickets',
+      'ticketing.search_users',
     ]);
     const none = await AgentTools.load({
       registry: createRegistry(),

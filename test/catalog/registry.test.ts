@@ -25,7 +25,8 @@ describe('registry', () => {
     expect(registry.search('create ticket')[0]?.step.id).toBe('ticketing.create_ticket');
     expect(registry.search('delete ticket')[0]?.step.id).toBe('ticketing.delete_ticket');
     expect(registry.search('search tickets')[0]?.step.id).toBe('ticketing.search_tickets');
-    expect(registry.search('zendesk comment reply')[0]?.step.id).toBe('ticketing.update_ticket');
+    // The dedicated step outranks Update Ticket, which can also reply.
+    expect(registry.search('zendesk comment reply')[0]?.step.id).toBe('ticketing.add_comment');
     expect(registry.search('xyzzy')).toEqual([]);
   });
 

@@ -23,13 +23,23 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     seen.push(JSON.stringify(tools));
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual([
+      'ticketing__add_comment',
       'ticketing__api_call',
       'ticketing__create_ticket',
+      'ticketing__create_user',
       'ticketing__delete_ticket',
+      'ticketing__get_organization',
       'ticketing__get_ticket_info',
+      'ticketing__get_user',
+      'ticketing__list_comments',
+      'ticketing__list_organizations',
       'ticketing__list_tickets',
+      'ticketing__list_users',
       'ticketing__search_tickets',
+      'ticketing__search_users',
       'ticketing__update_ticket',
+      'ticketing__update_user',
+      'ticketing__upload_attachment',
     ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
