@@ -32,7 +32,10 @@ export default defineStep({
       name: z.string().trim().min(1).max(255).optional().describe('New full name.'),
       email: UserFields.email.optional(),
       role: UserFields.role.optional(),
-      organization_id: UserFields.organization_id.nullable().optional(),
+      organization_id: UserFields.organization_id
+        .nullable()
+        .optional()
+        .describe('Default organization of the user; null to clear.'),
       phone: UserFields.phone.optional(),
       external_id: UserFields.external_id.optional(),
       time_zone: UserFields.time_zone.optional(),

@@ -145,6 +145,18 @@ const scenarios: Scenario[] = [
   },
   {
     integration: 'ticketing',
+    answers: ['409'],
+    expected: { code: 'conflict', status: 409 },
+    // A safe update whose stamp is older than the ticket: the guard of Update Ticket's if_updated_at.
+    run: () =>
+      invoke('tickets', 'ticketing.api_call', {
+        method: 'PUT',
+        endpoint: '/api/v2/tickets/1.json',
+        body: { ticket: { priority: 'low', safe_update: true, updated_stamp: '2001-01-01T00:00:00Z' } },
+      }),
+  },
+  {
+    integration: 'ticketing',
     answers: ['401'],
     expected: { name: 'AuthError', status: 401 },
     run: () => invoke('tickets-revoked', 'ticketing.get_ticket_info', { ticket_id: 1 }),
