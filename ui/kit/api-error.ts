@@ -1,0 +1,70 @@
+/**
+ * What the builder API said no with, as a person should read it. The API's
+ * errors carry a code and the failing fields (never a token or a key); the
+ * kit shows the message, puts field messages beside their fields, and turns
+ * the token's own failures into a sentence that says what to do.
+ */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; fields?: FieldProblem[]; details?: { fields?: FieldProblem[] } };
+  code?: string;
+  message?: string;
+  fields?: FieldProblem[];
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly fields: readonly FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+
+  /** The token expired or is not valid: the page must get a new one. */
+  get isSessionProblem(): boolean {
+    return this.status === 401;
+  }
+
+  /** The provider refused the connection's credentials: reconnect the account. */
+  get isConnectionAuthProblem(): boolean {
+    return this.status !== 401 && /auth|reconnect|token_expired|invalid_grant/i.test(this.code);
+  }
+
+  static fromResponse(status: number, body: unknown): ApiError {
+    const shape = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
+    const inner = shape.error ?? shape;
+    const code = inner.code ?? `http_${status}`;
+    const fields = inner.fields ?? shape.error?.details?.fields ?? [];
+    if (status === 401) {
+      const expired = /expired/i.test(code) || /expired/i.test(inner.message ?? '');
+      return new ApiError(
+        expired
+          ? 'Your builder session has expired. Open the builder again to get a new session.'
+          : 'This builder session is not valid. Open the builder again to get a new session.',
+        status,
+        code,
+      );
+    }
+    if (status === 403) {
+      return new ApiError(inner.message ?? 'This session is not allowed to do that.', status, code, fields);
+    }
+    return new ApiError(inner.message ?? `The builder API answered ${status}.`, status, code, fields);
+  }
+
+  static unreachable(origin: string, cause: unknown): ApiError {
+    const error = new ApiError(
+      `The builder API at ${origin} could not be reached (or refused this page's origin).`,
+      0,
+      'unreachable',
+    );
+    (error as { cause?: unknown }).cause = cause;
+    return error;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The kit's one door to the builder API (`toolsteps serve`, routes under
+ * /v1). Every element talks through a BuilderClient: the host page supplies
+ * the API's address and a short-lived token with the `builder` scope, minted
+ * by its backend per user and session. The token travels in the
+ * Authorization header only (never a URL, a cookie or storage the kit owns).
+ */
+import { ApiError } from './api-error.js';
+
+export interface BuilderClientOptions {
+  /** Where the API is: '' (the default) for the page's own origin. */
+  baseUrl?: string;
+  /** The scoped token, or a function that returns the current one (for hosts that refresh it). */
+  token: string | (() => string | Promise<string>);
+  fetch?: typeof globalThis.fetch;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+export class BuilderClient {
+  readonly baseUrl: string;
+  readonly #token: BuilderClientOptions['token'];
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(options: BuilderClientOptions) {
+    this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+    this.#token = options.token;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** The absolute URL of an API path, with its query (undefined values left out). */
+  url(path: string, query: Query = {}): string {
+    const url = new URL(`${this.baseUrl}${path}`, globalThis.location?.href);
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+    }
+    return url.toString();
+  }
+
+  async headers(): Promise<Record<string, string>> {
+    const token = typeof this.#token === 'function' ? await this.#token() : this.#token;
+    return { authorization: `Bearer ${token}`, accept: 'application/json' };
+  }
+
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+    return this.request<T>('GET', path, { query, signal });
+  }
+
+  post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return this.request<T>('POST', path, { body: body ?? {}, signal });
+  }
+
+  delete<T>(path: string): Promise<T> {
+    return this.request<T>('DELETE', path, {});
+  }
+
+  async request<T>(
+    method: string,
+    path: string,
+    { query, body, signal }: { query?: Query | undefined; body?: unknown; signal?: AbortSignal | undefined },
+  ): Promise<T> {
+    const headers = await this.headers();
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url(path, query), {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: signal ?? null,
+        credentials: 'omit',
+      });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw ApiError.unreachable(this.baseUrl || globalThis.location?.origin || '', error);
+    }
+    const text = await response.text();
+    const parsed = text ? safeJson(text) : undefined;
+    if (!response.ok) throw ApiError.fromResponse(response.status, parsed);
+    return parsed as T;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+let defaultClient: BuilderClient | undefined;
+
+/** Sets the client every element uses unless it is given its own (`element.client = ...`). */
+export function configure(options: BuilderClientOptions | BuilderClient): BuilderClient {
+  defaultClient = options instanceof BuilderClient ? options : new BuilderClient(options);
+  document.dispatchEvent(new CustomEvent('toolsteps-configured'));
+  return defaultClient;
+}
+
+export const configuredClient = (): BuilderClient | undefined => defaultClient;

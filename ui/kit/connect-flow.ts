@@ -1,0 +1,76 @@
+import { pathOf } from './api-routes.js';
+import type { FlowStatus, StartConnectResponse } from './api-types.js';
+import type { BuilderClient } from './builder-client.js';
+
+/**
+ * The browser's half of connecting an account by OAuth. The server holds
+ * the state, the PKCE verifier and the client secret; the page only opens
+ * the provider's sign-in (in this tab or a pop-up) and asks the server how
+ * the flow stands. A redirect leaves the page, so the flow's id waits in
+ * sessionStorage (this tab only, gone when it closes) until the page is back.
+ */
+const PENDING_KEY = 'toolsteps-connect-flow';
+const POLL_MS = 700;
+
+interface PendingFlow {
+  flowId: string;
+  integration: string;
+}
+
+/** Leaves for the provider's sign-in; the page comes back at `returnTo`. */
+export function followRedirect(
+  started: Extract<StartConnectResponse, { flowId: string }>,
+  integration: string,
+): void {
+  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ flowId: started.flowId, integration }));
+  location.assign(started.authorizeUrl);
+}
+
+/** The redirect flow this tab started for `integration`, if the page has just come back from it. */
+export function takePendingFlow(integration: string): string | undefined {
+  const raw = sessionStorage.getItem(PENDING_KEY);
+  if (!raw) return undefined;
+  try {
+    const pending = JSON.parse(raw) as PendingFlow;
+    if (pending.integration !== integration) return undefined;
+    sessionStorage.removeItem(PENDING_KEY);
+    return pending.flowId;
+  } catch {
+    sessionStorage.removeItem(PENDING_KEY);
+    return undefined;
+  }
+}
+
+/**
+ * A window for the sign-in, opened while the click that asked for it is
+ * still running (browsers block a pop-up opened later, after an await).
+ */
+export function openSignInWindow(): Window | null {
+  return window.open('about:blank', 'toolsteps-sign-in', 'popup,width=520,height=680');
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks how the flow stands until it is settled, or until `signal` stops it. */
+export async function settledFlow(
+  client: BuilderClient,
+  flowId: string,
+  signal: AbortSignal,
+  popup?: Window | null,
+): Promise<FlowStatus> {
+  let closedChecks = 0;
+  for (;;) {
+    const status = await client.get<FlowStatus>(pathOf('connectFlowStatus', { flowId }), {}, signal);
+    if (status.state !== 'pending') return status;
+    // A pop-up closed by hand: look twice more (the callback may have landed as it closed), then stop.
+    if (popup?.closed && ++closedChecks > 2) {
+      return {
+        ...status,
+        state: 'failed',
+        error: { code: 'closed', message: 'The sign-in window was closed.' },
+      };
+    }
+    await wait(POLL_MS);
+    if (signal.aborted) throw new DOMException('stopped', 'AbortError');
+  }
+}

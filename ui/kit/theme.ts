@@ -1,0 +1,57 @@
+/**
+ * The kit's look, in one place: every colour, size and radius is a CSS
+ * custom property a host page can set on the element or any ancestor
+ * (`toolsteps-step-form { --toolsteps-accent: #7c3aed }`), and the pieces
+ * carry `part` names for `::part()` rules. The defaults meet WCAG AA
+ * contrast, which the browser tests check with axe-core.
+ */
+export const THEME_CSS = `
+:host {
+  display: block;
+  font-family: var(--toolsteps-font, system-ui, -apple-system, "Segoe UI", sans-serif);
+  font-size: var(--toolsteps-font-size, 14px);
+  color: var(--toolsteps-text, #1f2328);
+  --_accent: var(--toolsteps-accent, #1d4ed8);
+  --_accent-text: var(--toolsteps-accent-text, #ffffff);
+  --_surface: var(--toolsteps-surface, #ffffff);
+  --_muted: var(--toolsteps-muted, #57606a);
+  --_border: var(--toolsteps-border, #8c959f);
+  --_danger: var(--toolsteps-danger, #b42318);
+  --_ok: var(--toolsteps-success, #116329);
+  --_radius: var(--toolsteps-radius, 6px);
+  --_gap: var(--toolsteps-gap, 8px);
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+label, .label { display: block; font-weight: 600; margin-bottom: 4px; }
+input, select, textarea, button {
+  font: inherit; color: inherit; background: var(--_surface);
+  border: 1px solid var(--_border); border-radius: var(--_radius); padding: 6px 8px;
+}
+input, select, textarea { width: 100%; }
+textarea { min-height: 4em; }
+button { cursor: pointer; }
+button.primary { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); }
+button:disabled { cursor: not-allowed; opacity: .7; }
+:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+.row { display: flex; gap: var(--_gap); align-items: end; flex-wrap: wrap; }
+.row > .grow { flex: 1 1 12em; }
+.field { margin-bottom: calc(var(--_gap) * 1.5); }
+.hint { color: var(--_muted); font-size: .9em; margin: 2px 0 0; }
+.problem { color: var(--_danger); font-size: .9em; margin: 4px 0 0; }
+.ok { color: var(--_ok); }
+.status { min-height: 1.2em; margin: var(--_gap) 0; }
+.status.error { color: var(--_danger); font-weight: 600; }
+.list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--_border); border-radius: var(--_radius); }
+.list > li { padding: 6px 8px; border-top: 1px solid var(--_border); }
+.list > li:first-child { border-top: 0; }
+.list > li[aria-selected="true"] { background: var(--_accent); color: var(--_accent-text); }
+.list > li[aria-selected="true"] .hint { color: inherit; }
+.badge { display: inline-block; padding: 0 6px; border-radius: 999px; border: 1px solid currentColor; font-size: .85em; }
+.badge.destructive { color: var(--_danger); }
+pre, code { font-family: var(--toolsteps-mono, ui-monospace, monospace); font-size: .9em; }
+pre { background: #f6f8fa; padding: 8px; border-radius: var(--_radius); overflow: auto; max-height: 20em; }
+fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); margin: 0 0 var(--_gap); }
+legend { font-weight: 600; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
