@@ -44,14 +44,19 @@ function importsOf(file: string): string[] {
   return targets;
 }
 
-/** The layers of the house, lowest first: a file may import its own layer and the ones below. */
-const LAYERS = ['src', 'sandbox', 'steps', 'cli'] as const;
+/**
+ * The layers of the house, lowest first: a file may import its own layer and the ones below.
+ * ui/ (the browser's web components) sits beside cli/ at the top: nothing imports it (the CLI
+ * serves its bundled files, never its modules), and it reaches src/ for types only.
+ */
+const LAYERS = ['src', 'sandbox', 'steps', 'cli', 'ui'] as const;
 /** What each layer may never import, whatever the order says: the sandbox and the steps never meet. */
 const FORBIDDEN: Record<(typeof LAYERS)[number], readonly string[]> = {
-  src: ['cli', 'steps', 'sandbox'],
-  sandbox: ['steps', 'cli'],
-  steps: ['cli', 'sandbox'],
-  cli: [],
+  src: ['cli', 'steps', 'sandbox', 'ui'],
+  sandbox: ['steps', 'cli', 'ui'],
+  steps: ['cli', 'sandbox', 'ui'],
+  cli: ['ui'],
+  ui: ['cli', 'steps', 'sandbox'],
 };
 const layerOf = (file: string) => file.split(/[/\\]/)[0] ?? '';
 const runtimeFiles = sourceFiles('src');
@@ -99,6 +104,25 @@ describe('house rules', () => {
     expect(crossings).toEqual([]);
   });
 
+  it('ui/ takes only types from src/, and only the builder API contract (src/builder): nothing of Node in the browser', () => {
+    const reaching: string[] = [];
+    for (const file of sourceFiles('ui')) {
+      for (const statement of parse(file).statements) {
+        if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement))) continue;
+        const specifier = statement.moduleSpecifier;
+        if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
+        const target = path.normalize(path.join(path.dirname(file), specifier.text));
+        if (layerOf(target) !== 'src') continue;
+        const typeOnly = ts.isImportDeclaration(statement)
+          ? statement.importClause?.isTypeOnly === true
+          : statement.isTypeOnly;
+        if (!typeOnly || !target.startsWith(path.join('src', 'builder')))
+          reaching.push(`${file} imports ${target}`);
+      }
+    }
+    expect(reaching).toEqual([]);
+  });
+
   it('the house has no circle of imports (type imports count: they are part of the drawing)', () => {
     expect(importCircles(houseFiles)).toEqual([]);
   });
@@ -130,9 +154,14 @@ describe('house rules', () => {
     expect(named).toEqual([]);
   });
 
-  it('no function in src/, cli/ or steps/ is longer than 80 lines', () => {
+  it('no function in src/, cli/, steps/ or ui/ is longer than 80 lines', () => {
     const long: string[] = [];
-    for (const file of [...sourceFiles('src'), ...sourceFiles('cli'), ...sourceFiles('steps')]) {
+    for (const file of [
+      ...sourceFiles('src'),
+      ...sourceFiles('cli'),
+      ...sourceFiles('steps'),
+      ...sourceFiles('ui'),
+    ]) {
       const source = parse(file);
       const visit = (node: ts.Node) => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {
