@@ -1,6 +1,6 @@
 import type { OptionItem, OptionsResponse } from './api-types.js';
-import { h, render, uniqueId } from './dom.js';
-import { type FormField, fieldFrame } from './form-field.js';
+import { h, render } from './dom.js';
+import { type FieldFrame, type FormField, fieldFrame } from './form-field.js';
 import type { FieldSpec } from './schema-fields.js';
 
 /** Fetches one page of a field's choices from the connected account. */
@@ -17,114 +17,139 @@ export interface OptionsField extends FormField {
  * narrows it on the server, and "More" for the next page. The chosen value
  * stays chosen while the list is searched or paged.
  */
-export function optionsField(
-  spec: FieldSpec,
-  load: OptionsLoader,
-  onFailure: (error: unknown) => void,
-): OptionsField {
-  const frame = fieldFrame(spec);
-  const select = h('select', {
-    id: frame.id,
-    name: spec.name,
-    part: 'control options',
-    required: spec.required,
-    'aria-describedby': frame.describedBy,
-  });
-  const searchId = uniqueId('options-search');
-  const search = h('input', {
-    id: searchId,
-    type: 'search',
-    part: 'options-search',
-    autocomplete: 'off',
-    'aria-label': `Search ${spec.title}`,
-    placeholder: `Search ${spec.title.toLowerCase()}…`,
-  });
-  const more = h(
-    'button',
-    { type: 'button', part: 'options-more', hidden: true },
-    `More ${spec.title.toLowerCase()} choices`,
-  );
-  let items: OptionItem[] = [];
-  let cursor: string | null = null;
-  let chosen = '';
-  let extra: string[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
+class OptionsFieldControl implements OptionsField {
+  readonly element: HTMLElement;
+  readonly #frame: FieldFrame;
+  readonly #select: HTMLSelectElement;
+  readonly #search: HTMLInputElement;
+  readonly #more: HTMLButtonElement;
+  #items: OptionItem[] = [];
+  #cursor: string | null = null;
+  #chosen = '';
+  /** Values chosen that no page holds: workflow variables, or a value set from outside. */
+  #extra: string[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  const show = () => {
-    const values = new Set(items.map((item) => String(item.value)));
-    const kept = [chosen, ...extra].filter((value) => value && !values.has(value));
+  constructor(
+    readonly spec: FieldSpec,
+    readonly load: OptionsLoader,
+    readonly onFailure: (error: unknown) => void,
+  ) {
+    this.#frame = fieldFrame(spec);
+    const title = spec.title;
+    this.#select = h('select', {
+      id: this.#frame.id,
+      name: spec.name,
+      part: 'control options',
+      required: spec.required,
+      'aria-describedby': this.#frame.describedBy,
+      onchange: () => {
+        this.#chosen = this.#select.value;
+      },
+    });
+    this.#search = h('input', {
+      type: 'search',
+      part: 'options-search',
+      autocomplete: 'off',
+      'aria-label': `Search ${title}`,
+      placeholder: `Search ${title.toLowerCase()}…`,
+      oninput: () => {
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => void this.#fetch(false), 250);
+      },
+      onkeydown: (event: KeyboardEvent) => this.#onSearchKey(event),
+    });
+    this.#more = h(
+      'button',
+      { type: 'button', part: 'options-more', hidden: true, onclick: () => void this.#fetch(true) },
+      `More ${title.toLowerCase()} choices`,
+    );
+    const tools = h(
+      'div',
+      { className: 'row options-tools' },
+      h('div', { className: 'grow' }, this.#search),
+      this.#more,
+    );
+    this.element = this.#frame.wrap(this.#select, tools);
+    this.#show();
+  }
+
+  read(): string {
+    return this.#select.value;
+  }
+
+  write(value: unknown): void {
+    this.#chosen = value === undefined || value === null ? '' : String(value);
+    this.#show();
+  }
+
+  setProblem(message: string | undefined): void {
+    this.#frame.setProblem(this.#select, message);
+  }
+
+  focus(): void {
+    this.#select.focus();
+  }
+
+  insertVariable(name: string): void {
+    const value = `{{${name}}}`;
+    if (!this.#extra.includes(value)) this.#extra = [...this.#extra, value];
+    this.#chosen = value;
+    this.#show();
+    this.#select.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  reload(): Promise<void> {
+    this.#chosen = '';
+    return this.#fetch(false);
+  }
+
+  #onSearchKey(event: KeyboardEvent): void {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    clearTimeout(this.#timer);
+    void this.#fetch(false).then(() => this.#select.focus());
+  }
+
+  async #fetch(append: boolean): Promise<void> {
+    try {
+      const query = this.#search.value.trim();
+      const cursor = append ? this.#cursor : null;
+      const page = await this.load({ ...(query ? { query } : {}), ...(cursor ? { cursor } : {}) });
+      this.#items = append ? [...this.#items, ...page.options] : page.options;
+      this.#cursor = page.nextCursor;
+      this.#show();
+    } catch (error) {
+      this.onFailure(error);
+    }
+  }
+
+  #show(): void {
+    const loaded = new Set(this.#items.map((item) => String(item.value)));
+    const kept = [this.#chosen, ...this.#extra].filter((value) => value && !loaded.has(value));
+    const empty =
+      this.#items.length || kept.length ? (this.spec.required ? 'Choose…' : '(none)') : 'No choices loaded';
     render(
-      select,
-      h(
-        'option',
-        { value: '' },
-        items.length || kept.length ? (spec.required ? 'Choose…' : '(none)') : 'No choices loaded',
-      ),
-      items.map((item) =>
+      this.#select,
+      h('option', { value: '' }, empty),
+      this.#items.map((item) =>
         h(
           'option',
           { value: String(item.value), title: item.description },
           item.description ? `${item.label} (${item.description})` : item.label,
         ),
       ),
-      kept.map((value) => h('option', { value }, value)),
+      [...new Set(kept)].map((value) => h('option', { value }, value)),
     );
-    select.value = chosen;
-    more.hidden = !cursor;
-  };
+    this.#select.value = this.#chosen;
+    this.#more.hidden = !this.#cursor;
+  }
+}
 
-  const fetchPage = async (append: boolean) => {
-    try {
-      const query = search.value.trim();
-      const page = await load({ ...(query ? { query } : {}), ...(append && cursor ? { cursor } : {}) });
-      items = append ? [...items, ...page.options] : page.options;
-      cursor = page.nextCursor;
-      show();
-    } catch (error) {
-      onFailure(error);
-    }
-  };
-
-  select.addEventListener('change', () => {
-    chosen = select.value;
-  });
-  search.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void fetchPage(false), 250);
-  });
-  search.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    clearTimeout(timer);
-    void fetchPage(false).then(() => select.focus());
-  });
-  more.addEventListener('click', () => void fetchPage(true));
-  show();
-
-  return {
-    spec,
-    element: frame.wrap(
-      select,
-      h('div', { className: 'row options-tools' }, h('div', { className: 'grow' }, search), more),
-    ),
-    read: () => select.value,
-    write: (value) => {
-      chosen = value === undefined || value === null ? '' : String(value);
-      show();
-    },
-    setProblem: (message) => frame.setProblem(select, message),
-    focus: () => select.focus(),
-    insertVariable: (name) => {
-      const value = `{{${name}}}`;
-      if (!extra.includes(value)) extra = [...extra, value];
-      chosen = value;
-      show();
-      select.dispatchEvent(new Event('change', { bubbles: true }));
-    },
-    // The account or a field this one depends on changed: the old choice may not exist any more.
-    reload: () => {
-      chosen = '';
-      return fetchPage(false);
-    },
-  };
+export function optionsField(
+  spec: FieldSpec,
+  load: OptionsLoader,
+  onFailure: (error: unknown) => void,
+): OptionsField {
+  return new OptionsFieldControl(spec, load, onFailure);
 }
