@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|cold|paging|concurrency|bulk|package|catalog]
+ *                        [--only per-call|cold|paging|concurrency|bulk|package|catalog|ui]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -34,6 +34,7 @@ import { measurePackageSize } from './lib/package-size.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import { measureUiBundle, UI_BUDGET_BYTES } from './lib/ui-bundle-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -102,6 +103,19 @@ function measurePaging(sandbox, repeats) {
     sides[side] = JSON.parse(child.stdout);
   }
   return sides;
+}
+
+if (wanted('ui')) {
+  // Bytes, not time: the same on a busy machine as on a quiet one.
+  const ui = await measureUiBundle();
+  row(
+    'UI kit (toolsteps-ui.js), gzipped bytes',
+    String(ui.gzipped),
+    `${ui.minified} minified`,
+    '',
+    `<= ${UI_BUDGET_BYTES}`,
+    ui.gzipped <= UI_BUDGET_BYTES,
+  );
 }
 
 const main = await startSandboxProcess(build, {

@@ -46,6 +46,7 @@ describe('bench/bench.mjs --smoke', () => {
       'paging 250 tickets x2: RSS growth',
       '10 concurrent callers, one connection (errors 0)',
       'bulk enrichment, 300 contacts, 2/min at 60x (3 requests)',
+      'UI kit (toolsteps-ui.js), gzipped bytes',
     ];
     const lines = result.stdout.split('\n');
     for (const figure of figures) {
