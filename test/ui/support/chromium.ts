@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/**
+ * Headless Chromium for the browser tests: Debian's package at
+ * /usr/bin/chromium (browsers cannot be downloaded here; .ci/run installs it
+ * with apt when missing), driven by playwright-core, with the flags that
+ * work on this closed network (no background networking, no component
+ * updates, no QUIC) and a fresh profile per launch.
+ */
+export const CHROMIUM = process.env.TOOLSTEPS_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  }
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1200, height: 900 },
+  });
+  // A loaded 2-core machine: generous waits for what the page does, none for our assertions' logic.
+  context.setDefaultTimeout(20_000);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (shadow roots included). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(options: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run({ resultTypes: ['violations'] });
+    return result.violations as { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+let folder: string | undefined;
+
+/**
+ * Where the screenshots of each screen go: TOOLSTEPS_UI_SCREENSHOTS (CI
+ * sets it and prints it), or a fresh temporary folder; printed once.
+ */
+export function screenshotFolder(): string {
+  if (folder) return folder;
+  folder = process.env.TOOLSTEPS_UI_SCREENSHOTS ?? mkdtempSync(path.join(os.tmpdir(), 'toolsteps-ui-screens-'));
+  mkdirSync(folder, { recursive: true });
+  console.log(`toolsteps ui screenshots: ${folder}`);
+  return folder;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(screenshotFolder(), `${name}.png`), fullPage: true });
+}
