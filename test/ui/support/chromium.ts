@@ -56,13 +56,16 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(options: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run(options: unknown): Promise<{ violations: unknown[] }> } })
+      .axe;
     const result = await axe.run({ resultTypes: ['violations'] });
     return result.violations as { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
   });
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+    .map(
+      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+    );
 }
 
 let folder: string | undefined;
@@ -73,7 +76,8 @@ let folder: string | undefined;
  */
 export function screenshotFolder(): string {
   if (folder) return folder;
-  folder = process.env.TOOLSTEPS_UI_SCREENSHOTS ?? mkdtempSync(path.join(os.tmpdir(), 'toolsteps-ui-screens-'));
+  folder =
+    process.env.TOOLSTEPS_UI_SCREENSHOTS ?? mkdtempSync(path.join(os.tmpdir(), 'toolsteps-ui-screens-'));
   mkdirSync(folder, { recursive: true });
   console.log(`toolsteps ui screenshots: ${folder}`);
   return folder;
