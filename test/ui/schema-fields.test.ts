@@ -69,7 +69,11 @@ describe('the step form reads the input schema', () => {
       ['regions', 'multi'],
       ['assignee', 'integer'],
     ]);
-    expect(custom.find((f) => f.name === 'assignee')?.options).toEqual({ dependsOn: ['group'] });
+    expect(custom.find((f) => f.name === 'assignee')?.options).toEqual({
+      dependsOn: ['group'],
+      searchable: false,
+      fixed: false,
+    });
     const seats = custom[0]!;
     expect(checkField(seats, '0')).toEqual({ problem: 'Must be at least 1.' });
     expect(checkField(seats, '1.5')).toEqual({ problem: 'Must be a whole number.' });

@@ -102,7 +102,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
     this.#title.textContent = description.title;
     const connection = this.getAttribute('connection') ?? '';
     this.#fields = fieldsOf(description.input).map((spec) =>
-      spec.options && connection
+      spec.options && (connection || spec.options.fixed)
         ? optionsField(
             spec,
             (request) => this.#loadOptions(spec.name, request),

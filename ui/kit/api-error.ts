@@ -27,16 +27,6 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The token expired or is not valid: the page must get a new one. */
-  get isSessionProblem(): boolean {
-    return this.status === 401;
-  }
-
-  /** The provider refused the connection's credentials: reconnect the account. */
-  get isConnectionAuthProblem(): boolean {
-    return this.status !== 401 && /auth|reconnect|token_expired|invalid_grant/i.test(this.code);
-  }
-
   static fromResponse(status: number, body: unknown): ApiError {
     const shape = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
     const inner = shape.error ?? shape;

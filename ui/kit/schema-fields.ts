@@ -25,8 +25,12 @@ export interface FieldSpec {
   kind: FieldKind;
   format: string | undefined;
   choices: readonly (string | number)[];
-  /** The account's options can be fetched for it (`x-toolsteps-options`), and the fields they depend on. */
-  options: { dependsOn: readonly string[] } | undefined;
+  /**
+   * The field's choices come from the API's options (`x-toolsteps-options`): the fields
+   * they depend on, whether they can be searched, and whether they are a closed list
+   * (answered without an account).
+   */
+  options: { dependsOn: readonly string[]; searchable: boolean; fixed: boolean } | undefined;
   schema: JsonSchema;
 }
 
@@ -101,7 +105,9 @@ export function fieldsOf(input: JsonSchema): FieldSpec[] {
   const schema = input as Schema;
   const required = new Set(schema.required ?? []);
   const fields = Object.entries(schema.properties ?? {}).map(([name, property]): FieldSpec => {
-    const marker = property['x-toolsteps-options'] as { dependsOn?: string[] } | undefined;
+    const marker = property['x-toolsteps-options'] as
+      | { dependsOn?: string[]; searchable?: boolean; fixed?: boolean }
+      | undefined;
     const kind = kindOf(property);
     const format = branches(property).find((branch) => branch.format)?.format;
     return {
@@ -117,7 +123,13 @@ export function fieldsOf(input: JsonSchema): FieldSpec[] {
           : kind === 'multi'
             ? (enumOf(property.items ?? {}) ?? [])
             : [],
-      options: marker ? { dependsOn: marker.dependsOn ?? [] } : undefined,
+      options: marker
+        ? {
+            dependsOn: marker.dependsOn ?? [],
+            searchable: marker.searchable ?? false,
+            fixed: marker.fixed ?? false,
+          }
+        : undefined,
       schema: property,
     };
   });

@@ -11,12 +11,16 @@ import { wireTabs } from './page-tabs.js';
 
 const TOKEN_KEY = 'toolsteps-ui-token';
 
+/** The token the URL brought (the fragment; a `?token=` query is taken too, and dropped), else the tab's. */
 function sessionToken(): string | undefined {
   const fragment = new URLSearchParams(location.hash.slice(1));
-  const fromUrl = fragment.get('token');
+  const query = new URLSearchParams(location.search);
+  const fromUrl = fragment.get('token') ?? query.get('token');
   if (fromUrl) {
     sessionStorage.setItem(TOKEN_KEY, fromUrl);
-    history.replaceState(null, '', location.pathname + location.search);
+    query.delete('token');
+    const rest = query.toString();
+    history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
   }
   return fromUrl ?? sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
