@@ -19,6 +19,7 @@ import { ToolstepsElement } from '../kit/toolsteps-element.js';
  * Properties: `variables` (workflow variable name to sample value: offered
  * for insertion, and filled in on a test), `mapping` (variable name to
  * JSONPath, sent with a test), `value` (the input).
+ * While it loads a step's form it carries `aria-busy="true"`.
  * Events: `toolsteps-change` ({ step, input, valid }), `toolsteps-loaded`
  * ({ step: StepDescription }), `toolsteps-test-result` ({ ok, result?, error? }).
  * Parts: `field`, `label`, `control`, `hint`, `problem`, `test`, `result`.
@@ -83,6 +84,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
     this.#loading = new AbortController();
     const signal = this.#loading.signal;
     const kept = this.#description?.id === step ? this.value : {};
+    // Busy until the form for this step and account is shown: assistive technology, and tests, wait for it.
+    this.setAttribute('aria-busy', 'true');
     void this.attempt(async () => {
       const connection = this.getAttribute('connection') || undefined;
       const description = await this.requireClient().get<StepDescription>(
@@ -94,6 +97,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
       this.#render(kept);
       this.say(connection ? '' : 'Choose an account to fill the account’s own fields and choices.');
       this.emit('toolsteps-loaded', { step: description });
+    }).finally(() => {
+      if (!signal.aborted) this.removeAttribute('aria-busy');
     });
   }
 

@@ -114,7 +114,7 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
         : Object.entries(value).slice(0, MAX_ITEMS);
       return h(
         'ul',
-        { role: depth === 0 ? undefined : 'group' },
+        null,
         entries.map(([key, child]) => {
           const path = [...segments, key];
           const isLeaf = child === null || typeof child !== 'object';
@@ -131,6 +131,7 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
     return this.#leaf(value, segments);
   }
 
+  /** A value to choose; its name says what choosing does and keeps the value it shows (WCAG 2.5.3). */
   #leaf(value: unknown, segments: PathSegment[]): HTMLElement {
     const path = jsonPathOf(segments);
     return h(
@@ -139,10 +140,10 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
         type: 'button',
         part: 'value',
         className: 'value',
-        'aria-label': `Add variable for ${path}`,
         title: path,
         onclick: () => this.#choose(segments),
       },
+      h('span', { className: 'visually-hidden' }, `Add variable for ${path}: `),
       value === undefined ? '(none)' : JSON.stringify(value),
     );
   }

@@ -33,11 +33,12 @@ export class ApiError extends Error {
     const code = inner.code ?? `http_${status}`;
     const fields = inner.fields ?? shape.error?.details?.fields ?? [];
     if (status === 401) {
-      const expired = /expired/i.test(code) || /expired/i.test(inner.message ?? '');
+      // The API does not say which (a token's failures look alike to whoever holds it), so the sentence covers both.
+      const expired = /expired/i.test(code);
       return new ApiError(
         expired
           ? 'Your builder session has expired. Open the builder again to get a new session.'
-          : 'This builder session is not valid. Open the builder again to get a new session.',
+          : 'Your builder session has expired or is not valid. Open the builder again to get a new session.',
         status,
         code,
       );

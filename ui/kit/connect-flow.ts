@@ -26,19 +26,32 @@ export function followRedirect(
   location.assign(started.authorizeUrl);
 }
 
-/** The redirect flow this tab started for `integration`, if the page has just come back from it. */
+/** What the API's callback adds to `returnTo`: which flow came back, and how it went. */
+const RETURN_PARAMS = ['toolsteps_flow', 'toolsteps_connect'];
+
+/**
+ * The redirect flow this tab started for `integration`, if the page has just
+ * come back from it. Only a flow this tab started counts (a link carrying
+ * some other flow id is ignored); the callback's parameters leave the address.
+ */
 export function takePendingFlow(integration: string): string | undefined {
   const raw = sessionStorage.getItem(PENDING_KEY);
   if (!raw) return undefined;
+  let pending: PendingFlow | undefined;
   try {
-    const pending = JSON.parse(raw) as PendingFlow;
-    if (pending.integration !== integration) return undefined;
-    sessionStorage.removeItem(PENDING_KEY);
-    return pending.flowId;
+    pending = JSON.parse(raw) as PendingFlow;
   } catch {
     sessionStorage.removeItem(PENDING_KEY);
     return undefined;
   }
+  if (pending.integration !== integration) return undefined;
+  sessionStorage.removeItem(PENDING_KEY);
+  const url = new URL(location.href);
+  if (RETURN_PARAMS.some((name) => url.searchParams.has(name))) {
+    for (const name of RETURN_PARAMS) url.searchParams.delete(name);
+    history.replaceState(history.state, '', url.toString());
+  }
+  return pending.flowId;
 }
 
 /**

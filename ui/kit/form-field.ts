@@ -43,11 +43,12 @@ export function fieldFrame(spec: FieldSpec): FieldFrame {
       h(
         'div',
         { className: 'field', part: 'field', 'data-field': spec.name },
+        // The star stays outside the label: the field's name is its title alone; `required` says the rest.
         h(
-          'label',
-          { htmlFor: id, part: 'label' },
-          spec.title,
-          spec.required ? h('span', { 'aria-hidden': 'true', className: 'required' }, ' *') : null,
+          'div',
+          { className: 'field-label' },
+          h('label', { htmlFor: id, part: 'label' }, spec.title),
+          spec.required ? h('span', { 'aria-hidden': 'true', className: 'required' }, '*') : null,
         ),
         control,
         ...extra,

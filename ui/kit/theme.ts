@@ -37,6 +37,8 @@ button:disabled { cursor: not-allowed; opacity: .7; }
 .row { display: flex; gap: var(--_gap); align-items: end; flex-wrap: wrap; }
 .row > .grow { flex: 1 1 12em; }
 .field { margin-bottom: calc(var(--_gap) * 1.5); }
+.field-label { display: flex; gap: 4px; }
+.field-label label { margin-bottom: 4px; }
 .hint { color: var(--_muted); font-size: .9em; margin: 2px 0 0; }
 .problem { color: var(--_danger); font-size: .9em; margin: 4px 0 0; }
 .ok { color: var(--_ok); }

@@ -1,0 +1,277 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
+import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
+
+/**
+ * The seed's builder flows, end to end: `toolsteps ui`'s page in headless
+ * Chromium against the sandbox, found and driven only by the accessible
+ * names the kit promises (docs/embedding.md). The flows run in order on one
+ * page, as a person would do them: connect, build a step, set up a trigger.
+ */
+// Each flow is a person's minute: minutes on a loaded 2-core machine. Nothing here times anything.
+vi.setConfig({ testTimeout: 90_000 });
+let builder: ReferenceBuilder;
+let browser: Browser;
+let page: Page;
+/** The ticket the Create Ticket flow made, whose status the trigger flow then changes. */
+let createdTicketId = '';
+
+beforeAll(async () => {
+  builder = await startReferenceBuilder({ tenant: 'default' });
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await page.goto(builder.pageUrl);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await builder?.stop();
+});
+
+const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+const section = (name: string | RegExp) => page.getByRole('region', { name });
+
+/** Signs in on the sandbox's allow screen when it shows one (the sandbox user always says yes). */
+async function allowIfAsked(target: Page): Promise<void> {
+  const allow = target.getByRole('button', { name: /^(allow|authorize|approve)/i });
+  if (await allow.count()) await allow.first().click();
+}
+
+/** Fills the connect form's fields the integration asks for, then submits it, when it shows one. */
+async function submitConnectForm(scope: Locator, submit: string): Promise<void> {
+  const form = scope.getByRole('group');
+  if (!(await form.count())) return;
+  const subdomain = form.getByLabel('Subdomain');
+  if (await subdomain.count()) await subdomain.fill('acme');
+  await form.getByRole('button', { name: submit }).click();
+}
+
+/** The accessible name of the focused control, through shadow roots: its aria-label, its label, or its text. */
+function focusedName(): Promise<string> {
+  return page.evaluate(() => {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    if (!active) return '';
+    const labels = (active as HTMLInputElement).labels;
+    return (
+      active.getAttribute('aria-label') ??
+      (labels?.length ? (labels[0]!.firstChild?.textContent ?? '') : (active.textContent ?? ''))
+    ).trim();
+  });
+}
+
+/** Presses Tab until the focus is on the control named `name`, as a keyboard user would. */
+async function pressTabUntil(name: string | RegExp, most = 80): Promise<void> {
+  for (let press = 0; press < most; press += 1) {
+    const focused = await focusedName();
+    if (typeof name === 'string' ? focused === name : name.test(focused)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${name} (the focus is on ${await focusedName()})`);
+}
+
+/** Waits until the step form shows the chosen step for the chosen account (it is busy while loading). */
+async function formReady(): Promise<void> {
+  const form = page.locator('#step-form');
+  const ready = () =>
+    form.evaluate(
+      (element) => Boolean(element.getAttribute('connection')) && !element.hasAttribute('aria-busy'),
+    );
+  await expect.poll(ready).toBe(true);
+}
+
+/** An agent of the sandbox's ticketing account (sandbox/ticketing/ticketing-seed.ts). */
+const SANDBOX_AGENT = 'sam@acme.example';
+
+/**
+ * Whether the form, described for the chosen account, offers the account's agents as
+ * choices (the step's assignee field has options): then they fill a dropdown.
+ */
+async function assigneeHasOptions(): Promise<boolean> {
+  const form = page.locator('#step-form');
+  type Described = { description?: { input: { properties: Record<string, object> } } };
+  await formReady();
+  return form.evaluate(
+    (element) =>
+      'x-toolsteps-options' in ((element as Described).description?.input.properties.assignee ?? {}),
+  );
+}
+
+/** The assignee: the first of the account's agents from the dropdown once options exist, else typed. */
+async function chooseAssignee(): Promise<void> {
+  const assignee = page.locator('#step-form').getByLabel('Assignee', { exact: true });
+  if (!(await assigneeHasOptions())) {
+    await assignee.fill(SANDBOX_AGENT);
+    return;
+  }
+  await expect.poll(() => assignee.locator('option').count()).toBeGreaterThan(1);
+  const agent = await assignee.locator('option').nth(1).getAttribute('value');
+  await assignee.selectOption(agent!);
+}
+
+/** A value in the variable mapper's tree, by its JSONPath (its name goes on with the value). */
+const valueNamed = (jsonPath: string) =>
+  new RegExp(`^Add variable for ${jsonPath.replace(/[$.[\]]/g, '\\$&')}: `);
+
+async function expectNoSeriousViolations(name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousViolations(page), name).toEqual([]);
+}
+
+describe('the reference builder (toolsteps ui) in Chromium', () => {
+  it('connects ticketing through the redirect and allow screen', async () => {
+    await tab('Connections').click();
+    const visited: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) visited.push(request.url());
+    });
+    const ticketing = section(/^Ticketing/);
+    await ticketing.getByRole('button', { name: 'Connect new account' }).click();
+    await submitConnectForm(ticketing, 'Continue to sign in');
+    // The page leaves for the provider's sign-in and allow screen, and the API's callback brings it back.
+    const back = (url: URL) => url.origin === builder.origin && url.searchParams.has('toolsteps_connect');
+    await page.waitForURL((url) => back(url) || url.origin === builder.sandbox.url);
+    if (!back(new URL(page.url()))) {
+      await allowIfAsked(page);
+      await page.waitForURL(back);
+    }
+    expect(visited.some((url) => url.startsWith(`${builder.sandbox.url}/`))).toBe(true);
+    const again = section(/^Ticketing/);
+    await expect.poll(() => again.getByRole('status').first().textContent()).toMatch(/^Connected /);
+    expect(await again.getByLabel('Connection').inputValue()).not.toBe('');
+    // The callback's parameters leave the address once the picker has read the flow.
+    expect(new URL(page.url()).search).toBe('');
+  });
+
+  it('connects deployments through the pop-up sign-in', async () => {
+    await tab('Connections').click();
+    const deployments = section(/^Deployments/);
+    const popup = page.waitForEvent('popup');
+    await deployments.getByRole('button', { name: 'Connect new account' }).click();
+    await submitConnectForm(deployments, 'Continue to sign in');
+    const signIn = await popup;
+    // The sandbox's user says yes at once; a pop-up that asks is answered, one that closed is done.
+    await allowIfAsked(signIn).catch(() => {});
+    await expect.poll(() => deployments.getByRole('status').first().textContent()).toMatch(/^Connected /);
+    expect(await deployments.getByLabel('Connection').inputValue()).not.toBe('');
+  });
+
+  it("enters a data integration's API key", async () => {
+    await tab('Connections').click();
+    const data = section(/^Contact data/i);
+    await data.getByRole('button', { name: 'Connect new account' }).click();
+    await data.getByLabel('API key').fill(builder.contactDataKey);
+    await data.getByRole('button', { name: 'Save API key' }).click();
+    await expect.poll(() => data.getByRole('status').first().textContent()).toMatch(/^Connected /);
+    await expectNoSeriousViolations('connections');
+  });
+
+  it('searches "zendesk", fills Create Ticket with an assignee from the dropdown, maps the id, tests', async () => {
+    await tab('Steps').click();
+    await page.getByLabel('Search tool steps').fill('zendesk');
+    const result = page.getByRole('button', { name: 'Create Ticket', exact: true });
+    await result.click();
+    await expectNoSeriousViolations('search-zendesk');
+    const connection = page.locator('#step-connection').getByLabel('Connection');
+    await expect.poll(() => connection.inputValue()).not.toBe('');
+    const form = page.locator('#step-form');
+    await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
+    await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
+    await form.getByLabel('Priority', { exact: true }).selectOption('high');
+    await chooseAssignee();
+    const mapper = page.locator('#step-variables');
+    await mapper.getByRole('button', { name: valueNamed('$.ticket.url') }).click();
+    await mapper.getByRole('button', { name: valueNamed('$.ticket.id') }).click();
+    // The step's default mapping already holds the id: it is pointed at, and renamed here.
+    const idName = mapper.getByRole('textbox', { name: /^Variable \d+ name$/ }).first();
+    await expect
+      .poll(() => idName.evaluate((input) => input === (input.getRootNode() as ShadowRoot).activeElement))
+      .toBe(true);
+    await idName.fill('new_ticket_id');
+    await form.getByLabel(/really write/).check();
+    await form.getByRole('button', { name: 'Test step' }).click();
+    const outcome = form.getByRole('region', { name: 'Test result' });
+    await expect.poll(() => outcome.textContent()).toMatch(/new_ticket_id\s*\d+/);
+    createdTicketId = /new_ticket_id\s*(\d+)/.exec((await outcome.textContent()) ?? '')![1]!;
+    await expectNoSeriousViolations('create-ticket-tested');
+  });
+
+  it('completes Create Ticket from the keyboard alone', async () => {
+    await page.reload();
+    await page.keyboard.press('Tab');
+    await pressTabUntil('Steps');
+    await page.keyboard.press('Enter');
+    await pressTabUntil('Search tool steps');
+    await page.keyboard.type('create ticket');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Create Ticket', exact: true }).count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedName()).toBe('Create Ticket');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#step-form').getByLabel('Subject', { exact: true }).count())
+      .toBe(1);
+    await pressTabUntil('Subject');
+    await page.keyboard.type('Typed, not clicked');
+    await pressTabUntil('Description');
+    await page.keyboard.type('Every step from the keyboard.');
+    await pressTabUntil('Assignee');
+    if (await assigneeHasOptions()) {
+      const assignee = page.locator('#step-form').getByLabel('Assignee', { exact: true });
+      await expect.poll(() => assignee.locator('option').count()).toBeGreaterThan(1);
+      await page.keyboard.press('ArrowDown');
+      expect(await assignee.inputValue()).not.toBe('');
+    } else {
+      await page.keyboard.type(SANDBOX_AGENT);
+    }
+    await pressTabUntil(/really write/);
+    await page.keyboard.press('Space');
+    await pressTabUntil('Test step');
+    await page.keyboard.press('Enter');
+    const outcome = page.locator('#step-form').getByRole('region', { name: 'Test result' });
+    await expect.poll(() => outcome.textContent()).toMatch(/Ran in/);
+    await expectNoSeriousViolations('create-ticket-keyboard');
+  });
+
+  it('sets up "ticket status changed": maps subject and requester, sends a test event, activates, sees a change arrive', async () => {
+    await tab('Triggers').click();
+    const setup = page.locator('#trigger-setup');
+    await setup.getByLabel('Provider', { exact: true }).selectOption({ label: 'Ticketing (Zendesk)' });
+    await setup.getByLabel('Event', { exact: true }).selectOption({ label: 'Ticket status changed' });
+    await expect.poll(() => setup.getByLabel('Connection').inputValue()).not.toBe('');
+    await setup.getByRole('textbox', { name: 'JSONPath for subject' }).focus();
+    await setup.getByRole('button', { name: valueNamed('$.detail.subject') }).click();
+    await setup.getByRole('textbox', { name: 'JSONPath for requester' }).focus();
+    await setup.getByRole('button', { name: valueNamed('$.detail.requester_id') }).click();
+    expect(await setup.getByRole('textbox', { name: 'JSONPath for requester' }).inputValue()).toBe(
+      '$.detail.requester_id',
+    );
+    await setup.getByRole('button', { name: 'Send test event' }).click();
+    const outcome = setup.getByRole('region', { name: 'Test result' });
+    await expect.poll(() => outcome.textContent()).toMatch(/subject.*requester/s);
+    await setup.getByRole('button', { name: 'Activate' }).click();
+    await expect.poll(() => setup.getByRole('button', { name: 'Active' }).count()).toBe(1);
+    await expectNoSeriousViolations('trigger-active');
+
+    // Change a ticket's status in the sandbox, through the builder's own Update Ticket test.
+    await tab('Steps').click();
+    await page.getByLabel('Search tool steps').fill('update ticket');
+    await page.getByRole('button', { name: 'Update Ticket', exact: true }).click();
+    const form = page.locator('#step-form');
+    await form.getByLabel('Ticket id', { exact: true }).fill(createdTicketId);
+    await form.getByLabel('Status', { exact: true }).selectOption('solved');
+    await form.getByLabel(/really write/).check();
+    await form.getByRole('button', { name: 'Test step' }).click();
+    await expect
+      .poll(() => form.getByRole('region', { name: 'Test result' }).textContent())
+      .toMatch(/Ran in/);
+
+    await tab('Triggers').click();
+    const events = setup.getByRole('log', { name: 'Events received' });
+    await expect
+      .poll(() => events.textContent(), { timeout: 30_000 })
+      .toMatch(/Ticket status changed(?! \(test\))/);
+    await screenshot(page, 'trigger-event-arrived');
+  });
+});
