@@ -59,6 +59,9 @@ describe('sessions and origins in Chromium', () => {
       .toMatch(
         /^Your builder session has expired( or is not valid)?\. Open the builder again to get a new session\.$/,
       );
+    // The element whose request was refused says it too, where the person is looking.
+    const search = page.locator('toolsteps-step-search').getByRole('alert');
+    await expect.poll(() => search.textContent()).toMatch(/^Your builder session has expired/);
     await screenshot(page, 'expired-token');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
