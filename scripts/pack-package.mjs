@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleCli } from './bundle-cli.mjs';
 import { bundleLibrary } from './bundle-library.mjs';
+import { bundleUi } from './bundle-ui.mjs';
 import { strip } from './published-manifest.mjs';
 import { copyPublishedTypes } from './published-types.mjs';
 
@@ -21,7 +22,8 @@ const repository = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const tsc = path.join(repository, 'node_modules/typescript/bin/tsc');
 
 /**
- * tsc, the CLI bundle, the library bundle and the published declarations,
+ * tsc, the CLI bundle, the library bundle, the published declarations and the
+ * UI kit's browser bundle with the reference page (dist/ui/),
  * into `stage`, which must lie inside the repository (under node_modules/.cache)
  * so the bundler resolves the CLI's dependencies from the project.
  */
@@ -46,6 +48,7 @@ export async function buildStage(stage) {
   });
   await bundleLibrary({ root: stage });
   copyPublishedTypes({ root: stage });
+  await bundleUi({ outdir: path.join(stage, 'dist/ui') });
 }
 
 /** Packs a built stage as prepack leaves it (the published manifest) and answers the tarball's path. */

@@ -40,8 +40,11 @@ const ALLOWED = [
   /^manifest\.json$/,
   /^docs\/[a-z0-9-]+\.md$/,
   /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
-  /^dist\/types\/(src|steps|sandbox)\/[\w/-]+\.d\.ts$/,
+  /^dist\/types\/(src|steps|sandbox|ui)\/[\w/-]+\.d\.ts$/,
   /^dist\/cli\/toolsteps(-commands)?\.cjs$/,
+  // The UI kit for browsers (toolsteps/ui) and the reference page `toolsteps ui` serves.
+  /^dist\/ui\/(toolsteps-ui|react|page)\.js$/,
+  /^dist\/ui\/(index\.html|page\.css)$/,
 ];
 
 /**
@@ -87,6 +90,7 @@ describe('the published type declarations, in a project without any optional pee
     expect(outside).toEqual([]);
     expect(packed).toContain('dist/lib/index.js');
     expect(packed).toContain('dist/cli/toolsteps.cjs');
+    expect(packed).toEqual(expect.arrayContaining(['dist/ui/toolsteps-ui.js', 'dist/ui/index.html']));
   });
 
   it('publishes a manifest without install scripts, so installing runs nothing and npm warns of nothing', async () => {
