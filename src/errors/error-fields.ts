@@ -27,7 +27,8 @@ export type ErrorCode =
   | 'possibly_applied'
   | 'encryption_key_invalid'
   | 'record_tampered'
-  | 'storage_unavailable';
+  | 'storage_unavailable'
+  | 'schema_outdated';
 
 export interface FieldIssue {
   /** Dotted path of the failing field, e.g. `ticket.subject` or `people.3.email`. */

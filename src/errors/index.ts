@@ -41,6 +41,7 @@ export {
   secretForms,
 } from './redaction.js';
 export { ResponseTooLargeError } from './response-too-large-error.js';
+export { SchemaError, type SchemaProblem } from './schema-error.js';
 export { StorageError } from './storage-error.js';
 export { TamperedRecordError, type TamperedRecordProblem } from './tampered-record-error.js';
 export { TimeoutError } from './timeout-error.js';
