@@ -5,6 +5,7 @@ import { RedisRecordStore } from '../redis-record-store.js';
 import { listPublicRecords } from '../sealed/public-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import { checkConnection } from './check-connection.js';
+import { CONNECTION_SHAPE, connectionWithoutSecrets } from './connection-shape.js';
 import type { ConnectionStore } from './connection-store.js';
 import { RedisRefreshJournal } from './redis-refresh-journal.js';
 
@@ -16,7 +17,7 @@ export interface RedisConnectionStoreOptions {
 }
 
 /** The kind of the connection records in Redis (`<prefix>:conn:<id>`). */
-const CONNECTION_RECORDS = 'conn';
+const CONNECTION_RECORDS = CONNECTION_SHAPE.kind;
 
 /**
  * Connections shared by every worker, in Redis: public fields in clear (for
@@ -34,18 +35,7 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
     box: SecretBox,
     private readonly options: RedisConnectionStoreOptions = {},
   ) {
-    super(
-      coordinator,
-      box,
-      {
-        kind: CONNECTION_RECORDS,
-        noun: 'connection',
-        split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
-        // Checked as `put` checks it: what does not parse is an InputError naming fields, never values.
-        join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
-      },
-      checkConnection,
-    );
+    super(coordinator, box, CONNECTION_SHAPE, checkConnection);
     this.refreshJournal = new RedisRefreshJournal(coordinator);
   }
 
@@ -63,10 +53,7 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
    */
   static async listWithoutSecrets(coordinator: RedisCoordinator): Promise<Omit<Connection, 'secrets'>[]> {
     const parts = await listPublicRecords(coordinator, CONNECTION_RECORDS, 'connection');
-    return parts.map((part) => {
-      const { secrets: _none, ...connection } = checkConnection({ ...part, secrets: {} } as Connection);
-      return connection;
-    });
+    return parts.map(connectionWithoutSecrets);
   }
 
   withConnectionLock<T>(id: string, work: () => Promise<T>): Promise<T> {

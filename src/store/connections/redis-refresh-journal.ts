@@ -1,10 +1,10 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
-import { parseRefreshEntry, RefreshEntry, type RefreshJournal } from './refresh-journal.js';
-
-/** A refusal is remembered this long; after it, the refused token may be tried once more. */
-const REFUSED_TTL_MS = 30 * 24 * 60 * 60_000;
-/** A `sending` entry outlives its `until` by this much, so a late reader still sees whose it was. */
-const SENDING_GRACE_MS = 60_000;
+import {
+  parseRefreshEntry,
+  type RefreshEntry,
+  type RefreshJournal,
+  unsealedEntry,
+} from './refresh-journal.js';
 
 /**
  * The Redis store's refresh journal: one key per connection
@@ -27,11 +27,8 @@ export class RedisRefreshJournal implements RefreshJournal {
   }
 
   async write(id: string, entry: RefreshEntry): Promise<void> {
-    const valid = RefreshEntry.parse(entry);
-    if (valid.state === 'issued') throw new Error('The Redis refresh journal never holds tokens.');
-    const ttlMs =
-      valid.state === 'sending' ? Math.max(0, valid.until - valid.at) + SENDING_GRACE_MS : REFUSED_TTL_MS;
-    await this.coordinator.client.set(this.keyOf(id), JSON.stringify(valid), 'PX', Math.ceil(ttlMs));
+    const { valid, ttlMs } = unsealedEntry(entry, 'Redis');
+    await this.coordinator.client.set(this.keyOf(id), JSON.stringify(valid), 'PX', ttlMs);
   }
 
   async clear(id: string): Promise<void> {

@@ -53,6 +53,24 @@ export function parseRefreshEntry(text: string | null | undefined): RefreshEntry
   }
 }
 
+/** A refusal is remembered this long; after it, the refused token may be tried once more. */
+const REFUSED_TTL_MS = 30 * 24 * 60 * 60_000;
+/** A `sending` entry outlives its `until` by this much, so a late reader still sees whose it was. */
+const SENDING_GRACE_MS = 60_000;
+
+/**
+ * An entry checked for a journal that is not sealed (Redis, Postgres), with
+ * how long it is kept: such a journal holds marks and times, never a token,
+ * so an `issued` entry is refused.
+ */
+export function unsealedEntry(entry: RefreshEntry, journal: string): { valid: RefreshEntry; ttlMs: number } {
+  const valid = RefreshEntry.parse(entry);
+  if (valid.state === 'issued') throw new Error(`The ${journal} refresh journal never holds tokens.`);
+  const ttlMs =
+    valid.state === 'sending' ? Math.max(0, valid.until - valid.at) + SENDING_GRACE_MS : REFUSED_TTL_MS;
+  return { valid, ttlMs: Math.ceil(ttlMs) };
+}
+
 /**
  * One entry per connection, written ahead of the token endpoint so that
  * what a refresh spent, got or was refused is known to the next caller, in

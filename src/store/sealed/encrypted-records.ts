@@ -23,7 +23,7 @@ export interface RecordShape<T> {
  * newer than every copy a process saw before. Versions only grow, which is
  * how a restored older copy is told apart (`SealedRecords`).
  */
-function nextVersion(expected: string | undefined): string {
+export function nextVersion(expected: string | undefined): string {
   return String(Math.max(Date.now() * 1000, Number(expected ?? 0) + 1));
 }
 

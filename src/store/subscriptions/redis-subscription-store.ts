@@ -1,8 +1,9 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { checkSubscription } from '../../triggers/intake/check-subscription.js';
-import type { Subscription, SubscriptionInput } from '../../triggers/subscription.js';
+import type { Subscription } from '../../triggers/subscription.js';
 import { RedisRecordStore } from '../redis-record-store.js';
 import type { SecretBox } from '../sealed/secret-box.js';
+import { SUBSCRIPTION_SHAPE } from './subscription-shape.js';
 import type { SubscriptionStore } from './subscription-store.js';
 
 /**
@@ -13,20 +14,7 @@ import type { SubscriptionStore } from './subscription-store.js';
  */
 export class RedisSubscriptionStore extends RedisRecordStore<Subscription> implements SubscriptionStore {
   constructor(coordinator: RedisCoordinator, box: SecretBox) {
-    super(
-      coordinator,
-      box,
-      {
-        kind: 'sub',
-        noun: 'subscription',
-        split: ({ secret, ...publicPart }) => ({
-          publicPart,
-          secrets: secret === undefined ? {} : { secret },
-        }),
-        join: (publicPart, secrets) => checkSubscription({ ...publicPart, ...secrets } as SubscriptionInput),
-      },
-      checkSubscription,
-    );
+    super(coordinator, box, SUBSCRIPTION_SHAPE, checkSubscription);
   }
 
   async recordDelivery(id: string, at: number): Promise<void> {
