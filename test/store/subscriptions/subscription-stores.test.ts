@@ -3,8 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileSubscriptionStore } from '../../../src/store/subscriptions/file-subscription-store.js';
-import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
-import type { SubscriptionStore } from '../../../src/store/subscriptions/subscription-store.js';
 import {
   newSubscriptionId,
   subscriptionUrl,
@@ -20,36 +18,7 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const stores: [string, () => SubscriptionStore][] = [
-  ['memory', () => new MemorySubscriptionStore()],
-  ['file', () => new FileSubscriptionStore(home)],
-];
-
-describe.each(stores)('%s subscription store', (_name, make) => {
-  it('stores, lists, updates and removes subscriptions', async () => {
-    const store = make();
-    const id = newSubscriptionId();
-    await store.put(subscriptionFor('ticketing.ticket_created', { id }));
-    expect((await store.get(id))?.secret).toBe(TICKETING_SECRET);
-    await store.update(id, (current) => ({ ...current, active: false }));
-    expect((await store.list()).map((item) => [item.id, item.active])).toEqual([[id, false]]);
-    await store.recordDelivery(id, 42);
-    expect((await store.get(id))?.lastDeliveryAt).toBe(42);
-    expect(await store.remove(id)).toBe(true);
-    expect(await store.get(id)).toBeUndefined();
-    expect(await store.remove(id)).toBe(false);
-  });
-
-  it('refuses a subscription with bad fields, naming them', async () => {
-    const store = make();
-    await expect(
-      store.put(
-        subscriptionFor('ticketing.ticket_created', { id: 'sub_0123456789abcdef', target: 'ftp://x' }),
-      ),
-    ).rejects.toMatchObject({ code: 'input_invalid', fields: [expect.objectContaining({ path: 'target' })] });
-  });
-});
-
+// What every store answers alike (memory, file, Redis, Postgres) is in ../store-contract.test.ts.
 describe('file subscription store', () => {
   it('writes secrets 0600 in a 0700 directory next to connections, and survives a new store', async () => {
     const id = newSubscriptionId();

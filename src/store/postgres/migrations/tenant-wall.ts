@@ -1,0 +1,33 @@
+import { SCHEMA } from './migration.js';
+
+/**
+ * Row-level security on a table keyed by tenant: the second wall behind the
+ * tenant in every key and query. Every statement toolsteps runs sets
+ * `app.tenant` for its transaction; rows of another tenant are invisible to
+ * it and cannot be written by it, and a session that set no tenant sees no
+ * row at all. FORCE applies the policies to the table's owner too (the role
+ * that ran the migrations, usually the one the workers use); only a
+ * superuser or a role with BYPASSRLS goes around them.
+ *
+ * The one way across tenants is reading while `app.tenant_listing` is `on`:
+ * `tenants()` counts rows per tenant that way, in a read-only transaction;
+ * it never writes, so no write policy honours it.
+ *
+ * Shipped migrations call this: its text is part of them, so it never
+ * changes; a different wall is a new migration.
+ */
+export function tenantWall(table: string): string {
+  const name = `${SCHEMA}.${table}`;
+  return `
+ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${name} FORCE ROW LEVEL SECURITY;
+CREATE POLICY ${table}_own_tenant ON ${name}
+  USING (tenant = current_setting('app.tenant', true))
+  WITH CHECK (tenant = current_setting('app.tenant', true));
+CREATE POLICY ${table}_tenant_listing ON ${name} FOR SELECT
+  USING (current_setting('app.tenant_listing', true) = 'on');
+`;
+}
+
+/** The tenant column every table starts with: the id pattern of `parseTenantId`, checked again by the database. */
+export const TENANT_COLUMN = `tenant text NOT NULL CHECK (tenant ~ '^[a-z0-9][a-z0-9_-]{0,62}$')`;

@@ -1,0 +1,135 @@
+import { NotFoundError, TamperedRecordError, TimeoutError } from '../../errors/index.js';
+import type { TenantId } from '../../tenants/tenant-id.js';
+import type { RecordStore } from '../record-store.js';
+import { nextVersion, type RecordShape, type RekeyCounts } from '../sealed/encrypted-records.js';
+import { type SealedRecord, SealedRecords } from '../sealed/sealed-records.js';
+import type { SecretBox } from '../sealed/secret-box.js';
+import { SealedRows } from './sealed-rows.js';
+import type { TenantSessions } from './tenant-sessions.js';
+
+/** What one tenant's store of one kind of record is made of. */
+export interface PostgresRecordScope<T> {
+  sessions: TenantSessions;
+  tenant: TenantId;
+  /** Seals this tenant's secrets. */
+  box: SecretBox;
+  /** The table (`connections`, `subscriptions`). */
+  table: string;
+  shape: RecordShape<T>;
+  /** The check a record passes before it is written, as in every other store. */
+  check: (record: T) => T;
+}
+
+/** A write that lost the race to add a record this many times in a row is contended beyond reason. */
+const MAX_INSERT_TRIES = 10;
+
+/** The namespace the seal binds for this store: a row copied in from a Redis store (or back) does not open. */
+const NAMESPACE = 'postgres:toolsteps';
+
+/**
+ * One tenant's records of one kind in Postgres, sealed exactly as the Redis
+ * store seals them (`SealedRecords`: AES-256-GCM, bound to the public part,
+ * the tenant, the kind, the id and the version). Each call is one
+ * transaction as the tenant; `update` holds the row (SELECT ... FOR UPDATE)
+ * from its read to its write, so it is atomic across every process.
+ */
+export class PostgresRecordStore<T extends { id: string }> implements RecordStore<T> {
+  protected readonly rows: SealedRows;
+  private readonly sealing: SealedRecords;
+
+  constructor(protected readonly scope: PostgresRecordScope<T>) {
+    this.rows = new SealedRows(scope.table);
+    this.sealing = new SealedRecords(scope.box, {
+      tenant: scope.tenant,
+      namespace: NAMESPACE,
+      kind: scope.shape.kind,
+      noun: scope.shape.noun,
+    });
+  }
+
+  private open(id: string, stored: SealedRecord, floor: number): T {
+    const { publicPart, secrets } = this.sealing.open(id, stored, floor);
+    return this.scope.shape.join(publicPart, secrets);
+  }
+
+  private seal(id: string, record: T, expected: string | undefined): Required<SealedRecord> {
+    const { publicPart, secrets } = this.scope.shape.split(record);
+    return this.sealing.seal(id, nextVersion(expected), JSON.stringify(publicPart), secrets);
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    const { sessions, tenant } = this.scope;
+    const floor = this.sealing.floor(id);
+    const stored = await sessions.inTenant(tenant, (client) => this.rows.read(client, tenant, id));
+    return stored ? this.open(id, stored, floor) : undefined;
+  }
+
+  async list(): Promise<T[]> {
+    const { sessions, tenant } = this.scope;
+    const found = await sessions.inTenant(tenant, (client) => this.rows.readAll(client, tenant));
+    const records: T[] = [];
+    for (const { id, stored } of found) {
+      try {
+        records.push(this.open(id, stored, 0));
+      } catch (error) {
+        // This process wrote a newer version while the list was read: that one, read again, is the record.
+        if (!(error instanceof TamperedRecordError && error.problem === 'rolled_back')) throw error;
+        const fresh = await this.get(id);
+        if (fresh) records.push(fresh);
+      }
+    }
+    return records;
+  }
+
+  async put(record: T): Promise<void> {
+    const { sessions, tenant } = this.scope;
+    const valid = this.scope.check(record);
+    for (let tries = 0; tries < MAX_INSERT_TRIES; tries += 1) {
+      const written = await sessions.inTenant(tenant, async (client) => {
+        const current = await this.rows.read(client, tenant, valid.id, true);
+        const sealed = this.seal(valid.id, valid, current?.version);
+        if (current) await this.rows.replace(client, tenant, valid.id, sealed);
+        else if (!(await this.rows.insert(client, tenant, valid.id, sealed))) return undefined;
+        return sealed.version;
+      });
+      if (written) {
+        this.sealing.written(valid.id, written);
+        return;
+      }
+    }
+    throw new TimeoutError(`Too many workers added ${this.scope.shape.noun} ${valid.id} at once; try again.`);
+  }
+
+  async update(id: string, change: (current: T) => T): Promise<T> {
+    const { sessions, tenant, shape } = this.scope;
+    const floor = this.sealing.floor(id);
+    const { next, version } = await sessions.inTenant(tenant, async (client) => {
+      const stored = await this.rows.read(client, tenant, id, true);
+      if (!stored) throw new NotFoundError(`No ${shape.noun} with id "${id}".`);
+      const changed = this.scope.check(change(this.open(id, stored, floor)));
+      const sealed = this.seal(id, changed, stored.version);
+      await this.rows.replace(client, tenant, id, sealed);
+      return { next: changed, version: sealed.version };
+    });
+    this.sealing.written(id, version);
+    return next;
+  }
+
+  remove(id: string): Promise<boolean> {
+    const { sessions, tenant } = this.scope;
+    return sessions.inTenant(tenant, (client) => this.rows.delete(client, tenant, id));
+  }
+
+  /** Seals every record of this tenant sealed under an older key with the current one (after a rotation). */
+  async rekey(): Promise<RekeyCounts> {
+    const { sessions, tenant } = this.scope;
+    const found = await sessions.inTenant(tenant, (client) => this.rows.readAll(client, tenant));
+    const counts: RekeyCounts = { rekeyed: 0, total: found.length, unsealed: [] };
+    for (const { id, stored } of found) {
+      if (stored.kid === this.sealing.keyId) continue;
+      await this.update(id, (current) => current);
+      counts.rekeyed += 1;
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,58 @@
+import type { PgClient, PgPool } from '../../peers/pg-client.js';
+import type { TenantId } from '../../tenants/tenant-id.js';
+import { postgresFailure } from './postgres-failure.js';
+
+/**
+ * Every statement the Postgres store runs, run inside a transaction that
+ * set its tenant first (`app.tenant`, local to the transaction, so a pooled
+ * session never carries it to the next caller): the row-level security
+ * policies then hide every other tenant's rows from it, whatever its SQL
+ * says. A failure of the database is a typed error (`postgresFailure`); an
+ * error of ours thrown by the work passes as it is, after a rollback.
+ */
+export class TenantSessions {
+  constructor(
+    private readonly pool: PgPool,
+    /** The server by host and port, for messages. */
+    readonly where: string,
+  ) {}
+
+  /** Runs `work` in one transaction as `tenant`: commits what it did, or rolls all of it back. */
+  inTenant<T>(tenant: TenantId, work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN', ['app.tenant', tenant], work);
+  }
+
+  /**
+   * Runs `work` in a read-only transaction that sees every tenant's rows
+   * (the listing policy): for counting tenants, never for a record's content.
+   */
+  acrossTenants<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN READ ONLY', ['app.tenant_listing', 'on'], work);
+  }
+
+  private async transaction<T>(
+    begin: string,
+    setting: [string, string],
+    work: (client: PgClient) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw postgresFailure(this.where, error);
+    });
+    let broken: unknown;
+    try {
+      await client.query(begin);
+      await client.query('SELECT set_config($1, $2, true)', setting);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((lost: unknown) => {
+        broken = lost;
+      });
+      throw postgresFailure(this.where, error);
+    } finally {
+      // A session whose rollback failed is in an unknown state: closed, not pooled.
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The Postgres the tests use: `TOOLSTEPS_TEST_POSTGRES_URL`, else the
+ * machine's own at 127.0.0.1:5432 as user postgres (trust auth). Each test
+ * file makes a database and a role of its own (`ownDatabase`) and drops them
+ * after, so files running at once never see each other's rows.
+ */
+export function adminUrl(database = 'postgres'): string {
+  const base = new URL(
+    process.env.TOOLSTEPS_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
+  base.pathname = `/${database}`;
+  return base.toString();
+}
+
+/** Runs one statement as the superuser, on `database`. */
+export async function asSuperuser<T = unknown>(database: string, sql: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: adminUrl(database), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)) as pg.QueryResult<T & pg.QueryResultRow>;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether Postgres answers at all; tries once, for a few seconds. */
+export async function postgresAnswers(): Promise<boolean> {
+  try {
+    await asSuperuser('postgres', 'SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a Postgres suite runs here. Without Postgres it is skipped on a
+ * developer's machine, but under CI (`CI` set) it runs and fails, so a CI
+ * that lost its Postgres never passes by skipping.
+ */
+export async function postgresSuiteEnabled(): Promise<boolean> {
+  return Boolean(process.env.CI) || (await postgresAnswers());
+}
+
+export interface OwnDatabase {
+  /** Connects as the test's own role: not a superuser, no BYPASSRLS, so row-level security holds for it. */
+  url: string;
+  name: string;
+  /** Connects to the same database as the superuser (to look behind the store's back). */
+  adminUrl: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of the test file's own, `toolsteps_test_<name>_<random>`,
+ * owned by a login role of the same name that is neither a superuser nor
+ * allowed to bypass row-level security: the way a deployment's workers
+ * should connect, and the only way the policies can be seen to hold.
+ */
+export async function ownDatabase(name: string): Promise<OwnDatabase> {
+  const id = `toolsteps_test_${name}_${randomBytes(4).toString('hex')}`;
+  await asSuperuser('postgres', `CREATE ROLE ${id} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE`);
+  await asSuperuser('postgres', `CREATE DATABASE ${id} OWNER ${id}`);
+  const url = new URL(adminUrl(id));
+  url.username = id;
+  return {
+    url: url.toString(),
+    name: id,
+    adminUrl: adminUrl(id),
+    drop: async () => {
+      await asSuperuser('postgres', `DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
+      await asSuperuser('postgres', `DROP ROLE IF EXISTS ${id}`);
+    },
+  };
+}
