@@ -38,8 +38,11 @@ export async function openPgPool(url: string, deadlines: PgDeadlines = {}): Prom
     keepAlive: true,
     application_name: 'toolsteps',
   });
-  // An idle client whose server went away emits here; the next query reports it to its caller.
+  // A client whose server went away emits 'error', idle in the pool or checked out between two
+  // queries (a lock held across a token refresh): unheard, that would end the process. The
+  // query that needed it reports it to its caller instead.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const typed: PgPool = pool;
   return typed;
 }

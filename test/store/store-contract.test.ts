@@ -3,17 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { openPgPool } from '../../src/peers/load-pg.js';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
 import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
-import { migrate } from '../../src/store/postgres/migrate.js';
 import { PostgresTenantStores } from '../../src/store/postgres/postgres-tenant-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
 import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
 import { parseTenantId } from '../../src/tenants/tenant-id.js';
-import { type OwnDatabase, ownDatabase, postgresSuiteEnabled } from '../support/test-postgres.js';
+import { type OwnDatabase, ownMigratedDatabase, postgresSuiteEnabled } from '../support/test-postgres.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { describeStoreContract } from './support/store-contract.js';
 
@@ -28,10 +26,7 @@ const postgresEnabled = await postgresSuiteEnabled();
 
 beforeAll(async () => {
   if (!postgresEnabled) return;
-  database = await ownDatabase('contract');
-  const pool = await openPgPool(database.url);
-  await migrate(pool);
-  await pool.end();
+  database = await ownMigratedDatabase('contract');
   postgres = await PostgresTenantStores.open({ url: database.url, box });
 });
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { openPgPool } from '../../src/peers/load-pg.js';
+import { migrate } from '../../src/store/postgres/migrate.js';
 
 /**
  * The Postgres the tests use: `TOOLSTEPS_TEST_POSTGRES_URL`, else the
@@ -75,4 +77,16 @@ export async function ownDatabase(name: string): Promise<OwnDatabase> {
       await asSuperuser('postgres', `DROP ROLE IF EXISTS ${id}`);
     },
   };
+}
+
+/** A database of the test's own (`ownDatabase`) with every migration applied, as `toolsteps db migrate` leaves it. */
+export async function ownMigratedDatabase(name: string): Promise<OwnDatabase> {
+  const database = await ownDatabase(name);
+  const pool = await openPgPool(database.url);
+  try {
+    await migrate(pool);
+  } finally {
+    await pool.end();
+  }
+  return database;
 }

@@ -21,6 +21,12 @@ export interface PostgresStoresOptions extends PgDeadlines {
   lockWaitMs?: number;
 }
 
+/** One tenant's view, with the Postgres stores' own members (the lock, the journal, listing without the key). */
+export interface PostgresScopedStores extends TenantScopedStores {
+  readonly connections: PostgresConnectionStore;
+  readonly subscriptions: PostgresSubscriptionStore;
+}
+
 /** Every table with a tenant column, erased with the tenant. */
 const TENANT_TABLES = [
   'connections',
@@ -47,7 +53,7 @@ SELECT tenant, sum(connections)::int AS connections, sum(subscriptions)::int AS 
  * now: one key for every tenant, each record bound to its tenant.
  */
 export class PostgresTenantStores implements TenantStores {
-  private readonly views = new Map<TenantId, TenantScopedStores>();
+  private readonly views = new Map<TenantId, PostgresScopedStores>();
   private readonly sessions: TenantSessions;
   private readonly locks: AdvisoryLocks;
 
@@ -84,7 +90,7 @@ export class PostgresTenantStores implements TenantStores {
     }
   }
 
-  forTenant(tenant: TenantId): TenantScopedStores {
+  forTenant(tenant: TenantId): PostgresScopedStores {
     const checked = parseTenantId(tenant);
     let view = this.views.get(checked);
     if (!view) {

@@ -1,6 +1,14 @@
+import { ToolstepsError } from '../../errors/index.js';
 import type { PgClient, PgPool } from '../../peers/pg-client.js';
 import type { TenantId } from '../../tenants/tenant-id.js';
 import { postgresFailure } from './postgres-failure.js';
+
+/** Whether the session still talks: our own error, or one the server answered with (a SQLSTATE outside the connection classes). */
+function serverAnswered(error: unknown): boolean {
+  if (ToolstepsError.isInstance(error)) return true;
+  const code = String((error as { code?: unknown } | undefined)?.code ?? '');
+  return /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57P');
+}
 
 /**
  * Every statement the Postgres store runs, run inside a transaction that
@@ -46,13 +54,18 @@ export class TenantSessions {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((lost: unknown) => {
-        broken = lost;
-      });
+      if (serverAnswered(error)) {
+        await client.query('ROLLBACK').catch((lost: unknown) => {
+          broken = lost;
+        });
+      } else {
+        // No answer in time, or the connection is gone: closing the session rolls it back, without a wait.
+        broken = error;
+      }
       throw postgresFailure(this.where, error);
     } finally {
       // A session whose rollback failed is in an unknown state: closed, not pooled.
-      client.release(broken instanceof Error ? broken : undefined);
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);
     }
   }
 }
