@@ -6,7 +6,8 @@ import type { SubscriptionStore } from '../src/store/subscriptions/subscription-
 
 /** Where the CLI keeps connections, subscriptions and dedupe records, and what coordinates its workers. */
 export interface CliStores {
-  mode: 'local' | 'redis';
+  /** Where connections and subscriptions live: files, Redis, or Postgres (TOOLSTEPS_DATABASE_URL). */
+  mode: 'local' | 'redis' | 'postgres';
   connections: ConnectionStore;
   subscriptions: SubscriptionStore;
   dedupe: DedupeStore;
@@ -14,7 +15,7 @@ export interface CliStores {
   coordinator?: Coordinator;
   /** With Redis, the URL the worker queue connects to. */
   redisUrl?: string;
-  /** With Redis: seals every stored secret with the current key; how many were under an older one. */
+  /** With Redis or Postgres: seals every stored secret with the current key; how many were under an older one. */
   rekey?: (options: RekeyOptions) => Promise<Record<'connections' | 'subscriptions', RekeyCounts>>;
   close(): Promise<void>;
 }
@@ -24,6 +25,12 @@ let opened: Promise<CliStores> | undefined;
 async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
   const { configuredRedisUrl } = await import('../src/coordination/open-coordinator.js');
   const redisUrl = configuredRedisUrl({ env });
+  const { configuredDatabaseUrl } = await import('../src/store/postgres/database-url.js');
+  const databaseUrl = configuredDatabaseUrl(env);
+  if (databaseUrl) {
+    const { openPostgresCliStores } = await import('./postgres-cli-stores.js');
+    return openPostgresCliStores(databaseUrl, redisUrl, env);
+  }
   if (redisUrl) {
     const { openRedisStores } = await import('../src/store/open-redis-stores.js');
     const stores = await openRedisStores({ redisUrl, env });
@@ -51,7 +58,9 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
 /**
  * The stores every command uses, opened once per process: files under
  * $TOOLSTEPS_HOME by default, or, with TOOLSTEPS_REDIS_URL, Redis shared by
- * every worker (secrets sealed with TOOLSTEPS_ENCRYPTION_KEY).
+ * every worker (secrets sealed with TOOLSTEPS_ENCRYPTION_KEY), or, with
+ * TOOLSTEPS_DATABASE_URL, connections and subscriptions in Postgres (sealed
+ * the same way) beside Redis, which still coordinates.
  */
 export function cliStores(env: NodeJS.ProcessEnv = process.env): Promise<CliStores> {
   opened ??= open(env);

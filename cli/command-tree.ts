@@ -36,6 +36,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'manifest',
   'demo',
   'doctor',
+  'db',
   'triggers',
   'subscriptions',
 ]);

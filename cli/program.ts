@@ -23,6 +23,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['sandbox'], load: () => import('./commands/sandbox-command.js') },
   { names: ['demo'], load: () => import('./commands/demo-command.js') },
   { names: ['doctor'], load: () => import('./commands/doctor-command.js') },
+  { names: ['db'], load: () => import('./commands/db-command.js') },
   { names: ['triggers'], load: () => import('./commands/trigger-commands.js') },
   { names: ['subscriptions'], load: () => import('./commands/subscription-commands.js') },
   { names: ['listen'], load: () => import('./commands/listen-command.js') },

@@ -19,7 +19,7 @@
 // modules as tsc emits them. The CLI's bundle has its own copy of the
 // runtime, the steps and zod. Nothing crosses between that copy and another:
 // the CLI loads no user module, and the optional peers it loads (the MCP SDK,
-// ioredis, bullmq, the AI SDK) stay outside the bundle and are handed plain
+// ioredis, bullmq, pg, the AI SDK) stay outside the bundle and are handed plain
 // JSON and strings, never our classes.
 //
 // Usage: node scripts/bundle-cli.mjs   (dist/cli/main.js -> dist/cli/)

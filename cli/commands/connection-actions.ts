@@ -173,7 +173,7 @@ export async function listConnections(_options: unknown, command: Command): Prom
   );
   if (!secretsRead) {
     process.stderr.write(
-      '(TOOLSTEPS_ENCRYPTION_KEY is not set: listed from the public fields in Redis; whether a token can refresh is sealed with its secrets)\n',
+      '(TOOLSTEPS_ENCRYPTION_KEY is not set: listed from the public fields in Redis or Postgres; whether a token can refresh is sealed with its secrets)\n',
     );
   }
 }

@@ -1,5 +1,6 @@
 import { checkConnectionStates } from './connection-states.js';
 import { checkCoordinationMode } from './coordination-mode.js';
+import { checkDatabaseStore } from './database-store.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { checkNodeVersion } from './node-version.js';
 import { checkPlan } from './plan.js';
@@ -22,7 +23,8 @@ async function settled(name: string, check: () => DoctorCheck | Promise<DoctorCh
 
 /**
  * Where the connections live: the file store, or with TOOLSTEPS_REDIS_URL the
- * shared Redis store, read only once the coordination check saw Redis answer
+ * shared Redis store (with TOOLSTEPS_DATABASE_URL, Postgres), read only once
+ * the coordination (database) check saw it answer
  * (a Redis that is down would hold the read for its whole reconnect budget),
  * and read as `connections list` reads them: without TOOLSTEPS_ENCRYPTION_KEY,
  * their public fields alone.
@@ -31,20 +33,24 @@ async function connectionsCheck(
   env: NodeJS.ProcessEnv,
   home: string,
   coordination: DoctorCheck,
+  database: DoctorCheck,
 ): Promise<DoctorCheck> {
   const [{ FileConnectionStore }, { cliRegistry }] = await Promise.all([
     import('../../src/store/connections/file-connection-store.js'),
     import('../cli-context.js'),
   ]);
   const { configuredRedisUrl } = await import('../../src/coordination/open-coordinator.js');
-  if (!configuredRedisUrl({ env })) {
+  const { configuredDatabaseUrl } = await import('../../src/store/postgres/database-url.js');
+  const inDatabase = Boolean(configuredDatabaseUrl(env));
+  if (!inDatabase && !configuredRedisUrl({ env })) {
     return checkConnectionStates(new FileConnectionStore(home), await cliRegistry());
   }
-  if (coordination.status === 'fail') {
+  const source = inDatabase ? database : coordination;
+  if (source.status === 'fail') {
     return {
       name: 'connections',
       status: 'fail',
-      summary: 'not read: they live in Redis, which does not answer (see coordination)',
+      summary: `not read: they live in ${inDatabase ? 'Postgres' : 'Redis'}, which does not answer or needs a migration (see ${source.name})`,
       details: [],
     };
   }
@@ -61,12 +67,14 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
   const { defaultToolstepsHome } = await import('../../src/store/connections/file-connection-store.js');
   const home = defaultToolstepsHome(env);
   const coordination = await settled('coordination', () => checkCoordinationMode(env));
+  const database = await settled('database', () => checkDatabaseStore(env));
   return [
     await settled('node', () => checkNodeVersion()),
     await settled('store', () => checkStorePermissions(home)),
-    await settled('connections', () => connectionsCheck(env, home, coordination)),
+    await settled('connections', () => connectionsCheck(env, home, coordination, database)),
     await settled('proxy', () => checkProxySettings(env)),
     coordination,
+    database,
     await settled('plan', () => checkPlan(env)),
   ];
 }

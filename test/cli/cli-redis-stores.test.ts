@@ -1,18 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyRedisValue, newEncryptionKey } from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
+import { bundledCliProcess } from '../support/bundled-cli-process.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const REDIS_URL = testRedisUrl(5);
 const PREFIX = testPrefix('cli');
 const enabled = await redisSuiteEnabled(REDIS_URL);
-const run = promisify(execFile);
 
 describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared, secrets sealed', () => {
   let main: string;
@@ -32,30 +30,16 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
     await clearTestKeys(REDIS_URL, PREFIX);
   });
 
-  /** One CLI process; resolves with its exit code and output whatever the code. */
-  async function toolsteps(args: string[], env: Record<string, string | undefined>) {
-    const childEnv: NodeJS.ProcessEnv = {
-      ...process.env,
+  /** One CLI process over the Redis of this suite. */
+  const toolsteps = (args: string[], env: Record<string, string | undefined>) =>
+    bundledCliProcess(main, () => ({
       TOOLSTEPS_HOME: home,
       TOOLSTEPS_REDIS_URL: REDIS_URL,
       TOOLSTEPS_REDIS_PREFIX: PREFIX,
       TOOLSTEPS_ENCRYPTION_KEY: key,
       T_ACCESS: accessToken,
       T_REFRESH: refreshToken,
-      ...env,
-    };
-    for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-    try {
-      const { stdout, stderr } = await run(process.execPath, [main, ...args], {
-        env: childEnv,
-        timeout: 60_000,
-      });
-      return { code: 0, out: stdout, err: stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, out: failed.stdout, err: failed.stderr };
-    }
-  }
+    }))(args, env);
 
   it('a connection added by one process is listed by another, lives in Redis, and no Redis value holds its secrets', async () => {
     const added = await toolsteps(

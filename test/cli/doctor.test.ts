@@ -33,6 +33,7 @@ describe('toolsteps doctor', () => {
       'connections',
       'proxy',
       'coordination',
+      'database',
       'plan',
     ]);
     expect(named(checks, 'node').status).toBe('ok');

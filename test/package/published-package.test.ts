@@ -11,7 +11,7 @@ import { compileProject, strictProject, writeExamples } from '../support/strict-
 
 const run = promisify(execFile);
 const repo = process.cwd();
-const OPTIONAL_PEERS = ['ioredis', 'bullmq', 'ai', '@modelcontextprotocol/sdk'];
+const OPTIONAL_PEERS = ['ioredis', 'bullmq', 'pg', 'ai', '@modelcontextprotocol/sdk'];
 const ENTRIES = [
   'toolsteps',
   'toolsteps/agents',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { openPgPool, type PgDeadlines, postgresWhere } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
@@ -17,6 +18,12 @@ export interface PostgresStoresOptions extends PgDeadlines {
   /** Seals every tenant's secrets; default from TOOLSTEPS_ENCRYPTION_KEY in `env`. */
   box?: SecretBox;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Open without TOOLSTEPS_ENCRYPTION_KEY, to list public parts only
+   * (`listWithoutSecrets`): every sealed part then refuses to open
+   * (EncryptionKeyError `wrong`), and nothing can be written that opens later.
+   */
+  keyless?: boolean;
   /** How long to wait for another worker's connection lock (a refresh). Default 45 s. */
   lockWaitMs?: number;
 }
@@ -74,7 +81,10 @@ export class PostgresTenantStores implements TenantStores {
    * @throws SchemaError when the database needs `toolsteps db migrate` (or a newer toolsteps).
    */
   static async open(options: PostgresStoresOptions): Promise<PostgresTenantStores> {
-    const box = options.box ?? SecretBox.fromEnv(options.env ?? process.env);
+    // Keyless: a key of its own that sealed nothing stored, so it opens nothing stored.
+    const box =
+      options.box ??
+      (options.keyless ? new SecretBox(randomBytes(32)) : SecretBox.fromEnv(options.env ?? process.env));
     const where = postgresWhere(options.url);
     const pool = await openPgPool(options.url, options);
     const lockPool = await openPgPool(options.url, options);

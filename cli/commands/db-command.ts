@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { printJson } from '../output.js';
+
+/** `db migrate`: brings the Postgres schema of TOOLSTEPS_DATABASE_URL up to what this version needs. */
+async function migrateDatabase(command: Command): Promise<void> {
+  const [{ configuredDatabaseUrl }, { openPgPool, postgresWhere }, { migrate }, { InputError }] =
+    await Promise.all([
+      import('../../src/store/postgres/database-url.js'),
+      import('../../src/peers/load-pg.js'),
+      import('../../src/store/postgres/migrate.js'),
+      import('../../src/errors/index.js'),
+    ]);
+  const url = configuredDatabaseUrl();
+  if (!url) {
+    throw new InputError('db migrate works on the database in TOOLSTEPS_DATABASE_URL, which is not set.', [
+      { path: 'TOOLSTEPS_DATABASE_URL', message: 'required' },
+    ]);
+  }
+  const where = postgresWhere(url);
+  // One session is enough: the migrations run one after another.
+  const pool = await openPgPool(url, { max: 1 });
+  try {
+    const result = await migrate(pool, { where });
+    if (command.optsWithGlobals().json) return printJson(result);
+    const applied = result.applied.map((step) => `  ${step.version}  ${step.name}\n`).join('');
+    process.stdout.write(
+      result.applied.length
+        ? `Applied ${result.applied.length} migration(s) to ${where}:\n${applied}The schema is at version ${result.version}.\n`
+        : `Nothing to apply: ${where} is at schema version ${result.version}.\n`,
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `db`: the Postgres store's schema (TOOLSTEPS_DATABASE_URL). */
+export default function registerDbCommand(program: Command): void {
+  const db = program.command('db').description('The PostgreSQL store (TOOLSTEPS_DATABASE_URL): its schema.');
+  db.command('migrate')
+    .description(
+      'Apply the migrations this version needs, each in a transaction; safe to run again, or from several workers at once.',
+    )
+    .action(async (_options: unknown, command: Command) => migrateDatabase(command));
+}
