@@ -48,6 +48,7 @@ export {
   RateLimitError,
   ResponseTooLargeError,
   redactSecrets,
+  SchemaError,
   type Sent,
   TamperedRecordError,
   TimeoutError,
@@ -92,11 +93,20 @@ export type { ClaimOutcome, DedupeStore } from './store/dedupe/dedupe-store.js';
 export { FileDedupeStore } from './store/dedupe/file-dedupe-store.js';
 export { MemoryDedupeStore } from './store/dedupe/memory-dedupe-store.js';
 export { openRedisStores, type RedisStores } from './store/open-redis-stores.js';
+export type { MigrateResult } from './store/postgres/migrate.js';
+export { migrateDatabase } from './store/postgres/migrate-database.js';
+export {
+  type PostgresScopedStores,
+  type PostgresStoresOptions,
+  PostgresTenantStores,
+} from './store/postgres/postgres-tenant-stores.js';
 export { SecretBox } from './store/sealed/secret-box.js';
 export { FileSubscriptionStore } from './store/subscriptions/file-subscription-store.js';
 export { MemorySubscriptionStore } from './store/subscriptions/memory-subscription-store.js';
 export { RedisSubscriptionStore } from './store/subscriptions/redis-subscription-store.js';
 export type { SubscriptionStore } from './store/subscriptions/subscription-store.js';
+export { DEFAULT_TENANT, parseTenantId, type TenantId } from './tenants/tenant-id.js';
+export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
 export {
   type AnyTrigger,
   type Constraints,

@@ -3,11 +3,11 @@ import { printJson } from '../output.js';
 
 /** `db migrate`: brings the Postgres schema of TOOLSTEPS_DATABASE_URL up to what this version needs. */
 async function migrateDatabase(command: Command): Promise<void> {
-  const [{ configuredDatabaseUrl }, { openPgPool, postgresWhere }, { migrate }, { InputError }] =
+  const [{ configuredDatabaseUrl }, { postgresWhere }, { migrateDatabase }, { InputError }] =
     await Promise.all([
       import('../../src/store/postgres/database-url.js'),
       import('../../src/peers/load-pg.js'),
-      import('../../src/store/postgres/migrate.js'),
+      import('../../src/store/postgres/migrate-database.js'),
       import('../../src/errors/index.js'),
     ]);
   const url = configuredDatabaseUrl();
@@ -17,20 +17,14 @@ async function migrateDatabase(command: Command): Promise<void> {
     ]);
   }
   const where = postgresWhere(url);
-  // One session is enough: the migrations run one after another.
-  const pool = await openPgPool(url, { max: 1 });
-  try {
-    const result = await migrate(pool, { where });
-    if (command.optsWithGlobals().json) return printJson(result);
-    const applied = result.applied.map((step) => `  ${step.version}  ${step.name}\n`).join('');
-    process.stdout.write(
-      result.applied.length
-        ? `Applied ${result.applied.length} migration(s) to ${where}:\n${applied}The schema is at version ${result.version}.\n`
-        : `Nothing to apply: ${where} is at schema version ${result.version}.\n`,
-    );
-  } finally {
-    await pool.end();
-  }
+  const result = await migrateDatabase(url);
+  if (command.optsWithGlobals().json) return printJson(result);
+  const applied = result.applied.map((step) => `  ${step.version}  ${step.name}\n`).join('');
+  process.stdout.write(
+    result.applied.length
+      ? `Applied ${result.applied.length} migration(s) to ${where}:\n${applied}The schema is at version ${result.version}.\n`
+      : `Nothing to apply: ${where} is at schema version ${result.version}.\n`,
+  );
 }
 
 /** `db`: the Postgres store's schema (TOOLSTEPS_DATABASE_URL). */

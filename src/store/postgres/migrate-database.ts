@@ -1,0 +1,20 @@
+import { openPgPool, postgresWhere } from '../../peers/load-pg.js';
+import { type MigrateOptions, type MigrateResult, migrate } from './migrate.js';
+
+/**
+ * `toolsteps db migrate` as a call: opens one session to `url`, brings the
+ * toolsteps schema up to date (`migrate`: each migration in a transaction,
+ * serialized by an advisory lock, nothing applied twice), and closes it.
+ * Needs no encryption key: no record is read.
+ */
+export async function migrateDatabase(
+  url: string,
+  options: Omit<MigrateOptions, 'where'> = {},
+): Promise<MigrateResult> {
+  const pool = await openPgPool(url, { max: 1 });
+  try {
+    return await migrate(pool, { ...options, where: postgresWhere(url) });
+  } finally {
+    await pool.end();
+  }
+}
