@@ -1,4 +1,5 @@
 import { missingPeer } from './optional-peer.js';
+import { urlWithoutCredentials } from './url-without-credentials.js';
 
 /** The semver range of ioredis this package is written against. */
 export const IOREDIS_RANGE = '^5.11.1';
@@ -36,12 +37,5 @@ export async function connectRedis(url: string, options: RedisClientOptions = {}
 
 /** A Redis URL with any password taken out, for messages and the doctor. */
 export function redisWhere(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    parsed.username = '';
-    return parsed.toString();
-  } catch {
-    return 'an unparsable TOOLSTEPS_REDIS_URL';
-  }
+  return urlWithoutCredentials(url, 'TOOLSTEPS_REDIS_URL');
 }

@@ -1,5 +1,6 @@
 import { missingPeer } from './optional-peer.js';
 import type { PgPool } from './pg-client.js';
+import { urlWithoutCredentials } from './url-without-credentials.js';
 
 /** The semver range of node-postgres this package is written against. */
 export const PG_RANGE = '^8.16.0';
@@ -47,15 +48,7 @@ export async function openPgPool(url: string, deadlines: PgDeadlines = {}): Prom
   return typed;
 }
 
-/** A Postgres URL without its password (nor user), for messages and the doctor. */
+/** A Postgres URL without its user, password or parameters (`?password=` is one), for messages and the doctor. */
 export function postgresWhere(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    parsed.username = '';
-    parsed.search = '';
-    return parsed.toString();
-  } catch {
-    return 'an unparsable TOOLSTEPS_DATABASE_URL';
-  }
+  return urlWithoutCredentials(url, 'TOOLSTEPS_DATABASE_URL', true);
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openPgPool } from '../../src/peers/load-pg.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
+import {
+  type PostgresStoresOptions,
+  PostgresTenantStores,
+} from '../../src/store/postgres/postgres-tenant-stores.js';
+import { SecretBox } from '../../src/store/sealed/secret-box.js';
 
 /**
  * The Postgres the tests use: `TOOLSTEPS_TEST_POSTGRES_URL`, else the
@@ -89,4 +95,35 @@ export async function ownMigratedDatabase(name: string): Promise<OwnDatabase> {
     await pool.end();
   }
   return database;
+}
+
+/** A suite's migrated database and the store opened on it, as its role (`usePostgresStores`). */
+export interface PostgresSuite {
+  database: OwnDatabase;
+  stores: PostgresTenantStores;
+}
+
+/**
+ * For a describe block: a migrated database of its own and a
+ * `PostgresTenantStores` on it (a fresh key), made before its tests and
+ * closed and dropped after. Read the fields inside the tests.
+ */
+export function usePostgresStores(
+  name: string,
+  options: Omit<PostgresStoresOptions, 'url'> = {},
+): PostgresSuite {
+  const suite = {} as PostgresSuite;
+  beforeAll(async () => {
+    suite.database = await ownMigratedDatabase(name);
+    suite.stores = await PostgresTenantStores.open({
+      url: suite.database.url,
+      box: new SecretBox(randomBytes(32)),
+      ...options,
+    });
+  });
+  afterAll(async () => {
+    await suite.stores?.close();
+    await suite.database?.drop();
+  });
+  return suite;
 }

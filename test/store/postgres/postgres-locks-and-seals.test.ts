@@ -5,12 +5,7 @@ import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenan
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
-import {
-  asSuperuser,
-  type OwnDatabase,
-  ownMigratedDatabase,
-  postgresSuiteEnabled,
-} from '../../support/test-postgres.js';
+import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 
 const enabled = await postgresSuiteEnabled();
 const firstKey = randomBytes(32);
@@ -23,26 +18,21 @@ const box = new SecretBox(firstKey);
  * copies it onto another id or restores an older copy: refused, as in Redis.
  */
 describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)', () => {
-  let database: OwnDatabase;
-  let one: PostgresTenantStores;
+  const suite = usePostgresStores('locks', { box, lockWaitMs: 300 });
   let two: PostgresTenantStores;
-  const sql = (text: string) => asSuperuser(database.name, text);
+  const sql = (text: string) => asSuperuser(suite.database.name, text);
 
   beforeAll(async () => {
-    database = await ownMigratedDatabase('locks');
-    one = await PostgresTenantStores.open({ url: database.url, box, lockWaitMs: 300 });
-    two = await PostgresTenantStores.open({ url: database.url, box, lockWaitMs: 300 });
-    await one.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('shared'));
+    two = await PostgresTenantStores.open({ url: suite.database.url, box, lockWaitMs: 300 });
+    await suite.stores.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('shared'));
   });
   afterAll(async () => {
-    await one?.close();
     await two?.close();
-    await database?.drop();
   });
 
   it('a second worker waits for the holder, then gives up with a retryable timeout naming the lock', async () => {
     let release!: () => void;
-    const holding = one
+    const holding = suite.stores
       .forTenant(DEFAULT_TENANT)
       .connections.withConnectionLock('shared', () => new Promise<void>((resolve) => (release = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -61,7 +51,7 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
 
   it('a holder whose session dies (a killed worker) frees the lock at once, without a TTL to wait out', async () => {
     let release!: () => void;
-    const holding = one
+    const holding = suite.stores
       .forTenant(DEFAULT_TENANT)
       .connections.withConnectionLock('shared', () => new Promise<void>((resolve) => (release = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,30 +66,30 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
   });
 
   it('a public field changed in the table without the key is refused before use', async () => {
-    await one.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('edited'));
+    await suite.stores.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('edited'));
     await sql(
       `UPDATE toolsteps.connections SET public_json = replace(public_json, '"acme"', '"attacker"') WHERE id = 'edited'`,
     );
-    await expect(one.forTenant(DEFAULT_TENANT).connections.get('edited')).rejects.toMatchObject({
+    await expect(suite.stores.forTenant(DEFAULT_TENANT).connections.get('edited')).rejects.toMatchObject({
       code: 'record_tampered',
       problem: 'altered',
     });
   });
 
   it('a row copied onto another id does not open there', async () => {
-    await one.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('origin'));
+    await suite.stores.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('origin'));
     await sql(
       `INSERT INTO toolsteps.connections (tenant, id, public_json, sealed, kid, version, format)
        SELECT tenant, 'copy', replace(public_json, '"origin"', '"copy"'), sealed, kid, version, format
          FROM toolsteps.connections WHERE id = 'origin'`,
     );
-    await expect(one.forTenant(DEFAULT_TENANT).connections.get('copy')).rejects.toMatchObject({
+    await expect(suite.stores.forTenant(DEFAULT_TENANT).connections.get('copy')).rejects.toMatchObject({
       problem: 'altered',
     });
   });
 
   it('an older copy restored over a row is refused by a process that saw the newer one', async () => {
-    const connections = one.forTenant(DEFAULT_TENANT).connections;
+    const connections = suite.stores.forTenant(DEFAULT_TENANT).connections;
     await connections.put(acmeConnection('rolled'));
     await sql(`CREATE TABLE public.saved AS SELECT * FROM toolsteps.connections WHERE id = 'rolled'`);
     await connections.update('rolled', (current) => ({ ...current, label: 'Renamed' }));
@@ -112,12 +102,12 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
 
   it('rekey seals what an older key sealed with the current one', async () => {
     const olderKey = randomBytes(32);
-    const before = await PostgresTenantStores.open({ url: database.url, box: new SecretBox(olderKey) });
+    const before = await PostgresTenantStores.open({ url: suite.database.url, box: new SecretBox(olderKey) });
     await before.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('rotated', 'kept-across'));
     await before.close();
     // TOOLSTEPS_ENCRYPTION_KEY rotated, the keys before it in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS.
     const rotated = new SecretBox(randomBytes(32), [olderKey, firstKey]);
-    const after = await PostgresTenantStores.open({ url: database.url, box: rotated });
+    const after = await PostgresTenantStores.open({ url: suite.database.url, box: rotated });
     try {
       const connections = after.forTenant(DEFAULT_TENANT).connections;
       await sql(`DELETE FROM toolsteps.connections WHERE id IN ('edited', 'copy', 'rolled')`);

@@ -1,16 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenant-stores.js';
-import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
-import {
-  asSuperuser,
-  type OwnDatabase,
-  ownMigratedDatabase,
-  postgresSuiteEnabled,
-} from '../../support/test-postgres.js';
+import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 
 const enabled = await postgresSuiteEnabled();
 const [a, b] = [parseTenantId('acme'), parseTenantId('globex')];
@@ -21,13 +13,11 @@ const [a, b] = [parseTenantId('acme'), parseTenantId('globex')];
  * not a superuser, which would bypass every policy), with hand-written SQL.
  */
 describe.skipIf(!enabled)('row-level security on the Postgres store (Postgres)', () => {
-  let database: OwnDatabase;
-  let stores: PostgresTenantStores;
+  const suite = usePostgresStores('rls');
   let client: pg.Client;
 
   beforeAll(async () => {
-    database = await ownMigratedDatabase('rls');
-    stores = await PostgresTenantStores.open({ url: database.url, box: new SecretBox(randomBytes(32)) });
+    const { database, stores } = suite;
     await stores.forTenant(a).connections.put(acmeConnection('support', 'token-of-acme'));
     await stores.forTenant(b).connections.put(acmeConnection('own', 'token-of-globex'));
     client = new pg.Client({ connectionString: database.url });
@@ -35,8 +25,6 @@ describe.skipIf(!enabled)('row-level security on the Postgres store (Postgres)',
   });
   afterAll(async () => {
     await client?.end();
-    await stores?.close();
-    await database?.drop();
   });
 
   /** Runs `sql` in a transaction with `app.tenant` set to `tenant`, as the store's sessions do. */
@@ -52,7 +40,7 @@ describe.skipIf(!enabled)('row-level security on the Postgres store (Postgres)',
 
   it('the rows are there (the superuser sees both tenants)', async () => {
     const { rows } = await asSuperuser<{ tenant: string }>(
-      database.name,
+      suite.database.name,
       'SELECT tenant FROM toolsteps.connections ORDER BY tenant',
     );
     expect(rows.map((row) => row.tenant)).toEqual(['acme', 'globex']);
@@ -109,7 +97,7 @@ describe.skipIf(!enabled)('row-level security on the Postgres store (Postgres)',
   });
 
   it('stored secrets are sealed: the superuser reading the table sees no token', async () => {
-    const { rows } = await asSuperuser(database.name, 'SELECT * FROM toolsteps.connections');
+    const { rows } = await asSuperuser(suite.database.name, 'SELECT * FROM toolsteps.connections');
     const raw = JSON.stringify(rows);
     expect(raw).toContain('support');
     expect(raw).not.toContain('token-of-acme');
