@@ -1,6 +1,6 @@
 import { ToolstepsError } from '../../errors/index.js';
 import type { PgClient, PgPool } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
+import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import { postgresFailure } from './postgres-failure.js';
 
 /** Whether the session still talks: our own error, or one the server answered with (a SQLSTATE outside the connection classes). */
@@ -27,7 +27,10 @@ export class TenantSessions {
 
   /** Runs `work` in one transaction as `tenant`: commits what it did, or rolls all of it back. */
   inTenant<T>(tenant: TenantId, work: (client: PgClient) => Promise<T>): Promise<T> {
-    return this.transaction('BEGIN', ['app.tenant', tenant], work);
+    // Written into the statement, so the transaction starts and takes its tenant in one round
+    // trip: checked against the id pattern first, a tenant id holds no quote or backslash.
+    const checked = parseTenantId(tenant);
+    return this.transaction(`BEGIN; SELECT set_config('app.tenant', '${checked}', true)`, work);
   }
 
   /**
@@ -35,21 +38,16 @@ export class TenantSessions {
    * (the listing policy): for counting tenants, never for a record's content.
    */
   acrossTenants<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    return this.transaction('BEGIN READ ONLY', ['app.tenant_listing', 'on'], work);
+    return this.transaction("BEGIN READ ONLY; SELECT set_config('app.tenant_listing', 'on', true)", work);
   }
 
-  private async transaction<T>(
-    begin: string,
-    setting: [string, string],
-    work: (client: PgClient) => Promise<T>,
-  ): Promise<T> {
+  private async transaction<T>(begin: string, work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch((error: unknown) => {
       throw postgresFailure(this.where, error);
     });
     let broken: unknown;
     try {
       await client.query(begin);
-      await client.query('SELECT set_config($1, $2, true)', setting);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
