@@ -1,4 +1,5 @@
 import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
+import type { TenantId } from '../tenants/tenant-id.js';
 import type { RedisPersistence } from './redis-persistence.js';
 
 /** A lock held by one owner: only the holder of `token` can extend or release it. */
@@ -68,6 +69,14 @@ export interface Coordinator extends DedupeStore {
   setValue(key: string, value: string, ttlMs: number): Promise<void>;
   /** Sets `key` to `next` only while it holds `expected` (undefined: only while absent). */
   compareAndSet(key: string, expected: string | undefined, next: string, ttlMs: number): Promise<boolean>;
+  /**
+   * The same coordination, with every lock, record, quota and counter kept
+   * apart for one tenant: two tenants' connection `support` have two rate
+   * gates, two tenants' idempotency key `k` two records. `DEFAULT_TENANT`
+   * answers this coordinator itself, so what was stored before tenants
+   * existed stays where it was. Closing the coordinator closes them all.
+   */
+  forTenant(tenant: TenantId): Coordinator;
   status(): Promise<CoordinationStatus>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
 import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
 import { MemoryDedupeStore } from '../store/dedupe/memory-dedupe-store.js';
+import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
 import type {
   CoordinationStatus,
   Coordinator,
@@ -32,6 +33,7 @@ export class LocalCoordinator implements Coordinator {
   private readonly values = new Map<string, Expiring>();
   private readonly quotas = new Map<string, { windows: Map<string, QuotaWindowState>; inFlight: number[] }>();
   private readonly records: MemoryDedupeStore;
+  private readonly tenants = new Map<TenantId, LocalCoordinator>();
 
   constructor(private readonly timer: Clock = systemClock) {
     this.records = new MemoryDedupeStore(timer);
@@ -135,6 +137,17 @@ export class LocalCoordinator implements Coordinator {
     if (this.live(`kv:${key}`) !== expected) return false;
     this.keep(`kv:${key}`, next, ttlMs);
     return true;
+  }
+
+  /** A coordinator of its own per tenant: nothing in this process's memory is shared between two. */
+  forTenant(tenant: TenantId): LocalCoordinator {
+    if (tenant === DEFAULT_TENANT) return this;
+    let found = this.tenants.get(tenant);
+    if (!found) {
+      found = new LocalCoordinator(this.timer);
+      this.tenants.set(tenant, found);
+    }
+    return found;
   }
 
   async status(): Promise<CoordinationStatus> {

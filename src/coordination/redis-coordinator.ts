@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../peers/redis-client.js';
 import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
+import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
 import type {
   CoordinationStatus,
   Coordinator,
@@ -26,6 +27,13 @@ export interface RedisCoordinatorOptions {
   prefix?: string;
   /** Shown by `status()`; never holds a password. */
   where?: string;
+  /** Set on a tenant's coordinator (`forTenant`): it shares the client of the one that made it, which closes it. */
+  sharesClient?: boolean;
+}
+
+/** Where one tenant's keys live: `<prefix>:t:<tenant>`; the default tenant's stay under `<prefix>`, where they were before tenants. */
+export function tenantKeyPrefix(prefix: string, tenant: TenantId): string {
+  return tenant === DEFAULT_TENANT ? prefix : `${prefix}:t:${tenant}`;
 }
 
 type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
@@ -46,6 +54,7 @@ export class RedisCoordinator implements Coordinator {
   /** The client, guarded: what it rejects with is always a `network_error` naming Redis. */
   readonly client: RedisClient;
   private readonly run: Record<string, ScriptRunner> = {};
+  private readonly tenants = new Map<TenantId, RedisCoordinator>();
 
   constructor(
     client: RedisClient,
@@ -70,6 +79,25 @@ export class RedisCoordinator implements Coordinator {
       this.client.defineCommand(name, { numberOfKeys, lua });
       this.run[name] = (this.client as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
     }
+  }
+
+  /**
+   * The coordinator of one tenant: the same client, every key under
+   * `<prefix>:t:<tenant>:` (`tenantKeyPrefix`), so erasing a tenant is
+   * deleting what is under its prefix.
+   */
+  forTenant(tenant: TenantId): RedisCoordinator {
+    if (tenant === DEFAULT_TENANT) return this;
+    let found = this.tenants.get(tenant);
+    if (!found) {
+      found = new RedisCoordinator(this.client, {
+        ...this.options,
+        prefix: tenantKeyPrefix(this.prefix, tenant),
+        sharesClient: true,
+      });
+      this.tenants.set(tenant, found);
+    }
+    return found;
   }
 
   /** The Redis key of one of our names: `<prefix>:<kind>:<name>`. */
@@ -205,6 +233,7 @@ export class RedisCoordinator implements Coordinator {
   }
 
   async close(): Promise<void> {
+    if (this.options.sharesClient) return;
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }

@@ -1,15 +1,19 @@
 import { type CoordinationConfig, openCoordinator } from '../coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
-import {
+import { RedisTenantStores } from '../tenants/redis-tenant-stores.js';
+import { DEFAULT_TENANT } from '../tenants/tenant-id.js';
+import type {
   RedisConnectionStore,
-  type RedisConnectionStoreOptions,
+  RedisConnectionStoreOptions,
 } from './connections/redis-connection-store.js';
 import { SecretBox } from './sealed/secret-box.js';
-import { RedisSubscriptionStore } from './subscriptions/redis-subscription-store.js';
+import type { RedisSubscriptionStore } from './subscriptions/redis-subscription-store.js';
 
 /** Everything several workers share through one Redis. */
 export interface RedisStores {
   coordinator: RedisCoordinator;
+  /** Every tenant's stores (`tenants.forTenant(id)`); `connections` and `subscriptions` are the default tenant's. */
+  tenants: RedisTenantStores;
   connections: RedisConnectionStore;
   subscriptions: RedisSubscriptionStore;
   close(): Promise<void>;
@@ -17,8 +21,9 @@ export interface RedisStores {
 
 /**
  * The coordinator and the encrypted connection and subscription stores over
- * one Redis connection. The encryption key is checked first, so a missing
- * or malformed key fails before anything connects.
+ * one Redis connection, for every tenant (`tenants`), each tenant's secrets
+ * sealed with its own data key under the master key. The encryption key is
+ * checked first, so a missing or malformed key fails before anything connects.
  * @throws EncryptionKeyError when `TOOLSTEPS_ENCRYPTION_KEY` is missing or malformed.
  */
 export async function openRedisStores(
@@ -30,10 +35,13 @@ export async function openRedisStores(
 ): Promise<RedisStores> {
   const box = config.box ?? SecretBox.fromEnv(config.env ?? process.env);
   const coordinator = (await openCoordinator(config)) as RedisCoordinator;
+  const tenants = new RedisTenantStores(coordinator, box, config.connections);
+  const view = tenants.forTenant(DEFAULT_TENANT);
   return {
     coordinator,
-    connections: new RedisConnectionStore(coordinator, box, config.connections),
-    subscriptions: new RedisSubscriptionStore(coordinator, box),
+    tenants,
+    connections: view.connections,
+    subscriptions: view.subscriptions,
     close: () => coordinator.close(),
   };
 }

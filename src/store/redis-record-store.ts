@@ -1,7 +1,9 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
+import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
 import type { RecordStore } from './record-store.js';
 import {
   EncryptedRecords,
+  type KeySource,
   type RecordShape,
   type RekeyCounts,
   type RekeyOptions,
@@ -18,11 +20,12 @@ export class RedisRecordStore<T extends { id: string }> implements RecordStore<T
 
   constructor(
     coordinator: RedisCoordinator,
-    box: SecretBox,
+    keys: SecretBox | KeySource,
     shape: RecordShape<T>,
     private readonly check: (record: T) => T,
+    tenant: TenantId = DEFAULT_TENANT,
   ) {
-    this.records = new EncryptedRecords(coordinator, box, shape);
+    this.records = new EncryptedRecords(coordinator, keys, shape, tenant);
   }
 
   get(id: string): Promise<T | undefined> {

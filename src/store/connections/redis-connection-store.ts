@@ -1,7 +1,9 @@
 import type { Connection } from '../../connection/connection.js';
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { withLock } from '../../coordination/with-lock.js';
+import { DEFAULT_TENANT, type TenantId } from '../../tenants/tenant-id.js';
 import { RedisRecordStore } from '../redis-record-store.js';
+import type { KeySource } from '../sealed/encrypted-records.js';
 import { listPublicRecords } from '../sealed/public-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import { checkConnection } from './check-connection.js';
@@ -32,10 +34,11 @@ export class RedisConnectionStore extends RedisRecordStore<Connection> implement
 
   constructor(
     private readonly coordinator: RedisCoordinator,
-    box: SecretBox,
+    keys: SecretBox | KeySource,
     private readonly options: RedisConnectionStoreOptions = {},
+    tenant: TenantId = DEFAULT_TENANT,
   ) {
-    super(coordinator, box, CONNECTION_SHAPE, checkConnection);
+    super(coordinator, keys, CONNECTION_SHAPE, checkConnection, tenant);
     this.refreshJournal = new RedisRefreshJournal(coordinator);
   }
 

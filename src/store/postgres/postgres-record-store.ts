@@ -39,7 +39,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
 
   constructor(protected readonly scope: PostgresRecordScope<T>) {
     this.rows = new SealedRows(scope.table);
-    this.sealing = new SealedRecords(scope.box, {
+    this.sealing = new SealedRecords(() => scope.box, {
       tenant: scope.tenant,
       namespace: NAMESPACE,
       kind: scope.shape.kind,

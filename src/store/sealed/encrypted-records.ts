@@ -3,7 +3,7 @@ import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js
 import { NotFoundError, TimeoutError } from '../../errors/index.js';
 import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
 import { type SealedRecord, SealedRecords } from './sealed-records.js';
-import type { SecretBox } from './secret-box.js';
+import { SecretBox } from './secret-box.js';
 
 /** How a record splits into what anyone may read and what only the key opens. */
 export interface RecordShape<T> {
@@ -40,6 +40,11 @@ export interface RekeyCounts {
   unsealed: string[];
 }
 
+/** Where a store's box comes from: a tenant's data key, opened from Redis on first use (`TenantDataKey`). */
+export interface KeySource {
+  box(): Promise<SecretBox>;
+}
+
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
 const MAX_WRITE_TRIES = 50;
 
@@ -53,15 +58,18 @@ const MAX_WRITE_TRIES = 50;
 export class EncryptedRecords<T> {
   private readonly index: string;
   private readonly sealing: SealedRecords;
+  private readonly keys: KeySource;
+  private box: SecretBox | undefined;
 
   constructor(
     private readonly coordinator: RedisCoordinator,
-    box: SecretBox,
+    keys: SecretBox | KeySource,
     private readonly shape: RecordShape<T>,
     tenant = 'default',
   ) {
     this.index = recordIndexKey(coordinator, shape.kind);
-    this.sealing = new SealedRecords(box, {
+    this.keys = keys instanceof SecretBox ? { box: async () => keys } : keys;
+    this.sealing = new SealedRecords(() => this.box as SecretBox, {
       tenant,
       namespace: coordinator.prefix,
       kind: shape.kind,
@@ -130,7 +138,13 @@ export class EncryptedRecords<T> {
     return true;
   }
 
+  /** Opens the box (a tenant's data key) before a record is sealed or opened. */
+  private async ready(): Promise<void> {
+    this.box = await this.keys.box();
+  }
+
   async get(id: string): Promise<T | undefined> {
+    await this.ready();
     return (await this.readOpened(id))?.record;
   }
 
@@ -144,12 +158,14 @@ export class EncryptedRecords<T> {
   }
 
   async list(): Promise<T[]> {
+    await this.ready();
     const found = await Promise.all((await this.ids()).map((id) => this.readOpened(id)));
     return found.flatMap((opened) => (opened ? [opened.record] : []));
   }
 
   /** Writes the whole record, whatever is stored: compare-and-set against what was just read. */
   async put(id: string, record: T): Promise<void> {
+    await this.ready();
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
       const current = await this.coordinator.client.hget(this.keyOf(id), 'version');
       if (await this.write(id, record, current ?? undefined)) return;
@@ -159,6 +175,7 @@ export class EncryptedRecords<T> {
 
   /** Read, change, compare-and-set; again from the new state when another worker wrote in between. */
   async update(id: string, change: (current: T) => T): Promise<T> {
+    await this.ready();
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
       const opened = await this.readOpened(id);
       if (!opened) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
@@ -197,6 +214,7 @@ export class EncryptedRecords<T> {
    * says they checked them, and they are sealed as they stand.
    */
   async rekey(options: RekeyOptions = {}): Promise<RekeyCounts> {
+    await this.ready();
     const ids = await this.ids();
     const counts: RekeyCounts = { rekeyed: 0, total: ids.length, unsealed: [] };
     for (const id of ids) {

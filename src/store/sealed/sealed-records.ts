@@ -1,6 +1,6 @@
 import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
 import { parsePublicPart } from './public-records.js';
-import type { SecretBox } from './secret-box.js';
+import { isDataKeyId, type SecretBox } from './secret-box.js';
 
 /** A record as stored: its public part as written, its sealed secrets, and what the seal is bound to. */
 export interface SealedRecord {
@@ -45,10 +45,15 @@ export class SealedRecords {
   /** The highest version of each record this process has read or written. */
   private readonly seen = new Map<string, number>();
 
+  /** `keys` answers the box to use now: a tenant's is opened from Redis before the first record (`TenantDataKey`). */
   constructor(
-    private readonly box: SecretBox,
+    private readonly keys: () => SecretBox,
     private readonly scope: RecordScope,
   ) {}
+
+  private get box(): SecretBox {
+    return this.keys();
+  }
 
   get keyId(): string {
     return this.box.keyId;
@@ -141,7 +146,14 @@ export class SealedRecords {
 
   private openSecrets(id: string, stored: SealedRecord): Record<string, unknown> {
     const binding = this.binding(id, stored.version, stored.publicJson);
-    // A key we do not hold is a configuration problem, said as such; a key we hold that does not open it is tampering.
+    if (!this.box.holds(stored.kid) && isDataKeyId(stored.kid)) {
+      throw new TamperedRecordError(
+        `The ${this.context(id)} was sealed with a data key this tenant does not hold (another tenant's, or one destroyed when its tenant was erased), so it is not used and nothing is sent with it.`,
+        'altered',
+        { context: { record: this.context(id) } },
+      );
+    }
+    // A master key we do not hold is a configuration problem, said as such; a key we hold that does not open it is tampering.
     if (!this.box.holds(stored.kid))
       this.box.open({ kid: stored.kid, data: stored.sealed }, this.context(id), binding);
     try {

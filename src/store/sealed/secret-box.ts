@@ -16,6 +16,19 @@ function keyIdOf(key: Buffer): string {
   return createHash('sha256').update('toolsteps-key-id\0').update(key).digest('hex').slice(0, 16);
 }
 
+/** How the id of a tenant's data key begins, so a value sealed with another tenant's is told from a missing master key. */
+const DATA_KEY_ID = 'dk-';
+
+/** Whether `kid` names a tenant's data key (`SecretBox.forDataKey`) rather than a master key. */
+export function isDataKeyId(kid: string): boolean {
+  return kid.startsWith(DATA_KEY_ID);
+}
+
+/** 32 fresh random bytes: a new tenant data key. */
+export function newDataKey(): Buffer {
+  return randomBytes(KEY_BYTES);
+}
+
 function parseKey(text: string, variable: string): Buffer {
   const trimmed = text.trim();
   const key = Buffer.from(trimmed, 'base64');
@@ -43,11 +56,30 @@ function additionalData(context: string, binding: string | undefined): Buffer {
  */
 export class SecretBox {
   private readonly keys = new Map<string, Buffer>();
-  readonly keyId: string;
+  private currentId: string;
 
   constructor(current: Buffer, previous: Buffer[] = []) {
-    this.keyId = keyIdOf(current);
+    this.currentId = keyIdOf(current);
     for (const key of [current, ...previous]) this.keys.set(keyIdOf(key), key);
+  }
+
+  /** The id of the key this box seals with. */
+  get keyId(): string {
+    return this.currentId;
+  }
+
+  /**
+   * A tenant's box: it seals with the tenant's data key, and opens what that
+   * key sealed and, besides, what `master`'s keys sealed directly (records
+   * stored before tenants had data keys, until a write or `rekey` re-seals them).
+   */
+  static forDataKey(dataKey: Buffer, master: SecretBox): SecretBox {
+    const box = new SecretBox(dataKey);
+    box.keys.clear();
+    box.currentId = `${DATA_KEY_ID}${keyIdOf(dataKey)}`;
+    box.keys.set(box.currentId, dataKey);
+    for (const [kid, key] of master.keys) if (!isDataKeyId(kid)) box.keys.set(kid, key);
+    return box;
   }
 
   /**

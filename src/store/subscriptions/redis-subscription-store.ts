@@ -1,7 +1,9 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
+import { DEFAULT_TENANT, type TenantId } from '../../tenants/tenant-id.js';
 import { checkSubscription } from '../../triggers/intake/check-subscription.js';
 import type { Subscription } from '../../triggers/subscription.js';
 import { RedisRecordStore } from '../redis-record-store.js';
+import type { KeySource } from '../sealed/encrypted-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import { SUBSCRIPTION_SHAPE } from './subscription-shape.js';
 import type { SubscriptionStore } from './subscription-store.js';
@@ -13,8 +15,8 @@ import type { SubscriptionStore } from './subscription-store.js';
  * command's change made in between.
  */
 export class RedisSubscriptionStore extends RedisRecordStore<Subscription> implements SubscriptionStore {
-  constructor(coordinator: RedisCoordinator, box: SecretBox) {
-    super(coordinator, box, SUBSCRIPTION_SHAPE, checkSubscription);
+  constructor(coordinator: RedisCoordinator, keys: SecretBox | KeySource, tenant: TenantId = DEFAULT_TENANT) {
+    super(coordinator, keys, SUBSCRIPTION_SHAPE, checkSubscription, tenant);
   }
 
   async recordDelivery(id: string, at: number): Promise<void> {

@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { isMissingFile } from '../files/atomic-write.js';
+import { defaultToolstepsHome } from '../files/toolsteps-home.js';
+import {
+  FileConnectionStore,
+  type FileConnectionStoreOptions,
+} from '../store/connections/file-connection-store.js';
+import { FileDedupeStore } from '../store/dedupe/file-dedupe-store.js';
+import { FileSubscriptionStore } from '../store/subscriptions/file-subscription-store.js';
+import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
+import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
+import { byTenantId, summarizeTenant } from './tenant-summary.js';
+
+/** One tenant's file stores, with the dedupe records of its hooks. */
+export interface FileTenantView extends TenantScopedStores {
+  readonly connections: FileConnectionStore;
+  readonly subscriptions: FileSubscriptionStore;
+  readonly dedupe: FileDedupeStore;
+}
+
+/** What the default tenant holds directly under the home, where every record lived before tenants. */
+const DEFAULT_TENANT_FOLDERS = ['connections', 'subscriptions', path.join('triggers', 'dedupe')];
+
+/**
+ * Every tenant's records in files: tenant `t` under `<home>/tenants/<t>/`
+ * (its `connections/`, `subscriptions/` and `triggers/dedupe/`), the default
+ * tenant directly under `<home>`, exactly where a store written before
+ * tenants keeps them, so such a store is the default tenant's as it stands
+ * and a single-organization user's files never move. A tenant id is
+ * checked (`parseTenantId`) before it becomes a path: no dot, no slash.
+ */
+export class FileTenantStores implements TenantStores {
+  private readonly views = new Map<TenantId, FileTenantView>();
+
+  constructor(
+    readonly home: string = defaultToolstepsHome(),
+    private readonly options: FileConnectionStoreOptions = {},
+  ) {}
+
+  /** The folder one tenant's records live under. */
+  homeOf(tenant: TenantId): string {
+    const id = parseTenantId(tenant);
+    return id === DEFAULT_TENANT ? this.home : path.join(this.home, 'tenants', id);
+  }
+
+  forTenant(tenant: TenantId): FileTenantView {
+    const home = this.homeOf(tenant);
+    let found = this.views.get(tenant);
+    if (!found) {
+      found = {
+        tenant,
+        connections: new FileConnectionStore(home, this.options),
+        subscriptions: new FileSubscriptionStore(home),
+        dedupe: new FileDedupeStore(home),
+      };
+      this.views.set(tenant, found);
+    }
+    return found;
+  }
+
+  async tenants(): Promise<TenantSummary[]> {
+    const names = await fs.readdir(path.join(this.home, 'tenants')).catch((error: unknown) => {
+      if (isMissingFile(error)) return [] as string[];
+      throw error;
+    });
+    const ids = [DEFAULT_TENANT, ...names.filter((name) => isTenantId(name) && name !== DEFAULT_TENANT)];
+    const all = await Promise.all(ids.map((id) => summarizeTenant(this.forTenant(id as TenantId))));
+    return all.filter((summary) => summary.connections + summary.subscriptions > 0).sort(byTenantId);
+  }
+
+  async eraseTenant(tenant: TenantId): Promise<TenantSummary> {
+    const summary = await summarizeTenant(this.forTenant(tenant));
+    const home = this.homeOf(tenant);
+    const folders =
+      tenant === DEFAULT_TENANT ? DEFAULT_TENANT_FOLDERS.map((name) => path.join(home, name)) : [home];
+    for (const folder of folders) await fs.rm(folder, { recursive: true, force: true });
+    this.views.delete(tenant);
+    return summary;
+  }
+}

@@ -1,0 +1,35 @@
+import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
+import { MemorySubscriptionStore } from '../store/subscriptions/memory-subscription-store.js';
+import { parseTenantId, type TenantId } from './tenant-id.js';
+import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
+import { summarizeTenant } from './tenant-summary.js';
+
+/** Every tenant's records in this process's memory, one pair of stores per tenant: for tests and embedders that persist them themselves. */
+export class MemoryTenantStores implements TenantStores {
+  private readonly views = new Map<TenantId, TenantScopedStores>();
+
+  forTenant(tenant: TenantId): TenantScopedStores {
+    const id = parseTenantId(tenant);
+    let found = this.views.get(id);
+    if (!found) {
+      found = {
+        tenant: id,
+        connections: new MemoryConnectionStore(),
+        subscriptions: new MemorySubscriptionStore(),
+      };
+      this.views.set(id, found);
+    }
+    return found;
+  }
+
+  async tenants(): Promise<TenantSummary[]> {
+    const all = await Promise.all([...this.views.values()].map((view) => summarizeTenant(view)));
+    return all.filter((summary) => summary.connections + summary.subscriptions > 0);
+  }
+
+  async eraseTenant(tenant: TenantId): Promise<TenantSummary> {
+    const summary = await summarizeTenant(this.forTenant(tenant));
+    this.views.delete(tenant);
+    return summary;
+  }
+}
