@@ -70,7 +70,8 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   // Agent's proxy rules.
   const transport = options.serving || proxyConfigured() ? 'undici' : 'node-http';
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
-  return { store, stores, runtime: new Runtime({ store, transport, ...coordination }) };
+  const runtime = new Runtime({ tenant: stores.tenant, store, transport, ...coordination });
+  return { store, stores, runtime };
 }
 
 /** What every command that calls a provider works with: the registry of steps and a runtime over the store. */

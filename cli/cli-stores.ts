@@ -1,56 +1,90 @@
 import type { Coordinator } from '../src/coordination/coordinator.js';
 import type { ConnectionStore } from '../src/store/connections/connection-store.js';
 import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
-import type { RekeyCounts, RekeyOptions } from '../src/store/sealed/encrypted-records.js';
+import type { RekeyOptions } from '../src/store/sealed/encrypted-records.js';
 import type { SubscriptionStore } from '../src/store/subscriptions/subscription-store.js';
+import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
+import type { TenantId } from '../src/tenants/tenant-id.js';
+import type { TenantStores } from '../src/tenants/tenant-stores.js';
+import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
+import { cliTenant } from './cli-tenant.js';
 
-/** Where the CLI keeps connections, subscriptions and dedupe records, and what coordinates its workers. */
+/**
+ * Where the CLI keeps connections, subscriptions and dedupe records, and
+ * what coordinates its workers. `connections`, `subscriptions` and `dedupe`
+ * are the run's tenant's (`--tenant`, `TOOLSTEPS_TENANT`); `tenants` holds
+ * every tenant's, for the commands that serve or manage them all.
+ */
 export interface CliStores {
   /** Where connections and subscriptions live: files, Redis, or Postgres (TOOLSTEPS_DATABASE_URL). */
   mode: 'local' | 'redis' | 'postgres';
+  tenant: TenantId;
   connections: ConnectionStore;
   subscriptions: SubscriptionStore;
   dedupe: DedupeStore;
-  /** Set with Redis: the runtime shares its rate gates through it. */
+  tenants: TenantStores;
+  /** A tenant's subscriptions and dedupe records, for an intake serving every tenant's hooks; undefined for one with no subscription. */
+  intakeTenant(tenant: TenantId): Promise<IntakeTenant | undefined>;
+  /** Set with Redis, shared by every tenant: a runtime keeps to its tenant's keys in it (`forTenant`). */
   coordinator?: Coordinator;
   /** With Redis, the URL the worker queue connects to. */
   redisUrl?: string;
-  /** With Redis or Postgres: seals every stored secret with the current key; how many were under an older one. */
-  rekey?: (options: RekeyOptions) => Promise<Record<'connections' | 'subscriptions', RekeyCounts>>;
+  /** With Redis or Postgres: re-wraps every tenant's data key with the current master key, and re-seals what a master key sealed. */
+  rekey?: (options: RekeyOptions) => Promise<TenantRekeyCounts>;
   close(): Promise<void>;
 }
 
 let opened: Promise<CliStores> | undefined;
 
+async function openRedis(redisUrl: string, env: NodeJS.ProcessEnv, tenant: TenantId): Promise<CliStores> {
+  const { openRedisStores } = await import('../src/store/open-redis-stores.js');
+  const { coordinator, tenants, close } = await openRedisStores({ redisUrl, env });
+  const view = tenants.forTenant(tenant);
+  return {
+    mode: 'redis',
+    tenant,
+    connections: view.connections,
+    subscriptions: view.subscriptions,
+    dedupe: view.coordinator,
+    tenants,
+    intakeTenant: async (one) => {
+      if (!(await tenants.holdsSubscriptions(one))) return undefined;
+      const other = tenants.forTenant(one);
+      return { subscriptions: other.subscriptions, dedupe: other.coordinator };
+    },
+    coordinator,
+    redisUrl,
+    rekey: (options) => tenants.rekey(options),
+    close,
+  };
+}
+
 async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
+  const tenant = cliTenant();
   const { configuredRedisUrl } = await import('../src/coordination/open-coordinator.js');
   const redisUrl = configuredRedisUrl({ env });
   const { configuredDatabaseUrl } = await import('../src/store/postgres/database-url.js');
   const databaseUrl = configuredDatabaseUrl(env);
   if (databaseUrl) {
     const { openPostgresCliStores } = await import('./postgres-cli-stores.js');
-    return openPostgresCliStores(databaseUrl, redisUrl, env);
+    return openPostgresCliStores(databaseUrl, redisUrl, env, tenant);
   }
-  if (redisUrl) {
-    const { openRedisStores } = await import('../src/store/open-redis-stores.js');
-    const stores = await openRedisStores({ redisUrl, env });
-    const rekey = async (options: RekeyOptions) => ({
-      connections: await stores.connections.rekey(options),
-      subscriptions: await stores.subscriptions.rekey(options),
-    });
-    return { mode: 'redis', ...stores, dedupe: stores.coordinator, redisUrl, rekey };
-  }
-  const [fileStore, subscriptionStore, dedupeStore] = await Promise.all([
-    import('../src/store/connections/file-connection-store.js'),
-    import('../src/store/subscriptions/file-subscription-store.js'),
-    import('../src/store/dedupe/file-dedupe-store.js'),
+  if (redisUrl) return openRedis(redisUrl, env, tenant);
+  const [{ FileTenantStores }, { defaultToolstepsHome }] = await Promise.all([
+    import('../src/tenants/file-tenant-stores.js'),
+    import('../src/files/toolsteps-home.js'),
   ]);
-  const home = fileStore.defaultToolstepsHome(env);
+  const tenants = new FileTenantStores(defaultToolstepsHome(env));
+  const view = tenants.forTenant(tenant);
   return {
     mode: 'local',
-    connections: new fileStore.FileConnectionStore(home),
-    subscriptions: new subscriptionStore.FileSubscriptionStore(home),
-    dedupe: new dedupeStore.FileDedupeStore(home),
+    tenant,
+    connections: view.connections,
+    subscriptions: view.subscriptions,
+    dedupe: view.dedupe,
+    tenants,
+    intakeTenant: async (one) =>
+      (await tenants.holdsSubscriptions(one)) ? tenants.forTenant(one) : undefined,
     close: async () => {},
   };
 }
@@ -58,9 +92,10 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
 /**
  * The stores every command uses, opened once per process: files under
  * $TOOLSTEPS_HOME by default, or, with TOOLSTEPS_REDIS_URL, Redis shared by
- * every worker (secrets sealed with TOOLSTEPS_ENCRYPTION_KEY), or, with
- * TOOLSTEPS_DATABASE_URL, connections and subscriptions in Postgres (sealed
- * the same way) beside Redis, which still coordinates.
+ * every worker (secrets sealed with each tenant's data key, itself sealed
+ * with TOOLSTEPS_ENCRYPTION_KEY), or, with TOOLSTEPS_DATABASE_URL,
+ * connections and subscriptions in Postgres beside Redis, which still
+ * coordinates.
  */
 export function cliStores(env: NodeJS.ProcessEnv = process.env): Promise<CliStores> {
   opened ??= open(env);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultToolstepsHome } from '../src/files/toolsteps-home.js';
 import type { CodeCacheFolder } from './code-cached-require.js';
+import { commandWord } from './command-word.js';
 
 /**
  * Set by scripts/bundle-cli.mjs in the bin it builds: where the command
@@ -40,11 +41,6 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'triggers',
   'subscriptions',
 ]);
-
-/** The command the arguments name (the first word after `--json` at most), as commander will read it. */
-function commandWord(argv: readonly string[]): string | undefined {
-  return argv.find((arg) => arg !== '--json');
-}
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */
 export function startsServingCommand(argv: readonly string[]): boolean {

@@ -2,6 +2,7 @@ import type { StoredConnectionView } from '../src/connection/connection-state.js
 import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
 import { DEFAULT_TENANT } from '../src/tenants/tenant-id.js';
 import { cliStores } from './cli-stores.js';
+import { cliTenant } from './cli-tenant.js';
 
 export interface ListedConnections {
   connections: StoredConnectionView[];
@@ -41,7 +42,8 @@ export async function listedConnections(env: NodeJS.ProcessEnv = process.env): P
       import('../src/store/connections/redis-connection-store.js'),
     ]);
     try {
-      return { connections: await RedisConnectionStore.listWithoutSecrets(coordinator), secretsRead: false };
+      const tenant = coordinator.forTenant(cliTenant());
+      return { connections: await RedisConnectionStore.listWithoutSecrets(tenant), secretsRead: false };
     } finally {
       await coordinator.close();
     }

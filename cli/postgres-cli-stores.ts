@@ -3,17 +3,24 @@ import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js'
 import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
 import type { PostgresScopedStores } from '../src/store/postgres/postgres-tenant-stores.js';
 import type { RekeyCounts } from '../src/store/sealed/encrypted-records.js';
-import { DEFAULT_TENANT } from '../src/tenants/tenant-id.js';
+import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
+import type { TenantId } from '../src/tenants/tenant-id.js';
+import type { TenantStores } from '../src/tenants/tenant-stores.js';
+import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 
 /** What `cliStores` hands every command with TOOLSTEPS_DATABASE_URL (one of its `CliStores`). */
 export interface PostgresCliStores {
   mode: 'postgres';
+  tenant: TenantId;
+  tenants: TenantStores;
+  intakeTenant(tenant: TenantId): Promise<IntakeTenant | undefined>;
   connections: PostgresScopedStores['connections'];
   subscriptions: PostgresScopedStores['subscriptions'];
   dedupe: DedupeStore;
   coordinator?: Coordinator;
   redisUrl?: string;
-  rekey: () => Promise<Record<'connections' | 'subscriptions', RekeyCounts>>;
+  /** Re-seals every tenant's records under the current master key (Postgres has no per-tenant data keys yet). */
+  rekey: () => Promise<TenantRekeyCounts>;
   close(): Promise<void>;
 }
 
@@ -36,13 +43,14 @@ export async function openPostgresCliStores(
   databaseUrl: string,
   redisUrl: string | undefined,
   env: NodeJS.ProcessEnv,
+  tenant: TenantId,
 ): Promise<PostgresCliStores> {
   const { PostgresTenantStores } = await import('../src/store/postgres/postgres-tenant-stores.js');
   const backend = await PostgresTenantStores.open({ url: databaseUrl, env });
-  const view = backend.forTenant(DEFAULT_TENANT);
+  const view = backend.forTenant(tenant);
   const rekey = async () => {
     const empty: RekeyCounts = { rekeyed: 0, total: 0, unsealed: [] };
-    const counts = { connections: empty, subscriptions: empty };
+    const counts = { dataKeys: { rewrapped: 0, total: 0 }, connections: empty, subscriptions: empty };
     for (const { tenant } of await backend.tenants()) {
       const stores = backend.forTenant(tenant);
       counts.connections = addCounts(counts.connections, await stores.connections.rekey());
@@ -52,6 +60,8 @@ export async function openPostgresCliStores(
   };
   const shared = {
     mode: 'postgres' as const,
+    tenant,
+    tenants: backend,
     connections: view.connections,
     subscriptions: view.subscriptions,
     rekey,
@@ -62,11 +72,21 @@ export async function openPostgresCliStores(
     const close = async () => {
       await Promise.allSettled([backend.close(), coordinator.close()]);
     };
-    return { ...shared, coordinator, dedupe: coordinator, redisUrl, close };
+    const intakeTenant = async (one: TenantId) => {
+      const other = backend.forTenant(one);
+      if (!(await other.subscriptions.list()).length) return undefined;
+      return { subscriptions: other.subscriptions, dedupe: coordinator.forTenant(one) };
+    };
+    return { ...shared, intakeTenant, coordinator, dedupe: coordinator.forTenant(tenant), redisUrl, close };
   }
-  const [{ FileDedupeStore }, { defaultToolstepsHome }] = await Promise.all([
-    import('../src/store/dedupe/file-dedupe-store.js'),
-    import('../src/files/toolsteps-home.js'),
-  ]);
-  return { ...shared, dedupe: new FileDedupeStore(defaultToolstepsHome(env)), close: () => backend.close() };
+  const { defaultToolstepsHome } = await import('../src/files/toolsteps-home.js');
+  // Without Redis, this host's files keep each tenant's dedupe records, as the file stores do.
+  const { FileTenantStores } = await import('../src/tenants/file-tenant-stores.js');
+  const files = new FileTenantStores(defaultToolstepsHome(env));
+  const intakeTenant = async (one: TenantId) => {
+    const other = backend.forTenant(one);
+    if (!(await other.subscriptions.list()).length) return undefined;
+    return { subscriptions: other.subscriptions, dedupe: files.forTenant(one).dedupe };
+  };
+  return { ...shared, intakeTenant, dedupe: files.forTenant(tenant).dedupe, close: () => backend.close() };
 }

@@ -3,6 +3,8 @@ import { InputError } from '../src/errors/input-error.js';
 import { packageVersion } from '../src/files/package-root.js';
 import { closeSharedDispatcher } from '../src/http/dispatcher-wire.js';
 import { closeCliStores } from './cli-stores.js';
+import { selectTenantFor } from './cli-tenant.js';
+import { commandWord } from './command-word.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
 
 /**
@@ -31,6 +33,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['mcp'], load: () => import('./commands/mcp-command.js') },
   { names: ['serve'], load: () => import('./commands/serve-command.js') },
   { names: ['ui'], load: () => import('./commands/ui-command.js') },
+  { names: ['tenants'], load: () => import('./commands/tenant-commands.js') },
 ];
 
 /**
@@ -40,9 +43,9 @@ export const COMMAND_MODULES: readonly {
  * suggesting the commands) or another root option first (`--help run`).
  */
 function commandModulesFor(argv: readonly string[] | undefined): typeof COMMAND_MODULES {
-  const at = argv?.findIndex((arg) => arg !== '--json') ?? -1;
-  if (!argv || at < 0) return COMMAND_MODULES;
-  const named = COMMAND_MODULES.filter((entry) => entry.names.includes(argv[at]!));
+  const word = argv && commandWord(argv);
+  if (!word) return COMMAND_MODULES;
+  const named = COMMAND_MODULES.filter((entry) => entry.names.includes(word));
   return named.length ? named : COMMAND_MODULES;
 }
 
@@ -67,6 +70,14 @@ export async function buildProgram(
     .description('Workflow tool steps for AI agents: run them, connect accounts, and try everything offline.')
     .version(packageVersion(), '-V, --version', 'print the version of toolsteps')
     .option('--json', 'machine-readable output')
+    .option(
+      '--tenant <id>',
+      'the tenant (organization) whose connections, subscriptions and records to use; default TOOLSTEPS_TENANT, else "default"',
+    )
+    // Checked before any command runs, so a bad tenant id never reaches a store.
+    .hook('preAction', (_program, command) => {
+      selectTenantFor(command.optsWithGlobals().tenant);
+    })
     .configureOutput({
       writeErr: (text) => {
         if (!mode.json) process.stderr.write(text);

@@ -193,7 +193,7 @@ export async function rekeyConnections(
   if (command.optsWithGlobals().json) printJson(counts);
   else
     process.stdout.write(
-      `Re-sealed ${counts.connections.rekeyed} of ${counts.connections.total} connections and ${counts.subscriptions.rekeyed} of ${counts.subscriptions.total} subscriptions with the current key.\n`,
+      `Re-wrapped ${counts.dataKeys.rewrapped} of ${counts.dataKeys.total} tenant data keys with the current key; re-sealed under their tenant's data key ${counts.connections.rekeyed} of ${counts.connections.total} connections and ${counts.subscriptions.rekeyed} of ${counts.subscriptions.total} subscriptions still sealed with a master key.\n`,
     );
   const unsealed = [...counts.connections.unsealed, ...counts.subscriptions.unsealed];
   if (unsealed.length > 0) {

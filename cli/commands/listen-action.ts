@@ -4,6 +4,7 @@ import { InputError } from '../../src/errors/input-error.js';
 import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import { cliTenantChosen } from '../cli-tenant.js';
 import { eventHandler, handOffDeadlineMs, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';
 import { triggerContext } from '../trigger-context.js';
@@ -60,17 +61,17 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   const sinks = sinkSettings(options);
   const limits = serverLimits(options);
   // The intake and its context load only here, never for other commands.
-  const [{ registry, subscriptions, dedupe, stores }, { createIntake }, { createIntakeServer }] =
-    await Promise.all([
-      triggerContext({ serving: true }),
-      import('../../src/triggers/intake/intake.js'),
-      import('../../src/triggers/intake/intake-server.js'),
-    ]);
+  const [{ registry, stores }, { createIntake }, { createIntakeServer }] = await Promise.all([
+    triggerContext({ serving: true }),
+    import('../../src/triggers/intake/intake.js'),
+    import('../../src/triggers/intake/intake-server.js'),
+  ]);
   const queue = options.queue ? await openQueue(stores.redisUrl) : undefined;
+  // Every tenant's hooks, or only the one asked for with --tenant or TOOLSTEPS_TENANT.
+  const only = cliTenantChosen() ? stores.tenant : undefined;
   const intake = createIntake({
-    subscriptions,
+    tenants: (tenant) => (only === undefined || tenant === only ? stores.intakeTenant(tenant) : undefined),
     triggers: registry,
-    dedupe,
     handler: queue ? await queuedHandler(queue) : eventHandler(sinks),
     handOffDeadlineMs: queue ? QUEUE_HAND_OFF_DEADLINE_MS : handOffDeadlineMs(sinks),
     onRefused: (refusal: IntakeRefusal, context: DeliveryContext) =>
@@ -98,7 +99,15 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   });
   const address = server.address() as AddressInfo;
   const base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
-  logLine(json, 'listening', `${base}/hooks/<subscription-id>`, { url: base });
+  logLine(
+    json,
+    'listening',
+    `${base}/hooks/<subscription-id> (another tenant's: /hooks/<tenant>/<subscription-id>)`,
+    {
+      url: base,
+      tenants: only ?? 'all',
+    },
+  );
   await untilStopped();
   await new Promise((resolve) => server.close(resolve));
   await intake.settle(SETTLE_ON_STOP_MS);

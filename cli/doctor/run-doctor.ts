@@ -1,3 +1,4 @@
+import { cliTenant } from '../cli-tenant.js';
 import { checkConnectionStates } from './connection-states.js';
 import { checkCoordinationMode } from './coordination-mode.js';
 import { checkDatabaseStore } from './database-store.js';
@@ -35,15 +36,16 @@ async function connectionsCheck(
   coordination: DoctorCheck,
   database: DoctorCheck,
 ): Promise<DoctorCheck> {
-  const [{ FileConnectionStore }, { cliRegistry }] = await Promise.all([
-    import('../../src/store/connections/file-connection-store.js'),
+  const [{ FileTenantStores }, { cliRegistry }] = await Promise.all([
+    import('../../src/tenants/file-tenant-stores.js'),
     import('../cli-context.js'),
   ]);
   const { configuredRedisUrl } = await import('../../src/coordination/open-coordinator.js');
   const { configuredDatabaseUrl } = await import('../../src/store/postgres/database-url.js');
   const inDatabase = Boolean(configuredDatabaseUrl(env));
   if (!inDatabase && !configuredRedisUrl({ env })) {
-    return checkConnectionStates(new FileConnectionStore(home), await cliRegistry());
+    const store = new FileTenantStores(home).forTenant(cliTenant()).connections;
+    return checkConnectionStates(store, await cliRegistry());
   }
   const source = inDatabase ? database : coordination;
   if (source.status === 'fail') {
@@ -68,9 +70,11 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
   const home = defaultToolstepsHome(env);
   const coordination = await settled('coordination', () => checkCoordinationMode(env));
   const database = await settled('database', () => checkDatabaseStore(env));
+  const { FileTenantStores } = await import('../../src/tenants/file-tenant-stores.js');
+  const tenantHome = new FileTenantStores(home).homeOf(cliTenant());
   return [
     await settled('node', () => checkNodeVersion()),
-    await settled('store', () => checkStorePermissions(home)),
+    await settled('store', () => checkStorePermissions(tenantHome)),
     await settled('connections', () => connectionsCheck(env, home, coordination, database)),
     await settled('proxy', () => checkProxySettings(env)),
     coordination,

@@ -37,7 +37,13 @@ export function execEvent(command: string, event: TriggerEvent, options: ExecOpt
   const deadlineMs = options.deadlineMs ?? EXEC_DEADLINE_MS;
   const graceMs = options.killGraceMs ?? EXEC_KILL_GRACE_MS;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      // The event's tenant, so the command starts that tenant's agent and no other's.
+      env: { ...process.env, TOOLSTEPS_TENANT: event.tenant },
+    });
     const pgid = child.pid as number;
     let stopped: string | undefined;
     let leaderExit: string | undefined;

@@ -2,6 +2,9 @@ import { NetworkError, TimeoutError } from '../../src/errors/index.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import type { ForwardTarget } from './forward-target.js';
 
+/** The header that names the event's tenant on a forward (also the body's `tenant`). */
+export const TENANT_HEADER = 'x-toolsteps-tenant';
+
 /** How long one forward may take, by default. */
 export const FORWARD_DEADLINE_MS = 10_000;
 
@@ -29,7 +32,8 @@ export async function forwardEvent(
   try {
     response = await fetch(target.url(), {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // The tenant in a header too, so a receiver can route before it parses the body.
+      headers: { 'content-type': 'application/json', [TENANT_HEADER]: event.tenant },
       body: JSON.stringify(event),
       signal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
       redirect: 'manual',

@@ -1,5 +1,6 @@
 import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
+import { DEFAULT_TENANT, parseTenantId } from '../tenants/tenant-id.js';
 import type { TriggerEvent } from '../triggers/trigger-event.js';
 import { redisFailure } from './redis-failure.js';
 
@@ -15,14 +16,17 @@ async function loadBullmq() {
 }
 
 /**
- * The job id of an event: its subscription and the provider's event id, so
- * a duplicate delivery (to this worker or another) adds nothing. BullMQ
- * reserves `:` in ids, so it (and `%`, to keep the mapping one-to-one) is
- * percent-encoded.
+ * The job id of an event: its tenant (but the default one's, whose ids
+ * stay as before tenants), its subscription and the provider's event id, so
+ * a duplicate delivery (to this worker or another) adds nothing and two
+ * tenants' events never share a job. BullMQ reserves `:` in ids, so it (and
+ * `%`, to keep the mapping one-to-one) is percent-encoded; a tenant id has
+ * neither, nor a `.`.
  */
-export function eventJobId(event: Pick<TriggerEvent, 'subscription' | 'event_id'>): string {
+export function eventJobId(event: Pick<TriggerEvent, 'tenant' | 'subscription' | 'event_id'>): string {
   const encode = (text: string) => text.replace(/%/g, '%25').replace(/:/g, '%3A');
-  return `${encode(event.subscription)}.${encode(event.event_id)}`;
+  const id = `${encode(event.subscription)}.${encode(event.event_id)}`;
+  return event.tenant === undefined || event.tenant === DEFAULT_TENANT ? id : `${event.tenant}/${id}`;
 }
 
 export interface EventQueueOptions {
@@ -36,6 +40,16 @@ export interface EventQueueOptions {
 }
 
 const DAY_S = 24 * 60 * 60;
+
+/**
+ * A queued event with its tenant checked: one queued before tenants has
+ * none and is the default tenant's; one whose tenant is no tenant id
+ * (written into Redis by someone else) fails, and is never handed on.
+ * @throws InputError for a malformed tenant.
+ */
+function withTenant(event: TriggerEvent): TriggerEvent {
+  return { ...event, tenant: parseTenantId(event.tenant ?? DEFAULT_TENANT) };
+}
 
 /** Where `listen --queue` puts accepted events: a durable BullMQ queue. */
 export class EventQueue {
@@ -106,7 +120,7 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
   ]);
   const dead = new Queue(DEAD_EVENTS_QUEUE, { connection: deadClient, prefix });
   const leaseMs = options.leaseMs ?? 30_000;
-  const worker = new Worker<TriggerEvent>(EVENTS_QUEUE, async (job) => options.handle(job.data), {
+  const worker = new Worker<TriggerEvent>(EVENTS_QUEUE, async (job) => options.handle(withTenant(job.data)), {
     connection: workerClient,
     prefix,
     concurrency: options.concurrency ?? 1,

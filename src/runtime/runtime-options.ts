@@ -5,9 +5,25 @@ import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
 import { type Logger, silentLogger } from '../logger.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../tenants/tenant-id.js';
+import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
 import { type ResolvedTransport, resolveTransport, type Transport } from './transport-option.js';
 
 export interface RuntimeOptions {
+  /**
+   * The tenant (one organization of the embedding platform) this runtime
+   * works for; default `DEFAULT_TENANT`. It reaches that tenant's
+   * connections only, and its rate gates, idempotency records and shared
+   * credit budgets are kept apart from every other tenant's.
+   */
+  tenant?: TenantId;
+  /**
+   * Every tenant's records (`FileTenantStores`, `RedisTenantStores`,
+   * `MemoryTenantStores`): the runtime takes `tenantStores.forTenant(tenant)`
+   * and nothing else. Give this or `store`, not both.
+   */
+  tenantStores?: TenantStores;
+  /** One tenant's connection store, used as `tenant`'s as it is (the embedder persists it). */
   store?: ConnectionStore;
   clock?: Clock;
   /**
@@ -36,6 +52,9 @@ export interface RuntimeOptions {
 
 /** Every option of a runtime with its default applied and its transport resolved. */
 export interface RuntimeSettings {
+  tenant: TenantId;
+  /** The tenant's stores when `tenantStores` was given. */
+  stores: TenantScopedStores | undefined;
   store: ConnectionStore;
   clock: Clock;
   logger: Logger;
@@ -64,8 +83,15 @@ export function settleOptions(options: RuntimeOptions): RuntimeSettings {
       throw new TypeError(`RuntimeOptions has no "${name}"; pass ${instead}.`);
     }
   }
+  if (options.store && options.tenantStores) {
+    throw new TypeError('RuntimeOptions takes `store` or `tenantStores`, not both.');
+  }
+  const tenant = options.tenant === undefined ? DEFAULT_TENANT : parseTenantId(options.tenant);
+  const stores = options.tenantStores?.forTenant(tenant);
   return {
-    store: options.store ?? new MemoryConnectionStore(),
+    tenant,
+    stores,
+    store: stores?.connections ?? options.store ?? new MemoryConnectionStore(),
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger,
     transport: resolveTransport(options.transport),
@@ -74,6 +100,7 @@ export function settleOptions(options: RuntimeOptions): RuntimeSettings {
     maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 60_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    coordination: options.coordination,
+    // A shared coordinator is the same for every tenant: each runtime keeps to its tenant's keys.
+    coordination: options.coordination?.forTenant(tenant),
   };
 }

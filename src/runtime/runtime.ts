@@ -9,6 +9,8 @@ import type { Gate } from '../http/rate-limit.js';
 import type { Logger } from '../logger.js';
 import type { AnyStep } from '../step/define-step.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
+import type { TenantId } from '../tenants/tenant-id.js';
+import type { TenantScopedStores } from '../tenants/tenant-stores.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
 import { type RuntimeOptions, type RuntimeSettings, settleOptions } from './runtime-options.js';
@@ -25,6 +27,10 @@ export type { Transport } from './transport-option.js';
  * one rate gate per connection.
  */
 export class Runtime {
+  /** The tenant whose records this runtime reaches, and no other's (`RuntimeOptions.tenant`). */
+  readonly tenant: TenantId;
+  /** That tenant's connections and subscriptions, when the runtime was given `tenantStores`. */
+  readonly stores: TenantScopedStores | undefined;
   readonly store: ConnectionStore;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -38,6 +44,8 @@ export class Runtime {
   constructor(options: RuntimeOptions = {}) {
     const settings = settleOptions(options);
     this.settings = settings;
+    this.tenant = settings.tenant;
+    this.stores = settings.stores;
     this.store = settings.store;
     this.clock = settings.clock;
     this.logger = settings.logger;

@@ -59,6 +59,12 @@ export class FileTenantStores implements TenantStores {
     return found;
   }
 
+  /** Whether the tenant has a folder of subscriptions, without making stores for it: for ids that come from outside. */
+  async holdsSubscriptions(tenant: TenantId): Promise<boolean> {
+    const found = await fs.stat(path.join(this.homeOf(tenant), 'subscriptions')).catch(() => undefined);
+    return Boolean(found?.isDirectory());
+  }
+
   async tenants(): Promise<TenantSummary[]> {
     const names = await fs.readdir(path.join(this.home, 'tenants')).catch((error: unknown) => {
       if (isMissingFile(error)) return [] as string[];

@@ -106,6 +106,11 @@ export class RedisTenantStores implements TenantStores {
     return { tenant, connections, subscriptions };
   }
 
+  /** Whether the tenant has a subscription, without making stores for it: for ids that come from outside. */
+  async holdsSubscriptions(tenant: TenantId): Promise<boolean> {
+    return (await this.count(parseTenantId(tenant), 'sub')) > 0;
+  }
+
   /** Counted from the index sets: needs no encryption key and opens nothing. */
   async tenants(): Promise<TenantSummary[]> {
     const all = await Promise.all((await this.tenantIds()).map((tenant) => this.summary(tenant)));

@@ -1,6 +1,7 @@
 import type { ErrorJson } from '../errors/index.js';
 import { isToolstepsError } from '../errors/index.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { TenantId } from '../tenants/tenant-id.js';
 import type { AnyTrigger, ProviderContext } from './define-trigger.js';
 import { withProviderSession } from './provider-session.js';
 import { hookIdUnder, type ListedWebhook, type RemovalOutcome } from './provider-webhook.js';
@@ -61,9 +62,9 @@ function verdictOf(webhook: HookedWebhook, subscriptions: ReadonlyMap<string, Su
   return subscription.state === 'ready' ? 'orphan' : 'unadopted';
 }
 
-function hooked(webhook: ListedWebhook, bases: readonly string[]): string | undefined {
+function hooked(webhook: ListedWebhook, bases: readonly string[], tenant: TenantId): string | undefined {
   for (const base of bases) {
-    const id = hookIdUnder(webhook.url, base);
+    const id = hookIdUnder(webhook.url, base, tenant);
     if (id) return id;
   }
   return undefined;
@@ -118,7 +119,7 @@ export async function findOrphanWebhooks(options: OrphanScanOptions): Promise<Or
     async (connection, trigger, context) => {
       const listed = (await trigger.webhook?.list?.(context)) ?? [];
       for (const webhook of listed) {
-        const names = hooked(webhook, options.bases);
+        const names = hooked(webhook, options.bases, options.runtime.tenant);
         if (!names) continue;
         const found = { ...webhook, connection, integration: trigger.integration.id, names };
         const verdict = verdictOf(found, subscriptions);

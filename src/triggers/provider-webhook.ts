@@ -1,4 +1,5 @@
-import { HOOKS_PATH_PREFIX } from './subscription.js';
+import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
+import { HOOKS_PATH_PREFIX, parseHookPath } from './subscription.js';
 
 /**
  * A webhook as the provider lists it: enough to tell whose it is. Ours
@@ -44,10 +45,17 @@ export function deliversTo(webhook: ListedWebhook, url: string): boolean {
 
 /**
  * The subscription id a webhook's URL names when it delivers under `base`
- * (`<base>/hooks/<id>`), or undefined when it points elsewhere. Query and
+ * to one of `tenant`'s hooks (`<base>/hooks/<id>` for the default tenant,
+ * `<base>/hooks/<tenant>/<id>` for another), or undefined when it points
+ * elsewhere, another tenant's hook included: a tenant's scan never judges
+ * another's webhooks, even on a provider account both connected. Query and
  * fragment are ignored: the intake routes by path alone.
  */
-export function hookIdUnder(webhookUrl: string, base: string): string | undefined {
+export function hookIdUnder(
+  webhookUrl: string,
+  base: string,
+  tenant: TenantId = DEFAULT_TENANT,
+): string | undefined {
   const root = canonicalUrl(base);
   const at = canonicalUrl(webhookUrl);
   if (!root || !at) return undefined;
@@ -55,6 +63,6 @@ export function hookIdUnder(webhookUrl: string, base: string): string | undefine
   const prefix = `${root.replace(/\/+$/, '')}${HOOKS_PATH_PREFIX}`;
   const bare = `${url.origin}${url.pathname}`;
   if (!bare.startsWith(prefix)) return undefined;
-  const id = bare.slice(prefix.length).replace(/\/+$/, '');
-  return id && !id.includes('/') ? decodeURIComponent(id) : undefined;
+  const hook = parseHookPath(decodeURIComponent(bare.slice(prefix.length).replace(/\/+$/, '')));
+  return hook?.tenant === tenant ? hook.id : undefined;
 }

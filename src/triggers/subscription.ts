@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { connectionIdPattern } from '../connection/connection.js';
+import { DEFAULT_TENANT, isTenantId, TENANT_ID_PATTERN, type TenantId } from '../tenants/tenant-id.js';
 
 export const subscriptionIdPattern = /^sub_[a-z0-9]{8,40}$/;
 
@@ -16,6 +17,13 @@ export const HOOKS_PATH_PREFIX = '/hooks/';
 export const Subscription = z
   .object({
     id: z.string().regex(subscriptionIdPattern, 'sub_ followed by 8 to 40 letters and digits'),
+    /**
+     * The tenant it belongs to, when not the default one: it names the
+     * subscription's URL (`<target>/hooks/<tenant>/<id>`), and the intake
+     * serves a delivery only from that tenant's store. Absent on the
+     * default tenant's, whose URL is `<target>/hooks/<id>` as before tenants.
+     */
+    tenant: z.string().regex(TENANT_ID_PATTERN, 'a tenant id').optional(),
     trigger: z.string().min(1).max(128),
     connection: z.string().regex(connectionIdPattern, 'a connection id'),
     /** Public base URL the provider reaches us at; deliveries go to `<target>/hooks/<id>`. */
@@ -46,9 +54,34 @@ export function newSubscriptionId(): string {
   return `sub_${randomBytes(10).toString('hex')}`;
 }
 
-/** `<target>/hooks/<id>`, the URL to give the provider. */
-export function subscriptionUrl(subscription: Pick<Subscription, 'id' | 'target'>): string {
-  return `${subscription.target.replace(/\/+$/, '')}${HOOKS_PATH_PREFIX}${subscription.id}`;
+/** The tenant a subscription belongs to. */
+export function subscriptionTenant(subscription: Pick<Subscription, 'tenant'>): TenantId {
+  return (subscription.tenant ?? DEFAULT_TENANT) as TenantId;
+}
+
+/** The path of a subscription's hook: `<id>` for the default tenant, `<tenant>/<id>` for any other. */
+function hookPath(subscription: Pick<Subscription, 'id' | 'tenant'>): string {
+  const tenant = subscriptionTenant(subscription);
+  return tenant === DEFAULT_TENANT ? subscription.id : `${tenant}/${subscription.id}`;
+}
+
+/**
+ * The tenant and the id a hook path names (what follows `/hooks/`): `<id>`
+ * is the default tenant's, `<tenant>/<id>` another's. Anything else,
+ * `default/<id>` included (each subscription has one URL), names none. The
+ * id is as found: whether it can be a subscription's is the caller's check.
+ */
+export function parseHookPath(rest: string): { tenant: TenantId; id: string } | undefined {
+  const parts = rest.split('/');
+  const [first, second] = parts;
+  if (parts.length === 1 && first) return { tenant: DEFAULT_TENANT, id: first };
+  if (parts.length !== 2 || !isTenantId(first) || first === DEFAULT_TENANT) return undefined;
+  return second ? { tenant: first, id: second } : undefined;
+}
+
+/** `<target>/hooks/<id>` (another tenant's: `<target>/hooks/<tenant>/<id>`), the URL to give the provider. */
+export function subscriptionUrl(subscription: Pick<Subscription, 'id' | 'target' | 'tenant'>): string {
+  return `${subscription.target.replace(/\/+$/, '')}${HOOKS_PATH_PREFIX}${hookPath(subscription)}`;
 }
 
 /** The face of a subscription that the CLI, logs and JSON output may show: never the secret. */

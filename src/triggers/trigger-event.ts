@@ -1,5 +1,7 @@
 /** What the intake hands over for each started event: the line `listen` prints. */
 export interface TriggerEvent {
+  /** The tenant of the subscription the event came through: whose agent it starts, and no other's. */
+  tenant: string;
   subscription: string;
   trigger: string;
   event_id: string;

@@ -4,6 +4,7 @@ import { compileMapping } from '../mapping/mapping.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
+import { DEFAULT_TENANT } from '../tenants/tenant-id.js';
 import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
 import { checkSubscription } from './intake/check-subscription.js';
@@ -91,8 +92,11 @@ export class TriggerSubscriptions {
   async create(request: CreateSubscriptionRequest): Promise<Subscription> {
     const { trigger, setup } = await this.validate(request);
     const store = this.options.subscriptions;
+    const { tenant } = this.options.runtime;
     const subscription = checkSubscription({
       id: newSubscriptionId(),
+      // The default tenant's records carry no tenant, as before tenants: their URLs stay as they were.
+      ...(tenant === DEFAULT_TENANT ? {} : { tenant }),
       trigger: trigger.id,
       connection: request.connection,
       target: request.target,

@@ -11,6 +11,7 @@ export const DEPLOYMENTS_SECRET = 'vercel-webhook-secret-0123456789';
 
 /** An event the intake has started and hands over: a ticket created, with nothing mapped. */
 export const startedEvent: TriggerEvent = {
+  tenant: 'default',
   subscription: 'sub_0123456789abcdef',
   trigger: 'ticketing.ticket_created',
   event_id: 'e1',

@@ -1,7 +1,5 @@
 import { type Clock, systemClock } from '../../clock.js';
 import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
-import { DonePendingDedupeStore } from '../../store/dedupe/done-pending-dedupe-store.js';
-import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
 import type { Subscription } from '../subscription.js';
 import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
@@ -11,6 +9,7 @@ import { filterEvent } from './filter-event.js';
 import { findSubscription } from './find-subscription.js';
 import { type ClaimedEvent, type HandOffTiming, handOver } from './hand-over.js';
 import { IntakeRefusal } from './intake-refusal.js';
+import { type IntakeTenantOptions, servedTenants } from './intake-tenants.js';
 import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
 import {
@@ -27,11 +26,15 @@ import {
 } from './refuse-unverified.js';
 import { verifySignature } from './verify-signature.js';
 
-export interface IntakeOptions {
-  subscriptions: SubscriptionStore;
+/**
+ * Which hooks the intake serves: every tenant `tenants` answers for (a
+ * delivery to `/hooks/<tenant>/<id>` is looked up in that tenant's stores
+ * only; `/hooks/<id>` is the default tenant's), or the one `tenant`
+ * (default: the default tenant) whose `subscriptions` and `dedupe` are given.
+ */
+export interface IntakeOptions extends IntakeTenantOptions {
   /** Where trigger ids resolve: the registry. */
   triggers: { trigger(id: string): AnyTrigger | undefined };
-  dedupe: DedupeStore;
   handler: TriggerEventHandler;
   clock?: Clock;
   /** Default 256 KB. */
@@ -65,6 +68,7 @@ export interface IntakeOptions {
 }
 
 export interface DeliveryContext {
+  tenant?: string;
   subscription?: string;
   event_id?: string;
 }
@@ -160,7 +164,7 @@ export function createIntake(options: IntakeOptions): Intake {
   };
   const handOff = handOffTiming(options);
   // A started event is never released for a re-run: its done mark is retried until it lands.
-  const dedupe = new DonePendingDedupeStore(options.dedupe);
+  const tenants = servedTenants(options);
 
   async function stages(
     request: IntakeRequest,
@@ -171,13 +175,15 @@ export function createIntake(options: IntakeOptions): Intake {
       throw new IntakeRefusal(405, 'method_not_allowed', 'Deliveries are POSTed.');
     const declared = declaredLength(request.headers);
     checkDeclaredLength(declared, settings.maxBodyBytes);
-    const found = await findSubscription(request.path, options.subscriptions, options.triggers);
+    const found = await findSubscription(request.path, tenants, options.triggers);
     if ('refusal' in found) {
       context.subscription = found.subscription;
       await readBody(clock, times, () => readUnverifiable(request.body, declared, settings.maxBodyBytes));
       throw found.refusal;
     }
-    const { subscription, trigger } = found;
+    const { subscription, trigger, served } = found;
+    const { dedupe } = served;
+    context.tenant = served.tenant;
     context.subscription = subscription.id;
     const body = await readBody(clock, times, () =>
       readBodyWithinLimit(request.body, declared, settings.maxBodyBytes),
@@ -198,6 +204,7 @@ export function createIntake(options: IntakeOptions): Intake {
       return { status: 200, body: { status: 'skipped', event_id: facts.eventId, reason: skipped } };
     }
     const event: TriggerEvent = {
+      tenant: served.tenant,
       subscription: subscription.id,
       trigger: trigger.id,
       event_id: facts.eventId,
@@ -206,12 +213,12 @@ export function createIntake(options: IntakeOptions): Intake {
       payload,
     };
     await handOver(options.handler, event, dedupe, claimed, { ...handOff, doneTtlMs });
-    await options.subscriptions.recordDelivery(subscription.id, clock.now()).catch(() => undefined);
+    await served.subscriptions.recordDelivery(subscription.id, clock.now()).catch(() => undefined);
     return { status: 200, body: { status: 'started', event_id: facts.eventId } };
   }
 
   return {
-    settle: (timeoutMs) => dedupe.settle(timeoutMs),
+    settle: (timeoutMs) => tenants.settle(timeoutMs),
     async handle(request) {
       const context: DeliveryContext = {};
       const times: DeliveryTimes & { verified?: boolean } = { arrived: clock.now() };

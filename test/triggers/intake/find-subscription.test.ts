@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
 import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
 import { findSubscription } from '../../../src/triggers/intake/find-subscription.js';
+import { servedTenants } from '../../../src/triggers/intake/intake-tenants.js';
 import { UNVERIFIED_ANSWER } from '../../../src/triggers/intake/refuse-unverified.js';
 import { createRegistry } from '../../../steps/index.js';
 import { subscriptionFor } from '../trigger-fixtures.js';
@@ -10,7 +12,7 @@ const registry = createRegistry();
 async function storeWith(...overrides: Parameters<typeof subscriptionFor>[1][]) {
   const store = new MemorySubscriptionStore();
   for (const override of overrides) await store.put(subscriptionFor('ticketing.ticket_created', override));
-  return store;
+  return servedTenants({ subscriptions: store, dedupe: new MemoryDedupeStore() });
 }
 
 describe('stage 2: subscription by URL path', () => {

@@ -1,0 +1,56 @@
+import type { Runtime } from '../runtime/runtime.js';
+import type { AnyTrigger } from '../triggers/define-trigger.js';
+import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
+import type { SubscriptionRemoval } from '../triggers/remove-at-provider.js';
+import { TriggerSubscriptions } from '../triggers/trigger-subscriptions.js';
+import { parseTenantId, type TenantId } from './tenant-id.js';
+import type { TenantStores, TenantSummary } from './tenant-stores.js';
+
+export interface TenantErasureOptions {
+  tenantStores: TenantStores;
+  tenant: TenantId;
+  /** A runtime of that tenant (`new Runtime({ tenant, tenantStores })`): its connections remove the webhooks and rules. */
+  runtime: Runtime;
+  /** Where trigger ids resolve: the registry. */
+  triggers: { requireTrigger(id: string): AnyTrigger };
+}
+
+/** What an erasure did: each subscription's removal at its provider, then what was deleted. */
+export interface TenantErasure {
+  tenant: TenantId;
+  subscriptions: SubscriptionRemoval[];
+  erased: TenantSummary;
+}
+
+/**
+ * Erases a tenant: first removes each of its trigger subscriptions at the
+ * provider (rule, then webhook, as `triggers remove` does), while its
+ * connections still exist to do it with; then deletes every record the
+ * backend holds for it, and with them its data key, so a copy of its
+ * records (a backup) no longer opens. A provider that cannot be reached
+ * stops the erasure with its error before anything is deleted beyond the
+ * subscriptions already removed: run it again to finish.
+ * @throws InputError for a malformed tenant id; the provider's error when a removal fails.
+ */
+export async function eraseTenant(options: TenantErasureOptions): Promise<TenantErasure> {
+  const tenant = parseTenantId(options.tenant);
+  if (options.runtime.tenant !== tenant) {
+    throw new TypeError(
+      `eraseTenant of ${tenant} needs a runtime of ${tenant}, not of ${options.runtime.tenant}.`,
+    );
+  }
+  const view = options.tenantStores.forTenant(tenant);
+  // Removing is allowed on any plan: a tenant whose plan lapsed must still be erasable.
+  const manager = new TriggerSubscriptions({
+    triggers: options.triggers,
+    runtime: options.runtime,
+    subscriptions: view.subscriptions,
+    entitlements: { plan: TRIGGERS_PLAN },
+  });
+  const subscriptions: SubscriptionRemoval[] = [];
+  for (const subscription of await view.subscriptions.list()) {
+    subscriptions.push(await manager.remove(subscription.id));
+  }
+  const erased = await options.tenantStores.eraseTenant(tenant);
+  return { tenant, subscriptions, erased };
+}
