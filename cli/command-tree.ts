@@ -40,6 +40,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'db',
   'triggers',
   'subscriptions',
+  'tenants',
 ]);
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */

@@ -135,14 +135,18 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
     }
   });
 
-  it('connections rekey re-seals every secret with a new key; afterwards the old key alone opens nothing', async () => {
+  it('connections rekey re-wraps the data key with a new key, leaving the records; afterwards the old key alone opens nothing', async () => {
     const next = newEncryptionKey();
     const rekeyed = await toolsteps(['connections', 'rekey', '--json'], {
       TOOLSTEPS_ENCRYPTION_KEY: next,
       TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS: key,
     });
     expect(rekeyed.code).toBe(0);
-    expect(JSON.parse(rekeyed.out)).toMatchObject({ connections: { rekeyed: 1, total: 1 } });
+    // The connection is sealed with the tenant's data key: only that key is re-wrapped (issue 23).
+    expect(JSON.parse(rekeyed.out)).toMatchObject({
+      dataKeys: { rewrapped: 1, total: 1 },
+      connections: { rekeyed: 0, total: 1 },
+    });
     const withNew = await toolsteps(['connections', 'list', '--json'], { TOOLSTEPS_ENCRYPTION_KEY: next });
     expect(JSON.parse(withNew.out)).toEqual([expect.objectContaining({ id: 'shared-acme' })]);
     const withOld = await toolsteps(['connections', 'list', '--json'], {});

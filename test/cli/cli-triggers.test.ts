@@ -104,6 +104,7 @@ describe('toolsteps triggers (CLI)', () => {
       variables: { status: 'SOLVED', ticket_subject: 'zen:ticket:5158' },
     });
     expect(Object.keys(lines[0]!)).toEqual([
+      'tenant',
       'subscription',
       'trigger',
       'event_id',

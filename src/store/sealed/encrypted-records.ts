@@ -3,7 +3,7 @@ import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js
 import { NotFoundError, TimeoutError } from '../../errors/index.js';
 import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
 import { type SealedRecord, SealedRecords } from './sealed-records.js';
-import { SecretBox } from './secret-box.js';
+import { isDataKeyId, SecretBox } from './secret-box.js';
 
 /** How a record splits into what anyone may read and what only the key opens. */
 export interface RecordShape<T> {
@@ -42,7 +42,8 @@ export interface RekeyCounts {
 
 /** Where a store's box comes from: a tenant's data key, opened from Redis on first use (`TenantDataKey`). */
 export interface KeySource {
-  box(): Promise<SecretBox>;
+  /** `forWriting`: the box will seal, so a key made on first use must be made now. */
+  box(forWriting?: boolean): Promise<SecretBox>;
 }
 
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
@@ -138,9 +139,11 @@ export class EncryptedRecords<T> {
     return true;
   }
 
-  /** Opens the box (a tenant's data key) before a record is sealed or opened. */
-  private async ready(): Promise<void> {
-    this.box = await this.keys.box();
+  /** Opens the box (a tenant's data key) before a record is opened, or sealed (`forWriting`). */
+  private async ready(forWriting = false): Promise<void> {
+    const box = await this.keys.box(forWriting);
+    // A read that found no data key yet never replaces one a concurrent write just opened.
+    if (forWriting || !this.box || isDataKeyId(box.keyId)) this.box = box;
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -165,7 +168,7 @@ export class EncryptedRecords<T> {
 
   /** Writes the whole record, whatever is stored: compare-and-set against what was just read. */
   async put(id: string, record: T): Promise<void> {
-    await this.ready();
+    await this.ready(true);
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
       const current = await this.coordinator.client.hget(this.keyOf(id), 'version');
       if (await this.write(id, record, current ?? undefined)) return;
@@ -175,7 +178,7 @@ export class EncryptedRecords<T> {
 
   /** Read, change, compare-and-set; again from the new state when another worker wrote in between. */
   async update(id: string, change: (current: T) => T): Promise<T> {
-    await this.ready();
+    await this.ready(true);
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
       const opened = await this.readOpened(id);
       if (!opened) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
@@ -214,7 +217,7 @@ export class EncryptedRecords<T> {
    * says they checked them, and they are sealed as they stand.
    */
   async rekey(options: RekeyOptions = {}): Promise<RekeyCounts> {
-    await this.ready();
+    await this.ready(true);
     const ids = await this.ids();
     const counts: RekeyCounts = { rekeyed: 0, total: ids.length, unsealed: [] };
     for (const id of ids) {

@@ -29,7 +29,7 @@ interface Wrapped {
  * which nothing it sealed opens.
  */
 export class TenantDataKey {
-  private opened: Promise<SecretBox> | undefined;
+  private opened: { stored: string; box: SecretBox } | undefined;
 
   constructor(
     private readonly coordinator: RedisCoordinator,
@@ -49,22 +49,26 @@ export class TenantDataKey {
     return JSON.stringify(['toolsteps-data-key', '1', this.coordinator.prefix, this.tenant]);
   }
 
-  /** The tenant's box: seals with its data key, opens with it and the master keys (`SecretBox.forDataKey`). */
-  box(): Promise<SecretBox> {
-    this.opened ??= this.open().catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
-    return this.opened;
-  }
-
-  private async open(): Promise<SecretBox> {
+  /**
+   * The tenant's box: seals with its data key, opens with it and the master
+   * keys (`SecretBox.forDataKey`). A tenant without a data key gets one only
+   * for a write (`forWriting`): reading an empty tenant makes nothing, and
+   * opens what the master key sealed before data keys existed. The wrapped
+   * key is read on every call (one GET) and unwrapped again only when it
+   * changed, so a key another process re-made (after an erasure, or a
+   * Redis that restarted empty) is the one used here too.
+   */
+  async box(forWriting = false): Promise<SecretBox> {
     let stored = await this.coordinator.client.get(this.key);
     if (stored === null) {
+      if (!forWriting) return this.master;
       const fresh = this.wrap(newDataKey());
       stored = (await this.coordinator.client.eval(SET_IF, 1, this.key, '', fresh)) as string;
     }
-    return SecretBox.forDataKey(this.unwrap(stored), this.master);
+    if (this.opened?.stored !== stored) {
+      this.opened = { stored, box: SecretBox.forDataKey(this.unwrap(stored), this.master) };
+    }
+    return this.opened.box;
   }
 
   private wrap(dataKey: Buffer): string {

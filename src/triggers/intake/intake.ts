@@ -183,8 +183,7 @@ export function createIntake(options: IntakeOptions): Intake {
     }
     const { subscription, trigger, served } = found;
     const { dedupe } = served;
-    context.tenant = served.tenant;
-    context.subscription = subscription.id;
+    Object.assign(context, { tenant: served.tenant, subscription: subscription.id });
     const body = await readBody(clock, times, () =>
       readBodyWithinLimit(request.body, declared, settings.maxBodyBytes),
     );
