@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Connection } from '../../../src/connection/connection.js';
+import { parseTenantId } from '../../../src/tenants/tenant-id.js';
+
+/**
+ * Tenants `a` and `b` of the isolation suite: each has a ticketing
+ * connection `support` (the same id, two records) and `a` a subscription.
+ * Every test has `b` try to reach `a`'s records and counts what reaches the
+ * provider.
+ */
+export const A = parseTenantId('a');
+export const B = parseTenantId('b');
+export const A_TOKEN = 'tkt_at_tenant-a-secret-0123456789';
+export const B_TOKEN = 'tkt_at_tenant-b-secret-9876543210';
+export const A_ONLY = 'a-private-desk';
+export const A_SUBSCRIPTION = 'sub_a0000000000000000001';
+export const A_HOOK_SECRET = 'tenant-a-signing-secret-0123456789';
+export const B_HOOK_SECRET = 'tenant-b-signing-secret-0123456789';
+
+/** A ticketing connection whose requests go to `baseUrl` (a counting server). */
+export function deskConnection(id: string, accessToken: string, baseUrl: string): Connection {
+  return {
+    id,
+    integration: 'ticketing',
+    kind: 'oauth2',
+    fields: { subdomain: 'acme', baseUrl },
+    secrets: { accessToken },
+    createdAt: 1,
+    updatedAt: 1,
+  };
+}
+
+/** A loopback provider that answers every request 200 `{}` and records each with its bearer token. */
+export async function countingProvider(): Promise<{
+  server: Server;
+  url: string;
+  seen: string[];
+  close(): Promise<void>;
+}> {
+  const seen: string[] = [];
+  const server = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ ticket: { id: 1, subject: 's', status: 'open' } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The message of an error with every mention of `id` replaced, to compare refusals of two ids. */
+export function shapeOf(error: unknown, id: string): { code: unknown; message: string } {
+  const { code, message } = error as { code: unknown; message: string };
+  return { code, message: message.split(id).join('<id>') };
+}
