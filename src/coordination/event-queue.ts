@@ -128,7 +128,7 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
     stalledInterval: leaseMs,
     maxStalledCount: options.attempts ?? 5,
   });
-  worker.on('completed', (job) => options.onCompleted?.(job.data));
+  worker.on('completed', (job) => options.onCompleted?.(withTenant(job.data)));
   worker.on('failed', (job, error) => {
     if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
     const reason = error.message;
