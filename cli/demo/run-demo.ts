@@ -7,6 +7,7 @@ import { contactDataStory } from './contact-data-story.js';
 import type { DemoContext } from './demo-context.js';
 import { deploymentsStory } from './deployments-story.js';
 import { governanceStory } from './governance-story.js';
+import { tenantsStory } from './tenants-story.js';
 import { ticketingStory } from './ticketing-story.js';
 import { triggersStory } from './triggers-story.js';
 
@@ -20,6 +21,7 @@ export const demoStories: DemoStory[] = [
   governanceStory,
   deploymentsStory,
   triggersStory,
+  tenantsStory,
 ];
 
 function render(value: unknown): string {

@@ -24,7 +24,7 @@ import {
 
 const registry = createRegistry();
 const CALL = 'ticketing.api_call';
-const INPUT = { method: 'GET', endpoint: '/api/v2/tickets.json' };
+const INPUT = { method: 'GET', endpoint: '/api/v2/tickets.json' } as const;
 let provider: Awaited<ReturnType<typeof countingProvider>>;
 let home: string;
 

@@ -58,7 +58,7 @@ describe.skipIf(!enabled)('Redis store: tenant b cannot reach tenant a (Redis)',
   });
 
   it("keeps each tenant's keys under its prefix; b finds a's records neither by id nor by list", async () => {
-    expect(await client().exists(aKey('conn', 'support'), bKey('conn', 'support'))).toBe(2);
+    expect(await client().call('EXISTS', aKey('conn', 'support'), bKey('conn', 'support'))).toBe(2);
     const b = stores.forTenant(B);
     expect(await b.connections.get(A_ONLY)).toBeUndefined();
     expect(await b.subscriptions.get(A_SUBSCRIPTION)).toBeUndefined();
@@ -114,7 +114,7 @@ describe.skipIf(!enabled)('Redis store: tenant b cannot reach tenant a (Redis)',
       backup.set(aKey('conn', id), await client().hgetall(aKey('conn', id)));
     const wrappedKey = (await client().get(aKey('datakey', 'current'))) as string;
     expect(await stores.eraseTenant(A)).toEqual({ tenant: 'a', connections: 2, subscriptions: 1 });
-    expect(await client().keys(`${prefix}:t:a:*`)).toEqual([]);
+    expect(await client().call('KEYS', `${prefix}:t:a:*`)).toEqual([]);
     expect((await stores.forTenant(B).connections.get('support'))?.secrets.accessToken).toBe(B_TOKEN);
 
     // The records restored alone: a's data key is gone, so they do not open (a new a gets a new key).
