@@ -105,7 +105,21 @@ export { FileSubscriptionStore } from './store/subscriptions/file-subscription-s
 export { MemorySubscriptionStore } from './store/subscriptions/memory-subscription-store.js';
 export { RedisSubscriptionStore } from './store/subscriptions/redis-subscription-store.js';
 export type { SubscriptionStore } from './store/subscriptions/subscription-store.js';
-export { DEFAULT_TENANT, parseTenantId, type TenantId } from './tenants/tenant-id.js';
+export { eraseTenant, type TenantErasure, type TenantErasureOptions } from './tenants/erase-tenant.js';
+export { FileTenantStores, type FileTenantView } from './tenants/file-tenant-stores.js';
+export { MemoryTenantStores } from './tenants/memory-tenant-stores.js';
+export {
+  RedisTenantStores,
+  type RedisTenantView,
+  type TenantRekeyCounts,
+} from './tenants/redis-tenant-stores.js';
+export {
+  DEFAULT_TENANT,
+  isTenantId,
+  parseTenantId,
+  TENANT_ID_PATTERN,
+  type TenantId,
+} from './tenants/tenant-id.js';
 export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
 export {
   type AnyTrigger,
