@@ -21,6 +21,7 @@ import { apiError, type Caller } from './deployments-wire.js';
 import { DeploymentsWorld } from './deployments-world.js';
 import { domainRoutes } from './domain-routes.js';
 import { envRoutes } from './env-routes.js';
+import { eventRoutes } from './event-routes.js';
 import { projectRoutes } from './project-routes.js';
 import { teamRoutes } from './team-routes.js';
 import { deploymentWebhookRoutes } from './webhook-routes.js';
@@ -94,6 +95,7 @@ export class DeploymentsEmulator implements Emulator {
     this.failingBranches = [...(options.failingBranches ?? ['broken'])];
     this.world = this.newWorld();
     deploymentRoutes(this.api);
+    eventRoutes(this.api);
     projectRoutes(this.api);
     domainRoutes(this.api);
     envRoutes(this.api);
@@ -142,6 +144,13 @@ export class DeploymentsEmulator implements Emulator {
     if (!team) throw new Error(`No sandbox team "${idOrSlug}".`);
     if (blocked) team.softBlock = 'The account is missing a payment, so the payment method must be updated.';
     else delete team.softBlock;
+  }
+
+  /** Test hook: more lines in a deployment's build log, printed right after its build command. */
+  appendBuildLog(id: string, lines: string[]): void {
+    const deployment = this.world.findDeployment(id);
+    if (!deployment) throw new Error(`No sandbox deployment "${id}".`);
+    deployment.extraLog = [...(deployment.extraLog ?? []), ...lines];
   }
 
   /** A deployment and its state now, for assertions. */

@@ -97,6 +97,8 @@ export interface DeploymentRecord {
   /** Webhook events already sent for it; history seeded into the sandbox counts as announced. */
   announced: DeploymentEventType[];
   canceledAt?: number;
+  /** Test hook: more build output, printed right after the build command. */
+  extraLog?: string[];
   gitSource: Record<string, unknown> | null;
   meta: Record<string, string>;
   projectSettings: Record<string, unknown>;
@@ -124,8 +126,9 @@ export interface ProjectDomainRecord {
   updatedAt: number;
 }
 
-export type EnvType = 'plain' | 'encrypted' | 'sensitive' | 'system';
-export const ENV_TYPES: readonly EnvType[] = ['plain', 'encrypted', 'sensitive', 'system'];
+/** `secret` is the legacy type: a reference to an account secret, never readable. */
+export type EnvType = 'plain' | 'encrypted' | 'sensitive' | 'secret' | 'system';
+export const ENV_TYPES: readonly EnvType[] = ['plain', 'encrypted', 'sensitive', 'secret', 'system'];
 export const ENV_TARGETS = ['production', 'preview', 'development'] as const;
 
 export interface EnvRecord {

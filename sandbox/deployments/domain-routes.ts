@@ -46,21 +46,44 @@ function addProjectDomain(request: DeploymentsRequest): Reply {
     updatedAt: caller.now,
   };
   caller.scope.projectDomains.set(name, record);
-  return json(200, {
+  return json(200, renderProjectDomain(record));
+}
+
+/** A project domain as the provider answers it: the verification challenge while unverified. */
+function renderProjectDomain(record: ProjectDomainRecord) {
+  return {
     ...record,
-    ...(verified
+    ...(record.verified
       ? {}
       : {
           verification: [
             {
               type: 'TXT',
-              domain: `_vercel.${apexName}`,
-              value: `vc-domain-verify=${name},sandbox`,
+              domain: `_vercel.${record.apexName}`,
+              value: `vc-domain-verify=${record.name},sandbox`,
               reason: 'pending_domain_verification',
             },
           ],
         }),
-  });
+  };
+}
+
+function listProjectDomains(request: DeploymentsRequest): Reply {
+  const { scope } = request.caller;
+  const project = projectOf(request);
+  if (!project) return notFound('Project');
+  const limit = intParam(request, 'limit', { min: 1, max: 100 });
+  const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  if (limit === 'invalid' || until === 'invalid')
+    return badRequest('`limit` is 1 to 100; `until` a ms timestamp.');
+  const verified = request.query.get('verified');
+  const domains = [...scope.projectDomains.values()]
+    .filter((domain) => domain.projectId === project.id)
+    .filter((domain) => verified === null || String(domain.verified) === verified)
+    .filter((domain) => until === undefined || domain.createdAt < until)
+    .sort((a, b) => b.createdAt - a.createdAt);
+  const { page, pagination } = timePage(domains, limit ?? 20, (domain) => domain.createdAt);
+  return json(200, { domains: page.map(renderProjectDomain), pagination });
 }
 
 function removeProjectDomain(request: DeploymentsRequest): Reply {
@@ -94,6 +117,15 @@ function renderDomain(domain: DomainRecord) {
 export function domainRoutes(router: Router<Caller>): void {
   router
     .on('POST', '/v10/projects/:id/domains', addProjectDomain)
+    .on('GET', '/v9/projects/:id/domains', listProjectDomains)
+    .on('GET', '/v9/projects/:id/domains/:domain', (request) => {
+      const project = projectOf(request);
+      const name = (request.params.domain ?? '').toLowerCase();
+      const record = request.caller.scope.projectDomains.get(name);
+      return project && record?.projectId === project.id
+        ? json(200, renderProjectDomain(record))
+        : notFound(`Domain "${name}" of this project`);
+    })
     .on('DELETE', '/v9/projects/:id/domains/:domain', removeProjectDomain)
     .on('GET', '/v5/domains', (request) => {
       const { scope } = request.caller;

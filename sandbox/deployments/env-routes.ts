@@ -12,7 +12,8 @@ import { badRequest, type Caller, type DeploymentsRequest, notFound, projectOf }
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
 
 function renderEnv(env: EnvRecord, decrypt: boolean) {
-  // Encrypted values come back as ciphertext unless decryption is asked for; sensitive ones never come back.
+  // Encrypted values come back as ciphertext unless decryption is asked for; sensitive ones never
+  // come back. A legacy secret's value is the reference to the account secret, answered as stored.
   const value =
     env.type === 'sensitive'
       ? ''
@@ -130,21 +131,25 @@ function updateEnv(request: DeploymentsRequest): Reply {
   return json(200, renderEnv(env, false));
 }
 
+function listEnvs(request: DeploymentsRequest): Reply {
+  const { scope } = request.caller;
+  const project = projectOf(request);
+  if (!project) return notFound('Project');
+  const decrypt = request.query.get('decrypt') === 'true';
+  const branch = request.query.get('gitBranch');
+  const envs = [...scope.envs.values()]
+    .filter((env) => env.projectId === project.id)
+    .filter((env) => branch === null || env.gitBranch === null || env.gitBranch === branch)
+    .map((env) => renderEnv(env, decrypt));
+  return json(200, { envs });
+}
+
 /** A project's environment variables: list (decrypted on request), create, update, delete. */
 export function envRoutes(router: Router<Caller>): void {
   router
-    .on('GET', '/v9/projects/:id/env', (request) => {
-      const { scope } = request.caller;
-      const project = projectOf(request);
-      if (!project) return notFound('Project');
-      const decrypt = request.query.get('decrypt') === 'true';
-      const branch = request.query.get('gitBranch');
-      const envs = [...scope.envs.values()]
-        .filter((env) => env.projectId === project.id)
-        .filter((env) => branch === null || env.gitBranch === null || env.gitBranch === branch)
-        .map((env) => renderEnv(env, decrypt));
-      return json(200, { envs });
-    })
+    .on('GET', '/v9/projects/:id/env', listEnvs)
+    // The description and the current official SDK list with v10; same answer.
+    .on('GET', '/v10/projects/:id/env', listEnvs)
     .on('POST', '/v10/projects/:id/env', createEnv)
     .on('PATCH', '/v9/projects/:id/env/:envId', updateEnv)
     .on('DELETE', '/v9/projects/:id/env/:envId', (request) => {

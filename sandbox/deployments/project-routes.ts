@@ -185,8 +185,10 @@ function listProjects(request: DeploymentsRequest): Reply {
   {
     const caller = request.caller;
     const limit = intParam(request, 'limit', { min: 1, max: 100 });
-    const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
-    if (limit === 'invalid' || until === 'invalid')
+    // v10 pages with `from` (the previous page's pagination.next); v9 with `until`.
+    const from = intParam(request, 'from', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const until = from ?? intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    if (limit === 'invalid' || until === 'invalid' || from === 'invalid')
       return badRequest('`limit` is 1 to 100; `until` a ms timestamp.');
     const search = request.query.get('search')?.toLowerCase();
     const projects = [...caller.scope.projects.values()]

@@ -1,7 +1,15 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
 import type { TeamRecord } from './deployments-state.js';
-import { apiError, type Caller, type DeploymentsRequest, notFound } from './deployments-wire.js';
+import {
+  apiError,
+  badRequest,
+  type Caller,
+  type DeploymentsRequest,
+  intParam,
+  notFound,
+  timePage,
+} from './deployments-wire.js';
 
 function renderTeam(team: TeamRecord, uid: string) {
   const membership = team.members.find((member) => member.uid === uid);
@@ -72,25 +80,58 @@ export function teamRoutes(router: Router<Caller>): void {
       const team = visibleTeam(request);
       return 'status' in team ? team : json(200, renderTeam(team, request.caller.user.id));
     })
-    .on('GET', '/v2/teams/:teamId/members', (request) => {
-      const team = visibleTeam(request);
-      if ('status' in team) return team;
-      const { world } = request.caller;
-      const members = team.members.map((member) => {
-        const user = [...world.users.values()].find((candidate) => candidate.id === member.uid);
-        return {
-          uid: member.uid,
-          username: user?.username,
-          email: user?.email,
-          name: user?.name,
-          role: member.role,
-          confirmed: true,
-          createdAt: member.joinedAt,
-        };
-      });
-      return json(200, {
-        members,
-        pagination: { hasNext: false, count: members.length, next: null, prev: null },
-      });
-    });
+    .on('GET', '/v2/teams/:teamId/members', listMembers)
+    // The current official SDK (and the description) list members with v3: paged and searchable.
+    .on('GET', '/v3/teams/:teamId/members', listMembers);
+}
+
+const ROLES = [
+  'OWNER',
+  'MEMBER',
+  'DEVELOPER',
+  'SECURITY',
+  'BILLING',
+  'VIEWER',
+  'VIEWER_FOR_PLUS',
+  'CONTRIBUTOR',
+];
+
+/** A team's members, newest first, by `limit` and `until` (ms joined), `search` and `role`. */
+function listMembers(request: DeploymentsRequest): Reply {
+  const team = visibleTeam(request);
+  if ('status' in team) return team;
+  const limit = intParam(request, 'limit', { min: 1, max: 100 });
+  const until = intParam(request, 'until', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  const since = intParam(request, 'since', { min: 0, max: Number.MAX_SAFE_INTEGER });
+  if (limit === 'invalid' || until === 'invalid' || since === 'invalid')
+    return badRequest('`limit` is 1 to 100; `since` and `until` are ms timestamps.');
+  const role = request.query.get('role');
+  if (role !== null && !ROLES.includes(role))
+    return badRequest(`\`role\` must be one of ${ROLES.join(', ')}.`);
+  const search = request.query.get('search')?.toLowerCase();
+  const { world } = request.caller;
+  const members = team.members
+    .map((member) => ({ member, user: [...world.users.values()].find((user) => user.id === member.uid) }))
+    .filter(({ member }) => role === null || member.role === role)
+    .filter(
+      ({ user }) =>
+        !search ||
+        [user?.name, user?.username, user?.email].some((field) => field?.toLowerCase().includes(search)),
+    )
+    .filter(({ member }) => until === undefined || member.joinedAt < until)
+    .filter(({ member }) => since === undefined || member.joinedAt > since)
+    .sort((a, b) => b.member.joinedAt - a.member.joinedAt);
+  const { page, pagination } = timePage(members, limit ?? 20, ({ member }) => member.joinedAt);
+  return json(200, {
+    members: page.map(({ member, user }) => ({
+      uid: member.uid,
+      username: user?.username ?? member.uid,
+      email: user?.email ?? '',
+      name: user?.name,
+      role: member.role,
+      confirmed: true,
+      createdAt: member.joinedAt,
+    })),
+    pagination: { hasNext: pagination.next !== null, ...pagination },
+  });
 }

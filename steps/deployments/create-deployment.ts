@@ -10,6 +10,7 @@ import {
 } from './lib/deployment-schema.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
+import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
 
 const GitRef = z
   .string()
@@ -18,58 +19,9 @@ const GitRef = z
   .regex(/^[^\s~^:?*[\\]+$/, 'a git branch name')
   .refine((value) => !value.includes('..') && !value.startsWith('-'), 'a git branch name');
 
-const Configuration = z
-  .object({
-    framework: z
-      .string()
-      .regex(/^[a-z0-9-]{1,50}$/)
-      .nullable()
-      .optional()
-      .describe('Framework preset, e.g. "nextjs" or "vite"; null for none.'),
-    build_command: z.string().max(256).nullable().optional().describe('Build command; null for the default.'),
-    install_command: z
-      .string()
-      .max(256)
-      .nullable()
-      .optional()
-      .describe('Install command; null for the default.'),
-    output_directory: z
-      .string()
-      .max(256)
-      .nullable()
-      .optional()
-      .describe('Directory holding the build output; null for the default.'),
-    root_directory: z
-      .string()
-      .max(256)
-      .nullable()
-      .optional()
-      .describe('Directory of the app inside the repository; null for the repository root.'),
-    dev_command: z
-      .string()
-      .max(256)
-      .nullable()
-      .optional()
-      .describe('Development command; null for the default.'),
-    node_version: z
-      .string()
-      .regex(/^\d{2}\.x$/, 'a major version such as "20.x"')
-      .optional()
-      .describe('Node.js major version for the build, e.g. "20.x".'),
-  })
-  .strict()
-  .describe('Build settings for this deployment only; they override the project settings.');
-
-/** Our snake_case settings in the provider's `projectSettings` casing. */
-const SETTING_NAMES = {
-  framework: 'framework',
-  build_command: 'buildCommand',
-  install_command: 'installCommand',
-  output_directory: 'outputDirectory',
-  root_directory: 'rootDirectory',
-  dev_command: 'devCommand',
-  node_version: 'nodeVersion',
-} as const;
+const Configuration = BuildSettings.describe(
+  'Build settings for this deployment only; they override the project settings.',
+);
 
 /** The project's git connection as the provider reports it, per git provider. */
 const ProjectLink = z
@@ -201,12 +153,7 @@ export default defineStep({
       ({ name, gitSource } = await gitSourceFromProject(http, input.project, input.branch, input.commit_sha));
     }
     const target = targetForCreate(input.environment);
-    const projectSettings = Object.fromEntries(
-      Object.entries(input.configuration ?? {}).map(([key, value]) => [
-        SETTING_NAMES[key as keyof typeof SETTING_NAMES],
-        value,
-      ]),
-    );
+    const projectSettings = toProviderSettings(input.configuration);
     const body = {
       name,
       project: input.project,

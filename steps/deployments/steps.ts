@@ -1,6 +1,45 @@
+import addDomain from './add-domain.js';
 import apiCall from './api-call.js';
 import cancelDeployment from './cancel-deployment.js';
 import createDeployment from './create-deployment.js';
+import createEnvVar from './create-env-var.js';
+import createProject from './create-project.js';
+import deleteDeployment from './delete-deployment.js';
+import deleteEnvVar from './delete-env-var.js';
+import deleteProject from './delete-project.js';
+import getDeployment from './get-deployment.js';
+import getDeploymentEvents from './get-deployment-events.js';
+import getProject from './get-project.js';
 import listDeployments from './list-deployments.js';
+import listDomains from './list-domains.js';
+import listEnvVars from './list-env-vars.js';
+import listProjects from './list-projects.js';
+import listTeamMembers from './list-team-members.js';
+import listTeams from './list-teams.js';
+import removeDomain from './remove-domain.js';
+import updateEnvVar from './update-env-var.js';
+import updateProject from './update-project.js';
 
-export const deploymentsSteps = [createDeployment, listDeployments, cancelDeployment, apiCall];
+export const deploymentsSteps = [
+  createDeployment,
+  listDeployments,
+  getDeployment,
+  getDeploymentEvents,
+  cancelDeployment,
+  deleteDeployment,
+  listProjects,
+  getProject,
+  createProject,
+  updateProject,
+  deleteProject,
+  listEnvVars,
+  createEnvVar,
+  updateEnvVar,
+  deleteEnvVar,
+  listDomains,
+  addDomain,
+  removeDomain,
+  listTeams,
+  listTeamMembers,
+  apiCall,
+];

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { OutputError, PathSegment } from '../../../src/kit/index.js';
+import { PathSegment } from '../../../src/kit/index.js';
+import { isoTime, readAnswer } from './provider-answer.js';
 
 /** The provider's `readyState` values. */
 export const READY_STATES = [
@@ -118,10 +119,6 @@ export const Deployment = z.object({
 });
 export type Deployment = z.infer<typeof Deployment>;
 
-function iso(ms: number | null | undefined): string | null {
-  return typeof ms === 'number' ? new Date(ms).toISOString() : null;
-}
-
 function metaString(meta: Record<string, unknown> | null | undefined, keys: string[]): string | null {
   for (const key of keys) {
     const value = meta?.[key];
@@ -135,18 +132,7 @@ const WAITING_STATES = new Set(['QUEUED', 'INITIALIZING']);
 
 /** The provider's deployment in our snake_case shape; an OutputError when the answer is not a deployment. */
 export function toDeployment(raw: unknown, where = 'deployment'): Deployment {
-  const parsed = ProviderDeployment.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({
-      path: [where, ...issue.path.map(String)].join('.'),
-      message: issue.message,
-    }));
-    throw new OutputError(
-      `The provider answered with something that is not a deployment: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-      issues,
-    );
-  }
-  const value = parsed.data;
+  const value = readAnswer(ProviderDeployment, raw, where, 'a deployment');
   const target = value.target ?? null;
   const state = (value.readyState ?? value.state) as string;
   return {
@@ -163,11 +149,11 @@ export function toDeployment(raw: unknown, where = 'deployment'): Deployment {
     commit_sha:
       value.gitSource?.sha ??
       metaString(value.meta, ['githubCommitSha', 'gitlabCommitSha', 'bitbucketCommitSha']),
-    created_at: iso(value.createdAt ?? value.created) as string,
+    created_at: isoTime(value.createdAt ?? value.created) as string,
     // The provider's description requires buildingAt on every deployment, a queued one too,
     // so it says when a build started only once the deployment is past waiting.
-    building_at: WAITING_STATES.has(state) ? null : iso(value.buildingAt),
-    ready_at: iso(value.ready),
+    building_at: WAITING_STATES.has(state) ? null : isoTime(value.buildingAt),
+    ready_at: isoTime(value.ready),
     inspector_url: value.inspectorUrl ?? null,
     error_message: value.errorMessage ?? null,
   };

@@ -36,6 +36,14 @@ export function requireProjectInScope(
     throw refusal(`${what} for project "${project}"`, allowed, { project }, false);
 }
 
+/**
+ * Teams and their members belong to no project: with project scoping they
+ * are out of reach, as they are for the API Call step. Refused unsent.
+ */
+export function refuseAccountWide(allowed: readonly string[] | undefined, what: string): void {
+  if (allowed) throw refusal(`${what} (account-wide, not about one project)`, allowed, {}, false);
+}
+
 /** Reads one deployment (GET, safe to retry). */
 export async function fetchDeployment(http: HttpClient, id: string): Promise<Deployment> {
   const response = await http.request({ method: 'GET', path: deploymentsPath('deployment', { id }) });

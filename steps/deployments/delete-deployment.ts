@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { defineStep } from '../../src/kit/index.js';
+import { deployments } from './integration.js';
+import { DeploymentId } from './lib/deployment-schema.js';
+import { deploymentsPath } from './lib/paths.js';
+import { deploymentInScope } from './lib/project-request.js';
+import { readAnswer } from './lib/provider-answer.js';
+
+const Deleted = z.object({ uid: z.string(), state: z.literal('DELETED') }).loose();
+
+export default defineStep({
+  id: 'deployments.delete_deployment',
+  integration: deployments,
+  title: 'Delete Deployment',
+  description: 'Delete a deployment permanently: its URL stops serving and it leaves the history.',
+  agentDescription:
+    'Deletes one deployment for good; its unique URL stops working and it cannot be restored. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
+  keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
+  input: z.strictObject({ deployment_id: DeploymentId }),
+  output: z.object({
+    deployment_id: z.string().describe('The deleted deployment.'),
+    deleted: z.literal(true).describe('Always true: the deployment no longer exists.'),
+    already_done: z
+      .boolean()
+      .describe('True when a repeated request found it already gone (deleted, most likely, by the first).'),
+  }),
+  access: 'destructive',
+  idempotent: true,
+  // Deleting a unique thing twice leaves it deleted; a 404 on the replay means the first one landed.
+  onReplay: 'gone_means_done',
+  alreadyDone: (input) => ({
+    deployment_id: input.deployment_id,
+    deleted: true as const,
+    already_done: true,
+  }),
+  variables: { deployment_id: '$.deployment_id', already_done: '$.already_done' },
+  examples: [{ title: 'Remove a preview', input: { deployment_id: 'dpl_from_create_deployment' } }],
+  async run(input, context) {
+    await deploymentInScope(context, input.deployment_id, 'Deleting');
+    const response = await context.http.request({
+      method: 'DELETE',
+      path: deploymentsPath('deleteDeployment', { id: input.deployment_id }),
+    });
+    const answer = readAnswer(Deleted, response.body, 'answer', 'a deletion');
+    return { deployment_id: answer.uid, deleted: true as const, already_done: false };
+  },
+});

@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { defineStep } from '../../src/kit/index.js';
+import { deployments } from './integration.js';
+import { ProjectRef } from './lib/deployment-schema.js';
+import { projectRequest } from './lib/project-request.js';
+
+export default defineStep({
+  id: 'deployments.delete_project',
+  integration: deployments,
+  title: 'Delete Project',
+  description: 'Delete a project with all its deployments, domains and environment variables.',
+  agentDescription:
+    'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
+  keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
+  input: z.strictObject({ project: ProjectRef }),
+  output: z.object({
+    project: z.string().describe('The project name or id, as given.'),
+    deleted: z.literal(true).describe('Always true: the project no longer exists.'),
+    already_done: z
+      .boolean()
+      .describe('True when a repeated request found it already gone (deleted, most likely, by the first).'),
+  }),
+  access: 'destructive',
+  idempotent: true,
+  onReplay: 'gone_means_done',
+  alreadyDone: (input) => ({ project: input.project, deleted: true as const, already_done: true }),
+  variables: { project: '$.project', already_done: '$.already_done' },
+  examples: [{ title: 'Remove the docs project', input: { project: 'docs' } }],
+  async run(input, context) {
+    // The provider answers 204 with no body.
+    await projectRequest(context, input.project, 'Deleting a project', { method: 'DELETE', path: 'project' });
+    return { project: input.project, deleted: true as const, already_done: false };
+  },
+});

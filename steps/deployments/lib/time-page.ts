@@ -1,0 +1,36 @@
+import * as z from 'zod';
+import { readAnswer } from './provider-answer.js';
+
+/**
+ * The provider's list answers page by time: `{<key>: [...], pagination:
+ * {count, next, prev}}`, where `next` (a ms timestamp) fetches the next page,
+ * older items. Our cursor is that `next`, as digits.
+ */
+export const TimeCursor = z
+  .string()
+  .regex(/^\d{1,16}$/, 'a next_cursor value from a previous page')
+  .describe('next_cursor from the previous page; keep the other inputs the same.');
+
+/** Items per page, 1 to 100 (the provider's most), `fallback` by default. */
+export function pageLimit(fallback: number) {
+  return z.number().int().min(1).max(100).default(fallback).describe('Items per page, 1 to 100.');
+}
+
+/** One page's raw items, whether more exist, and the cursor for them. */
+export function readTimePage(
+  body: unknown,
+  key: string,
+  what: string,
+): { items: unknown[]; has_more: boolean; next_cursor: string | null } {
+  const schema = z.object({
+    [key]: z.array(z.unknown()),
+    pagination: z.object({ next: z.number().nullable().optional() }).loose().nullable().optional(),
+  });
+  const page = readAnswer(schema, body, 'answer', what) as { pagination?: { next?: number | null } | null };
+  const next = page.pagination?.next ?? null;
+  return {
+    items: (body as Record<string, unknown[]>)[key] ?? [],
+    has_more: next !== null,
+    next_cursor: next === null ? null : String(next),
+  };
+}

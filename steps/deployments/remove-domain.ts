@@ -1,0 +1,38 @@
+import * as z from 'zod';
+import { defineStep } from '../../src/kit/index.js';
+import { deployments } from './integration.js';
+import { ProjectRef } from './lib/deployment-schema.js';
+import { DomainName } from './lib/domain-schema.js';
+import { projectRequest } from './lib/project-request.js';
+
+export default defineStep({
+  id: 'deployments.remove_domain',
+  integration: deployments,
+  title: 'Remove Domain',
+  description: 'Take a domain off a project; it stops serving the project at once.',
+  agentDescription:
+    'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
+  keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
+  input: z.strictObject({ project: ProjectRef, domain: DomainName }),
+  output: z.object({
+    domain: z.string().describe('The removed domain.'),
+    removed: z.literal(true).describe('Always true: the domain no longer serves the project.'),
+    already_done: z
+      .boolean()
+      .describe('True when a repeated request found it already removed (most likely by the first).'),
+  }),
+  access: 'destructive',
+  idempotent: true,
+  onReplay: 'gone_means_done',
+  alreadyDone: (input) => ({ domain: input.domain, removed: true as const, already_done: true }),
+  variables: { domain: '$.domain', already_done: '$.already_done' },
+  examples: [{ title: "Take the shop's domain off", input: { project: 'shop', domain: 'shop.acme.com' } }],
+  async run(input, context) {
+    await projectRequest(context, input.project, 'Removing a domain', {
+      method: 'DELETE',
+      path: 'projectDomain',
+      params: { domain: input.domain },
+    });
+    return { domain: input.domain, removed: true as const, already_done: false };
+  },
+});
