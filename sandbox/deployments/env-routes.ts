@@ -20,7 +20,17 @@ function renderEnv(env: EnvRecord, decrypt: boolean) {
       : env.type === 'encrypted' && !decrypt
         ? Buffer.from(`enc:${env.id}`).toString('base64')
         : env.value;
-  return { ...env, value, decrypted: env.type === 'encrypted' && decrypt, configurationId: null };
+  // `securityIssues` is required by the current official SDK's list schema; the sandbox finds none.
+  // The description types `gitBranch` as a string, never null: a variable for every branch has none.
+  const { gitBranch, ...fields } = env;
+  return {
+    ...fields,
+    ...(gitBranch === null ? {} : { gitBranch }),
+    value,
+    decrypted: env.type === 'encrypted' && decrypt,
+    configurationId: null,
+    securityIssues: [],
+  };
 }
 
 function envProblem(input: Record<string, unknown>): string | undefined {

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { expectConforming } from './support/provider-contracts.js';
+
+/**
+ * Every deployments step of issue 24, in a team, against the provider's
+ * description: what each sends (path, version, query, body) and what the
+ * sandbox answers.
+ */
+let fx: ContractFixture;
+const team = 'deploys-team';
+beforeAll(async () => {
+  fx = await contractFixture();
+});
+afterAll(() => fx.close());
+
+describe('deployments resource steps against the provider description', () => {
+  it('get_deployment, get_deployment_events (first page, next page, tail) and delete_deployment', async () => {
+    const created = await fx.invoke('deployments.create_deployment', { project: 'shop', branch: 'main' }, team);
+    const deployment_id = created.output.deployment.id;
+    fx.clock.advance(60_000);
+    const got = await fx.exchangesOf('deployments.get_deployment', { deployment_id }, team);
+    const first = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, limit: 3 }, team);
+    const cursor = first.output.next_cursor ?? undefined;
+    const next = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, cursor }, team);
+    const tail = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, tail: true }, team);
+    const deleted = await fx.exchangesOf('deployments.delete_deployment', { deployment_id }, team);
+    expectConforming([got, first, next, tail, deleted].flatMap((run) => run.exchanges));
+  });
+
+  it('list, get, create, update and delete projects', async () => {
+    const runs = [
+      await fx.exchangesOf('deployments.list_projects', { search: 'sh', limit: 1 }, team),
+      await fx.exchangesOf('deployments.get_project', { project: 'shop' }, team),
+      await fx.exchangesOf(
+        'deployments.create_project',
+        { name: 'landing', repository: 'acme/landing', settings: { framework: 'nextjs', build_command: 'npm run build' } },
+        team,
+      ),
+      await fx.exchangesOf(
+        'deployments.update_project',
+        { project: 'landing', name: 'landing-page', settings: { node_version: '20.x', output_directory: null } },
+        team,
+      ),
+      await fx.exchangesOf('deployments.delete_project', { project: 'landing-page' }, team),
+    ];
+    expect(runs[2]?.exchanges.map((exchange) => `${exchange.method} ${exchange.path}`)).toEqual(['POST /v11/projects']);
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
+  it('list, create (upsert), update and delete environment variables', async () => {
+    const created = await fx.exchangesOf(
+      'deployments.create_env_var',
+      { project: 'shop', key: 'API_TOKEN', value: 'tok_sandbox', type: 'sensitive', targets: ['production'], comment: 'payments' },
+      team,
+    );
+    const env_id = created.output.env_var.id;
+    const runs = [
+      created,
+      await fx.exchangesOf('deployments.list_env_vars', { project: 'shop' }, team),
+      await fx.exchangesOf('deployments.update_env_var', { project: 'shop', env_id, value: 'tok_rotated' }, team),
+      await fx.exchangesOf('deployments.delete_env_var', { project: 'shop', env_id }, team),
+    ];
+    expect(runs[0]?.exchanges[0]?.query.get('upsert')).toBe('true');
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
+  it('list, add and remove domains', async () => {
+    const runs = [
+      await fx.exchangesOf('deployments.add_domain', { project: 'shop', domain: 'beta.acme.com', git_branch: 'beta' }, team),
+      await fx.exchangesOf('deployments.list_domains', { project: 'shop', verified: true, limit: 1 }, team),
+      await fx.exchangesOf('deployments.remove_domain', { project: 'shop', domain: 'beta.acme.com' }, team),
+    ];
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
+  it('list teams and team members', async () => {
+    const runs = [
+      await fx.exchangesOf('deployments.list_teams', { limit: 5 }),
+      await fx.exchangesOf('deployments.list_team_members', { search: 'sam', role: 'MEMBER' }, team),
+    ];
+    expect(runs[1]?.exchanges[0]?.path).toBe('/v3/teams/team_acme/members');
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+});
