@@ -14,7 +14,7 @@ export default defineStep({
   title: 'Delete Deployment',
   description: 'Delete a deployment permanently: its URL stops serving and it leaves the history.',
   agentDescription:
-    'Deletes one deployment for good; its unique URL stops working and it cannot be restored. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
+    'Deletes one deployment permanently; its unique URL stops working and it cannot be undone. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only use when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
   input: z.strictObject({ deployment_id: DeploymentId }),
   output: z.object({

@@ -11,7 +11,7 @@ export default defineStep({
   title: 'Delete Env Var',
   description: 'Remove an environment variable from a project, by its id.',
   agentDescription:
-    'Removes one environment variable (by id, from List Env Vars) from every environment it applied to; the next deployment builds without it, and its value is gone for good. Only when the user asked. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
+    'Removes one environment variable (by id, from List Env Vars) from every environment it applied to; the next deployment builds without it, and its value is gone permanently. Only use when the user asked. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete env', 'remove env var', 'remove secret', 'unset'],
   input: z.strictObject({ project: ProjectRef, env_id: EnvId }),
   output: z.object({

@@ -10,7 +10,7 @@ export default defineStep({
   title: 'Delete Project',
   description: 'Delete a project with all its deployments, domains and environment variables.',
   agentDescription:
-    'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
+    'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only use when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
   input: z.strictObject({ project: ProjectRef }),
   output: z.object({

@@ -58,7 +58,13 @@ export default defineStep({
       method: 'GET',
       path: deploymentsPath('teamMembers', { id: team }),
       // The team is in the path; this operation takes no teamId parameter, so the connection's is left off.
-      query: { teamId: undefined, limit: input.limit, until: input.cursor, search: input.search, role: input.role },
+      query: {
+        teamId: undefined,
+        limit: input.limit,
+        until: input.cursor,
+        search: input.search,
+        role: input.role,
+      },
     });
     const page = readTimePage(response.body, 'members', 'a list of team members');
     return {

@@ -11,7 +11,7 @@ export default defineStep({
   title: 'Remove Domain',
   description: 'Take a domain off a project; it stops serving the project at once.',
   agentDescription:
-    'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
+    'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only use when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
   input: z.strictObject({ project: ProjectRef, domain: DomainName }),
   output: z.object({

@@ -16,14 +16,26 @@ afterAll(() => fx.close());
 
 describe('deployments resource steps against the provider description', () => {
   it('get_deployment, get_deployment_events (first page, next page, tail) and delete_deployment', async () => {
-    const created = await fx.invoke('deployments.create_deployment', { project: 'shop', branch: 'main' }, team);
+    const created = await fx.invoke(
+      'deployments.create_deployment',
+      { project: 'shop', branch: 'main' },
+      team,
+    );
     const deployment_id = created.output.deployment.id;
     fx.clock.advance(60_000);
     const got = await fx.exchangesOf('deployments.get_deployment', { deployment_id }, team);
-    const first = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, limit: 3 }, team);
+    const first = await fx.exchangesOf(
+      'deployments.get_deployment_events',
+      { deployment_id, limit: 3 },
+      team,
+    );
     const cursor = first.output.next_cursor ?? undefined;
     const next = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, cursor }, team);
-    const tail = await fx.exchangesOf('deployments.get_deployment_events', { deployment_id, tail: true }, team);
+    const tail = await fx.exchangesOf(
+      'deployments.get_deployment_events',
+      { deployment_id, tail: true },
+      team,
+    );
     const deleted = await fx.exchangesOf('deployments.delete_deployment', { deployment_id }, team);
     expectConforming([got, first, next, tail, deleted].flatMap((run) => run.exchanges));
   });
@@ -34,31 +46,52 @@ describe('deployments resource steps against the provider description', () => {
       await fx.exchangesOf('deployments.get_project', { project: 'shop' }, team),
       await fx.exchangesOf(
         'deployments.create_project',
-        { name: 'landing', repository: 'acme/landing', settings: { framework: 'nextjs', build_command: 'npm run build' } },
+        {
+          name: 'landing',
+          repository: 'acme/landing',
+          settings: { framework: 'nextjs', build_command: 'npm run build' },
+        },
         team,
       ),
       await fx.exchangesOf(
         'deployments.update_project',
-        { project: 'landing', name: 'landing-page', settings: { node_version: '20.x', output_directory: null } },
+        {
+          project: 'landing',
+          name: 'landing-page',
+          settings: { node_version: '20.x', output_directory: null },
+        },
         team,
       ),
       await fx.exchangesOf('deployments.delete_project', { project: 'landing-page' }, team),
     ];
-    expect(runs[2]?.exchanges.map((exchange) => `${exchange.method} ${exchange.path}`)).toEqual(['POST /v11/projects']);
+    expect(runs[2]?.exchanges.map((exchange) => `${exchange.method} ${exchange.path}`)).toEqual([
+      'POST /v11/projects',
+    ]);
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
 
   it('list, create (upsert), update and delete environment variables', async () => {
     const created = await fx.exchangesOf(
       'deployments.create_env_var',
-      { project: 'shop', key: 'API_TOKEN', value: 'tok_sandbox', type: 'sensitive', targets: ['production'], comment: 'payments' },
+      {
+        project: 'shop',
+        key: 'API_TOKEN',
+        value: 'tok_sandbox',
+        type: 'sensitive',
+        targets: ['production'],
+        comment: 'payments',
+      },
       team,
     );
     const env_id = created.output.env_var.id;
     const runs = [
       created,
       await fx.exchangesOf('deployments.list_env_vars', { project: 'shop' }, team),
-      await fx.exchangesOf('deployments.update_env_var', { project: 'shop', env_id, value: 'tok_rotated' }, team),
+      await fx.exchangesOf(
+        'deployments.update_env_var',
+        { project: 'shop', env_id, value: 'tok_rotated' },
+        team,
+      ),
       await fx.exchangesOf('deployments.delete_env_var', { project: 'shop', env_id }, team),
     ];
     expect(runs[0]?.exchanges[0]?.query.get('upsert')).toBe('true');
@@ -67,7 +100,11 @@ describe('deployments resource steps against the provider description', () => {
 
   it('list, add and remove domains', async () => {
     const runs = [
-      await fx.exchangesOf('deployments.add_domain', { project: 'shop', domain: 'beta.acme.com', git_branch: 'beta' }, team),
+      await fx.exchangesOf(
+        'deployments.add_domain',
+        { project: 'shop', domain: 'beta.acme.com', git_branch: 'beta' },
+        team,
+      ),
       await fx.exchangesOf('deployments.list_domains', { project: 'shop', verified: true, limit: 1 }, team),
       await fx.exchangesOf('deployments.remove_domain', { project: 'shop', domain: 'beta.acme.com' }, team),
     ];

@@ -28,7 +28,11 @@ describe('@vercel/sdk against the deployments sandbox: the issue 24 operations',
   it('reads a deployment, its build events, and deletes it', async () => {
     const created = await vercel.deployments.createDeployment({
       teamId,
-      requestBody: { name: 'shop', project: 'shop', gitSource: { type: 'github', repoId: 2001, ref: 'main' } },
+      requestBody: {
+        name: 'shop',
+        project: 'shop',
+        gitSource: { type: 'github', repoId: 2001, ref: 'main' },
+      },
     });
     clock.advance(60_000);
     const shown = await vercel.deployments.getDeployment({ idOrUrl: created.id, teamId });
@@ -92,7 +96,7 @@ describe('@vercel/sdk against the deployments sandbox: the issue 24 operations',
     await vercel.projects.removeProjectDomain({ idOrName: 'shop', domain: 'www.acme.com', teamId });
   });
 
-  it('lists teams and a team\'s members at /v3/teams/{teamId}/members', async () => {
+  it("lists teams and a team's members at /v3/teams/{teamId}/members", async () => {
     const teams = await vercel.teams.getTeams({});
     expect(teams.teams.map((team) => team.id)).toContain(teamId);
     const members = await vercel.teams.getTeamMembers({ teamId, role: 'OWNER' });

@@ -19,7 +19,7 @@ describe('"A tool step is found by searching the tool step search bar for the pr
   ];
 
   it.each(names)('%s: searching "%s" finds every step of it, its steps first', (integration, name) => {
-    const hits = registry.search(name).map((hit) => hit.step.id);
+    const hits = registry.search(name, 100).map((hit) => hit.step.id);
     const own = registry.listSteps(integration).map((step) => step.id);
     expect(hits).toEqual(expect.arrayContaining(own));
     expect(hits.slice(0, own.length).sort()).toEqual([...own].sort());

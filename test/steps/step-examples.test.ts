@@ -89,11 +89,31 @@ const MADE_BY: Record<string, { step: string; field: string; from: (output: neve
     field: 'invite_code',
     from: (o: { invite_code: string }) => o.invite_code,
   },
-  'deployments.cancel_deployment': {
-    step: 'deployments.create_deployment',
-    field: 'deployment_id',
-    from: (o: { deployment: { id: string } }) => o.deployment.id,
-  },
+  ...Object.fromEntries(
+    [
+      'deployments.cancel_deployment',
+      'deployments.get_deployment',
+      'deployments.get_deployment_events',
+      'deployments.delete_deployment',
+    ].map((id) => [
+      id,
+      {
+        step: 'deployments.create_deployment',
+        field: 'deployment_id',
+        from: (o: { deployment: { id: string } }) => o.deployment.id,
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['deployments.update_env_var', 'deployments.delete_env_var'].map((id) => [
+      id,
+      {
+        step: 'deployments.create_env_var',
+        field: 'env_id',
+        from: (o: { env_var: { id: string } }) => o.env_var.id,
+      },
+    ]),
+  ),
 };
 
 async function run(step: AnyStep, input: unknown) {

@@ -45,7 +45,7 @@ export const ProjectDomain = z.object({
         type: z.string().describe('DNS record type, e.g. TXT.'),
         domain: z.string().describe('Record name to create.'),
         value: z.string().describe('Record value to set.'),
-        reason: z.string(),
+        reason: z.string().describe('Why the record is needed, e.g. pending_domain_verification.'),
       }),
     )
     .describe('DNS records to create before the domain is verified; empty once verified.'),

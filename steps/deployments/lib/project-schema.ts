@@ -59,7 +59,11 @@ export const Project = z.object({
     .nullable()
     .describe('The connected git repository; null when the project is not connected to git.'),
   latest_deployment: z
-    .object({ id: z.string(), state: z.string(), url: z.string().nullable() })
+    .object({
+      id: z.string().describe('Deployment id (dpl_...).'),
+      state: z.string().describe('Its readyState, e.g. READY or BUILDING.'),
+      url: z.string().nullable().describe('Its unique hostname.'),
+    })
     .nullable()
     .describe('The newest deployment, when there is one.'),
   created_at: z.string().nullable().describe('ISO 8601 creation time.'),
