@@ -4,7 +4,7 @@ import type { DemoContext } from './demo-context.js';
 
 /**
  * Connect through the real OAuth flow, deploy to production and as a
- * preview, list what is building, cancel the preview while it builds, and
+ * preview, list what is building, read the production build's log, cancel the preview while it builds, and
  * show the clear error an agent gets when it cancels it again.
  */
 export async function deploymentsStory(demo: DemoContext): Promise<void> {
@@ -24,11 +24,11 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
   const usual = emulator.timeline;
   emulator.timeline = { queuedMs: 200, initializingMs: 100, buildingMs: 60_000 };
   try {
-    await demo.step('deployments.create_deployment', 'acme-deploys', {
-      project: 'shop',
-      branch: 'main',
-      environment: 'production',
-    });
+    const production = await demo.step<{ deployment: { id: string } }>(
+      'deployments.create_deployment',
+      'acme-deploys',
+      { project: 'shop', branch: 'main', environment: 'production' },
+    );
     const preview = await demo.step<{ deployment: { id: string } }>(
       'deployments.create_deployment',
       'acme-deploys',
@@ -45,6 +45,12 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
       'acme-deploys',
       { project: 'shop', state: ['QUEUED', 'INITIALIZING', 'BUILDING'], limit: 10 },
       'what is building now',
+    );
+    await demo.step(
+      'deployments.get_deployment_events',
+      'acme-deploys',
+      { deployment_id: production.output.deployment.id, tail: true, limit: 3 },
+      'the build log so far',
     );
     const deploymentId = preview.output.deployment.id;
     await demo.step(
