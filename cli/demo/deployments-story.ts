@@ -68,16 +68,7 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
       if (!isToolstepsError(error)) throw error;
       demo.say(`deployments.cancel_deployment (again) failed as it should: ${error.code}: ${error.message}`);
     }
-    try {
-      await demo.registry.invoke(demo.runtime, 'deployments.list_deployments', {
-        connection: 'acme-deploys',
-        input: { project: 'docs' },
-        constraints: { projects: ['shop'] },
-      });
-    } catch (error) {
-      if (!isToolstepsError(error)) throw error;
-      demo.say(`scoped to project "shop", listing "docs" is refused: ${error.code}: ${error.message}`);
-    }
+    await showScopedRefusal(demo);
     await demo.step(
       'deployments.api_call',
       'acme-deploys',
@@ -86,5 +77,19 @@ export async function deploymentsStory(demo: DemoContext): Promise<void> {
     );
   } finally {
     emulator.timeline = usual;
+  }
+}
+
+/** With the connection scoped to one project, a step about another is refused before sending. */
+async function showScopedRefusal(demo: DemoContext): Promise<void> {
+  try {
+    await demo.registry.invoke(demo.runtime, 'deployments.list_deployments', {
+      connection: 'acme-deploys',
+      input: { project: 'docs' },
+      constraints: { projects: ['shop'] },
+    });
+  } catch (error) {
+    if (!isToolstepsError(error)) throw error;
+    demo.say(`scoped to project "shop", listing "docs" is refused: ${error.code}: ${error.message}`);
   }
 }

@@ -3,7 +3,7 @@ import { definedOnly, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { DomainName, ProjectDomain, toProjectDomain } from './lib/domain-schema.js';
-import { projectRequest } from './lib/project-request.js';
+import { projectRequest, unlessNotFound } from './lib/project-request.js';
 
 export default defineStep({
   id: 'deployments.add_domain',
@@ -40,16 +40,14 @@ export default defineStep({
   // A second add answers 409 (already in use): a lost answer is settled by reading the domain.
   onReplay: 'reconcile',
   reconcile: async (input, context) => {
-    try {
-      const body = await projectRequest(context, input.project, 'Reading a domain', {
+    const body = await unlessNotFound(
+      projectRequest(context, input.project, 'Reading a domain', {
         method: 'GET',
         path: 'projectDomain',
         params: { domain: input.domain },
-      });
-      return { domain: toProjectDomain(body), already_done: true };
-    } catch {
-      return undefined;
-    }
+      }),
+    );
+    return body === undefined ? undefined : { domain: toProjectDomain(body), already_done: true };
   },
   variables: { domain: '$.domain.name', verified: '$.domain.verified' },
   examples: [{ title: 'A www domain for the shop', input: { project: 'shop', domain: 'www.acme.com' } }],

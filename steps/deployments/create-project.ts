@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { definedOnly, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { deploymentsPath } from './lib/paths.js';
-import { projectRequest } from './lib/project-request.js';
+import { projectRequest, unlessNotFound } from './lib/project-request.js';
 import { Project, ProjectName, toProject } from './lib/project-schema.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
@@ -39,15 +39,10 @@ export default defineStep({
   // Names are unique, so a lost answer is settled by looking the name up (a replay would be a 409).
   onReplay: 'reconcile',
   reconcile: async (input, context) => {
-    try {
-      const body = await projectRequest(context, input.name, 'Reading a project', {
-        method: 'GET',
-        path: 'project',
-      });
-      return { project: toProject(body), already_done: true };
-    } catch {
-      return undefined;
-    }
+    const body = await unlessNotFound(
+      projectRequest(context, input.name, 'Reading a project', { method: 'GET', path: 'project' }),
+    );
+    return body === undefined ? undefined : { project: toProject(body), already_done: true };
   },
   checkHint: (input) => `Get Project "${input.name}" before creating it again.`,
   variables: { project_id: '$.project.id', name: '$.project.name' },

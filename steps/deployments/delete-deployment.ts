@@ -5,6 +5,7 @@ import { DeploymentId } from './lib/deployment-schema.js';
 import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
+import { removalOutput } from './lib/removal.js';
 
 const Deleted = z.object({ uid: z.string(), state: z.literal('DELETED') }).loose();
 
@@ -17,13 +18,12 @@ export default defineStep({
     'Deletes one deployment permanently; its unique URL stops working and it cannot be undone. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only use when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
   input: z.strictObject({ deployment_id: DeploymentId }),
-  output: z.object({
-    deployment_id: z.string().describe('The deleted deployment.'),
-    deleted: z.literal(true).describe('Always true: the deployment no longer exists.'),
-    already_done: z
-      .boolean()
-      .describe('True when a repeated request found it already gone (deleted, most likely, by the first).'),
-  }),
+  output: removalOutput(
+    'deployment_id',
+    'The deleted deployment.',
+    'deleted',
+    'Always true: the deployment no longer exists.',
+  ),
   access: 'destructive',
   idempotent: true,
   // Deleting a unique thing twice leaves it deleted; a 404 on the replay means the first one landed.

@@ -4,6 +4,7 @@ import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { EnvId } from './lib/env-schema.js';
 import { projectRequest } from './lib/project-request.js';
+import { removalOutput } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_env_var',
@@ -14,13 +15,12 @@ export default defineStep({
     'Removes one environment variable (by id, from List Env Vars) from every environment it applied to; the next deployment builds without it, and its value is gone permanently. Only use when the user asked. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete env', 'remove env var', 'remove secret', 'unset'],
   input: z.strictObject({ project: ProjectRef, env_id: EnvId }),
-  output: z.object({
-    env_id: z.string().describe('The removed variable.'),
-    deleted: z.literal(true).describe('Always true: the variable no longer exists.'),
-    already_done: z
-      .boolean()
-      .describe('True when a repeated request found it already gone (removed, most likely, by the first).'),
-  }),
+  output: removalOutput(
+    'env_id',
+    'The removed variable.',
+    'deleted',
+    'Always true: the variable no longer exists.',
+  ),
   access: 'destructive',
   idempotent: true,
   onReplay: 'gone_means_done',

@@ -3,6 +3,7 @@ import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { projectRequest } from './lib/project-request.js';
+import { removalOutput } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_project',
@@ -13,13 +14,12 @@ export default defineStep({
     'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only use when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
   input: z.strictObject({ project: ProjectRef }),
-  output: z.object({
-    project: z.string().describe('The project name or id, as given.'),
-    deleted: z.literal(true).describe('Always true: the project no longer exists.'),
-    already_done: z
-      .boolean()
-      .describe('True when a repeated request found it already gone (deleted, most likely, by the first).'),
-  }),
+  output: removalOutput(
+    'project',
+    'The project name or id, as given.',
+    'deleted',
+    'Always true: the project no longer exists.',
+  ),
   access: 'destructive',
   idempotent: true,
   onReplay: 'gone_means_done',

@@ -38,11 +38,12 @@ export default defineStep({
         verified: input.verified === undefined ? undefined : String(input.verified),
       },
     });
-    const page = readTimePage(body, 'domains', 'a list of domains');
-    return {
-      domains: page.items.map((raw, index) => toProjectDomain(raw, `domains.${index}`)),
-      has_more: page.has_more,
-      next_cursor: page.next_cursor,
-    };
+    const { items, has_more, next_cursor } = readTimePage(
+      body,
+      'domains',
+      'a list of domains',
+      toProjectDomain,
+    );
+    return { domains: items, has_more, next_cursor };
   },
 });

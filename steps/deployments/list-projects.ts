@@ -38,10 +38,9 @@ export default defineStep({
       // The list pages with `from`: the previous page's pagination.next.
       query: { search: input.search, limit: input.limit, from: input.cursor },
     });
-    const page = readTimePage(response.body, 'projects', 'a list of projects');
+    const page = readTimePage(response.body, 'projects', 'a list of projects', toProject);
     const allowed = allowedProjects(constraints);
     const projects = page.items
-      .map((raw, index) => toProject(raw, `projects.${index}`))
       // Scoped to some projects: the others are not shown, whether named by id or by name.
       .filter((project) => !allowed || allowed.includes(project.id) || allowed.includes(project.name));
     return { projects, has_more: page.has_more, next_cursor: page.next_cursor };

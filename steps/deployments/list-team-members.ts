@@ -66,11 +66,12 @@ export default defineStep({
         role: input.role,
       },
     });
-    const page = readTimePage(response.body, 'members', 'a list of team members');
-    return {
-      members: page.items.map((raw, index) => toTeamMember(raw, `members.${index}`)),
-      has_more: page.has_more,
-      next_cursor: page.next_cursor,
-    };
+    const { items, has_more, next_cursor } = readTimePage(
+      response.body,
+      'members',
+      'a list of team members',
+      toTeamMember,
+    );
+    return { members: items, has_more, next_cursor };
   },
 });

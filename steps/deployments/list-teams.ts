@@ -30,11 +30,7 @@ export default defineStep({
       path: deploymentsPath('teams'),
       query: { limit: input.limit, until: input.cursor },
     });
-    const page = readTimePage(response.body, 'teams', 'a list of teams');
-    return {
-      teams: page.items.map((raw, index) => toTeam(raw, `teams.${index}`)),
-      has_more: page.has_more,
-      next_cursor: page.next_cursor,
-    };
+    const { items, has_more, next_cursor } = readTimePage(response.body, 'teams', 'a list of teams', toTeam);
+    return { teams: items, has_more, next_cursor };
   },
 });

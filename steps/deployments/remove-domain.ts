@@ -4,6 +4,7 @@ import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { DomainName } from './lib/domain-schema.js';
 import { projectRequest } from './lib/project-request.js';
+import { removalOutput } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.remove_domain',
@@ -14,13 +15,12 @@ export default defineStep({
     'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only use when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
   input: z.strictObject({ project: ProjectRef, domain: DomainName }),
-  output: z.object({
-    domain: z.string().describe('The removed domain.'),
-    removed: z.literal(true).describe('Always true: the domain no longer serves the project.'),
-    already_done: z
-      .boolean()
-      .describe('True when a repeated request found it already removed (most likely by the first).'),
-  }),
+  output: removalOutput(
+    'domain',
+    'The removed domain.',
+    'removed',
+    'Always true: the domain no longer serves the project.',
+  ),
   access: 'destructive',
   idempotent: true,
   onReplay: 'gone_means_done',

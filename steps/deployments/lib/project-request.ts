@@ -1,4 +1,4 @@
-import type { HttpRequest, StepContext } from '../../../src/kit/index.js';
+import { type HttpRequest, NotFoundError, type StepContext } from '../../../src/kit/index.js';
 import type { Deployment } from './deployment-schema.js';
 import { type DeploymentsPathName, deploymentsPath, type PathParams } from './paths.js';
 import {
@@ -48,4 +48,18 @@ export async function deploymentInScope(
   const deployment = await fetchDeployment(context.http, id);
   await requireDeploymentInScope(context.http, deployment, allowed, what);
   return deployment;
+}
+
+/**
+ * For `reconcile`: what a look finds, or undefined when the provider says it
+ * does not exist. Any other failure is thrown, so the runtime keeps the
+ * write's error with the look's beside it rather than guessing.
+ */
+export async function unlessNotFound<T>(look: Promise<T>): Promise<T | undefined> {
+  try {
+    return await look;
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }

@@ -16,20 +16,23 @@ export function pageLimit(fallback: number) {
   return z.number().int().min(1).max(100).default(fallback).describe('Items per page, 1 to 100.');
 }
 
-/** One page's raw items, whether more exist, and the cursor for them. */
-export function readTimePage(
+/** One page's items in our shape, whether more exist, and the cursor for them. */
+export function readTimePage<Item>(
   body: unknown,
   key: string,
   what: string,
-): { items: unknown[]; has_more: boolean; next_cursor: string | null } {
+  toItem: (raw: unknown, where: string) => Item,
+): { items: Item[]; has_more: boolean; next_cursor: string | null } {
   const schema = z.object({
     [key]: z.array(z.unknown()),
     pagination: z.object({ next: z.number().nullable().optional() }).loose().nullable().optional(),
   });
-  const page = readAnswer(schema, body, 'answer', what) as { pagination?: { next?: number | null } | null };
+  const page = readAnswer(schema, body, 'answer', what) as Record<string, unknown[]> & {
+    pagination?: { next?: number | null } | null;
+  };
   const next = page.pagination?.next ?? null;
   return {
-    items: (body as Record<string, unknown[]>)[key] ?? [],
+    items: (page[key] ?? []).map((raw, index) => toItem(raw, `${key}.${index}`)),
     has_more: next !== null,
     next_cursor: next === null ? null : String(next),
   };
