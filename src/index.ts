@@ -60,6 +60,11 @@ export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
 export type { RetryOptions } from './http/retries.js';
 export { type Logger, MemoryLogger, silentLogger } from './logger.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
+export { AccountField, AccountFieldType } from './options/account-fields.js';
+export { MAX_CACHED_ANSWERS } from './options/answer-cache.js';
+export { type DescribedInput, OPTIONS_KEYWORD, type OptionsMark } from './options/described-input.js';
+export { MAX_OPTION_ITEMS, OPTIONS_CACHE_TTL_MS, OptionItem, OptionsPage } from './options/options-source.js';
+export type { OptionsAnswer, OptionsCall } from './options/resolve-options.js';
 export {
   type InvocationMeta,
   type InvocationResult,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { markOptions } from '../options/described-input.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { Registry } from './registry.js';
 
@@ -47,7 +48,7 @@ export function buildManifest(registry: Registry) {
       access: step.access,
       idempotent: step.idempotent,
       ...(step.credits ? { credits: { basis: step.credits.basis } } : {}),
-      input: schemaOf(step.input, 'input'),
+      input: markOptions(schemaOf(step.input, 'input'), step),
       output: schemaOf(step.output, 'output'),
       variables: { ...step.variables },
     })),

@@ -1,4 +1,7 @@
+import type { Connection } from '../connection/connection.js';
 import { InputError } from '../errors/index.js';
+import { type DescribedInput, describeInput } from '../options/described-input.js';
+import { type OptionsAnswer, type OptionsCall, resolveOptions } from '../options/resolve-options.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
 import type { Integration } from '../step/define-integration.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
@@ -189,5 +192,33 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    */
   async invokeUnchecked(runtime: Runtime, stepId: string, options: InvokeOptions): Promise<InvocationResult> {
     return runtime.invoke(this.requireStep(stepId), options);
+  }
+
+  /**
+   * The choices of one input field, from the connected account (or a closed
+   * list, without one): `{ items: [{ value, label, description? }], next_cursor?, truncated }`.
+   * Run through the step pipeline, cached briefly per tenant, connection,
+   * field, query, cursor and depended-on input (docs/integrations.md#options-and-per-account-schemas).
+   */
+  async options(
+    runtime: Runtime,
+    stepId: string,
+    field: string,
+    call: OptionsCall = {},
+  ): Promise<OptionsAnswer> {
+    return resolveOptions(runtime, this.requireStep(stepId), field, call);
+  }
+
+  /**
+   * A step's input schema (fields with options marked); with a runtime and a
+   * connection, specialised to that account (its custom fields as named,
+   * typed properties).
+   */
+  async describe(
+    stepId: string,
+    account?: { runtime: Runtime; connection: string | Connection; signal?: AbortSignal },
+  ): Promise<DescribedInput & { step: string }> {
+    const step = this.requireStep(stepId);
+    return { step: step.id, ...(await describeInput(step, account)) };
   }
 }

@@ -31,6 +31,25 @@ export {
 export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
 export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
 export { NumericId, PathSegment, routedPath } from '../http/request-guards.js';
+// Options (choices from the account or a closed list) and per-account input fields.
+export type {
+  AccountField,
+  AccountSchemaSource,
+  AccountValue,
+} from '../options/account-fields.js';
+export {
+  fixedOptions,
+  MAX_OPTION_ITEMS,
+  matchingItems,
+  OPTIONS_CACHE_TTL_MS,
+  type OptionItem,
+  type OptionsContext,
+  type OptionsPage,
+  type OptionsRequest,
+  type OptionsSource,
+  type StepOptions,
+  wordOptions,
+} from '../options/options-source.js';
 export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
 export { defineApiCallStep } from '../step/api-call-step.js';
 // Shapes many steps share, and write safety for bulk writes.

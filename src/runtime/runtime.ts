@@ -7,6 +7,8 @@ import { SharedRateGate } from '../coordination/shared-rate-gate.js';
 import { RateGate } from '../http/rate-gate.js';
 import type { Gate } from '../http/rate-limit.js';
 import type { Logger } from '../logger.js';
+import { genericInput } from '../options/account-input.js';
+import { AnswerCache } from '../options/answer-cache.js';
 import type { AnyStep } from '../step/define-step.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
@@ -36,6 +38,8 @@ export class Runtime {
   readonly logger: Logger;
   readonly refresher: TokenRefresher;
   readonly coordination: Coordinator | undefined;
+  /** Options pages and per-account schemas, kept a short time (src/options/). */
+  readonly answers: AnswerCache;
   private readonly settings: RuntimeSettings;
   private readonly gates = new Map<string, Gate>();
   private localCoordination: Coordinator | undefined;
@@ -50,6 +54,7 @@ export class Runtime {
     this.clock = settings.clock;
     this.logger = settings.logger;
     this.coordination = settings.coordination;
+    this.answers = new AnswerCache(this.clock);
     this.refresher = new TokenRefresher({
       store: this.store,
       clock: this.clock,
@@ -93,9 +98,14 @@ export class Runtime {
     return gate;
   }
 
-  /** Runs one step against a connection, stage by stage (runtime/invoke-step.ts). */
-  invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
-    return invokeStep<Output>(this.context, step, options);
+  /**
+   * Runs one step against a connection, stage by stage (runtime/invoke-step.ts).
+   * An input that names the account's own fields (custom fields) is checked
+   * against them and mapped to the step's generic input first.
+   */
+  async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+    const input = await genericInput(this, step, options.connection, options.input, options.signal);
+    return invokeStep<Output>(this.context, step, input === options.input ? options : { ...options, input });
   }
 
   /** The coordinator of shared rules: the configured one, else this process's own. */

@@ -3,6 +3,9 @@ import type { PublicConnection } from '../connection/connection.js';
 import type { FetchFile } from '../http/fetch-file.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { Logger } from '../logger.js';
+import type { AccountSchemaSource } from '../options/account-fields.js';
+import { optionsDeclarationProblem } from '../options/options-declaration.js';
+import type { StepOptions } from '../options/options-source.js';
 import type { Integration } from './define-integration.js';
 
 export type StepAccess = 'read' | 'write' | 'destructive';
@@ -125,6 +128,10 @@ export interface StepDefinition<
   credits?: CreditRule<z.output<Input>> | undefined;
   /** Default output-to-variable mapping: variable name to RFC 9535 JSONPath over the output. */
   variables: Readonly<Record<string, string>>;
+  /** Input fields whose choices come from the connected account or a closed list (`registry.options`). */
+  options?: StepOptions<z.input<Input>> | undefined;
+  /** Input that depends on the account (custom fields), offered as named, typed properties (`registry.describe`). */
+  accountSchema?: AccountSchemaSource<z.input<Input>> | undefined;
   /** Example inputs; every step of the catalogue has at least one, run against the sandbox by a test. */
   examples?: readonly StepExample<z.input<Input>>[];
   run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
@@ -179,7 +186,7 @@ export function defineStep<
       throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
     }
   }
-  const problem = replayDeclarationProblem(definition);
+  const problem = replayDeclarationProblem(definition) ?? optionsDeclarationProblem(definition);
   if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
   // Frozen through its default mapping too: the runtime compiles a frozen mapping once, not per call.
   return Object.freeze({ ...definition, variables: Object.freeze({ ...definition.variables }) });
