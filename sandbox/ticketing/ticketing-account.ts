@@ -3,7 +3,10 @@ import type { TicketingTrigger, TicketingWebhook } from './ticketing-hooks.js';
 import type {
   AttachmentRecord,
   CommentRecord,
+  GroupRecord,
   OrganizationRecord,
+  TicketFieldRecord,
+  TicketFormRecord,
   TicketingPlan,
   TicketRecord,
   UserRecord,
@@ -18,6 +21,9 @@ export class TicketingAccount {
   readonly users = new Map<number, UserRecord>();
   readonly organizations = new Map<number, OrganizationRecord>();
   readonly tickets = new Map<number, TicketRecord>();
+  readonly groups = new Map<number, GroupRecord>();
+  readonly ticketFields = new Map<number, TicketFieldRecord>();
+  readonly ticketForms = new Map<number, TicketFormRecord>();
   readonly webhooks = new Map<string, TicketingWebhook>();
   readonly triggers = new Map<number, TicketingTrigger>();
   /** Upload tokens (`POST /api/v2/uploads`) not yet used by a comment, with their files. */

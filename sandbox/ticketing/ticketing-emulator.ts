@@ -8,6 +8,7 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from '../webhooks/webhook-faults.js';
+import { directoryRoutes } from './directory-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
@@ -57,7 +58,10 @@ function roleRefuses(role: 'end-user' | 'agent' | 'admin', path: string): boolea
   if (/^\/api\/v2\/(webhooks|triggers)\b/.test(path)) return true;
   // Everyone may read who they are (users/me), as the provider lets any signed-in user.
   if (/^\/api\/v2\/users\/me(\.json)?$/.test(path)) return false;
-  return role === 'end-user' && /^\/api\/v2\/(tickets|search|users|organizations)\b/.test(path);
+  return (
+    role === 'end-user' &&
+    /^\/api\/v2\/(tickets|search|users|organizations|groups|tags|ticket_fields|ticket_forms)\b/.test(path)
+  );
 }
 
 export class TicketingEmulator implements Emulator {
@@ -83,6 +87,7 @@ export class TicketingEmulator implements Emulator {
     ticketRoutes(this.api);
     // Before the people routes, whose `/users/:id` would take "search" as an id.
     userRoutes(this.api);
+    directoryRoutes(this.api);
     peopleRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);

@@ -1,10 +1,12 @@
 import type { TicketingAccount } from './ticketing-account.js';
+import { seedTicketingDirectory } from './ticketing-directory-seed.js';
 import type { TicketRecord, UserRecord } from './ticketing-state.js';
 
 /**
  * What every new sandbox account starts with: organization Acme, Ada
  * (admin, user 1, whom the sandbox tokens belong to), Sam (agent), Riley
- * (end user, requester) and three tickets.
+ * (end user, requester) and three tickets; then the directory
+ * (ticketing-directory-seed.ts): more people, organizations, groups, forms and fields.
  */
 export function seedTicketingAccount(account: TicketingAccount): void {
   const org = {
@@ -52,6 +54,7 @@ export function seedTicketingAccount(account: TicketingAccount): void {
   for (const [subject, description, priority, status, tags, assigneeId] of seeds) {
     addTicket(account, requester, { subject, description, priority, status, tags, assigneeId });
   }
+  seedTicketingDirectory(account);
 }
 
 interface TicketSeed {

@@ -86,3 +86,60 @@ export interface TicketRecord {
  */
 export const TICKETING_PLANS = ['team', 'professional', 'enterprise'] as const;
 export type TicketingPlan = (typeof TICKETING_PLANS)[number];
+
+/** A group of agents (GroupObject). */
+export interface GroupRecord {
+  id: number;
+  name: string;
+  description: string;
+  default: boolean;
+  deleted: boolean;
+  is_public: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The provider's field types: system fields (removable false) and the custom ones. */
+export type TicketFieldType =
+  | 'subject'
+  | 'description'
+  | 'status'
+  | 'priority'
+  | 'text'
+  | 'textarea'
+  | 'integer'
+  | 'decimal'
+  | 'checkbox'
+  | 'date'
+  | 'tagger'
+  | 'multiselect';
+
+/** A ticket field (TicketFieldObject); `custom_field_options` only on tagger and multiselect. */
+export interface TicketFieldRecord {
+  id: number;
+  type: TicketFieldType;
+  title: string;
+  description: string;
+  active: boolean;
+  required: boolean;
+  removable: boolean;
+  position: number;
+  tag: string | null;
+  custom_field_options?: { id: number; name: string; value: string; default: boolean }[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A ticket form (TicketFormObject): which fields a ticket of the form shows. */
+export interface TicketFormRecord {
+  id: number;
+  name: string;
+  display_name: string;
+  active: boolean;
+  default: boolean;
+  end_user_visible: boolean;
+  position: number;
+  ticket_field_ids: number[];
+  created_at: string;
+  updated_at: string;
+}

@@ -39,7 +39,7 @@ export async function accountFieldsOf(
 export function accountInputSchema(step: AnyStep, fields: readonly AccountField[]): z.ZodType {
   const own = inputFieldNames(step.input);
   if (!own || !fields.length) return step.input;
-  return (step.input as z.ZodObject).extend(accountShape(fields, own));
+  return (step.input as z.ZodObject).safeExtend(accountShape(fields, own));
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type OptionsSource,
   pageOfFixed,
 } from './options-source.js';
+import { accountFieldsOf } from './account-input.js';
 import { answerKey, connectionIdOf, type OptionsRuntime, providerRead } from './provider-read.js';
 
 /** What a caller asks for: the connection (not needed for a closed list), a search, a cursor, the input so far. */
@@ -64,6 +65,17 @@ function dependedInput(step: AnyStep, source: OptionsSource, input: Record<strin
   return picked;
 }
 
+/** The choices of an account field (a custom dropdown or multiselect) by its property name; undefined when none. */
+async function accountChoices(
+  runtime: OptionsRuntime,
+  step: AnyStep,
+  field: string,
+  call: OptionsCall,
+): Promise<OptionItem[] | undefined> {
+  const fields = await accountFieldsOf(runtime, step, call.connection!, call.signal);
+  return fields.find((candidate) => candidate.name === field)?.choices;
+}
+
 /** At most MAX_OPTION_ITEMS, whatever the resolver returned. */
 function capped(page: z.output<typeof OptionsPage>): OptionsAnswer {
   const truncated = page.items.length > MAX_OPTION_ITEMS;
@@ -87,13 +99,17 @@ export async function resolveOptions(
   field: string,
   call: OptionsCall,
 ): Promise<OptionsAnswer> {
-  const source = sourceOf(step, field);
   const checked = CallShape.safeParse({ query: call.query, cursor: call.cursor, input: call.input });
   if (!checked.success) {
     const issues = fieldIssues(checked.error, '');
     throw new InputError(`Invalid options call for ${step.id}: ${listIssues(issues)}.`, issues);
   }
   const { query, cursor } = checked.data;
+  if (!step.options?.[field as never] && step.accountSchema && call.connection !== undefined) {
+    const choices = await accountChoices(runtime, step, field, call);
+    if (choices) return { ...pageOfFixed(choices, { query, cursor }), truncated: false };
+  }
+  const source = sourceOf(step, field);
   const input = dependedInput(step, source, checked.data.input ?? {});
   if (source.fixed) return { ...pageOfFixed(source.fixed, { query, cursor }), truncated: false };
   const { connection } = call;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { definedOnly, defineStep, type HttpClient } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
+import { customFieldSchema } from './lib/custom-field-schema.js';
 import { ticketingPath } from './lib/paths.js';
 import {
   Assignee,
@@ -14,6 +15,7 @@ import {
   TicketType,
   UploadTokens,
 } from './lib/ticket-schema.js';
+import { assigneeOptions, tagOptions, ticketFormOptions } from './lib/ticketing-options.js';
 
 const ListedTickets = z.object({ tickets: z.array(Ticket) });
 
@@ -42,6 +44,12 @@ export default defineStep({
       tags: Tags.optional(),
       custom_fields: CustomFields.optional(),
       upload_tokens: UploadTokens.optional(),
+      ticket_form_id: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('The ticket form the ticket is filed under.'),
       requester_id: TicketRoutingFields.requester_id.optional(),
       group_id: TicketRoutingFields.group_id.optional(),
       organization_id: TicketRoutingFields.organization_id.optional(),
@@ -72,6 +80,8 @@ export default defineStep({
       ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
       : undefined,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
+  options: { assignee: assigneeOptions, tags: tagOptions, ticket_form_id: ticketFormOptions },
+  accountSchema: customFieldSchema,
   examples: [
     {
       title: 'Open a ticket that a retry cannot duplicate',
@@ -99,6 +109,7 @@ export default defineStep({
       due_at: input.due_at,
       follower_ids: input.followers,
       collaborator_ids: input.collaborators,
+      ticket_form_id: input.ticket_form_id,
     });
     const existing = await findByExternalId(http, input.external_id);
     if (existing) return existing;

@@ -3,6 +3,7 @@ import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { TicketId } from './lib/ticket-schema.js';
+import { ticketOptions } from './lib/ticketing-options.js';
 
 export default defineStep({
   id: 'ticketing.delete_ticket',
@@ -13,6 +14,7 @@ export default defineStep({
     'PERMANENTLY deletes a ticket and its conversation; it cannot be restored through this step. Only use when the user explicitly asked to delete this ticket; to close a ticket, use Update Ticket with status solved instead.',
   keywords: ['delete ticket', 'remove ticket', 'destroy', 'permanent'],
   input: z.strictObject({ ticket_id: TicketId }),
+  options: { ticket_id: ticketOptions },
   output: z.object({
     deleted: z.literal(true).describe('Always true: failures are errors.'),
     ticket_id: z.number().describe('The deleted ticket id.'),

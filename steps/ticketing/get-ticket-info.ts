@@ -3,6 +3,7 @@ import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Comment, Ticket, TicketId, UserSummary } from './lib/ticket-schema.js';
+import { ticketOptions } from './lib/ticketing-options.js';
 
 const MAX_COMMENT_PAGES = 50;
 
@@ -22,6 +23,7 @@ export default defineStep({
     'Reads a ticket by id with its whole conversation (public comments and internal notes, oldest first). Read-only and safe to retry. Use Search Tickets or List Tickets to find an id.',
   keywords: ['read ticket', 'show ticket', 'ticket details', 'comments', 'conversation', 'get'],
   input: z.strictObject({ ticket_id: TicketId }),
+  options: { ticket_id: ticketOptions },
   output: z.object({
     ticket: Ticket,
     requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),

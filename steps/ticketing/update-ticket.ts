@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { definedOnly, defineStep, type HttpClient, isToolstepsError } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
+import { customFieldSchema } from './lib/custom-field-schema.js';
 import { ticketingPath } from './lib/paths.js';
 import {
   Assignee,
@@ -18,6 +19,7 @@ import {
   UploadTokens,
 } from './lib/ticket-schema.js';
 import { isConflict, putTicket, readTicket, sameInstant, ticketChanged } from './lib/ticket-update.js';
+import { assigneeOptions, tagOptions, ticketOptions } from './lib/ticketing-options.js';
 
 const CHANGE_FIELDS = [
   'status',
@@ -135,6 +137,14 @@ export default defineStep({
   }),
   access: 'write',
   idempotent: false,
+  options: {
+    ticket_id: ticketOptions,
+    assignee: assigneeOptions,
+    add_tags: tagOptions,
+    remove_tags: tagOptions,
+    replace_tags: tagOptions,
+  },
+  accountSchema: customFieldSchema,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status', tags: '$.ticket.tags' },
   examples: [
     {
