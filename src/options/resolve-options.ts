@@ -3,6 +3,7 @@ import type { Connection } from '../connection/connection.js';
 import { InputError } from '../errors/index.js';
 import { fieldIssues, listIssues } from '../runtime/field-issues.js';
 import type { AnyStep } from '../step/define-step.js';
+import { accountFieldsOf } from './account-input.js';
 import {
   MAX_OPTION_ITEMS,
   OPTIONS_CACHE_TTL_MS,
@@ -11,7 +12,6 @@ import {
   type OptionsSource,
   pageOfFixed,
 } from './options-source.js';
-import { accountFieldsOf } from './account-input.js';
 import { answerKey, connectionIdOf, type OptionsRuntime, providerRead } from './provider-read.js';
 
 /** What a caller asks for: the connection (not needed for a closed list), a search, a cursor, the input so far. */
