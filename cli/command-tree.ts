@@ -34,6 +34,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'connections',
   'connect',
   'run',
+  'options',
   'manifest',
   'demo',
   'doctor',

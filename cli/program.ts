@@ -21,6 +21,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['connections'], load: () => import('./commands/connection-commands.js') },
   { names: ['connect'], load: () => import('./commands/connect-command.js') },
   { names: ['run'], load: () => import('./commands/run-command.js') },
+  { names: ['options'], load: () => import('./commands/options-command.js') },
   { names: ['manifest'], load: () => import('./commands/manifest-command.js') },
   { names: ['sandbox'], load: () => import('./commands/sandbox-command.js') },
   { names: ['demo'], load: () => import('./commands/demo-command.js') },

@@ -53,8 +53,10 @@ export function fieldLines(schema: SchemaNode, indent = '  ', depth = 0): string
         : required.has(name)
           ? 'required'
           : 'optional';
+    // A field with options says so: `toolsteps options <step> <field>` lists its choices.
+    const choices = (node as Record<string, unknown>)['x-toolsteps-options'] ? ', has options' : '';
     lines.push(
-      `${indent}${name} (${typeOf(node)}, ${need})${node.description ? `: ${node.description}` : ''}`,
+      `${indent}${name} (${typeOf(node)}, ${need}${choices})${node.description ? `: ${node.description}` : ''}`,
     );
     const inner = node.type === 'array' ? node.items : node;
     if (depth < 1 && inner?.properties) lines.push(...fieldLines(inner, `${indent}    `, depth + 1));

@@ -49,15 +49,20 @@ function registerDescribeCommand(program: Command): void {
     .command('describe')
     .description('Show a step: schemas, default variables, access and idempotency.')
     .argument('<step-id>')
+    .option('--connection <id>', "specialise the input to this connection's account (its custom fields)")
     .action(describeStep);
 }
 
 /** One step in full: JSON with the schemas under --json, else a readable page with an example. */
-async function describeStep(stepId: string, _options: unknown, command: Command): Promise<void> {
+async function describeStep(
+  stepId: string,
+  options: { connection?: string },
+  command: Command,
+): Promise<void> {
   const registry = await cliRegistry();
-  const { describedSchema } = await import('../described-schema.js');
+  const { describedInput, describedSchema } = await import('../described-schema.js');
   const step = registry.requireStep(stepId);
-  const input = describedSchema(step.input, 'input');
+  const input = await describedInput(step, options.connection);
   const description = {
     id: step.id,
     title: step.title,

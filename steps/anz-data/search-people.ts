@@ -8,6 +8,7 @@ import {
   creditsChargedDescription,
   reportCharge,
 } from './lib/credits.js';
+import { departmentOptions, seniorityOptions } from './lib/filter-options.js';
 import { anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './lib/operations.js';
 import { readAnswer, SearchAnswer, toPersonSummary } from './lib/provider-records.js';
 
@@ -35,6 +36,7 @@ export default defineStep({
     'decision makers',
     'who works at',
   ],
+  options: { seniority: seniorityOptions, department: departmentOptions },
   input: z
     .strictObject({
       company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),

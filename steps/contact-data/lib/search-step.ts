@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import type { StepDefinition, StepExample } from '../../../src/kit/index.js';
+import type { OptionsSource, StepDefinition, StepExample } from '../../../src/kit/index.js';
 import { contactData } from '../integration.js';
+import { countryOptions, industryOptions } from './filter-options.js';
 import {
   requireAFilter,
   searchCredits,
@@ -26,6 +27,15 @@ function searchInput<const Filter extends FilterName>(filters: readonly Filter[]
     GivenFilters<Filter> & { limit: number },
     GivenFilters<Filter> & { limit?: number | undefined }
   >;
+}
+
+/** The filters a search offers that have a closed list of values at the provider. */
+function filterOptions(filters: readonly FilterName[]): Record<string, OptionsSource> {
+  const lists: Partial<Record<FilterName, OptionsSource>> = {
+    industry: industryOptions,
+    location: countryOptions,
+  };
+  return Object.fromEntries(filters.flatMap((name) => (lists[name] ? [[name, lists[name]]] : [])));
 }
 
 /**
@@ -78,6 +88,8 @@ export function searchStep<
     credits: searchCredits,
     variables: spec.variables,
     examples: spec.examples,
+    // Closed lists depend on no other field, so they fit any input's options map.
+    options: filterOptions(spec.filters) as StepDefinition<typeof input, typeof output>['options'],
     async run(given, context) {
       const filters = Object.fromEntries(spec.filters.map((name) => [wireFilterNames[name], given[name]]));
       const request = { path: spec.path, filters, limit: given.limit };
