@@ -1,5 +1,6 @@
 import type { Registry } from '../catalog/registry.js';
 import { InputError } from '../errors/index.js';
+import type { OptionsCall } from '../options/resolve-options.js';
 import type { InvocationResult, Runtime } from '../runtime/runtime.js';
 import type { AnyStep } from '../step/define-step.js';
 import { stripAbsentNulls } from './absent-nulls.js';
@@ -76,6 +77,49 @@ export class AgentTools {
       creditBudget: this.options.creditBudget,
       signal: options.signal,
     });
+  }
+
+  /**
+   * The choices of one input field of an offered step (`registry.options`):
+   * from the chosen connection, the step's only one, or none for a closed list.
+   */
+  listOptions(
+    stepId: string,
+    field: string,
+    call: Omit<OptionsCall, 'connection'> & { connection?: string },
+  ) {
+    const tool = this.requireStepTool(stepId);
+    const connection = this.connectionOrNone(tool, call.connection);
+    return this.options.registry.options(this.options.runtime, tool.stepId, field, { ...call, connection });
+  }
+
+  /** The step's input schema (`registry.describe`), specialised to a connection's account when one is named. */
+  describeInput(stepId: string, connection: string | undefined, signal?: AbortSignal) {
+    const tool = this.requireStepTool(stepId);
+    if (connection === undefined) return this.options.registry.describe(tool.stepId);
+    const chosen = this.connectionFor(tool, connection);
+    return this.options.registry.describe(tool.stepId, {
+      runtime: this.options.runtime,
+      connection: chosen,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** The offered tool of a step id, or an InputError saying why there is none. */
+  requireStepTool(stepId: string): ToolDescriptor {
+    const step = this.options.registry.requireStep(stepId);
+    const tool = this.toolOfStep(step.id);
+    if (tool) return tool;
+    throw new InputError(
+      `Step ${step.id} is not offered here: its integration has no connection, or the server's filters leave it out.`,
+      [{ path: 'step', message: 'not offered' }],
+    );
+  }
+
+  /** The named connection (checked), the step's only one, or none when it has several and none is named. */
+  private connectionOrNone(tool: ToolDescriptor, chosen: string | undefined): string | undefined {
+    if (chosen !== undefined || tool.connections.length === 1) return this.connectionFor(tool, chosen);
+    return undefined;
   }
 
   /** `callTool`, settled: never rejects, for the result helpers. */

@@ -2,7 +2,7 @@
  * Edit distance between two names (insertions, deletions, substitutions and
  * swaps of neighbours), so `priorty` is one step from `priority`.
  */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j += 1) rows[0]![j] = j;
   for (let i = 1; i <= a.length; i += 1) {

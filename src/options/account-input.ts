@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { editDistance } from '../catalog/unknown-field-suggestion.js';
 import type { Connection } from '../connection/connection.js';
 import { InputError } from '../errors/index.js';
 import { fieldIssues, listIssues } from '../runtime/field-issues.js';
@@ -13,6 +14,12 @@ import {
 import { inputFieldNames } from './options-declaration.js';
 import { OPTIONS_CACHE_TTL_MS } from './options-source.js';
 import { answerKey, connectionIdOf, type OptionsRuntime, providerRead } from './provider-read.js';
+
+/** Whether `name` is at most one edit from one of `own`, ignoring case and separators. */
+function isTypoOf(name: string, own: readonly string[]): boolean {
+  const normalize = (text: string) => text.toLowerCase().replace(/[-_\s]/g, '');
+  return own.some((field) => editDistance(normalize(name), normalize(field)) <= 1);
+}
 
 /** The account's fields for a step, read through the pipeline and cached like options. */
 export async function accountFieldsOf(
@@ -60,7 +67,9 @@ export async function genericInput(
   const own = inputFieldNames(step.input);
   if (!source || !own || !isPlainRecord(input)) return input;
   const named = Object.keys(input).filter((name) => !own.includes(name));
-  if (!named.length) return input;
+  // A name one typo from one of the step's own fields (`priorty`) is taken for a typo, not an
+  // account field: the step's schema refuses it with its suggestion, and nothing is sent to find out.
+  if (!named.length || named.some((name) => isTypoOf(name, own))) return input;
   const fields = await accountFieldsOf(runtime, step, connection, signal);
   // Unknown names are left in the input: the step's own schema refuses them, with its suggestions.
   const shape = accountShape(fields, own);

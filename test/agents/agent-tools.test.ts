@@ -117,10 +117,11 @@ describe('catalogue mode', () => {
     expect(listMcpTools(large, 'auto').map((tool) => tool.name)).toEqual([
       'search_steps',
       'describe_step',
+      'list_options',
       'run_step',
     ]);
     expect(listMcpTools(large, 'flat')).toHaveLength(large.current.tools.length);
-    expect(listMcpTools(live, 'catalog')).toHaveLength(3);
+    expect(listMcpTools(live, 'catalog')).toHaveLength(4);
   });
 
   it('lists_changed once per change of the connections', async () => {

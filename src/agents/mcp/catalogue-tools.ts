@@ -1,11 +1,13 @@
 import * as z from 'zod';
 import { InputError } from '../../errors/index.js';
+import { markOptions } from '../../options/described-input.js';
 import type { AgentTools } from '../agent-tools.js';
-import { objectJsonSchema } from '../json-schema.js';
+import { type JsonSchema, objectJsonSchema } from '../json-schema.js';
 import { resultSchemaOf, type ToolDescriptor } from '../tool-descriptor.js';
 import { errorJsonOf, type ToolOutcome } from '../tool-outcome.js';
 import type { McpTool } from './mcp-tool.js';
 import { type McpToolResult, mcpDataResult, mcpToolResult } from './mcp-tool-result.js';
+import { ListOptionsInput, listOptions, listOptionsTool } from './options-tool.js';
 
 /** Above this many tools, `auto` mode offers the catalogue: Cursor stops at 40 tools, Copilot at 128. */
 export const FLAT_TOOL_LIMIT = 40;
@@ -23,6 +25,10 @@ const SearchInput = z
 const DescribeInput = z
   .object({
     step: z.string().min(1).describe('A step id from search_steps, e.g. "ticketing.create_ticket".'),
+    connection: z
+      .string()
+      .optional()
+      .describe("A connection id: the input schema then names that account's own fields (custom fields)."),
   })
   .strict();
 
@@ -55,6 +61,12 @@ const DescribeOutput = StepSummary.extend({
   credits: z.string().nullable().describe('How a paid step counts credits; null when free.'),
   connections: z.array(z.object({ id: z.string(), label: z.string().nullable() })),
   input: z.record(z.string(), z.unknown()).describe('JSON Schema of run_step `input`.'),
+  options: z
+    .record(
+      z.string(),
+      z.object({ dependsOn: z.array(z.string()), searchable: z.boolean(), fixed: z.boolean() }),
+    )
+    .describe('Fields whose choices list_options returns, and the fields those choices depend on.'),
   output: z.record(z.string(), z.unknown()).describe('JSON Schema of the result `output`.'),
 });
 
@@ -65,7 +77,7 @@ const READ_ONLY_LOCAL = {
   openWorldHint: false,
 };
 
-/** The three catalogue tools: find a step, read its contract, run it. */
+/** The catalogue tools: find a step, read its contract, list a field's choices, run it. */
 export function catalogueTools(tools: AgentTools): McpTool[] {
   const anyWrite = tools.tools.some((tool) => !tool.annotations.readOnlyHint);
   return [
@@ -84,8 +96,9 @@ export function catalogueTools(tools: AgentTools): McpTool[] {
         'The contract of one step: what it does, its input and output schemas, access, cost and connections.',
       inputSchema: objectJsonSchema(DescribeInput, 'input', 'describe_step'),
       outputSchema: objectJsonSchema(DescribeOutput, 'output', 'describe_step'),
-      annotations: { title: 'Describe a step', ...READ_ONLY_LOCAL },
+      annotations: { title: 'Describe a step', ...READ_ONLY_LOCAL, openWorldHint: true },
     },
+    listOptionsTool(),
     {
       name: 'run_step',
       title: 'Run a step',
@@ -118,15 +131,7 @@ function parseArguments<T extends z.ZodType>(schema: T, args: unknown, tool: str
 }
 
 /** The offered tool of a step id, or an InputError saying why there is none. */
-function offeredTool(tools: AgentTools, stepId: string): ToolDescriptor {
-  const step = tools.registry.requireStep(stepId);
-  const tool = tools.toolOfStep(step.id);
-  if (tool) return tool;
-  throw new InputError(
-    `Step ${step.id} is not offered here: its integration has no connection, or the server's filters leave it out.`,
-    [{ path: 'step', message: 'not offered' }],
-  );
-}
+const offeredTool = (tools: AgentTools, stepId: string): ToolDescriptor => tools.requireStepTool(stepId);
 
 function summary(tools: AgentTools, tool: ToolDescriptor): z.output<typeof StepSummary> {
   const step = tools.registry.requireStep(tool.stepId);
@@ -140,9 +145,16 @@ function summary(tools: AgentTools, tool: ToolDescriptor): z.output<typeof StepS
   };
 }
 
-function describe(tools: AgentTools, tool: ToolDescriptor): z.output<typeof DescribeOutput> {
+async function describe(
+  tools: AgentTools,
+  tool: ToolDescriptor,
+  connection: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<z.output<typeof DescribeOutput>> {
   const step = tools.registry.requireStep(tool.stepId);
-  const { properties, required, ...rest } = tool.inputSchema;
+  const described = await tools.describeInput(step.id, connection, signal);
+  const { properties, required, ...rest } =
+    connection === undefined ? markOptions(tool.inputSchema, step) : withoutSchemaUri(described.input);
   const { connection: _choice, ...inputProperties } = (properties ?? {}) as Record<string, unknown>;
   const inputRequired = ((required as string[] | undefined) ?? []).filter((name) => name !== 'connection');
   return {
@@ -150,10 +162,17 @@ function describe(tools: AgentTools, tool: ToolDescriptor): z.output<typeof Desc
     credits: step.credits?.basis ?? null,
     connections: tool.connections.map((option) => ({ id: option.id, label: option.label ?? null })),
     input: { ...rest, properties: inputProperties, required: inputRequired },
+    options: described.options,
     output: tool.outputSchema.properties
       ? ((tool.outputSchema.properties as Record<string, object>).output as Record<string, unknown>)
       : {},
   };
+}
+
+/** A schema as a tool takes it inline: without the `$schema` URI (see objectJsonSchema). */
+function withoutSchemaUri(schema: JsonSchema): JsonSchema {
+  const { $schema: _dropped, ...rest } = schema;
+  return rest;
 }
 
 /** Answers a call to one of the catalogue tools; every failure is an error result. */
@@ -174,17 +193,21 @@ export async function callCatalogueTool(
       return mcpDataResult({ steps: found.map((tool) => summary(tools, tool)) });
     }
     if (name === 'describe_step') {
-      const { step } = parseArguments(DescribeInput, args, name);
-      return mcpDataResult(describe(tools, offeredTool(tools, step)));
+      const { step, connection } = parseArguments(DescribeInput, args, name);
+      return mcpDataResult(await describe(tools, offeredTool(tools, step), connection, signal));
+    }
+    if (name === 'list_options') {
+      return mcpDataResult(await listOptions(tools, parseArguments(ListOptionsInput, args, name), signal));
     }
     if (name === 'run_step') {
       const { step, input, connection } = parseArguments(RunInput, args, name);
       const tool = offeredTool(tools, step);
       return mcpToolResult(await tools.runTool(tool.name, input, { connection, signal }));
     }
-    throw new InputError(`Unknown tool "${name}": use search_steps, describe_step or run_step.`, [
-      { path: 'name', message: 'unknown tool' },
-    ]);
+    throw new InputError(
+      `Unknown tool "${name}": use search_steps, describe_step, list_options or run_step.`,
+      [{ path: 'name', message: 'unknown tool' }],
+    );
   } catch (error) {
     const outcome: ToolOutcome = { ok: false, error: errorJsonOf(error) };
     return mcpToolResult(outcome);

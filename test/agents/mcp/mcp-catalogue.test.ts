@@ -25,12 +25,17 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
   });
 
   it(
-    'with --catalog, finds, describes and runs a step through three tools',
+    'with --catalog, finds, describes, lists a field’s choices and runs a step through four tools',
     async () => {
       const { client } = await connectStdio(world, ['--catalog']);
       clients.push(client);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['search_steps', 'describe_step', 'run_step']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'search_steps',
+        'describe_step',
+        'list_options',
+        'run_step',
+      ]);
 
       const search = await callText(client, 'search_steps', { query: 'create ticket' });
       const found = (search.structuredContent as { steps: { id: string }[] }).steps;
@@ -46,6 +51,37 @@ describe('toolsteps mcp over stdio: catalogue mode and connection changes', () =
         connections: [{ id: 'tickets-main', label: 'Acme support' }],
         input: { required: ['subject', 'description'] },
       });
+
+      // Which fields have options, and list_options returns them: the account's agents and admins.
+      expect((described.structuredContent as { options: Record<string, unknown> }).options).toMatchObject({
+        assignee: { dependsOn: [], searchable: true, fixed: false },
+      });
+      const assignees = await callText(client, 'list_options', {
+        step: 'ticketing.create_ticket',
+        field: 'assignee',
+        query: 'sam',
+      });
+      expect(assignees.structuredContent).toEqual({
+        items: [{ value: 2, label: 'Sam Agent', description: 'sam@acme.example · agent' }],
+        truncated: false,
+      });
+      // With a connection, describe_step names the account's custom fields as typed properties.
+      const specialised = await callText(client, 'describe_step', {
+        step: 'ticketing.create_ticket',
+        connection: 'tickets-main',
+      });
+      const properties = (specialised.structuredContent as { input: { properties: Record<string, unknown> } })
+        .input.properties;
+      expect(properties.product_area).toMatchObject({
+        anyOf: [{ enum: expect.arrayContaining(['mobile_app']) }, { type: 'null' }],
+      });
+      expect(properties.connection).toBeUndefined();
+      const unknownField = await callText(client, 'list_options', {
+        step: 'ticketing.create_ticket',
+        field: 'subject',
+      });
+      expect(unknownField.isError).toBe(true);
+      expect(errorOf(unknownField)).toMatchObject({ code: 'input_invalid' });
 
       const run = await callText(client, 'run_step', {
         step: 'ticketing.create_ticket',
