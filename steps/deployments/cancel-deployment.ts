@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep, type HttpClient, ProviderError, type ToolstepsError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { CANCELABLE_STATES, Deployment, DeploymentId, toDeployment } from './lib/deployment-schema.js';
+import { cancelableDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, fetchDeployment, requireDeploymentInScope } from './lib/project-scope.js';
 
@@ -56,6 +57,7 @@ export default defineStep({
     'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in context.state; do not retry it. Safe to retry after a network failure: when the connection drops after the provider may have cancelled it, the step sends the cancel again, and if that finds the deployment CANCELED it succeeds with already_done true (cancelled, most likely by that first request) instead of failing.',
   keywords: ['cancel', 'stop', 'abort', 'halt build', 'cancel deployment', 'stop deploy'],
   input: z.strictObject({ deployment_id: DeploymentId }),
+  options: { deployment_id: cancelableDeploymentOptions },
   output: z.object({
     deployment: Deployment.describe('The deployment after cancelling: state CANCELED.'),
     already_done: z

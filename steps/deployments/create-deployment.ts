@@ -8,6 +8,7 @@ import {
   targetForCreate,
   toDeployment,
 } from './lib/deployment-schema.js';
+import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
@@ -128,6 +129,7 @@ export default defineStep({
       message: 'branch is required when repository is given',
     }),
   output: z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') }),
+  options: { project: projectOptions, environment: environmentOptions },
   access: 'write',
   idempotent: false,
   // POST without an idempotency handle: never replayed once it may have arrived. What to check first:

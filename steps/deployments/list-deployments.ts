@@ -9,6 +9,7 @@ import {
   targetForList,
   toDeployment,
 } from './lib/deployment-schema.js';
+import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 
@@ -68,6 +69,7 @@ export default defineStep({
     'Lists deployments newest first, one page at a time. Pass next_cursor back as cursor with the same filters for the next page; has_more says whether there is one. Use it to find deployment ids, to check whether a create went through, or to find builds to cancel (state ["QUEUED", "INITIALIZING", "BUILDING"]). The cursor is the creation time (epoch ms) of the last deployment on the page, and the next page holds only deployments created strictly before it: another deployment created in that same millisecond but cut off by limit is skipped (rare; a larger limit, or the library\'s iterateDeployments, which overlaps pages and drops repeats, avoids it). Read-only and safe to retry.',
   keywords: ['deployments', 'list', 'history', 'builds', 'status', 'recent deploys', 'find deployment'],
   input: listDeploymentsInput,
+  options: { project: projectOptions, environment: environmentOptions },
   output: cursorPageOutput('deployments', Deployment, {
     items: 'This page of deployments, newest first.',
     cursor:

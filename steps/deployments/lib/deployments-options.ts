@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { fixedOptions, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
+import { CANCELABLE_STATES } from './deployment-schema.js';
+import { deploymentsPath } from './paths.js';
+import { allowedProjects } from './project-scope.js';
+
+/**
+ * Where the deployments fields' choices come from: the connection's
+ * projects (`/v9/projects`, searched by name, within the embedder's project
+ * constraints), its teams (`/v2/teams`), the deployments a cancel can still
+ * stop, and the closed list of environments.
+ */
+
+/** The provider pages lists by time: `pagination.next` is the `until` of the next page. */
+const Pagination = z.object({ next: z.number().nullable().optional() }).optional();
+const nextCursor = (pagination: z.infer<typeof Pagination>) =>
+  pagination?.next ? { next_cursor: String(pagination.next) } : {};
+
+const Project = z.object({ id: z.string(), name: z.string(), framework: z.string().nullable().optional() });
+
+/** Projects by name, newest first; only those the step's constraints allow. */
+export const projectOptions: OptionsSource = {
+  searchable: true,
+  async load({ query, cursor }, { http, limit, constraints }) {
+    const response = await http.request({
+      method: 'GET',
+      path: deploymentsPath('projects'),
+      query: { search: query || undefined, limit, until: cursor || undefined },
+    });
+    const page = z.object({ projects: z.array(Project), pagination: Pagination }).parse(response.body);
+    const allowed = allowedProjects(constraints);
+    const items = page.projects
+      .filter((project) => !allowed || allowed.includes(project.name) || allowed.includes(project.id))
+      .map((project) => ({
+        value: project.name,
+        label: project.name,
+        description: [project.id, project.framework].filter(Boolean).join(' · '),
+      }));
+    return { items, ...nextCursor(page.pagination) };
+  },
+};
+
+const Team = z.object({ id: z.string(), slug: z.string(), name: z.string().nullable().optional() });
+
+/** The teams the connection's user belongs to. */
+export const teamOptions: OptionsSource = {
+  searchable: false,
+  async load({ query }, { http }) {
+    const response = await http.request({ method: 'GET', path: deploymentsPath('teams') });
+    const page = z.object({ teams: z.array(Team) }).parse(response.body);
+    const items = page.teams.map((team) => ({
+      value: team.id,
+      label: team.name || team.slug,
+      description: team.slug,
+    }));
+    return { items: matchingItems(items, query) };
+  },
+};
+
+const Listed = z.object({
+  uid: z.string(),
+  name: z.string(),
+  url: z.string().nullable().optional(),
+  state: z.string().optional(),
+  readyState: z.string().optional(),
+});
+
+/** Deployments a cancel can still stop: queued, initializing or building, newest first. */
+export const cancelableDeploymentOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit, constraints }) {
+    const response = await http.request({
+      method: 'GET',
+      path: deploymentsPath('listDeployments'),
+      query: { state: CANCELABLE_STATES.join(','), limit, until: cursor || undefined },
+    });
+    const page = z.object({ deployments: z.array(Listed), pagination: Pagination }).parse(response.body);
+    const allowed = allowedProjects(constraints);
+    const items = page.deployments
+      .filter((deployment) => !allowed || allowed.includes(deployment.name))
+      .map((deployment) => ({
+        value: deployment.uid,
+        label: `${deployment.name} ${deployment.url ?? deployment.uid}`,
+        description: deployment.readyState ?? deployment.state ?? '',
+      }));
+    return { items: matchingItems(items, query), ...nextCursor(page.pagination) };
+  },
+};
+
+/** Where a deployment goes: the provider's three targets. */
+export const environmentOptions = fixedOptions([
+  { value: 'production', label: 'Production', description: 'the live site' },
+  { value: 'preview', label: 'Preview', description: 'a preview deployment with its own URL' },
+  { value: 'development', label: 'Development', description: 'deployed as a preview' },
+]);
