@@ -12,7 +12,7 @@ export default defineStep({
   title: 'Invite User to Project',
   description: "Invite someone to the connection's project by email, with a role (admin, editor or viewer).",
   agentDescription:
-    "Invites an email address to the connection's project with a role. Needs an API key whose user is an admin of the project. Someone not yet in the organization gets a pending invite (status pending, keep the invite_code); someone already in the organization is added to the project at once (status accepted, with their user_id). To change the role of a pending invite use Change Invite Role; for a member use Update User Role. Not idempotent: it may email the invitee, so it is never retried after a failure that may have reached the platform.",
+    "Invites an email address to the connection's project with a role. Needs an API key whose user is an admin of the project. The platform answers with an invite_code (status invited; keep the code): someone not yet in the organization must accept the emailed invite, someone already in it is added to the project at once, and the answer does not say which unless it reports the invite accepted (status accepted, with their user_id). To change the role of a pending invite use Change Invite Role; for a member use Update User Role. Not idempotent: it may email the invitee, so it is never retried after a failure that may have reached the platform.",
   keywords: ['invite', 'add user', 'add member', 'share project', 'grant access', 'onboard', 'email invite'],
   input: z.strictObject({ email: Email, role: Role }),
   output: z.object(inviteFields),

@@ -4,9 +4,9 @@ import { callGovernance } from './operations.js';
 import { permissionsFor, Role } from './roles.js';
 
 export const InviteStatus = z
-  .enum(['pending', 'accepted'])
+  .enum(['invited', 'accepted'])
   .describe(
-    'pending: the invitee is not in the organization yet and must accept the emailed invite. accepted: the invitee was already in the organization, so the platform accepted the invite at once and they are a member of the project now.',
+    'invited: the platform made the invite and answered with its invite_code, as it answers every invite; an invitee not yet in the organization must accept the emailed invite, one already in it was accepted at once (the answer does not say which). accepted: the answer says the invite was accepted at once (the invitee was already in the organization and is a member of the project now).',
   );
 
 /** What Invite User and Change Invite Role both return about the invite they created. */
@@ -22,7 +22,7 @@ export const inviteFields = {
     .string()
     .nullable()
     .describe(
-      'Id of the user who joined the project when the invite was accepted at once; null while pending.',
+      'Id of the user who joined the project, when the answer says the invite was accepted at once; else null.',
     ),
   email: z.string().describe('Email address invited.'),
   role: Role,
@@ -30,10 +30,13 @@ export const inviteFields = {
 };
 
 /**
- * The platform answers `{invite_code}`. For an invitee already in the
- * organization the invite is accepted at once; the spec does not show that
- * answer, so we read `accepted: true` and `user_id` when present (what the
- * sandbox sends) and otherwise report the invite as pending.
+ * The platform answers `{invite_code}` (governance-api.md, Endpoints), for
+ * every invite: one to someone already in the organization is accepted at
+ * once (States), and the answer shows nothing of it. So the status is decided
+ * from what the answer shows: `invited` for `{invite_code}` alone (not
+ * `pending`, which would be wrong for a member), `accepted` only when the
+ * answer says `accepted: true` (with `user_id`, as the sandbox's assumed
+ * answer does; the spec does not show it).
  */
 const InviteResponse = z
   .object({
@@ -58,7 +61,7 @@ export async function createInvite(
   const answer = body.success ? body.data : {};
   return {
     invite_code: answer.invite_code as string,
-    status: answer.accepted === true ? ('accepted' as const) : ('pending' as const),
+    status: answer.accepted === true ? ('accepted' as const) : ('invited' as const),
     user_id: answer.accepted === true ? (answer.user_id ?? null) : null,
     email: invite.email,
     role: invite.role,

@@ -30,18 +30,18 @@ describe('the states table and rules of the governance API', () => {
     await fx.close();
   });
 
-  it('no invite -> invite exists: someone outside the organization gets a pending invite with an invite_code', async () => {
+  it('no invite -> invite exists: someone outside the organization gets an invite with an invite_code (status invited: the answer is the same for a member)', async () => {
     const result = await fx.invoke('governance.invite_user', {
       email: 'Dana@NewHire.example',
       role: 'viewer',
     });
     expect(result.output).toMatchObject({
-      status: 'pending',
+      status: 'invited',
       user_id: null,
       role: 'viewer',
       project_id: project,
     });
-    expect(result.variables).toMatchObject({ status: 'pending', invite_code: result.output.invite_code });
+    expect(result.variables).toMatchObject({ status: 'invited', invite_code: result.output.invite_code });
     expect(state().invites.get(result.output.invite_code as string)).toMatchObject({
       status: 'pending',
       email: 'dana@newhire.example',
@@ -65,6 +65,24 @@ describe('the states table and rules of the governance API', () => {
     await expect(
       fx.invoke('governance.delete_invite', { invite_code: result.output.invite_code }),
     ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('no invite -> accepted automatically, with the answer the spec shows ({invite_code} only): status invited, and the member joined', async () => {
+    fx.sandbox.governance.assumptions.member_invite_answer = 'invite_code_only';
+    const result = await fx.invoke('governance.invite_user', {
+      email: seed.users.orgMember.email,
+      role: 'editor',
+    });
+    // Nothing in the answer says accepted: the step does not claim it, nor that the invite is pending.
+    expect(result.output).toMatchObject({ status: 'invited', user_id: null, role: 'editor' });
+    expect(result.output.invite_code).toEqual(expect.any(String));
+    expect(members().get(seed.users.orgMember.id)).toBe('editor');
+    // Someone outside the organization gets the same answer, and the same status.
+    const outsider = await fx.invoke('governance.invite_user', {
+      email: 'eve@outside.example',
+      role: 'viewer',
+    });
+    expect(outsider.output).toMatchObject({ status: 'invited', user_id: null });
   });
 
   it('a pending invite accepted by the invitee (sandbox hook) makes them a member of the project and organization', async () => {
@@ -180,7 +198,7 @@ describe('the states table and rules of the governance API', () => {
       email: 'dana@newhire.example',
       role: 'editor',
     });
-    expect(retried.output.status).toBe('pending');
+    expect(retried.output.status).toBe('invited');
   });
 
   it('Change Invite Role says the new invite may exist when the answer to the create was lost', async () => {
@@ -393,7 +411,7 @@ describe('the states table and rules of the governance API', () => {
         { email: 'x@else.example', role: 'admin' },
         'erin',
       );
-      expect(invite.output.status).toBe('pending');
+      expect(invite.output.status).toBe('invited');
     });
   });
 

@@ -150,7 +150,7 @@ describe('governance requests on the wire', () => {
         }),
       },
     ]);
-    expect(changed.output).toMatchObject({ previous_invite_code: code, status: 'pending', role: 'admin' });
+    expect(changed.output).toMatchObject({ previous_invite_code: code, status: 'invited', role: 'admin' });
     expect(changed.output.invite_code).not.toBe(code);
   });
 
