@@ -59,11 +59,16 @@ describe('the catalogue through the builder API', () => {
     });
   });
 
-  it('field options answer a typed 501 until the options source is there', async () => {
+  it('field options answer the account’s choices (registry.options), and nothing of another tenant', async () => {
     const answer = await world.json('/v1/steps/ticketing.create_ticket/options', {
-      body: { field: 'assignee', connection: 'desk' },
+      body: { field: 'assignee', connection: 'desk', query: 'sam' },
     });
-    expect([answer.status, answer.body.error.code]).toEqual([501, 'not_implemented']);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      options: [{ value: 2, label: 'Sam Agent', description: 'sam@acme.example · agent' }],
+      nextCursor: null,
+      truncated: false,
+    });
     const theirs = await world.json('/v1/steps/ticketing.create_ticket/options', {
       token: world.token('globex'),
       body: { field: 'assignee', connection: 'desk' },
