@@ -6,6 +6,7 @@ import { packageRoot } from '../../src/files/package-root.js';
 import { DEFAULT_TENANT, parseTenantId } from '../../src/tenants/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
+import { cliTenant } from '../cli-tenant.js';
 import { realConnectSettings } from '../real-connect-settings.js';
 import { sandboxConnectSettings } from '../sandbox-connect-settings.js';
 
@@ -27,7 +28,8 @@ const pageFolder = () => path.join(packageRoot(), 'dist', 'ui');
 
 /** What `serve` and `ui` run: the sandbox when asked, the builder server, a token, then until stopped. */
 export async function serveBuilder(options: ServeBuilderOptions): Promise<void> {
-  const tenant = parseTenantId(options.tenant ?? DEFAULT_TENANT);
+  // The global --tenant (or TOOLSTEPS_TENANT) names the page's tenant, as for every command.
+  const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
   if (tenant !== DEFAULT_TENANT) {
     throw new InputError(`This CLI keeps only the "${DEFAULT_TENANT}" tenant's connections so far.`, [
       { path: 'tenant', message: `only "${DEFAULT_TENANT}"` },

@@ -19,7 +19,6 @@ export default function registerUiCommand(program: Command): void {
     .command('ui')
     .description('Serve the reference builder page on loopback, with the builder API and the sandbox.')
     .option('--port <n>', 'port to listen on (0: any free port)', '4020')
-    .option('--tenant <id>', 'the tenant the page works for', 'default')
     .option('--no-sandbox', 'use real accounts instead of the sandbox')
     .option(
       '--oauth-client <integration=client-id>',

@@ -103,6 +103,7 @@ describe('catalogue mode', () => {
     expect(listMcpTools(live, 'auto').map((tool) => tool.name)).toEqual([
       'search_steps',
       'describe_step',
+      'list_options',
       'run_step',
     ]);
     expect(listMcpTools(live, 'flat')).toHaveLength(count);

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
+import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { spawnRedisServer } from '../support/own-redis.js';
 import { freePort } from '../support/ports.js';
 import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
@@ -50,7 +52,13 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
       env: { TOOLSTEPS_ENCRYPTION_KEY: KEY },
     });
     const now = Date.now();
-    await stores.connections.put(
+    // Written as the workers read it: a store built on the master key, as
+    // test/coordination/support/coordination-worker.ts builds it.
+    const writer = new RedisConnectionStore(
+      stores.coordinator,
+      SecretBox.fromEnv({ TOOLSTEPS_ENCRYPTION_KEY: KEY }),
+    );
+    await writer.put(
       ticketingOAuthConnection(sandbox, 'restart-tickets', {
         expiresAt: now - 60_000,
         createdAt: now - 3_600_000,

@@ -259,7 +259,8 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await page.getByLabel('Search tool steps').fill('update ticket');
     await page.getByRole('button', { name: 'Update Ticket', exact: true }).click();
     const form = page.locator('#step-form');
-    await form.getByLabel('Ticket id', { exact: true }).fill(createdTicketId);
+    // The ticket is a dropdown of the account's recent tickets (options, issue 24).
+    await form.getByLabel('Ticket id', { exact: true }).selectOption(createdTicketId);
     await form.getByLabel('Status', { exact: true }).selectOption('solved');
     await form.getByLabel(/really write/).check();
     await form.getByRole('button', { name: 'Test step' }).click();

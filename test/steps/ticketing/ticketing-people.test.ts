@@ -13,10 +13,12 @@ describe('ticketing users and organizations', () => {
     expect(first.output.users.map((user) => user.id)).toEqual([1, 2]);
     expect(first.output.has_more).toBe(true);
     const second = await fx.invoke('ticketing.list_users', { limit: 2, cursor: first.output.next_cursor! });
-    expect(second.output.users.map((user) => user.id)).toEqual([3]);
-    expect(second.output).toMatchObject({ has_more: false, next_cursor: null });
+    // The seed holds dozens of people (the options' dropdowns need them): the next page goes on from 3.
+    expect(second.output.users.map((user) => user.id)).toEqual([3, 4]);
+    expect(second.output.has_more).toBe(true);
     const agents = await fx.invoke('ticketing.list_users', { role: 'agent' });
-    expect(agents.output.users.map((user) => user.email)).toEqual(['sam@acme.example']);
+    expect(agents.output.users.map((user) => user.email)).toContain('sam@acme.example');
+    expect(agents.output.users.every((user) => user.role === 'agent')).toBe(true);
     expect(sent().at(-1)).toContain('role=agent');
   });
 
@@ -26,9 +28,11 @@ describe('ticketing users and organizations', () => {
     const byEmail = await fx.invoke('ticketing.search_users', { query: 'email:SAM@acme.example' });
     expect(byEmail.output.users.map((user) => user.id)).toEqual([2]);
     const paged = await fx.invoke('ticketing.search_users', { query: 'acme', limit: 1 });
-    expect(paged.output).toMatchObject({ has_more: true, next_cursor: '2', count: 2 });
+    expect(paged.output).toMatchObject({ has_more: true, next_cursor: '2' });
+    expect(paged.output.count).toBeGreaterThan(1);
     const next = await fx.invoke('ticketing.search_users', { query: 'acme', limit: 1, cursor: '2' });
-    expect(next.output.users.map((user) => user.id)).toEqual([2]);
+    expect(next.output.users).toHaveLength(1);
+    expect(next.output.users[0]?.id).not.toBe(paged.output.users[0]?.id);
     expect(sent().at(-1)).toMatch(/users\/search\.json\?query=acme&page=2&per_page=1$/);
   });
 
@@ -54,8 +58,11 @@ describe('ticketing users and organizations', () => {
   });
 
   it('list_organizations pages', async () => {
-    const { output } = await fx.invoke('ticketing.list_organizations', { limit: 10 });
-    expect(output).toMatchObject({ has_more: false, next_cursor: null, organizations: [{ id: 1 }] });
+    const { output } = await fx.invoke('ticketing.list_organizations', { limit: 2 });
+    expect(output.organizations.map((organization) => organization.id)).toEqual([1, 2]);
+    expect(output.has_more).toBe(true);
+    const next = await fx.invoke('ticketing.list_organizations', { limit: 2, cursor: output.next_cursor! });
+    expect(next.output.organizations[0]?.id).toBe(3);
   });
 
   it('create_user makes an end user by default, and a second create with the same email finds it instead', async () => {
@@ -68,12 +75,13 @@ describe('ticketing users and organizations', () => {
   });
 
   it('create_user is reconciled by external_id after the answer to its POST is lost', async () => {
+    const before = fx.sandbox.ticketing.account('acme').users.size;
     await flipFault(fx.sandbox, resetOnce({ target: 'ticketing', method: 'POST', pathIncludes: '/users' }));
     const { output } = await fx.invoke('ticketing.create_user', { name: 'Lee Lost', external_id: 'crm-77' });
     expect(output).toMatchObject({ recovered: true, user: { name: 'Lee Lost', external_id: 'crm-77' } });
     // One POST (its answer lost, never replayed), then the look by external_id that found it.
     expect(sent().filter((line) => line.startsWith('POST'))).toHaveLength(1);
-    expect(fx.sandbox.ticketing.account('acme').users.size).toBe(4);
+    expect(fx.sandbox.ticketing.account('acme').users.size).toBe(before + 1);
   });
 
   it('update_user changes only the fields given, and refuses an email another user has', async () => {
