@@ -38,6 +38,8 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^manifest\.json$/,
+  // The builder API's OpenAPI document (toolsteps/builder-openapi.json).
+  /^builder-openapi\.json$/,
   /^docs\/[a-z0-9-]+\.md$/,
   /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
   /^dist\/types\/(src|steps|sandbox|ui)\/[\w/-]+\.d\.ts$/,
