@@ -39,7 +39,14 @@ export async function buildStage(stage) {
     '--tsBuildInfoFile',
     path.join(stage, 'build.tsbuildinfo'),
   ]);
-  for (const file of ['package.json', 'LICENSE', 'README.md', 'manifest.json', 'builder-openapi.json', 'docs']) {
+  for (const file of [
+    'package.json',
+    'LICENSE',
+    'README.md',
+    'manifest.json',
+    'builder-openapi.json',
+    'docs',
+  ]) {
     cpSync(path.join(repository, file), path.join(stage, file), { recursive: true });
   }
   await bundleCli({
