@@ -3,7 +3,6 @@ import type { RunningBuilderServer } from '../src/builder/builder-server.js';
 import { SessionTokens } from '../src/builder/session-tokens.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
 import { cliContext } from './cli-context.js';
-import { cliTenantStores } from './cli-tenant-stores.js';
 import { planFromEnv } from './trigger-context.js';
 
 export interface BuilderLaunch {
@@ -17,8 +16,10 @@ export interface BuilderLaunch {
 
 /**
  * The builder server over the CLI's stores and registry, with this
- * process's session tokens: what `serve` and `ui` share. A runtime per
- * request tenant shares the CLI's coordinator (Redis when configured).
+ * process's session tokens: what `serve` and `ui` share. Every tenant's
+ * records are reachable through the stores' tenant views, each request in
+ * its token's tenant only; a runtime per tenant shares the CLI's
+ * coordinator (Redis when configured), keeping to its tenant's keys.
  */
 export async function launchBuilderServer(
   launch: BuilderLaunch,
@@ -32,12 +33,14 @@ export async function launchBuilderServer(
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
   const running = await startBuilderServer({
     registry,
-    tenants: cliTenantStores(stores),
+    tenants: stores.tenants,
     tokens,
     dedupe: stores.dedupe,
+    // Each tenant's hooks use its own dedupe records, as under `toolsteps listen`.
+    intakeTenants: (tenant: TenantId) => stores.intakeTenant(tenant),
     entitlements: { plan: planFromEnv() },
-    runtimeFor: (_tenant: TenantId, scoped) =>
-      new Runtime({ store: scoped.connections, transport: 'undici', ...coordination }),
+    runtimeFor: (tenant: TenantId, scoped) =>
+      new Runtime({ tenant, store: scoped.connections, transport: 'undici', ...coordination }),
     ...launch,
   });
   return { running, tokens };

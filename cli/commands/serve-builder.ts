@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Sandbox } from '../../sandbox/index.js';
-import { InputError } from '../../src/errors/input-error.js';
 import { packageRoot } from '../../src/files/package-root.js';
-import { DEFAULT_TENANT, parseTenantId } from '../../src/tenants/tenant-id.js';
+import { parseTenantId } from '../../src/tenants/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliTenant } from '../cli-tenant.js';
@@ -30,11 +29,6 @@ const pageFolder = () => path.join(packageRoot(), 'dist', 'ui');
 export async function serveBuilder(options: ServeBuilderOptions): Promise<void> {
   // The global --tenant (or TOOLSTEPS_TENANT) names the page's tenant, as for every command.
   const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
-  if (tenant !== DEFAULT_TENANT) {
-    throw new InputError(`This CLI keeps only the "${DEFAULT_TENANT}" tenant's connections so far.`, [
-      { path: 'tenant', message: `only "${DEFAULT_TENANT}"` },
-    ]);
-  }
   let sandbox: Sandbox | undefined;
   if (options.sandbox) {
     const { startSandbox } = await import('../../sandbox/index.js');

@@ -5,6 +5,7 @@ import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
 import type { Entitlements } from '../triggers/entitlements.js';
+import type { IntakeTenants } from '../triggers/intake/intake-tenants.js';
 import type { TriggerEventHandler } from '../triggers/trigger-event.js';
 import type { TokenRateLimitOptions } from './token-rate-limit.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -27,8 +28,14 @@ export interface BuilderServerOptions {
   /** Every tenant's records; each request works only in its token's tenant's view. */
   tenants: TenantStores;
   tokens: TokenVerifier;
-  /** Where the intake remembers handled event ids. */
+  /** Where the intake remembers handled event ids (every tenant's, unless `intakeTenants` says otherwise). */
   dedupe: DedupeStore;
+  /**
+   * The stores the webhook intake uses for a tenant a delivery's path names
+   * (its subscriptions and its own dedupe records), undefined for a tenant
+   * with no subscription. Default: the tenant's subscriptions, with `dedupe`.
+   */
+  intakeTenants?: IntakeTenants | undefined;
   /** Integration id to how its accounts are connected; an integration not listed cannot be connected here. */
   connect?: Readonly<Record<string, ConnectSetting>> | undefined;
   /** Browser origins (`https://builder.example.com`) that may call the API; no other gets CORS headers. */

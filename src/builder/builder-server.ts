@@ -22,7 +22,7 @@ import { serveStaticFile } from './static-files.js';
 import { testStep } from './step-test-run.js';
 import { subscriptionRoutes } from './subscription-routes.js';
 import { TenantContexts } from './tenant-contexts.js';
-import { TenantIntakes } from './tenant-intakes.js';
+import { isHookPath, tenantIntake } from './tenant-intake.js';
 import { TokenRateLimit } from './token-rate-limit.js';
 import { TriggerEventHub } from './trigger-event-hub.js';
 
@@ -161,8 +161,8 @@ function checkOptions(options: BuilderServerOptions, host: string): void {
 }
 
 /**
- * Starts the builder API (and the tenants' webhook intakes under
- * `/tenants/<tenant>/hooks/`, and, with `staticRoot`, a page at `/`) on
+ * Starts the builder API (and the tenants' webhook intake under
+ * `/hooks/<tenant>/`, and, with `staticRoot`, a page at `/`) on
  * 127.0.0.1 unless told otherwise.
  */
 export async function startBuilderServer(options: BuilderServerOptions): Promise<RunningBuilderServer> {
@@ -187,10 +187,13 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
     },
   };
   const limiter = new TokenRateLimit({ clock, ...options.rateLimit });
-  const intakes = new TenantIntakes(options, hub);
+  const intake = tenantIntake(options, hub);
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith('/tenants/') && intakes.handles(request, response)) return;
+    if (isHookPath(url.pathname)) {
+      intake(request, response);
+      return;
+    }
     if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
       void handleApi(services, limiter, request, response, url);
       return;

@@ -31,11 +31,6 @@ export function toSubscriptionView(subscription: Subscription) {
   };
 }
 
-/** Where a tenant's deliveries arrive: the tenant is in the path, so the intake looks only in its records. */
-export function tenantTarget(call: ApiCall): string {
-  return `${call.server.publicUrl()}/tenants/${call.tenant.tenant}`;
-}
-
 const listTriggers: RouteHandler = async (call) => {
   const { integration } = call.query as z.output<typeof TriggersQuery>;
   const triggers = call.server.options.registry
@@ -65,7 +60,7 @@ const createSubscription: RouteHandler = async (call) => {
   requireWritable(call);
   const request = call.body as z.output<typeof CreateSubscriptionBody>;
   await requireConnection(call, request.connection);
-  const created = await call.tenant.subscriptions.create({ ...request, target: tenantTarget(call) });
+  const created = await call.tenant.subscriptions.create({ ...request, target: call.server.publicUrl() });
   return toSubscriptionView(created);
 };
 

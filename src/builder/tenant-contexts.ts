@@ -32,6 +32,7 @@ export class TenantContexts {
     const runtime =
       this.options.runtimeFor?.(tenant, stores) ??
       new Runtime({
+        tenant,
         store: stores.connections,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       });

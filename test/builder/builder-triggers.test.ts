@@ -92,7 +92,7 @@ describe('trigger setup through the builder API', () => {
     expect(created.status).toBe(200);
     subscriptionId = created.body.id;
     expect(created.body).toMatchObject({ active: false, state: 'ready', hasSecret: true });
-    expect(created.body.url).toBe(`${world.server.url}/tenants/acme/hooks/${subscriptionId}`);
+    expect(created.body.url).toBe(`${world.server.url}/hooks/acme/${subscriptionId}`);
     expect(JSON.stringify(created.body)).not.toContain(
       (await storesOf(world).subscriptions.get(subscriptionId))!.secret,
     );
@@ -165,7 +165,7 @@ describe('trigger setup through the builder API', () => {
       expect([answer.status, answer.body.error.code], path).toEqual([404, 'not_found']);
     }
     expect((await world.json('/v1/subscriptions', { token: stranger })).body).toEqual({ subscriptions: [] });
-    const refused = await fetch(`${world.server.url}/tenants/globex/hooks/${subscriptionId}`, {
+    const refused = await fetch(`${world.server.url}/hooks/globex/${subscriptionId}`, {
       method: 'POST',
       body: '{}',
     });

@@ -69,10 +69,18 @@ describe('toolsteps ui', () => {
     }
   });
 
-  it('refuses a tenant this CLI does not keep, before anything starts', async () => {
-    const refused = await cli('ui', '--port', '0', '--tenant', 'globex');
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain('only the "default" tenant');
+  it('serves another tenant’s page from the same stores, and that page sees none of the default tenant’s accounts', async () => {
+    const running = await serving(['ui', '--port', '0', '--tenant', 'globex'], /Open http/);
+    try {
+      const [, base, token] = /Open (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(running.out())!;
+      const headers = { authorization: `Bearer ${token}` };
+      const listed = await fetch(`${base}/v1/connections`, { headers });
+      expect((await listed.json()).connections).toEqual([]);
+      const probed = await fetch(`${base}/v1/connections/desk/test`, { method: 'POST', headers });
+      expect([probed.status, (await probed.json()).error.code]).toEqual([404, 'not_found']);
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
   });
 });
 
