@@ -7,7 +7,6 @@ import {
   addSandboxTicketing,
   type CliWorld,
   captureOutput,
-  cli,
   closeCliWorld,
   openCliWorld,
 } from './cli-harness.js';
