@@ -2,7 +2,6 @@ import type { Coordinator } from '../src/coordination/coordinator.js';
 import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
 import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
 import type { PostgresScopedStores } from '../src/store/postgres/postgres-tenant-stores.js';
-import type { RekeyCounts } from '../src/store/sealed/encrypted-records.js';
 import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
@@ -19,18 +18,9 @@ export interface PostgresCliStores {
   dedupe: DedupeStore;
   coordinator?: Coordinator;
   redisUrl?: string;
-  /** Re-seals every tenant's records under the current master key (Postgres has no per-tenant data keys yet). */
+  /** Re-wraps every tenant's data key with the current master key, and re-seals what a master key sealed. */
   rekey: () => Promise<TenantRekeyCounts>;
   close(): Promise<void>;
-}
-
-/** Adds one tenant's rekey counts to the running total. */
-function addCounts(total: RekeyCounts, more: RekeyCounts): RekeyCounts {
-  return {
-    rekeyed: total.rekeyed + more.rekeyed,
-    total: total.total + more.total,
-    unsealed: [...total.unsealed, ...more.unsealed],
-  };
 }
 
 /**
@@ -48,23 +38,13 @@ export async function openPostgresCliStores(
   const { PostgresTenantStores } = await import('../src/store/postgres/postgres-tenant-stores.js');
   const backend = await PostgresTenantStores.open({ url: databaseUrl, env });
   const view = backend.forTenant(tenant);
-  const rekey = async () => {
-    const empty: RekeyCounts = { rekeyed: 0, total: 0, unsealed: [] };
-    const counts = { dataKeys: { rewrapped: 0, total: 0 }, connections: empty, subscriptions: empty };
-    for (const { tenant } of await backend.tenants()) {
-      const stores = backend.forTenant(tenant);
-      counts.connections = addCounts(counts.connections, await stores.connections.rekey());
-      counts.subscriptions = addCounts(counts.subscriptions, await stores.subscriptions.rekey());
-    }
-    return counts;
-  };
   const shared = {
     mode: 'postgres' as const,
     tenant,
     tenants: backend,
     connections: view.connections,
     subscriptions: view.subscriptions,
-    rekey,
+    rekey: () => backend.rekey(),
   };
   if (redisUrl) {
     const { openCoordinator } = await import('../src/coordination/open-coordinator.js');

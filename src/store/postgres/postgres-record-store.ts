@@ -4,6 +4,7 @@ import type { RecordStore } from '../record-store.js';
 import { nextVersion, type RecordShape, type RekeyCounts } from '../sealed/encrypted-records.js';
 import { type SealedRecord, SealedRecords } from '../sealed/sealed-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
+import type { PostgresDataKey } from './postgres-data-key.js';
 import { SealedRows } from './sealed-rows.js';
 import type { TenantSessions } from './tenant-sessions.js';
 
@@ -11,8 +12,8 @@ import type { TenantSessions } from './tenant-sessions.js';
 export interface PostgresRecordScope<T> {
   sessions: TenantSessions;
   tenant: TenantId;
-  /** Seals this tenant's secrets. */
-  box: SecretBox;
+  /** This tenant's data key: seals its secrets. */
+  keys: PostgresDataKey;
   /** The table (`connections`, `subscriptions`). */
   table: string;
   shape: RecordShape<T>;
@@ -36,10 +37,16 @@ const NAMESPACE = 'postgres:toolsteps';
 export class PostgresRecordStore<T extends { id: string }> implements RecordStore<T> {
   protected readonly rows: SealedRows;
   private readonly sealing: SealedRecords;
+  /**
+   * The box of the tenant's data key as the last transaction read it: each
+   * call reads the key in its own transaction first (`PostgresDataKey`), so
+   * it seals and opens with the key the database holds now.
+   */
+  private box: SecretBox | undefined;
 
   constructor(protected readonly scope: PostgresRecordScope<T>) {
     this.rows = new SealedRows(scope.table);
-    this.sealing = new SealedRecords(() => scope.box, {
+    this.sealing = new SealedRecords(() => this.box!, {
       tenant: scope.tenant,
       namespace: NAMESPACE,
       kind: scope.shape.kind,
@@ -60,13 +67,20 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
   async get(id: string): Promise<T | undefined> {
     const { sessions, tenant } = this.scope;
     const floor = this.sealing.floor(id);
-    const stored = await sessions.inTenant(tenant, (client) => this.rows.read(client, tenant, id));
-    return stored ? this.open(id, stored, floor) : undefined;
+    return sessions.inTenant(tenant, async (client) => {
+      const stored = await this.rows.read(client, tenant, id);
+      if (!stored) return undefined;
+      this.box = await this.scope.keys.boxIn(client);
+      return this.open(id, stored, floor);
+    });
   }
 
   async list(): Promise<T[]> {
     const { sessions, tenant } = this.scope;
-    const found = await sessions.inTenant(tenant, (client) => this.rows.readAll(client, tenant));
+    const found = await sessions.inTenant(tenant, async (client) => {
+      this.box = await this.scope.keys.boxIn(client);
+      return this.rows.readAll(client, tenant);
+    });
     const records: T[] = [];
     for (const { id, stored } of found) {
       try {
@@ -86,6 +100,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     const valid = this.scope.check(record);
     for (let tries = 0; tries < MAX_INSERT_TRIES; tries += 1) {
       const written = await sessions.inTenant(tenant, async (client) => {
+        this.box = await this.scope.keys.boxIn(client, true);
         const current = await this.rows.read(client, tenant, valid.id, true);
         const sealed = this.seal(valid.id, valid, current?.version);
         if (current) await this.rows.replace(client, tenant, valid.id, sealed);
@@ -106,6 +121,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     const { next, version } = await sessions.inTenant(tenant, async (client) => {
       const stored = await this.rows.read(client, tenant, id, true);
       if (!stored) throw new NotFoundError(`No ${shape.noun} with id "${id}".`);
+      this.box = await this.scope.keys.boxIn(client, true);
       const changed = this.scope.check(change(this.open(id, stored, floor)));
       const sealed = this.seal(id, changed, stored.version);
       await this.rows.replace(client, tenant, id, sealed);
@@ -120,10 +136,18 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     return sessions.inTenant(tenant, (client) => this.rows.delete(client, tenant, id));
   }
 
-  /** Seals every record of this tenant sealed under an older key with the current one (after a rotation). */
+  /**
+   * Seals under the tenant's data key every record of this tenant sealed
+   * with anything else (a master key, before data keys), making the data
+   * key when there are such records and none yet.
+   */
   async rekey(): Promise<RekeyCounts> {
     const { sessions, tenant } = this.scope;
-    const found = await sessions.inTenant(tenant, (client) => this.rows.readAll(client, tenant));
+    const found = await sessions.inTenant(tenant, async (client) => {
+      const all = await this.rows.readAll(client, tenant);
+      this.box = await this.scope.keys.boxIn(client, all.length > 0);
+      return all;
+    });
     const counts: RekeyCounts = { rekeyed: 0, total: found.length, unsealed: [] };
     for (const { id, stored } of found) {
       if (stored.kid === this.sealing.keyId) continue;

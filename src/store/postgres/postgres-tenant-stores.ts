@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { openPgPool, type PgDeadlines, postgresWhere } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
+import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tenants/tenant-stores.js';
 import { SecretBox } from '../sealed/secret-box.js';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { SCHEMA } from './migrations/migration.js';
 import { PostgresConnectionStore } from './postgres-connection-store.js';
+import { PostgresDataKey } from './postgres-data-key.js';
 import { postgresFailure } from './postgres-failure.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import { checkSchemaVersion } from './schema-version.js';
@@ -36,6 +38,7 @@ export interface PostgresScopedStores extends TenantScopedStores {
 
 /** Every table with a tenant column, erased with the tenant. */
 const TENANT_TABLES = [
+  'data_keys',
   'connections',
   'subscriptions',
   'connection_refresh',
@@ -56,11 +59,13 @@ SELECT tenant, sum(connections)::int AS connections, sum(subscriptions)::int AS 
  * system of record beside Redis the coordinator. The tenant is in every
  * primary key and every statement's predicate, and row-level security
  * hides other tenants' rows from each transaction as a second wall.
- * Secrets are sealed as in Redis, with TOOLSTEPS_ENCRYPTION_KEY's box for
- * now: one key for every tenant, each record bound to its tenant.
+ * Secrets are sealed as in Redis: with the tenant's own data key (a row of
+ * `data_keys`, wrapped with TOOLSTEPS_ENCRYPTION_KEY), each record bound to
+ * its tenant; erasing the tenant deletes the key with its rows.
  */
 export class PostgresTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, PostgresScopedStores>();
+  private readonly dataKeys = new Map<TenantId, PostgresDataKey>();
   private readonly sessions: TenantSessions;
   private readonly locks: AdvisoryLocks;
 
@@ -100,11 +105,20 @@ export class PostgresTenantStores implements TenantStores {
     }
   }
 
+  private dataKey(tenant: TenantId): PostgresDataKey {
+    let found = this.dataKeys.get(tenant);
+    if (!found) {
+      found = new PostgresDataKey(this.box, tenant);
+      this.dataKeys.set(tenant, found);
+    }
+    return found;
+  }
+
   forTenant(tenant: TenantId): PostgresScopedStores {
     const checked = parseTenantId(tenant);
     let view = this.views.get(checked);
     if (!view) {
-      const scope = { sessions: this.sessions, tenant: checked, box: this.box };
+      const scope = { sessions: this.sessions, tenant: checked, keys: this.dataKey(checked) };
       view = {
         tenant: checked,
         connections: new PostgresConnectionStore(scope, this.locks),
@@ -138,6 +152,34 @@ export class PostgresTenantStores implements TenantStores {
         subscriptions: removed.subscriptions ?? 0,
       };
     });
+  }
+
+  /**
+   * After `TOOLSTEPS_ENCRYPTION_KEY` changed (the old one in
+   * `TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS`): re-wraps every tenant's data key
+   * with the new master key, and re-seals under its tenant's data key any
+   * record a master key sealed (stored before data keys). Records already
+   * sealed with a data key are not touched: a rotation costs one row per tenant.
+   */
+  async rekey(): Promise<TenantRekeyCounts> {
+    const counts: TenantRekeyCounts = {
+      dataKeys: { rewrapped: 0, total: 0 },
+      connections: { rekeyed: 0, total: 0, unsealed: [] },
+      subscriptions: { rekeyed: 0, total: 0, unsealed: [] },
+    };
+    for (const { tenant } of await this.tenants()) {
+      const key = this.dataKey(tenant);
+      if (await this.sessions.inTenant(tenant, (client) => key.rewrapIn(client)))
+        counts.dataKeys.rewrapped += 1;
+      counts.dataKeys.total += 1;
+      const view = this.forTenant(tenant);
+      for (const kind of ['connections', 'subscriptions'] as const) {
+        const done = await view[kind].rekey();
+        counts[kind].rekeyed += done.rekeyed;
+        counts[kind].total += done.total;
+      }
+    }
+    return counts;
   }
 
   /** Closes both pools; what is in flight finishes first. */

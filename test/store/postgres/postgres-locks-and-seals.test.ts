@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../src/errors/index.js';
 import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
+import { DEFAULT_TENANT, type TenantId } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 
@@ -100,24 +100,56 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
     await expect(connections.get('rolled')).rejects.toMatchObject({ problem: 'rolled_back' });
   });
 
-  it('rekey seals what an older key sealed with the current one', async () => {
-    const olderKey = randomBytes(32);
-    const before = await PostgresTenantStores.open({ url: suite.database.url, box: new SecretBox(olderKey) });
-    await before.forTenant(DEFAULT_TENANT).connections.put(acmeConnection('rotated', 'kept-across'));
-    await before.close();
-    // TOOLSTEPS_ENCRYPTION_KEY rotated, the keys before it in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS.
-    const rotated = new SecretBox(randomBytes(32), [olderKey, firstKey]);
-    const after = await PostgresTenantStores.open({ url: suite.database.url, box: rotated });
+  it('seals with the tenant’s own data key, and a rotation re-wraps that key without re-sealing a record', async () => {
+    const connections = suite.stores.forTenant(DEFAULT_TENANT).connections;
+    await connections.put(acmeConnection('rotated', 'kept-across'));
+    const sealedWith = async () =>
+      (await sql(`SELECT kid FROM toolsteps.connections WHERE id = 'rotated'`)).rows[0].kid as string;
+    const kidBefore = await sealedWith();
+    expect(kidBefore).not.toBe(box.keyId);
+    // TOOLSTEPS_ENCRYPTION_KEY rotated, the key before it in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS.
+    const newKey = randomBytes(32);
+    const rotated = await PostgresTenantStores.open({
+      url: suite.database.url,
+      box: new SecretBox(newKey, [firstKey]),
+    });
     try {
-      const connections = after.forTenant(DEFAULT_TENANT).connections;
-      await sql(`DELETE FROM toolsteps.connections WHERE id IN ('edited', 'copy', 'rolled')`);
-      const counts = await connections.rekey();
-      expect(counts).toEqual({ rekeyed: counts.total, total: 3, unsealed: [] });
-      expect((await connections.get('rotated'))?.secrets.accessToken).toBe('kept-across');
-      const { rows } = await sql(`SELECT kid FROM toolsteps.connections WHERE id = 'rotated'`);
-      expect(rows).toEqual([{ kid: rotated.keyId }]);
+      const counts = await rotated.rekey();
+      expect(counts.dataKeys.rewrapped).toBe(counts.dataKeys.total);
+      expect(counts.connections.rekeyed).toBe(0);
+      expect(await sealedWith()).toBe(kidBefore);
     } finally {
-      await after.close();
+      await rotated.close();
     }
+    // The old master key can go: the new one alone opens the re-wrapped data key, and through it the record.
+    const onlyNew = await PostgresTenantStores.open({ url: suite.database.url, box: new SecretBox(newKey) });
+    try {
+      const read = await onlyNew.forTenant(DEFAULT_TENANT).connections.get('rotated');
+      expect(read?.secrets.accessToken).toBe('kept-across');
+    } finally {
+      await onlyNew.close();
+    }
+  });
+
+  it('a tenant’s row copied into another tenant does not open, and erasing a tenant leaves nothing that opens', async () => {
+    const acme = suite.stores.forTenant('acme' as TenantId).connections;
+    await acme.put(acmeConnection('moved', 'acme-secret'));
+    await suite.stores
+      .forTenant('globex' as TenantId)
+      .connections.put(acmeConnection('own', 'globex-secret'));
+    await sql(`CREATE TABLE public.backup AS SELECT * FROM toolsteps.connections WHERE tenant = 'acme'`);
+    await sql(
+      `INSERT INTO toolsteps.connections (tenant, id, public_json, sealed, kid, version, format)
+         SELECT 'globex', 'stolen', public_json, sealed, kid, version, format FROM public.backup WHERE id = 'moved'`,
+    );
+    await expect(suite.stores.forTenant('globex' as TenantId).connections.get('stolen')).rejects.toThrow();
+    await suite.stores.eraseTenant('acme' as TenantId);
+    expect(
+      (await sql(`SELECT count(*)::int AS n FROM toolsteps.data_keys WHERE tenant = 'acme'`)).rows,
+    ).toEqual([{ n: 0 }]);
+    // A backup restored after the erasure: its rows are back, its key is not, so nothing opens.
+    await sql(`INSERT INTO toolsteps.connections SELECT * FROM public.backup`);
+    await expect(acme.get('moved')).rejects.toThrow();
+    expect(JSON.stringify(await acme.listWithoutSecrets())).not.toContain('acme-secret');
   });
 });

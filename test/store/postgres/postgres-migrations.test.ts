@@ -51,6 +51,7 @@ describe.skipIf(!enabled)('toolsteps db migrate (Postgres)', () => {
       'audit_events',
       'connection_refresh',
       'connections',
+      'data_keys',
       'subscriptions',
       'token_revocations',
     ]);
@@ -102,6 +103,6 @@ describe.skipIf(!enabled)('toolsteps db migrate (Postgres)', () => {
     const { rows } = await pool.query<{ version: number }>('SELECT version FROM toolsteps.schema_migrations');
     expect(rows.map((row) => row.version)).toEqual([1]);
     await pool.query('DROP TABLE toolsteps.token_revocations');
-    expect((await migrate(pool)).applied.map((step) => step.version)).toEqual([2]);
+    expect((await migrate(pool)).applied.map((step) => step.version)).toEqual([2, 3]);
   });
 });
