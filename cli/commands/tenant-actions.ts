@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
-import { parseTenantId } from '../../src/tenants/tenant-id.js';
+import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen, selectTenantFor } from '../cli-tenant.js';
 import { printJson } from '../output.js';
@@ -44,13 +44,35 @@ export async function deleteTenant(id: string, options: { yes?: boolean }, comma
     triggerContext(),
     import('../../src/tenants/erase-tenant.js'),
   ]);
-  const erasure = await eraseTenant({ tenantStores: stores.tenants, tenant, runtime, triggers: registry });
+  const { redisUrl } = stores;
+  // With Redis, `listen --queue` may hold the tenant's events: they go too.
+  const queuedEvents = redisUrl
+    ? async (one: TenantId) =>
+        (await import('../../src/coordination/erase-queued-events.js')).eraseQueuedEvents({
+          redisUrl,
+          tenant: one,
+        })
+    : undefined;
+  const erasure = await eraseTenant({
+    tenantStores: stores.tenants,
+    tenant,
+    runtime,
+    triggers: registry,
+    ...(queuedEvents ? { queuedEvents } : {}),
+  });
   if (command.optsWithGlobals().json) {
     printJson(erasure);
     return;
   }
   for (const removal of erasure.subscriptions) {
     process.stdout.write(`Removed subscription ${removal.id}: ${removal.provider}\n`);
+  }
+  if (erasure.queuedEvents) {
+    const { removed, running } = erasure.queuedEvents;
+    process.stdout.write(
+      `Deleted ${removed} queued event${removed === 1 ? '' : 's'}${running ? ` (${running} being run by a worker finish${running === 1 ? 'es' : ''})` : ''}.
+`,
+    );
   }
   const { connections, subscriptions } = erasure.erased;
   process.stdout.write(

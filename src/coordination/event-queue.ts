@@ -9,7 +9,7 @@ export const BULLMQ_RANGE = '^6.7.0';
 export const EVENTS_QUEUE = 'toolsteps-events';
 export const DEAD_EVENTS_QUEUE = 'toolsteps-events-dead';
 
-async function loadBullmq() {
+export async function loadBullmq(): Promise<Pick<typeof import('bullmq'), 'Queue' | 'Worker'>> {
   return import('bullmq').catch(
     missingPeer('bullmq', BULLMQ_RANGE, 'The event queue (listen --queue, toolsteps worker)'),
   );

@@ -1,3 +1,4 @@
+import type { QueuedEventErasure } from '../coordination/erase-queued-events.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
@@ -13,19 +14,26 @@ export interface TenantErasureOptions {
   runtime: Runtime;
   /** Where trigger ids resolve: the registry. */
   triggers: { requireTrigger(id: string): AnyTrigger };
+  /**
+   * Deletes the tenant's events from a queue (`eraseQueuedEvents`, with
+   * `listen --queue`): they carry its providers' payloads.
+   */
+  queuedEvents?: (tenant: TenantId) => Promise<QueuedEventErasure>;
 }
 
 /** What an erasure did: each subscription's removal at its provider, then what was deleted. */
 export interface TenantErasure {
   tenant: TenantId;
   subscriptions: SubscriptionRemoval[];
+  /** With `queuedEvents`: what it deleted from the queue. */
+  queuedEvents?: QueuedEventErasure;
   erased: TenantSummary;
 }
 
 /**
  * Erases a tenant: first removes each of its trigger subscriptions at the
  * provider (rule, then webhook, as `triggers remove` does), while its
- * connections still exist to do it with; then deletes every record the
+ * connections still exist to do it with; then its queued events; then deletes every record the
  * backend holds for it, and with them its data key, so a copy of its
  * records (a backup) no longer opens. A provider that cannot be reached
  * stops the erasure with its error before anything is deleted beyond the
@@ -51,6 +59,7 @@ export async function eraseTenant(options: TenantErasureOptions): Promise<Tenant
   for (const subscription of await view.subscriptions.list()) {
     subscriptions.push(await manager.remove(subscription.id));
   }
+  const queuedEvents = await options.queuedEvents?.(tenant);
   const erased = await options.tenantStores.eraseTenant(tenant);
-  return { tenant, subscriptions, erased };
+  return { tenant, subscriptions, ...(queuedEvents ? { queuedEvents } : {}), erased };
 }

@@ -104,7 +104,7 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
     const connections = suite.stores.forTenant(DEFAULT_TENANT).connections;
     await connections.put(acmeConnection('rotated', 'kept-across'));
     const sealedWith = async () =>
-      (await sql(`SELECT kid FROM toolsteps.connections WHERE id = 'rotated'`)).rows[0].kid as string;
+      (await sql(`SELECT kid FROM toolsteps.connections WHERE id = 'rotated'`)).rows[0]?.kid as string;
     const kidBefore = await sealedWith();
     expect(kidBefore).not.toBe(box.keyId);
     // TOOLSTEPS_ENCRYPTION_KEY rotated, the key before it in TOOLSTEPS_ENCRYPTION_KEY_PREVIOUS.

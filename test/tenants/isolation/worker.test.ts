@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventHandler, sinkSettings } from '../../../cli/listen/event-handler.js';
-import { EventQueue, runEventWorker } from '../../../src/coordination/event-queue.js';
+import { eraseQueuedEvents } from '../../../src/coordination/erase-queued-events.js';
+import {
+  DEAD_EVENTS_QUEUE,
+  EVENTS_QUEUE,
+  EventQueue,
+  runEventWorker,
+} from '../../../src/coordination/event-queue.js';
 import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
 import { A, B } from './two-tenants.js';
@@ -97,5 +103,40 @@ describe.skipIf(!enabled)("worker: each event goes on with its own tenant, never
       .sort();
     expect(forwarded).toEqual(['a:a:evt-1', 'b:b:evt-1', 'default:default:evt-old']);
     expect((await readFile(log, 'utf8')).trim().split('\n').sort()).toEqual(['a', 'b', 'default']);
+  }, 60_000);
+
+  it("erasing a tenant deletes its queued, delayed and dead events and leaves every other tenant's", async () => {
+    const own = testPrefix('isolation-erase-queue');
+    const queue = await EventQueue.open({ redisUrl: REDIS_URL, prefix: own });
+    const { Queue } = await import('bullmq');
+    const { connectRedis } = await import('../../../src/peers/load-ioredis.js');
+    const client = await connectRedis(REDIS_URL);
+    const dead = new Queue(DEAD_EVENTS_QUEUE, { connection: client, prefix: own });
+    const events = new Queue(EVENTS_QUEUE, { connection: client, prefix: own });
+    try {
+      for (let n = 0; n < 7; n += 1) await queue.add(event(A, `a-${n}`));
+      await queue.add(event(B, 'b-1'));
+      await queue.add(event(undefined, 'default-1'));
+      await events.add('later', event(A, 'a-later'), { jobId: 'a-later', delay: 60_000 });
+      await dead.add('dead', { event: event(A, 'a-dead'), reason: 'x', attempts: 5 }, { jobId: 'a-dead' });
+      await dead.add('dead', { event: event(B, 'b-dead'), reason: 'x', attempts: 5 }, { jobId: 'b-dead' });
+      const erased = await eraseQueuedEvents({ redisUrl: REDIS_URL, prefix: own, tenant: A });
+      expect(erased).toEqual({ removed: 9, running: 0 });
+      // biome-ignore lint/suspicious/noExplicitAny: a BullMQ queue of any job data
+      const left = async (from: import('bullmq').Queue<any>, dead: boolean) =>
+        (await from.getJobs(['waiting', 'delayed', 'failed', 'completed', 'prioritized']))
+          .map((job) => (dead ? job.data.event : job.data).event_id)
+          .sort();
+      expect(await left(events, false)).toEqual(['b-1', 'default-1']);
+      expect(await left(dead, true)).toEqual(['b-dead']);
+      expect(await eraseQueuedEvents({ redisUrl: REDIS_URL, prefix: own, tenant: A })).toEqual({
+        removed: 0,
+        running: 0,
+      });
+    } finally {
+      await Promise.all([queue.close(), dead.close(), events.close()]);
+      await client.quit();
+      await clearTestKeys(REDIS_URL, own);
+    }
   }, 60_000);
 });
