@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|cold|paging|concurrency|bulk|package|catalog|ui]
+ *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -28,11 +28,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureCatalogScale } from './lib/catalog-scale.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
+import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { millions } from './lib/instruction-count.mjs';
+import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
+import { measureMcp } from './lib/mcp-figures.mjs';
 import { measurePackageSize } from './lib/package-size.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
+import { measureStorePerCall } from './lib/per-call-stores.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
 import { measureUiBundle, UI_BUDGET_BYTES } from './lib/ui-bundle-size.mjs';
 
@@ -49,6 +53,9 @@ const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist')
 const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
+      stores: { rounds: 1, calls: 2, warmup: 2 },
+      mcp: { rounds: 1, calls: 2, warmup: 2, sessions: 5, callsPerSession: 1 },
+      intake: { rounds: 1, count: 20, concurrency: 4 },
       perCallInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
@@ -59,6 +66,10 @@ const sizes = values.smoke
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
+      // Eight sides of get_ticket_info, interleaved: about 40 s on the 2-core machine.
+      stores: { rounds: 9, calls: 150, warmup: 200 },
+      mcp: { rounds: 9, calls: 100, warmup: 200, sessions: 200, callsPerSession: 5 },
+      intake: { rounds: 3, count: 1500, concurrency: 16 },
       perCallInstructions: { warmup: 800, calls: 800 },
       coldRuns: 15,
       // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
@@ -68,6 +79,12 @@ const sizes = values.smoke
       concurrency: { callers: 500, calls: 10_000 },
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
     };
+
+/** Redis and an administrator's Postgres URL (the bench makes and drops a database of its own there). */
+const shared = {
+  redisUrl: process.env.TOOLSTEPS_BENCH_REDIS_URL || 'redis://127.0.0.1:6379/0',
+  databaseUrl: process.env.TOOLSTEPS_BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+};
 
 const load = () =>
   os
@@ -148,6 +165,8 @@ try {
   if (wanted('per-call') && values.instructions) {
     perCallInstructionRows(await measurePerCallInstructions(build, main, sizes.perCallInstructions));
   }
+  if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
+  if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
   if (wanted('cold')) {
     coldRows(
       await measureColdStart(build, main, {
@@ -296,6 +315,7 @@ function concurrencyRow(concurrency) {
   }
 }
 
+if (wanted('intake')) intakeRows(row, await measureIntake(build, sizes.intake, shared));
 if (wanted('bulk')) await bulkRow();
 if (wanted('package')) await packageRow();
 if (wanted('catalog')) await catalogRows();
