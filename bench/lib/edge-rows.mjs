@@ -80,6 +80,13 @@ export function intakeRows(row, measured) {
       ratio >= goal && clean,
     );
     row(
+      '  ... server CPU per delivery (every process of the side, from /proc)',
+      `${result.oursCpuUs.toFixed(0)} us`,
+      `${result.bareCpuUs.toFixed(0)} us`,
+      `${(result.oursCpuUs / result.bareCpuUs).toFixed(2)}x`,
+      '',
+    );
+    row(
       `  ... ${result.started} started of ${result.sent} sent; ${result.refused} not started; redelivered tenth not answered duplicate: ${result.againNotDuplicate}`,
       '',
       '',

@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countStarts, runDeliveries, SECRET, subscription } from './intake-figures.mjs';
-import { startBareIntake, startListen, startRunSink, startWorker, waitFor } from './intake-servers.mjs';
+import {
+  processCpuMicros,
+  startBareIntake,
+  startListen,
+  startRunSink,
+  startWorker,
+  waitFor,
+} from './intake-servers.mjs';
 import { median } from './per-call.mjs';
 
 /** The environment of a child that must see none of this shell's stores. */
@@ -23,14 +30,34 @@ const printedIds = (stdout) =>
     .filter(Boolean)
     .map((line) => JSON.parse(line).event_id);
 
-/** Bare and ours alternating, `rounds` times: the median rate of each, and every run of ours for counting. */
-async function alternate(bareUrl, oursUrl, label, sizes) {
+/** The server processes' CPU (us) per delivery of one run, from /proc; undefined where /proc is not there. */
+async function withCpu(pids, deliveriesOf, run) {
+  const total = () => pids.reduce((sum, pid) => sum + (processCpuMicros(pid) ?? Number.NaN), 0);
+  const before = total();
+  const result = await run();
+  return { ...result, cpuUs: (total() - before) / deliveriesOf };
+}
+
+/**
+ * Bare and ours alternating, `rounds` times: the median rate and server CPU
+ * per delivery of each (ours counts every process of the side: listener and
+ * workers), and every run of ours for counting.
+ */
+async function alternate(bare, oursUrl, oursPids, label, sizes) {
   const rates = { bare: [], ours: [] };
+  const cpu = { bare: [], ours: [] };
   const runs = [];
+  // Each run sends `count` events and a tenth of them again.
+  const deliveries = sizes.count * 1.1;
   for (let round = 0; round < sizes.rounds; round += 1) {
-    rates.bare.push((await runDeliveries(bareUrl, `bare${round}`, sizes)).perSecond);
-    const run = await runDeliveries(oursUrl, `${label}${round}`, sizes);
+    const bareRun = await withCpu([bare.child.pid], deliveries, () =>
+      runDeliveries(bare.url, `bare${round}`, sizes),
+    );
+    rates.bare.push(bareRun.perSecond);
+    cpu.bare.push(bareRun.cpuUs);
+    const run = await withCpu(oursPids, deliveries, () => runDeliveries(oursUrl, `${label}${round}`, sizes));
     rates.ours.push(run.perSecond);
+    cpu.ours.push(run.cpuUs);
     runs.push(run);
   }
   const accepted = runs.flatMap((run) => run.accepted);
@@ -43,6 +70,8 @@ async function alternate(bareUrl, oursUrl, label, sizes) {
   return {
     bare: median(rates.bare),
     ours: median(rates.ours),
+    bareCpuUs: median(cpu.bare),
+    oursCpuUs: median(cpu.ours),
     accepted,
     sent: sizes.count * sizes.rounds,
     refused: refused.reduce((sum, [, ids]) => sum + ids.length, 0),
@@ -59,7 +88,7 @@ async function plainListen(build, bare, sizes) {
   await new FileSubscriptionStore(home).put(subscription());
   const listen = await startListen(build, cleanEnv({ TOOLSTEPS_HOME: home }));
   try {
-    const result = await alternate(bare.url, listen.url, 'file', sizes);
+    const result = await alternate(bare, listen.url, [listen.child.pid], 'file', sizes);
     const printed = () => printedIds(listen.output.stdout);
     await waitFor(() => printed().length >= result.accepted.length, 'every started event', 30_000).catch(
       () => undefined,
@@ -90,7 +119,8 @@ async function queuedListen(build, bare, sizes, redisUrl) {
     await stores.subscriptions.put(subscription());
     children.push(await startListen(build, env, ['--queue']));
     children.push(await startWorker(build, env, sink.url), await startWorker(build, env, sink.url));
-    const result = await alternate(bare.url, children[0].url, 'queue', sizes);
+    const pids = children.map((item) => item.child.pid);
+    const result = await alternate(bare, children[0].url, pids, 'queue', sizes);
     await waitFor(
       () => sink.arrived.length >= result.accepted.length,
       'every queued event to run',

@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 
-/** A child process, with what it writes to stdout and stderr kept, and a stop that waits for it to exit. */
+/**
+ * A child process, with what it writes to stdout and stderr kept, and a stop
+ * that waits for it to exit. With TOOLSTEPS_BENCH_PROFILE_DIR set, each
+ * writes a V8 CPU profile there (`--cpu-prof`), to see where its time goes.
+ */
 export function startChild(args, env = process.env) {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => {
     output.stdout += chunk;
@@ -109,4 +116,15 @@ export async function startRunSink() {
       return new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** CPU a process has used so far, in microseconds, from /proc (Linux; ticks of 10 ms), or undefined elsewhere. */
+export function processCpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are the 14th and 15th fields of the whole line, the 12th and 13th after the name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
 }

@@ -9,10 +9,19 @@ const PROTOCOL = '2025-06-18';
 const CLIENT_INFO = { name: 'toolsteps-bench', version: '1.0.0' };
 
 /** The server child (mcp-server-child.mjs): its IPC requests, and a JSON-RPC client over its stdio. */
-async function startServerChild(build, sandbox, maxSessions) {
+export async function startServerChild(build, sandbox, maxSessions) {
+  // TOOLSTEPS_BENCH_PROFILE_DIR: the server writes a V8 CPU profile there, as the intake's children do.
+  const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(
     process.execPath,
-    [path.join(here, 'mcp-server-child.mjs'), build, JSON.stringify(sandbox), String(maxSessions)],
+    [
+      ...profile,
+      path.join(here, 'mcp-server-child.mjs'),
+      build,
+      JSON.stringify(sandbox),
+      String(maxSessions),
+    ],
     { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
   );
   const waiting = new Map();
@@ -53,7 +62,7 @@ async function startServerChild(build, sandbox, maxSessions) {
 }
 
 /** The MCP SDK's own client over Streamable HTTP, as an agent would connect. */
-async function httpClient(url) {
+export async function httpClient(url) {
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
@@ -129,13 +138,19 @@ async function concurrentSessions(url, args, sessions, callsPerSession) {
   };
   const started = performance.now();
   const clients = await Promise.all(
-    Array.from({ length: sessions }, () => httpClient(url).catch(() => fail('initialize'))),
+    Array.from({ length: sessions }, () =>
+      httpClient(url).catch((error) => fail(`initialize: ${String(error?.message).slice(0, 60)}`)),
+    ),
   );
   await Promise.all(
     clients.filter(Boolean).map(async (client) => {
       for (let i = 0; i < callsPerSession; i += 1) {
-        const result = await client.callTool(args).catch(() => undefined);
-        if (!result) fail('call threw');
+        let thrown;
+        const result = await client.callTool(args).catch((error) => {
+          thrown = error;
+        });
+        if (!result)
+          fail(`call threw: ${String(thrown?.code ?? '')} ${String(thrown?.message).slice(0, 60)}`);
         else if (result.isError) fail('error result');
         else ok += 1;
       }
