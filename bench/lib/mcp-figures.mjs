@@ -149,8 +149,10 @@ async function concurrentSessions(url, args, sessions, callsPerSession) {
         const result = await client.callTool(args).catch((error) => {
           thrown = error;
         });
+        // fetch's own message says little ("fetch failed"): its cause names the socket error.
+        const cause = thrown?.cause?.code ?? thrown?.cause?.message ?? thrown?.code ?? '';
         if (!result)
-          fail(`call threw: ${String(thrown?.code ?? '')} ${String(thrown?.message).slice(0, 60)}`);
+          fail(`call threw: ${String(thrown?.message).slice(0, 40)} (${String(cause).slice(0, 40)})`);
         else if (result.isError) fail('error result');
         else ok += 1;
       }
