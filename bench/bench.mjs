@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|cold|paging|concurrency|bulk|package|catalog|ui]
+ *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -26,14 +26,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { measureCatalogScale } from './lib/catalog-scale.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
-import { millions } from './lib/instruction-count.mjs';
+import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
+import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
-import { measurePackageSize } from './lib/package-size.mjs';
+import { measureMcp } from './lib/mcp-figures.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
+import { measureStorePerCall } from './lib/per-call-stores.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import {
+  catalogRows,
+  coldRows,
+  concurrencyRow,
+  packageRow,
+  pagingRows,
+  perCallInstructionRows,
+} from './lib/table-rows.mjs';
 import { measureUiBundle, UI_BUDGET_BYTES } from './lib/ui-bundle-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -49,6 +58,9 @@ const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist')
 const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
+      stores: { rounds: 1, calls: 2, warmup: 2 },
+      mcp: { rounds: 1, calls: 2, warmup: 2, sessions: 5, callsPerSession: 1 },
+      intake: { rounds: 1, count: 20, concurrency: 4 },
       perCallInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
@@ -59,6 +71,11 @@ const sizes = values.smoke
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
+      // Eight sides of get_ticket_info, interleaved: about 40 s on the 2-core machine.
+      stores: { rounds: 9, calls: 150, warmup: 200 },
+      mcp: { rounds: 9, calls: 100, warmup: 200, sessions: 200, callsPerSession: 5 },
+      // listen --queue took about 40 ms a delivery on the loaded machine: two rounds of 300 keep the figure under a minute.
+      intake: { rounds: 2, count: 300, concurrency: 16 },
       perCallInstructions: { warmup: 800, calls: 800 },
       coldRuns: 15,
       // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
@@ -68,6 +85,12 @@ const sizes = values.smoke
       concurrency: { callers: 500, calls: 10_000 },
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
     };
+
+/** Redis and an administrator's Postgres URL (the bench makes and drops a database of its own there). */
+const shared = {
+  redisUrl: process.env.TOOLSTEPS_BENCH_REDIS_URL || 'redis://127.0.0.1:6379/0',
+  databaseUrl: process.env.TOOLSTEPS_BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+};
 
 const load = () =>
   os
@@ -79,7 +102,6 @@ const row = (figure, ours, baseline, ratio, goal, pass) =>
   rows.push([figure, ours, baseline, ratio, goal, pass === undefined ? '' : pass ? 'pass' : 'FAIL']);
 const startLoad = load();
 const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
-const signedMillions = (count) => `${count >= 0 ? '+' : ''}${(count / 1e6).toFixed(2)}`;
 /** `--only NAME` (repeatable) measures just those figures: a quick look at one row. */
 const wanted = (figure) => !values.only || values.only.includes(figure);
 
@@ -146,205 +168,34 @@ try {
     );
   }
   if (wanted('per-call') && values.instructions) {
-    perCallInstructionRows(await measurePerCallInstructions(build, main, sizes.perCallInstructions));
+    perCallInstructionRows(
+      row,
+      await measurePerCallInstructions(build, main, sizes.perCallInstructions),
+      sizes,
+    );
   }
+  if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
+  if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
   if (wanted('cold')) {
     coldRows(
+      row,
       await measureColdStart(build, main, {
         runs: sizes.coldRuns,
         instructionRuns: sizes.coldInstructionRuns,
       }),
     );
   }
-  if (paging) pagingRows(paging);
-  if (wanted('concurrency')) concurrencyRow(await measureConcurrency(client, main, sizes.concurrency));
+  if (paging) pagingRows(row, paging, sizes);
+  if (wanted('concurrency'))
+    concurrencyRow(row, await measureConcurrency(client, main, sizes.concurrency), sizes);
 } finally {
   await main.stop();
 }
 
-function coldRows(cold) {
-  if (cold.missing.length) throw new Error(`cold start cases failed: ${cold.missing.join(', ')}`);
-  for (const entry of cold.cases.filter((item) => item.goal || item.shown)) {
-    row(
-      `cold ${entry.name.replace('toolsteps ', '')} (${cold.cli}, ${entry.files} file${entry.files === 1 ? '' : 's'})`,
-      `${entry.ms.toFixed(1)} ms`,
-      `${cold.baselineMs.toFixed(1)} ms (node -e 0)`,
-      `${entry.ratio.toFixed(2)}x`,
-      entry.goal ? `<= ${entry.goal}x` : 'once per command',
-      entry.goal ? entry.ratio <= entry.goal : undefined,
-    );
-  }
-  coldInstructionRows(cold);
-  row(
-    "import 'toolsteps': CLI, commander, csv-parse, sandbox, demo files",
-    String(cold.forbidden.length),
-    '',
-    '',
-    '0',
-    cold.forbidden.length === 0,
-  );
-}
-
-/** Each cold case's instructions against `node -e 0`'s, with the time row's goal; --help has none. */
-function coldInstructionRows(cold) {
-  const counted = cold.instructions;
-  if (!counted) {
-    row('cold starts, instructions: not counted (--smoke)', '', '', '', '');
-    return;
-  }
-  if (!counted.counter) {
-    row(`cold starts, instructions: not measured (no counter: ${counted.reason})`, '', '', '', '');
-    return;
-  }
-  for (const entry of cold.cases.filter((item) => item.args[0] !== '-e')) {
-    row(
-      `cold ${entry.name.replace('toolsteps ', '')}, instructions`,
-      millions(entry.instructions),
-      `${millions(counted.perCase[0])} (node -e 0)`,
-      `${entry.instructionRatio.toFixed(2)}x`,
-      entry.goal ? `<= ${entry.goal}x` : entry.shown ? 'once per command' : '',
-      entry.goal ? entry.instructionRatio <= entry.goal : undefined,
-    );
-  }
-  row(
-    `  ... ${counted.counter}, median of ${counted.runs} (runs of a case up to ${(counted.spread * 100).toFixed(1)}% apart)`,
-    '',
-    '',
-    '',
-    '',
-  );
-}
-
-/**
- * Instructions per warm call, ours against bare fetch. No goal: the CPU goal
- * (+25 us) is a time, and turning it into instructions would take the
- * instructions per microsecond of this CPU on this code, which nothing here
- * measures (perf cannot count cycles in this virtual machine either).
- */
-function perCallInstructionRows(counted) {
-  if (!counted.counter) {
-    row(`client instructions per call: not measured (no counter: ${counted.reason})`, '', '', '', '');
-    return;
-  }
-  const { warmup, calls } = sizes.perCallInstructions;
-  for (const entry of counted.cases) {
-    row(
-      `client instructions per call, ${entry.name}`,
-      `${(entry.ours / 1e6).toFixed(2)} M (${signedMillions(entry.ours - entry.bare)})`,
-      `${(entry.bare / 1e6).toFixed(2)} M`,
-      `${(entry.ours / entry.bare).toFixed(2)}x`,
-      '',
-    );
-  }
-  const how = counted.split
-    ? `${calls} calls counted after ${warmup}`
-    : `${warmup} + ${calls} calls less ${warmup}`;
-  row(
-    `  ... ${counted.counter}: ${how}, a process each, ${counted.runs} runs in ${(counted.wallMs / 1000).toFixed(0)} s`,
-    '',
-    '',
-    '',
-    '',
-  );
-}
-
-function pagingRows(paging) {
-  const growth = (side) => side.samples.at(-1) - side.samples[0];
-  const oursPaging = paging.ours;
-  const acrossRepeats = (values) => values.at(-1) - values[1];
-  const signed = (mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(1)} MB`;
-  row(
-    `paging ${oursPaging.tickets} tickets x${sizes.paging.repeats}: RSS growth`,
-    `${growth(oursPaging).toFixed(1)} MB`,
-    `${growth(paging.bare).toFixed(1)} MB`,
-    signed(growth(oursPaging) - growth(paging.bare)),
-    '<= +30 MB',
-    growth(oursPaging) - growth(paging.bare) <= 30,
-  );
-  row(
-    `  ... RSS after repeat ${sizes.paging.repeats} vs repeat 1`,
-    signed(acrossRepeats(oursPaging.samples)),
-    signed(acrossRepeats(paging.bare.samples)),
-    '',
-    '<= +5 MB',
-    acrossRepeats(oursPaging.samples) <= 5,
-  );
-  // What a leak would grow: the heap in use after a full GC, each repeat alike (the bare side for scale).
-  row(
-    `  ... heap in use after repeat ${sizes.paging.repeats} vs repeat 1`,
-    signed(acrossRepeats(oursPaging.heap)),
-    signed(acrossRepeats(paging.bare.heap)),
-    '',
-    '<= +1 MB',
-    acrossRepeats(oursPaging.heap) <= 1,
-  );
-}
-
-function concurrencyRow(concurrency) {
-  const callRatio = concurrency.ours.perSecond / concurrency.bare.perSecond;
-  row(
-    `${sizes.concurrency.callers} concurrent callers, one connection (errors ${concurrency.ours.errors})`,
-    `${concurrency.ours.perSecond.toFixed(0)} calls/s`,
-    `${concurrency.bare.perSecond.toFixed(0)} calls/s`,
-    `${callRatio.toFixed(2)}x`,
-    '>= 0.9x, 0 errors',
-    callRatio >= 0.9 && concurrency.ours.errors === 0,
-  );
-  for (const [side, { byCode }] of Object.entries(concurrency)) {
-    for (const [code, count] of Object.entries(byCode))
-      row(`  ... ${side} error ${code}`, String(count), '', '', '', undefined);
-  }
-}
-
+if (wanted('intake')) intakeRows(row, await measureIntake(build, sizes.intake, shared));
 if (wanted('bulk')) await bulkRow();
-if (wanted('package')) await packageRow();
-if (wanted('catalog')) await catalogRows();
-
-/** A 10,000-step catalogue across 500 integrations (issue 26), beside the real one in the same run. */
-async function catalogRows() {
-  const scale = await measureCatalogScale(build, sizes.catalog);
-  const ms = (value) => `${value.toFixed(3)} ms`;
-  const label = `${scale.steps} steps / ${scale.integrations} integrations`;
-  row(
-    `search p99, ${label}`,
-    ms(scale.search.large.p99),
-    `${ms(scale.search.real.p99)} (${scale.realSteps} real steps)`,
-    `${(scale.search.large.p99 / scale.search.real.p99).toFixed(1)}x`,
-    '<= 1 ms',
-    scale.search.large.p99 <= 1,
-  );
-  row(
-    `describe p99 (input JSON Schema), ${label}`,
-    ms(scale.describe.large.p99),
-    `${ms(scale.describe.real.p99)} (real)`,
-    `${(scale.describe.large.p99 / scale.describe.real.p99).toFixed(1)}x`,
-    '<= 0.2 ms',
-    scale.describe.large.p99 <= 0.2,
-  );
-  const [smallest, , largest] = scale.manifestPerStep;
-  row(
-    `manifest build per step, ${largest.steps} steps`,
-    `${largest.usPerStep.toFixed(0)} us`,
-    `${smallest.usPerStep.toFixed(0)} us (${smallest.steps} steps)`,
-    `${(largest.usPerStep / smallest.usPerStep).toFixed(2)}x`,
-    '<= 1.5x (linear)',
-    largest.usPerStep / smallest.usPerStep <= 1.5,
-  );
-}
-
-/** The tarball a consumer downloads (issue 27): its budget is 700 KB packed. */
-async function packageRow() {
-  const size = await measurePackageSize();
-  const kb = (bytes) => `${(bytes / 1000).toFixed(0)} KB`;
-  row(
-    `package tarball: packed (${size.files} files, ${kb(size.unpackedBytes)} unpacked)`,
-    kb(size.packedBytes),
-    '700 KB (budget)',
-    `${(size.packedBytes / 700_000).toFixed(2)}x`,
-    '<= 1.00x',
-    size.packedBytes <= 700_000,
-  );
-}
+if (wanted('package')) await packageRow(row);
+if (wanted('catalog')) await catalogRows(row, build, sizes);
 
 async function bulkRow() {
   const { speed, perMinute, contacts } = sizes.bulk;

@@ -36,25 +36,28 @@ export async function loadClient(build) {
       load('src/http/dispatcher-wire.js'),
       load('steps/index.js'),
     ]);
-  return { Runtime, MemoryConnectionStore, sharedDispatcher, createRegistry };
+  return { build, Runtime, MemoryConnectionStore, sharedDispatcher, createRegistry };
+}
+
+/** The one ticketing connection `bench`, to the sandbox, with a token good for a day. */
+export function benchConnection(sandbox) {
+  const now = Date.now();
+  return {
+    id: 'bench',
+    integration: 'ticketing',
+    kind: 'oauth2',
+    fields: { subdomain: 'acme', baseUrl: sandbox.ticketing },
+    secrets: { accessToken: sandbox.token },
+    expiresAt: now + 24 * 3600_000,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** A runtime with one ticketing connection `bench` to the sandbox; a `transport: { fetch }` in `options` sees every request. */
 export function benchRuntime(client, sandbox, options = {}) {
-  const now = Date.now();
   return new client.Runtime({
-    store: new client.MemoryConnectionStore([
-      {
-        id: 'bench',
-        integration: 'ticketing',
-        kind: 'oauth2',
-        fields: { subdomain: 'acme', baseUrl: sandbox.ticketing },
-        secrets: { accessToken: sandbox.token },
-        expiresAt: now + 24 * 3600_000,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ]),
+    store: new client.MemoryConnectionStore([benchConnection(sandbox)]),
     ...options,
   });
 }
@@ -83,7 +86,7 @@ export async function recordRequests(client, sandbox, registry, entry) {
  * The same requests on undici's own `dispatcher.request`, the body read with
  * `body.json()`: the cheapest hand-written client, for scale (no goal).
  */
-function bareRequestClient(recorded, dispatcher) {
+export function bareRequestClient(recorded, dispatcher) {
   return async (unique) => {
     for (const request of recorded) {
       const url = new URL(request.url.replaceAll(MARKER, unique));

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Clock } from '../../clock.js';
 import { type Connection, connectionIdPattern } from '../../connection/connection.js';
 import { KeyedMutex } from '../../coordination/keyed-mutex.js';
 import { InputError, PermissionError } from '../../errors/index.js';
@@ -8,6 +9,7 @@ import { unlinkIfPresent, writeFileAtomic } from '../../files/atomic-write.js';
 import { defaultToolstepsHome } from '../../files/toolsteps-home.js';
 import { LockedRecordStore } from '../locked-record-store.js';
 import { checkConnection } from './check-connection.js';
+import { ConnectionFileCache } from './connection-file-cache.js';
 import { LOCK_GIVE_UP_MS, LOCK_STALE_MS, takeLockFile } from './connection-lock-file.js';
 import type { ConnectionStore } from './connection-store.js';
 import { FileRefreshJournal } from './file-refresh-journal.js';
@@ -20,6 +22,8 @@ export interface FileConnectionStoreOptions {
   lockStaleMs?: number;
   /** Told about a connection file `list` skips (damaged, planted, a link); default `process.emitWarning`. */
   warn?: (message: string) => void;
+  /** Where `get` reads the time a file last changed against (see ConnectionFileCache); default the system clock. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 const warnByDefault = (message: string) =>
@@ -53,6 +57,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
   private readonly lockTimeoutMs: number;
   private readonly lockStaleMs: number;
   private readonly warn: (message: string) => void;
+  private readonly cache: ConnectionFileCache;
   readonly refreshJournal: FileRefreshJournal;
 
   constructor(home: string = defaultToolstepsHome(), options: FileConnectionStoreOptions = {}) {
@@ -61,6 +66,8 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     this.lockTimeoutMs = options.lockTimeoutMs ?? LOCK_GIVE_UP_MS;
     this.lockStaleMs = options.lockStaleMs ?? LOCK_STALE_MS;
     this.warn = options.warn ?? warnByDefault;
+    const clock = options.clock ?? { now: () => Date.now() };
+    this.cache = new ConnectionFileCache(() => clock.now());
     this.refreshJournal = new FileRefreshJournal(
       (id) => `${this.fileFor(id)}.refresh`,
       () => this.ensureDirectory(),
@@ -85,13 +92,12 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
    * The directory holds every secret: no one else may list or read it.
    * `mkdir`'s mode applies only to a directory it creates, so one made
    * earlier (by hand, by a umask, by an older version) is checked: tightened
-   * to 0700 when it is ours, refused when it belongs to someone else.
+   * to 0700 when it is ours, refused when it belongs to someone else. The
+   * stat is synchronous: every `get` makes it, and on a local directory it
+   * takes microseconds, less than the promise form's thread pool hop.
    */
   private async checkDirectory(): Promise<void> {
-    const found = await fs.stat(this.directory).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    });
+    const found = statSync(this.directory, { throwIfNoEntry: false });
     if (!found) return;
     const uid = process.getuid?.();
     if (uid !== undefined && (found.mode & 0o077) !== 0) {
@@ -107,7 +113,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
 
   async get(id: string): Promise<Connection | undefined> {
     await this.checkDirectory();
-    return readConnectionFile(this.fileFor(id), id);
+    return this.cache.read(this.fileFor(id), id);
   }
 
   async list(): Promise<Connection[]> {
@@ -137,6 +143,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
 
   protected async delete(id: string): Promise<boolean> {
     await this.refreshJournal.remove(id);
+    this.cache.forget(this.fileFor(id));
     return unlinkIfPresent(this.fileFor(id));
   }
 
@@ -179,6 +186,7 @@ export class FileConnectionStore extends LockedRecordStore<Connection> implement
     await this.ensureDirectory();
     const target = this.fileFor(connection.id);
     await writeFileAtomic(target, `${JSON.stringify(connection, null, 2)}\n`);
+    this.cache.forget(target);
     // Room for a refresh's answer, made while there is room: see FileRefreshJournal.
     if (connection.secrets.refreshToken) await this.refreshJournal.reserve(connection.id);
   }

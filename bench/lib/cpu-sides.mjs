@@ -1,0 +1,26 @@
+import { median } from './per-call.mjs';
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/**
+ * This process's CPU per call (us) of each side, the median over `rounds`
+ * of `calls` calls after `warmup` calls of each: the sides interleaved
+ * round by round, so a burst of load on the shared machine hits them alike.
+ * `sides` maps a name to `async (unique) => {...}`; `unique` differs per call.
+ */
+export async function measureSides(sides, { rounds, calls, warmup }) {
+  const entries = Object.entries(sides).map(([name, run]) => ({ name, run, samples: [] }));
+  let unique = 0;
+  for (const side of entries) for (let i = 0; i < warmup; i += 1) await side.run(`w${unique++}`);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const side of entries) {
+      const started = cpuMicros();
+      for (let i = 0; i < calls; i += 1) await side.run(`r${unique++}`);
+      side.samples.push((cpuMicros() - started) / calls);
+    }
+  }
+  return Object.fromEntries(entries.map((side) => [side.name, median(side.samples)]));
+}

@@ -1,0 +1,100 @@
+const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
+
+/**
+ * The per-call rows of each connection store (issue 26): ours against the
+ * bare undici requests (plus the store's one round trip for a shared store),
+ * then node-zendesk's overhead over the same bare requests against ours.
+ */
+export function storeRows(row, measured) {
+  const { us, backends, skipped, requests } = measured;
+  for (const backend of backends) {
+    const ours = us[backend.name];
+    const baselineName = backend.roundTrip ? `bare + ${backend.roundTrip.label}` : 'bare';
+    const baseline = us[baselineName];
+    row(
+      `invoke CPU per call, get_ticket_info (${requests} req), ${backend.name}`,
+      `${ours.toFixed(0)} us (${signedUs(ours - baseline)})`,
+      `${baseline.toFixed(0)} us (${baselineName === 'bare' ? 'bare dispatcher.request' : baselineName})`,
+      `${(ours / baseline).toFixed(2)}x`,
+      '<= +25 us',
+      ours - baseline <= 25,
+    );
+  }
+  const zendesk = us['node-zendesk'];
+  if (zendesk !== undefined) {
+    const theirs = zendesk - us.bare;
+    const ours = us['memory store'] - us.bare;
+    row(
+      '  ... node-zendesk tickets.show + getComments, over bare',
+      `${zendesk.toFixed(0)} us (${signedUs(theirs)})`,
+      `${us.bare.toFixed(0)} us (bare dispatcher.request)`,
+      `${(zendesk / us.bare).toFixed(2)}x`,
+      `ours (memory, ${signedUs(ours)}) <= theirs`,
+      ours <= theirs,
+    );
+  }
+  for (const reason of skipped) row(`  ... not measured: ${reason}`, '', '', '', '');
+}
+
+/** Server CPU per MCP tools/call beyond a direct invoke in the same process, and many HTTP sessions at once. */
+export function mcpRows(row, measured) {
+  const { us, concurrent } = measured;
+  for (const [side, label] of [
+    ['stdio', 'stdio'],
+    ['http', 'Streamable HTTP'],
+  ]) {
+    row(
+      `MCP server CPU per tools/call, get_ticket_info, ${label}`,
+      `${us[side].toFixed(0)} us (${signedUs(us[side] - us.direct)})`,
+      `${us.direct.toFixed(0)} us (direct invoke)`,
+      `${(us[side] / us.direct).toFixed(2)}x`,
+      '<= +50 us',
+      us[side] - us.direct <= 50,
+    );
+  }
+  row(
+    `MCP ${concurrent.sessions} concurrent HTTP sessions, ${concurrent.calls} calls (errors ${concurrent.errors})`,
+    `${concurrent.ok} ok`,
+    `${(concurrent.calls / concurrent.seconds).toFixed(0)} calls/s`,
+    '',
+    '0 errors',
+    concurrent.errors === 0 && concurrent.ok === concurrent.calls,
+  );
+  for (const [kind, count] of Object.entries(concurrent.byKind))
+    row(`  ... ${kind}`, String(count), '', '', '');
+}
+
+/** Signed deliveries per second through `listen` against a bare HMAC-checking server, with starts counted. */
+export function intakeRows(row, measured) {
+  const { plain, queued, sizes } = measured;
+  const each = `${sizes.rounds}x${sizes.count} deliveries, ${sizes.concurrency} in flight`;
+  const intakeRow = (figure, result, goal) => {
+    const ratio = result.ours / result.bare;
+    const clean = result.lost === 0 && result.duplicated === 0 && result.refused === 0;
+    row(
+      `${figure} (${each}; lost ${result.lost}, duplicated ${result.duplicated})`,
+      `${result.ours.toFixed(0)} /s`,
+      `${result.bare.toFixed(0)} /s (bare node:http + HMAC)`,
+      `${ratio.toFixed(2)}x`,
+      `>= ${goal}x, 0 lost, 0 dup`,
+      ratio >= goal && clean,
+    );
+    row(
+      '  ... server CPU per delivery (every process of the side, from /proc)',
+      `${result.oursCpuUs.toFixed(0)} us`,
+      `${result.bareCpuUs.toFixed(0)} us`,
+      `${(result.oursCpuUs / result.bareCpuUs).toFixed(2)}x`,
+      '',
+    );
+    row(
+      `  ... ${result.started} started of ${result.sent} sent; ${result.refused} not started; redelivered tenth not answered duplicate: ${result.againNotDuplicate}`,
+      '',
+      '',
+      '',
+      '',
+    );
+  };
+  intakeRow('intake: listen, file stores', plain, 0.8);
+  if (queued.skipped) row(`  ... listen --queue not measured: ${queued.skipped}`, '', '', '', '');
+  else intakeRow('intake: listen --queue, Redis dedupe, 2 workers', queued, 0.5);
+}

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { median } from './per-call.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PROTOCOL = '2025-06-18';
+const CLIENT_INFO = { name: 'toolsteps-bench', version: '1.0.0' };
+
+/** The server child (mcp-server-child.mjs): its IPC requests, and a JSON-RPC client over its stdio. */
+export async function startServerChild(build, sandbox, maxSessions) {
+  // TOOLSTEPS_BENCH_PROFILE_DIR: the server writes a V8 CPU profile there, as the intake's children do.
+  const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(
+    process.execPath,
+    [
+      ...profile,
+      path.join(here, 'mcp-server-child.mjs'),
+      build,
+      JSON.stringify(sandbox),
+      String(maxSessions),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
+  );
+  const waiting = new Map();
+  child.on('message', (message) => {
+    const resolve = waiting.get(message.type);
+    waiting.delete(message.type);
+    resolve?.(message);
+  });
+  const ask = (type, extra = {}) =>
+    new Promise((resolve) => {
+      waiting.set(type, resolve);
+      if (type !== 'ready') child.send({ type, ...extra });
+    });
+  const ready = await ask('ready');
+  const answers = new Map();
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    answers.get(message.id)?.(message);
+    answers.delete(message.id);
+  });
+  let nextId = 0;
+  const rpc = (method, params) =>
+    new Promise((resolve) => {
+      nextId += 1;
+      const id = nextId;
+      answers.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await rpc('initialize', { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: CLIENT_INFO });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const cpu = async () => (await ask('cpu')).us;
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send({ type: 'stop' });
+    await exited;
+  };
+  return { url: ready.url, rpc, cpu, direct: async (calls) => (await ask('direct', { calls })).us, stop };
+}
+
+/** The MCP SDK's own client over Streamable HTTP, as an agent would connect. */
+export async function httpClient(url) {
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  const client = new Client(CLIENT_INFO);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** The flat tool name of get_ticket_info, as tools/list gives it. */
+async function toolName(rpc) {
+  const { result } = await rpc('tools/list', {});
+  const tool = result.tools.find((item) => item.name.includes('get_ticket_info'));
+  if (!tool) throw new Error('tools/list has no get_ticket_info tool');
+  return tool.name;
+}
+
+/**
+ * Server CPU per `tools/call` of get_ticket_info over stdio and over
+ * Streamable HTTP against `calls` direct invocations in the server process,
+ * the median of `rounds` interleaved rounds; then `sessions` HTTP sessions
+ * at once, each calling `callsPerSession` times, counting errors (a thrown
+ * call or an error result).
+ */
+export async function measureMcp(build, sandbox, { rounds, calls, warmup, sessions, callsPerSession }) {
+  const server = await startServerChild(build, sandbox, sessions + 56);
+  try {
+    const name = await toolName(server.rpc);
+    const args = { name, arguments: { ticket_id: 1 } };
+    const http = await httpClient(server.url);
+    const sides = {
+      direct: (count) => server.direct(count),
+      stdio: (count) => serverCpu(server, count, () => server.rpc('tools/call', args)),
+      http: (count) => serverCpu(server, count, () => http.callTool(args)),
+    };
+    for (const run of Object.values(sides)) await run(warmup);
+    const samples = { direct: [], stdio: [], http: [] };
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [side, run] of Object.entries(sides)) samples[side].push(await run(calls));
+    }
+    await http.close();
+    const concurrent = await concurrentSessions(server.url, args, sessions, callsPerSession);
+    return {
+      tool: name,
+      us: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])),
+      concurrent,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The server's CPU per call over `count` calls made one after another. */
+async function serverCpu(server, count, call) {
+  const started = await server.cpu();
+  for (let i = 0; i < count; i += 1) {
+    const answer = await call();
+    const result = answer.result ?? answer;
+    if (answer.error || result.isError)
+      throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+  return ((await server.cpu()) - started) / count;
+}
+
+/** `sessions` clients at once, each its own session, each making `callsPerSession` calls. */
+async function concurrentSessions(url, args, sessions, callsPerSession) {
+  const byKind = {};
+  let errors = 0;
+  let ok = 0;
+  const fail = (kind) => {
+    errors += 1;
+    byKind[kind] = (byKind[kind] ?? 0) + 1;
+  };
+  const started = performance.now();
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, () =>
+      httpClient(url).catch((error) => fail(`initialize: ${String(error?.message).slice(0, 60)}`)),
+    ),
+  );
+  await Promise.all(
+    clients.filter(Boolean).map(async (client) => {
+      for (let i = 0; i < callsPerSession; i += 1) {
+        let thrown;
+        const result = await client.callTool(args).catch((error) => {
+          thrown = error;
+        });
+        // fetch's own message says little ("fetch failed"): its cause names the socket error.
+        const cause = thrown?.cause?.code ?? thrown?.cause?.message ?? thrown?.code ?? '';
+        if (!result)
+          fail(`call threw: ${String(thrown?.message).slice(0, 40)} (${String(cause).slice(0, 40)})`);
+        else if (result.isError) fail('error result');
+        else ok += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(clients.filter(Boolean).map((client) => client.close().catch(() => undefined)));
+  return { sessions, calls: sessions * callsPerSession, ok, errors, byKind, seconds };
+}

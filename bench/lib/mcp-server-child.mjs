@@ -1,0 +1,50 @@
+/**
+ * The MCP server side of the MCP figures, in a process of its own so its CPU
+ * is all it counts: the steps served over stdio (this process's stdin and
+ * stdout) and over Streamable HTTP at once, on one runtime with the `bench`
+ * connection (memory store), one tool per step, no store watching. The
+ * parent drives both with MCP requests and, over the IPC channel, asks for
+ * this process's CPU (`cpu`) or for `calls` direct invocations of the same
+ * step in this process (`direct`), answering their CPU per call: the
+ * baseline, measured where the server runs.
+ *
+ *   node mcp-server-child.mjs <build> <sandbox JSON> <max HTTP sessions>
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchRuntime, loadClient } from './per-call.mjs';
+
+const [build, sandboxJson, maxSessionsText] = process.argv.slice(2);
+const sandbox = JSON.parse(sandboxJson);
+const client = await loadClient(build);
+const { serveMcpStdio, serveMcpHttp } = await import(
+  pathToFileURL(path.join(build, 'src/agents/mcp/serve-mcp.js')).href
+);
+const registry = client.createRegistry();
+const runtime = benchRuntime(client, sandbox);
+const served = { registry, runtime, mode: 'flat', watchIntervalMs: 0 };
+await serveMcpStdio(served);
+const http = await serveMcpHttp({ ...served, maxSessions: Number(maxSessionsText) });
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+process.on('message', async (message) => {
+  if (message.type === 'cpu') return process.send({ type: 'cpu', us: cpuMicros() });
+  if (message.type === 'direct') {
+    const started = cpuMicros();
+    for (let i = 0; i < message.calls; i += 1) {
+      await registry.invoke(runtime, 'ticketing.get_ticket_info', {
+        connection: 'bench',
+        input: { ticket_id: 1 },
+      });
+    }
+    return process.send({ type: 'direct', us: (cpuMicros() - started) / message.calls });
+  }
+  if (message.type === 'stop') {
+    await http.close();
+    process.exit(0);
+  }
+});
+process.send({ type: 'ready', url: http.url });
