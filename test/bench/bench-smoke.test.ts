@@ -38,7 +38,7 @@ describe('bench/bench.mjs --smoke', () => {
     await bundleForChild('toolsteps-bench-smoke');
     const result = spawnSync(process.execPath, ['bench/bench.mjs', '--smoke', '--build', build], {
       encoding: 'utf8',
-      timeout: 240_000,
+      timeout: 420_000,
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -69,5 +69,5 @@ describe('bench/bench.mjs --smoke', () => {
       // Each row ends with its goal and a verdict.
       expect(lines.find((line) => line.startsWith(figure))).toMatch(/ (pass|FAIL)$/);
     }
-  }, 300_000);
+  }, 480_000);
 });
