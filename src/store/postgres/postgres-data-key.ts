@@ -32,6 +32,11 @@ export class PostgresDataKey {
     return rows[0]?.wrapped;
   }
 
+  /** The box a wrapped key read with a record opens to (`SealedRows.readWithKey`); none: the master key's. */
+  boxOf(wrapped: string | undefined): SecretBox {
+    return wrapped === undefined ? this.master : this.wrapping.boxOf(wrapped);
+  }
+
   /** The tenant's box, in a transaction of the tenant; `forWriting` makes the key when there is none. */
   async boxIn(client: PgClient, forWriting = false): Promise<SecretBox> {
     let stored = await this.stored(client);
@@ -44,7 +49,7 @@ export class PostgresDataKey {
       );
       stored = (await this.stored(client))!;
     }
-    return this.wrapping.boxOf(stored);
+    return this.boxOf(stored);
   }
 
   /** Wraps the key with the current master key when an older one wrapped it; true when it did. */

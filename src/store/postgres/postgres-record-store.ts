@@ -67,12 +67,10 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
   async get(id: string): Promise<T | undefined> {
     const { sessions, tenant } = this.scope;
     const floor = this.sealing.floor(id);
-    return sessions.inTenant(tenant, async (client) => {
-      const stored = await this.rows.read(client, tenant, id);
-      if (!stored) return undefined;
-      this.box = await this.scope.keys.boxIn(client);
-      return this.open(id, stored, floor);
-    });
+    const found = await sessions.inTenant(tenant, (client) => this.rows.readWithKey(client, tenant, id));
+    if (!found) return undefined;
+    this.box = this.scope.keys.boxOf(found.wrappedKey);
+    return this.open(id, found.stored, floor);
   }
 
   async list(): Promise<T[]> {
