@@ -233,6 +233,16 @@ export class OAuthProvider {
     this.access.delete(accessToken);
   }
 
+  /**
+   * Everything issued for one account, access and refresh tokens alike,
+   * stops working: what a provider does when its admin removes the app's
+   * access, so the only way back is signing in again.
+   */
+  revokeAccount(account: string): void {
+    for (const [token, grant] of this.access) if (grant.account === account) this.access.delete(token);
+    for (const [token, grant] of this.refresh) if (grant.account === account) this.refresh.delete(token);
+  }
+
   reset(): void {
     this.codes.clear();
     this.access.clear();

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_TICKETING_ACCOUNT } from '../../cli/sandbox-connect-settings.js';
 import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
 
@@ -274,5 +275,40 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
       .poll(() => events.textContent(), { timeout: 30_000 })
       .toMatch(/Ticket status changed(?! \(test\))/);
     await screenshot(page, 'trigger-event-arrived');
+  });
+
+  it('offers to reconnect an account whose access the provider revoked, and the reconnected account works', async () => {
+    const form = page.locator('#step-form');
+    const chooseTicket = async () => {
+      await tab('Steps').click();
+      await page.getByLabel('Search tool steps').fill('get ticket');
+      await page.getByRole('button', { name: 'Get Ticket Info', exact: true }).click();
+      await formReady();
+      const ticket = form.getByLabel('Ticket id', { exact: true });
+      await expect.poll(() => ticket.locator(`option[value="${createdTicketId}"]`).count()).toBe(1);
+      await ticket.selectOption(createdTicketId);
+    };
+    await chooseTicket();
+    // The account's admin removed the app at the provider: every token it held, refresh tokens too, is dead.
+    builder.sandbox.ticketing.oauth.revokeAccount(SANDBOX_TICKETING_ACCOUNT);
+    await form.getByRole('button', { name: 'Test step' }).click();
+    const outcome = form.getByRole('region', { name: 'Test result' });
+    await expect.poll(() => outcome.textContent()).not.toMatch(/^\s*$/);
+    expect(await outcome.textContent()).not.toMatch(/Ran in/);
+    const picker = page.locator('#step-connection');
+    const reconnect = picker.getByRole('button', { name: 'Reconnect' });
+    await expect.poll(() => reconnect.isVisible()).toBe(true);
+    await screenshot(page, 'reconnect-offered');
+    await reconnect.click();
+    const back = (url: URL) => url.origin === builder.origin && url.searchParams.has('toolsteps_connect');
+    await page.waitForURL((url) => back(url) || url.origin === builder.sandbox.url);
+    if (!back(new URL(page.url()))) {
+      await allowIfAsked(page);
+      await page.waitForURL(back);
+    }
+    await chooseTicket();
+    await form.getByRole('button', { name: 'Test step' }).click();
+    await expect.poll(() => outcome.textContent()).toMatch(/Ran in/);
+    expect(await picker.getByRole('button', { name: 'Reconnect' }).isVisible()).toBe(false);
   });
 });
