@@ -43,6 +43,8 @@ export function noteCuts(cuts: number): void {
  */
 export function refusedBeforeSending(error: ToolstepsError): boolean {
   if (error.code === 'input_invalid' || error.code === 'credit_budget_exceeded') return true;
+  // Our own not_found (an id this tenant does not hold) has no status; a provider's 404 has one.
+  if (error.code === 'not_found' && error.status === undefined) return true;
   // The same classes also carry a provider's own 403 (status set): that is a failure, not a refusal.
   // Without a status it is ours (a project-scope constraint, the Enterprise rule); a scope check may
   // have read first, but the change asked for was never sent.

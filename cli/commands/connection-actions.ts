@@ -3,6 +3,7 @@ import type { ConnectionSecrets } from '../../src/connection/connection.js';
 import { parseConnectionFields } from '../../src/connection/connection-fields.js';
 import { connectionState } from '../../src/connection/connection-state.js';
 import { InputError } from '../../src/errors/input-error.js';
+import { NotFoundError } from '../../src/errors/not-found-error.js';
 import type { Integration } from '../../src/step/define-integration.js';
 import { checkConnection } from '../../src/store/connections/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
@@ -207,7 +208,11 @@ export async function rekeyConnections(
 export async function removeConnection(id: string, _options: unknown, command: Command): Promise<void> {
   const { store } = await cliContext();
   const removed = await store.remove(id);
-  if (!removed) throw new InputError(`No connection with id "${id}".`, [{ path: 'id', message: 'unknown' }]);
+  if (!removed) {
+    throw new NotFoundError(`No connection with id "${id}".`, {
+      fields: [{ path: 'id', message: 'unknown' }],
+    });
+  }
   if (command.optsWithGlobals().json) printJson({ id, removed: true });
   else process.stdout.write(`Removed connection "${id}".\n`);
 }

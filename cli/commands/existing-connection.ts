@@ -1,4 +1,5 @@
 import { InputError } from '../../src/errors/input-error.js';
+import { NotFoundError } from '../../src/errors/not-found-error.js';
 import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
 
 /**
@@ -21,13 +22,13 @@ export async function refuseOverwrite(
   );
 }
 
-/** The stored connection, or an InputError (exit 2) naming the id. */
+/** The stored connection, or a NotFoundError (exit 2) naming the id: another tenant's is not found alike. */
 export async function requireConnection(store: ConnectionStore, id: string) {
   const connection = await store.get(id);
   if (!connection) {
-    throw new InputError(`No connection with id "${id}". List them with: toolsteps connections list.`, [
-      { path: 'id', message: 'unknown' },
-    ]);
+    throw new NotFoundError(`No connection with id "${id}". List them with: toolsteps connections list.`, {
+      fields: [{ path: 'id', message: 'unknown' }],
+    });
   }
   return connection;
 }

@@ -155,6 +155,10 @@ export interface SearchCriteria {
   position?: string;
   seniority?: string;
   department?: string;
+  /** Part of the person's city, state or country, case-insensitive. */
+  location?: string;
+  /** Exactly the company's size band, e.g. "51-200". */
+  company_size?: string;
 }
 
 /** Filters combine (AND); company matches the start of a name or the domain; position matches every word. */
@@ -178,6 +182,13 @@ function freeTextMatches(value: string, query: string): boolean {
   return want.every((word) => have.includes(word)) || have.every((word) => want.includes(word));
 }
 
+/** A location filter finds part of the city, the state or the country. */
+function placeMatches(record: PersonRecord, query: string): boolean {
+  const wanted = query.trim().toLowerCase();
+  const { city, state, country } = record.location;
+  return [city, state, country].some((place) => place?.toLowerCase().includes(wanted));
+}
+
 export function searchPeople(criteria: SearchCriteria): PersonRecord[] {
   const companyTerm = criteria.company?.trim().toLowerCase();
   const positionWords = criteria.position?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
@@ -194,6 +205,7 @@ export function searchPeople(criteria: SearchCriteria): PersonRecord[] {
     }
     if (criteria.seniority && !freeTextMatches(record.seniority, criteria.seniority)) return false;
     if (criteria.department && !freeTextMatches(record.department, criteria.department)) return false;
-    return true;
+    if (criteria.company_size && company?.size_range !== criteria.company_size) return false;
+    return !criteria.location || placeMatches(record, criteria.location);
   });
 }

@@ -41,7 +41,15 @@ export const ANZ_DATA_SANDBOX_KEY = 'anz_sandbox_key_0001';
 
 const PERSON_KEYS = ['profile_url', 'email', 'profile_slug'];
 const COMPANY_KEYS = ['profile_url', 'domain', 'abn', 'website'];
-const SEARCH_FILTERS = ['company', 'position', 'seniority', 'department'] as const;
+// Location and company size: names of our choosing (the spec says the filters exist, not their names).
+const SEARCH_FILTERS = [
+  'company',
+  'position',
+  'seniority',
+  'department',
+  'location',
+  'company_size',
+] as const;
 const SEARCH_DEFAULT_LIMIT = 10;
 const SEARCH_MAX_LIMIT = 100;
 

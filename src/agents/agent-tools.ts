@@ -1,5 +1,5 @@
 import type { Registry } from '../catalog/registry.js';
-import { InputError } from '../errors/index.js';
+import { InputError, NotFoundError } from '../errors/index.js';
 import type { OptionsCall } from '../options/resolve-options.js';
 import type { InvocationResult, Runtime } from '../runtime/runtime.js';
 import type { AnyStep } from '../step/define-step.js';
@@ -150,10 +150,16 @@ export class AgentTools {
         { path: CONNECTION_ARGUMENT, message: `required: one of ${ids.join(', ')}` },
       ]);
     }
-    if (typeof chosen !== 'string' || !ids.includes(chosen)) {
+    if (typeof chosen !== 'string') {
       throw new InputError(`\`connection\` must be one of ${ids.join(', ')}.`, [
         { path: CONNECTION_ARGUMENT, message: `must be one of ${ids.join(', ')}` },
       ]);
+    }
+    if (!ids.includes(chosen)) {
+      // Not this tenant's (or filtered out): not found, whether or not another tenant holds the id.
+      throw new NotFoundError(`No connection with id "${chosen}" here: one of ${ids.join(', ')}.`, {
+        fields: [{ path: CONNECTION_ARGUMENT, message: `unknown connection id: one of ${ids.join(', ')}` }],
+      });
     }
     return chosen;
   }

@@ -1,5 +1,5 @@
 import type { Connection } from '../connection/connection.js';
-import { InputError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 
 /** A connection as an agent may see it: its id and label, never a field or a secret. */
@@ -31,9 +31,9 @@ export async function loadConnectionChoices(
   for (const id of pinned) {
     const connection = all.find((candidate) => candidate.id === id);
     if (!connection) {
-      throw new InputError(
+      throw new NotFoundError(
         `No connection with id "${id}" to pin. List them with: toolsteps connections list.`,
-        [{ path: 'connection', message: 'unknown connection id' }],
+        { fields: [{ path: 'connection', message: 'unknown connection id' }] },
       );
     }
     choices.set(connection.integration, [optionOf(connection)]);

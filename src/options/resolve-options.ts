@@ -89,8 +89,8 @@ function capped(page: z.output<typeof OptionsPage>): OptionsAnswer {
 /**
  * The choices of one field: a closed list answered here, else the source's
  * resolver run through the step pipeline and its answer cached for
- * OPTIONS_CACHE_TTL_MS per tenant, connection, step, field, query, cursor
- * and depended-on input. Bad arguments send nothing.
+ * OPTIONS_CACHE_TTL_MS per tenant, connection, step, field, query, cursor,
+ * depended-on input and constraints. Bad arguments send nothing.
  * @throws InputError (no such field, bad query or input, no connection), and whatever the pipeline throws.
  */
 export async function resolveOptions(
@@ -126,6 +126,8 @@ export async function resolveOptions(
     query,
     cursor,
     input,
+    // A source offers only what the step's constraints allow: a narrower caller never reads a wider answer.
+    call.constraints ?? null,
   ]);
   return runtime.answers.get(key, OPTIONS_CACHE_TTL_MS, async () =>
     capped(

@@ -1,7 +1,7 @@
 import { type Connection, secretValues } from '../connection/connection.js';
 import { resolveBaseUrl } from '../connection/connection-fields.js';
 import type { TokenRefresher } from '../connection/token-refresher.js';
-import { AuthError, InputError } from '../errors/index.js';
+import { AuthError, InputError, NotFoundError } from '../errors/index.js';
 import type { BoundCredentials } from '../http/http-client.js';
 import type { Integration } from '../step/define-integration.js';
 import type { AnyStep } from '../step/define-step.js';
@@ -22,9 +22,11 @@ export interface BoundConnection {
 async function loadConnection(store: ConnectionStore, step: AnyStep, reference: string | Connection) {
   const connection = typeof reference === 'string' ? await store.get(reference) : reference;
   if (!connection) {
-    throw new InputError(
+    // The store is the tenant's own: another tenant's id is missing here exactly as one nobody holds,
+    // so the refusal (code, message, fields) cannot tell the two apart.
+    throw new NotFoundError(
       `No connection with id "${reference as string}". Add one with: toolsteps connections add.`,
-      [{ path: 'connection', message: 'unknown connection id' }],
+      { fields: [{ path: 'connection', message: 'unknown connection id' }], sent: false },
     );
   }
   if (connection.integration !== step.integration.id) {
@@ -49,7 +51,8 @@ async function loadConnection(store: ConnectionStore, step: AnyStep, reference: 
  * Stage 3: loads the connection, checks it belongs to the step's integration
  * and holds its secrets, resolves its base URL, and refreshes its token when
  * it is near expiry; the credentials it returns can refresh again on a 401.
- * @throws InputError (unknown or mismatched connection), AuthError (no secret, refresh refused).
+ * @throws NotFoundError (no such connection in the tenant), InputError (another integration's connection),
+ *   AuthError (no secret, refresh refused).
  */
 export async function bindConnection(
   step: AnyStep,

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../clock.js';
-import { type FieldIssue, InputError } from '../errors/index.js';
+import { type FieldIssue, InputError, NotFoundError } from '../errors/index.js';
 import { compileMapping } from '../mapping/mapping.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -200,9 +200,10 @@ export class TriggerSubscriptions {
       throw error;
     });
     if (!found) {
-      throw new InputError(`No subscription with id "${id}". List them with: toolsteps subscriptions.`, [
-        { path: 'subscription', message: 'unknown subscription id' },
-      ]);
+      // Another tenant's subscription is missing from this tenant's store exactly as one nobody holds.
+      throw new NotFoundError(`No subscription with id "${id}". List them with: toolsteps subscriptions.`, {
+        fields: [{ path: 'subscription', message: 'unknown subscription id' }],
+      });
     }
     return found;
   }

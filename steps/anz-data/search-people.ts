@@ -8,11 +8,17 @@ import {
   creditsChargedDescription,
   reportCharge,
 } from './lib/credits.js';
-import { departmentOptions, seniorityOptions } from './lib/filter-options.js';
+import {
+  COMPANY_SIZES,
+  companySizeOptions,
+  departmentOptions,
+  locationOptions,
+  seniorityOptions,
+} from './lib/filter-options.js';
 import { anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './lib/operations.js';
 import { readAnswer, SearchAnswer, toPersonSummary } from './lib/provider-records.js';
 
-const CRITERIA = ['company', 'position', 'seniority', 'department'] as const;
+const CRITERIA = ['company', 'position', 'seniority', 'department', 'location', 'company_size'] as const;
 const { method, path } = anzDataApi.searchPeople;
 
 const criterion = (description: string) => z.string().trim().min(1).max(200).optional().describe(description);
@@ -24,9 +30,9 @@ export default defineStep({
   integration: anzData,
   title: 'People Search',
   description:
-    'Find people at Australian and New Zealand companies by company, position, seniority and department; filters combine.',
+    'Find people at Australian and New Zealand companies by company, position, seniority, department, location and company size; filters combine.',
   agentDescription:
-    'Searches people by any combination of company, position, seniority and department (at least one). Returns profiles without contact details: enrich a profile_url with People Enrichment to get emails and phones. Costs 1 credit per person returned, so limit is the worst case (default 10, max 100); no results cost nothing. Keep limit small when you need only a few people.',
+    'Searches people by any combination of company, position, seniority, department, location and company size (at least one). Returns profiles without contact details: enrich a profile_url with People Enrichment to get emails and phones. Costs 1 credit per person returned, so limit is the worst case (default 10, max 100); no results cost nothing. Keep limit small when you need only a few people.',
   keywords: [
     'search people',
     'find people',
@@ -36,13 +42,25 @@ export default defineStep({
     'decision makers',
     'who works at',
   ],
-  options: { seniority: seniorityOptions, department: departmentOptions },
+  options: {
+    seniority: seniorityOptions,
+    department: departmentOptions,
+    location: locationOptions,
+    company_size: companySizeOptions,
+  },
   input: z
     .strictObject({
       company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
       position: criterion('Words of the job title, e.g. "engineering manager".'),
       seniority: Seniority.optional(),
       department: Department.optional(),
+      location: criterion(
+        'City, state or territory, or country, e.g. "Sydney", "NSW" or "New Zealand"; part of the value matches.',
+      ),
+      company_size: z
+        .enum(COMPANY_SIZES)
+        .optional()
+        .describe("The size band of the person's company, in employees."),
       limit: z
         .number()
         .int()
@@ -60,7 +78,7 @@ export default defineStep({
       });
     })
     .meta({
-      description: 'At least one of company, position, seniority or department; they combine (AND).',
+      description: `At least one of ${CRITERIA.join(', ')}; they combine (AND).`,
       anyOf: CRITERIA.map((name) => ({ required: [name] })),
     }),
   output: z.object({
@@ -96,6 +114,8 @@ export default defineStep({
         position: input.position,
         seniority: input.seniority,
         department: input.department,
+        location: input.location,
+        company_size: input.company_size,
         limit: input.limit,
       }),
     );

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { definedOnly, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { DomainName, ProjectDomain, toProjectDomain } from './lib/domain-schema.js';
 import { projectRequest, unlessNotFound } from './lib/project-request.js';
 
@@ -27,6 +28,7 @@ export default defineStep({
       'Redirect this domain to another domain of the project instead of serving it.',
     ),
   }),
+  options: { project: projectOptions },
   output: z.object({
     domain: ProjectDomain.describe('The domain as assigned.'),
     already_done: z

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep, ProviderError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import {
   EnvComment,
   EnvGitBranch,
@@ -53,6 +54,7 @@ export default defineStep({
     .superRefine((value, context) => {
       for (const issue of envRuleIssues(value)) context.addIssue({ code: 'custom', ...issue });
     }),
+  options: { project: projectOptions, targets: environmentOptions },
   output: OneEnvVar,
   access: 'write',
   // Upsert: the same variable twice leaves one variable with that value.

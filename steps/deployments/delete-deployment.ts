@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { DeploymentId } from './lib/deployment-schema.js';
+import { recentDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
@@ -18,6 +19,7 @@ export default defineStep({
     'Deletes one deployment permanently; its unique URL stops working and it cannot be undone. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only use when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
   input: z.strictObject({ deployment_id: DeploymentId }),
+  options: { deployment_id: recentDeploymentOptions },
   output: removalOutput(
     'deployment_id',
     'The deleted deployment.',

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { EnvId } from './lib/env-schema.js';
+import { envVarOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
 import { removalOutput } from './lib/removal.js';
 
@@ -15,6 +17,7 @@ export default defineStep({
     'Removes one environment variable (by id, from List Env Vars) from every environment it applied to; the next deployment builds without it, and its value is gone permanently. Only use when the user asked. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete env', 'remove env var', 'remove secret', 'unset'],
   input: z.strictObject({ project: ProjectRef, env_id: EnvId }),
+  options: { project: projectOptions, env_id: envVarOptions },
   output: removalOutput(
     'env_id',
     'The removed variable.',

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { projectRequest } from './lib/project-request.js';
 import { removalOutput } from './lib/removal.js';
 
@@ -14,6 +15,7 @@ export default defineStep({
     'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only use when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
   input: z.strictObject({ project: ProjectRef }),
+  options: { project: projectOptions },
   output: removalOutput(
     'project',
     'The project name or id, as given.',

@@ -14,6 +14,7 @@ import {
   withinBudget,
 } from './lib/build-events.js';
 import { DeploymentId } from './lib/deployment-schema.js';
+import { recentDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 
@@ -52,6 +53,7 @@ export default defineStep({
       path: ['tail'],
       message: 'tail reads the end of the log; a cursor continues after a page. Pass one of them.',
     }),
+  options: { deployment_id: recentDeploymentOptions },
   output: z.object({
     events: z.array(BuildEvent).describe('Build events, oldest first.'),
     has_more: z.boolean().describe('Whether more events exist now after this page.'),

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { Deployment, DeploymentId } from './lib/deployment-schema.js';
+import { recentDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { fetchDeployment } from './lib/project-scope.js';
 
@@ -14,6 +15,7 @@ export default defineStep({
     'Reads one deployment by id (or hostname). Use it to check whether a deployment you created is READY, still BUILDING, or failed (ERROR, with error_message); poll it after Create Deployment rather than creating again. For the build output itself use Get Deployment Events. Read-only and safe to retry.',
   keywords: ['deployment', 'status', 'state', 'details', 'inspect', 'is it live', 'deploy status'],
   input: z.strictObject({ deployment_id: DeploymentId }),
+  options: { deployment_id: recentDeploymentOptions },
   output: z.object({ deployment: Deployment.describe('The deployment as it is now.') }),
   access: 'read',
   idempotent: true,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { projectRequest } from './lib/project-request.js';
 import { OneProject, toProject } from './lib/project-schema.js';
 
@@ -14,6 +15,7 @@ export default defineStep({
     'Reads one project by name or id: framework, build settings, connected git repository and production branch, and its newest deployment. Read-only and safe to retry.',
   keywords: ['project', 'project settings', 'details', 'repository', 'build settings'],
   input: z.strictObject({ project: ProjectRef }),
+  options: { project: projectOptions },
   output: OneProject,
   access: 'read',
   idempotent: true,

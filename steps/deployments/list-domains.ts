@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { ProjectDomain, toProjectDomain } from './lib/domain-schema.js';
 import { projectRequest } from './lib/project-request.js';
 import { pageLimit, readTimePage, TimeCursor } from './lib/time-page.js';
@@ -20,6 +21,7 @@ export default defineStep({
     limit: pageLimit(20),
     cursor: TimeCursor.optional(),
   }),
+  options: { project: projectOptions },
   output: cursorPageOutput('domains', ProjectDomain, {
     items: 'This page of domains, newest first.',
     cursor: 'Pass as cursor to get the next page; null on the last page.',

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { EnvGitBranch, EnvVar, toEnvVar } from './lib/env-schema.js';
 import { projectRequest } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
@@ -20,6 +21,7 @@ export default defineStep({
     project: ProjectRef,
     git_branch: EnvGitBranch.optional().describe('Only variables that apply to this preview branch.'),
   }),
+  options: { project: projectOptions },
   output: z.object({ env_vars: z.array(EnvVar).describe('The variables, values withheld unless plain.') }),
   access: 'read',
   idempotent: true,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { cursorPageOutput, defineStep, InputError } from '../../src/kit/index.js';
 import { deployments, TeamId } from './integration.js';
+import { teamOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, refuseAccountWide } from './lib/project-scope.js';
 import { TeamMember, toTeamMember } from './lib/team-schema.js';
@@ -37,6 +38,7 @@ export default defineStep({
     limit: pageLimit(20),
     cursor: TimeCursor.optional(),
   }),
+  options: { team: teamOptions },
   output: cursorPageOutput('members', TeamMember, {
     items: 'This page of members, newest first.',
     cursor: 'Pass as cursor to get the next page; null on the last page.',

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { DomainName } from './lib/domain-schema.js';
+import { projectDomainOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
 import { removalOutput } from './lib/removal.js';
 
@@ -15,6 +17,7 @@ export default defineStep({
     'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only use when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
   input: z.strictObject({ project: ProjectRef, domain: DomainName }),
+  options: { project: projectOptions, domain: projectDomainOptions },
   output: removalOutput(
     'domain',
     'The removed domain.',

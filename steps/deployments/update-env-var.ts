@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import {
   EnvComment,
   EnvGitBranch,
@@ -15,6 +16,7 @@ import {
   toEnvVar,
   toProviderEnv,
 } from './lib/env-schema.js';
+import { envVarOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
 
 export default defineStep({
@@ -43,6 +45,7 @@ export default defineStep({
       }
       for (const issue of envRuleIssues(value)) context.addIssue({ code: 'custom', ...issue });
     }),
+  options: { project: projectOptions, env_id: envVarOptions, targets: environmentOptions },
   output: OneEnvVar,
   access: 'write',
   idempotent: true,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { definedOnly, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
+import { projectOptions } from './lib/deployments-options.js';
 import { projectRequest } from './lib/project-request.js';
 import { OneProject, ProjectName, toProject } from './lib/project-schema.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
@@ -34,6 +35,7 @@ export default defineStep({
       path: ['settings'],
       message: 'give a new name or at least one setting to change',
     }),
+  options: { project: projectOptions },
   output: OneProject,
   access: 'write',
   // The same PATCH twice leaves the project as once: safe to replay.

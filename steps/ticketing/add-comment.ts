@@ -5,6 +5,7 @@ import { CommentVisibility } from './lib/comment-schema.js';
 import { UserId } from './lib/people-schema.js';
 import { Ticket, TicketId, UploadTokens } from './lib/ticket-schema.js';
 import { putTicket } from './lib/ticket-update.js';
+import { requesterOptions, ticketOptions } from './lib/ticketing-options.js';
 
 const CHECK_HINT =
   'The comment may or may not have been added. List Comments with newest_first: true before adding it again.';
@@ -37,6 +38,7 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   checkHint: () => CHECK_HINT,
+  options: { ticket_id: ticketOptions, author_id: requesterOptions },
   variables: { ticket_id: '$.ticket.id', comment_id: '$.comment_id', updated_at: '$.ticket.updated_at' },
   examples: [
     {

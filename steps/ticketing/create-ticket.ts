@@ -15,7 +15,14 @@ import {
   TicketType,
   UploadTokens,
 } from './lib/ticket-schema.js';
-import { assigneeOptions, tagOptions, ticketFormOptions } from './lib/ticketing-options.js';
+import {
+  assigneeOptions,
+  groupOptions,
+  organizationOptions,
+  requesterOptions,
+  tagOptions,
+  ticketFormOptions,
+} from './lib/ticketing-options.js';
 
 const ListedTickets = z.object({ tickets: z.array(Ticket) });
 
@@ -80,7 +87,17 @@ export default defineStep({
       ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
       : undefined,
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
-  options: { assignee: assigneeOptions, tags: tagOptions, ticket_form_id: ticketFormOptions },
+  options: {
+    assignee: assigneeOptions,
+    tags: tagOptions,
+    ticket_form_id: ticketFormOptions,
+    requester_id: requesterOptions,
+    group_id: groupOptions,
+    organization_id: organizationOptions,
+    // Followers are agents; CCs can be anyone.
+    followers: assigneeOptions,
+    collaborators: requesterOptions,
+  },
   accountSchema: customFieldSchema,
   examples: [
     {

@@ -4,6 +4,7 @@ import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserFields } from './lib/people-schema.js';
 import { readAnswer, readMember } from './lib/read-answer.js';
+import { organizationOptions } from './lib/ticketing-options.js';
 
 const CreateUserInput = z.strictObject({
   name: z.string().trim().min(1).max(255).describe('Full name.'),
@@ -45,6 +46,7 @@ export default defineStep({
     input.email || input.external_id
       ? 'The user may or may not have been created. Call Create User again with the same email or external_id: it looks the user up first.'
       : 'The user may or may not have been created. Search Users by name before creating again.',
+  options: { organization_id: organizationOptions },
   variables: { user_id: '$.user.id', email: '$.user.email' },
   examples: [
     {

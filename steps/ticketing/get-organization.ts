@@ -4,6 +4,7 @@ import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Organization, OrganizationId } from './lib/people-schema.js';
 import { getRecord } from './lib/read-answer.js';
+import { organizationOptions } from './lib/ticketing-options.js';
 
 export default defineStep({
   id: 'ticketing.get_organization',
@@ -17,6 +18,7 @@ export default defineStep({
   output: z.object({ organization: Organization }),
   access: 'read',
   idempotent: true,
+  options: { organization_id: organizationOptions },
   variables: { organization_id: '$.organization.id', name: '$.organization.name' },
   examples: [{ title: 'Read organization 1 (Acme)', input: { organization_id: 1 } }],
   async run(input, { http }) {

@@ -4,6 +4,7 @@ import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserId } from './lib/people-schema.js';
 import { getRecord } from './lib/read-answer.js';
+import { requesterOptions } from './lib/ticketing-options.js';
 
 export default defineStep({
   id: 'ticketing.get_user',
@@ -17,6 +18,7 @@ export default defineStep({
   output: z.object({ user: User }),
   access: 'read',
   idempotent: true,
+  options: { user_id: requesterOptions },
   variables: { user_id: '$.user.id', name: '$.user.name', email: '$.user.email', role: '$.user.role' },
   examples: [{ title: 'Read user 3 (the seeded requester)', input: { user_id: 3 } }],
   async run(input, { http }) {

@@ -5,6 +5,7 @@ import { CommentVisibility, CommentWithFiles } from './lib/comment-schema.js';
 import { type CursorPageRead, CursorPaging, readCursorPage } from './lib/cursor-list.js';
 import { ticketingPath } from './lib/paths.js';
 import { TicketId } from './lib/ticket-schema.js';
+import { ticketOptions } from './lib/ticketing-options.js';
 
 /**
  * The provider cannot filter comments by visibility, so a filtered list reads
@@ -37,6 +38,7 @@ export default defineStep({
   }),
   access: 'read',
   idempotent: true,
+  options: { ticket_id: ticketOptions },
   variables: { comment_ids: '$.comments[*].id', bodies: '$.comments[*].body', next_cursor: '$.next_cursor' },
   examples: [
     {

@@ -4,6 +4,7 @@ import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserFields, UserId } from './lib/people-schema.js';
 import { readMember } from './lib/read-answer.js';
+import { organizationOptions, requesterOptions } from './lib/ticketing-options.js';
 
 const CHANGES = [
   'name',
@@ -50,6 +51,7 @@ export default defineStep({
   access: 'write',
   // It sets fields to given values: sent twice, it leaves the user as sent once.
   idempotent: true,
+  options: { user_id: requesterOptions, organization_id: organizationOptions },
   variables: { user_id: '$.user.id', email: '$.user.email', role: '$.user.role' },
   examples: [{ title: 'Give user 3 a phone number', input: { user_id: 3, phone: '+61 2 5550 1234' } }],
   async run(input, { http }) {

@@ -57,7 +57,7 @@ describe('AgentTools filters', () => {
     const runtime = new Runtime({ store: new MemoryConnectionStore([connection('t', 'ticketing')]) });
     await expect(
       AgentTools.load({ registry: createRegistry(), runtime, connections: ['nope'] }),
-    ).rejects.toMatchObject({ code: 'input_invalid', fields: [{ path: 'connection' }] });
+    ).rejects.toMatchObject({ code: 'not_found', fields: [{ path: 'connection' }] });
   });
 
   it('refuse a paid lookup above the credit budget before sending', async () => {

@@ -177,9 +177,9 @@ describe('triggers status', () => {
     expect(gone.out).toContain('at the provider: GONE');
   });
 
-  it('an unknown subscription is bad input (exit 2)', async () => {
+  it('an unknown subscription is not found, refused like bad input (exit 2)', async () => {
     const result = await cli('triggers', 'status', 'sub_nothere00', '--json');
     expect(result.code).toBe(2);
-    expect(jsonError(result).code).toBe('input_invalid');
+    expect(jsonError(result).code).toBe('not_found');
   });
 });

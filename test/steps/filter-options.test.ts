@@ -49,6 +49,49 @@ describe('closed-list filters', () => {
     expect((found.output as { people: unknown[] }).people.length).toBeGreaterThan(0);
   });
 
+  it('ANZ company size and location: closed lists, and the sandbox searches by each', async () => {
+    expect(await values('anz_data.search_people', 'company_size')).toEqual([
+      '1-10',
+      '11-50',
+      '51-200',
+      '201-500',
+      '501-1000',
+      '1001-5000',
+      '5001-10000',
+      '10001+',
+    ]);
+    expect(await values('anz_data.search_people', 'location', 'new')).toEqual(['New Zealand', 'NSW']);
+    const slugs = async (input: Record<string, unknown>) => {
+      const found = await fx.invokeUnchecked(
+        'anz_data.search_people',
+        { ...input, limit: 20 },
+        { connection: 'anz' },
+      );
+      return (found.output as { people: { profile_slug: string }[] }).people.map(
+        (person) => person.profile_slug,
+      );
+    };
+    expect(await slugs({ company_size: '11-50' })).toEqual(['isla-jones', 'tane-walker', 'sophie-clark']);
+    expect(await slugs({ location: 'New Zealand' })).toEqual(['aroha-ngata', 'tane-walker', 'sophie-clark']);
+    // Combined (AND): Sydney's people at the two 51-200 companies; Melbourne's Priya is left out.
+    expect(await slugs({ location: 'NSW', company_size: '51-200' })).toEqual([
+      'olivia-nguyen',
+      'liam-murphy',
+      'jack-wilson',
+      'mia-thompson',
+      'lucas-white',
+      'ava-harris',
+    ]);
+    const sent = fx.sandbox.server.requestLog.filter((entry) => entry.path === '/search/people').at(-1)!;
+    expect(JSON.parse(sent.rawBody)).toMatchObject({ location: 'NSW', company_size: '51-200' });
+    await expect(
+      fx.invokeUnchecked('anz_data.search_people', { company_size: '50-200' }, { connection: 'anz' }),
+    ).rejects.toMatchObject({
+      code: 'input_invalid',
+      fields: [expect.objectContaining({ path: 'company_size' })],
+    });
+  });
+
   it('contact data industry and country (location): closed lists on both searches', async () => {
     expect(await values('contact_data.search_companies', 'industry', 'soft')).toEqual(['Software']);
     expect(await values('contact_data.search_contacts', 'location', 'united')).toEqual([

@@ -36,6 +36,10 @@ export const anzDataApi = {
       position: 'position',
       seniority: 'seniority',
       department: 'department',
+      // integrations.md: "Field names for the location filter and the company size filter: not shown."
+      // These are our names for them; re-pointing to the provider's means editing these two.
+      location: 'location',
+      company_size: 'company_size',
       limit: 'limit',
     },
     paid: true,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { fixedOptions, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
 import { CANCELABLE_STATES } from './deployment-schema.js';
 import { deploymentsPath } from './paths.js';
-import { allowedProjects } from './project-scope.js';
+import { allowedProjects, refuseAccountWide } from './project-scope.js';
 
 /**
  * Where the deployments fields' choices come from: the connection's
@@ -42,10 +42,11 @@ export const projectOptions: OptionsSource = {
 
 const Team = z.object({ id: z.string(), slug: z.string(), name: z.string().nullable().optional() });
 
-/** The teams the connection's user belongs to. */
+/** The teams the connection's user belongs to; refused, as the team steps are, under project scoping. */
 export const teamOptions: OptionsSource = {
   searchable: false,
-  async load({ query }, { http }) {
+  async load({ query }, { http, constraints }) {
+    refuseAccountWide(allowedProjects(constraints), 'Listing teams');
     const response = await http.request({ method: 'GET', path: deploymentsPath('teams') });
     const page = z.object({ teams: z.array(Team) }).parse(response.body);
     const items = page.teams.map((team) => ({
@@ -65,27 +66,38 @@ const Listed = z.object({
   readyState: z.string().optional(),
 });
 
+/**
+ * Deployments, newest first, within the project constraints: those in
+ * `states` (the provider filters by state), or every recent one.
+ */
+function deploymentOptions(states?: readonly string[]): OptionsSource {
+  return {
+    searchable: false,
+    async load({ query, cursor }, { http, limit, constraints }) {
+      const response = await http.request({
+        method: 'GET',
+        path: deploymentsPath('listDeployments'),
+        query: { state: states?.join(','), limit, until: cursor || undefined },
+      });
+      const page = z.object({ deployments: z.array(Listed), pagination: Pagination }).parse(response.body);
+      const allowed = allowedProjects(constraints);
+      const items = page.deployments
+        .filter((deployment) => !allowed || allowed.includes(deployment.name))
+        .map((deployment) => ({
+          value: deployment.uid,
+          label: `${deployment.name} ${deployment.url ?? deployment.uid}`,
+          description: deployment.readyState ?? deployment.state ?? '',
+        }));
+      return { items: matchingItems(items, query), ...nextCursor(page.pagination) };
+    },
+  };
+}
+
 /** Deployments a cancel can still stop: queued, initializing or building, newest first. */
-export const cancelableDeploymentOptions: OptionsSource = {
-  searchable: false,
-  async load({ query, cursor }, { http, limit, constraints }) {
-    const response = await http.request({
-      method: 'GET',
-      path: deploymentsPath('listDeployments'),
-      query: { state: CANCELABLE_STATES.join(','), limit, until: cursor || undefined },
-    });
-    const page = z.object({ deployments: z.array(Listed), pagination: Pagination }).parse(response.body);
-    const allowed = allowedProjects(constraints);
-    const items = page.deployments
-      .filter((deployment) => !allowed || allowed.includes(deployment.name))
-      .map((deployment) => ({
-        value: deployment.uid,
-        label: `${deployment.name} ${deployment.url ?? deployment.uid}`,
-        description: deployment.readyState ?? deployment.state ?? '',
-      }));
-    return { items: matchingItems(items, query), ...nextCursor(page.pagination) };
-  },
-};
+export const cancelableDeploymentOptions = deploymentOptions(CANCELABLE_STATES);
+
+/** Recent deployments in any state, newest first: for reading, logs and deletion. */
+export const recentDeploymentOptions = deploymentOptions();
 
 /** Where a deployment goes: the provider's three targets. */
 export const environmentOptions = fixedOptions([

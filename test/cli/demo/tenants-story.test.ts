@@ -10,6 +10,6 @@ describe('the demo: two tenants side by side', () => {
       /^acme sees \[support, acme-billing\]; its "support" made ticket \d+ in the acme desk$/,
     );
     expect(lines[2]).toMatch(/^globex sees \[support\]; its "support" made ticket \d+ in the globex desk$/);
-    expect(lines[3]).toContain('refused (input_invalid)');
+    expect(lines[3]).toContain('refused (not_found)');
   });
 });

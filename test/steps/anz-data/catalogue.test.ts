@@ -32,7 +32,7 @@ describe('anz_data in the catalogue', () => {
       ],
     });
     const search = entries.find((entry) => entry.id === 'anz_data.search_people')!;
-    expect((search.input as { anyOf: unknown[] }).anyOf).toHaveLength(4);
+    expect((search.input as { anyOf: unknown[] }).anyOf).toHaveLength(6);
   });
 
   it('is found by searching for the provider kind', () => {

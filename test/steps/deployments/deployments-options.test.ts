@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { Registry } from '../../../src/catalog/registry.js';
-import { defineStep } from '../../../src/kit/index.js';
-import { deployments } from '../../../steps/deployments/integration.js';
-import { teamOptions } from '../../../steps/deployments/lib/deployments-options.js';
+import { buildManifest } from '../../../src/catalog/manifest.js';
 import { type DeploymentsFixture, deploymentsFixture, newDeployment } from './deployments-fixture.js';
 
 /**
@@ -15,6 +11,26 @@ beforeAll(async () => {
   fx = await deploymentsFixture({ teamId: 'team_acme' });
 });
 afterAll(() => fx.close());
+
+const PROJECT_STEPS = [
+  'deployments.create_deployment',
+  'deployments.list_deployments',
+  'deployments.get_project',
+  'deployments.update_project',
+  'deployments.delete_project',
+  'deployments.list_env_vars',
+  'deployments.create_env_var',
+  'deployments.update_env_var',
+  'deployments.delete_env_var',
+  'deployments.list_domains',
+  'deployments.add_domain',
+  'deployments.remove_domain',
+];
+const DEPLOYMENT_STEPS = [
+  'deployments.get_deployment',
+  'deployments.get_deployment_events',
+  'deployments.delete_deployment',
+];
 
 const options = (step: string, field: string, extra: Record<string, unknown> = {}) =>
   fx.registry.options(fx.runtime, step, field, { connection: 'vercel-main', ...extra });
@@ -50,24 +66,91 @@ describe('deployments options', () => {
     expect(targets.items.map((item) => item.value)).toEqual(['production', 'preview', 'development']);
   });
 
-  it('team: the teams the connection’s user belongs to', async () => {
-    const step = defineStep({
-      id: 'deployments.pick_team_for_test',
-      integration: deployments,
-      title: 'Pick team',
-      description: 'Test only.',
-      agentDescription: 'Test only.',
-      keywords: [],
-      input: z.object({ team: z.string() }),
-      output: z.object({}),
-      access: 'read',
-      idempotent: true,
-      variables: {},
-      options: { team: teamOptions },
-      run: async () => ({}),
-    });
-    const registry = new Registry().registerIntegration(deployments).registerStep(step);
-    const teams = await registry.options(fx.runtime, step.id, 'team', { connection: 'vercel-main' });
+  it('team: the teams the connection’s user belongs to, on List Team Members; none under project scoping', async () => {
+    const teams = await options('deployments.list_team_members', 'team');
     expect(teams.items).toEqual([{ value: 'team_acme', label: 'Acme', description: 'acme' }]);
+    fx.clearWire();
+    await expect(
+      options('deployments.list_team_members', 'team', { constraints: { projects: ['shop'] } }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    expect(fx.wire()).toEqual([]);
+  });
+
+  it('project: offered on every step that takes one', async () => {
+    for (const step of PROJECT_STEPS) {
+      const projects = await options(step, 'project');
+      expect(projects.items.map((item) => item.value).sort(), step).toEqual(['docs', 'shop']);
+    }
+  });
+
+  it('environment targets of a variable: the closed list, no connection needed', async () => {
+    for (const step of ['deployments.create_env_var', 'deployments.update_env_var']) {
+      const targets = await fx.registry.options(fx.runtime, step, 'targets', { query: 'pro' });
+      expect(targets.items.map((item) => item.value)).toEqual(['production']);
+    }
+  });
+
+  it('deployment for get, events and delete: recent ones in any state, newest first', async () => {
+    const id = await newDeployment(fx, { project: 'docs' });
+    fx.runtime.answers.clear();
+    for (const step of DEPLOYMENT_STEPS) {
+      const recent = await options(step, 'deployment_id');
+      expect(recent.items[0], step).toEqual(expect.objectContaining({ value: id }));
+      expect(recent.items.length, step).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
+
+/** Fields inside one project depend on the project field: the same field answers per project. */
+describe('choices that depend on the project', () => {
+  it('env_id: the chosen project’s variables, by name, never a value', async () => {
+    const shop = await options('deployments.update_env_var', 'env_id', { input: { project: 'shop' } });
+    expect(shop.items.map((item) => item.label).sort()).toEqual(['DATABASE_URL', 'NEXT_PUBLIC_SITE_NAME']);
+    expect(JSON.stringify(shop)).not.toContain('postgres://');
+    const database = shop.items.find((item) => item.label === 'DATABASE_URL')!;
+    expect(database.description).toBe('encrypted · production, preview');
+    const docs = await options('deployments.delete_env_var', 'env_id', { input: { project: 'docs' } });
+    expect(docs.items).toEqual([]);
+  });
+
+  it('domain for Remove Domain: the chosen project’s domains', async () => {
+    const shop = await options('deployments.remove_domain', 'domain', { input: { project: 'shop' } });
+    expect(shop.items).toEqual([{ value: 'shop.acme.com', label: 'shop.acme.com', description: 'verified' }]);
+    expect(
+      (await options('deployments.remove_domain', 'domain', { input: { project: 'docs' } })).items,
+    ).toEqual([]);
+  });
+
+  it('without the project, or with one the constraints leave out: refused, nothing sent', async () => {
+    fx.clearWire();
+    await expect(options('deployments.update_env_var', 'env_id')).rejects.toMatchObject({
+      code: 'input_invalid',
+      fields: [{ path: 'input.project', message: 'required for these options' }],
+    });
+    await expect(
+      options('deployments.remove_domain', 'domain', {
+        input: { project: 'shop' },
+        constraints: { projects: ['docs'] },
+      }),
+    ).rejects.toMatchObject({ code: 'permission_denied' });
+    await expect(
+      options('deployments.update_env_var', 'env_id', { input: { project: '../etc' } }),
+    ).rejects.toMatchObject({ code: 'input_invalid' });
+    expect(fx.wire()).toEqual([]);
+  });
+
+  it('the manifest marks env_id and domain as depending on project', () => {
+    const steps = buildManifest(fx.registry).steps;
+    const mark = (step: string, field: string) =>
+      (steps.find((entry) => entry.id === step)!.input.properties as Record<string, Record<string, unknown>>)[
+        field
+      ]!['x-toolsteps-options'];
+    expect(mark('deployments.update_env_var', 'env_id')).toEqual({
+      dependsOn: ['project'],
+      searchable: false,
+      fixed: false,
+    });
+    expect(mark('deployments.remove_domain', 'domain')).toMatchObject({ dependsOn: ['project'] });
+    expect(mark('deployments.create_env_var', 'targets')).toMatchObject({ fixed: true });
   });
 });

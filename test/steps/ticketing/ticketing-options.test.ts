@@ -1,13 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { Registry } from '../../../src/catalog/registry.js';
-import { defineStep } from '../../../src/kit/index.js';
-import { ticketing } from '../../../steps/ticketing/integration.js';
-import {
-  groupOptions,
-  organizationOptions,
-  requesterOptions,
-} from '../../../steps/ticketing/lib/ticketing-options.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 
 /**
@@ -102,51 +93,47 @@ describe('ticketing options', () => {
   });
 });
 
-/**
- * Requester, group and organization are declared on the steps that take
- * them; here they run on a step of the test's own, against the same sandbox.
- */
-describe('requester, group and organization sources', () => {
-  const route = defineStep({
-    id: 'ticketing.route_for_test',
-    integration: ticketing,
-    title: 'Route',
-    description: 'Test only.',
-    agentDescription: 'Test only.',
-    keywords: [],
-    input: z.object({ requester: z.number(), group: z.number(), organization: z.number() }),
-    output: z.object({}),
-    access: 'read',
-    idempotent: true,
-    variables: {},
-    options: { requester: requesterOptions, group: groupOptions, organization: organizationOptions },
-    run: async () => ({}),
-  });
-  const registry = new Registry().registerIntegration(ticketing).registerStep(route);
-  const ask = (field: string, query?: string) =>
-    registry.options(fx.runtime, 'ticketing.route_for_test', field, { connection: 'tickets-main', query });
+/** Requester, group, organization and the people fields, on the steps that take them. */
+describe('requester, group, organization and people fields', () => {
+  const ask = (field: string, query?: string, step = 'ticketing.create_ticket') =>
+    options(step, field, query === undefined ? {} : { query });
 
   it('requester: anyone, end users included, searched by name', async () => {
-    expect((await ask('requester', 'riley')).items).toEqual([
+    expect((await ask('requester_id', 'riley')).items).toEqual([
       { value: 3, label: 'Riley Requester', description: 'riley@customer.example · end-user' },
     ]);
-    expect((await ask('requester')).items.length).toBe(100);
+    expect((await ask('requester_id', 'riley', 'ticketing.update_ticket')).items).toHaveLength(1);
+    expect((await ask('requester_id')).items.length).toBe(100);
   });
 
   it('group: the four groups, filtered by name', async () => {
-    expect((await ask('group')).items.map((item) => item.label)).toEqual([
+    expect((await ask('group_id')).items.map((item) => item.label)).toEqual([
       'Support',
       'Billing',
       'Escalations',
       'Onboarding',
     ]);
-    expect((await ask('group', 'esc')).items).toEqual([
+    expect((await ask('group_id', 'esc', 'ticketing.update_ticket')).items).toEqual([
       { value: 360_003, label: 'Escalations', description: 'Escalations team' },
     ]);
   });
 
   it('organization: all six, or those whose name starts with the query', async () => {
-    expect((await ask('organization')).items).toHaveLength(6);
-    expect((await ask('organization', 'ini')).items).toEqual([{ value: 3, label: 'Initech' }]);
+    expect((await ask('organization_id')).items).toHaveLength(6);
+    expect((await ask('organization_id', 'ini', 'ticketing.update_ticket')).items).toEqual([
+      { value: 3, label: 'Initech' },
+    ]);
+    expect((await ask('organization_id', 'ini', 'ticketing.get_organization')).items).toHaveLength(1);
+  });
+
+  it('followers are agents, CCs anyone; user, author and comment ticket fields offer the same lists', async () => {
+    expect((await ask('followers', 'riley')).items).toEqual([]);
+    expect((await ask('add_collaborators', 'riley', 'ticketing.update_ticket')).items).toHaveLength(1);
+    expect((await ask('remove_followers', 'sam', 'ticketing.update_ticket')).items[0]?.label).toBe(
+      'Sam Agent',
+    );
+    expect((await ask('user_id', 'riley', 'ticketing.get_user')).items[0]?.value).toBe(3);
+    expect((await ask('author_id', 'riley', 'ticketing.add_comment')).items[0]?.value).toBe(3);
+    expect((await ask('ticket_id', 'invoice', 'ticketing.list_comments')).items[0]?.value).toBe(2);
   });
 });

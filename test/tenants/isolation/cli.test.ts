@@ -95,6 +95,7 @@ describe('CLI: tenant b cannot reach tenant a', () => {
     const foreign = await cli('--tenant', B, ...CALL, '--connection', A_ONLY, '--json');
     const nowhere = await cli('--tenant', B, ...CALL, '--connection', 'no-such-desk', '--json');
     expect(foreign.code).toBe(nowhere.code);
+    expect(jsonError(foreign)).toMatchObject({ code: 'not_found', sent: false });
     expect(shapeOf(jsonError(foreign), A_ONLY)).toEqual(shapeOf(jsonError(nowhere), 'no-such-desk'));
     for (const args of [
       ['triggers', 'status', aSubscription.id],
@@ -159,6 +160,20 @@ describe('CLI: tenant b cannot reach tenant a', () => {
   });
 
   it('tenants delete erases a, and b keeps everything', async () => {
+    // One at a time: the harness runs the CLI in this process and captures its output.
+    const bRefusals = async () => {
+      const results = [];
+      for (const args of [
+        [...CALL, '--connection', A_ONLY],
+        ['connections', 'test', A_ONLY],
+        ['connections', 'remove', A_ONLY],
+        ['triggers', 'status', aSubscription.id],
+      ]) {
+        results.push(await cli('--tenant', B, ...args, '--json'));
+      }
+      return results;
+    };
+    const whileAHoldsThem = await bRefusals();
     expect((await cli('tenants', 'delete', A)).code).toBe(2);
     expect((await cli('--tenant', B, 'tenants', 'delete', A, '--yes')).code).toBe(2);
     const erased = await cli('tenants', 'delete', A, '--yes', '--json');
@@ -170,6 +185,18 @@ describe('CLI: tenant b cannot reach tenant a', () => {
       subscriptions: [{ id: aSubscription.id, manual: true }],
     });
     expect(await readdir(`${home()}/tenants`)).toEqual(['b']);
+    // Now nobody holds a's ids: b's refusals are byte for byte what they were while a held them.
+    const onceNobodyDoes = await bRefusals();
+    for (const [index, before] of whileAHoldsThem.entries()) {
+      expect(before.code).toBe(2);
+      expect(jsonError(before).code).toBe('not_found');
+      expect([before.code, before.out, before.err]).toEqual([
+        onceNobodyDoes[index]!.code,
+        onceNobodyDoes[index]!.out,
+        onceNobodyDoes[index]!.err,
+      ]);
+    }
+    expect(provider.seen).toEqual([]);
     expect(json(await cli('--tenant', A, 'connections', 'list', '--json'))).toEqual([]);
     expect(json(await cli('--tenant', B, 'connections', 'list', '--json'))).toHaveLength(2);
     expect(json(await cli('tenants', 'list', '--json'))).toEqual([

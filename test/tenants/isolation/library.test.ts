@@ -66,6 +66,40 @@ describe.each(backends)('library: tenant b cannot reach tenant a (%s store)', (_
     expect(JSON.stringify(foreign)).not.toContain(A_TOKEN);
   });
 
+  it("a's connection from b is not_found on every library path, byte for byte the refusal once nobody holds the id", async () => {
+    provider.seen.length = 0;
+    const runtime = new Runtime({ tenant: B, tenantStores: stores, transport: 'fetch' });
+    const caught = (work: Promise<unknown>) =>
+      work.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    // Each path that reads a connection by id: a step, a field's options, a per-account schema.
+    const refusals = async () => [
+      await caught(registry.invoke(runtime, CALL, { connection: A_ONLY, input: INPUT })),
+      await caught(registry.options(runtime, 'ticketing.create_ticket', 'assignee', { connection: A_ONLY })),
+      await caught(registry.describe('ticketing.create_ticket', { runtime, connection: A_ONLY })),
+    ];
+    const foreign = await refusals();
+    const a = stores.forTenant(A);
+    const kept = (await a.connections.get(A_ONLY))!;
+    await a.connections.remove(A_ONLY);
+    const nowhere = await refusals();
+    await a.connections.put(kept);
+    for (const [index, error] of foreign.entries()) {
+      expect(error, `path ${index}`).toMatchObject({
+        code: 'not_found',
+        sent: false,
+        message: `No connection with id "${A_ONLY}". Add one with: toolsteps connections add.`,
+        fields: [{ path: 'connection', message: 'unknown connection id' }],
+      });
+      expect((error as { status?: number }).status).toBeUndefined();
+      const json = (value: unknown) => JSON.stringify((value as { toJSON(): unknown }).toJSON());
+      expect(json(error)).toBe(json(nowhere[index]));
+    }
+    expect(provider.seen).toEqual([]);
+  });
+
   it('the same id in two tenants is two records: each runtime sends its own token', async () => {
     provider.seen.length = 0;
     for (const [tenant, token] of [

@@ -50,6 +50,7 @@ describe('MCP over stdio: `toolsteps mcp --tenant b` serves b alone', () => {
     const foreign = await call(A_ONLY);
     const nowhere = await call('no-such-desk');
     expect(foreign.isError).toBe(true);
+    expect(errorOf(foreign)).toMatchObject({ code: 'not_found', fields: [{ path: 'connection' }] });
     expect(shapeOf(errorOf(foreign), A_ONLY)).toEqual(shapeOf(errorOf(nowhere), 'no-such-desk'));
     expect(provider.seen).toEqual([]);
     const mine = await call('support');
