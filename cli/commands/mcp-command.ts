@@ -103,10 +103,7 @@ export default function registerMcpCommand(program: Command): void {
       '--token-file <path>',
       'file holding the bearer token HTTP clients must send; refused unless only you can read it (default on loopback: $TOOLSTEPS_HOME/mcp-token, made if missing)',
     )
-    .option(
-      '--token-env <name>',
-      "environment variable holding the bearer token HTTP clients must send (it grants the run's tenant; with TOOLSTEPS_TOKEN_KEY set, scoped tokens from `tokens create --scope mcp` are accepted too)",
-    )
+    .option('--token-env <name>', "environment variable holding the bearer token for the run's tenant")
     .option(
       '--no-token',
       'serve loopback HTTP without a token: any user of this machine can then call every connection',
