@@ -1,7 +1,11 @@
 import type { ConnectSetting } from '../src/builder/builder-options.js';
 import type { RunningBuilderServer } from '../src/builder/builder-server.js';
+import { eitherTokenVerifier, scopedTokenVerifier } from '../src/builder/scoped-token-verifier.js';
 import { SessionTokens } from '../src/builder/session-tokens.js';
+import type { TokenVerifier } from '../src/builder/token-verifier.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
+import type { TenantStores } from '../src/tenants/tenant-stores.js';
+import { TokenKey } from '../src/tenants/token-key.js';
 import { cliContext } from './cli-context.js';
 import { planFromEnv } from './trigger-context.js';
 
@@ -12,6 +16,17 @@ export interface BuilderLaunch {
   publicUrl?: string | undefined;
   staticRoot?: string | undefined;
   connect: Record<string, ConnectSetting>;
+}
+
+/**
+ * This process's session tokens, and with TOOLSTEPS_TOKEN_KEY set the
+ * signed scoped tokens (scope `builder`) an embedder's backend mints, checked
+ * against the store's revocations.
+ */
+function builderTokens(sessions: SessionTokens, tenants: TenantStores): TokenVerifier {
+  if (!TokenKey.configured(process.env)) return sessions;
+  const key = TokenKey.fromEnv(process.env);
+  return eitherTokenVerifier(sessions, scopedTokenVerifier({ key, revocations: tenants.revocations }));
 }
 
 /**
@@ -34,7 +49,7 @@ export async function launchBuilderServer(
   const running = await startBuilderServer({
     registry,
     tenants: stores.tenants,
-    tokens,
+    tokens: builderTokens(tokens, stores.tenants),
     dedupe: stores.dedupe,
     // Each tenant's hooks use its own dedupe records, as under `toolsteps listen`.
     intakeTenants: (tenant: TenantId) => stores.intakeTenant(tenant),

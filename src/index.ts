@@ -52,6 +52,8 @@ export {
   type Sent,
   TamperedRecordError,
   TimeoutError,
+  TokenKeyError,
+  type TokenKeyProblem,
   ToolstepsError,
 } from './errors/index.js';
 export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/dispatcher-wire.js';
@@ -119,6 +121,13 @@ export {
   type TenantRekeyCounts,
 } from './tenants/redis-tenant-stores.js';
 export {
+  MAX_TOKEN_TTL_MS,
+  type ScopedPrincipal,
+  TOKEN_SCOPES,
+  type TokenScope,
+} from './tenants/scoped-token.js';
+export { type SignedToken, type SignTokenOptions, signToken } from './tenants/sign-token.js';
+export {
   DEFAULT_TENANT,
   isTenantId,
   parseTenantId,
@@ -126,6 +135,9 @@ export {
   type TenantId,
 } from './tenants/tenant-id.js';
 export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
+export { TOKEN_KEY_VARIABLE, TokenKey } from './tenants/token-key.js';
+export { MemoryTokenRevocations, type TokenRevocations } from './tenants/token-revocations.js';
+export { type VerifyTokenOptions, verifyToken } from './tenants/verify-token.js';
 export {
   type AnyTrigger,
   type Constraints,

@@ -103,7 +103,7 @@ export default function registerMcpCommand(program: Command): void {
       '--token-file <path>',
       'file holding the bearer token HTTP clients must send; refused unless only you can read it (default on loopback: $TOOLSTEPS_HOME/mcp-token, made if missing)',
     )
-    .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
+    .option('--token-env <name>', "environment variable holding the bearer token for the run's tenant")
     .option(
       '--no-token',
       'serve loopback HTTP without a token: any user of this machine can then call every connection',
@@ -152,8 +152,10 @@ export default function registerMcpCommand(program: Command): void {
         await running.close();
         return;
       }
+      const { mcpTokenAccess } = await import('../mcp-token-access.js');
       const running = await serveMcpHttp({
         ...settings,
+        tokenAccess: await mcpTokenAccess(),
         host: options.host,
         port: integerOption(options.port, '--port', { min: 0, max: 65535 }),
         maxSessions: integerOption(options.maxSessions, '--max-sessions', { min: 1, max: 100_000 }),

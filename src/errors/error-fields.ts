@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'response_too_large'
   | 'possibly_applied'
   | 'encryption_key_invalid'
+  | 'token_key_invalid'
   | 'record_tampered'
   | 'storage_unavailable'
   | 'schema_outdated';

@@ -45,4 +45,5 @@ export { SchemaError, type SchemaProblem } from './schema-error.js';
 export { StorageError } from './storage-error.js';
 export { TamperedRecordError, type TamperedRecordProblem } from './tampered-record-error.js';
 export { TimeoutError } from './timeout-error.js';
+export { TokenKeyError, type TokenKeyProblem } from './token-key-error.js';
 export { isToolstepsError, ToolstepsError } from './toolsteps-error.js';

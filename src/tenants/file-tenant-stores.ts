@@ -8,6 +8,7 @@ import {
 } from '../store/connections/file-connection-store.js';
 import { FileDedupeStore } from '../store/dedupe/file-dedupe-store.js';
 import { FileSubscriptionStore } from '../store/subscriptions/file-subscription-store.js';
+import { FileTokenRevocations } from './file-token-revocations.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
 import { byTenantId, summarizeTenant } from './tenant-summary.js';
@@ -20,7 +21,7 @@ export interface FileTenantView extends TenantScopedStores {
 }
 
 /** What the default tenant holds directly under the home, where every record lived before tenants. */
-const DEFAULT_TENANT_FOLDERS = ['connections', 'subscriptions', path.join('triggers', 'dedupe')];
+const DEFAULT_TENANT_FOLDERS = ['connections', 'subscriptions', path.join('triggers', 'dedupe'), 'tokens'];
 
 /**
  * Every tenant's records in files: tenant `t` under `<home>/tenants/<t>/`
@@ -32,6 +33,7 @@ const DEFAULT_TENANT_FOLDERS = ['connections', 'subscriptions', path.join('trigg
  */
 export class FileTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, FileTenantView>();
+  readonly revocations = new FileTokenRevocations((tenant) => this.homeOf(tenant));
 
   constructor(
     readonly home: string = defaultToolstepsHome(),

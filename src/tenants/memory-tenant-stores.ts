@@ -3,10 +3,12 @@ import { MemorySubscriptionStore } from '../store/subscriptions/memory-subscript
 import { parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
 import { summarizeTenant } from './tenant-summary.js';
+import { MemoryTokenRevocations } from './token-revocations.js';
 
 /** Every tenant's records in this process's memory, one pair of stores per tenant: for tests and embedders that persist them themselves. */
 export class MemoryTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, TenantScopedStores>();
+  readonly revocations = new MemoryTokenRevocations();
 
   forTenant(tenant: TenantId): TenantScopedStores {
     const id = parseTenantId(tenant);
@@ -30,6 +32,7 @@ export class MemoryTenantStores implements TenantStores {
   async eraseTenant(tenant: TenantId): Promise<TenantSummary> {
     const summary = await summarizeTenant(this.forTenant(tenant));
     this.views.delete(tenant);
+    this.revocations.eraseTenant(tenant);
     return summary;
   }
 }

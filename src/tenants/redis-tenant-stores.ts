@@ -9,6 +9,7 @@ import type { SecretBox } from '../store/sealed/secret-box.js';
 import { TenantDataKey } from '../store/sealed/tenant-data-key.js';
 import { RedisSubscriptionStore } from '../store/subscriptions/redis-subscription-store.js';
 import { deleteMatching, scanKeys } from './redis-key-scan.js';
+import { RedisTokenRevocations } from './redis-token-revocations.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
 import { byTenantId } from './tenant-summary.js';
@@ -28,7 +29,16 @@ export interface TenantRekeyCounts {
 }
 
 /** The kinds of the default tenant's keys beside its records: dedupe, idempotency, budgets, locks, quotas. */
-const DEFAULT_TENANT_KINDS = ['once', 'kv', 'count', 'count-ids', 'lock', 'quota', 'quota-flight'];
+const DEFAULT_TENANT_KINDS = [
+  'once',
+  'kv',
+  'count',
+  'count-ids',
+  'lock',
+  'quota',
+  'quota-flight',
+  'token-revoked',
+];
 
 const sumRekeys = (a: RekeyCounts, b: RekeyCounts, tenant: TenantId): RekeyCounts => ({
   rekeyed: a.rekeyed + b.rekeyed,
@@ -47,12 +57,15 @@ const sumRekeys = (a: RekeyCounts, b: RekeyCounts, tenant: TenantId): RekeyCount
 export class RedisTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, RedisTenantView>();
   private readonly dataKeys = new Map<TenantId, TenantDataKey>();
+  readonly revocations: RedisTokenRevocations;
 
   constructor(
     readonly coordinator: RedisCoordinator,
     private readonly master: SecretBox,
     private readonly options: RedisConnectionStoreOptions = {},
-  ) {}
+  ) {
+    this.revocations = new RedisTokenRevocations(coordinator);
+  }
 
   private dataKey(tenant: TenantId): TenantDataKey {
     let found = this.dataKeys.get(tenant);

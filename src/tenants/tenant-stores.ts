@@ -1,6 +1,7 @@
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
 import type { TenantId } from './tenant-id.js';
+import type { TokenRevocations } from './token-revocations.js';
 
 /**
  * The records of one tenant. Nothing reached through these views can read,
@@ -25,6 +26,8 @@ export interface TenantSummary {
  * Every surface asks it for one tenant's view and works only through that.
  */
 export interface TenantStores {
+  /** Revoked scoped tokens, per tenant, in the same backend as the records. */
+  readonly revocations: TokenRevocations;
   forTenant(tenant: TenantId): TenantScopedStores;
   /** Tenants that hold at least one record, with counts. */
   tenants(): Promise<TenantSummary[]>;

@@ -7,6 +7,7 @@ import {
   addSandboxTicketing,
   type CliWorld,
   captureOutput,
+  cli,
   closeCliWorld,
   openCliWorld,
 } from './cli-harness.js';
@@ -100,6 +101,45 @@ describe('toolsteps serve', () => {
       });
       expect(hits.headers.get('access-control-allow-origin')).toBe('https://builder.example');
       expect((await hits.json()).hits.length).toBeGreaterThan(0);
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
+  });
+});
+
+describe('toolsteps serve with TOOLSTEPS_TOKEN_KEY', () => {
+  const KEY = 'serve-suite-token-key-0123456789abcdef';
+  afterAll(() => {
+    delete process.env.TOOLSTEPS_TOKEN_KEY;
+  });
+
+  it("takes a scoped builder token for its tenant's records, and refuses an mcp one, a revoked one and another key's", async () => {
+    process.env.TOOLSTEPS_TOKEN_KEY = KEY;
+    const mint = async (tenant: string, scope: string) =>
+      JSON.parse((await cli('--tenant', tenant, 'tokens', 'create', '--scope', scope, '--json')).out) as {
+        token: string;
+        id: string;
+      };
+    const builder = await mint('default', 'builder');
+    const globex = await mint('globex', 'builder');
+    const mcp = await mint('default', 'mcp');
+    const revoked = await mint('default', 'builder');
+    expect((await cli('tokens', 'revoke', revoked.id)).code).toBe(0);
+    process.env.TOOLSTEPS_TOKEN_KEY = 'another-deployment-key-0123456789abcdef';
+    const foreign = await mint('default', 'builder');
+    process.env.TOOLSTEPS_TOKEN_KEY = KEY;
+    const running = await serving(['serve', '--port', '0'], /builder token/);
+    try {
+      const [, base] = /builder API at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(running.out()) ?? [];
+      const list = (token: string) =>
+        fetch(`${base}/v1/connections`, { headers: { authorization: `Bearer ${token}` } });
+      const mine = await list(builder.token);
+      expect((await mine.json()).connections.map((item: { id: string }) => item.id)).toEqual(['desk']);
+      expect((await (await list(globex.token)).json()).connections).toEqual([]);
+      for (const refused of [mcp, revoked, foreign]) expect((await list(refused.token)).status).toBe(401);
+      // The session token printed at start still works beside them.
+      const [, session] = /: (tsb_\S+)/.exec(running.err()) ?? [];
+      expect((await list(session!)).status).toBe(200);
     } finally {
       expect(await running.stop()).toBe(0);
     }

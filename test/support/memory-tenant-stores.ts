@@ -2,6 +2,7 @@ import { MemoryConnectionStore } from '../../src/store/connections/memory-connec
 import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
 import type { TenantId } from '../../src/tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../src/tenants/tenant-stores.js';
+import { MemoryTokenRevocations } from '../../src/tenants/token-revocations.js';
 
 /**
  * Every tenant's records in memory, each tenant in stores of its own: what
@@ -9,6 +10,7 @@ import type { TenantScopedStores, TenantStores, TenantSummary } from '../../src/
  */
 export class MemoryTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, TenantScopedStores>();
+  readonly revocations = new MemoryTokenRevocations();
 
   forTenant(tenant: TenantId): TenantScopedStores {
     let view = this.views.get(tenant);

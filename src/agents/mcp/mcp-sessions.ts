@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../clock.js';
 import type { LiveAgentTools } from '../live-agent-tools.js';
+import type { GrantTools } from './grant-tools.js';
 import { readInitializeBody } from './initialize-body.js';
 import type { McpSdk } from './load-mcp-sdk.js';
+import { grantKey, type McpGrant } from './mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer, type McpServerSettings } from './mcp-server.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
@@ -14,6 +16,8 @@ type Server = ReturnType<typeof createMcpServer>['server'];
 interface Session {
   readonly server: Server;
   readonly transport: Transport;
+  /** The grant that started it (`grantKey`): a request of any other grant is told the session does not exist. */
+  readonly grant: string;
   /** POSTs and DELETEs being answered: a session at work is never closed to make room or for idleness. */
   busy: number;
   /** Listening streams (GET) open: its client is still connected, so idleness does not close it. */
@@ -44,7 +48,7 @@ export class McpSessions {
 
   constructor(
     private readonly sdk: McpSdk,
-    private readonly live: LiveAgentTools,
+    private readonly tools: GrantTools,
     private readonly settings: McpServerSettings,
     private readonly limits: McpSessionLimits,
   ) {
@@ -57,11 +61,12 @@ export class McpSessions {
     return { sessions: this.open.size, starting: this.starting.size };
   }
 
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async handle(request: IncomingMessage, response: ServerResponse, grant: McpGrant): Promise<void> {
     const id = request.headers['mcp-session-id'];
     if (id !== undefined) {
       const session = typeof id === 'string' ? this.current(id) : undefined;
-      if (session) return this.serve(session, request, response);
+      // Another tenant's (or another grant's) session is answered as one that does not exist.
+      if (session?.grant === grantKey(grant)) return this.serve(session, request, response);
       return answerMcpError(response, 404, 'Unknown or expired session: initialize again.', { code: -32001 });
     }
     if (request.method !== 'POST') {
@@ -72,8 +77,10 @@ export class McpSessions {
       const headers: Record<string, string> = body.status === 413 ? { connection: 'close' } : {};
       return answerMcpError(response, body.status, body.message, { code: body.code, headers });
     }
+    // Loaded before room is made: between the check and the start nothing may wait.
+    const live = await this.tools.toolsFor(grant);
     if (!this.makeRoom()) return answerMcpError(response, 503, 'Too many sessions at work; try again later.');
-    return this.start(request, response, body.message);
+    return this.start(request, response, body.message, live, grantKey(grant));
   }
 
   async closeAll(): Promise<void> {
@@ -86,14 +93,27 @@ export class McpSessions {
   }
 
   /** An initialize: a new server and transport, kept only if a session comes of it. */
-  private async start(request: IncomingMessage, response: ServerResponse, message: unknown): Promise<void> {
-    const { server } = createMcpServer(this.sdk, this.live, this.settings);
+  private async start(
+    request: IncomingMessage,
+    response: ServerResponse,
+    message: unknown,
+    live: LiveAgentTools,
+    grant: string,
+  ): Promise<void> {
+    const { server } = createMcpServer(this.sdk, live, this.settings);
     this.starting.add(server);
     let admitted: Session | undefined;
     const transport: Transport = new this.sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        admitted = { server, transport, busy: 1, streams: 0, lastActive: this.limits.clock.now() };
+        admitted = {
+          server,
+          transport,
+          grant,
+          busy: 1,
+          streams: 0,
+          lastActive: this.limits.clock.now(),
+        };
         this.starting.delete(server);
         this.open.set(sessionId, admitted);
       },

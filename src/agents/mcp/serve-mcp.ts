@@ -4,9 +4,11 @@ import { type Clock, systemClock } from '../../clock.js';
 import { InputError } from '../../errors/index.js';
 import type { AgentToolsOptions } from '../agent-tools.js';
 import { LiveAgentTools } from '../live-agent-tools.js';
+import { GrantTools } from './grant-tools.js';
 import { type GuardRefusal, guardRequest, type HttpGuardOptions, isLoopbackHost } from './http-guard.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { connectionLimits, type McpConnectionLimits } from './mcp-connection-limits.js';
+import { authenticate, isRefusal, type McpTokenAccess } from './mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
@@ -39,6 +41,12 @@ export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardO
   sessionIdleMs?: number | undefined;
   /** The clock idle times are read from (tests). */
   clock?: Clock | undefined;
+  /**
+   * Scoped tokens (scope `mcp`): each decides its request's tenant, and its
+   * integrations and read-only flag narrow the tools. `token`, when given
+   * too, keeps granting the server's own tenant (`runtime.tenant`).
+   */
+  tokenAccess?: McpTokenAccess | undefined;
 }
 
 /** A server over HTTP: where it listens, and how many sessions it holds (for health checks). */
@@ -106,27 +114,35 @@ function sessionLimits(options: McpHttpServeOptions) {
  */
 export async function serveMcpHttp(options: McpHttpServeOptions): Promise<RunningMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !options.token) {
+  if (!isLoopbackHost(host) && !options.token && !options.tokenAccess) {
     throw new InputError(
-      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-file PATH (a file only you can read) or --token-env NAME.`,
+      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-file PATH (a file only you can read) or --token-env NAME, or set TOOLSTEPS_TOKEN_KEY for scoped tokens.`,
       [{ path: 'token-env', message: 'required for a host that is not loopback' }],
     );
   }
   const limits = sessionLimits(options);
-  const { sdk, live, stopWatching, settings } = await prepare(options);
-  const sessions = new McpSessions(sdk, live, settings, limits);
-  const guard = { host, token: options.token, allowedOrigins: options.allowedOrigins };
+  const sdk = await loadMcpSdk();
+  const tools = new GrantTools(options, options.watchIntervalMs ?? 2000, options.tokenAccess);
+  await tools.own();
+  const settings = { mode: options.mode ?? 'auto', version: options.version ?? '0.0.0' };
+  const sessions = new McpSessions(sdk, tools, settings, limits);
+  const guard = { host, allowedOrigins: options.allowedOrigins };
+  const auth = { token: options.token, access: options.tokenAccess, tenant: options.runtime.tenant };
   const { serverOptions, maxConnections } = connectionLimits(options, limits.maxSessions);
-  const http = createServer(serverOptions, (request, response) => {
-    // The guard runs first, so a foreign page learns nothing, not even which paths exist.
-    const refusal = guardRequest(request, guard);
-    if (refusal) return refuse(response, refusal);
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
-      return answerMcpError(response, 404, 'Not found: the MCP endpoint is /mcp.');
-    }
-    sessions.handle(request, response).catch(() => {
+  const http = createServer(serverOptions, async (request, response) => {
+    try {
+      // Origin and token run first, so a foreign page or a bad token learns nothing, not even which paths exist.
+      const refusal = guardRequest(request, guard);
+      if (refusal) return refuse(response, refusal);
+      const grant = await authenticate(request, auth);
+      if (isRefusal(grant)) return refuse(response, grant);
+      if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
+        return answerMcpError(response, 404, 'Not found: the MCP endpoint is /mcp.');
+      }
+      await sessions.handle(request, response, grant);
+    } catch {
       if (!response.headersSent) answerMcpError(response, 500, 'The request could not be handled.');
-    });
+    }
   });
   http.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -139,7 +155,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
     resolveClosed = resolve;
   });
   const close = async () => {
-    stopWatching();
+    tools.stop();
     await sessions.closeAll();
     await new Promise<void>((resolve) => http.close(() => resolve()));
     http.closeAllConnections();

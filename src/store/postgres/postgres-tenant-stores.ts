@@ -11,6 +11,7 @@ import { PostgresConnectionStore } from './postgres-connection-store.js';
 import { PostgresDataKey } from './postgres-data-key.js';
 import { postgresFailure } from './postgres-failure.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
+import { PostgresTokenRevocations } from './postgres-token-revocations.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { TenantSessions } from './tenant-sessions.js';
 
@@ -68,6 +69,7 @@ export class PostgresTenantStores implements TenantStores {
   private readonly dataKeys = new Map<TenantId, PostgresDataKey>();
   private readonly sessions: TenantSessions;
   private readonly locks: AdvisoryLocks;
+  readonly revocations: PostgresTokenRevocations;
 
   private constructor(
     private readonly pool: PgPool,
@@ -78,6 +80,7 @@ export class PostgresTenantStores implements TenantStores {
   ) {
     this.sessions = new TenantSessions(pool, where);
     this.locks = new AdvisoryLocks(lockPool, where, lockWaitMs);
+    this.revocations = new PostgresTokenRevocations(this.sessions);
   }
 
   /**

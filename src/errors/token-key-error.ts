@@ -1,0 +1,27 @@
+import type { ErrorInit } from './error-fields.js';
+import { ToolstepsError } from './toolsteps-error.js';
+
+/** Why the key that signs scoped tokens cannot be used. */
+export type TokenKeyProblem = 'missing' | 'too_short';
+
+/**
+ * The server key that signs and checks scoped tokens
+ * (`TOOLSTEPS_TOKEN_KEY`) is missing or too short to resist guessing.
+ * Found before any token is signed or checked; never retryable with the
+ * same key; the message never holds key material.
+ */
+export class TokenKeyError extends ToolstepsError {
+  override readonly name = 'TokenKeyError' as const;
+  constructor(message: string, problem: TokenKeyProblem, init: ErrorInit = {}) {
+    super('token_key_invalid', message, {
+      ...init,
+      retryable: false,
+      sent: false,
+      context: { ...init.context, problem },
+    });
+  }
+
+  get problem(): TokenKeyProblem {
+    return this.context.problem as TokenKeyProblem;
+  }
+}
