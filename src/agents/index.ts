@@ -11,6 +11,13 @@ export { type AnthropicTool, anthropicToolResult, toAnthropicTools } from './ant
 export type { ConnectionOption } from './connection-choice.js';
 export type { JsonSchema, ObjectJsonSchema } from './json-schema.js';
 export { LiveAgentTools } from './live-agent-tools.js';
+export {
+  OPENAI_AGENTS_RANGE,
+  type OpenAIAgentsParameters,
+  type OpenAIAgentsTool,
+  type OpenAIAgentsToolsOptions,
+  openaiAgentsTools,
+} from './openai-agents-tools.js';
 export { toStrictSchema } from './openai-strict-schema.js';
 export {
   type OpenAIChatTool,
