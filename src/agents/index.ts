@@ -10,6 +10,7 @@ export { type AiSdkTool, aiSdkToolResult, toAiSdkTools } from './ai-sdk-tools.js
 export { type AnthropicTool, anthropicToolResult, toAnthropicTools } from './anthropic-tools.js';
 export type { ConnectionOption } from './connection-choice.js';
 export type { JsonSchema, ObjectJsonSchema } from './json-schema.js';
+export { LANGCHAIN_CORE_RANGE, type LangChainTool, langchainTools } from './langchain-tools.js';
 export { LiveAgentTools } from './live-agent-tools.js';
 export {
   OPENAI_AGENTS_RANGE,
