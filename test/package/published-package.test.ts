@@ -49,7 +49,7 @@ const ALLOWED = [
   /^manifest\.json$/,
   // The builder API's OpenAPI document (toolsteps/builder-openapi.json).
   /^builder-openapi\.json$/,
-  /^docs\/[a-z0-9-]+\.md$/,
+  /^docs\/(agents\/)?[a-z0-9-]+\.md$/,
   /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
   /^dist\/types\/(src|steps|sandbox|ui)\/[\w/-]+\.d\.ts$/,
   /^dist\/cli\/toolsteps(-commands)?\.cjs$/,
