@@ -4,6 +4,7 @@ import { createAgent } from 'langchain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { langchainTools } from '../../src/agents/langchain-tools.js';
+import { everyStepTools } from '../support/every-step-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /** The JSON the last tool message carries, as the agent loop hands it back to the model. */
@@ -56,5 +57,12 @@ describe('langchainTools() in LangChain’s createAgent loop, against the sandbo
     const create = made.find((tool) => tool.name === 'ticketing__create_ticket');
     expect(create?.schema).toMatchObject({ type: 'object', required: ['subject', 'description'] });
     expect(made.map((tool) => tool.name)).toEqual(tools.tools.map((tool) => tool.name));
+  });
+
+  it('makes a tool of every step of the catalogue', async () => {
+    const every = await everyStepTools();
+    expect((await langchainTools(every)).map((tool) => tool.name)).toEqual(
+      every.tools.map((tool) => tool.name),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { Agent } from '@mastra/core/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { mastraCallOf, mastraTools } from '../../src/agents/mastra-tools.js';
+import { everyStepTools } from '../support/every-step-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 type Part = { type: string; [key: string]: unknown };
@@ -124,5 +125,10 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
     const create = made.ticketing__create_ticket;
     expect(create?.inputSchema.safeParse({ subject: 'S', description: 'D' }).success).toBe(true);
     expect(create?.inputSchema.safeParse({ subject: 'S' }).success).toBe(false);
+  });
+
+  it('makes a tool of every step of the catalogue: each JSON schema has a zod form', async () => {
+    const every = await everyStepTools();
+    expect(Object.keys(await mastraTools(every))).toEqual(every.tools.map((tool) => tool.name));
   });
 });

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { openaiAgentsTools } from '../../src/agents/openai-agents-tools.js';
+import { everyStepTools } from '../support/every-step-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /** The text of the last function call's result in a request's input, as the SDK hands it back to the model. */
@@ -114,5 +115,23 @@ describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the s
     const byName = new Map(made.map((tool) => [tool.name, tool]));
     expect(await byName.get('ticketing__create_ticket')?.needsApproval({}, {})).toBe(true);
     expect(await byName.get('ticketing__list_tickets')?.needsApproval({}, {})).toBe(false);
+  });
+
+  it('makes a tool of every step of the catalogue, with the SDK’s own tool()', async () => {
+    const every = await everyStepTools();
+    const made = await openaiAgentsTools(every);
+    expect(made.map((tool) => tool.name)).toEqual(every.tools.map((tool) => tool.name));
+    expect(
+      made
+        .filter((tool) => !tool.strict)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual([
+      'anz_data__api_call',
+      'contact_data__api_call',
+      'deployments__api_call',
+      'deployments__create_deployment',
+      'ticketing__api_call',
+    ]);
   });
 });
