@@ -1,8 +1,10 @@
 /**
  * `toolsteps/agents`: the steps as tools for agent runtimes, every export a
  * thin adapter over one dispatcher (`AgentTools.callTool`) and the one
- * invocation pipeline. Provider-neutral: no SDK is imported here except
- * `ai`, and that only when `toAiSdkTools` is called.
+ * invocation pipeline. Provider-neutral: an SDK (`ai`, `@openai/agents`,
+ * `@langchain/core`, `@mastra/core`, all optional peers) is imported only
+ * inside the adapter that needs it, when it is called, and no declaration
+ * here names one.
  */
 export { stripAbsentNulls } from './absent-nulls.js';
 export { AgentTools, type AgentToolsOptions, type CallToolOptions } from './agent-tools.js';
@@ -10,7 +12,16 @@ export { type AiSdkTool, aiSdkToolResult, toAiSdkTools } from './ai-sdk-tools.js
 export { type AnthropicTool, anthropicToolResult, toAnthropicTools } from './anthropic-tools.js';
 export type { ConnectionOption } from './connection-choice.js';
 export type { JsonSchema, ObjectJsonSchema } from './json-schema.js';
+export { LANGCHAIN_CORE_RANGE, type LangChainTool, langchainTools } from './langchain-tools.js';
 export { LiveAgentTools } from './live-agent-tools.js';
+export { MASTRA_CORE_RANGE, type MastraTool, mastraTools } from './mastra-tools.js';
+export {
+  OPENAI_AGENTS_RANGE,
+  type OpenAIAgentsParameters,
+  type OpenAIAgentsTool,
+  type OpenAIAgentsToolsOptions,
+  openaiAgentsTools,
+} from './openai-agents-tools.js';
 export { toStrictSchema } from './openai-strict-schema.js';
 export {
   type OpenAIChatTool,

@@ -2,7 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const OPTIONAL_PEERS = ['@modelcontextprotocol/sdk', 'ai'];
+const OPTIONAL_PEERS = [
+  '@modelcontextprotocol/sdk',
+  'ai',
+  '@openai/agents',
+  '@langchain/core',
+  '@mastra/core',
+];
 
 async function sourceFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true, recursive: true });

@@ -13,9 +13,11 @@ const pages = [
   'README.md',
   'ARCHITECTURE.md',
   'bench/README.md',
-  ...readdirSync('docs')
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => path.join('docs', name)),
+  ...['docs', 'docs/agents'].flatMap((folder) =>
+    readdirSync(folder)
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => path.join(folder, name)),
+  ),
 ];
 
 /** The text of a page outside its fenced code blocks, where links and code spans are prose. */

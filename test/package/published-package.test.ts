@@ -11,7 +11,16 @@ import { compileProject, strictProject, writeExamples } from '../support/strict-
 
 const run = promisify(execFile);
 const repo = process.cwd();
-const OPTIONAL_PEERS = ['ioredis', 'bullmq', 'pg', 'ai', '@modelcontextprotocol/sdk'];
+const OPTIONAL_PEERS = [
+  'ioredis',
+  'bullmq',
+  'pg',
+  'ai',
+  '@modelcontextprotocol/sdk',
+  '@openai/agents',
+  '@langchain/core',
+  '@mastra/core',
+];
 const ENTRIES = [
   'toolsteps',
   'toolsteps/agents',
@@ -40,7 +49,7 @@ const ALLOWED = [
   /^manifest\.json$/,
   // The builder API's OpenAPI document (toolsteps/builder-openapi.json).
   /^builder-openapi\.json$/,
-  /^docs\/[a-z0-9-]+\.md$/,
+  /^docs\/(agents\/)?[a-z0-9-]+\.md$/,
   /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
   /^dist\/types\/(src|steps|sandbox|ui)\/[\w/-]+\.d\.ts$/,
   /^dist\/cli\/toolsteps(-commands)?\.cjs$/,
@@ -121,6 +130,9 @@ describe('the published type declarations, in a project without any optional pee
         ...imports,
         `export const entries = [${ENTRIES.map((_, index) => `entry${index}`).join(', ')}];`,
         'export type AiTools = Awaited<ReturnType<typeof entry1.toAiSdkTools>>;',
+        'export type AgentsSdkTools = Awaited<ReturnType<typeof entry1.openaiAgentsTools>>;',
+        'export type LangChainTools = Awaited<ReturnType<typeof entry1.langchainTools>>;',
+        'export type MastraTools = Awaited<ReturnType<typeof entry1.mastraTools>>;',
         'export type HttpOptions = Parameters<typeof entry2.serveMcpHttp>[0];',
         '',
       ].join('\n'),

@@ -16,13 +16,14 @@ const BLOCK = /^```(ts[^\n]*)\n([\s\S]*?)^```/gm;
 const NAMED_FILE = /^\/\/ ([\w./-]+\.ts)\n/;
 const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"./][^'"]*)['"]/g;
 
-/** The pages whose examples are checked: the README and every page of docs/. */
+/** The pages whose examples are checked: the README, every page of docs/ and of docs/agents/ (one per agent runtime). */
 export function docPages(root = process.cwd()): string[] {
-  const docs = readdirSync(path.join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`);
-  return ['README.md', ...docs];
+  const pagesOf = (folder: string) =>
+    readdirSync(path.join(root, folder))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `${folder}/${name}`);
+  return ['README.md', ...pagesOf('docs'), ...pagesOf('docs/agents')];
 }
 
 /**
