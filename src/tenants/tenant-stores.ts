@@ -25,6 +25,7 @@ export interface TenantSummary {
  * Every surface asks it for one tenant's view and works only through that.
  */
 export interface TenantStores {
+  /** One tenant's stores; whatever is done through them cannot read or change another tenant's records. */
   forTenant(tenant: TenantId): TenantScopedStores;
   /** Tenants that hold at least one record, with counts. */
   tenants(): Promise<TenantSummary[]>;

@@ -14,6 +14,7 @@ import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { TenantSessions } from './tenant-sessions.js';
 
+/** Where the Postgres stores connect and how they seal secrets; the deadlines keep a stalled database from hanging a call. */
 export interface PostgresStoresOptions extends PgDeadlines {
   /** `postgres://...`, as in TOOLSTEPS_DATABASE_URL. */
   url: string;
