@@ -3,6 +3,8 @@
  * thin adapter over one dispatcher (`AgentTools.callTool`) and the one
  * invocation pipeline. Provider-neutral: no SDK is imported here except
  * `ai`, and that only when `toAiSdkTools` is called.
+ *
+ * @module toolsteps/agents
  */
 export { stripAbsentNulls } from './absent-nulls.js';
 export { AgentTools, type AgentToolsOptions, type CallToolOptions } from './agent-tools.js';

@@ -150,8 +150,8 @@ export class Registry<Steps extends AnyStep = AnyStep> {
 
   /**
    * The steps a tool-step search bar shows for `query`, best first: provider
-   * name, title, keywords, id and description weigh in that order, so
-   * "zendesk" finds the integration's steps before ones that merely mention it.
+   * name, title, keywords, id and description weigh in that order, so a
+   * provider's name finds its integration's steps before ones that merely mention it.
    */
   search(query: string, limit = 20): SearchHit[] {
     this.stepIndex ??= this.indexOf([...this.steps.values()]);
