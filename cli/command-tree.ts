@@ -85,5 +85,11 @@ export async function loadCommandTree(
   const cache = codeCacheFolder(argv, env);
   // Imported here, not above: `--version` and a plain `search` never load node:vm.
   const { requireWithCodeCache } = await import('./code-cached-require.js');
+  const { provideImporter } = await import('./module-importer.js');
+  // A function Node compiles as part of this module, so its import() goes to Node's loader;
+  // esbuild would turn a plain import() here into a require, which cannot load ES modules.
+  provideImporter(
+    new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>,
+  );
   return requireWithCodeCache(file, cache) as typeof import('./program.js');
 }

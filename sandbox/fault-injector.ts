@@ -24,6 +24,7 @@ export type FaultAction =
       dropIfAbandoned?: boolean;
     };
 
+/** Which requests a fault hits, and what happens to them: the next `count` requests that match. */
 export interface FaultRule {
   /** Emulator mount, e.g. `ticketing`; omitted = any. */
   target?: string;
@@ -35,15 +36,18 @@ export interface FaultRule {
   action: FaultAction;
 }
 
+/** The sandbox's fault switches (`sandbox.faults`): tests add rules to make the emulators misbehave on cue. */
 export class FaultInjector {
   private rules: FaultRule[] = [];
   /** How many requests each fault has hit, for assertions. */
   triggered = 0;
 
+  /** Arms a rule; rules are checked in the order added, and each expires after its count. */
   add(rule: FaultRule): void {
     if (rule.count > 0) this.rules.push({ ...rule });
   }
 
+  /** Disarms every rule, so one test's leftovers cannot fail the next. */
   clear(): void {
     this.rules = [];
   }

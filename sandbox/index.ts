@@ -1,3 +1,10 @@
+/**
+ * `toolsteps/sandbox`: emulators of every provider the catalogue reaches, in
+ * one local HTTP server, so steps, triggers and OAuth flows run offline in
+ * tests and demos, with switches for the faults real providers have.
+ *
+ * @module toolsteps/sandbox
+ */
 import { type Clock, systemClock } from '../src/clock.js';
 import { definedOnly } from '../src/values/defined-only.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
@@ -52,6 +59,7 @@ export type { Delivery, DeliveryAttempt } from './webhooks/webhook-dispatcher.js
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 export { type WebhookFaultRule, WebhookFaults } from './webhooks/webhook-faults.js';
 
+/** How to start the sandbox; every field is optional, so `startSandbox()` alone serves every emulator on a free port. */
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -127,6 +135,7 @@ export interface Sandbox extends SandboxEmulators {
   baseUrl(mount: string, account?: string): string;
   /** The assumptions in force: the defaults with `assume` applied. */
   assumptions: SandboxAssumptions;
+  /** Stops the webhook sender and the server; await it in a test's teardown so no port or timer outlives the test. */
   close(): Promise<void>;
 }
 

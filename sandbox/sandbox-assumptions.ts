@@ -22,6 +22,7 @@ export const SandboxAssumptions = z
   })
   .strict();
 export type SandboxAssumptions = z.output<typeof SandboxAssumptions>;
+/** The assumptions as a caller writes them (`assume` of `startSandbox`): every one optional, defaults filled in. */
 export type SandboxAssumptionsInput = z.input<typeof SandboxAssumptions>;
 
 /** Checks the settings; a wrong name or value is an InputError naming each, with nothing started. */

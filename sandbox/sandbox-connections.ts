@@ -17,16 +17,22 @@ export const SANDBOX_INTEGRATIONS = [
   'contact_data',
   'governance',
 ] as const;
+/** An integration the sandbox emulates, and so one `sandboxConnections` can connect. */
 export type SandboxIntegrationId = (typeof SANDBOX_INTEGRATIONS)[number];
 
 /** The part of a sandbox this needs: where it listens. `startSandbox()`'s answer is one. */
 export interface SandboxAddress {
+  /** The URL of one emulator (and account), which a connection's base URL is set to. */
   baseUrl(mount: string, account?: string): string;
 }
 
+/** Which sandbox connections to make and how to name them. */
 export interface SandboxConnectionsOptions {
   /** Where the integrations' definitions come from: `createRegistry()` of `toolsteps/steps`, or your own. */
-  registry: { integration(id: string): Integration | undefined };
+  registry: {
+    /** The integration's definition, which decides the connection's kind and fields. */
+    integration(id: string): Integration | undefined;
+  };
   /** Which to connect. Default: every one the sandbox emulates. */
   integrations?: readonly SandboxIntegrationId[];
   /** Connection ids are `<prefix><integration id>`. Default `sandbox-`. */

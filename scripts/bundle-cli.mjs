@@ -15,10 +15,12 @@
 // parse is why the command tree is a second file: `--version` and `search`,
 // the commands run most, would otherwise parse all of it first.
 //
-// The library (`import 'toolsteps'`) is not bundled: embedders get the
-// modules as tsc emits them. The CLI's bundle has its own copy of the
-// runtime, the steps and zod. Nothing crosses between that copy and another:
-// the CLI loads no user module, and the optional peers it loads (the MCP SDK,
+// The library (`import 'toolsteps'`) has bundles of its own (ES modules,
+// scripts/bundle-library.mjs). The CLI's bundle has its own copy of the
+// runtime, the steps and zod, but not of the sandbox: the commands that start
+// one import the library's (cli/library-sandbox.ts), and are handed ports,
+// URLs and keys. Nothing else crosses between the CLI's copy and another: the
+// CLI loads no user module, and the optional peers it loads (the MCP SDK,
 // ioredis, bullmq, pg, the AI SDK) stay outside the bundle and are handed plain
 // JSON and strings, never our classes.
 //
@@ -92,6 +94,27 @@ function commandTreeApart() {
   };
 }
 
+/** The library's sandbox entry, from the command tree's bundle beside the bin (cli/library-sandbox.ts). */
+const LIBRARY_SANDBOX = '../lib/sandbox.js';
+
+/**
+ * cli/library-sandbox.ts's `import('../sandbox/index.js')` (the unbundled
+ * path) stays out of the command tree: the bundled path imports the
+ * library's copy of the sandbox instead, which the package ships anyway.
+ */
+function sandboxFromLibrary() {
+  return {
+    name: 'sandbox-from-library',
+    setup(build) {
+      build.onResolve({ filter: /\/sandbox\/index\.js$/ }, (args) =>
+        path.basename(args.importer) === 'library-sandbox.js'
+          ? { path: args.path, external: true }
+          : undefined,
+      );
+    },
+  };
+}
+
 /** A build that warned is one that runs, but not as meant; it fails here instead. */
 async function strictBuild(options) {
   const result = await build(options);
@@ -109,17 +132,28 @@ async function strictBuild(options) {
  * bin, with main and its answers to `--version` and a plain `search`; and
  * beside it the command tree (program.js and everything the commands use),
  * which the bin requires for any other command. Only an argument list and
- * an exit code pass between the two. Resolves with esbuild's metafile of
- * both, which says which source modules went into which file.
+ * an exit code pass between the two. With `librarySandbox` (the package's
+ * build), the commands that start a sandbox load the library's
+ * (dist/lib/sandbox.js, beside dist/cli/) rather than a copy in the tree;
+ * without, for a CLI bundled with no library beside it (the tests'), the
+ * tree holds its own. Resolves with esbuild's metafile of both, which says
+ * which source modules went into which file.
  */
 export async function bundleCli({
   entry = path.join(root, 'dist/cli/main.js'),
   outfile = path.join(root, 'dist/cli/toolsteps.cjs'),
+  librarySandbox = true,
 } = {}) {
   const options = commonOptions();
   const commandsFile = path.join(path.dirname(outfile), COMMANDS_FILE);
   const commands = await strictBuild({
     ...options,
+    ...(librarySandbox
+      ? {
+          define: { ...options.define, TOOLSTEPS_LIBRARY_SANDBOX: JSON.stringify(LIBRARY_SANDBOX) },
+          plugins: [sandboxFromLibrary()],
+        }
+      : {}),
     entryPoints: [path.join(path.dirname(entry), 'program.js')],
     outfile: commandsFile,
     // import() of an optional peer becomes a lazy require (each peer's supported range ships

@@ -2,11 +2,13 @@ import { AbortedError } from './errors/index.js';
 
 /** Time as the runtime sees it. Tests pass a manual clock so no test waits for real. */
 export interface Clock {
+  /** Epoch milliseconds; token expiry, rate windows and Retry-After dates are all compared against it. */
   now(): number;
   /** Resolves after `ms`, or rejects with AbortedError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** Real time, the default wherever a clock is optional. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -40,6 +42,7 @@ export class ManualClock implements Clock {
   now(): number {
     return this.current;
   }
+  /** Moves time on without a wait, as when a token should expire between two calls. */
   advance(ms: number): void {
     this.current += ms;
   }
@@ -72,6 +75,7 @@ export class ScaledClock implements Clock {
     if (!(settings.speed > 0)) throw new RangeError(`speed must be positive, got ${settings.speed}.`);
   }
 
+  /** A clock reading `startAt` now; hand its `settings` to other processes so they read the same time. */
   static starting(startAt: number, speed: number): ScaledClock {
     return new ScaledClock({ startAt, realStart: Date.now(), speed });
   }

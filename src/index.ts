@@ -1,6 +1,8 @@
 /**
  * The public API of toolsteps. Everything an embedder needs is listed here
  * explicitly; anything not exported is internal and may change.
+ *
+ * @module toolsteps
  */
 
 export { buildManifest, type Manifest, serializeManifest } from './catalog/manifest.js';

@@ -1,3 +1,10 @@
+/**
+ * `toolsteps/steps`: the catalogue of integrations, steps and triggers, and
+ * `createRegistry()` that registers them all, typed so `invoke` checks each
+ * step's input by its id.
+ *
+ * @module toolsteps/steps
+ */
 import { Registry, type StepId } from '../src/kit/index.js';
 import { anzData } from './anz-data/integration.js';
 import { anzDataSteps } from './anz-data/steps.js';
@@ -23,6 +30,7 @@ export const integrations = [ticketing, anzData, contactData, governance, deploy
 export type IntegrationId = (typeof integrations)[number]['id'];
 /** An id in the catalogue's namespace: a misspelt integration prefix is a type error. */
 export type CatalogStepId = StepId<IntegrationId>;
+/** Every step of the catalogue, typed one by one, so `createRegistry()` can type `invoke` by step id. */
 export const steps = [
   ...ticketingSteps,
   ...anzDataSteps,

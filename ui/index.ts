@@ -8,6 +8,8 @@
  *   // <toolsteps-step-search></toolsteps-step-search> ...
  *
  * React's JSX types for the elements: `import type {} from 'toolsteps/ui/react'`.
+ *
+ * @module toolsteps/ui
  */
 import { ToolstepsConnectionPicker } from './elements/connection-picker.js';
 import { ToolstepsStepForm } from './elements/step-form.js';

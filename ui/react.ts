@@ -3,6 +3,8 @@
  * React 19 (`import type {} from 'toolsteps/ui/react'` once in the app).
  * React 19 sets properties on custom elements and passes `on<event>`
  * props as listeners of the event of that name (`ontoolsteps-select`).
+ *
+ * @module toolsteps/ui/react
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
+import { loadSandbox } from '../library-sandbox.js';
 import { integerOption } from '../option-values.js';
 
 /** A port that is taken or not ours to use is bad input, with the way out; anything else stays as it was. */
@@ -35,7 +36,7 @@ export default function registerSandboxCommand(program: Command): void {
         GOVERNANCE_SANDBOX,
         assumptionsFromFlags,
         startSandbox,
-      } = await import('../../sandbox/index.js');
+      } = await loadSandbox();
       // A wrong name or value is refused before the port is opened.
       const assume = assumptionsFromFlags(options.assume);
       const sandbox = await startSandbox({ port, assume }).catch((error: NodeJS.ErrnoException) => {

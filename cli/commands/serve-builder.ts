@@ -6,6 +6,7 @@ import { parseTenantId } from '../../src/tenants/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliTenant } from '../cli-tenant.js';
+import { loadSandbox } from '../library-sandbox.js';
 import { realConnectSettings } from '../real-connect-settings.js';
 import { sandboxConnectSettings } from '../sandbox-connect-settings.js';
 
@@ -31,7 +32,7 @@ export async function serveBuilder(options: ServeBuilderOptions): Promise<void> 
   const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
   let sandbox: Sandbox | undefined;
   if (options.sandbox) {
-    const { startSandbox } = await import('../../sandbox/index.js');
+    const { startSandbox } = await loadSandbox();
     sandbox = await startSandbox({ port: 0 });
     // Its request log would keep every credential the page's requests carried.
     sandbox.server.requestLogLimit = 0;

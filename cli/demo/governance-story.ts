@@ -1,4 +1,4 @@
-import { GOVERNANCE_SANDBOX } from '../../sandbox/index.js';
+import { GOVERNANCE_SANDBOX } from '../../sandbox/governance/governance-seed.js';
 import type { Connection } from '../../src/connection/connection.js';
 import { isToolstepsError } from '../../src/errors/index.js';
 import { definedOnly } from '../../src/values/defined-only.js';

@@ -1,7 +1,7 @@
-import { startSandbox } from '../../sandbox/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
+import { loadSandbox } from '../library-sandbox.js';
 import { anzDataStory } from './anz-data-story.js';
 import { contactDataStory } from './contact-data-story.js';
 import type { DemoContext } from './demo-context.js';
@@ -36,6 +36,7 @@ function render(value: unknown): string {
 export async function runDemo(
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<void> {
+  const { startSandbox } = await loadSandbox();
   const sandbox = await startSandbox();
   const runtime = new Runtime({ store: new MemoryConnectionStore() });
   const registry = createRegistry();

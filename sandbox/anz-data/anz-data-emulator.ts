@@ -116,10 +116,12 @@ export class AnzDataEmulator implements Emulator {
     return key;
   }
 
+  /** Sets an API key's remaining credits, so a test can run a paid lookup into an empty balance. */
   setCredits(key: string, credits: number): void {
     this.ledger.open(key, credits);
   }
 
+  /** The key's remaining credits, to check what a lookup was charged. */
   creditsOf(key: string): number {
     return this.ledger.balance(key);
   }

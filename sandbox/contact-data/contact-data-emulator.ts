@@ -77,12 +77,14 @@ export class ContactDataEmulator implements Emulator {
     this.accounts.set(key, { balance: settings.credits, spent: 0, plan: settings.plan ?? 'pro' });
   }
 
+  /** Sets an API key's credit balance, so a test can exhaust it mid-batch. */
   setBalance(key: string, credits: number): void {
     const account = this.accounts.get(key);
     if (!account) throw new Error(`No sandbox key "${key}".`);
     account.balance = credits;
   }
 
+  /** The key's remaining credits (undefined for an unknown key), to check what a batch was charged. */
   balance(key: string): number | undefined {
     return this.accounts.get(key)?.balance;
   }

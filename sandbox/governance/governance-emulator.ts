@@ -61,6 +61,7 @@ export class GovernanceEmulator implements Emulator {
     this.requireUser(userId).active = false;
   }
 
+  /** Undoes a deactivation, as an administrator would in the provider's console, so a test can cycle a user. */
   reactivateUser(userId: string): void {
     this.requireUser(userId).active = true;
   }

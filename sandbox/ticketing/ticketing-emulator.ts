@@ -98,6 +98,7 @@ export class TicketingEmulator implements Emulator {
     this.webhooks = new TicketingWebhookSender(options.clock, dispatcher);
   }
 
+  /** The emulated account of a subdomain, made on first use, so a test can seed or inspect its tickets directly. */
   account(subdomain: string): TicketingAccount {
     const key = subdomain.toLowerCase();
     let account = this.accounts.get(key);

@@ -21,6 +21,7 @@ export interface OutgoingWebhook {
   sign(body: string, at: number, wrongSecret: boolean): Record<string, string>;
 }
 
+/** One try at delivering a webhook, kept so a test can see the sandbox retried as the provider would. */
 export interface DeliveryAttempt {
   at: number;
   /** The receiver's status, when it answered. */
@@ -29,6 +30,7 @@ export interface DeliveryAttempt {
   error?: string;
 }
 
+/** A webhook the sandbox is sending or has sent, with every attempt at it. */
 export interface Delivery extends OutgoingWebhook {
   id: number;
   state: 'pending' | 'delivered' | 'failed';
@@ -71,6 +73,7 @@ export class WebhookDispatcher {
     this.tickers.push(ticker);
   }
 
+  /** Queues a webhook for delivery, applying any armed delay or duplicate fault; emulators call it when an event happens. */
   enqueue(webhook: OutgoingWebhook): Delivery {
     const now = this.options.clock.now();
     const held = this.options.faults.take('delay', webhook.source);
@@ -99,6 +102,7 @@ export class WebhookDispatcher {
     }
   }
 
+  /** Deliveries not yet delivered or given up on, for a test waiting for the queue to drain. */
   pending(): Delivery[] {
     return this.deliveries.filter((delivery) => delivery.state === 'pending');
   }
@@ -110,12 +114,14 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
+  /** Stops the pump and waits for attempts under way, so none lands after the test ended. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await Promise.all([...this.inFlight]);
   }
 
+  /** Forgets past deliveries, so a test's assertions see only its own. */
   reset(): void {
     this.deliveries.length = 0;
   }

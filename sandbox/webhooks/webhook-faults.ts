@@ -5,6 +5,7 @@
  */
 export type WebhookFaultKind = 'duplicate' | 'delay' | 'bad_signature';
 
+/** Which deliveries a webhook fault hits: the next `count` of one emulator, or of any. */
 export interface WebhookFaultRule {
   kind: WebhookFaultKind;
   /** Emulator mount (`ticketing`, `deployments`); omitted = any. */
@@ -15,13 +16,16 @@ export interface WebhookFaultRule {
   ms?: number;
 }
 
+/** The sandbox's webhook fault switches (`sandbox.webhookFaults`). */
 export class WebhookFaults {
   private rules: WebhookFaultRule[] = [];
 
+  /** Arms a rule; it expires after `count` deliveries. */
   add(rule: WebhookFaultRule): void {
     if (rule.count > 0) this.rules.push({ ...rule });
   }
 
+  /** Disarms every rule, so one test's leftovers cannot affect the next. */
   clear(): void {
     this.rules = [];
   }

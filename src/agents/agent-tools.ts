@@ -17,6 +17,7 @@ export interface AgentToolsOptions extends ToolFilter {
   creditBudget?: number | undefined;
 }
 
+/** What a host may set on one tool call that the model must not choose: the account, and the call's lifetime. */
 export interface CallToolOptions {
   /** A connection id that overrides the agent's choice (and any default). */
   connection?: string | undefined;
@@ -47,6 +48,7 @@ export class AgentTools {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
+  /** Reads the connection store once and offers the steps that have a connection; call it again when connections change. */
   static async load(options: AgentToolsOptions): Promise<AgentTools> {
     return new AgentTools(options, await loadConnectionChoices(options.runtime.store, options.connections));
   }
@@ -55,6 +57,7 @@ export class AgentTools {
     return this.options.registry;
   }
 
+  /** The tool a model asked for by name, or undefined for a name this agent was not offered. */
   tool(name: string): ToolDescriptor | undefined {
     return this.byName.get(name);
   }

@@ -18,6 +18,7 @@ export interface AiSdkTool {
    */
   // biome-ignore lint/suspicious/noExplicitAny: the one way to be assignable to `ai`'s schema without naming it.
   inputSchema: any;
+  /** Runs the step; never throws for a step's failure, so the model reads the error and can correct its input. */
   execute: (
     input: Record<string, unknown>,
     options: { abortSignal?: AbortSignal | undefined },

@@ -9,6 +9,7 @@ export interface AnthropicTool {
   input_schema: ObjectJsonSchema;
 }
 
+/** The offered steps as Anthropic client tools; pass the result as `tools` of `messages.create`. */
 export function toAnthropicTools(tools: AgentTools): AnthropicTool[] {
   return tools.tools.map((tool) => ({
     name: tool.name,

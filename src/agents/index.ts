@@ -5,6 +5,8 @@
  * `@langchain/core`, `@mastra/core`, all optional peers) is imported only
  * inside the adapter that needs it, when it is called, and no declaration
  * here names one.
+ *
+ * @module toolsteps/agents
  */
 export { stripAbsentNulls } from './absent-nulls.js';
 export { AgentTools, type AgentToolsOptions, type CallToolOptions } from './agent-tools.js';

@@ -21,6 +21,7 @@ export class LiveAgentTools {
     this.signature = choicesSignature(current.choices);
   }
 
+  /** Loads the tools a first time; `refresh` then follows connection changes without restarting the agent. */
   static async load(options: AgentToolsOptions): Promise<LiveAgentTools> {
     return new LiveAgentTools(options, await AgentTools.load(options));
   }

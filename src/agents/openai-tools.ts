@@ -4,6 +4,7 @@ import { toStrictSchema } from './openai-strict-schema.js';
 import type { ToolDescriptor } from './tool-descriptor.js';
 import { outcomeJson, type ToolOutcome } from './tool-outcome.js';
 
+/** A step as an OpenAI function: its name, the description written for models, and its input's JSON Schema. */
 export interface OpenAIFunction {
   name: string;
   description: string;
@@ -20,6 +21,7 @@ export interface OpenAIChatTool {
   function: OpenAIFunction;
 }
 
+/** Which OpenAI tool shape to produce, and whether to follow its strict schema rules. */
 export interface OpenAIToolsOptions {
   /** Follow OpenAI's strict rules (Structured Outputs) where a schema has a strict form. Default true. */
   strict?: boolean;

@@ -67,8 +67,14 @@ export function buildManifest(registry: Registry) {
   };
 }
 
+/** The catalogue as JSON (manifest.json): what a builder or agent platform reads without loading any step code. */
 export type Manifest = ReturnType<typeof buildManifest>;
 
+/**
+ * The manifest as the committed file holds it (indented, with a final
+ * newline), so `toolsteps manifest --check` and the staleness test can
+ * compare text with text, and a change reads as a diff.
+ */
 export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

@@ -9,11 +9,13 @@ import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { SearchIndex } from './search-index.js';
 import { closestIds } from './unknown-field-suggestion.js';
 
+/** One step found by `search`, with its rank so a search bar can cut off weak matches. */
 export interface SearchHit {
   step: AnyStep;
   score: number;
 }
 
+/** One trigger found by `searchTriggers`, ranked like steps. */
 export interface TriggerSearchHit {
   trigger: AnyTrigger;
   score: number;
@@ -72,6 +74,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   private stepIndex: SearchIndex<AnyStep> | undefined;
   private triggerIndex: SearchIndex<AnyTrigger> | undefined;
 
+  /** Adds an integration; its steps and triggers come after, so each can be checked against it. Throws on a duplicate id. */
   registerIntegration(integration: Integration): this {
     if (this.integrations.has(integration.id)) {
       throw new Error(`Integration "${integration.id}" is already registered.`);
@@ -80,6 +83,11 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     return this;
   }
 
+  /**
+   * Adds a step of an integration registered before. Throws on a duplicate id
+   * or alias, and on a step defined against another copy of its integration,
+   * whose connections would not bind.
+   */
   registerStep(step: AnyStep): this {
     for (const id of [step.id, ...(step.aliases ?? [])]) {
       if (this.steps.has(id) || this.aliases.has(id)) throw new Error(`Step "${id}" is already registered.`);
@@ -91,6 +99,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     return this;
   }
 
+  /** Adds a trigger of an integration registered before; throws on a duplicate id. */
   registerTrigger(trigger: AnyTrigger): this {
     if (this.triggers.has(trigger.id)) throw new Error(`Trigger "${trigger.id}" is already registered.`);
     this.requireOwnIntegration('Trigger', trigger);
@@ -110,10 +119,12 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     }
   }
 
+  /** The integration, or undefined: connection forms look one up by the id a user picked. */
   integration(id: string): Integration | undefined {
     return this.integrations.get(id);
   }
 
+  /** Every integration, in registration order. */
   listIntegrations(): Integration[] {
     return [...this.integrations.values()];
   }
@@ -132,15 +143,22 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     );
   }
 
+  /** Every step, or one integration's, in registration order; aliases are not listed twice. */
   listSteps(integrationId?: string): AnyStep[] {
     return ofIntegration(this.steps.values(), integrationId);
   }
 
+  /**
+   * The steps a tool-step search bar shows for `query`, best first: provider
+   * name, title, keywords, id and description weigh in that order, so a
+   * provider's name finds its integration's steps before ones that merely mention it.
+   */
   search(query: string, limit = 20): SearchHit[] {
     this.stepIndex ??= this.indexOf([...this.steps.values()]);
     return this.stepIndex.rank(query, limit).map(({ item, score }) => ({ step: item, score }));
   }
 
+  /** The trigger with this id, or undefined. */
   trigger(id: string): AnyTrigger | undefined {
     return this.triggers.get(id);
   }
@@ -154,6 +172,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
     );
   }
 
+  /** Every trigger, or one integration's, in registration order. */
   listTriggers(integrationId?: string): AnyTrigger[] {
     return ofIntegration(this.triggers.values(), integrationId);
   }

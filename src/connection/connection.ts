@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { connectionIdPattern } from './connection-id.js';
 
 export const connectionKinds = ['oauth2', 'oauth2_no_refresh', 'api_key'] as const;
+/** How a connection authenticates, which decides whether the runtime can refresh it or must ask the user to reconnect. */
 export const ConnectionKind = z.enum(connectionKinds);
+/** One of `oauth2` (refreshable), `oauth2_no_refresh` (reconnect when it expires) and `api_key`. */
 export type ConnectionKind = z.infer<typeof ConnectionKind>;
 
 /** What only the connection store may hold. Never in output, errors, logs or the manifest. */
@@ -18,6 +20,11 @@ export type ConnectionSecrets = z.infer<typeof ConnectionSecrets>;
 
 export { connectionIdPattern };
 
+/**
+ * A stored connection, validated on every read so a hand-edited or
+ * tampered file cannot reach a step; the schema is the one source of the
+ * `Connection` type.
+ */
 export const Connection = z
   .object({
     id: z.string().regex(connectionIdPattern, 'letters, digits, _ and -, up to 64 characters'),
@@ -34,11 +41,13 @@ export const Connection = z
     updatedAt: z.number().int(),
   })
   .strict();
+/** One account of one integration, secrets included: only stores and the runtime's binding see this whole. */
 export type Connection = z.infer<typeof Connection>;
 
 /** The face of a connection that handlers, the CLI and logs may see. */
 export type PublicConnection = Omit<Connection, 'secrets'> & { hasRefreshToken: boolean };
 
+/** Drops the secrets, keeping whether a refresh token exists, so a listing can say a connection will renew itself. */
 export function toPublicConnection(connection: Connection): PublicConnection {
   const { secrets, ...rest } = connection;
   return { ...rest, hasRefreshToken: Boolean(secrets.refreshToken) };

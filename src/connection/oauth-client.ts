@@ -8,6 +8,11 @@ import { readTokenAnswer, type TokenSet } from './token-response.js';
 
 export type { TokenSet } from './token-response.js';
 
+/**
+ * The provider page a user is sent to in order to grant access; the
+ * integration knows the path and scope format, the caller brings `state`
+ * (and a PKCE challenge) to check the answer against.
+ */
 export function buildAuthorizeUrl(
   integration: Integration,
   baseUrl: string,
@@ -93,6 +98,11 @@ function exchangeSecrets(
   return secrets;
 }
 
+/**
+ * Trades the code from the OAuth redirect for tokens. The answer is
+ * validated before anything stores it, and every secret sent is redacted
+ * from any error it causes.
+ */
 export function exchangeCode(
   options: TokenEndpointOptions,
   params: {
@@ -122,6 +132,7 @@ export function exchangeCode(
   });
 }
 
+/** Gets a fresh access token with the refresh token; the runtime calls it when a token is near expiry or a call got a 401. */
 export function refreshTokens(
   options: TokenEndpointOptions,
   params: { refreshToken: string; clientId: string; clientSecret?: string },

@@ -39,6 +39,7 @@ export const TokenResponse = z.object({
   scope: z.string().max(4096).optional().catch(undefined),
 });
 
+/** A provider's token answer once validated and clamped: the only form a store ever receives. */
 export interface TokenSet {
   accessToken: string;
   refreshToken?: string;

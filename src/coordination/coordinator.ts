@@ -65,7 +65,9 @@ export interface Coordinator extends DedupeStore {
     limit: number,
     ttlMs: number,
   ): Promise<{ added: boolean; total: number }>;
+  /** A shared value (a provider's last rate-limit reading), or undefined once its time to live has passed. */
   getValue(key: string): Promise<string | undefined>;
+  /** Shares a value with every worker for `ttlMs`; it expires rather than lingering after the workers stop. */
   setValue(key: string, value: string, ttlMs: number): Promise<void>;
   /** Sets `key` to `next` only while it holds `expected` (undefined: only while absent). */
   compareAndSet(key: string, expected: string | undefined, next: string, ttlMs: number): Promise<boolean>;
@@ -77,6 +79,8 @@ export interface Coordinator extends DedupeStore {
    * existed stays where it was. Closing the coordinator closes them all.
    */
   forTenant(tenant: TenantId): Coordinator;
+  /** What `toolsteps doctor` reports: which backend coordinates, and whether it answers. */
   status(): Promise<CoordinationStatus>;
+  /** Releases the connection (Redis) so a process can exit; locks held are left to expire. */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { type Clock, systemClock } from '../clock.js';
 import type { CoordinationStatus, Coordinator } from './coordinator.js';
 import { LocalCoordinator } from './local-coordinator.js';
 
+/** Where the coordination lives; every field is optional so one process alone needs no configuration. */
 export interface CoordinationConfig {
   /** `redis://` or `rediss://` URL; default `TOOLSTEPS_REDIS_URL`. Unset: in-process coordination. */
   redisUrl?: string;

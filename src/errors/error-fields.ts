@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'storage_unavailable'
   | 'schema_outdated';
 
+/** One failing input field, by path, so a form can mark the field and a model can fix just that value. */
 export interface FieldIssue {
   /** Dotted path of the failing field, e.g. `ticket.subject` or `people.3.email`. */
   readonly path: string;

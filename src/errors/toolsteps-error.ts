@@ -100,6 +100,7 @@ export class ToolstepsError extends Error {
     };
   }
 
+  /** A copy that tells the reader what to do next (reconnect, raise a limit): errors stay immutable, so a layer that knows the remedy adds it to a copy. */
   withHint(hint: string): this {
     return this.with({ hint });
   }
@@ -168,6 +169,11 @@ export class ToolstepsError extends Error {
   }
 }
 
+/**
+ * Whether `value` is one of our errors, even one thrown by another copy of
+ * the package (a bundled CLI, a second install): `instanceof` would say no to
+ * those, this checks the family's brand instead.
+ */
 export function isToolstepsError(value: unknown): value is ToolstepsError {
   return ToolstepsError.isInstance(value);
 }

@@ -12,6 +12,7 @@ import { asError, GatheredAnswer, RawHeaders, type Wire, type WireAnswer, type W
  */
 const loadUndici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
 
+/** Timeouts of the shared connection pool; every wait has a deadline, so a silent provider cannot hold a call forever. */
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;

@@ -104,6 +104,7 @@ export function isRedirect(status: number): boolean {
 
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);
 
+/** A provider request as a step handler states it: relative to the connection's base URL, with no auth of its own. */
 export interface HttpRequest {
   method: HttpMethod;
   /** Provider path under the base URL, starting with `/`, already guarded when it came from a caller. */

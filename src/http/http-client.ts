@@ -22,6 +22,7 @@ import type { Wire } from './wire.js';
 
 export type { HttpRequest } from './exchange.js';
 
+/** A provider's successful answer, body already parsed and size-capped; failures arrive as errors instead. */
 export interface HttpResponse<Body = unknown> {
   status: number;
   headers: Headers;
@@ -30,6 +31,11 @@ export interface HttpResponse<Body = unknown> {
   redirected?: boolean;
 }
 
+/**
+ * What a step handler gets as `ctx.http`: bound to one connection (base URL,
+ * credentials, rate gate, retries), so a handler only builds requests and
+ * shapes answers.
+ */
 export interface HttpClient {
   /** Sends a request; resolves with the provider's 2xx answer or rejects with an error of the family. */
   request<Body = unknown>(request: HttpRequest): Promise<HttpResponse<Body>>;

@@ -14,6 +14,7 @@ export interface RateLimitWindow {
   windowMs?: number;
 }
 
+/** The provider's quota as its last answer stated it, so callers can slow down before being refused. */
 export interface RateLimitSnapshot {
   windows: RateLimitWindow[];
   observedAt: number;

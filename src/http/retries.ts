@@ -7,13 +7,17 @@ import type { Logger } from '../logger.js';
 import { mayHaveLanded } from '../step/write-outcome.js';
 import { type Answer, addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
 
+/** How hard the transport retries; the defaults suit interactive calls, a batch job may allow longer waits. */
 export interface RetryOptions {
   /** Retries after the first attempt. */
   maxRetries: number;
   /** Longest `Retry-After` we wait for; a longer one fails at once. */
   maxRetryAfterMs: number;
+  /** First backoff delay; each retry doubles it, with jitter. */
   baseDelayMs: number;
+  /** Cap on one backoff delay. */
   maxDelayMs: number;
+  /** The jitter's source in [0, 1); tests pass a fixed one so delays are predictable. */
   random: () => number;
 }
 

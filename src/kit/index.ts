@@ -6,6 +6,8 @@
  * inside `src/` that keeps this surface breaks no integration.
  *
  * Published as `toolsteps/kit`. See docs/writing-an-integration.md.
+ *
+ * @module toolsteps/kit
  */
 
 // The registry an integration package builds from its integrations.

@@ -51,6 +51,7 @@ export interface AccountValue {
  * checks named values against them before anything is sent.
  */
 export interface AccountSchemaSource<Input = Record<string, unknown>> {
+  /** Reads the account's own fields from the provider; validated and cached by the runtime, so a handler returns them raw. */
   load(context: OptionsContext): Promise<{ fields: z.input<typeof AccountField>[] }>;
   /** The generic input's fields for these named values (e.g. `custom_fields: [{id, value}]`), merged over the rest. */
   toInput(values: AccountValue[], input: Partial<Input>): Partial<Input>;

@@ -8,6 +8,7 @@ import type { OptionsRuntime } from './provider-read.js';
 /** The JSON Schema keyword that marks a field with options, and what it holds. */
 export const OPTIONS_KEYWORD = 'x-toolsteps-options';
 
+/** What a form needs to know to fetch a field's choices, published in the field's JSON Schema under OPTIONS_KEYWORD. */
 export interface OptionsMark {
   dependsOn: string[];
   searchable: boolean;

@@ -65,6 +65,7 @@ export interface OptionsSource<Input = Record<string, unknown>> {
   searchable?: boolean;
   /** A closed list known without asking the provider: no connection, no request. */
   fixed?: readonly OptionItem[];
+  /** Fetches one page of choices through the step's connection; the runtime caches it and applies `constraints`. */
   load(request: OptionsRequest<Input>, context: OptionsContext): Promise<OptionsPage>;
 }
 

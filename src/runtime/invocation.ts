@@ -4,6 +4,7 @@ import type { VariableMapping } from '../mapping/mapping.js';
 import type { CreditEstimate, ProgressRecords } from '../step/define-step.js';
 import type { SharedCreditBudget } from './shared-credit-budget.js';
 
+/** One call of a step: which connection, what input, and the safety settings (idempotency key, credit budget, signal) a retrying caller needs. */
 export interface InvokeOptions {
   /** A connection id in the store, or a connection object. */
   connection: string | Connection;
@@ -37,6 +38,7 @@ export interface InvokeOptions {
   idempotencyTtlMs?: number;
 }
 
+/** How the call went, for logs and for agents deciding what to do next: attempts, time, credits, the provider's remaining quota. */
 export interface InvocationMeta {
   step: string;
   connection: string;
@@ -50,6 +52,7 @@ export interface InvocationMeta {
   fromIdempotencyRecord?: boolean;
 }
 
+/** What every surface (library, CLI, MCP, builder) answers for one call: the validated output, its mapped variables and the call's meta. */
 export interface InvocationResult<Output = unknown> {
   output: Output;
   variables: Record<string, unknown>;

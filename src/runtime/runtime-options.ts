@@ -9,6 +9,7 @@ import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../tenants/tenant-
 import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
 import { type ResolvedTransport, resolveTransport, type Transport } from './transport-option.js';
 
+/** How a Runtime is set up; every field is optional, so a runtime with in-memory stores and the shared transport needs none. */
 export interface RuntimeOptions {
   /**
    * The tenant (one organization of the embedding platform) this runtime

@@ -3,6 +3,7 @@ import type { Connection, ConnectionKind } from '../connection/connection.js';
 import type { ToolstepsError } from '../errors/index.js';
 import type { RateLimitSnapshot } from '../http/rate-limit.js';
 
+/** The methods a provider request may use; an integration's API Call step narrows them further. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 export interface OAuthSettings {
@@ -35,6 +36,7 @@ export interface ProviderFailure {
   operation?: string | undefined;
 }
 
+/** What an integration reads out of a provider's error body, so the error a caller sees quotes the provider rather than a status code. */
 export interface ParsedProviderError {
   /** The provider's own message, already free of secrets. */
   message?: string;
@@ -59,9 +61,15 @@ export interface AuthContext {
  */
 export interface ConnectionCheck {
   path: string;
+  /** Reads the check's answer into one line for `connections test`; undefined when the body says nothing useful. */
   describe?(body: unknown): { ok: boolean; says: string } | undefined;
 }
 
+/**
+ * Everything a provider's integration states once, so its steps stay small:
+ * how connections authenticate and build their base URL, how errors and
+ * rate-limit headers read, and every path it calls.
+ */
 export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> {
   /** snake_case; every step id of the integration starts with it (`<id>.<verb_noun>`), checked by the type of `defineStep`. */
   id: Id;
@@ -87,6 +95,7 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
   defaultHeaders?: Record<string, string>;
   /** Query parameters every request carries (D: `teamId`). */
   defaultQuery?(fields: z.infer<Fields>): Record<string, string | undefined>;
+  /** Reads the provider's remaining-quota headers, so the rate gate waits before the provider refuses. */
   readRateLimit?(headers: Headers, now: number): RateLimitSnapshot | undefined;
   /**
    * What to check after an authentication error, in the order the provider's
@@ -113,6 +122,7 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
   paths: Readonly<Record<string, string>>;
 }
 
+/** A defined integration, frozen: steps compare it by identity, so one defined twice cannot be mixed up. */
 export type Integration<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> = Readonly<
   IntegrationDefinition<Fields, Id>
 >;

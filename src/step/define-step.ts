@@ -8,6 +8,7 @@ import { optionsDeclarationProblem } from '../options/options-declaration.js';
 import type { StepOptions } from '../options/options-source.js';
 import type { Integration } from './define-integration.js';
 
+/** What a step may do to the account; agent exports and the builder use it to ask before a destructive call. */
 export type StepAccess = 'read' | 'write' | 'destructive';
 
 /** Records handled so far and in all, beside a step's own progress units. */
@@ -22,12 +23,19 @@ export interface CreditEstimate {
   max: number;
 }
 
+/** How a paid step's cost is estimated before it runs, so a caller can refuse a call its budget does not cover. */
 export interface CreditRule<Input> {
   /** How the provider counts, for people and agents reading the manifest. */
   basis: string;
+  /** The cost range for this validated input, before any request is sent. */
   estimate(input: Input): CreditEstimate;
 }
 
+/**
+ * What a step's `run` receives besides its input: everything is already bound
+ * to the chosen connection, so a handler does no auth, retries or error
+ * classification of its own.
+ */
 export interface StepContext {
   http: HttpClient;
   connection: PublicConnection;
@@ -92,6 +100,7 @@ export interface StepExample<Input> {
 /** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
 export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
 
+/** What a step file hands to `defineStep`: id, texts for people and models, schemas, safety flags and the handler. */
 export interface StepDefinition<
   Input extends z.ZodType,
   Output extends z.ZodType,
@@ -134,9 +143,11 @@ export interface StepDefinition<
   accountSchema?: AccountSchemaSource<z.input<Input>> | undefined;
   /** Example inputs; every step of the catalogue has at least one, run against the sandbox by a test. */
   examples?: readonly StepExample<z.input<Input>>[];
+  /** Builds the provider request from validated input and shapes the answer into `output`, which is validated after. */
   run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
 }
 
+/** A defined step, read-only, typed by its input and output schemas so `invoke` is typed by step id. */
 export type Step<
   Input extends z.ZodType = z.ZodType,
   Output extends z.ZodType = z.ZodType,
@@ -144,6 +155,7 @@ export type Step<
   Id extends StepId<Owner['id']> = StepId<Owner['id']>,
 > = Readonly<StepDefinition<Input, Output, Owner, Id>>;
 
+/** Any step, whatever its schemas: what a registry and catalogue-wide code hold. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds steps of every input and output type.
 export type AnyStep = Step<any, any>;
 

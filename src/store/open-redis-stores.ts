@@ -16,6 +16,7 @@ export interface RedisStores {
   tenants: RedisTenantStores;
   connections: RedisConnectionStore;
   subscriptions: RedisSubscriptionStore;
+  /** Closes the one Redis connection all of them share, so the process can exit. */
   close(): Promise<void>;
 }
 

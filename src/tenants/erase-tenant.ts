@@ -7,13 +7,17 @@ import { TriggerSubscriptions } from '../triggers/trigger-subscriptions.js';
 import { parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantStores, TenantSummary } from './tenant-stores.js';
 
+/** What erasing a tenant needs: its stores, and a runtime and registry to remove its webhooks at the providers first. */
 export interface TenantErasureOptions {
   tenantStores: TenantStores;
   tenant: TenantId;
   /** A runtime of that tenant (`new Runtime({ tenant, tenantStores })`): its connections remove the webhooks and rules. */
   runtime: Runtime;
   /** Where trigger ids resolve: the registry. */
-  triggers: { requireTrigger(id: string): AnyTrigger };
+  triggers: {
+    /** The trigger a subscription names; it throws an InputError for an unknown id, which this passes on. */
+    requireTrigger(id: string): AnyTrigger;
+  };
   /**
    * Deletes the tenant's events from a queue (`eraseQueuedEvents`, with
    * `listen --queue`): they carry its providers' payloads.

@@ -28,6 +28,7 @@ export interface TenantSummary {
 export interface TenantStores {
   /** Revoked scoped tokens, per tenant, in the same backend as the records. */
   readonly revocations: TokenRevocations;
+  /** One tenant's stores; whatever is done through them cannot read or change another tenant's records. */
   forTenant(tenant: TenantId): TenantScopedStores;
   /** Tenants that hold at least one record, with counts. */
   tenants(): Promise<TenantSummary[]>;

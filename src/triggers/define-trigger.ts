@@ -59,6 +59,7 @@ export interface EventFacts {
   occurredAt: string;
 }
 
+/** The embedder's limits on what a subscription may see (`{ projects: [...] }`), enforced at intake as well as at the provider. */
 export type Constraints = Readonly<Record<string, readonly string[]>>;
 
 /** What every call to the provider about a trigger works with. */
@@ -141,6 +142,7 @@ export interface TestDeliveryResult {
  * webhook, and asking for a test delivery where the provider offers one.
  */
 export interface WebhookAdmin {
+  /** Reads the webhook as the provider holds it now, so `triggers status` can tell a disabled or missing one from a healthy one. */
   status(context: WebhookContext): Promise<WebhookStatus>;
   /** Asks the provider to deliver `payload` to the subscription's URL now, signed like a real event. */
   test?(context: WebhookContext, payload: string): Promise<TestDeliveryResult>;
@@ -156,6 +158,7 @@ export interface WebhookAdmin {
   delete?(context: ProviderContext, webhookId: string): Promise<RemovalOutcome>;
 }
 
+/** What `provision` made at the provider, stored with the subscription so `remove` can undo exactly that. */
 export interface ProvisionResult {
   provider: Record<string, string>;
   /**
@@ -165,6 +168,7 @@ export interface ProvisionResult {
   secret?: string | undefined;
 }
 
+/** What a trigger file hands to `defineTrigger`: the event's schema, how deliveries are verified and parsed, and how the webhook is made and removed. */
 export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodType> {
   /** `<integration>.<event_name>`; the file name is the kebab form of the second half. */
   id: string;
@@ -208,13 +212,19 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
   remove(context: RemoveContext): Promise<RemovedItem[]>;
 }
 
+/** A defined trigger, read-only, typed by its event and setup schemas. */
 export type Trigger<Event extends z.ZodType = z.ZodType, Setup extends z.ZodType = z.ZodType> = Readonly<
   TriggerDefinition<Event, Setup>
 >;
 
+/** Any trigger, whatever its schemas: what a registry holds. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds triggers of every payload and setup type.
 export type AnyTrigger = Trigger<any, any>;
 
+/**
+ * Checks a trigger definition where it is written (id shape, event time
+ * source) rather than on the first delivery, and freezes it.
+ */
 export function defineTrigger<Event extends z.ZodType, Setup extends z.ZodType>(
   definition: TriggerDefinition<Event, Setup>,
 ): Trigger<Event, Setup> {

@@ -9,6 +9,7 @@ export interface Entitlements {
   plan: string;
 }
 
+/** The plan whose organisations may use triggers; compared without case or surrounding spaces. */
 export const TRIGGERS_PLAN = 'enterprise';
 
 /** Refuses, before anything is stored or provisioned, a plan without triggers. */

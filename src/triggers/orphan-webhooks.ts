@@ -16,6 +16,7 @@ export interface HookedWebhook extends ListedWebhook {
   names: string;
 }
 
+/** What `triggers status` reports about webhooks at the providers that our records do not account for. */
 export interface OrphanScan {
   /** Pointing at us and belonging to no subscription: `triggers prune` deletes them. */
   orphans: HookedWebhook[];
@@ -29,9 +30,13 @@ export interface OrphanScan {
   unread: { connection: string; error: Pick<ErrorJson, 'code' | 'message'> }[];
 }
 
+/** What a scan reads: the registry's triggers, our subscriptions, and the base URLs that make a webhook ours. */
 export interface OrphanScanOptions {
   runtime: Runtime;
-  triggers: { listTriggers(): AnyTrigger[] };
+  triggers: {
+    /** Every trigger; only those whose webhooks can be listed at the provider are scanned. */
+    listTriggers(): AnyTrigger[];
+  };
   subscriptions: readonly Subscription[];
   /** Our public base URLs: a webhook points at us when it delivers under `<base>/hooks/`. */
   bases: readonly string[];

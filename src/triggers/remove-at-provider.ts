@@ -17,6 +17,7 @@ import { type Subscription, subscriptionUrl } from './subscription.js';
  */
 export type ProviderRemoval = 'removed' | 'already_gone' | 'never_provisioned' | 'unknown';
 
+/** What removing one subscription did at its provider, so a person knows whether anything is left to delete by hand. */
 export interface SubscriptionRemoval {
   id: string;
   provider: ProviderRemoval;

@@ -87,6 +87,7 @@ export function subscriptionUrl(subscription: Pick<Subscription, 'id' | 'target'
 /** The face of a subscription that the CLI, logs and JSON output may show: never the secret. */
 export type PublicSubscription = Omit<Subscription, 'secret'> & { url: string; hasSecret: boolean };
 
+/** Drops the signing secret and adds the delivery URL: the form every listing and JSON answer uses. */
 export function toPublicSubscription(subscription: Subscription): PublicSubscription {
   const { secret, ...rest } = subscription;
   return { ...rest, url: subscriptionUrl(subscription), hasSecret: Boolean(secret) };

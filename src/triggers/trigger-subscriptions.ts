@@ -13,6 +13,7 @@ import { provisionSubscription } from './provision-subscription.js';
 import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
 import { newSubscriptionId, type Subscription } from './subscription.js';
 
+/** What subscribing a workflow to a trigger takes; everything is checked before anything is stored or sent. */
 export interface CreateSubscriptionRequest {
   trigger: string;
   connection: string;
@@ -31,8 +32,12 @@ export interface CreateSubscriptionRequest {
   manual?: { secret?: string | undefined };
 }
 
+/** What subscriptions are made with: the registry, a runtime for the provider calls, the store and the plan. */
 export interface TriggerSubscriptionsOptions {
-  triggers: { requireTrigger(id: string): AnyTrigger };
+  triggers: {
+    /** The trigger a subscription names; it throws an InputError for an unknown id, which this passes on. */
+    requireTrigger(id: string): AnyTrigger;
+  };
   runtime: Runtime;
   subscriptions: SubscriptionStore;
   /** The organisation's plan, from the embedder: triggers need Enterprise. */
@@ -89,6 +94,11 @@ export class TriggerSubscriptions {
     return { trigger, setup: setup.data };
   }
 
+  /**
+   * Validates, stores the subscription as `provisioning`, makes the webhook at
+   * the provider and stores it `active`; a failure midway leaves a record that
+   * `activate` finishes, never a webhook nobody knows of.
+   */
   async create(request: CreateSubscriptionRequest): Promise<Subscription> {
     const { trigger, setup } = await this.validate(request);
     const store = this.options.subscriptions;
@@ -193,6 +203,7 @@ export class TriggerSubscriptions {
     return this.options.subscriptions.update(id, (current) => ({ ...current, active }));
   }
 
+  /** The subscription, or an InputError naming the id: a malformed id is reported as unknown, like any other id we do not hold. */
   async require(id: string): Promise<Subscription> {
     // A malformed id is simply not one of ours.
     const found = await this.options.subscriptions.get(id).catch((error: unknown) => {

@@ -45,6 +45,20 @@ describe('the published package', () => {
     await rm(folder, { recursive: true });
   });
 
+  it('packs manifest.json compact and puts the pretty one back after packing', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-manifest-'));
+    const pretty = `${JSON.stringify({ steps: [{ id: 'a.b', title: 'B' }] }, null, 2)}\n`;
+    await writeFile(path.join(folder, 'package.json'), '{"name":"x"}\n');
+    await writeFile(path.join(folder, 'manifest.json'), pretty);
+    strip(folder);
+    expect(await readFile(path.join(folder, 'manifest.json'), 'utf8')).toBe(
+      '{"steps":[{"id":"a.b","title":"B"}]}\n',
+    );
+    restore(folder);
+    expect(await readFile(path.join(folder, 'manifest.json'), 'utf8')).toBe(pretty);
+    await rm(folder, { recursive: true });
+  });
+
   it('exports ./package.json, so tools can read the version through the exports map', () => {
     expect(pkg.exports['./package.json']).toBe('./package.json');
     const require = createRequire(import.meta.url);

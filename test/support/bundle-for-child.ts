@@ -24,6 +24,11 @@ export async function bundleForChild(cache: string): Promise<BundledCli> {
   // The CLI imports the catalogue and each step by computed path, which the compiler does not follow.
   const root = await transpileForChild(['cli/main.ts', 'steps/index.ts'], cache);
   const main = path.join(root, 'cli/toolsteps.cjs');
-  const metafile = await bundleCli({ entry: path.join(root, 'cli/main.js'), outfile: main });
+  // No library bundle sits beside these: the command tree keeps its own sandbox.
+  const metafile = await bundleCli({
+    entry: path.join(root, 'cli/main.js'),
+    outfile: main,
+    librarySandbox: false,
+  });
   return { main, commands: path.join(root, 'cli/toolsteps-commands.cjs'), metafile };
 }

@@ -66,6 +66,7 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     return this.#connections;
   }
 
+  /** Reloads the accounts when the integration attribute changes, so one picker can follow a form's step. */
   attributeChangedCallback(): void {
     if (this.#select && this.client) this.refresh();
   }

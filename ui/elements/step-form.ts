@@ -60,6 +60,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
     for (const field of this.#fields) field.write(input[field.spec.name]);
   }
 
+  /** Redraws the form when its step or connection attribute changes. */
   attributeChangedCallback(): void {
     if (this.#form && this.client) this.refresh();
   }

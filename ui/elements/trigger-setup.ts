@@ -108,6 +108,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     );
   }
 
+  /** Closes the event stream, so a removed element leaves no request open. */
   disconnectedCallback(): void {
     this.#stream?.abort();
     this.#stream = undefined;

@@ -16,6 +16,7 @@ interface ErrorBody {
   fields?: FieldProblem[];
 }
 
+/** The one error the kit's elements and BuilderClient throw, worded for the person at the page. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -27,6 +28,7 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** Reads the API's error body, and words a 401 or 403 as what the user can do about it. */
   static fromResponse(status: number, body: unknown): ApiError {
     const shape = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
     const inner = shape.error ?? shape;
@@ -49,6 +51,7 @@ export class ApiError extends Error {
     return new ApiError(inner.message ?? `The builder API answered ${status}.`, status, code, fields);
   }
 
+  /** A request that got no answer: the API is down, or it refused this page's origin (CORS looks the same from here). */
   static unreachable(origin: string, cause: unknown): ApiError {
     const error = new ApiError(
       `The builder API at ${origin} could not be reached (or refused this page's origin).`,

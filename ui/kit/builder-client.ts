@@ -7,16 +7,19 @@
  */
 import { ApiError } from './api-error.js';
 
+/** Where the builder API is and how to authenticate to it; the host page supplies both, the kit stores neither. */
 export interface BuilderClientOptions {
   /** Where the API is: '' (the default) for the page's own origin. */
   baseUrl?: string;
   /** The scoped token, or a function that returns the current one (for hosts that refresh it). */
   token: string | (() => string | Promise<string>);
+  /** The fetch to send requests with; default the page's own. Tests and hosts that proxy calls pass theirs. */
   fetch?: typeof globalThis.fetch;
 }
 
 type Query = Record<string, string | number | undefined>;
 
+/** The one client every element talks through, so auth, error reading and the API's address live in one place. */
 export class BuilderClient {
   readonly baseUrl: string;
   readonly #token: BuilderClientOptions['token'];
@@ -37,23 +40,32 @@ export class BuilderClient {
     return url.toString();
   }
 
+  /** The headers of every request, with a freshly read token, so a host that refreshes its token is never a call behind. */
   async headers(): Promise<Record<string, string>> {
     const token = typeof this.#token === 'function' ? await this.#token() : this.#token;
     return { authorization: `Bearer ${token}`, accept: 'application/json' };
   }
 
+  /** A GET of an API path; a failure rejects with an ApiError a person can read. */
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
     return this.request<T>('GET', path, { query, signal });
   }
 
+  /** A POST with a JSON body (an empty object when none is given, as the API expects). */
   post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     return this.request<T>('POST', path, { body: body ?? {}, signal });
   }
 
+  /** A DELETE of an API path, such as disconnecting a connection. */
   delete<T>(path: string): Promise<T> {
     return this.request<T>('DELETE', path, {});
   }
 
+  /**
+   * Sends one request without cookies (`credentials: 'omit'`: the token is the
+   * only credential) and turns a refusal or an unreachable API into an
+   * ApiError; an abort is passed on as it is.
+   */
   async request<T>(
     method: string,
     path: string,

@@ -34,6 +34,7 @@ export abstract class ToolstepsElement extends HTMLElement {
     if (this.isConnected) this.refresh();
   }
 
+  /** Builds the element once, then loads its data whenever it is attached and a client is available. */
   connectedCallback(): void {
     if (!this.#started) {
       this.#started = true;
@@ -54,6 +55,7 @@ export abstract class ToolstepsElement extends HTMLElement {
   /** Loads what the element shows from the API; called when connected and when the client changes. */
   protected refresh(): void {}
 
+  /** The client, or an ApiError that tells the host page to configure one, shown in the status line. */
   protected requireClient(): BuilderClient {
     const client = this.client;
     if (!client) {
@@ -73,6 +75,7 @@ export abstract class ToolstepsElement extends HTMLElement {
     );
   }
 
+  /** Shows a message in the status line, which screen readers announce politely. */
   protected say(message: string): void {
     this.statusLine.className = 'status';
     this.statusLine.setAttribute('role', 'status');

@@ -3,6 +3,10 @@ import { timingSafeEqualText } from '../../triggers/timing-safe-equal.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
+/**
+ * Whether the server listens only on this machine; such a server still checks
+ * browser Origins, since a web page can reach localhost (DNS rebinding).
+ */
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -2,6 +2,8 @@
  * `toolsteps/mcp`: the steps as an MCP server, on the official MCP
  * TypeScript SDK (`@modelcontextprotocol/sdk`, an optional peer dependency
  * imported only when a server starts).
+ *
+ * @module toolsteps/mcp
  */
 export { catalogueTools, FLAT_TOOL_LIMIT } from './catalogue-tools.js';
 export { isLoopbackHost } from './http-guard.js';

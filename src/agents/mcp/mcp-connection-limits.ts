@@ -23,6 +23,7 @@ export interface McpConnectionLimits {
   requestTimeoutMs?: number | undefined;
 }
 
+/** The limits a server gets unless told otherwise: tight enough that idle or slow clients cannot hold it open. */
 export const DEFAULT_MCP_CONNECTION_LIMITS: Readonly<
   Required<Omit<McpConnectionLimits, 'maxConnections'>> & { connectionsPerSession: number }
 > = Object.freeze({

@@ -52,15 +52,20 @@ export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardO
 /** A server over HTTP: where it listens, and how many sessions it holds (for health checks). */
 export interface RunningMcpHttpServer extends RunningMcpServer {
   url: string;
+  /** How many sessions are open against the limit, for a health check or a load balancer. */
   load(): McpSessionLoad;
 }
 
+/** Sessions an HTTP server holds at once by default; each holds tools and a transport, so the number is bounded. */
 export const DEFAULT_MAX_SESSIONS = 64;
+/** How long an unused session is kept by default before it is closed to free its slot. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
+/** A started MCP server, so the host can wait for it to end or stop it. */
 export interface RunningMcpServer {
   /** Resolves when the server has stopped (stdin closed, or `close()`). */
   closed: Promise<void>;
+  /** Stops the server and its connection-store watch; resolves once it is stopped. */
   close(): Promise<void>;
 }
 

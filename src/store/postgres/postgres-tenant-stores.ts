@@ -15,6 +15,7 @@ import { PostgresTokenRevocations } from './postgres-token-revocations.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { TenantSessions } from './tenant-sessions.js';
 
+/** Where the Postgres stores connect and how they seal secrets; the deadlines keep a stalled database from hanging a call. */
 export interface PostgresStoresOptions extends PgDeadlines {
   /** `postgres://...`, as in TOOLSTEPS_DATABASE_URL. */
   url: string;

@@ -8,5 +8,6 @@ import type { RecordStore } from '../record-store.js';
  * activates or removes the same subscription.
  */
 export interface SubscriptionStore extends RecordStore<Subscription> {
+  /** Notes when the subscription last received an event (epoch ms), which orphan scans and `listen` show. */
   recordDelivery(id: string, at: number): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { FieldIssue } from '../../errors/index.js';
 
+/** Why the intake refused a delivery, stable for providers' dashboards and our logs alike. */
 export type RefusalCode =
   | 'method_not_allowed'
   | 'payload_too_large'

@@ -34,7 +34,10 @@ import { verifySignature } from './verify-signature.js';
  */
 export interface IntakeOptions extends IntakeTenantOptions {
   /** Where trigger ids resolve: the registry. */
-  triggers: { trigger(id: string): AnyTrigger | undefined };
+  triggers: {
+    /** The trigger a stored subscription names; undefined refuses its deliveries rather than guessing. */
+    trigger(id: string): AnyTrigger | undefined;
+  };
   handler: TriggerEventHandler;
   clock?: Clock;
   /** Default 256 KB. */
@@ -67,12 +70,14 @@ export interface IntakeOptions extends IntakeTenantOptions {
   onSkipped?: (reason: string, context: DeliveryContext) => void;
 }
 
+/** Which delivery a log line or skip notice is about; ids only, never the payload. */
 export interface DeliveryContext {
   tenant?: string;
   subscription?: string;
   event_id?: string;
 }
 
+/** One webhook request as any HTTP server hands it over, so the intake is not tied to one framework. */
 export interface IntakeRequest {
   method: string;
   /** Path and query of the request URL. */
@@ -81,12 +86,15 @@ export interface IntakeRequest {
   body: DeliveryBody;
 }
 
+/** What to answer the provider: 2xx when the event is handled or a duplicate, so it stops retrying; 4xx/5xx with a code otherwise. */
 export interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
 }
 
+/** The one door for webhook deliveries: verify, dedupe, map, hand over, whatever server receives them. */
 export interface Intake {
+  /** Verifies and handles one delivery; never throws, every failure becomes an answer the provider understands. */
   handle(request: IntakeRequest): Promise<IntakeAnswer>;
   /**
    * Waits up to `timeoutMs` for started events whose done mark has not

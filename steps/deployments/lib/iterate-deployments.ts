@@ -3,6 +3,7 @@ import { definedOnly, type InvokeOptions, type Runtime } from '../../../src/kit/
 import listDeployments, { type listDeploymentsInput } from '../list-deployments.js';
 import type { Deployment } from './deployment-schema.js';
 
+/** Which deployments to walk: the connection and filters of List Deployments, without its cursor, which the iterator keeps. */
 export interface IterateDeploymentsOptions
   extends Pick<InvokeOptions, 'connection' | 'constraints' | 'signal'> {
   /** The List Deployments filters; `cursor` is the iterator's business. */
