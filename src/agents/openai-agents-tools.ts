@@ -33,14 +33,18 @@ export interface OpenAIAgentsTool {
   description: string;
   parameters: OpenAIAgentsParameters;
   strict: boolean;
+  /** Runs the step with the model's arguments (a JSON string) and answers its result or typed error as JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's run context and call details, which only it can name.
   invoke: (runContext: any, input: string, details?: any) => Promise<unknown>;
+  /** Whether a person must approve the call first (`approval`): writes or destructive steps, as chosen. */
   // biome-ignore lint/suspicious/noExplicitAny: as above, for the SDK's approval check.
   needsApproval: (runContext: any, input: any, callId?: string) => Promise<boolean>;
+  /** Always on: which steps an agent sees is chosen when the tools are made (`AgentToolsOptions`). */
   // biome-ignore lint/suspicious/noExplicitAny: as above, for the SDK's per-run filter.
   isEnabled: (runContext: any, agent: any) => Promise<boolean>;
 }
 
+/** How the steps become `@openai/agents` function tools. */
 export interface OpenAIAgentsToolsOptions {
   /** Follow OpenAI's strict rules where a step's schema has a strict form. Default true. */
   strict?: boolean;

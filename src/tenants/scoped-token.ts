@@ -3,6 +3,7 @@ import { TENANT_ID_PATTERN, type TenantId } from './tenant-id.js';
 
 /** What a scoped token may serve: the MCP server over HTTP, the builder API. */
 export const TOKEN_SCOPES = ['mcp', 'builder'] as const;
+/** One of `TOKEN_SCOPES`: a token names the servers it may be used on, so an MCP token cannot drive the builder API. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Every scoped token starts with this, so a leaked one is recognisable (and a secret scanner can match it). */

@@ -14,6 +14,7 @@ import {
 import { parseTenantId, type TenantId } from './tenant-id.js';
 import type { TokenKey } from './token-key.js';
 
+/** What a new token grants: one tenant, its scopes, and what narrows them; the key stays the caller's. */
 export interface SignTokenOptions {
   tenant: TenantId;
   scopes: readonly TokenScope[];

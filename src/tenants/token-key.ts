@@ -61,10 +61,12 @@ export class TokenKey {
     return createHmac('sha256', this.#bytes).update(text, 'utf8').digest('base64url');
   }
 
+  /** A key serialised by accident (a config dump, a log line) says what it is and shows nothing of it. */
   toJSON(): string {
     return 'TokenKey(hidden)';
   }
 
+  /** As `toJSON`, for `console.log` and `util.inspect`. */
   [inspect.custom](): string {
     return 'TokenKey(hidden)';
   }

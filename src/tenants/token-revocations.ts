@@ -10,7 +10,9 @@ import type { TenantId } from './tenant-id.js';
  * revocation at its next request.
  */
 export interface TokenRevocations {
+  /** Refuses the token from now on; the record may be dropped `until` the token would have expired anyway. */
   revoke(tenant: TenantId, tokenId: string, until: Date): Promise<void>;
+  /** Whether the token was revoked: asked at every request, in the token's own tenant only. */
   isRevoked(tenant: TenantId, tokenId: string): Promise<boolean>;
 }
 

@@ -13,6 +13,7 @@ import {
 import type { TokenKey } from './token-key.js';
 import type { TokenRevocations } from './token-revocations.js';
 
+/** What a server checks a bearer against: its key, the revocations, and the scope of the surface it serves. */
 export interface VerifyTokenOptions {
   key: TokenKey;
   /** Where revocations are kept; every verified token is looked up in its tenant's. */
