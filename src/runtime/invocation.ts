@@ -35,6 +35,10 @@ export interface InvokeOptions {
   idempotencyKey?: string;
   /** How long the record of an idempotency key is kept. Default 24 h. */
   idempotencyTtlMs?: number;
+  /** Who runs this invocation, for its audit record; default the runtime's `caller`. */
+  caller?: string;
+  /** Marks the audit record of a test run (a builder page testing a draft). */
+  test?: boolean;
 }
 
 export interface InvocationMeta {
@@ -48,6 +52,12 @@ export interface InvocationMeta {
   rateLimitWaits: number;
   /** True when this result is the recorded one of an earlier invocation with the same idempotency key. */
   fromIdempotencyRecord?: boolean;
+  /**
+   * Write and destructive steps with an audit trail: `recorded`, or `failed`
+   * when the record could not be appended (the result stands; the runtime's
+   * `onAuditFailure` heard why).
+   */
+  audit?: 'recorded' | 'failed';
 }
 
 export interface InvocationResult<Output = unknown> {
