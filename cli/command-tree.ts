@@ -42,6 +42,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'triggers',
   'subscriptions',
   'tenants',
+  'audit',
 ]);
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */

@@ -35,6 +35,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['serve'], load: () => import('./commands/serve-command.js') },
   { names: ['ui'], load: () => import('./commands/ui-command.js') },
   { names: ['tenants'], load: () => import('./commands/tenant-commands.js') },
+  { names: ['audit'], load: () => import('./commands/audit-command.js') },
 ];
 
 /**

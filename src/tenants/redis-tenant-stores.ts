@@ -1,9 +1,9 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
+import { RedisAuditTrail } from '../store/audit/redis-audit-trail.js';
 import {
   RedisConnectionStore,
   type RedisConnectionStoreOptions,
 } from '../store/connections/redis-connection-store.js';
-import { RedisAuditTrail } from '../store/audit/redis-audit-trail.js';
 import { RedisLimitStore } from '../store/limits/redis-limit-store.js';
 import type { RekeyCounts, RekeyOptions } from '../store/sealed/encrypted-records.js';
 import { recordIndexKey } from '../store/sealed/public-records.js';

@@ -5,18 +5,21 @@ import * as z from 'zod';
  * connection, when, and how it ended. Never the input, the output or a
  * secret: a record names what was done, not with what.
  */
-export const AuditRecord = z.object({
-  at: z.iso.datetime().describe('When the run ended, ISO 8601 UTC.'),
-  step: z.string().describe('The step id, e.g. ticketing.create_ticket.'),
-  access: z.enum(['write', 'destructive']).describe("The step's access."),
-  connection: z.string().describe('The connection id the run used.'),
-  caller: z
-    .string()
-    .describe('Who ran it: `cli`, `mcp`, an MCP token id, or the label a library embedder gave.'),
-  test: z.boolean().optional().describe("True for a builder page's test run of a draft."),
-  outcome: z.enum(['ok', 'error']).describe('Whether the run succeeded.'),
-  error_code: z.string().optional().describe("The error's code when it failed (`rate_limited`, ...)."),
-});
+export const AuditRecord = z
+  .object({
+    at: z.iso.datetime().describe('When the run ended, ISO 8601 UTC.'),
+    step: z.string().describe('The step id, e.g. ticketing.create_ticket.'),
+    access: z.enum(['write', 'destructive']).describe("The step's access."),
+    connection: z.string().describe('The connection id the run used.'),
+    caller: z
+      .string()
+      .describe('Who ran it: `cli`, `mcp`, an MCP token id, or the label a library embedder gave.'),
+    test: z.boolean().optional().describe("True for a builder page's test run of a draft."),
+    outcome: z.enum(['ok', 'error']).describe('Whether the run succeeded.'),
+    error_code: z.string().optional().describe("The error's code when it failed (`rate_limited`, ...)."),
+  })
+  // Strict: a record with anything more (an input, a message) is refused, not stored.
+  .strict();
 export type AuditRecord = z.infer<typeof AuditRecord>;
 
 export interface AuditQuery {

@@ -25,7 +25,7 @@ export class FileAuditTrail implements AuditTrail {
     this.file = path.join(home, AUDIT_FOLDER, AUDIT_FILE);
   }
 
-  append(record: AuditRecord): Promise<void> {
+  async append(record: AuditRecord): Promise<void> {
     const line = `${JSON.stringify(AuditRecord.parse(record))}\n`;
     const previous = queues.get(this.file) ?? Promise.resolve();
     const next = previous.then(() => this.write(line));
