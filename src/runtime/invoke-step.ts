@@ -63,7 +63,10 @@ async function invokeOnce<Output>(
   const estimate = checkBudget(step, validated.input, options.creditBudget);
   const { logger } = context.settings;
   const held: CreditReservation[] = [];
-  const settle = (spent: number) => Promise.all(held.map((reservation) => reservation.settle(spent)));
+  // Only a paid step holds a reservation: its estimate is defined whenever one is held.
+  const settle = async (spent: () => number) => {
+    if (held.length) await Promise.all(held.map((reservation) => reservation.settle(spent())));
+  };
   try {
     const share = await takeTenantShare(context.coordinator(), context.limits, step, estimate, logger);
     if (share) held.push(share);
@@ -76,10 +79,10 @@ async function invokeOnce<Output>(
     );
     if (shared) held.push(shared);
     const result = await bindAndRun<Output>(context, step, options, validated, estimate);
-    await settle(creditsToKeep(estimate as CreditEstimate, result.meta.credits?.charged ?? null));
+    await settle(() => creditsToKeep(estimate as CreditEstimate, result.meta.credits?.charged ?? null));
     return result;
   } catch (error) {
-    await settle(creditsToKeep(estimate as CreditEstimate, null, error));
+    await settle(() => creditsToKeep(estimate as CreditEstimate, null, error));
     throw error;
   }
 }
