@@ -25,7 +25,7 @@ const registry = createRegistry();
 /** A value only a's input holds: it must reach no audit record, a's or b's. */
 const A_INPUT_VALUE = 'a-confidential-subject-7731';
 const WRITE = (subject: string) => ({
-  method: 'POST',
+  method: 'POST' as const,
   endpoint: '/api/v2/tickets.json',
   body: { ticket: { subject } },
 });
