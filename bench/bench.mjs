@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui]
+ *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|fair-share]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
+import { fairShareRows } from './lib/fair-share-rows.mjs';
 import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { measureMcp } from './lib/mcp-figures.mjs';
@@ -68,6 +69,7 @@ const sizes = values.smoke
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
+      fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
@@ -84,6 +86,8 @@ const sizes = values.smoke
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
+      // 800 single calls over 20 s against a backlog of 20 bulk jobs of 500 contacts (5 requests each).
+      fairShare: { durationMs: 20_000, intervalMs: 25, backlog: 20, contacts: 500, floodCallsPerMinute: 6 },
     };
 
 /** Redis and an administrator's Postgres URL (the bench makes and drops a database of its own there). */
@@ -196,6 +200,7 @@ if (wanted('intake')) intakeRows(row, await measureIntake(build, sizes.intake, s
 if (wanted('bulk')) await bulkRow();
 if (wanted('package')) await packageRow(row);
 if (wanted('catalog')) await catalogRows(row, build, sizes);
+if (wanted('fair-share')) await fairShareRows(row, build, sizes);
 
 async function bulkRow() {
   const { speed, perMinute, contacts } = sizes.bulk;

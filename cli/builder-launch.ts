@@ -55,7 +55,15 @@ export async function launchBuilderServer(
     intakeTenants: (tenant: TenantId) => stores.intakeTenant(tenant),
     entitlements: { plan: planFromEnv() },
     runtimeFor: (tenant: TenantId, scoped) =>
-      new Runtime({ tenant, store: scoped.connections, transport: 'undici', ...coordination }),
+      new Runtime({
+        tenant,
+        store: scoped.connections,
+        transport: 'undici',
+        ...coordination,
+        audit: scoped.audit,
+        limits: scoped.limits,
+        caller: 'builder',
+      }),
     ...launch,
   });
   return { running, tokens };

@@ -48,6 +48,8 @@ async function stepModule(folder: string, file: string): Promise<{ default?: Any
 /** How long the command lives: `serving` (the MCP server, listen) makes many calls, a one-shot command one or a few. */
 export interface CliRuntimeOptions {
   serving?: boolean;
+  /** Who the audit trail names for this command's write steps; default `cli`. */
+  caller?: string;
 }
 
 /**
@@ -70,7 +72,15 @@ export async function cliRuntime(options: CliRuntimeOptions = {}) {
   // Agent's proxy rules.
   const transport = options.serving || proxyConfigured() ? 'undici' : 'node-http';
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
-  const runtime = new Runtime({ tenant: stores.tenant, store, transport, ...coordination });
+  const runtime = new Runtime({
+    tenant: stores.tenant,
+    store,
+    transport,
+    ...coordination,
+    caller: options.caller ?? 'cli',
+    audit: stores.audit,
+    limits: stores.limits,
+  });
   return { store, stores, runtime };
 }
 

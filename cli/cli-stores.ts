@@ -1,10 +1,12 @@
 import type { Coordinator } from '../src/coordination/coordinator.js';
+import type { AuditTrail } from '../src/store/audit/audit-trail.js';
 import type { ConnectionStore } from '../src/store/connections/connection-store.js';
 import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
 import type { RekeyOptions } from '../src/store/sealed/encrypted-records.js';
 import type { SubscriptionStore } from '../src/store/subscriptions/subscription-store.js';
 import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
+import type { TenantLimitStore } from '../src/tenants/tenant-limits.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 import { cliTenant } from './cli-tenant.js';
@@ -22,6 +24,9 @@ export interface CliStores {
   connections: ConnectionStore;
   subscriptions: SubscriptionStore;
   dedupe: DedupeStore;
+  /** The run's tenant's audit trail and limits. */
+  audit: AuditTrail;
+  limits: TenantLimitStore;
   tenants: TenantStores;
   /** A tenant's subscriptions and dedupe records, for an intake serving every tenant's hooks; undefined for one with no subscription. */
   intakeTenant(tenant: TenantId): Promise<IntakeTenant | undefined>;
@@ -46,6 +51,8 @@ async function openRedis(redisUrl: string, env: NodeJS.ProcessEnv, tenant: Tenan
     connections: view.connections,
     subscriptions: view.subscriptions,
     dedupe: view.coordinator,
+    audit: view.audit,
+    limits: view.limits,
     tenants,
     intakeTenant: async (one) => {
       if (!(await tenants.holdsSubscriptions(one))) return undefined;
@@ -82,6 +89,8 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
     connections: view.connections,
     subscriptions: view.subscriptions,
     dedupe: view.dedupe,
+    audit: view.audit,
+    limits: view.limits,
     tenants,
     intakeTenant: async (one) =>
       (await tenants.holdsSubscriptions(one)) ? tenants.forTenant(one) : undefined,

@@ -43,6 +43,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'subscriptions',
   'tenants',
   'tokens',
+  'audit',
 ]);
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */

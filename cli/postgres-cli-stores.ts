@@ -16,6 +16,8 @@ export interface PostgresCliStores {
   connections: PostgresScopedStores['connections'];
   subscriptions: PostgresScopedStores['subscriptions'];
   dedupe: DedupeStore;
+  audit: PostgresScopedStores['audit'];
+  limits: PostgresScopedStores['limits'];
   coordinator?: Coordinator;
   redisUrl?: string;
   /** Re-wraps every tenant's data key with the current master key, and re-seals what a master key sealed. */
@@ -44,6 +46,8 @@ export async function openPostgresCliStores(
     tenants: backend,
     connections: view.connections,
     subscriptions: view.subscriptions,
+    audit: view.audit,
+    limits: view.limits,
     rekey: () => backend.rekey(),
   };
   if (redisUrl) {

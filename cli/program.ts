@@ -36,6 +36,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['ui'], load: () => import('./commands/ui-command.js') },
   { names: ['tenants'], load: () => import('./commands/tenant-commands.js') },
   { names: ['tokens'], load: () => import('./commands/token-commands.js') },
+  { names: ['audit'], load: () => import('./commands/audit-command.js') },
 ];
 
 /**

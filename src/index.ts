@@ -53,6 +53,8 @@ export {
   SchemaError,
   type Sent,
   TamperedRecordError,
+  TenantLimitError,
+  type TenantLimitName,
   TimeoutError,
   TokenKeyError,
   type TokenKeyProblem,
@@ -94,6 +96,10 @@ export {
   type StepContext,
   type StepDefinition,
 } from './step/define-step.js';
+export { type AuditQuery, AuditRecord, type AuditTrail } from './store/audit/audit-trail.js';
+export { FileAuditTrail } from './store/audit/file-audit-trail.js';
+export { MemoryAuditTrail } from './store/audit/memory-audit-trail.js';
+export { RedisAuditTrail } from './store/audit/redis-audit-trail.js';
 export type { ConnectionStore } from './store/connections/connection-store.js';
 export { defaultToolstepsHome, FileConnectionStore } from './store/connections/file-connection-store.js';
 export { MemoryConnectionStore } from './store/connections/memory-connection-store.js';
@@ -119,6 +125,7 @@ export { FileTenantStores, type FileTenantView } from './tenants/file-tenant-sto
 export { MemoryTenantStores } from './tenants/memory-tenant-stores.js';
 export {
   RedisTenantStores,
+  type RedisTenantStoresOptions,
   type RedisTenantView,
   type TenantRekeyCounts,
 } from './tenants/redis-tenant-stores.js';
@@ -136,6 +143,7 @@ export {
   TENANT_ID_PATTERN,
   type TenantId,
 } from './tenants/tenant-id.js';
+export { MemoryLimitStore, type TenantLimitStore, TenantLimits } from './tenants/tenant-limits.js';
 export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
 export { TOKEN_KEY_VARIABLE, TokenKey } from './tenants/token-key.js';
 export { MemoryTokenRevocations, type TokenRevocations } from './tenants/token-revocations.js';

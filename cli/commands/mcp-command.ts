@@ -128,7 +128,7 @@ export default function registerMcpCommand(program: Command): void {
     .option('--watch-interval <ms>', 'how often to look for connection changes (0: never)', '2000')
     .action(async (options: McpOptions) => {
       // A server makes many calls: the dispatcher wire, not a one-shot fetch.
-      const { registry, runtime } = await cliContext({ serving: true });
+      const { registry, runtime } = await cliContext({ serving: true, caller: 'mcp' });
       const settings = {
         registry,
         runtime,

@@ -22,6 +22,8 @@ export interface CallToolOptions {
   /** A connection id that overrides the agent's choice (and any default). */
   connection?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Who calls, for the audit trail of write steps (an MCP token's id); default the runtime's caller. */
+  caller?: string | undefined;
 }
 
 /**
@@ -79,6 +81,7 @@ export class AgentTools {
       input: stripAbsentNulls(input, tool.stepInputSchema),
       creditBudget: this.options.creditBudget,
       signal: options.signal,
+      ...(options.caller === undefined ? {} : { caller: options.caller }),
     });
   }
 

@@ -33,6 +33,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   credits_exhausted: 402,
   credit_budget_exceeded: 402,
   rate_limited: 429,
+  tenant_limit_exceeded: 429,
   timeout: 504,
   aborted: 499,
   storage_unavailable: 503,

@@ -41,6 +41,9 @@ export const testStep: RouteHandler = async (call) => {
     input,
     variables: request.mapping,
     replaceVariables: request.replaceVariables,
+    // The audit trail names the page's token and marks the run as a test.
+    caller: call.claims.tokenId,
+    test: true,
   });
   return { test: true, input, output: result.output, variables: result.variables, meta: result.meta };
 };

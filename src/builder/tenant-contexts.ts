@@ -34,6 +34,9 @@ export class TenantContexts {
       new Runtime({
         tenant,
         store: stores.connections,
+        audit: stores.audit,
+        limits: stores.limits,
+        caller: 'builder',
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       });
     const subscriptions = new TriggerSubscriptions({

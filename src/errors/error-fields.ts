@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'output_invalid'
   | 'credits_exhausted'
   | 'credit_budget_exceeded'
+  | 'tenant_limit_exceeded'
   | 'plan_required'
   | 'partial_failure'
   | 'response_too_large'

@@ -44,6 +44,7 @@ export { ResponseTooLargeError } from './response-too-large-error.js';
 export { SchemaError, type SchemaProblem } from './schema-error.js';
 export { StorageError } from './storage-error.js';
 export { TamperedRecordError, type TamperedRecordProblem } from './tampered-record-error.js';
+export { TenantLimitError, type TenantLimitName } from './tenant-limit-error.js';
 export { TimeoutError } from './timeout-error.js';
 export { TokenKeyError, type TokenKeyProblem } from './token-key-error.js';
 export { isToolstepsError, ToolstepsError } from './toolsteps-error.js';

@@ -36,6 +36,10 @@ export interface InvokeOptions {
   idempotencyKey?: string;
   /** How long the record of an idempotency key is kept. Default 24 h. */
   idempotencyTtlMs?: number;
+  /** Who runs this invocation, for its audit record; default the runtime's `caller`. */
+  caller?: string;
+  /** Marks the audit record of a test run (a builder page testing a draft). */
+  test?: boolean;
 }
 
 /** How the call went, for logs and for agents deciding what to do next: attempts, time, credits, the provider's remaining quota. */
@@ -50,6 +54,12 @@ export interface InvocationMeta {
   rateLimitWaits: number;
   /** True when this result is the recorded one of an earlier invocation with the same idempotency key. */
   fromIdempotencyRecord?: boolean;
+  /**
+   * Write and destructive steps with an audit trail: `recorded`, or `failed`
+   * when the record could not be appended (the result stands; the runtime's
+   * `onAuditFailure` heard why).
+   */
+  audit?: 'recorded' | 'failed';
 }
 
 /** What every surface (library, CLI, MCP, builder) answers for one call: the validated output, its mapped variables and the call's meta. */

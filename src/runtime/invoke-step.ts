@@ -16,7 +16,8 @@ import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { mapVariables } from './map-variables.js';
 import { creditsSpent, runStep } from './run-step.js';
 import type { RuntimeSettings } from './runtime-options.js';
-import { creditsToKeep, reserveSharedCredits } from './shared-credit-budget.js';
+import { type CreditReservation, creditsToKeep, reserveSharedCredits } from './shared-credit-budget.js';
+import { type LimitsReader, takeTenantShare } from './tenant-share.js';
 import { validateInput } from './validate-input.js';
 import { validateOutput } from './validate-output.js';
 
@@ -28,6 +29,8 @@ export interface InvocationContext {
   coordinator(): Coordinator;
   /** The rate gate of one connection. */
   gateFor(connectionId: string): Gate;
+  /** The tenant's fair-share limits. */
+  limits: LimitsReader;
 }
 
 /**
@@ -58,21 +61,28 @@ async function invokeOnce<Output>(
 ): Promise<InvocationResult<Output>> {
   const validated = validateInput(step, options);
   const estimate = checkBudget(step, validated.input, options.creditBudget);
-  const reservation = await reserveSharedCredits(
-    context.coordinator(),
-    step,
-    estimate,
-    options.sharedCreditBudget,
-    context.settings.logger,
-  );
+  const { logger } = context.settings;
+  const held: CreditReservation[] = [];
+  // Only a paid step holds a reservation: its estimate is defined whenever one is held.
+  const settle = async (spent: () => number) => {
+    if (held.length) await Promise.all(held.map((reservation) => reservation.settle(spent())));
+  };
   try {
-    const result = await bindAndRun<Output>(context, step, options, validated, estimate);
-    await reservation?.settle(
-      creditsToKeep(estimate as CreditEstimate, result.meta.credits?.charged ?? null),
+    const share = await takeTenantShare(context.coordinator(), context.limits, step, estimate, logger);
+    if (share) held.push(share);
+    const shared = await reserveSharedCredits(
+      context.coordinator(),
+      step,
+      estimate,
+      options.sharedCreditBudget,
+      logger,
     );
+    if (shared) held.push(shared);
+    const result = await bindAndRun<Output>(context, step, options, validated, estimate);
+    await settle(() => creditsToKeep(estimate as CreditEstimate, result.meta.credits?.charged ?? null));
     return result;
   } catch (error) {
-    await reservation?.settle(creditsToKeep(estimate as CreditEstimate, null, error));
+    await settle(() => creditsToKeep(estimate as CreditEstimate, null, error));
     throw error;
   }
 }

@@ -3,9 +3,11 @@ import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/attempt.js';
 import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
 import { type Logger, silentLogger } from '../logger.js';
+import type { AuditRecord, AuditTrail } from '../store/audit/audit-trail.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
 import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../tenants/tenant-id.js';
+import { MemoryLimitStore, type TenantLimitStore, type TenantLimits } from '../tenants/tenant-limits.js';
 import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
 import { type ResolvedTransport, resolveTransport, type Transport } from './transport-option.js';
 
@@ -49,6 +51,30 @@ export interface RuntimeOptions {
    * workers. Default: in-process, each runtime keeps its own gates.
    */
   coordination?: Coordinator;
+  /**
+   * Who runs this runtime's steps, as its audit records name it: `cli`,
+   * `mcp`, a token id, or any label of the embedder's (default `library`).
+   * One invocation can name another (`InvokeOptions.caller`).
+   */
+  caller?: string;
+  /**
+   * Where write and destructive step runs are recorded. Default: the
+   * tenant's trail in `tenantStores`; with only `store`, none unless given.
+   */
+  audit?: AuditTrail;
+  /**
+   * Called when an audit record could not be appended (the store is away):
+   * the run's result or error still reaches the caller, and this is where an
+   * embedder raises the alarm. Default: a warning in the log.
+   */
+  onAuditFailure?: (error: unknown, record: AuditRecord) => void;
+  /**
+   * The tenant's fair-share limits, checked before anything is sent: a
+   * store (default: the tenant's in `tenantStores`, read again every few
+   * seconds) or fixed limits. Counted in the coordinator, so every worker
+   * sharing a Redis coordinator shares them.
+   */
+  limits?: TenantLimitStore | TenantLimits;
 }
 
 /** Every option of a runtime with its default applied and its transport resolved. */
@@ -66,6 +92,10 @@ export interface RuntimeSettings {
   requestTimeoutMs: number;
   maxResponseBytes: number;
   coordination: Coordinator | undefined;
+  caller: string;
+  audit: AuditTrail | undefined;
+  onAuditFailure: ((error: unknown, record: AuditRecord) => void) | undefined;
+  limits: TenantLimitStore | undefined;
 }
 
 /**
@@ -103,5 +133,17 @@ export function settleOptions(options: RuntimeOptions): RuntimeSettings {
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     // A shared coordinator is the same for every tenant: each runtime keeps to its tenant's keys.
     coordination: options.coordination?.forTenant(tenant),
+    caller: options.caller ?? 'library',
+    audit: options.audit ?? stores?.audit,
+    onAuditFailure: options.onAuditFailure,
+    limits: limitStoreOf(options.limits) ?? stores?.limits,
   };
+}
+
+/** Limits given as a store, as fixed values, or not at all. */
+function limitStoreOf(limits: TenantLimitStore | TenantLimits | undefined): TenantLimitStore | undefined {
+  if (limits === undefined) return undefined;
+  return typeof (limits as TenantLimitStore).get === 'function'
+    ? (limits as TenantLimitStore)
+    : new MemoryLimitStore(limits as TenantLimits);
 }

@@ -13,9 +13,11 @@ import type { AnyStep } from '../step/define-step.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import type { TenantScopedStores } from '../tenants/tenant-stores.js';
+import { auditRun } from './audit-run.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
 import { type RuntimeOptions, type RuntimeSettings, settleOptions } from './runtime-options.js';
+import { LimitsReader } from './tenant-share.js';
 
 export type { InvocationMeta, InvocationResult, InvokeOptions } from './invocation.js';
 export type { RuntimeOptions } from './runtime-options.js';
@@ -68,6 +70,7 @@ export class Runtime {
       refresher: this.refresher,
       coordinator: () => this.coordinator,
       gateFor: (connectionId) => this.gateFor(connectionId),
+      limits: new LimitsReader(settings.limits, this.clock),
     };
   }
 
@@ -99,13 +102,17 @@ export class Runtime {
   }
 
   /**
-   * Runs one step against a connection, stage by stage (runtime/invoke-step.ts).
+   * Runs one step against a connection, stage by stage (runtime/invoke-step.ts);
+   * a write or destructive one is recorded in the tenant's audit trail.
    * An input that names the account's own fields (custom fields) is checked
    * against them and mapped to the step's generic input first.
    */
   async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
-    const input = await genericInput(this, step, options.connection, options.input, options.signal);
-    return invokeStep<Output>(this.context, step, input === options.input ? options : { ...options, input });
+    return auditRun<Output>(this.settings, step, options, async () => {
+      const input = await genericInput(this, step, options.connection, options.input, options.signal);
+      const invocation = input === options.input ? options : { ...options, input };
+      return invokeStep<Output>(this.context, step, invocation);
+    });
   }
 
   /** The coordinator of shared rules: the configured one, else this process's own. */

@@ -2,11 +2,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isMissingFile } from '../files/atomic-write.js';
 import { defaultToolstepsHome } from '../files/toolsteps-home.js';
+import { AUDIT_FOLDER, FileAuditTrail } from '../store/audit/file-audit-trail.js';
 import {
   FileConnectionStore,
   type FileConnectionStoreOptions,
 } from '../store/connections/file-connection-store.js';
 import { FileDedupeStore } from '../store/dedupe/file-dedupe-store.js';
+import { FileLimitStore, LIMITS_FILE } from '../store/limits/file-limit-store.js';
 import { FileSubscriptionStore } from '../store/subscriptions/file-subscription-store.js';
 import { FileTokenRevocations } from './file-token-revocations.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
@@ -18,14 +20,24 @@ export interface FileTenantView extends TenantScopedStores {
   readonly connections: FileConnectionStore;
   readonly subscriptions: FileSubscriptionStore;
   readonly dedupe: FileDedupeStore;
+  readonly audit: FileAuditTrail;
+  readonly limits: FileLimitStore;
 }
 
 /** What the default tenant holds directly under the home, where every record lived before tenants. */
-const DEFAULT_TENANT_FOLDERS = ['connections', 'subscriptions', path.join('triggers', 'dedupe'), 'tokens'];
+const DEFAULT_TENANT_FOLDERS = [
+  'connections',
+  'subscriptions',
+  path.join('triggers', 'dedupe'),
+  AUDIT_FOLDER,
+  LIMITS_FILE,
+  'tokens',
+];
 
 /**
  * Every tenant's records in files: tenant `t` under `<home>/tenants/<t>/`
- * (its `connections/`, `subscriptions/` and `triggers/dedupe/`), the default
+ * (its `connections/`, `subscriptions/`, `triggers/dedupe/`, `audit/trail.jsonl`
+ * and `limits.json`), the default
  * tenant directly under `<home>`, exactly where a store written before
  * tenants keeps them, so such a store is the default tenant's as it stands
  * and a single-organization user's files never move. A tenant id is
@@ -55,6 +67,8 @@ export class FileTenantStores implements TenantStores {
         connections: new FileConnectionStore(home, this.options),
         subscriptions: new FileSubscriptionStore(home),
         dedupe: new FileDedupeStore(home),
+        audit: new FileAuditTrail(home),
+        limits: new FileLimitStore(home),
       };
       this.views.set(tenant, found);
     }

@@ -1,6 +1,8 @@
+import { MemoryAuditTrail } from '../store/audit/memory-audit-trail.js';
 import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
 import { MemorySubscriptionStore } from '../store/subscriptions/memory-subscription-store.js';
 import { parseTenantId, type TenantId } from './tenant-id.js';
+import { MemoryLimitStore } from './tenant-limits.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
 import { summarizeTenant } from './tenant-summary.js';
 import { MemoryTokenRevocations } from './token-revocations.js';
@@ -18,6 +20,8 @@ export class MemoryTenantStores implements TenantStores {
         tenant: id,
         connections: new MemoryConnectionStore(),
         subscriptions: new MemorySubscriptionStore(),
+        audit: new MemoryAuditTrail(),
+        limits: new MemoryLimitStore(),
       };
       this.views.set(id, found);
     }

@@ -1,8 +1,10 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
+import { RedisAuditTrail } from '../store/audit/redis-audit-trail.js';
 import {
   RedisConnectionStore,
   type RedisConnectionStoreOptions,
 } from '../store/connections/redis-connection-store.js';
+import { RedisLimitStore } from '../store/limits/redis-limit-store.js';
 import type { RekeyCounts, RekeyOptions } from '../store/sealed/encrypted-records.js';
 import { recordIndexKey } from '../store/sealed/public-records.js';
 import type { SecretBox } from '../store/sealed/secret-box.js';
@@ -19,6 +21,13 @@ export interface RedisTenantView extends TenantScopedStores {
   readonly connections: RedisConnectionStore;
   readonly subscriptions: RedisSubscriptionStore;
   readonly coordinator: RedisCoordinator;
+  readonly audit: RedisAuditTrail;
+  readonly limits: RedisLimitStore;
+}
+
+/** The connection stores' options, and how many records each tenant's audit stream keeps (about; default 100,000). */
+export interface RedisTenantStoresOptions extends RedisConnectionStoreOptions {
+  auditStreamLength?: number;
 }
 
 /** What a master key rotation did: data keys re-wrapped, and records re-sealed under their tenant's data key. */
@@ -28,7 +37,7 @@ export interface TenantRekeyCounts {
   subscriptions: RekeyCounts;
 }
 
-/** The kinds of the default tenant's keys beside its records: dedupe, idempotency, budgets, locks, quotas. */
+/** The kinds of the default tenant's keys beside its records: dedupe, idempotency, budgets, locks, quotas, audit, limits. */
 const DEFAULT_TENANT_KINDS = [
   'once',
   'kv',
@@ -38,6 +47,8 @@ const DEFAULT_TENANT_KINDS = [
   'quota',
   'quota-flight',
   'token-revoked',
+  'audit',
+  'limits',
 ];
 
 const sumRekeys = (a: RekeyCounts, b: RekeyCounts, tenant: TenantId): RekeyCounts => ({
@@ -62,7 +73,7 @@ export class RedisTenantStores implements TenantStores {
   constructor(
     readonly coordinator: RedisCoordinator,
     private readonly master: SecretBox,
-    private readonly options: RedisConnectionStoreOptions = {},
+    private readonly options: RedisTenantStoresOptions = {},
   ) {
     this.revocations = new RedisTokenRevocations(coordinator);
   }
@@ -87,6 +98,8 @@ export class RedisTenantStores implements TenantStores {
         coordinator,
         connections: new RedisConnectionStore(coordinator, keys, this.options, id),
         subscriptions: new RedisSubscriptionStore(coordinator, keys, id),
+        audit: new RedisAuditTrail(coordinator, this.options.auditStreamLength),
+        limits: new RedisLimitStore(coordinator),
       };
       this.views.set(id, found);
     }

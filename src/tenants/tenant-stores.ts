@@ -1,7 +1,9 @@
+import type { AuditTrail } from '../store/audit/audit-trail.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
 import type { TenantId } from './tenant-id.js';
 import type { TokenRevocations } from './token-revocations.js';
+import type { TenantLimitStore } from './tenant-limits.js';
 
 /**
  * The records of one tenant. Nothing reached through these views can read,
@@ -12,6 +14,10 @@ export interface TenantScopedStores {
   readonly tenant: TenantId;
   readonly connections: ConnectionStore;
   readonly subscriptions: SubscriptionStore;
+  /** The tenant's audit trail of write and destructive step runs. */
+  readonly audit: AuditTrail;
+  /** The tenant's fair-share limits (calls per minute, credits per day). */
+  readonly limits: TenantLimitStore;
 }
 
 /** How many records one tenant holds, per kind; no secret, no record content. */

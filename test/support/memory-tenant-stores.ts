@@ -1,6 +1,8 @@
+import { MemoryAuditTrail } from '../../src/store/audit/memory-audit-trail.js';
 import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
 import type { TenantId } from '../../src/tenants/tenant-id.js';
+import { MemoryLimitStore } from '../../src/tenants/tenant-limits.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../src/tenants/tenant-stores.js';
 import { MemoryTokenRevocations } from '../../src/tenants/token-revocations.js';
 
@@ -19,6 +21,8 @@ export class MemoryTenantStores implements TenantStores {
         tenant,
         connections: new MemoryConnectionStore(),
         subscriptions: new MemorySubscriptionStore(),
+        audit: new MemoryAuditTrail(),
+        limits: new MemoryLimitStore(),
       };
       this.views.set(tenant, view);
     }

@@ -7,9 +7,11 @@ import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tena
 import { SecretBox } from '../sealed/secret-box.js';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { SCHEMA } from './migrations/migration.js';
+import { PostgresAuditTrail } from './postgres-audit-trail.js';
 import { PostgresConnectionStore } from './postgres-connection-store.js';
 import { PostgresDataKey } from './postgres-data-key.js';
 import { postgresFailure } from './postgres-failure.js';
+import { PostgresLimitStore } from './postgres-limit-store.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import { PostgresTokenRevocations } from './postgres-token-revocations.js';
 import { checkSchemaVersion } from './schema-version.js';
@@ -36,6 +38,8 @@ export interface PostgresStoresOptions extends PgDeadlines {
 export interface PostgresScopedStores extends TenantScopedStores {
   readonly connections: PostgresConnectionStore;
   readonly subscriptions: PostgresSubscriptionStore;
+  readonly audit: PostgresAuditTrail;
+  readonly limits: PostgresLimitStore;
 }
 
 /** Every table with a tenant column, erased with the tenant. */
@@ -46,6 +50,7 @@ const TENANT_TABLES = [
   'connection_refresh',
   'token_revocations',
   'audit_events',
+  'tenant_limits',
 ];
 
 /** One tenant's count of each kind of record, across every tenant, in one read-only statement. */
@@ -127,6 +132,8 @@ export class PostgresTenantStores implements TenantStores {
         tenant: checked,
         connections: new PostgresConnectionStore(scope, this.locks),
         subscriptions: new PostgresSubscriptionStore(scope),
+        audit: new PostgresAuditTrail(this.sessions, checked),
+        limits: new PostgresLimitStore(this.sessions, checked),
       };
       this.views.set(checked, view);
     }

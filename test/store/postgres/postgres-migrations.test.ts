@@ -53,6 +53,7 @@ describe.skipIf(!enabled)('toolsteps db migrate (Postgres)', () => {
       'connections',
       'data_keys',
       'subscriptions',
+      'tenant_limits',
       'token_revocations',
     ]);
     expect(rows.every((row) => row.on && row.forced)).toBe(true);
@@ -103,6 +104,6 @@ describe.skipIf(!enabled)('toolsteps db migrate (Postgres)', () => {
     const { rows } = await pool.query<{ version: number }>('SELECT version FROM toolsteps.schema_migrations');
     expect(rows.map((row) => row.version)).toEqual([1]);
     await pool.query('DROP TABLE toolsteps.token_revocations');
-    expect((await migrate(pool)).applied.map((step) => step.version)).toEqual([2, 3]);
+    expect((await migrate(pool)).applied.map((step) => step.version)).toEqual([2, 3, 4]);
   });
 });

@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { lazyAction } from '../lazy-action.js';
+
+/** `audit`: the run's tenant's audit trail of write and destructive step runs. */
+export default function registerAuditCommand(program: Command): void {
+  program
+    .command('audit')
+    .description(
+      "The tenant's audit trail (the global --tenant or TOOLSTEPS_TENANT): every write or destructive step run, when, by whom, on which connection, and how it ended; never an input value. With --json, the records as JSON.",
+    )
+    .option('--since <time>', 'only records from this ISO 8601 time, or this age back (30m, 1h, 7d)')
+    .option('--limit <n>', 'at most this many records, the newest', '1000')
+    .action(lazyAction(() => import('./audit-action.js'), 'showAudit'));
+}
