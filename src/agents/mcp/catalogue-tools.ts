@@ -181,6 +181,8 @@ export async function callCatalogueTool(
   name: string,
   args: unknown,
   signal: AbortSignal | undefined,
+  /** Who calls, for the audit trail of a write (`run_step`). */
+  caller?: string | undefined,
 ): Promise<McpToolResult> {
   try {
     if (name === 'search_steps') {
@@ -202,7 +204,7 @@ export async function callCatalogueTool(
     if (name === 'run_step') {
       const { step, input, connection } = parseArguments(RunInput, args, name);
       const tool = offeredTool(tools, step);
-      return mcpToolResult(await tools.runTool(tool.name, input, { connection, signal }));
+      return mcpToolResult(await tools.runTool(tool.name, input, { connection, signal, caller }));
     }
     throw new InputError(
       `Unknown tool "${name}": use search_steps, describe_step, list_options or run_step.`,

@@ -20,16 +20,32 @@ export function listMcpTools(live: LiveAgentTools, mode: McpToolMode): McpTool[]
   return usesCatalogue(live, mode) ? catalogueTools(tools) : tools.tools.map(mcpToolOf);
 }
 
+/**
+ * What the HTTP server tells the SDK of a request's token (`req.auth`), which
+ * the SDK hands each handler as `extra.authInfo`: the token's id, the caller
+ * the audit trail names for a write run through it.
+ */
+export interface McpCallerAuth {
+  token: string;
+  clientId: string;
+  scopes: string[];
+}
+
+/** The audit trail's caller for a grant: its scoped token's id, or `mcp` for the server's own token. */
+export function callerAuth(grant: { tokenId?: string | undefined }): McpCallerAuth {
+  return { token: '', clientId: grant.tokenId ?? 'mcp', scopes: [] };
+}
+
 export async function callMcpTool(
   live: LiveAgentTools,
   mode: McpToolMode,
   name: string,
   args: unknown,
-  signal: AbortSignal | undefined,
+  call: { signal?: AbortSignal | undefined; caller?: string | undefined },
 ): Promise<McpToolResult> {
   const tools = live.current;
-  if (usesCatalogue(live, mode)) return callCatalogueTool(tools, name, args, signal);
-  return mcpToolResult(await tools.runTool(name, args, { signal }));
+  if (usesCatalogue(live, mode)) return callCatalogueTool(tools, name, args, call.signal, call.caller);
+  return mcpToolResult(await tools.runTool(name, args, call));
 }
 
 /**
@@ -50,7 +66,10 @@ export function createMcpServer(sdk: McpSdk, live: LiveAgentTools, settings: Mcp
     tools: listMcpTools(live, settings.mode),
   }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) =>
-    callMcpTool(live, settings.mode, request.params.name, request.params.arguments, extra.signal),
+    callMcpTool(live, settings.mode, request.params.name, request.params.arguments, {
+      signal: extra.signal,
+      caller: extra.authInfo?.clientId,
+    }),
   );
   const stopListening = live.onChange(() => {
     // A client that has gone away cannot hear it; the next session lists afresh.

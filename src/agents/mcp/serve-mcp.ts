@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../../clock.js';
 import { InputError } from '../../errors/index.js';
@@ -10,7 +10,7 @@ import { loadMcpSdk } from './load-mcp-sdk.js';
 import { connectionLimits, type McpConnectionLimits } from './mcp-connection-limits.js';
 import { authenticate, isRefusal, type McpTokenAccess } from './mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
-import { createMcpServer } from './mcp-server.js';
+import { callerAuth, createMcpServer, type McpCallerAuth } from './mcp-server.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
 import { McpSessions } from './mcp-sessions.js';
 import type { McpToolMode } from './mcp-tool-mode.js';
@@ -144,6 +144,8 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
       if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
         return answerMcpError(response, 404, 'Not found: the MCP endpoint is /mcp.');
       }
+      // The SDK hands `auth` to each request's handler (`extra.authInfo`): the token's id names the caller in the audit trail.
+      (request as IncomingMessage & { auth?: McpCallerAuth }).auth = callerAuth(grant);
       await sessions.handle(request, response, grant);
     } catch {
       if (!response.headersSent) answerMcpError(response, 500, 'The request could not be handled.');

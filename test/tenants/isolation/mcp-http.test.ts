@@ -193,7 +193,19 @@ describe('MCP over HTTP with scoped tokens: the token decides the tenant', () =>
     expect(mine.isError).toBeFalsy();
     const foreign = await apiCall(own, A_ONLY);
     expect(foreign.isError).toBe(true);
-    expect(errorOf(foreign)).toMatchObject({ code: 'input_invalid' });
+    expect(errorOf(foreign)).toMatchObject({ code: 'not_found' });
     expect(provider.seen).toEqual([expect.stringContaining('Bearer default-secret')]);
+  });
+
+  it("a write through a token is in its tenant's audit trail under the token's id, and in no other tenant's", async () => {
+    const made = await token(A, '--scope', 'mcp');
+    const a = await client(made.token);
+    const stores = new FileTenantStores(home());
+    const before = (await stores.forTenant(B).audit.read()).length;
+    expect((await apiCall(a, 'support')).isError).toBeFalsy();
+    const trail = await stores.forTenant(A).audit.read();
+    expect(trail.at(-1)).toMatchObject({ step: 'ticketing.api_call', connection: 'support', caller: made.id });
+    expect(JSON.stringify(trail)).not.toContain(A_TOKEN);
+    expect((await stores.forTenant(B).audit.read()).length).toBe(before);
   });
 });
