@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isToolstepsError } from '../errors/index.js';
 import { type Subscription, toPublicSubscription } from '../triggers/subscription.js';
 import { readWebhookStatus, testSubscription as sendTestEvent } from '../triggers/subscription-webhook.js';
-import type { ApiCall, RouteHandler } from './api-call.js';
+import type { RouteHandler } from './api-call.js';
 import {
   mayUseIntegration,
   requireConnection,

@@ -2,8 +2,8 @@ import type { AuditTrail } from '../store/audit/audit-trail.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
 import type { TenantId } from './tenant-id.js';
-import type { TokenRevocations } from './token-revocations.js';
 import type { TenantLimitStore } from './tenant-limits.js';
+import type { TokenRevocations } from './token-revocations.js';
 
 /**
  * The records of one tenant. Nothing reached through these views can read,

@@ -124,6 +124,14 @@ describe('toolsteps triggers (CLI)', () => {
     expect(JSON.parse(status.out).lastDeliveryAt).not.toBeNull();
     expect((await cli('triggers', 'deactivate', subscription.id, '--json')).code).toBe(0);
     expect(JSON.parse((await cli('subscriptions', '--json')).out)[0].active).toBe(false);
+    // Activate is a command of its own: it turns the subscription back on, as stored, and says so.
+    const activated = await cli('triggers', 'activate', subscription.id, '--json');
+    expect(activated.code, activated.err).toBe(0);
+    expect(JSON.parse(activated.out)).toMatchObject({ id: subscription.id, active: true });
+    expect(JSON.parse((await cli('subscriptions', '--json')).out)[0].active).toBe(true);
+    const unknown = await cli('triggers', 'activate', 'sub_00000000000000000000', '--json');
+    expect(unknown.code).toBe(2);
+    expect(`${unknown.out}${unknown.err}`).toMatch(/not_found/);
     expect((await cli('triggers', 'remove', subscription.id)).code).toBe(0);
     expect(JSON.parse((await cli('subscriptions', '--json')).out)).toEqual([]);
   });

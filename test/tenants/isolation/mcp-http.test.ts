@@ -204,7 +204,11 @@ describe('MCP over HTTP with scoped tokens: the token decides the tenant', () =>
     const before = (await stores.forTenant(B).audit.read()).length;
     expect((await apiCall(a, 'support')).isError).toBeFalsy();
     const trail = await stores.forTenant(A).audit.read();
-    expect(trail.at(-1)).toMatchObject({ step: 'ticketing.api_call', connection: 'support', caller: made.id });
+    expect(trail.at(-1)).toMatchObject({
+      step: 'ticketing.api_call',
+      connection: 'support',
+      caller: made.id,
+    });
     expect(JSON.stringify(trail)).not.toContain(A_TOKEN);
     expect((await stores.forTenant(B).audit.read()).length).toBe(before);
   });
