@@ -95,7 +95,7 @@ describe.each(backends)(
         expect(await write(B, 'support', 'b subject')).toBe('ok');
         expect(await write(B, 'support', 'b subject')).toBe('ok');
         // b naming a's connection: refused as an unknown id, sent nowhere, recorded in b's trail only.
-        expect(await write(B, A_ONLY, 'b subject')).toBe('input_invalid');
+        expect(await write(B, A_ONLY, 'b subject')).toBe('not_found');
         expect(provider.seen).toHaveLength(3);
 
         const aTrail = await stores.forTenant(A).audit.read();
