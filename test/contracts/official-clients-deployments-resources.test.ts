@@ -43,6 +43,20 @@ describe('@vercel/sdk against the deployments sandbox: the issue 24 operations',
     expect(deleted).toEqual({ uid: created.id, state: 'DELETED' });
   });
 
+  it('creates a project (create_project), and a taken name is refused', async () => {
+    const created = await vercel.projects.createProject({
+      teamId,
+      requestBody: { name: 'made-by-sdk', framework: 'nextjs' },
+    });
+    expect(created).toMatchObject({ name: 'made-by-sdk' });
+    expect(await vercel.projects.getProject({ idOrName: 'made-by-sdk', teamId })).toMatchObject({
+      name: 'made-by-sdk',
+    });
+    await expect(
+      vercel.projects.createProject({ teamId, requestBody: { name: 'made-by-sdk' } }),
+    ).rejects.toThrow();
+  });
+
   it('lists, reads, updates and deletes projects', async () => {
     const listed = await vercel.projects.getProjects({ teamId, limit: '1' });
     const first = 'projects' in listed ? listed.projects : [];
