@@ -22,6 +22,7 @@ export const AuditRecord = z
   .strict();
 export type AuditRecord = z.infer<typeof AuditRecord>;
 
+/** Which records `read` answers: a time window and a cap, so reading a long trail stays bounded. */
 export interface AuditQuery {
   /** Only records at or after this time (epoch ms). */
   since?: number;
