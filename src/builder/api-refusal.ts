@@ -19,12 +19,19 @@ export class ApiRefusal extends Error {
   }
 }
 
-/** The HTTP status of a library error, by its code: the caller's mistakes are 4xx, the provider's 502. */
+/**
+ * The HTTP status of a library error, by its code: the caller's mistakes are
+ * 4xx, the provider's 502. A library `auth_failed` or
+ * `reauthorization_required` is the chosen account's sign-in refused by its
+ * provider: 502 too, because 401 means the builder session's own token, and a
+ * page that read it so would send the person to sign in to the builder again
+ * instead of offering to reconnect the account. The code tells the two apart.
+ */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   input_invalid: 400,
   output_invalid: 502,
-  auth_failed: 401,
-  reauthorization_required: 401,
+  auth_failed: 502,
+  reauthorization_required: 502,
   permission_denied: 403,
   not_found: 404,
   conflict: 409,

@@ -49,6 +49,8 @@ const REFUSALS: Record<string, string> = {
   '413': 'The request body is over the limit (`body_too_large`).',
   '429': 'Too many requests for this token (`rate_limited`).',
   '501': 'Not implemented by this server (`not_implemented`).',
+  '502':
+    "The provider refused or failed the call: `auth_failed` or `reauthorization_required` mean the account's sign-in was refused (reconnect it), anything else is the provider's answer.",
 };
 
 function parameters(route: RouteSpec, components: Components): Json[] {

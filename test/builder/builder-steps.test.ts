@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../cli/catalog.js';
-import { type BuilderWorld, connectTicketing, openBuilderWorld } from './builder-fixture.js';
+import { SANDBOX_TICKETING_ACCOUNT } from '../../cli/sandbox-connect-settings.js';
+import { type BuilderWorld, connectTicketing, openBuilderWorld, storesOf } from './builder-fixture.js';
 
 let world: BuilderWorld;
 beforeAll(async () => {
@@ -140,5 +141,20 @@ describe('test runs of a draft configuration', () => {
       body: { connection: 'desk', input: { ticket_id: 1 } },
     });
     expect([answer.status, answer.body.error.code]).toEqual([404, 'not_found']);
+  });
+
+  // Last in this file: it revokes the sandbox account every test here signs in as.
+  it('the account’s sign-in refused by its provider is a 502 that names the account, never the session’s 401', async () => {
+    world.sandbox.ticketing.oauth.revokeAccount(SANDBOX_TICKETING_ACCOUNT);
+    const answer = await world.api('/v1/steps/ticketing.get_ticket_info/test', {
+      method: 'POST',
+      body: { connection: 'desk', input: { ticket_id: 1 } },
+    });
+    const body = await answer.json();
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('www-authenticate')).toBeNull();
+    expect(['auth_failed', 'reauthorization_required']).toContain(body.error.code);
+    const stored = await storesOf(world).connections.get('desk');
+    for (const secret of Object.values(stored!.secrets)) expect(JSON.stringify(body)).not.toContain(secret);
   });
 });

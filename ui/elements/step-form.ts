@@ -264,7 +264,10 @@ export class ToolstepsStepForm extends ToolstepsElement {
       this.fail(error);
       this.emit('toolsteps-test-result', {
         ok: false,
-        error: { code: error instanceof ApiError ? error.code : 'error', message: (error as Error).message },
+        error:
+          error instanceof ApiError
+            ? { code: error.code, message: error.message, needsReconnect: error.needsReconnect }
+            : { code: 'error', message: (error as Error).message },
       });
       return undefined;
     }

@@ -16,6 +16,12 @@ interface ErrorBody {
   fields?: FieldProblem[];
 }
 
+/**
+ * The codes of the chosen account's sign-in refused by its provider (the
+ * builder API answers them 502; its own 401 is the session's token).
+ */
+const ACCOUNT_SIGN_IN_REFUSED = new Set(['auth_failed', 'reauthorization_required']);
+
 /** The one error the kit's elements and BuilderClient throw, worded for the person at the page. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -26,6 +32,11 @@ export class ApiError extends Error {
     readonly fields: readonly FieldProblem[] = [],
   ) {
     super(message);
+  }
+
+  /** The account's provider refused its sign-in: the way on is reconnecting that account, not a new builder session. */
+  get needsReconnect(): boolean {
+    return ACCOUNT_SIGN_IN_REFUSED.has(this.code);
   }
 
   /** Reads the API's error body, and words a 401 or 403 as what the user can do about it. */
@@ -44,6 +55,9 @@ export class ApiError extends Error {
         status,
         code,
       );
+    }
+    if (ACCOUNT_SIGN_IN_REFUSED.has(code)) {
+      return new ApiError("This account's sign-in was refused: reconnect it.", status, code, fields);
     }
     if (status === 403) {
       return new ApiError(inner.message ?? 'This session is not allowed to do that.', status, code, fields);

@@ -30,7 +30,8 @@ export interface ToolstepsEventMap {
   'toolsteps-test-result': CustomEvent<{
     ok: boolean;
     result?: TestRunResponse | SubscriptionTestResponse;
-    error?: { code?: string; message: string };
+    /** `needsReconnect`: the account's provider refused its sign-in; offer to reconnect that account. */
+    error?: { code?: string; message: string; needsReconnect?: boolean };
   }>;
   /** trigger-setup: the subscription is active. */
   'toolsteps-activated': CustomEvent<{ subscription: SubscriptionView }>;

@@ -70,7 +70,7 @@ function wireSteps(): void {
   on(form, 'toolsteps-test-result', (event) => {
     const { result, error } = event.detail;
     if (result && 'output' in result) mapper.sample = result.output;
-    if (error?.code && /auth|reauthori/.test(error.code)) picker.markNeedsReconnect();
+    if (error?.needsReconnect) picker.markNeedsReconnect();
   });
 }
 
