@@ -304,7 +304,9 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await expect.poll(() => outcome.textContent()).not.toMatch(/^\s*$/);
     expect(await outcome.textContent()).not.toMatch(/Ran in/);
     // The account's sign-in was refused, not the builder session's: the page says which, and what to do.
-    await expect.poll(() => outcome.textContent()).toContain("This account's sign-in was refused: reconnect it.");
+    await expect
+      .poll(() => outcome.textContent())
+      .toContain("This account's sign-in was refused: reconnect it.");
     expect(await page.locator('body').textContent()).not.toMatch(/builder session/i);
     const picker = page.locator('#step-connection');
     const reconnect = picker.getByRole('button', { name: 'Reconnect' });
