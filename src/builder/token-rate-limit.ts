@@ -2,7 +2,12 @@ import { type Clock, systemClock } from '../clock.js';
 import { ApiRefusal } from './api-refusal.js';
 
 export interface TokenRateLimitOptions {
-  /** Requests one token may make per window. Default 120. */
+  /**
+   * Requests one token may make per window. Default 600 (ten a second):
+   * room for a person working quickly (each search, form and options list is
+   * a request, and a sign-in is polled while it lasts), while a looping page
+   * or a stolen token is still held back.
+   */
   requests?: number;
   /** Default one minute. */
   windowMs?: number;
@@ -24,7 +29,7 @@ export class TokenRateLimit {
   private readonly clock: Clock;
 
   constructor(options: TokenRateLimitOptions = {}) {
-    this.requests = options.requests ?? 120;
+    this.requests = options.requests ?? 600;
     this.windowMs = options.windowMs ?? 60_000;
     this.clock = options.clock ?? systemClock;
   }

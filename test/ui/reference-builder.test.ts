@@ -282,7 +282,7 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     const chooseTicket = async () => {
       const result = page.getByRole('button', { name: 'Get Ticket Info', exact: true });
       await tab('Steps').click();
-      // Typed once: each search is a request, and a page's token may make 120 a minute.
+      // Typed once: each search is a request, and a page's token has a budget of requests a minute.
       await page.getByLabel('Search tool steps').fill('get ticket');
       await expect.poll(() => result.count(), { timeout: 30_000, interval: 250 }).toBe(1);
       await result.click();
@@ -321,7 +321,7 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     }
     // The page has read the sign-in's outcome once its parameters leave the address.
     await expect.poll(() => new URL(page.url()).search).toBe('');
-    // A new session (this suite's token has spent its 120 requests a minute): the reconnected account is the one it uses.
+    // A new session (this suite's token has spent much of its requests for the minute): the reconnected account is the one it uses.
     // (From another document: a new fragment alone would not load the page again.)
     await page.goto('about:blank');
     await page.goto(builder.pageUrlFor('default'));

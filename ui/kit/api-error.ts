@@ -10,10 +10,17 @@ export interface FieldProblem {
 }
 
 interface ErrorBody {
-  error?: { code?: string; message?: string; fields?: FieldProblem[]; details?: { fields?: FieldProblem[] } };
+  error?: {
+    code?: string;
+    message?: string;
+    fields?: FieldProblem[];
+    details?: { fields?: FieldProblem[] };
+    retryAfterMs?: number;
+  };
   code?: string;
   message?: string;
   fields?: FieldProblem[];
+  retryAfterMs?: number;
 }
 
 /**
@@ -30,6 +37,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly fields: readonly FieldProblem[] = [],
+    /** With a 429: how long the API asked to wait before the next request. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -62,7 +71,14 @@ export class ApiError extends Error {
     if (status === 403) {
       return new ApiError(inner.message ?? 'This session is not allowed to do that.', status, code, fields);
     }
-    return new ApiError(inner.message ?? `The builder API answered ${status}.`, status, code, fields);
+    const retryAfterMs = typeof inner.retryAfterMs === 'number' ? inner.retryAfterMs : undefined;
+    return new ApiError(
+      inner.message ?? `The builder API answered ${status}.`,
+      status,
+      code,
+      fields,
+      retryAfterMs,
+    );
   }
 
   /** A request that got no answer: the API is down, or it refused this page's origin (CORS looks the same from here). */

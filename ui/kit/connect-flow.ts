@@ -1,3 +1,4 @@
+import { ApiError } from './api-error.js';
 import { pathOf } from './api-routes.js';
 import type { FlowStatus, StartConnectResponse } from './api-types.js';
 import type { BuilderClient } from './builder-client.js';
@@ -11,6 +12,8 @@ import type { BuilderClient } from './builder-client.js';
  */
 const PENDING_KEY = 'toolsteps-connect-flow';
 const POLL_MS = 700;
+/** The longest a poll waits when the API says the token has made too many requests: a person is watching. */
+const MAX_BACKOFF_MS = 30_000;
 
 interface PendingFlow {
   flowId: string;
@@ -73,7 +76,16 @@ export async function settledFlow(
 ): Promise<FlowStatus> {
   let closedChecks = 0;
   for (;;) {
-    const status = await client.get<FlowStatus>(pathOf('connectFlowStatus', { flowId }), {}, signal);
+    let status: FlowStatus;
+    try {
+      status = await client.get<FlowStatus>(pathOf('connectFlowStatus', { flowId }), {}, signal);
+    } catch (error) {
+      // A sign-in can outlast the token's requests for the minute; the flow is still pending at the server, so wait and ask again.
+      if (!(error instanceof ApiError) || error.status !== 429) throw error;
+      await wait(Math.min(Math.max(error.retryAfterMs ?? POLL_MS, POLL_MS), MAX_BACKOFF_MS));
+      if (signal.aborted) throw new DOMException('stopped', 'AbortError');
+      continue;
+    }
     if (status.state !== 'pending') return status;
     // A pop-up closed by hand: look twice more (the callback may have landed as it closed), then stop.
     if (popup?.closed && ++closedChecks > 2) {
