@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../agents/mcp/http-guard.js';
 import { systemClock } from '../clock.js';
 import { InputError } from '../errors/index.js';
 import { packageVersion } from '../files/package-root.js';
+import { requestTarget } from '../http/request-target.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import type { RouteId } from './api-contract.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';
@@ -189,7 +190,11 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   const limiter = new TokenRateLimit({ clock, ...options.rateLimit });
   const intake = tenantIntake(options, hub);
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestTarget(request);
+    if (!url) {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request target.');
+      return;
+    }
     if (isHookPath(url.pathname)) {
       intake(request, response);
       return;

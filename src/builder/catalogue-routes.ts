@@ -6,6 +6,7 @@ import type { AnyStep } from '../step/define-step.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
 import type { DescribeQuery, OptionsRequest, SearchQuery } from './api-schemas.js';
+import { personFields } from './connect-draft.js';
 import { mayUseIntegration, requireConnection } from './tenant-guards.js';
 
 const schemaOf = (type: z.ZodType, io: 'input' | 'output') =>
@@ -118,9 +119,7 @@ const listIntegrations: RouteHandler = async (call) => {
   return {
     integrations: integrations.map((integration) => {
       const setting = connect[integration.id];
-      const preset = new Set([...Object.keys(setting?.fields ?? {}), 'clientId']);
-      const shape = integration.connection.fields.shape;
-      const asked = Object.keys(shape).filter((key) => !preset.has(key));
+      const asked = personFields(integration, setting);
       const fields = integration.connection.fields.pick(
         Object.fromEntries(asked.map((key) => [key, true])) as never,
       );

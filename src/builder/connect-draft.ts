@@ -28,15 +28,39 @@ function connectionId(integration: Integration, id: string | undefined): string 
 }
 
 /**
- * The connection's public fields: the server's presets win over what the
- * page sent (a page cannot point a sandbox connection at another host),
- * and the OAuth client is the server's.
+ * The connection fields a person fills in on the page: the integration's
+ * declared fields less those the server presets and the OAuth client id.
+ * Never `baseUrl`: where the server sends the code, the client secret and
+ * the PKCE verifier is the server's to say, not the page's.
+ */
+export function personFields(integration: Integration, setting: ConnectSetting | undefined): string[] {
+  const preset = new Set([...Object.keys(setting?.fields ?? {}), 'clientId']);
+  return Object.keys(integration.connection.fields.shape).filter((key) => !preset.has(key));
+}
+
+/**
+ * The connection's public fields: only the integration's declared fields
+ * come from the page, and the server's presets and OAuth client override
+ * them. Anything else, `baseUrl` above all, is refused before a sign-in
+ * starts: a page that named the host would have the server post its client
+ * secret and the PKCE verifier there.
  */
 export function connectDraft(
   integration: Integration,
   setting: ConnectSetting,
   request: { id?: string | undefined; label?: string | undefined; fields: Record<string, string> },
 ): ConnectDraft {
+  const allowed = new Set(Object.keys(integration.connection.fields.shape));
+  const foreign = Object.keys(request.fields).filter((key) => !allowed.has(key));
+  if (foreign.length > 0) {
+    throw new InputError(
+      `Not a field a person sets for ${integration.title}: ${foreign.map((key) => key.slice(0, 40)).join(', ')}.`,
+      foreign.map((key) => ({
+        path: `fields.${key.slice(0, 40)}`,
+        message: 'set by the server, not the page',
+      })),
+    );
+  }
   const fields = parseConnectionFields(integration, {
     ...request.fields,
     ...setting.fields,

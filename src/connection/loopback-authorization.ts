@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { AuthError, InputError, NetworkError, TimeoutError } from '../errors/index.js';
+import { requestTarget } from '../http/request-target.js';
 import type { Integration } from '../step/define-integration.js';
 import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
@@ -77,8 +78,8 @@ export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions
     settle = resolve;
   });
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') {
+    const url = requestTarget(request, 'http://127.0.0.1');
+    if (url?.pathname !== '/callback') {
       response.writeHead(404).end();
       return;
     }

@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN } from './builder-fixture.js';
 
@@ -101,5 +102,47 @@ describe('what the builder API refuses', () => {
     const answer = await world.json('/v1/openapi.json', { token: null, origin: null });
     expect(answer.status).toBe(200);
     expect(answer.body.openapi).toBe('3.1.0');
+  });
+
+  it('a page cannot name the host a sign-in exchanges its code at: the client secret goes only where the server says', async () => {
+    const heard: string[] = [];
+    const listener = createServer((incoming, answer) => {
+      heard.push(`${incoming.method} ${incoming.url}`);
+      answer.writeHead(400).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = listener.address() as AddressInfo;
+      for (const fields of [{ baseUrl: `http://127.0.0.1:${port}` }, { tokenUrl: 'https://evil.example' }]) {
+        const answer = await world.json('/v1/connections', {
+          token: world.token(),
+          body: { integration: 'ticketing', fields: { subdomain: 'acme', ...fields } },
+        });
+        expect([answer.status, answer.body.error.code]).toEqual([400, 'input_invalid']);
+        expect(answer.body.error.fields).toEqual([
+          { path: `fields.${Object.keys(fields)[0]}`, message: 'set by the server, not the page' },
+        ]);
+      }
+      expect(heard).toEqual([]);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it('a request line that is no URL is answered 400, and the server goes on serving', async () => {
+    const { port } = new URL(world.server.url);
+    const first = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET //[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('end', () => resolve(text.split('\r\n')[0]!));
+      socket.on('error', reject);
+    });
+    expect(first).toBe('HTTP/1.1 400 Bad Request');
+    expect((await world.json('/v1/openapi.json', { token: null, origin: null })).status).toBe(200);
   });
 });
