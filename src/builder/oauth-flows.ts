@@ -15,7 +15,13 @@ export const FLOW_TTL_MS = 10 * 60_000;
 /** The longest the token endpoint may take to answer the code exchange. */
 const EXCHANGE_TIMEOUT_MS = 30_000;
 /** Sign-ins kept at once, pending or finished; the oldest go first. */
-const MAX_FLOWS = 1_000;
+const MAX_FLOWS = 10_000;
+/**
+ * Sign-ins one tenant may have pending at once: a person starts a few, and a
+ * tenant that starts thousands is held to its own limit instead of using
+ * up the server's room and blocking every other tenant's sign-ins.
+ */
+export const MAX_PENDING_PER_TENANT = 50;
 
 export type FlowState = 'pending' | 'connected' | 'failed' | 'expired';
 
@@ -58,6 +64,7 @@ export class OAuthFlows {
     expiresAt: number;
   } {
     this.prune();
+    this.refusePastTenantLimit(flow.tenant);
     const pkce = createPkcePair();
     const state = randomState();
     const flowId = `flow_${randomBytes(12).toString('hex')}`;
@@ -161,6 +168,19 @@ export class OAuthFlows {
     flow.state = 'failed';
     flow.error = { code, message };
     return flow;
+  }
+
+  private refusePastTenantLimit(tenant: TenantId): void {
+    const now = this.now();
+    let pending = 0;
+    for (const flow of this.flows.values()) {
+      if (flow.tenant === tenant && flow.state === 'pending' && flow.expiresAt > now) pending += 1;
+    }
+    if (pending >= MAX_PENDING_PER_TENANT) {
+      throw new InputError('Too many sign-ins under way for this organization; finish or wait for one.', [
+        { path: 'integration', message: 'too many sign-ins' },
+      ]);
+    }
   }
 
   /** Forgets flows past their time (and the oldest beyond the cap), so abandoned sign-ins cannot pile up. */

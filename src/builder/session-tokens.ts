@@ -17,7 +17,16 @@ export class SessionTokens implements TokenVerifier {
 
   constructor(private readonly clock: Clock = systemClock) {}
 
-  mint(tenant: TenantId, options: { ttlMs: number; scopes?: readonly string[]; readOnly?: boolean }): string {
+  mint(
+    tenant: TenantId,
+    options: {
+      ttlMs: number;
+      scopes?: readonly string[];
+      readOnly?: boolean;
+      /** The integrations the session may use; all when absent. */
+      integrations?: readonly string[];
+    },
+  ): string {
     const bearer = `tsb_${randomBytes(32).toString('base64url')}`;
     if (this.tokens.size >= MAX_TOKENS) this.tokens.delete(this.tokens.keys().next().value!);
     this.tokens.set(bearer, {
@@ -25,6 +34,7 @@ export class SessionTokens implements TokenVerifier {
       tenant,
       scopes: options.scopes ?? [BUILDER_SCOPE],
       readOnly: options.readOnly ?? false,
+      ...(options.integrations ? { integrations: [...options.integrations] } : {}),
       expiresAt: new Date(this.clock.now() + options.ttlMs),
     });
     return bearer;

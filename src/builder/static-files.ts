@@ -38,7 +38,10 @@ export async function serveStaticFile(
     'cache-control': 'no-cache',
     'referrer-policy': 'no-referrer',
   });
-  createReadStream(file).pipe(response);
+  // A file removed or made unreadable after the lookup: the answer is cut short, and the process goes on.
+  createReadStream(file)
+    .once('error', () => response.destroy())
+    .pipe(response);
 }
 
 async function resolveInside(root: string, pathname: string): Promise<string | undefined> {

@@ -5,6 +5,7 @@ import { readWebhookStatus, testSubscription as sendTestEvent } from '../trigger
 import type { RouteHandler } from './api-call.js';
 import {
   mayUseIntegration,
+  mayUseTrigger,
   requireConnection,
   requireSubscription,
   requireWritable,
@@ -53,7 +54,11 @@ const listTriggers: RouteHandler = async (call) => {
 
 const listSubscriptions: RouteHandler = async (call) => {
   const all = await call.tenant.stores.subscriptions.list();
-  return { subscriptions: all.map(toSubscriptionView) };
+  return {
+    subscriptions: all
+      .filter((subscription) => mayUseTrigger(call, subscription.trigger))
+      .map(toSubscriptionView),
+  };
 };
 
 const createSubscription: RouteHandler = async (call) => {

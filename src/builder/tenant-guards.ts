@@ -34,13 +34,22 @@ export async function requireConnection(call: ApiCall, id: string): Promise<Conn
   return connection;
 }
 
-/** The tenant's subscription with this id; any other is not found, like a connection. */
+/**
+ * May the token see this trigger's events and subscriptions: a token held
+ * to some integrations sees no other's, as with connections.
+ */
+export function mayUseTrigger(call: Pick<ApiCall, 'claims' | 'server'>, triggerId: string): boolean {
+  const integration = call.server.options.registry.trigger(triggerId)?.integration.id;
+  return integration !== undefined && mayUseIntegration(call, integration);
+}
+
+/** The tenant's subscription with this id, of an integration the token may use; any other is not found, like a connection. */
 export async function requireSubscription(call: ApiCall, id: string) {
   const subscription = await call.tenant.stores.subscriptions.get(id).catch((error: unknown) => {
     if (error instanceof InputError) return undefined;
     throw error;
   });
-  if (!subscription) {
+  if (!subscription || !mayUseTrigger(call, subscription.trigger)) {
     throw new NotFoundError(`No subscription with id "${id}".`, {
       fields: [{ path: 'subscription', message: 'unknown subscription id' }],
     });

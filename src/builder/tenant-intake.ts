@@ -16,12 +16,13 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 /**
  * Without `intakeTenants`: a tenant is served when it holds a subscription,
  * its events deduplicated in the server's one `dedupe` store (keys name the
- * subscription, whose id is the tenant's own).
+ * subscription, whose id is the tenant's own). The tenant comes from an
+ * unauthenticated path, so it is asked about before any view is made.
  */
 function subscribedTenants(options: BuilderServerOptions) {
   return async (tenant: TenantId): Promise<IntakeTenant | undefined> => {
-    const { subscriptions } = options.tenants.forTenant(tenant);
-    return (await subscriptions.list()).length ? { subscriptions, dedupe: options.dedupe } : undefined;
+    if (!(await options.tenants.holdsSubscriptions(tenant))) return undefined;
+    return { subscriptions: options.tenants.forTenant(tenant).subscriptions, dedupe: options.dedupe };
   };
 }
 

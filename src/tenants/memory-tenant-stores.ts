@@ -28,6 +28,12 @@ export class MemoryTenantStores implements TenantStores {
     return found;
   }
 
+  /** Whether the tenant holds a subscription, without making stores for it: for ids that come from outside (a webhook's path). */
+  async holdsSubscriptions(tenant: TenantId): Promise<boolean> {
+    const view = this.views.get(tenant);
+    return view !== undefined && (await view.subscriptions.list()).length > 0;
+  }
+
   async tenants(): Promise<TenantSummary[]> {
     const all = await Promise.all([...this.views.values()].map((view) => summarizeTenant(view)));
     return all.filter((summary) => summary.connections + summary.subscriptions > 0);

@@ -36,6 +36,12 @@ export interface TenantStores {
   readonly revocations: TokenRevocations;
   /** One tenant's stores; whatever is done through them cannot read or change another tenant's records. */
   forTenant(tenant: TenantId): TenantScopedStores;
+  /**
+   * Whether the tenant holds a subscription, without making stores for it:
+   * a webhook's path names its tenant before anything is verified, so an
+   * id from outside must not leave a view (or anything else) behind.
+   */
+  holdsSubscriptions(tenant: TenantId): Promise<boolean>;
   /** Tenants that hold at least one record, with counts. */
   tenants(): Promise<TenantSummary[]>;
   /**

@@ -4,9 +4,9 @@ import type { BuilderServerOptions, ConnectSetting } from '../../src/builder/bui
 import { type RunningBuilderServer, startBuilderServer } from '../../src/builder/builder-server.js';
 import { SessionTokens } from '../../src/builder/session-tokens.js';
 import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
+import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
 import { createRegistry } from '../../steps/index.js';
-import { MemoryTenantStores } from '../support/memory-tenant-stores.js';
 
 /** The page origin the tests' builder server allows. */
 export const PAGE_ORIGIN = 'https://builder.example';
@@ -17,7 +17,10 @@ export interface BuilderWorld {
   tenants: MemoryTenantStores;
   tokens: SessionTokens;
   /** A builder-scoped token of `tenant` (default `acme`). */
-  token(tenant?: string, options?: { scopes?: string[]; readOnly?: boolean; ttlMs?: number }): string;
+  token(
+    tenant?: string,
+    options?: { scopes?: string[]; readOnly?: boolean; ttlMs?: number; integrations?: string[] },
+  ): string;
   /** A request to the API with that token (or none with `token: null`), from the allowed origin unless told. */
   api(path: string, init?: ApiInit): Promise<Response>;
   /** The same, answering the JSON body with the status. */

@@ -1,6 +1,7 @@
 import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PENDING_PER_TENANT } from '../../src/builder/oauth-flows.js';
 import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN } from './builder-fixture.js';
 
 let world: BuilderWorld;
@@ -144,5 +145,37 @@ describe('what the builder API refuses', () => {
     });
     expect(first).toBe('HTTP/1.1 400 Bad Request');
     expect((await world.json('/v1/openapi.json', { token: null, origin: null })).status).toBe(200);
+  });
+
+  it('webhook paths naming tenants nobody has leave nothing behind: the tenant is asked about before any store is made', async () => {
+    const views = () => (world.tenants as unknown as { views: Map<string, unknown> }).views.size;
+    const before = views();
+    for (let index = 0; index < 50; index += 1) {
+      const answer = await fetch(`${world.server.url}/hooks/stranger${index}/sub_abcdefgh12`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+    }
+    expect(views()).toBe(before);
+  });
+
+  it('one organization starting sign-ins without end is held to its own limit; another still signs in', async () => {
+    let refused: { status: number; body: { error: { message: string } } } | undefined;
+    for (let index = 0; index <= MAX_PENDING_PER_TENANT && !refused; index += 1) {
+      // Each request with a token of its own: this world's tokens may make 5 requests an hour.
+      const answer = await world.json<{ error: { message: string } }>('/v1/connections', {
+        token: world.token('flood'),
+        body: { integration: 'ticketing', id: `t${index}` },
+      });
+      if (answer.status !== 200) refused = answer;
+    }
+    expect(refused?.status).toBe(400);
+    expect(refused?.body.error.message).toMatch(/Too many sign-ins under way for this organization/);
+    const other = await world.json('/v1/connections', {
+      token: world.token('calm'),
+      body: { integration: 'ticketing', id: 'desk' },
+    });
+    expect(other.status).toBe(200);
   });
 });

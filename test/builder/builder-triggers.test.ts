@@ -178,6 +178,42 @@ describe('trigger setup through the builder API', () => {
     expect(ended).toContain(': connected');
   });
 
+  it('a token held to other integrations sees none of ticketing’s subscriptions or events', async () => {
+    const deploymentsOnly = world.token('acme', { integrations: ['deployments'] });
+    const theirs = await openStream(deploymentsOnly);
+    const own = await openStream();
+    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
+    await world.sandbox.webhooks.settle();
+    await own.until(1);
+    await Promise.all([theirs.close(), own.close()]);
+    expect(own.events).toHaveLength(1);
+    expect(theirs.events).toEqual([]);
+    expect((await world.json('/v1/subscriptions', { token: deploymentsOnly })).body).toEqual({
+      subscriptions: [],
+    });
+    for (const [method, path] of [
+      ['GET', `/v1/subscriptions/${subscriptionId}`],
+      ['POST', `/v1/subscriptions/${subscriptionId}/test`],
+      ['POST', `/v1/subscriptions/${subscriptionId}/activate`],
+      ['DELETE', `/v1/subscriptions/${subscriptionId}`],
+    ] as const) {
+      const answer = await world.json(path, { method, token: deploymentsOnly });
+      expect([answer.status, answer.body.error.code], path).toEqual([404, 'not_found']);
+    }
+  });
+
+  it('a stream ends at its next event once its token is revoked, and that event is not sent', async () => {
+    const token = world.token('acme');
+    const stream = await world.api('/v1/events', { token });
+    const text = stream.text();
+    world.tokens.revoke(token);
+    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
+    await world.sandbox.webhooks.settle();
+    const said = await text;
+    expect(said).toContain(': connected');
+    expect(said).not.toContain('event: trigger');
+  });
+
   it('deactivates, then removes the webhook at the provider and the subscription', async () => {
     expect(
       (await world.json(`/v1/subscriptions/${subscriptionId}/deactivate`, { method: 'POST' })).body.active,

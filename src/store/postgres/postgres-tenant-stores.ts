@@ -140,6 +140,18 @@ export class PostgresTenantStores implements TenantStores {
     return view;
   }
 
+  /** Whether the tenant holds a subscription, without making stores for it: for ids that come from outside (a webhook's path). */
+  holdsSubscriptions(tenant: TenantId): Promise<boolean> {
+    const checked = parseTenantId(tenant);
+    return this.sessions.inTenant(checked, async (client) => {
+      const { rowCount } = await client.query(
+        `SELECT 1 FROM ${SCHEMA}.subscriptions WHERE tenant = $1 LIMIT 1`,
+        [checked],
+      );
+      return (rowCount ?? 0) > 0;
+    });
+  }
+
   tenants(): Promise<TenantSummary[]> {
     return this.sessions.acrossTenants(async (client) => {
       const { rows } = await client.query<TenantSummary>(COUNT_TENANTS);

@@ -60,6 +60,12 @@ describe.skipIf(!enabled)('tenant isolation in the Postgres store (Postgres)', (
     await unchanged();
   });
 
+  it('holdsSubscriptions answers for a webhook path’s tenant: a holds one, b and a stranger none', async () => {
+    expect(await suite.stores.holdsSubscriptions(a)).toBe(true);
+    expect(await suite.stores.holdsSubscriptions(b)).toBe(false);
+    expect(await suite.stores.holdsSubscriptions(parseTenantId('nobody-here'))).toBe(false);
+  });
+
   it('the same id in two tenants is two records, each sealed to its own tenant', async () => {
     await suite.stores.forTenant(b).connections.put(acmeConnection('support', 'token-of-globex'));
     expect((await suite.stores.forTenant(b).connections.get('support'))?.secrets.accessToken).toBe(
