@@ -7,9 +7,9 @@ import { bundleUi } from '../../../scripts/bundle-ui.mjs';
 import { type RunningBuilderServer, startBuilderServer } from '../../../src/builder/builder-server.js';
 import { SessionTokens } from '../../../src/builder/session-tokens.js';
 import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js';
 import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { createRegistry } from '../../../steps/index.js';
-import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js';
 
 /**
  * The reference builder as `toolsteps ui` runs it: the sandbox, the builder
