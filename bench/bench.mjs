@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|fair-share]
+ *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|fair-share]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -44,6 +44,8 @@ import {
   pagingRows,
   perCallInstructionRows,
 } from './lib/table-rows.mjs';
+import { measureTenants } from './lib/tenant-figures.mjs';
+import { tenantRows } from './lib/tenant-rows.mjs';
 import { measureUiBundle, UI_BUDGET_BYTES } from './lib/ui-bundle-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,6 +72,13 @@ const sizes = values.smoke
       concurrency: { callers: 10, calls: 30 },
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
       fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
+      tenants: {
+        tenants: 20,
+        perTenant: 10,
+        lookups: { rounds: 1, calls: 5 },
+        lists: { rounds: 1, calls: 3 },
+        perCall: { rounds: 1, calls: 2, warmup: 2 },
+      },
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
@@ -88,6 +97,14 @@ const sizes = values.smoke
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
       // 800 single calls over 20 s against a backlog of 20 bulk jobs of 500 contacts (5 requests each).
       fairShare: { durationMs: 20_000, intervalMs: 25, backlog: 20, contacts: 500, floodCallsPerMinute: 6 },
+      // 100,000 connections per backend, loaded in about 10 s each; lookups of 2,000 tenants, interleaved with the bare round trip.
+      tenants: {
+        tenants: 10_000,
+        perTenant: 10,
+        lookups: { rounds: 10, calls: 200 },
+        lists: { rounds: 10, calls: 50 },
+        perCall: { rounds: 9, calls: 150, warmup: 200 },
+      },
     };
 
 /** Redis and an administrator's Postgres URL (the bench makes and drops a database of its own there). */
@@ -179,6 +196,7 @@ try {
     );
   }
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
+  if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
   if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
   if (wanted('cold')) {
     coldRows(

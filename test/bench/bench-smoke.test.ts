@@ -31,6 +31,12 @@ describe('bench/bench.mjs --smoke', () => {
         'src/peers/load-pg.ts',
         'src/agents/mcp/serve-mcp.ts',
         'src/store/subscriptions/file-subscription-store.ts',
+        // Issue 26's tenants at scale: the stores' own sealing.
+        'src/store/sealed/sealed-records.ts',
+        'src/store/sealed/wrapped-data-key.ts',
+        'src/store/sealed/encrypted-records.ts',
+        'src/store/connections/connection-shape.ts',
+        'src/store/postgres/migrations/migration.ts',
       ],
       'toolsteps-bench-smoke',
     );
