@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|fair-share]
+ *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -26,6 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureBuilderLoad } from './lib/builder-load.mjs';
+import { builderRows } from './lib/builder-rows.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { fairShareRows } from './lib/fair-share-rows.mjs';
@@ -72,6 +74,7 @@ const sizes = values.smoke
       concurrency: { callers: 10, calls: 30 },
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
       fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
+      builder: { clients: 5, perClient: 2 },
       tenants: {
         tenants: 20,
         perTenant: 10,
@@ -97,6 +100,8 @@ const sizes = values.smoke
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
       // 800 single calls over 20 s against a backlog of 20 bulk jobs of 500 contacts (5 requests each).
       fairShare: { durationMs: 20_000, intervalMs: 25, backlog: 20, contacts: 500, floodCallsPerMinute: 6 },
+      // 5,000 requests, half searches, half options.
+      builder: { clients: 200, perClient: 25 },
       // 100,000 connections per backend, loaded in about 10 s each; lookups of 2,000 tenants, interleaved with the bare round trip.
       tenants: {
         tenants: 10_000,
@@ -197,6 +202,7 @@ try {
   }
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
   if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
+  if (wanted('builder')) builderRows(row, await measureBuilderLoad(build, main, sizes.builder));
   if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
   if (wanted('cold')) {
     coldRows(

@@ -31,12 +31,16 @@ describe('bench/bench.mjs --smoke', () => {
         'src/peers/load-pg.ts',
         'src/agents/mcp/serve-mcp.ts',
         'src/store/subscriptions/file-subscription-store.ts',
-        // Issue 26's tenants at scale: the stores' own sealing.
+        // Issue 26's tenants at scale (the stores' own sealing) and the builder under load.
         'src/store/sealed/sealed-records.ts',
         'src/store/sealed/wrapped-data-key.ts',
         'src/store/sealed/encrypted-records.ts',
         'src/store/connections/connection-shape.ts',
         'src/store/postgres/migrations/migration.ts',
+        'src/builder/builder-server.ts',
+        'src/builder/session-tokens.ts',
+        'src/tenants/memory-tenant-stores.ts',
+        'src/store/dedupe/memory-dedupe-store.ts',
       ],
       'toolsteps-bench-smoke',
     );
@@ -69,6 +73,7 @@ describe('bench/bench.mjs --smoke', () => {
       'MCP server CPU per tools/call, get_ticket_info, Streamable HTTP',
       'MCP 5 concurrent HTTP sessions',
       'intake: listen, file stores',
+      'builder API: search + options, 5 concurrent clients',
     ];
     const lines = result.stdout.split('\n');
     for (const figure of figures) {
