@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|fair-share]
+ *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -26,6 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureBuilderLoad } from './lib/builder-load.mjs';
+import { builderRows } from './lib/builder-rows.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { fairShareRows } from './lib/fair-share-rows.mjs';
@@ -36,6 +38,7 @@ import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { measureStorePerCall } from './lib/per-call-stores.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import { measureStepFormRender } from './lib/step-form-render.mjs';
 import {
   catalogRows,
   coldRows,
@@ -44,6 +47,8 @@ import {
   pagingRows,
   perCallInstructionRows,
 } from './lib/table-rows.mjs';
+import { measureTenants } from './lib/tenant-figures.mjs';
+import { tenantRows } from './lib/tenant-rows.mjs';
 import { measureUiBundle, UI_BUDGET_BYTES } from './lib/ui-bundle-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,6 +75,15 @@ const sizes = values.smoke
       concurrency: { callers: 10, calls: 30 },
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
       fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
+      builder: { clients: 5, perClient: 2 },
+      ui: { runs: 2 },
+      tenants: {
+        tenants: 20,
+        perTenant: 10,
+        lookups: { rounds: 1, calls: 5 },
+        lists: { rounds: 1, calls: 3 },
+        perCall: { rounds: 1, calls: 2, warmup: 2 },
+      },
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
@@ -88,6 +102,17 @@ const sizes = values.smoke
       catalog: { integrations: 500, stepsPerIntegration: 20, rounds: 50 },
       // 800 single calls over 20 s against a backlog of 20 bulk jobs of 500 contacts (5 requests each).
       fairShare: { durationMs: 20_000, intervalMs: 25, backlog: 20, contacts: 500, floodCallsPerMinute: 6 },
+      ui: { runs: 21 },
+      // 5,000 requests, half searches, half options.
+      builder: { clients: 200, perClient: 25 },
+      // 100,000 connections per backend, loaded in about 10 s each; lookups of 2,000 tenants, interleaved with the bare round trip.
+      tenants: {
+        tenants: 10_000,
+        perTenant: 10,
+        lookups: { rounds: 10, calls: 200 },
+        lists: { rounds: 10, calls: 50 },
+        perCall: { rounds: 9, calls: 150, warmup: 200 },
+      },
     };
 
 /** Redis and an administrator's Postgres URL (the bench makes and drops a database of its own there). */
@@ -142,6 +167,26 @@ if (wanted('ui')) {
     `<= ${UI_BUDGET_BYTES}`,
     ui.gzipped <= UI_BUDGET_BYTES,
   );
+  // No goal in issue 26: a figure to watch. Wall time in the page, so the load average matters.
+  const render = await measureStepFormRender(build, sizes.ui);
+  if (render.skipped)
+    row(`step form first render in Chromium: not measured (${render.skipped})`, '', '', '', '');
+  else {
+    row(
+      `step form first render in Chromium ${render.browser}, create_ticket (${render.fields} fields), median of ${render.runs}`,
+      `${render.formMs.toFixed(1)} ms`,
+      `${render.describeMs.toFixed(1)} ms (describe JSON fetched alone)`,
+      `${(render.formMs / render.describeMs).toFixed(2)}x`,
+      'measured',
+    );
+    row(
+      `  ... static <form> of ${render.fields} labelled inputs; the page's first form ${render.firstMs.toFixed(1)} ms`,
+      '',
+      `${render.staticFormMs.toFixed(1)} ms`,
+      '',
+      '',
+    );
+  }
 }
 
 const main = await startSandboxProcess(build, {
@@ -179,6 +224,8 @@ try {
     );
   }
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
+  if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
+  if (wanted('builder')) builderRows(row, await measureBuilderLoad(build, main, sizes.builder));
   if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
   if (wanted('cold')) {
     coldRows(

@@ -33,6 +33,17 @@ describe('the catalogue through the builder API', () => {
     expect(paid.body.hits.some((hit: { cost: string | null }) => hit.cost !== null)).toBe(true);
   });
 
+  it('every API answer, a refusal too, carries the server’s own time in Server-Timing (app;dur in ms)', async () => {
+    const found = await world.api('/v1/steps?q=ticket');
+    const refused = await world.api('/v1/steps/nope.nothing');
+    for (const answer of [found, refused]) {
+      const timing = answer.headers.get('server-timing') ?? '';
+      expect(timing).toMatch(/^app;dur=\d+\.\d{2}$/);
+      expect(Number(timing.split('=')[1])).toBeGreaterThanOrEqual(0);
+    }
+    expect(refused.status).not.toBe(200);
+  });
+
   it('describe answers the JSON Schemas and default variables; a connection of another tenant is not found', async () => {
     const generic = await world.json('/v1/steps/ticketing.create_ticket');
     expect(generic.body).toMatchObject({
