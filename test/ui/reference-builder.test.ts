@@ -277,6 +277,40 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await screenshot(page, 'trigger-event-arrived');
   });
 
+  it('a changed mapping after Activate replaces the active subscription, and only the element’s own events reach the host', async () => {
+    await tab('Triggers').click();
+    const setup = page.locator('#trigger-setup');
+    await setup.evaluate((element) => {
+      const seen: string[][] = [];
+      (window as unknown as { seenChanges: string[][] }).seenChanges = seen;
+      element.addEventListener('toolsteps-change', (event) =>
+        seen.push(Object.keys((event as CustomEvent).detail).sort()),
+      );
+    });
+    const subscriptions = async () => {
+      const answer = await fetch(`${builder.server.url}/v1/subscriptions`, {
+        headers: { authorization: `Bearer ${builder.mintToken('default')}` },
+      });
+      return ((await answer.json()) as { subscriptions: { active: boolean }[] }).subscriptions;
+    };
+    expect((await subscriptions()).map((one) => one.active)).toEqual([true]);
+    // The inner account picker announces a choice: the host must hear it as this element's change.
+    const account = setup.getByLabel('Connection');
+    await account.selectOption(await account.inputValue());
+    await setup.getByRole('textbox', { name: 'JSONPath for subject' }).fill('$.detail.status');
+    await setup.getByRole('textbox', { name: 'JSONPath for subject' }).press('Tab');
+    await setup.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => setup.getByRole('button', { name: 'Activate' }).isEnabled()).toBe(true);
+    // The old active subscription is gone: no agent keeps receiving events mapped the old way.
+    expect((await subscriptions()).map((one) => one.active)).toEqual([false]);
+    await setup.getByRole('button', { name: 'Activate' }).click();
+    await expect.poll(() => setup.getByRole('button', { name: 'Active' }).count()).toBe(1);
+    expect((await subscriptions()).map((one) => one.active)).toEqual([true]);
+    const seen = await page.evaluate(() => (window as unknown as { seenChanges: string[][] }).seenChanges);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const keys of seen) expect(keys).toEqual(['connection', 'mapping', 'trigger']);
+  });
+
   it('offers to reconnect an account whose access the provider revoked, and the reconnected account works', async () => {
     const form = page.locator('#step-form');
     const chooseTicket = async () => {

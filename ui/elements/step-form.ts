@@ -35,6 +35,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
   #confirm!: HTMLElement;
   #variables: Record<string, unknown> = {};
   #loading = new AbortController();
+  /** The account the form was last drawn for. */
+  #drawnFor = '';
   /** Variable name to JSONPath over the output; sent with a test, replacing the step's defaults. */
   mapping: Record<string, string> | undefined;
 
@@ -84,7 +86,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
     this.#loading.abort();
     this.#loading = new AbortController();
     const signal = this.#loading.signal;
-    const kept = this.#description?.id === step ? this.value : {};
+    const kept = this.#keptValues(step);
     // Busy until the form for this step and account is shown: assistive technology, and tests, wait for it.
     this.setAttribute('aria-busy', 'true');
     void this.attempt(async () => {
@@ -103,10 +105,26 @@ export class ToolstepsStepForm extends ToolstepsElement {
     });
   }
 
+  /**
+   * What a new drawing of the form keeps: everything for the same step and
+   * account; for another account, all but its own choices (another account's
+   * assignee is no choice of this one's).
+   */
+  #keptValues(step: string): Record<string, unknown> {
+    if (this.#description?.id !== step) return {};
+    const value = this.value;
+    if ((this.getAttribute('connection') ?? '') === this.#drawnFor) return value;
+    for (const field of this.#fields) {
+      if (field.spec.options && !field.spec.options.fixed) delete value[field.spec.name];
+    }
+    return value;
+  }
+
   #render(kept: Record<string, unknown>): void {
     const description = this.#description!;
     this.#title.textContent = description.title;
     const connection = this.getAttribute('connection') ?? '';
+    this.#drawnFor = connection;
     this.#fields = fieldsOf(description.input).map((spec) =>
       spec.options && (connection || spec.options.fixed)
         ? optionsField(
@@ -144,7 +162,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
       field.element.addEventListener('change', () => this.#onFieldChange(field));
       field.element.addEventListener('input', () => this.#changed());
     }
-    for (const field of this.#fields) if ('reload' in field) void (field as OptionsField).reload();
+    for (const field of this.#fields) if ('refill' in field) void (field as OptionsField).refill();
   }
 
   /** A field with a "Insert variable into …" dropdown beside it, when the workflow has variables. */

@@ -1,3 +1,4 @@
+import { ApiError } from '../kit/api-error.js';
 import { pathOf } from '../kit/api-routes.js';
 import type {
   IntegrationsResponse,
@@ -55,7 +56,11 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     this.#provider = h('select', { id: providerId, part: 'provider', onchange: () => this.#showEvents() });
     this.#event = h('select', { id: eventId, part: 'event', onchange: () => this.#showTrigger() });
     this.#picker = new ToolstepsConnectionPicker();
-    this.#picker.addEventListener('toolsteps-change', () => this.#changed());
+    // The inner picker's own events stay inside: the host hears this element's toolsteps-change only.
+    this.#picker.addEventListener('toolsteps-change', (event) => {
+      event.stopPropagation();
+      this.#changed();
+    });
     this.#mapper = new ToolstepsVariableMapper();
     this.#mapper.setAttribute('label', 'Sample event');
     this.#mapper.addEventListener('toolsteps-change', (event) => {
@@ -109,13 +114,19 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   }
 
   /** Closes the event stream, so a removed element leaves no request open. */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.#stream?.abort();
     this.#stream = undefined;
   }
 
   protected override refresh(): void {
     this.#picker.client = this.client;
+    // A new client (a new token from configure()): an open stream starts again with it.
+    if (this.#stream) {
+      this.#listen(false);
+      this.#listen(true);
+    }
     void this.attempt(async () => {
       const client = this.requireClient();
       const [{ triggers }, { integrations }] = await Promise.all([
@@ -207,10 +218,16 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     const wanted = JSON.stringify({ trigger, connection, setup, mapping: this.#mapper.mapping });
     if (this.#subscription && this.#subscribedWith === wanted) return this.#subscription;
     const client = this.requireClient();
-    if (this.#subscription && !this.#subscription.active) {
-      await client
-        .delete(pathOf('removeSubscription', { subscriptionId: this.#subscription.id }))
-        .catch(() => {});
+    if (this.#subscription) {
+      // The setup changed: the subscription this element made for the old one goes, active or not,
+      // so no agent keeps receiving events mapped the old way; the new one waits for Activate.
+      const replaced = this.#subscription;
+      await client.delete(pathOf('removeSubscription', { subscriptionId: replaced.id })).catch(() => {});
+      this.#subscription = undefined;
+      if (replaced.active) {
+        this.#activate.textContent = 'Activate';
+        this.#activate.disabled = false;
+      }
     }
     this.say('Subscribing…');
     this.#subscription = await client.post<SubscriptionView>(pathOf('createSubscription'), {
@@ -292,7 +309,12 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       this.#stream = watchTriggerEvents(
         this.requireClient(),
         (event) => this.#arrived(event),
-        (error) => this.fail(error),
+        (error) => {
+          this.fail(error);
+          // The token was refused: the watch has stopped for good, so the button offers it again.
+          if (error instanceof ApiError && (error.status === 401 || error.status === 403))
+            this.#listen(false);
+        },
       );
       this.#wait.textContent = 'Stop waiting';
       this.say('Waiting for events…');

@@ -62,6 +62,19 @@ export class BuilderClient {
   }
 
   /**
+   * A GET whose body the caller reads itself (the event stream), through the
+   * same fetch and headers as every other request; a refusal is an ApiError.
+   */
+  async open(path: string, accept: string, signal: AbortSignal): Promise<Response> {
+    const headers = { ...(await this.headers()), accept };
+    const response = await this.#fetch(this.url(path), { headers, signal, credentials: 'omit' });
+    if (!response.ok || !response.body) {
+      throw ApiError.fromResponse(response.status, await response.json().catch(() => undefined));
+    }
+    return response;
+  }
+
+  /**
    * Sends one request without cookies (`credentials: 'omit'`: the token is the
    * only credential) and turns a refusal or an unreachable API into an
    * ApiError; an abort is passed on as it is.

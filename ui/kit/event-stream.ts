@@ -7,7 +7,10 @@ import type { BuilderClient } from './builder-client.js';
  * The tenant's trigger events as they arrive (`GET /v1/events`, server-sent
  * events). Read with fetch, not EventSource: EventSource cannot send the
  * Authorization header, and the token must not go into a URL, where logs
- * and history would keep it. Reconnects after a dropped stream until stopped.
+ * and history would keep it. Reconnects after a dropped stream until
+ * stopped, waiting longer after each failure in a row; stops for good when
+ * the token is refused (401, 403): a new token means a new watch, which the
+ * elements start when the host calls `configure()` again.
  */
 export function watchTriggerEvents(
   client: BuilderClient,
@@ -16,30 +19,41 @@ export function watchTriggerEvents(
 ): AbortController {
   const stop = new AbortController();
   void (async () => {
+    let failures = 0;
     while (!stop.signal.aborted) {
       try {
-        await readStream(client, stop.signal, onEvent);
+        await readStream(
+          client,
+          stop.signal,
+          () => {
+            failures = 0;
+          },
+          onEvent,
+        );
       } catch (error) {
         if (stop.signal.aborted) return;
         onProblem(error);
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return;
+        failures += 1;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** failures, MAX_RETRY_MS)));
     }
   })();
   return stop;
 }
 
+/** The longest wait between reconnects after failures in a row. */
+const MAX_RETRY_MS = 30_000;
+
 async function readStream(
   client: BuilderClient,
   signal: AbortSignal,
+  onOpen: () => void,
   onEvent: (event: StreamedTriggerEvent) => void,
 ): Promise<void> {
-  const headers = { ...(await client.headers()), accept: 'text/event-stream' };
-  const response = await fetch(client.url(pathOf('triggerEvents')), { headers, signal, credentials: 'omit' });
-  if (!response.ok || !response.body) {
-    throw ApiError.fromResponse(response.status, await response.json().catch(() => undefined));
-  }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const response = await client.open(pathOf('triggerEvents'), 'text/event-stream', signal);
+  onOpen();
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();

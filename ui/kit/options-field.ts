@@ -7,7 +7,9 @@ import type { FieldSpec } from './schema-fields.js';
 export type OptionsLoader = (request: { query?: string; cursor?: string }) => Promise<OptionsResponse>;
 
 export interface OptionsField extends FormField {
-  /** Clears the choice and loads the first page again (the account, or a field this one depends on, changed). */
+  /** Loads the first page, keeping the choice (the form was drawn again for the same account). */
+  refill(): Promise<void>;
+  /** Clears the choice and loads the first page again (a field this one depends on changed). */
   reload(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ class OptionsFieldControl implements OptionsField {
   /** Values chosen that no page holds: workflow variables, or a value set from outside. */
   #extra: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Numbers each request, so an answer that comes after a newer one's (a slow search, a stale reload) is dropped. */
+  #requests = 0;
 
   constructor(
     readonly spec: FieldSpec,
@@ -99,6 +103,10 @@ class OptionsFieldControl implements OptionsField {
     this.#select.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
+  refill(): Promise<void> {
+    return this.#fetch(false);
+  }
+
   reload(): Promise<void> {
     this.#chosen = '';
     return this.#fetch(false);
@@ -112,15 +120,17 @@ class OptionsFieldControl implements OptionsField {
   }
 
   async #fetch(append: boolean): Promise<void> {
+    const request = ++this.#requests;
     try {
       const query = this.#search.value.trim();
       const cursor = append ? this.#cursor : null;
       const page = await this.load({ ...(query ? { query } : {}), ...(cursor ? { cursor } : {}) });
+      if (request !== this.#requests) return;
       this.#items = append ? [...this.#items, ...page.options] : page.options;
       this.#cursor = page.nextCursor;
       this.#show();
     } catch (error) {
-      this.onFailure(error);
+      if (request === this.#requests) this.onFailure(error);
     }
   }
 

@@ -39,10 +39,17 @@ export abstract class ToolstepsElement extends HTMLElement {
     if (!this.#started) {
       this.#started = true;
       this.setup();
-      document.addEventListener('toolsteps-configured', () => this.refresh());
     }
+    document.addEventListener('toolsteps-configured', this.#onConfigured);
     if (this.client) this.refresh();
   }
+
+  /** A removed element stops listening for configure(): it neither reloads nor stays reachable from the document. */
+  disconnectedCallback(): void {
+    document.removeEventListener('toolsteps-configured', this.#onConfigured);
+  }
+
+  readonly #onConfigured = () => this.refresh();
 
   /** Extra CSS of this element. */
   protected styles(): string {
