@@ -18,8 +18,13 @@ import {
  * starts, found by binary search in the sorted vocabulary.
  */
 export class SearchIndex<Item extends Searchable> {
-  /** Each word to the items it appears in, with the best weight of a place it appears there. */
-  private readonly postings = new Map<string, Map<number, number>>();
+  /**
+   * Each word to the items it appears in, with the best weight of a place it
+   * appears there: two flat arrays per word, read by index, because walking
+   * a Map's entries allocates a pair per entry and a common word of a large
+   * catalogue has thousands.
+   */
+  private readonly postings = new Map<string, Posting>();
   /** Each plural-less form to the words that have it (`ticket` -> ticket, tickets). */
   private readonly byStem = new Map<string, string[]>();
   /** Every word, sorted, for prefix ranges. */
@@ -32,11 +37,18 @@ export class SearchIndex<Item extends Searchable> {
     private readonly items: readonly Item[],
     integrationOf: (item: Item) => SearchableIntegration,
   ) {
+    const building = new Map<string, Map<number, number>>();
     items.forEach((item, index) => {
       for (const [weight, tokens] of searchFields(item, integrationOf(item))) {
-        for (const token of tokens) this.post(token, index, weight);
+        for (const token of tokens) post(building, token, index, weight);
       }
     });
+    for (const [token, byItem] of building) {
+      this.postings.set(token, {
+        items: Uint32Array.from(byItem.keys()),
+        weights: Float64Array.from(byItem.values()),
+      });
+    }
     this.vocabulary = [...this.postings.keys()].sort();
     this.idOrder = new Uint32Array(items.length);
     const byId = items.map((_, index) => index).sort((a, b) => compareIds(items[a]!.id, items[b]!.id));
@@ -86,12 +98,6 @@ export class SearchIndex<Item extends Searchable> {
     return this.buffers;
   }
 
-  private post(token: string, index: number, weight: number): void {
-    const items = this.postings.get(token) ?? new Map<number, number>();
-    this.postings.set(token, items);
-    if ((items.get(index) ?? 0) < weight) items.set(index, weight);
-  }
-
   /**
    * One term's best weight in each item it matches, written into `bests`
    * (zero elsewhere); answers the items reached. A whole word (the term, its
@@ -103,10 +109,15 @@ export class SearchIndex<Item extends Searchable> {
     const stem = stemOf(term);
     const reached: number[] = [];
     const raise = (token: string, factor: number) => {
-      for (const [index, weight] of this.postings.get(token) ?? []) {
+      const posting = this.postings.get(token);
+      if (!posting) return;
+      const { items, weights } = posting;
+      for (let at = 0; at < items.length; at += 1) {
+        const index = items[at] as number;
+        const weight = (weights[at] as number) * factor;
         const current = bests[index] as number;
         if (current === 0) reached.push(index);
-        if (current < weight * factor) bests[index] = weight * factor;
+        if (current < weight) bests[index] = weight;
       }
     };
     for (const token of new Set([term, stem, ...(this.byStem.get(stem) ?? [])])) raise(token, 1);
@@ -117,6 +128,24 @@ export class SearchIndex<Item extends Searchable> {
     }
     return reached;
   }
+}
+
+/** The items a word appears in, and the best weight it has in each, at the same positions. */
+interface Posting {
+  items: Uint32Array;
+  weights: Float64Array;
+}
+
+/** Records a word of an item at a weight, keeping the item's best. */
+function post(
+  postings: Map<string, Map<number, number>>,
+  token: string,
+  index: number,
+  weight: number,
+): void {
+  const items = postings.get(token) ?? new Map<number, number>();
+  postings.set(token, items);
+  if ((items.get(index) ?? 0) < weight) items.set(index, weight);
 }
 
 /** `combineTermScores` from a sum of the terms' bests and how many matched. */

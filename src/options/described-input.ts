@@ -71,12 +71,32 @@ export async function describeInput(
   step: AnyStep,
   account?: { runtime: OptionsRuntime; connection: string | Connection; signal?: AbortSignal },
 ): Promise<DescribedInput> {
-  const fields = account
-    ? await accountFieldsOf(account.runtime, step, account.connection, account.signal)
-    : [];
+  if (!account) return structuredClone(genericDescription(step));
+  const fields = await accountFieldsOf(account.runtime, step, account.connection, account.signal);
   return {
     input: markOptions(inputJsonSchema(accountInputSchema(step, fields)), step),
     options: optionsMarks(step),
     accountFields: fields.map(({ name, id, title, type }) => ({ name, id, title, type })),
   };
+}
+
+/**
+ * Each step's description without an account, made once: a step's schema
+ * does not change, and making its JSON Schema costs up to a millisecond
+ * (the builder's forms and the MCP catalogue ask for it on every open).
+ * Callers get a copy, so one that edits what it got changes no other's.
+ */
+const generic = new WeakMap<AnyStep, DescribedInput>();
+
+function genericDescription(step: AnyStep): DescribedInput {
+  let found = generic.get(step);
+  if (!found) {
+    found = {
+      input: markOptions(inputJsonSchema(accountInputSchema(step, [])), step),
+      options: optionsMarks(step),
+      accountFields: [],
+    };
+    generic.set(step, found);
+  }
+  return found;
 }
