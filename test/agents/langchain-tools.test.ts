@@ -1,11 +1,10 @@
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentTools } from '../../src/agents/agent-tools.js';
+import { describe, expect, it } from 'vitest';
 import { langchainTools } from '../../src/agents/langchain-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 /** The JSON the last tool message carries, as the agent loop hands it back to the model. */
 function lastToolResult(messages: BaseMessage[]) {
@@ -14,23 +13,17 @@ function lastToolResult(messages: BaseMessage[]) {
 }
 
 describe('langchainTools() in LangChain’s createAgent loop, against the sandbox', () => {
-  let fixture: TicketingFixture;
-  let tools: AgentTools;
-  beforeAll(async () => {
-    fixture = await ticketingFixture();
-    tools = await AgentTools.load({ registry: fixture.registry, runtime: fixture.runtime });
-  });
-  afterAll(() => fixture.close());
+  const live = useSandboxAgentTools();
 
   it('runs a tool call the model asks for and gives it the created ticket’s id', async () => {
     const args = { subject: 'From LangChain', description: 'Fake model.' };
     const model = fakeModel()
       .respondWithTools([{ name: 'ticketing__create_ticket', args, id: 'call_1' }])
       .respond((messages) => new AIMessage(`Opened ticket ${lastToolResult(messages).output.ticket.id}.`));
-    // No cast: the adapter's declared type is held to createAgent's `tools` here.
-    const agent = createAgent({ model, tools: await langchainTools(tools) });
+    // No cast: the adapter's declared type is held to createAgent's `live.tools` here.
+    const agent = createAgent({ model, tools: await langchainTools(live.tools) });
     const { messages } = await agent.invoke({ messages: [{ role: 'user', content: 'Open a ticket.' }] });
-    const created = fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
+    const created = live.fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
     expect(JSON.parse(created?.rawBody ?? '{}').ticket.subject).toBe('From LangChain');
     const id = lastToolResult(messages).output.ticket.id;
     expect(typeof id).toBe('number');
@@ -40,7 +33,7 @@ describe('langchainTools() in LangChain’s createAgent loop, against the sandbo
   });
 
   it('answers a typed error as the tool message, so the model can correct itself', async () => {
-    const made = await langchainTools(tools);
+    const made = await langchainTools(live.tools);
     const getInfo = made.find((tool) => tool.name === 'ticketing__get_ticket_info');
     const message = await getInfo?.invoke({
       id: 'call_2',
@@ -53,10 +46,10 @@ describe('langchainTools() in LangChain’s createAgent loop, against the sandbo
   });
 
   it('carries each step’s JSON input schema', async () => {
-    const made = await langchainTools(tools);
+    const made = await langchainTools(live.tools);
     const create = made.find((tool) => tool.name === 'ticketing__create_ticket');
     expect(create?.schema).toMatchObject({ type: 'object', required: ['subject', 'description'] });
-    expect(made.map((tool) => tool.name)).toEqual(tools.tools.map((tool) => tool.name));
+    expect(made.map((tool) => tool.name)).toEqual(live.tools.tools.map((tool) => tool.name));
   });
 
   it('makes a tool of every step of the catalogue', async () => {

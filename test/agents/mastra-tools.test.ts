@@ -1,9 +1,8 @@
 import { Agent } from '@mastra/core/agent';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentTools } from '../../src/agents/agent-tools.js';
+import { describe, expect, it } from 'vitest';
 import { mastraCallOf, mastraTools } from '../../src/agents/mastra-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 type Part = { type: string; [key: string]: unknown };
 type PromptMessage = { role: string; content: string | Part[] };
@@ -71,25 +70,19 @@ function scriptedModel() {
 }
 
 describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => {
-  let fixture: TicketingFixture;
-  let tools: AgentTools;
-  beforeAll(async () => {
-    fixture = await ticketingFixture();
-    tools = await AgentTools.load({ registry: fixture.registry, runtime: fixture.runtime });
-  });
-  afterAll(() => fixture.close());
+  const live = useSandboxAgentTools();
 
   it('runs a tool call the model asks for and gives it the created ticket’s id', async () => {
     const { model, prompts } = scriptedModel();
-    // No cast on the tools: the adapter's declared type is held to the Agent's `tools` here.
+    // No cast on the tools: the adapter's declared type is held to the Agent's `live.tools` here.
     const agent = new Agent({
       name: 'support',
       instructions: 'Open tickets.',
       model: model as never,
-      tools: await mastraTools(tools),
+      tools: await mastraTools(live.tools),
     });
     const result = await agent.generate('Open a ticket.', { maxSteps: 3 });
-    const created = fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
+    const created = live.fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
     expect(JSON.parse(created?.rawBody ?? '{}').ticket.subject).toBe('From Mastra');
     const id = lastToolResult(prompts[1] ?? []).output.ticket.id;
     expect(typeof id).toBe('number');
@@ -97,7 +90,7 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
   });
 
   it('answers a typed error as the tool result, so the model can correct itself', async () => {
-    const made = await mastraTools(tools);
+    const made = await mastraTools(live.tools);
     const answer = await made.ticketing__get_ticket_info?.execute(
       { context: { ticket_id: 424242 }, runtimeContext: new Map() },
       {},
@@ -120,8 +113,8 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
   });
 
   it('gives every step a zod input schema made from its JSON schema', async () => {
-    const made = await mastraTools(tools);
-    expect(Object.keys(made)).toEqual(tools.tools.map((tool) => tool.name));
+    const made = await mastraTools(live.tools);
+    expect(Object.keys(made)).toEqual(live.tools.tools.map((tool) => tool.name));
     const create = made.ticketing__create_ticket;
     expect(create?.inputSchema.safeParse({ subject: 'S', description: 'D' }).success).toBe(true);
     expect(create?.inputSchema.safeParse({ subject: 'S' }).success).toBe(false);

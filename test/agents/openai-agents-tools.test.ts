@@ -7,11 +7,10 @@ import {
   Runner,
   Usage,
 } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentTools } from '../../src/agents/agent-tools.js';
+import { describe, expect, it } from 'vitest';
 import { openaiAgentsTools } from '../../src/agents/openai-agents-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
-import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 /** The text of the last function call's result in a request's input, as the SDK hands it back to the model. */
 function lastToolOutput(input: string | AgentInputItem[]): string {
@@ -62,13 +61,7 @@ class ScriptedModel implements Model {
 }
 
 describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the sandbox', () => {
-  let fixture: TicketingFixture;
-  let tools: AgentTools;
-  beforeAll(async () => {
-    fixture = await ticketingFixture();
-    tools = await AgentTools.load({ registry: fixture.registry, runtime: fixture.runtime });
-  });
-  afterAll(() => fixture.close());
+  const live = useSandboxAgentTools();
 
   it('runs a tool call the model asks for and gives it the created ticket’s id', async () => {
     const model = new ScriptedModel();
@@ -77,10 +70,10 @@ describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the s
       name: 'Support',
       instructions: 'Open tickets.',
       model,
-      tools: await openaiAgentsTools(tools),
+      tools: await openaiAgentsTools(live.tools),
     });
     const result = await new Runner({ tracingDisabled: true }).run(agent, 'Open a ticket.');
-    const created = fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
+    const created = live.fixture.sandbox.server.requestLog.findLast((entry) => entry.method === 'POST');
     const sent = JSON.parse(created?.rawBody ?? '{}');
     expect(sent.ticket.subject).toBe('From the Agents SDK');
     const id = JSON.parse(lastToolOutput(model.requests[1]?.input ?? [])).output.ticket.id;
@@ -96,14 +89,14 @@ describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the s
   });
 
   it('offers each tool strict where its schema allows, loose where it has a map of free keys', async () => {
-    const made = await openaiAgentsTools(tools);
+    const made = await openaiAgentsTools(live.tools);
     const loose = made.filter((tool) => !tool.strict).map((tool) => tool.name);
     expect(loose).toEqual(['ticketing__api_call']);
-    expect((await openaiAgentsTools(tools, { strict: false })).every((tool) => !tool.strict)).toBe(true);
+    expect((await openaiAgentsTools(live.tools, { strict: false })).every((tool) => !tool.strict)).toBe(true);
   });
 
   it('hands a typed error back to the model as the tool output', async () => {
-    const [getInfo] = (await openaiAgentsTools(tools)).filter(
+    const [getInfo] = (await openaiAgentsTools(live.tools)).filter(
       (tool) => tool.name === 'ticketing__get_ticket_info',
     );
     const output = await getInfo?.invoke({}, JSON.stringify({ ticket_id: 424242 }));
@@ -111,7 +104,7 @@ describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the s
   });
 
   it('asks for approval where told to', async () => {
-    const made = await openaiAgentsTools(tools, { approval: 'writes' });
+    const made = await openaiAgentsTools(live.tools, { approval: 'writes' });
     const byName = new Map(made.map((tool) => [tool.name, tool]));
     expect(await byName.get('ticketing__create_ticket')?.needsApproval({}, {})).toBe(true);
     expect(await byName.get('ticketing__list_tickets')?.needsApproval({}, {})).toBe(false);

@@ -15,6 +15,7 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { strictRuleViolations } from '../support/openai-strict-rules.js';
+import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 const CANARY = 'canary-secret-7f3a9c1e5b';
@@ -118,25 +119,19 @@ describe('exported schemas', () => {
 });
 
 describe('calls through the exports, against the sandbox', () => {
-  let fixture: TicketingFixture;
-  let tools: AgentTools;
-  beforeAll(async () => {
-    fixture = await ticketingFixture();
-    tools = await AgentTools.load({ registry: fixture.registry, runtime: fixture.runtime });
-  });
-  afterAll(() => fixture.close());
+  const live = useSandboxAgentTools();
 
   it('strip the nulls a strict model sends for absent optional fields, and send only what was meant', async () => {
-    const strict = toOpenAITools(tools, { strict: true }).find(
+    const strict = toOpenAITools(live.tools, { strict: true }).find(
       (tool) => tool.name === 'ticketing__create_ticket',
     );
     const args = Object.fromEntries(
       Object.keys(strict?.parameters.properties as object).map((key) => [key, null]),
     ) as Record<string, unknown>;
     Object.assign(args, { subject: 'Strict subject', description: 'Sent by a strict model.' });
-    const outcome = await tools.runTool('ticketing__create_ticket', args);
+    const outcome = await live.tools.runTool('ticketing__create_ticket', args);
     expect(outcome.ok).toBe(true);
-    const body = JSON.parse(fixture.sandbox.server.requestLog.at(-1)?.rawBody ?? '{}');
+    const body = JSON.parse(live.fixture.sandbox.server.requestLog.at(-1)?.rawBody ?? '{}');
     expect(body.ticket.subject).toBe('Strict subject');
     expect(body.ticket).not.toHaveProperty('priority');
     const reply = openAIResponsesToolResult('call_1', outcome);
@@ -145,7 +140,7 @@ describe('calls through the exports, against the sandbox', () => {
   });
 
   it('turn a typed error into each SDK’s error result', async () => {
-    const outcome = await tools.runTool('ticketing__get_ticket_info', { ticket_id: 424242 });
+    const outcome = await live.tools.runTool('ticketing__get_ticket_info', { ticket_id: 424242 });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found', status: 404 } });
     expect(anthropicToolResult('toolu_1', outcome)).toMatchObject({ type: 'tool_result', is_error: true });
     expect(JSON.parse(openAIChatToolResult('call_2', outcome).content).error.code).toBe('not_found');
@@ -181,7 +176,7 @@ describe('calls through the exports, against the sandbox', () => {
     });
     const result = await generateText({
       model,
-      tools: await toAiSdkTools(tools),
+      tools: await toAiSdkTools(live.tools),
       prompt: 'Open a ticket.',
       stopWhen: stepCountIs(3),
     });
