@@ -2,15 +2,8 @@ import { definedOnly } from '../../src/values/defined-only.js';
 import type { Router } from '../router.js';
 import { json, objectBody } from '../sandbox-http.js';
 import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
-import {
-  apiError,
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  intParam,
-  notFound,
-  timePage,
-} from './deployments-wire.js';
+import type { Caller, DeploymentsRequest } from './deployments-wire.js';
+import { apiError, badRequest, intParam, notFound, timePage } from './deployments-wire.js';
 
 /** Targets a create accepts: production, staging, or preview spelled out; anything else is not an environment here. */
 const CREATE_TARGETS = new Set(['production', 'staging', 'preview']);

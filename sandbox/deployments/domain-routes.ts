@@ -1,16 +1,8 @@
 import type { Router } from '../router.js';
 import { json, objectBody, type Reply } from '../sandbox-http.js';
 import type { DomainRecord, ProjectDomainRecord } from './deployments-state.js';
-import {
-  apiError,
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  intParam,
-  notFound,
-  projectOf,
-  timePage,
-} from './deployments-wire.js';
+import type { Caller, DeploymentsRequest } from './deployments-wire.js';
+import { apiError, badRequest, intParam, notFound, projectOf, timePage } from './deployments-wire.js';
 
 const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 

@@ -1,16 +1,8 @@
 import type { Router } from '../router.js';
 import { json, objectBody, type Reply } from '../sandbox-http.js';
 import { type GitLink, type ProjectRecord, stateAt } from './deployments-state.js';
-import {
-  apiError,
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  intParam,
-  notFound,
-  projectOf,
-  timePage,
-} from './deployments-wire.js';
+import type { Caller, DeploymentsRequest } from './deployments-wire.js';
+import { apiError, badRequest, intParam, notFound, projectOf, timePage } from './deployments-wire.js';
 
 const PROJECT_NAME = /^[a-z0-9._-]{1,100}$/;
 const SETTINGS = [

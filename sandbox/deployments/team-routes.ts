@@ -1,15 +1,8 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
 import type { TeamRecord } from './deployments-state.js';
-import {
-  apiError,
-  badRequest,
-  type Caller,
-  type DeploymentsRequest,
-  intParam,
-  notFound,
-  timePage,
-} from './deployments-wire.js';
+import type { Caller, DeploymentsRequest } from './deployments-wire.js';
+import { apiError, badRequest, intParam, notFound, timePage } from './deployments-wire.js';
 
 function renderTeam(team: TeamRecord, uid: string) {
   const membership = team.members.find((member) => member.uid === uid);
