@@ -6,7 +6,7 @@ import { recentDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
-import { removalOutput } from './lib/removal.js';
+import { removalStep } from './lib/removal.js';
 
 const Deleted = z.object({ uid: z.string(), state: z.literal('DELETED') }).loose();
 
@@ -20,22 +20,12 @@ export default defineStep({
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
   input: z.strictObject({ deployment_id: DeploymentId }),
   options: { deployment_id: recentDeploymentOptions },
-  output: removalOutput(
+  ...removalStep(
     'deployment_id',
     'The deleted deployment.',
     'deleted',
     'Always true: the deployment no longer exists.',
   ),
-  access: 'destructive',
-  idempotent: true,
-  // Deleting a unique thing twice leaves it deleted; a 404 on the replay means the first one landed.
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({
-    deployment_id: input.deployment_id,
-    deleted: true as const,
-    already_done: true,
-  }),
-  variables: { deployment_id: '$.deployment_id', already_done: '$.already_done' },
   examples: [{ title: 'Remove a preview', input: { deployment_id: 'dpl_from_create_deployment' } }],
   async run(input, context) {
     await deploymentInScope(context, input.deployment_id, 'Deleting');

@@ -6,7 +6,7 @@ import { projectOptions } from './lib/deployments-options.js';
 import { EnvId } from './lib/env-schema.js';
 import { envVarOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalOutput } from './lib/removal.js';
+import { removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_env_var',
@@ -18,17 +18,7 @@ export default defineStep({
   keywords: ['delete env', 'remove env var', 'remove secret', 'unset'],
   input: z.strictObject({ project: ProjectRef, env_id: EnvId }),
   options: { project: projectOptions, env_id: envVarOptions },
-  output: removalOutput(
-    'env_id',
-    'The removed variable.',
-    'deleted',
-    'Always true: the variable no longer exists.',
-  ),
-  access: 'destructive',
-  idempotent: true,
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ env_id: input.env_id, deleted: true as const, already_done: true }),
-  variables: { env_id: '$.env_id', already_done: '$.already_done' },
+  ...removalStep('env_id', 'The removed variable.', 'deleted', 'Always true: the variable no longer exists.'),
   examples: [{ title: 'Remove a variable', input: { project: 'shop', env_id: 'env_from_create_env_var' } }],
   async run(input, context) {
     // The answer repeats the variable, value included for some types: it is not read.

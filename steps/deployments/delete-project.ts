@@ -4,7 +4,7 @@ import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { projectOptions } from './lib/deployments-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalOutput } from './lib/removal.js';
+import { removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_project',
@@ -16,17 +16,12 @@ export default defineStep({
   keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
   input: z.strictObject({ project: ProjectRef }),
   options: { project: projectOptions },
-  output: removalOutput(
+  ...removalStep(
     'project',
     'The project name or id, as given.',
     'deleted',
     'Always true: the project no longer exists.',
   ),
-  access: 'destructive',
-  idempotent: true,
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ project: input.project, deleted: true as const, already_done: true }),
-  variables: { project: '$.project', already_done: '$.already_done' },
   examples: [{ title: 'Remove the docs project', input: { project: 'docs' } }],
   async run(input, context) {
     // The provider answers 204 with no body.

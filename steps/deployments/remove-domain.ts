@@ -6,7 +6,7 @@ import { projectOptions } from './lib/deployments-options.js';
 import { DomainName } from './lib/domain-schema.js';
 import { projectDomainOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalOutput } from './lib/removal.js';
+import { removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.remove_domain',
@@ -18,17 +18,12 @@ export default defineStep({
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
   input: z.strictObject({ project: ProjectRef, domain: DomainName }),
   options: { project: projectOptions, domain: projectDomainOptions },
-  output: removalOutput(
+  ...removalStep(
     'domain',
     'The removed domain.',
     'removed',
     'Always true: the domain no longer serves the project.',
   ),
-  access: 'destructive',
-  idempotent: true,
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ domain: input.domain, removed: true as const, already_done: true }),
-  variables: { domain: '$.domain', already_done: '$.already_done' },
   examples: [{ title: "Take the shop's domain off", input: { project: 'shop', domain: 'shop.acme.com' } }],
   async run(input, context) {
     await projectRequest(context, input.project, 'Removing a domain', {

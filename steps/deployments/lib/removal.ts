@@ -5,7 +5,7 @@ import * as z from 'zod';
  * it is gone, and whether a repeated request found it gone already (the
  * runtime's `gone_means_done`).
  */
-export function removalOutput<Key extends string, Done extends string>(
+function removalOutput<Key extends string, Done extends string>(
   key: Key,
   keyText: string,
   done: Done,
@@ -20,4 +20,29 @@ export function removalOutput<Key extends string, Done extends string>(
       .boolean()
       .describe('True when a repeated request found it already gone (done, most likely, by the first).'),
   });
+}
+
+/**
+ * What every deployments step that deletes or removes one thing by its input
+ * `key` declares alike: the removal output, destructive access, and the
+ * write safety of deleting something unique: it is idempotent, and a 404 on
+ * a replay means our first attempt landed (`gone_means_done`), so the step
+ * answers as if it had removed it, with `already_done` true.
+ */
+export function removalStep<Key extends string, Done extends string>(
+  key: Key,
+  keyText: string,
+  done: Done,
+  doneText: string,
+) {
+  const output = removalOutput(key, keyText, done, doneText);
+  return {
+    output,
+    access: 'destructive' as const,
+    idempotent: true,
+    onReplay: 'gone_means_done' as const,
+    alreadyDone: (input: Record<Key, string>) =>
+      ({ [key]: input[key], [done]: true, already_done: true }) as z.input<typeof output>,
+    variables: { [key]: `$.${key}`, already_done: '$.already_done' },
+  };
 }
