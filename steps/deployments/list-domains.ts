@@ -22,10 +22,7 @@ export default defineStep({
     cursor: TimeCursor.optional(),
   }),
   options: { project: projectOptions },
-  output: cursorPageOutput('domains', ProjectDomain, {
-    items: 'This page of domains, newest first.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: cursorPageOutput('domains', ProjectDomain, { items: 'This page of domains, newest first.' }),
   access: 'read',
   idempotent: true,
   variables: { domains: '$.domains[*].name', next_cursor: '$.next_cursor' },

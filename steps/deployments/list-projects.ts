@@ -21,7 +21,6 @@ export default defineStep({
   }),
   output: cursorPageOutput('projects', Project, {
     items: 'This page of projects, most recently updated first.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
   }),
   access: 'read',
   idempotent: true,

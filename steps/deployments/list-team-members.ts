@@ -39,10 +39,7 @@ export default defineStep({
     cursor: TimeCursor.optional(),
   }),
   options: { team: teamOptions },
-  output: cursorPageOutput('members', TeamMember, {
-    items: 'This page of members, newest first.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: cursorPageOutput('members', TeamMember, { items: 'This page of members, newest first.' }),
   access: 'read',
   idempotent: true,
   variables: { user_ids: '$.members[*].user_id', emails: '$.members[*].email', next_cursor: '$.next_cursor' },

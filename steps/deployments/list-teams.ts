@@ -15,10 +15,7 @@ export default defineStep({
     "Lists the teams the connected user belongs to: id (the teamId a connection takes), slug, name and the user's role. Steps act in the connection's own team; to work in another team, the user needs a connection for it. Refused when the connection is limited to some projects (teams are account-wide). Read-only and safe to retry.",
   keywords: ['teams', 'organizations', 'workspaces', 'accounts', 'list teams'],
   input: z.strictObject({ limit: pageLimit(20), cursor: TimeCursor.optional() }),
-  output: cursorPageOutput('teams', Team, {
-    items: 'This page of teams.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: cursorPageOutput('teams', Team, { items: 'This page of teams.' }),
   access: 'read',
   idempotent: true,
   variables: { team_ids: '$.teams[*].id', team_slugs: '$.teams[*].slug', next_cursor: '$.next_cursor' },

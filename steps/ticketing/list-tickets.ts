@@ -47,10 +47,7 @@ export default defineStep({
       (value) => !value.created_after || !value.created_before || value.created_after < value.created_before,
       { path: ['created_before'], message: 'created_before must be later than created_after' },
     ),
-  output: cursorPageOutput('tickets', Ticket, {
-    items: 'This page of tickets.',
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  }),
+  output: cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' }),
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' },

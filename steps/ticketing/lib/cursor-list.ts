@@ -14,10 +14,7 @@ export function pagedOutput<Key extends string, Item extends z.ZodType>(
   item: Item,
   what: string,
 ) {
-  return cursorPageOutput(member, item, {
-    items: `This page of ${what}.`,
-    cursor: 'Pass as cursor to get the next page; null on the last page.',
-  });
+  return cursorPageOutput(member, item, { items: `This page of ${what}.` });
 }
 
 const Meta = z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() });
