@@ -1,5 +1,5 @@
 import type { ErrorInit } from './error-fields.js';
-import { ToolstepsError } from './toolsteps-error.js';
+import { ProblemError } from './problem-error.js';
 
 /** Why stored secrets cannot be sealed or opened. */
 export type EncryptionKeyProblem = 'missing' | 'malformed' | 'wrong';
@@ -10,18 +10,9 @@ export type EncryptionKeyProblem = 'missing' | 'malformed' | 'wrong';
  * silent empty secret; never retryable with the same key. `context.problem`
  * says which; the message never holds key material.
  */
-export class EncryptionKeyError extends ToolstepsError {
+export class EncryptionKeyError extends ProblemError<EncryptionKeyProblem> {
   override readonly name = 'EncryptionKeyError' as const;
   constructor(message: string, problem: EncryptionKeyProblem, init: ErrorInit = {}) {
-    super('encryption_key_invalid', message, {
-      ...init,
-      retryable: false,
-      sent: false,
-      context: { ...init.context, problem },
-    });
-  }
-
-  get problem(): EncryptionKeyProblem {
-    return this.context.problem as EncryptionKeyProblem;
+    super('encryption_key_invalid', message, problem, init);
   }
 }

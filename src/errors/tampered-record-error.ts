@@ -1,5 +1,5 @@
 import type { ErrorInit } from './error-fields.js';
-import { ToolstepsError } from './toolsteps-error.js';
+import { ProblemError } from './problem-error.js';
 
 /**
  * Why a stored record is refused:
@@ -17,18 +17,9 @@ export type TamperedRecordProblem = 'altered' | 'rolled_back' | 'unsealed_format
  * sent with its secrets. Never retryable as is; the message names the record
  * and what failed, never a field's value.
  */
-export class TamperedRecordError extends ToolstepsError {
+export class TamperedRecordError extends ProblemError<TamperedRecordProblem> {
   override readonly name = 'TamperedRecordError' as const;
   constructor(message: string, problem: TamperedRecordProblem, init: ErrorInit = {}) {
-    super('record_tampered', message, {
-      ...init,
-      retryable: false,
-      sent: false,
-      context: { ...init.context, problem },
-    });
-  }
-
-  get problem(): TamperedRecordProblem {
-    return this.context.problem as TamperedRecordProblem;
+    super('record_tampered', message, problem, init);
   }
 }

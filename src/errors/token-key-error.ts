@@ -1,5 +1,5 @@
 import type { ErrorInit } from './error-fields.js';
-import { ToolstepsError } from './toolsteps-error.js';
+import { ProblemError } from './problem-error.js';
 
 /** Why the key that signs scoped tokens cannot be used. */
 export type TokenKeyProblem = 'missing' | 'too_short';
@@ -10,18 +10,9 @@ export type TokenKeyProblem = 'missing' | 'too_short';
  * Found before any token is signed or checked; never retryable with the
  * same key; the message never holds key material.
  */
-export class TokenKeyError extends ToolstepsError {
+export class TokenKeyError extends ProblemError<TokenKeyProblem> {
   override readonly name = 'TokenKeyError' as const;
   constructor(message: string, problem: TokenKeyProblem, init: ErrorInit = {}) {
-    super('token_key_invalid', message, {
-      ...init,
-      retryable: false,
-      sent: false,
-      context: { ...init.context, problem },
-    });
-  }
-
-  get problem(): TokenKeyProblem {
-    return this.context.problem as TokenKeyProblem;
+    super('token_key_invalid', message, problem, init);
   }
 }
