@@ -1,5 +1,5 @@
-import { type Migration, SCHEMA } from './migration.js';
-import { TENANT_COLUMN, tenantWall } from './tenant-wall.js';
+import type { Migration } from './migration.js';
+import { tenantRowTable } from './tenant-wall.js';
 
 /**
  * Each tenant's data key, wrapped with the master key (`WrappedDataKey`):
@@ -9,12 +9,5 @@ import { TENANT_COLUMN, tenantWall } from './tenant-wall.js';
 export const tenantDataKeys: Migration = {
   version: 3,
   name: 'per-tenant data keys',
-  sql: `
-CREATE TABLE ${SCHEMA}.data_keys (
-  ${TENANT_COLUMN},
-  wrapped text NOT NULL,
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (tenant)
-);
-${tenantWall('data_keys')}`,
+  sql: tenantRowTable('data_keys', 'wrapped text NOT NULL'),
 };

@@ -31,3 +31,19 @@ CREATE POLICY ${table}_tenant_listing ON ${name} FOR SELECT
 
 /** The tenant column every table starts with: the id pattern of `parseTenantId`, checked again by the database. */
 export const TENANT_COLUMN = `tenant text NOT NULL CHECK (tenant ~ '^[a-z0-9][a-z0-9_-]{0,62}$')`;
+
+/**
+ * A table of one row per tenant: its value column and when it last changed,
+ * walled like the others. Shipped migrations call this too, so its text never
+ * changes either.
+ */
+export function tenantRowTable(table: string, column: string): string {
+  return `
+CREATE TABLE ${SCHEMA}.${table} (
+  ${TENANT_COLUMN},
+  ${column},
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant)
+);
+${tenantWall(table)}`;
+}
