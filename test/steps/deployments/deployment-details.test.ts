@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TEXT_PER_CALL, MAX_TEXT_PER_EVENT } from '../../../steps/deployments/lib/build-events.js';
 import { resetOnce } from '../../support/faults.js';
-import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type DeploymentsFixture, deploymentsFixture, lines, newDeployment } from './deployments-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { deploymentsFixture, lines, newDeployment } from './deployments-fixture.js';
 
 const scopedToApi = { constraints: { projects: ['api'] } };
 
 describe('deployments.get_deployment', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(deploymentsFixture);
 
   it('reads the state as the build moves on, and maps id, state and url', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clearWire();
     const queued = await fx.invoke('deployments.get_deployment', { deployment_id: id });
@@ -23,7 +21,6 @@ describe('deployments.get_deployment', () => {
   });
 
   it('refuses a deployment of a project outside the scope, after the one read that tells its project', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clearWire();
     await expect(
@@ -40,11 +37,9 @@ describe('deployments.get_deployment', () => {
 });
 
 describe('deployments.get_deployment_events (build logs)', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(deploymentsFixture);
 
   it('reads a finished build log page by page with next_cursor, and nothing is lost or repeated', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clock.advance(60_000);
     const texts: string[] = [];
@@ -67,7 +62,6 @@ describe('deployments.get_deployment_events (build logs)', () => {
   });
 
   it('follows a running build: the cursor of the last call brings only the lines printed since', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clock.advance(8_500);
     const early = await fx.invoke('deployments.get_deployment_events', { deployment_id: id });
@@ -83,7 +77,6 @@ describe('deployments.get_deployment_events (build logs)', () => {
   });
 
   it('tail gives the last lines of a failed build, where the error is, in log order', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx, { branch: 'broken' });
     fx.clock.advance(60_000);
     const result = await fx.invoke('deployments.get_deployment_events', {
@@ -97,7 +90,6 @@ describe('deployments.get_deployment_events (build logs)', () => {
   });
 
   it(`is bounded: at most 100 events and ${MAX_TEXT_PER_CALL / 1024} KiB of text per call, each line cut at ${MAX_TEXT_PER_EVENT} characters`, async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.sandbox.deployments.appendBuildLog(id, [
       'x'.repeat(100_000),
@@ -129,7 +121,6 @@ describe('deployments.get_deployment_events (build logs)', () => {
   });
 
   it('refuses the logs of a deployment outside the scope without asking for them', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clearWire();
     await expect(
@@ -139,7 +130,6 @@ describe('deployments.get_deployment_events (build logs)', () => {
   });
 
   it('refuses tail with a cursor before sending anything', async () => {
-    fx = await deploymentsFixture();
     fx.clearWire();
     await expect(
       fx.invokeUnchecked('deployments.get_deployment_events', {
@@ -153,11 +143,9 @@ describe('deployments.get_deployment_events (build logs)', () => {
 });
 
 describe('deployments.delete_deployment', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(deploymentsFixture);
 
   it('deletes with one DELETE, and the deployment is gone', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clearWire();
     const result = await fx.invoke('deployments.delete_deployment', { deployment_id: id });
@@ -167,7 +155,6 @@ describe('deployments.delete_deployment', () => {
   });
 
   it('a lost answer is replayed once; the 404 that answers it means the first delete landed', async () => {
-    fx = await deploymentsFixture();
     const id = await newDeployment(fx);
     fx.clearWire();
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'DELETE' }));
@@ -177,7 +164,6 @@ describe('deployments.delete_deployment', () => {
   });
 
   it('is declared destructive and idempotent', async () => {
-    fx = await deploymentsFixture();
     const step = fx.registry.requireStep('deployments.delete_deployment');
     expect([step.access, step.idempotent, step.onReplay]).toEqual(['destructive', true, 'gone_means_done']);
   });

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { resetOnce } from '../../support/faults.js';
-import { closeAfterEach } from '../../support/fixture-lifecycle.js';
+import { closeAfterEach, useFixture } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 describe('deployments domain steps', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(() => deploymentsFixture({ teamId: 'team_acme' }));
 
   it('add_domain: verified under a verified apex, else the DNS record to create; list_domains shows both', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     const verified = await fx.invoke('deployments.add_domain', { project: 'shop', domain: 'WWW.acme.com' });
     expect(lines(fx.wire())).toEqual(['POST /v10/projects/shop/domains']);
@@ -32,7 +30,6 @@ describe('deployments domain steps', () => {
   });
 
   it('add_domain whose answer was lost reads the domain back instead of adding it twice', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'POST' }));
     const result = await fx.invoke('deployments.add_domain', { project: 'shop', domain: 'www.acme.com' });
@@ -44,7 +41,6 @@ describe('deployments domain steps', () => {
   });
 
   it('remove_domain takes it off; a replay after a lost answer is already_done; outside the scope nothing is sent', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'DELETE' }));
     const removed = await fx.invoke('deployments.remove_domain', {
       project: 'shop',
@@ -65,7 +61,6 @@ describe('deployments domain steps', () => {
   });
 
   it('a domain name that is not one is an input error, nothing sent', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     await expect(
       fx.invoke('deployments.add_domain', { project: 'shop', domain: '../evil' }),

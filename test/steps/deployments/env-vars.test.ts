@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach } from '../../support/fixture-lifecycle.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
 import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
 
 const SECRET = 'sk_live_never_print_me_4242';
@@ -10,11 +10,9 @@ function everythingSeen(fx: DeploymentsFixture, result: { output: unknown; varia
 }
 
 describe('deployments environment variable steps', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(() => deploymentsFixture({ teamId: 'team_acme' }));
 
   it('create_env_var upserts: POST ?upsert=true, the same key twice leaves one variable', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     const input = {
       project: 'shop',
@@ -42,7 +40,6 @@ describe('deployments environment variable steps', () => {
   });
 
   it('a sensitive value is never in output, variables or logs: not on create, list, update', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     const created = await fx.invoke('deployments.create_env_var', {
       project: 'shop',
       key: 'PAYMENTS_KEY',
@@ -68,7 +65,6 @@ describe('deployments environment variable steps', () => {
   });
 
   it('secret and encrypted values the provider does send are withheld; only plain values are shown', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     const { world } = fx.sandbox.deployments;
     const scope = world.scope('team_acme');
     const shop = scope.project('shop')!;
@@ -97,7 +93,6 @@ describe('deployments environment variable steps', () => {
   });
 
   it('refuses the provider rules before sending: sensitive to development, a branch without preview', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     await expect(
       fx.invoke('deployments.create_env_var', {
@@ -115,7 +110,6 @@ describe('deployments environment variable steps', () => {
   });
 
   it('a project outside the scope is refused unsent, for every env step', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     const constraints = { constraints: { projects: ['docs'] } };
     const attempts = [
@@ -130,7 +124,6 @@ describe('deployments environment variable steps', () => {
   });
 
   it('update_env_var changes only what is given; delete_env_var removes it and maps no value', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     const listed = await fx.invoke('deployments.list_env_vars', { project: 'shop' });
     const site = listed.output.env_vars.find((env) => env.key === 'NEXT_PUBLIC_SITE_NAME')!;
     fx.clearWire();

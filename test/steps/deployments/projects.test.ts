@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { resetOnce } from '../../support/faults.js';
-import { closeAfterEach } from '../../support/fixture-lifecycle.js';
-import { type DeploymentsFixture, deploymentsFixture, lines } from './deployments-fixture.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
+import { deploymentsFixture, lines } from './deployments-fixture.js';
 
 const scopedToShop = { constraints: { projects: ['shop'] } };
 
 describe('deployments project steps', () => {
-  let fx: DeploymentsFixture;
-  closeAfterEach(() => fx);
+  const fx = useFixture(() => deploymentsFixture({ teamId: 'team_acme' }));
 
   it('list_projects pages with from, newest update first, and shows only allowed projects when scoped', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     // The seed makes both projects in one millisecond; the provider pages strictly before `from`.
     fx.clock.advance(1_000);
     await fx.invoke('deployments.update_project', { project: 'docs', settings: { dev_command: 'vite' } });
@@ -30,7 +28,6 @@ describe('deployments project steps', () => {
   });
 
   it('get_project reads settings, repository and latest deployment', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     const result = await fx.invoke('deployments.get_project', { project: 'shop' });
     expect(result.output.project).toMatchObject({
       name: 'shop',
@@ -41,7 +38,6 @@ describe('deployments project steps', () => {
   });
 
   it('create_project sends name, repository and settings; a project outside the scope is refused unsent', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     const created = await fx.invoke('deployments.create_project', {
       name: 'landing',
@@ -66,7 +62,6 @@ describe('deployments project steps', () => {
   });
 
   it('create_project whose answer was lost is not sent twice: the name is looked up and reported already_done', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     fx.sandbox.faults.add(resetOnce({ target: 'deployments', method: 'POST' }));
     const result = await fx.invoke('deployments.create_project', { name: 'landing' });
@@ -75,7 +70,6 @@ describe('deployments project steps', () => {
   });
 
   it('update_project renames and changes settings with one PATCH; null resets a command', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     const result = await fx.invoke('deployments.update_project', {
       project: 'shop',
@@ -92,7 +86,6 @@ describe('deployments project steps', () => {
   });
 
   it('update_project with nothing to change is an input error, nothing sent', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     await expect(fx.invoke('deployments.update_project', { project: 'shop' })).rejects.toMatchObject({
       name: 'InputError',
@@ -101,7 +94,6 @@ describe('deployments project steps', () => {
   });
 
   it('delete_project deletes it (204), is destructive, and a repeat after a lost answer is already_done', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     const result = await fx.invoke('deployments.delete_project', { project: 'docs' });
     expect(result.output).toEqual({ project: 'docs', deleted: true, already_done: false });
     await expect(fx.invoke('deployments.get_project', { project: 'docs' })).rejects.toMatchObject({
@@ -114,7 +106,6 @@ describe('deployments project steps', () => {
   });
 
   it('delete_project outside the scope is refused unsent', async () => {
-    fx = await deploymentsFixture({ teamId: 'team_acme' });
     fx.clearWire();
     await expect(
       fx.invoke('deployments.delete_project', { project: 'docs' }, scopedToShop),
