@@ -10,8 +10,8 @@ import type {
   StartConnectResponse,
 } from '../kit/api-types.js';
 import { followRedirect, openSignInWindow, settledFlow, takePendingFlow } from '../kit/connect-flow.js';
+import { ConnectForm } from '../kit/connect-form.js';
 import { h, render, uniqueId } from '../kit/dom.js';
-import { fieldsOf } from '../kit/schema-fields.js';
 import { ToolstepsElement } from '../kit/toolsteps-element.js';
 
 const nameOf = (connection: ConnectionView) => {
@@ -37,7 +37,7 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
   #select!: HTMLSelectElement;
   #connect!: HTMLButtonElement;
   #reconnect!: HTMLButtonElement;
-  #form!: HTMLFormElement;
+  #form!: ConnectForm;
   #integration: IntegrationView | undefined;
   #connections: ConnectionView[] = [];
   #work = new AbortController();
@@ -82,15 +82,18 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     this.#select = h('select', { id: selectId, part: 'select', onchange: () => this.#changed() });
     this.#connect = h(
       'button',
-      { type: 'button', part: 'connect', onclick: () => this.#onConnect() },
+      { type: 'button', part: 'connect', onclick: () => this.#openForm(false) },
       'Connect new account',
     );
     this.#reconnect = h(
       'button',
-      { type: 'button', part: 'reconnect', hidden: true, onclick: () => this.#onReconnect() },
+      { type: 'button', part: 'reconnect', hidden: true, onclick: () => this.#openForm(true) },
       'Reconnect',
     );
-    this.#form = h('form', { part: 'form', hidden: true, onsubmit: (e: Event) => this.#onSubmit(e) });
+    this.#form = new ConnectForm(
+      (reconnecting, values) => void this.#start(reconnecting, values),
+      () => this.#closeForm(),
+    );
     render(
       this.body,
       h(
@@ -100,7 +103,7 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
         this.#connect,
         this.#reconnect,
       ),
-      this.#form,
+      this.#form.element,
     );
   }
 
@@ -160,88 +163,15 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     this.emit('toolsteps-change', { integration: this.integration, connection: this.#select.value || null });
   }
 
-  /** The fields a person fills to connect: the integration's public fields, and the key for api_key. */
-  #formFields(reconnecting: boolean): HTMLElement[] {
-    const flow = this.#integration?.connect;
-    const fields = reconnecting ? [] : fieldsOf(this.#integration?.fields ?? {});
-    const rows = fields.map((field) => {
-      const id = uniqueId('connect-field');
-      return h(
-        'div',
-        { className: 'field' },
-        h('label', { htmlFor: id }, field.title),
-        h('input', { id, name: field.name, required: field.required, autocomplete: 'off' }),
-        field.description ? h('p', { className: 'hint' }, field.description) : null,
-      );
-    });
-    if (flow === 'api_key') {
-      const id = uniqueId('api-key');
-      rows.push(
-        h(
-          'div',
-          { className: 'field' },
-          h('label', { htmlFor: id }, 'API key'),
-          h('input', { id, name: 'apiKey', type: 'password', required: true, autocomplete: 'off' }),
-        ),
-      );
-    }
-    return rows;
-  }
-
-  #onConnect(): void {
-    this.#openForm(false);
-  }
-
-  #onReconnect(): void {
-    this.#openForm(true);
-  }
-
   /** Shows the connect form, or (an OAuth flow with nothing to fill) starts signing in at once. */
   #openForm(reconnecting: boolean): void {
-    const rows = this.#formFields(reconnecting);
-    this.#form.dataset.reconnect = reconnecting ? 'yes' : '';
-    if (!rows.length) {
-      void this.#start(reconnecting, {});
-      return;
-    }
-    const flow = this.#integration?.connect;
     const title = this.#integration?.title ?? this.integration;
-    render(
-      this.#form,
-      h(
-        'fieldset',
-        null,
-        h('legend', null, `${reconnecting ? 'Reconnect' : 'Connect'} ${title}`),
-        rows,
-        h(
-          'div',
-          { className: 'row' },
-          h(
-            'button',
-            { type: 'submit', className: 'primary', part: 'submit' },
-            flow === 'api_key' ? 'Save API key' : 'Continue to sign in',
-          ),
-          h('button', { type: 'button', onclick: () => this.#closeForm() }, 'Cancel'),
-        ),
-      ),
-    );
-    this.#form.hidden = false;
-    this.#form.querySelector('input')?.focus();
+    if (!this.#form.open(this.#integration, title, reconnecting)) void this.#start(reconnecting, {});
   }
 
   #closeForm(): void {
-    this.#form.hidden = true;
-    render(this.#form);
+    this.#form.close();
     this.#connect.focus();
-  }
-
-  #onSubmit(event: Event): void {
-    event.preventDefault();
-    const values: Record<string, string> = {};
-    for (const input of this.#form.querySelectorAll('input')) {
-      if (input.value.trim()) values[input.name] = input.value.trim();
-    }
-    void this.#start(this.#form.dataset.reconnect === 'yes', values);
   }
 
   /** Starts the integration's connect flow; a pop-up is opened before anything is awaited. */
@@ -295,8 +225,7 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
 
   async #connected(connection: ConnectionView): Promise<void> {
     this.#needsReconnect = false;
-    this.#form.hidden = true;
-    render(this.#form);
+    this.#form.close();
     const { connections } = await this.requireClient().get<ConnectionsResponse>(pathOf('listConnections'), {
       integration: this.integration,
     });

@@ -1,13 +1,18 @@
 import { ApiError } from '../kit/api-error.js';
 import { pathOf } from '../kit/api-routes.js';
 import type { OptionsResponse, StepDescription, TestRunRequest, TestRunResponse } from '../kit/api-types.js';
-import { h, render, uniqueId } from '../kit/dom.js';
+import { h, render } from '../kit/dom.js';
 import { checkField } from '../kit/field-value.js';
 import { type FormField, plainField } from '../kit/form-field.js';
+import { collectInput } from '../kit/form-input.js';
+import { keptOnRedraw } from '../kit/kept-values.js';
 import { type OptionsField, optionsField } from '../kit/options-field.js';
 import { fieldsOf } from '../kit/schema-fields.js';
+import { showServerProblems } from '../kit/server-problems.js';
 import { showTestResult } from '../kit/test-result-view.js';
 import { ToolstepsElement } from '../kit/toolsteps-element.js';
+import { withVariablePicker } from '../kit/variable-insert.js';
+import { confirmationBox, writeConfirmation } from '../kit/write-confirmation.js';
 
 /**
  * `<toolsteps-step-form step="ticketing.create_ticket" connection="...">`:
@@ -55,7 +60,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
 
   /** The input as the step would get it; fields that do not fit are left out. */
   get value(): Record<string, unknown> {
-    return this.#collect(false).input;
+    return collectInput(this.#fields, false).input;
   }
 
   set value(input: Record<string, unknown>) {
@@ -105,19 +110,10 @@ export class ToolstepsStepForm extends ToolstepsElement {
     });
   }
 
-  /**
-   * What a new drawing of the form keeps: everything for the same step and
-   * account; for another account, all but its own choices (another account's
-   * assignee is no choice of this one's).
-   */
+  /** What a new drawing of the form keeps: nothing for another step; for another account, not its choices. */
   #keptValues(step: string): Record<string, unknown> {
     if (this.#description?.id !== step) return {};
-    const value = this.value;
-    if ((this.getAttribute('connection') ?? '') === this.#drawnFor) return value;
-    for (const field of this.#fields) {
-      if (field.spec.options && !field.spec.options.fixed) delete value[field.spec.name];
-    }
-    return value;
+    return keptOnRedraw(this.#fields, this.value, (this.getAttribute('connection') ?? '') === this.#drawnFor);
   }
 
   #render(kept: Record<string, unknown>): void {
@@ -135,26 +131,10 @@ export class ToolstepsStepForm extends ToolstepsElement {
         : plainField(spec),
     );
     for (const field of this.#fields) field.write(kept[field.spec.name]);
-    const writes = description.access !== 'read';
-    const confirmId = uniqueId('confirm');
-    this.#confirm = writes
-      ? h(
-          'div',
-          { className: 'field confirm' },
-          h('input', { id: confirmId, type: 'checkbox', name: '__confirm' }),
-          ' ',
-          h(
-            'label',
-            { htmlFor: confirmId, className: 'inline' },
-            description.access === 'destructive'
-              ? 'Let this test really delete in the account'
-              : 'Let this test really write to the account',
-          ),
-        )
-      : h('div');
+    this.#confirm = writeConfirmation(description.access);
     render(
       this.#form,
-      this.#fields.map((field) => this.#withVariables(field)),
+      this.#fields.map((field) => withVariablePicker(field, Object.keys(this.#variables))),
       this.#confirm,
       h('button', { type: 'submit', className: 'primary', part: 'test' }, 'Test step'),
     );
@@ -165,34 +145,11 @@ export class ToolstepsStepForm extends ToolstepsElement {
     for (const field of this.#fields) if ('refill' in field) void (field as OptionsField).refill();
   }
 
-  /** A field with a "Insert variable into …" dropdown beside it, when the workflow has variables. */
-  #withVariables(field: FormField): HTMLElement {
-    const names = Object.keys(this.#variables);
-    if (!names.length || !field.insertVariable) return field.element;
-    const picker = h(
-      'select',
-      {
-        part: 'insert-variable',
-        'aria-label': `Insert variable into ${field.spec.title}`,
-        className: 'insert-variable',
-        onchange: (event: Event) => {
-          const select = event.target as HTMLSelectElement;
-          if (select.value) field.insertVariable!(select.value);
-          select.value = '';
-        },
-      },
-      h('option', { value: '' }, 'Insert variable…'),
-      names.map((name) => h('option', { value: name }, `{{${name}}}`)),
-    );
-    field.element.append(picker);
-    return field.element;
-  }
-
   #loadOptions(field: string, request: { query?: string; cursor?: string }): Promise<OptionsResponse> {
     const connection = this.getAttribute('connection') || undefined;
     return this.requireClient().post<OptionsResponse>(
       pathOf('stepOptions', { stepId: this.#description!.id }),
-      { field, connection, ...request, input: this.#collect(false).input },
+      { field, connection, ...request, input: collectInput(this.#fields, false).input },
     );
   }
 
@@ -209,25 +166,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
   }
 
   #changed(): void {
-    const { input, problems } = this.#collect(false);
+    const { input, problems } = collectInput(this.#fields, false);
     this.emit('toolsteps-change', { step: this.#description?.id, input, valid: problems === 0 });
-  }
-
-  /** The input from the fields; with `show`, each field's message is shown and the first bad one focused. */
-  #collect(show: boolean): { input: Record<string, unknown>; problems: number } {
-    const input: Record<string, unknown> = {};
-    let problems = 0;
-    for (const field of this.#fields) {
-      const checked = checkField(field.spec, field.read());
-      if (checked?.problem !== undefined) {
-        if (show && ++problems === 1) field.focus();
-        if (!show) problems += 1;
-      } else if (checked) {
-        input[field.spec.name] = checked.value;
-      }
-      if (show) field.setProblem(checked?.problem);
-    }
-    return { input, problems };
   }
 
   #onTest(event: Event): void {
@@ -239,7 +179,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
   async test(): Promise<TestRunResponse | undefined> {
     const description = this.#description;
     if (!description) return undefined;
-    const { input, problems } = this.#collect(true);
+    const { input, problems } = collectInput(this.#fields, true);
     if (problems) {
       this.fail(
         new Error(
@@ -253,10 +193,10 @@ export class ToolstepsStepForm extends ToolstepsElement {
       this.fail(new Error('Choose a connection before testing the step.'));
       return undefined;
     }
-    const confirmWrite = (this.#confirm.querySelector('input') as HTMLInputElement | null)?.checked ?? false;
+    const confirmWrite = confirmationBox(this.#confirm)?.checked ?? false;
     if (description.access !== 'read' && !confirmWrite) {
       this.fail(new Error('This step changes the account: tick the box to let the test really run.'));
-      (this.#confirm.querySelector('input') as HTMLInputElement).focus();
+      confirmationBox(this.#confirm)?.focus();
       return undefined;
     }
     const request: TestRunRequest = {
@@ -277,7 +217,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
       this.emit('toolsteps-test-result', { ok: true, result });
       return result;
     } catch (error) {
-      this.#showServerProblems(error);
+      showServerProblems(this.#fields, error);
       showTestResult(this.#result, undefined, error);
       this.fail(error);
       this.emit('toolsteps-test-result', {
@@ -288,15 +228,6 @@ export class ToolstepsStepForm extends ToolstepsElement {
             : { code: 'error', message: (error as Error).message },
       });
       return undefined;
-    }
-  }
-
-  /** The server's field messages (the same schema, checked again) beside their fields. */
-  #showServerProblems(error: unknown): void {
-    if (!(error instanceof ApiError)) return;
-    for (const problem of error.fields) {
-      const name = problem.path.replace(/^[/$.]*(input[/.])?/, '').split(/[/.[]/)[0];
-      this.#fields.find((field) => field.spec.name === name)?.setProblem(problem.message);
     }
   }
 

@@ -1,19 +1,17 @@
-import { ApiError } from '../kit/api-error.js';
 import { pathOf } from '../kit/api-routes.js';
 import type {
   IntegrationsResponse,
-  StreamedTriggerEvent,
   SubscriptionTestResponse,
   SubscriptionView,
   TriggersResponse,
   TriggerView,
 } from '../kit/api-types.js';
 import { h, render, uniqueId } from '../kit/dom.js';
-import { watchTriggerEvents } from '../kit/event-stream.js';
-import { checkField } from '../kit/field-value.js';
-import { type FormField, plainField } from '../kit/form-field.js';
-import { fieldsOf } from '../kit/schema-fields.js';
+import { SubscriptionDraft } from '../kit/subscription-draft.js';
+import { showSubscriptionTest } from '../kit/subscription-test-view.js';
 import { ToolstepsElement } from '../kit/toolsteps-element.js';
+import { TriggerEventFeed } from '../kit/trigger-event-feed.js';
+import { TriggerOptionsFields } from '../kit/trigger-options-fields.js';
 import { ToolstepsConnectionPicker } from './connection-picker.js';
 import { ToolstepsVariableMapper } from './variable-mapper.js';
 
@@ -35,19 +33,15 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   #event!: HTMLSelectElement;
   #picker!: ToolstepsConnectionPicker;
   #mapper!: ToolstepsVariableMapper;
-  #setupBox!: HTMLElement;
-  #setupFields: FormField[] = [];
+  #options = new TriggerOptionsFields();
   #result!: HTMLElement;
-  #events!: HTMLOListElement;
-  #wait!: HTMLButtonElement;
+  #feed!: TriggerEventFeed;
   #activate!: HTMLButtonElement;
   #triggers: TriggerView[] = [];
-  #subscription: SubscriptionView | undefined;
-  #subscribedWith = '';
-  #stream: AbortController | undefined;
+  #draft = new SubscriptionDraft();
 
   get subscription(): SubscriptionView | undefined {
-    return this.#subscription;
+    return this.#draft.current;
   }
 
   protected override setup(): void {
@@ -67,19 +61,14 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       event.stopPropagation();
       this.#changed();
     });
-    this.#setupBox = h('div');
     this.#result = h('section', { part: 'result', 'aria-label': 'Test result', className: 'result' });
-    this.#events = h('ol', {
-      part: 'events',
-      role: 'log',
-      'aria-label': 'Events received',
-      className: 'list',
+    this.#feed = new TriggerEventFeed({
+      client: () => this.requireClient(),
+      titleOf: (id) => this.#triggers.find((trigger) => trigger.id === id)?.title,
+      arrived: (event) => this.emit('toolsteps-event', { event }),
+      failed: (error) => this.fail(error),
+      say: (message) => this.say(message),
     });
-    this.#wait = h(
-      'button',
-      { type: 'button', part: 'wait', onclick: () => this.#toggleWait() },
-      'Wait for an event',
-    );
     this.#activate = h(
       'button',
       { type: 'button', part: 'activate', className: 'primary', onclick: () => void this.activate() },
@@ -94,7 +83,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
         h('div', { className: 'grow' }, h('label', { htmlFor: eventId }, 'Event'), this.#event),
       ),
       this.#picker,
-      this.#setupBox,
+      this.#options.element,
       this.#mapper,
       h(
         'div',
@@ -104,29 +93,25 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
           { type: 'button', part: 'send-test', onclick: () => void this.sendTestEvent() },
           'Send test event',
         ),
-        this.#wait,
+        this.#feed.waitButton,
         this.#activate,
       ),
       this.#result,
       h('h4', null, 'Events received'),
-      this.#events,
+      this.#feed.log,
     );
   }
 
   /** Closes the event stream, so a removed element leaves no request open. */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#stream?.abort();
-    this.#stream = undefined;
+    this.#feed.close();
   }
 
   protected override refresh(): void {
     this.#picker.client = this.client;
     // A new client (a new token from configure()): an open stream starts again with it.
-    if (this.#stream) {
-      this.#listen(false);
-      this.#listen(true);
-    }
+    this.#feed.restart();
     void this.attempt(async () => {
       const client = this.requireClient();
       const [{ triggers }, { integrations }] = await Promise.all([
@@ -171,18 +156,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     this.#mapper.mapping = inputs.length
       ? Object.fromEntries(inputs.map((name) => [name, '']))
       : (trigger?.variables ?? {});
-    this.#setupFields = trigger ? fieldsOf(trigger.setup).map((spec) => plainField(spec)) : [];
-    render(
-      this.#setupBox,
-      this.#setupFields.length
-        ? h(
-            'fieldset',
-            null,
-            h('legend', null, 'Options'),
-            this.#setupFields.map((field) => field.element),
-          )
-        : null,
-    );
+    this.#options.show(trigger);
     this.#changed();
   }
 
@@ -194,17 +168,6 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     });
   }
 
-  #setupValues(): Record<string, unknown> | undefined {
-    const values: Record<string, unknown> = {};
-    for (const field of this.#setupFields) {
-      const checked = checkField(field.spec, field.read());
-      field.setProblem(checked?.problem);
-      if (checked?.problem) return undefined;
-      if (checked) values[field.spec.name] = checked.value;
-    }
-    return values;
-  }
-
   /** The subscription for what is chosen now: made (inactive) when none matches it yet. */
   async #ensureSubscription(): Promise<SubscriptionView | undefined> {
     const trigger = this.#event.value;
@@ -213,32 +176,17 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       this.fail(new Error(trigger ? 'Choose a connection first.' : 'Choose a provider and an event first.'));
       return undefined;
     }
-    const setup = this.#setupValues();
+    const setup = this.#options.values();
     if (!setup) return undefined;
-    const wanted = JSON.stringify({ trigger, connection, setup, mapping: this.#mapper.mapping });
-    if (this.#subscription && this.#subscribedWith === wanted) return this.#subscription;
-    const client = this.requireClient();
-    if (this.#subscription) {
-      // The setup changed: the subscription this element made for the old one goes, active or not,
-      // so no agent keeps receiving events mapped the old way; the new one waits for Activate.
-      const replaced = this.#subscription;
-      await client.delete(pathOf('removeSubscription', { subscriptionId: replaced.id })).catch(() => {});
-      this.#subscription = undefined;
-      if (replaced.active) {
+    const choice = { trigger, connection, setup, mapping: this.#mapper.mapping };
+    return this.#draft.ensure(() => this.requireClient(), choice, {
+      replaced: (active) => {
+        if (!active) return;
         this.#activate.textContent = 'Activate';
         this.#activate.disabled = false;
-      }
-    }
-    this.say('Subscribing…');
-    this.#subscription = await client.post<SubscriptionView>(pathOf('createSubscription'), {
-      trigger,
-      connection,
-      setup,
-      mapping: this.#mapper.mapping,
-      active: false,
+      },
+      subscribing: () => this.say('Subscribing…'),
     });
-    this.#subscribedWith = wanted;
-    return this.#subscription;
   }
 
   /** Sends the trigger's sample event through the real intake and shows what it mapped. */
@@ -258,24 +206,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       });
       return undefined;
     }
-    render(
-      this.#result,
-      h('h4', null, 'Test result'),
-      h(
-        'p',
-        { className: result.skipped ? 'problem' : 'ok' },
-        result.skipped ? `Skipped: ${result.skipped}` : 'The test event was received and mapped.',
-      ),
-      h(
-        'dl',
-        null,
-        Object.entries(result.variables).flatMap(([name, value]) => [
-          h('dt', null, name),
-          h('dd', null, h('code', null, typeof value === 'string' ? value : JSON.stringify(value))),
-        ]),
-      ),
-      result.delivery ? h('p', { className: 'hint' }, result.delivery.message) : null,
-    );
+    showSubscriptionTest(this.#result, result);
     this.say('Test event done.');
     this.emit('toolsteps-test-result', { ok: true, result });
     return result;
@@ -291,55 +222,13 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       );
     });
     if (!active) return undefined;
-    this.#subscription = active;
+    this.#draft.activated(active);
     this.#activate.textContent = 'Active';
     this.#activate.disabled = true;
     this.say('Active: events now start the agent.');
-    this.#listen(true);
+    this.#feed.listen(true);
     this.emit('toolsteps-activated', { subscription: active });
     return active;
-  }
-
-  #toggleWait(): void {
-    this.#listen(!this.#stream);
-  }
-
-  #listen(on: boolean): void {
-    if (on && !this.#stream) {
-      this.#stream = watchTriggerEvents(
-        this.requireClient(),
-        (event) => this.#arrived(event),
-        (error) => {
-          this.fail(error);
-          // The token was refused: the watch has stopped for good, so the button offers it again.
-          if (error instanceof ApiError && (error.status === 401 || error.status === 403))
-            this.#listen(false);
-        },
-      );
-      this.#wait.textContent = 'Stop waiting';
-      this.say('Waiting for events…');
-    } else if (!on && this.#stream) {
-      this.#stream.abort();
-      this.#stream = undefined;
-      this.#wait.textContent = 'Wait for an event';
-    }
-  }
-
-  #arrived(event: StreamedTriggerEvent): void {
-    const trigger = this.#triggers.find((t) => t.id === event.trigger);
-    const values = Object.entries(event.variables)
-      .map(([name, value]) => `${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-      .join(', ');
-    this.#events.prepend(
-      h(
-        'li',
-        null,
-        h('strong', null, `${trigger?.title ?? event.trigger}${event.test ? ' (test)' : ''}`),
-        ' ',
-        h('span', { className: 'hint' }, values),
-      ),
-    );
-    this.emit('toolsteps-event', { event });
   }
 
   protected override styles(): string {

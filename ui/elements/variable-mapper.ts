@@ -1,9 +1,7 @@
 import { h, render, uniqueId } from '../kit/dom.js';
 import { jsonPathOf, type PathSegment, variableNameFor } from '../kit/json-path.js';
+import { sampleTree } from '../kit/sample-tree.js';
 import { ToolstepsElement } from '../kit/toolsteps-element.js';
-
-const MAX_DEPTH = 8;
-const MAX_ITEMS = 50;
 
 /**
  * `<toolsteps-variable-mapper>`: a step's sample output (or a trigger's
@@ -103,48 +101,9 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
   #showTree(): void {
     render(
       this.#tree,
-      this.#sample === undefined ? h('p', null, 'No sample yet.') : this.#node(this.#sample, [], 0),
-    );
-  }
-
-  #node(value: unknown, segments: PathSegment[], depth: number): HTMLElement {
-    if (value !== null && typeof value === 'object' && depth < MAX_DEPTH) {
-      const entries: [PathSegment, unknown][] = Array.isArray(value)
-        ? value.slice(0, MAX_ITEMS).map((item, index) => [index, item])
-        : Object.entries(value).slice(0, MAX_ITEMS);
-      return h(
-        'ul',
-        null,
-        entries.map(([key, child]) => {
-          const path = [...segments, key];
-          const isLeaf = child === null || typeof child !== 'object';
-          return h(
-            'li',
-            null,
-            h('span', { className: 'key' }, Array.isArray(value) ? `[${key}]` : String(key)),
-            isLeaf ? ': ' : null,
-            isLeaf ? this.#leaf(child, path) : this.#node(child, path, depth + 1),
-          );
-        }),
-      );
-    }
-    return this.#leaf(value, segments);
-  }
-
-  /** A value to choose; its name says what choosing does and keeps the value it shows (WCAG 2.5.3). */
-  #leaf(value: unknown, segments: PathSegment[]): HTMLElement {
-    const path = jsonPathOf(segments);
-    return h(
-      'button',
-      {
-        type: 'button',
-        part: 'value',
-        className: 'value',
-        title: path,
-        onclick: () => this.#choose(segments),
-      },
-      h('span', { className: 'visually-hidden' }, `Add variable for ${path}: `),
-      value === undefined ? '(none)' : JSON.stringify(value),
+      this.#sample === undefined
+        ? h('p', null, 'No sample yet.')
+        : sampleTree(this.#sample, (segments) => this.#choose(segments)),
     );
   }
 
