@@ -4,10 +4,14 @@ import { addSandboxTicketing, cli, jsonError, useCliWorld } from './cli-harness.
 /** `toolsteps options` and `describe --connection` against the sandbox's seeded ticketing account. */
 const world = useCliWorld('toolsteps-cli-options-', { env: ['TS_OPTIONS_TOKEN'] });
 
+/** `toolsteps options ticketing.create_ticket <field>` with the seeded account's connection, and `flags`. */
+const ticketOptions = (field: string, ...flags: string[]) =>
+  cli('options', 'ticketing.create_ticket', field, '--connection', 'desk', ...flags);
+
 describe('toolsteps options', () => {
   it('lists the sandbox account’s agents and admins for the assignee, and --query narrows them', async () => {
     expect((await addSandboxTicketing(world.sandbox, 'desk', 'TS_OPTIONS_TOKEN')).code).toBe(0);
-    const all = await cli('options', 'ticketing.create_ticket', 'assignee', '--connection', 'desk', '--json');
+    const all = await ticketOptions('assignee', '--json');
     expect(all.code).toBe(0);
     const listed = JSON.parse(all.out) as { items: { value: number; label: string; description: string }[] };
     expect(listed.items).toHaveLength(14);
@@ -17,16 +21,7 @@ describe('toolsteps options', () => {
     expect(listed.items.every((item) => /· (agent|admin)$/.test(item.description))).toBe(true);
     expect(listed.items.map((item) => item.label)).not.toContain('Riley Requester');
 
-    const narrowed = await cli(
-      'options',
-      'ticketing.create_ticket',
-      'assignee',
-      '--connection',
-      'desk',
-      '--query',
-      'sam',
-      '--json',
-    );
+    const narrowed = await ticketOptions('assignee', '--query', 'sam', '--json');
     expect(JSON.parse(narrowed.out)).toEqual({
       items: [{ value: 2, label: 'Sam Agent', description: 'sam@acme.example · agent' }],
       truncated: false,
@@ -34,15 +29,7 @@ describe('toolsteps options', () => {
   });
 
   it('prints one choice a line for people, and a closed list needs no connection', async () => {
-    const human = await cli(
-      'options',
-      'ticketing.create_ticket',
-      'assignee',
-      '--connection',
-      'desk',
-      '--query',
-      'ada',
-    );
+    const human = await ticketOptions('assignee', '--query', 'ada');
     expect(human.out).toBe('1\tAda Admin\t(ada@acme.example · admin)\n');
     const seniority = await cli('options', 'anz_data.search_people', 'seniority', '--json');
     expect(seniority.code).toBe(0);
@@ -52,14 +39,7 @@ describe('toolsteps options', () => {
   });
 
   it('a field without options is refused, naming the fields that have them', async () => {
-    const refused = await cli(
-      'options',
-      'ticketing.create_ticket',
-      'subject',
-      '--connection',
-      'desk',
-      '--json',
-    );
+    const refused = await ticketOptions('subject', '--json');
     expect(refused.code).toBe(2);
     expect(jsonError(refused).message).toMatch(/Fields with options: assignee, tags, ticket_form_id/);
   });
