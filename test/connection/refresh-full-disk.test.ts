@@ -46,11 +46,17 @@ describe.skipIf(!mounted)(
     const connectionFiles = async () =>
       (await readdir(path.join(home, 'connections'))).filter((name) => /\.(tmp|lock)$/.test(name));
 
-    it('with one page free, the refresh is made and its pair kept: after space is freed the next call saves and uses it, one refresh in all', async () => {
+    /** The connection saved, its access token past its 30 minutes (the next call refreshes), and the disk then filled to one free page. */
+    const storedOnFullDisk = async () => {
       const store = new FileConnectionStore(home);
       await store.put(fx.connection);
-      fx.clock.advance(31 * 60_000); // past the 30-minute token: the first call refreshes
+      fx.clock.advance(31 * 60_000);
       await small.fill(1);
+      return store;
+    };
+
+    it('with one page free, the refresh is made and its pair kept: after space is freed the next call saves and uses it, one refresh in all', async () => {
+      const store = await storedOnFullDisk();
 
       // The lock file takes the last page, so the new pair cannot be saved in the connection's file.
       const first = await processOver(store).invoke('ticketing.list_tickets', { limit: 1 });
@@ -103,10 +109,7 @@ describe.skipIf(!mounted)(
     });
 
     it('a kept pair serves every call while the disk stays full, and is saved by the first call after', async () => {
-      const store = new FileConnectionStore(home);
-      await store.put(fx.connection);
-      fx.clock.advance(31 * 60_000);
-      await small.fill(1);
+      const store = await storedOnFullDisk();
       const full = processOver(store);
       for (let call = 0; call < 5; call += 1) await full.invoke('ticketing.list_tickets', { limit: 1 });
       expect(refreshes()).toBe(1);
@@ -122,10 +125,7 @@ describe.skipIf(!mounted)(
     });
 
     it('once the kept pair expires on a disk still full, calls fail retryably and send nothing; freed, it is saved and refreshed from', async () => {
-      const store = new FileConnectionStore(home);
-      await store.put(fx.connection);
-      fx.clock.advance(31 * 60_000);
-      await small.fill(1);
+      const store = await storedOnFullDisk();
       const full = processOver(store);
       await full.invoke('ticketing.list_tickets', { limit: 1 });
       fx.clock.advance(31 * 60_000); // the kept pair's access token has expired too

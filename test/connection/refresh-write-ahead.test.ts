@@ -4,34 +4,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
 import { TokenRefresher } from '../../src/connection/token-refresher.js';
 import { silentLogger } from '../../src/logger.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
 import type { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
 import { spentMark } from '../../src/store/connections/refresh-journal.js';
 import { ticketing } from '../../steps/ticketing/integration.js';
+import { DelegatingConnectionStore } from '../support/delegating-connection-store.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /** The fixture's store, except that saving fails while `down` (a store that is away, as Redis in an outage). */
-class FaultyStore implements ConnectionStore {
+class FaultyStore extends DelegatingConnectionStore {
   down = false;
   readonly refreshJournal: MemoryConnectionStore['refreshJournal'];
-  constructor(private readonly inner: MemoryConnectionStore) {
+  constructor(inner: MemoryConnectionStore) {
+    super(inner);
     this.refreshJournal = inner.refreshJournal;
   }
-  get(id: string) {
-    return this.inner.get(id);
-  }
-  list() {
-    return this.inner.list();
-  }
-  put(connection: Connection) {
-    return this.inner.put(connection);
-  }
-  async update(id: string, change: (current: Connection) => Connection) {
+  override async update(id: string, change: (current: Connection) => Connection) {
     if (this.down) throw Object.assign(new Error('store away'), { code: 'ECONNREFUSED' });
     return this.inner.update(id, change);
-  }
-  remove(id: string) {
-    return this.inner.remove(id);
   }
 }
 

@@ -4,33 +4,23 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/connection/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
 import type { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { DelegatingConnectionStore } from '../support/delegating-connection-store.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /** A store that notes every save in a shared timeline, next to the requests the fetch below records. */
-class TimelineStore implements ConnectionStore {
+class TimelineStore extends DelegatingConnectionStore {
   constructor(
-    private readonly inner: MemoryConnectionStore,
+    inner: MemoryConnectionStore,
     private readonly timeline: string[],
-  ) {}
-  get(id: string) {
-    return this.inner.get(id);
+  ) {
+    super(inner);
   }
-  list() {
-    return this.inner.list();
-  }
-  put(connection: Connection) {
-    return this.inner.put(connection);
-  }
-  async update(id: string, change: (current: Connection) => Connection) {
+  override async update(id: string, change: (current: Connection) => Connection) {
     const saved = await this.inner.update(id, change);
     this.timeline.push(`saved refresh=${saved.secrets.refreshToken}`);
     return saved;
-  }
-  remove(id: string) {
-    return this.inner.remove(id);
   }
 }
 
