@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { contractFixture } from './support/contract-fixture.js';
 import { expectConforming } from './support/provider-contracts.js';
 
 /**
@@ -7,12 +8,8 @@ import { expectConforming } from './support/provider-contracts.js';
  * description: what each sends (path, version, query, body) and what the
  * sandbox answers.
  */
-let fx: ContractFixture;
+const fx = useFixture(contractFixture, 'all');
 const team = 'deploys-team';
-beforeAll(async () => {
-  fx = await contractFixture();
-});
-afterAll(() => fx.close());
 
 describe('deployments resource steps against the provider description', () => {
   it('get_deployment, get_deployment_events (first page, next page, tail) and delete_deployment', async () => {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { contractFixture } from './support/contract-fixture.js';
 import { exchangeProblems, expectConforming, zendeskSupport } from './support/provider-contracts.js';
 
-let fx: ContractFixture;
-beforeAll(async () => {
-  fx = await contractFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture(contractFixture, 'all');
 
 describe('ticketing steps against the provider description (requests and the sandbox answers)', () => {
   it('create_ticket', async () => {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractFixture, contractFixture } from './support/contract-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { contractFixture } from './support/contract-fixture.js';
 import { expectConforming } from './support/provider-contracts.js';
 
-let fx: ContractFixture;
-beforeAll(async () => {
-  fx = await contractFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture(contractFixture, 'all');
 
 /** The steps of issue 24 against the ticketing provider's description: what they send and what the sandbox answers. */
 describe('ticketing comments, uploads, users and organizations against the provider description', () => {
