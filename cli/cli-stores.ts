@@ -10,6 +10,7 @@ import type { TenantLimitStore } from '../src/tenants/tenant-limits.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 import { cliTenant } from './cli-tenant.js';
+import { tenantOwnStores } from './tenant-own-stores.js';
 
 /**
  * Where the CLI keeps connections, subscriptions and dedupe records, and
@@ -48,11 +49,8 @@ async function openRedis(redisUrl: string, env: NodeJS.ProcessEnv, tenant: Tenan
   return {
     mode: 'redis',
     tenant,
-    connections: view.connections,
-    subscriptions: view.subscriptions,
+    ...tenantOwnStores(view),
     dedupe: view.coordinator,
-    audit: view.audit,
-    limits: view.limits,
     tenants,
     intakeTenant: async (one) => {
       if (!(await tenants.holdsSubscriptions(one))) return undefined;
@@ -86,11 +84,8 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
   return {
     mode: 'local',
     tenant,
-    connections: view.connections,
-    subscriptions: view.subscriptions,
+    ...tenantOwnStores(view),
     dedupe: view.dedupe,
-    audit: view.audit,
-    limits: view.limits,
     tenants,
     intakeTenant: async (one) =>
       (await tenants.holdsSubscriptions(one)) ? tenants.forTenant(one) : undefined,

@@ -6,6 +6,7 @@ import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
+import { tenantOwnStores } from './tenant-own-stores.js';
 
 /** What `cliStores` hands every command with TOOLSTEPS_DATABASE_URL (one of its `CliStores`). */
 export interface PostgresCliStores {
@@ -44,10 +45,7 @@ export async function openPostgresCliStores(
     mode: 'postgres' as const,
     tenant,
     tenants: backend,
-    connections: view.connections,
-    subscriptions: view.subscriptions,
-    audit: view.audit,
-    limits: view.limits,
+    ...tenantOwnStores(view),
     rekey: () => backend.rekey(),
   };
   if (redisUrl) {
