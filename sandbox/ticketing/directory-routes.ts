@@ -67,22 +67,16 @@ function listTags(request: TicketingRequest): Reply {
   return offsetPage(request, tags, 'tags');
 }
 
-function listTicketFields(request: TicketingRequest): Reply {
-  const base = request.caller.base;
-  const fields = [...request.caller.account.ticketFields.values()].map((field) => ({
-    ...field,
-    url: `${base}/api/v2/ticket_fields/${field.id}.json`,
-  }));
-  return offsetPage(request, fields, 'ticket_fields');
-}
-
-function listTicketForms(request: TicketingRequest): Reply {
-  const base = request.caller.base;
-  const forms = [...request.caller.account.ticketForms.values()].map((form) => ({
-    ...form,
-    url: `${base}/api/v2/ticket_forms/${form.id}.json`,
-  }));
-  return offsetPage(request, forms, 'ticket_forms');
+/** The account's ticket fields or forms, offset-paged, each with its own `url` as the provider answers. */
+function listWithUrls(member: 'ticket_fields' | 'ticket_forms', records: 'ticketFields' | 'ticketForms') {
+  return (request: TicketingRequest): Reply => {
+    const base = request.caller.base;
+    const listed = [...request.caller.account[records].values()].map((record) => ({
+      ...record,
+      url: `${base}/api/v2/${member}/${record.id}.json`,
+    }));
+    return offsetPage(request, listed, member);
+  };
 }
 
 /**
@@ -97,7 +91,7 @@ export function directoryRoutes(router: Router<TicketingCaller>): void {
       .on('GET', `/api/v2/organizations/autocomplete${suffix}`, autocompleteOrganizations)
       .on('GET', `/api/v2/groups${suffix}`, listGroups)
       .on('GET', `/api/v2/tags${suffix}`, listTags)
-      .on('GET', `/api/v2/ticket_fields${suffix}`, listTicketFields)
-      .on('GET', `/api/v2/ticket_forms${suffix}`, listTicketForms);
+      .on('GET', `/api/v2/ticket_fields${suffix}`, listWithUrls('ticket_fields', 'ticketFields'))
+      .on('GET', `/api/v2/ticket_forms${suffix}`, listWithUrls('ticket_forms', 'ticketForms'));
   }
 }
