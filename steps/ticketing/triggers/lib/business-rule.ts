@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { HttpClient, ProvisionContext, ProvisionResult } from '../../../../src/kit/index.js';
+import { cursorPages } from './cursor-pages.js';
 import {
   adoptOrCreateWebhook,
   deleteIfPresent,
@@ -176,14 +177,9 @@ const RulePage = z
 /** Rules whose `notification_webhook` action names `webhookId`: at most 50 pages of 100. */
 export async function rulesNotifying(http: HttpClient, webhookId: string): Promise<string[]> {
   const found: string[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < 50; page += 1) {
-    const answer = await http.request({
-      method: 'GET',
-      path: ticketingWebhookPaths.triggers,
-      query: { 'page[size]': 100, 'page[after]': after },
-    });
-    const { triggers, meta } = RulePage.parse(answer.body);
+  for await (const { triggers } of cursorPages(http, ticketingWebhookPaths.triggers, (body) =>
+    RulePage.parse(body),
+  )) {
     for (const rule of triggers) {
       const notifies = (rule.actions ?? []).some(
         (action) =>
@@ -193,8 +189,6 @@ export async function rulesNotifying(http: HttpClient, webhookId: string): Promi
       );
       if (notifies) found.push(String(rule.id));
     }
-    if (!meta?.has_more || !meta.after_cursor) break;
-    after = meta.after_cursor;
   }
   return found;
 }

@@ -53,25 +53,30 @@ export async function removeEventWebhook(context: RemoveContext): Promise<Remove
           ? await rulesNotifying(context.http, remaining.webhook_id)
           : []
         : [remaining.trigger_id];
-    for (const id of ruleIds) {
-      items.push({
-        kind: 'rule',
-        id,
-        outcome: await deleteIfPresent(context.http, providerPath('trigger', id)),
-      });
-    }
-    delete remaining.trigger_id;
-    await context.record(remaining);
+    items.push(...(await deleteAndRecord(context, remaining, 'trigger_id', 'rule', ruleIds)));
   }
   if (remaining.webhook_id) {
-    const id = remaining.webhook_id;
-    items.push({
-      kind: 'webhook',
-      id,
-      outcome: await deleteIfPresent(context.http, providerPath('webhook', id)),
-    });
-    delete remaining.webhook_id;
-    await context.record(remaining);
+    items.push(
+      ...(await deleteAndRecord(context, remaining, 'webhook_id', 'webhook', [remaining.webhook_id])),
+    );
   }
+  return items;
+}
+
+/** Deletes each of `ids` (a rule is the provider's `trigger`), then records that `key` has nothing left to delete. */
+async function deleteAndRecord(
+  context: RemoveContext,
+  remaining: Record<string, string>,
+  key: 'trigger_id' | 'webhook_id',
+  kind: 'rule' | 'webhook',
+  ids: readonly string[],
+): Promise<RemovedItem[]> {
+  const items: RemovedItem[] = [];
+  for (const id of ids) {
+    const path = providerPath(kind === 'rule' ? 'trigger' : 'webhook', id);
+    items.push({ kind, id, outcome: await deleteIfPresent(context.http, path) });
+  }
+  delete remaining[key];
+  await context.record(remaining);
   return items;
 }

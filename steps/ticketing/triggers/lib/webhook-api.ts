@@ -6,6 +6,7 @@ import {
   type ProvisionContext,
   type RemovalOutcome,
 } from '../../../../src/kit/index.js';
+import { cursorPages } from './cursor-pages.js';
 
 /** The webhook and business-rule APIs of the ticketing provider (spec/openapi/zendesk-webhooks-api.yaml, Triggers). */
 export const ticketingWebhookPaths = {
@@ -129,14 +130,9 @@ const WebhookPage = z
  */
 export async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
   const found: ListedWebhook[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < 50; page += 1) {
-    const answer = await http.request({
-      method: 'GET',
-      path: ticketingWebhookPaths.webhooks,
-      query: { 'page[size]': 100, 'page[after]': after },
-    });
-    const { webhooks, meta } = WebhookPage.parse(answer.body);
+  for await (const { webhooks } of cursorPages(http, ticketingWebhookPaths.webhooks, (body) =>
+    WebhookPage.parse(body),
+  )) {
     for (const webhook of webhooks) {
       if (!webhook.endpoint) continue;
       found.push({
@@ -146,8 +142,6 @@ export async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
         events: webhook.subscriptions ?? [],
       });
     }
-    if (!meta?.has_more || !meta.after_cursor) break;
-    after = meta.after_cursor;
   }
   return found;
 }
