@@ -30,6 +30,10 @@ async function json(...args: string[]) {
   return JSON.parse(result.out);
 }
 
+/** `toolsteps triggers create` of `trigger` on `connection`, delivering nowhere: only the provider's webhook is read. */
+const createTrigger = (trigger: string, connection: string) =>
+  json('triggers', 'create', trigger, '--connection', connection, '--target', 'http://127.0.0.1:9');
+
 /** A GET of the provider's own API with the connection's token. */
 async function provider(url: string, token: string): Promise<unknown> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
@@ -40,15 +44,7 @@ describe('each trigger’s provider event string', () => {
   it('ticketing: every trigger’s webhook subscribes to its own provider event', async () => {
     await addSandboxTicketing(world.sandbox, 'desk', 'TS_EVENTS_TOKEN');
     for (const [trigger, event] of Object.entries(TICKETING_EVENTS)) {
-      const created = await json(
-        'triggers',
-        'create',
-        trigger,
-        '--connection',
-        'desk',
-        '--target',
-        'http://127.0.0.1:9',
-      );
+      const created = await createTrigger(trigger, 'desk');
       const answer = (await provider(
         `${world.sandbox.baseUrl('ticketing', 'acme')}/api/v2/webhooks`,
         process.env.TS_EVENTS_TOKEN!,
@@ -61,15 +57,7 @@ describe('each trigger’s provider event string', () => {
   it('deployments: every trigger’s webhook asks for its own provider event', async () => {
     await addSandboxDeployments(world.sandbox, 'deploys', 'TS_EVENTS_DEPLOY');
     for (const [trigger, event] of Object.entries(DEPLOYMENT_EVENTS)) {
-      const created = await json(
-        'triggers',
-        'create',
-        trigger,
-        '--connection',
-        'deploys',
-        '--target',
-        'http://127.0.0.1:9',
-      );
+      const created = await createTrigger(trigger, 'deploys');
       const hooks = (await provider(
         `${world.sandbox.baseUrl('deployments')}/v1/webhooks`,
         process.env.TS_EVENTS_DEPLOY!,
