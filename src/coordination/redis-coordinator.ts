@@ -146,12 +146,16 @@ export class RedisCoordinator implements Coordinator {
     return (await this.script('tsMarkOnce', this.key('once', key), newToken(), ttlMs)) === 1;
   }
 
+  /** A quota's two keys, which its scripts always take together: the windows, and the one call in flight. */
+  #quotaKeys(scope: string): [string, string] {
+    return [this.key('quota', scope), this.key('quota-flight', scope)];
+  }
+
   async takeQuota(scope: string, now: number): Promise<QuotaVerdict> {
     const retryAt = Number(
       await this.script(
         'tsTakeQuota',
-        this.key('quota', scope),
-        this.key('quota-flight', scope),
+        ...this.#quotaKeys(scope),
         now,
         QUOTA_TTL_MS,
         PROBE_PAUSE_MS,
@@ -173,8 +177,7 @@ export class RedisCoordinator implements Coordinator {
     ]);
     await this.script(
       'tsObserveQuota',
-      this.key('quota', scope),
-      this.key('quota-flight', scope),
+      ...this.#quotaKeys(scope),
       now,
       QUOTA_TTL_MS,
       settles ? '1' : '0',
