@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Abn } from './lib/abn.js';
 import { Company } from './lib/anz-schema.js';
-import { COMPANY_CREDITS, creditBasis, creditsChargedDescription, reportCharge } from './lib/credits.js';
+import { COMPANY_CREDITS, creditBasis, reportCharge } from './lib/credits.js';
+import { enrichmentOutput } from './lib/enrichment-output.js';
 import { Domain, ProfileUrl, Website } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
 import { anzDataApi, anzRequest } from './lib/operations.js';
@@ -40,11 +40,7 @@ export default defineStep({
     },
     'Exactly one of profile_url, domain, abn or website.',
   ),
-  output: z.object({
-    matched: z.boolean().describe('False when the provider knows no such company; then company is null.'),
-    company: Company.nullable().describe('The company firmographics, or null when not matched.'),
-    credits_charged: z.number().nullable().describe(creditsChargedDescription),
-  }),
+  output: enrichmentOutput('company', Company, 'The company firmographics, or null when not matched.'),
   access: 'read',
   idempotent: false,
   credits: { basis: creditBasis.company, estimate: () => ({ ...COMPANY_CREDITS }) },

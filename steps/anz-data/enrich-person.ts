@@ -1,8 +1,8 @@
-import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Person } from './lib/anz-schema.js';
-import { creditBasis, creditsChargedDescription, PERSON_CREDITS, reportCharge } from './lib/credits.js';
+import { creditBasis, PERSON_CREDITS, reportCharge } from './lib/credits.js';
+import { enrichmentOutput } from './lib/enrichment-output.js';
 import { ProfileSlug, ProfileUrl, WorkEmail } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
 import { anzDataApi, anzRequest } from './lib/operations.js';
@@ -38,11 +38,7 @@ export default defineStep({
     },
     'Exactly one of profile_url, email or profile_slug.',
   ),
-  output: z.object({
-    matched: z.boolean().describe('False when the provider knows no such person; then person is null.'),
-    person: Person.nullable().describe('The person with contact details, or null when not matched.'),
-    credits_charged: z.number().nullable().describe(creditsChargedDescription),
-  }),
+  output: enrichmentOutput('person', Person, 'The person with contact details, or null when not matched.'),
   access: 'read',
   idempotent: false,
   credits: { basis: creditBasis.person, estimate: () => ({ ...PERSON_CREDITS }) },
