@@ -20,20 +20,13 @@ beforeAll(() => {
   process.env.TOOLSTEPS_TOKEN_KEY = KEY;
 });
 
+/** `toolsteps --tenant acme tokens create` with `flags`. */
+const createToken = (...flags: string[]) => cli('--tenant', ACME, 'tokens', 'create', ...flags);
+
 describe('toolsteps tokens create', () => {
   it('prints a token for --tenant that the key verifies, and with --json its id, scopes and expiry', async () => {
     const before = Date.now();
-    const made = await cli(
-      '--tenant',
-      ACME,
-      'tokens',
-      'create',
-      '--scope',
-      'mcp,builder',
-      '--ttl',
-      '30m',
-      '--json',
-    );
+    const made = await createToken('--scope', 'mcp,builder', '--ttl', '30m', '--json');
     expect(made.code).toBe(0);
     const printed = json(made);
     expect(printed).toMatchObject({ tenant: 'acme', scopes: ['mcp', 'builder'], readOnly: false });
@@ -51,17 +44,7 @@ describe('toolsteps tokens create', () => {
   });
 
   it('prints the token alone on stdout and what it grants on stderr, never the key', async () => {
-    const made = await cli(
-      '--tenant',
-      ACME,
-      'tokens',
-      'create',
-      '--scope',
-      'mcp',
-      '--integrations',
-      'ticketing',
-      '--read-only',
-    );
+    const made = await createToken('--scope', 'mcp', '--integrations', 'ticketing', '--read-only');
     expect(made.code).toBe(0);
     expect(made.out).toMatch(/^tst_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n$/);
     expect(made.err).toContain('tenant acme');
@@ -108,7 +91,7 @@ describe('toolsteps tokens create', () => {
 
 describe('toolsteps tokens revoke', () => {
   it("files the revocation under the id's own tenant, and refuses a malformed id or a different --tenant", async () => {
-    const { id } = json(await cli('--tenant', ACME, 'tokens', 'create', '--scope', 'mcp', '--json'));
+    const { id } = json(await createToken('--scope', 'mcp', '--json'));
     expect((await cli('--tenant', 'globex', 'tokens', 'revoke', id, '--json')).code).toBe(2);
     for (const bad of ['../../x', 'tok_short.acme', 'tok_AAAAAAAAAAAAAAAA.Acme']) {
       const refused = await cli('tokens', 'revoke', bad, '--json');
@@ -134,7 +117,7 @@ describe('toolsteps mcp --http with TOOLSTEPS_TOKEN_KEY', () => {
   });
 
   it("serves the printed token's tenant, and refuses it once revoked", async () => {
-    const { token, id } = json(await cli('--tenant', ACME, 'tokens', 'create', '--scope', 'mcp', '--json'));
+    const { token, id } = json(await createToken('--scope', 'mcp', '--json'));
     const port = await freePort();
     const serving = cli('mcp', '--http', '--port', String(port), '--flat', '--watch-interval', '0');
     await untilListening(port);
