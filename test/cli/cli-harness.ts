@@ -161,6 +161,11 @@ export function addSandboxDeployments(sandbox: Sandbox, id: string, env: string,
   return addConnection('deployments', id, token, '--base-url', sandbox.baseUrl('deployments'), ...flags);
 }
 
+/** `toolsteps triggers create <trigger> --connection <connection> --target <target>`, and `flags`. */
+export function createTrigger(trigger: string, connection: string, target: string, ...flags: string[]) {
+  return cli('triggers', 'create', trigger, '--connection', connection, '--target', target, ...flags);
+}
+
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */
 export async function closeCliWorld(world: CliWorld, ...env: string[]): Promise<void> {
   await world.sandbox.close();

@@ -11,7 +11,7 @@ import {
   TICKETING_SECRET,
   ticketStatusEvent,
 } from '../triggers/trigger-fixtures.js';
-import { cli, stopListening, useCliHome } from './cli-harness.js';
+import { cli, createTrigger, stopListening, useCliHome } from './cli-harness.js';
 
 const home = useCliHome('toolsteps-cli-triggers-', {
   scope: 'all',
@@ -41,13 +41,9 @@ describe('toolsteps triggers (CLI)', () => {
 
   it('refuses to subscribe below the Enterprise plan (TOOLSTEPS_PLAN)', async () => {
     process.env.TOOLSTEPS_PLAN = 'team';
-    const result = await cli(
-      'triggers',
-      'create',
+    const result = await createTrigger(
       'ticketing.ticket_created',
-      '--connection',
       'desk',
-      '--target',
       'https://agents.example.com',
       '--manual',
       '--json',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../sandbox/index.js';
-import { addSandboxTicketing, cli, useCliWorld } from '../cli/cli-harness.js';
+import { addSandboxTicketing, cli, createTrigger, useCliWorld } from '../cli/cli-harness.js';
 import { flipFault } from '../support/faults.js';
 
 /**
@@ -42,15 +42,7 @@ describe('lost create answers and orphans, through the CLI', () => {
       action: { kind: 'reset', when: 'after' },
     });
     await fault(lookOverloaded);
-    const created = await cli(
-      'triggers',
-      'create',
-      'ticketing.ticket_created',
-      '--connection',
-      'desk',
-      '--target',
-      TARGET,
-    );
+    const created = await createTrigger('ticketing.ticket_created', 'desk', TARGET);
     expect(created.code).toBe(1);
     world.sandbox.faults.clear();
     const [left] = (await json('subscriptions')).body as unknown as { id: string; state: string }[];
