@@ -1,5 +1,7 @@
+import { isLoopbackHost } from '../agents/mcp/http-guard.js';
 import type { Registry } from '../catalog/registry.js';
 import type { Clock } from '../clock.js';
+import { InputError } from '../errors/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
@@ -63,4 +65,21 @@ export interface BuilderServerOptions {
     | ((tenant: TenantId, ...args: Parameters<TriggerEventHandler>) => Promise<void> | void)
     | undefined;
   clock?: Clock | undefined;
+}
+
+/** Refuses options that would serve an unsafe API: an allowed "origin" that is no origin, or plain http beyond loopback. */
+export function checkServerOptions(options: BuilderServerOptions, host: string): void {
+  for (const origin of options.allowedOrigins ?? []) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
+      throw new InputError(`Allowed origin "${origin}" is not an origin (scheme, host and port only).`, [
+        { path: 'allowedOrigins', message: 'an origin such as https://builder.example.com' },
+      ]);
+    }
+  }
+  if (!isLoopbackHost(host) && !options.publicUrl?.startsWith('https://')) {
+    throw new InputError(
+      `Serving the builder API on ${host} needs an https publicUrl (a TLS proxy in front).`,
+      [{ path: 'publicUrl', message: 'https URL required beyond loopback' }],
+    );
+  }
 }

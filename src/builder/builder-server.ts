@@ -8,7 +8,7 @@ import { requestTarget } from '../http/request-target.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import type { RouteId } from './api-contract.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';
-import type { BuilderServerOptions } from './builder-options.js';
+import { type BuilderServerOptions, checkServerOptions } from './builder-options.js';
 import type { BuilderServices } from './builder-services.js';
 import { answerCallback } from './callback-page.js';
 import { catalogueRoutes } from './catalogue-routes.js';
@@ -158,22 +158,6 @@ async function handleApi(
   }
 }
 
-function checkOptions(options: BuilderServerOptions, host: string): void {
-  for (const origin of options.allowedOrigins ?? []) {
-    if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
-      throw new InputError(`Allowed origin "${origin}" is not an origin (scheme, host and port only).`, [
-        { path: 'allowedOrigins', message: 'an origin such as https://builder.example.com' },
-      ]);
-    }
-  }
-  if (!isLoopbackHost(host) && !options.publicUrl?.startsWith('https://')) {
-    throw new InputError(
-      `Serving the builder API on ${host} needs an https publicUrl (a TLS proxy in front).`,
-      [{ path: 'publicUrl', message: 'https URL required beyond loopback' }],
-    );
-  }
-}
-
 /**
  * Starts the builder API (and the tenants' webhook intake under
  * `/hooks/<tenant>/`, and, with `staticRoot`, a page at `/`) on
@@ -181,7 +165,7 @@ function checkOptions(options: BuilderServerOptions, host: string): void {
  */
 export async function startBuilderServer(options: BuilderServerOptions): Promise<RunningBuilderServer> {
   const host = options.host ?? '127.0.0.1';
-  checkOptions(options, host);
+  checkServerOptions(options, host);
   const clock = options.clock ?? systemClock;
   const streams = new Set<ServerResponse>();
   let publicUrl = '';
