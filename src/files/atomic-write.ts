@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs, unlinkSync } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 
 /**
  * Writes `data` to a fresh temporary file (mode 0600), fsyncs it and renames
@@ -38,17 +38,6 @@ export const isMissingFile = (error: unknown) => (error as NodeJS.ErrnoException
 export async function unlinkIfPresent(file: string): Promise<boolean> {
   try {
     await fs.unlink(file);
-    return true;
-  } catch (error) {
-    if (isMissingFile(error)) return false;
-    throw error;
-  }
-}
-
-/** `unlinkIfPresent` in one synchronous call, for a hot path: the kernel's unlink takes microseconds, the thread pool hop more. */
-export function unlinkIfPresentSync(file: string): boolean {
-  try {
-    unlinkSync(file);
     return true;
   } catch (error) {
     if (isMissingFile(error)) return false;

@@ -1,4 +1,4 @@
-import { closeSync, constants, promises as fs, openSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 /**
@@ -25,33 +25,6 @@ export async function createExclusive(file: string, text: string): Promise<boole
   } catch (error) {
     // Ours to remove: the open above made it, a moment ago.
     await fs.rm(file, { force: true });
-    throw error;
-  }
-  return true;
-}
-
-/**
- * `createExclusive` in three synchronous calls, for a caller on a hot path:
- * creating a small file on a local disk takes the kernel microseconds, and
- * the promise form's three thread pool hops cost several times that in CPU.
- */
-export function createExclusiveSync(file: string, text: string): boolean {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    try {
-      writeFileSync(descriptor, text);
-    } finally {
-      closeSync(descriptor);
-    }
-  } catch (error) {
-    // Ours to remove: the open above made it, a moment ago.
-    rmSync(file, { force: true });
     throw error;
   }
   return true;

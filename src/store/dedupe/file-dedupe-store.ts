@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { type Clock, systemClock } from '../../clock.js';
-import { isMissingFile, unlinkIfPresentSync, writeFileAtomic } from '../../files/atomic-write.js';
-import { createExclusiveSync } from '../../files/create-exclusive.js';
+import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../../files/atomic-write.js';
+import { createExclusive } from '../../files/create-exclusive.js';
 import { defaultToolstepsHome } from '../connections/file-connection-store.js';
 import type { ClaimOutcome, DedupeStore } from './dedupe-store.js';
 import { DoneJournal } from './done-journal.js';
@@ -102,8 +102,10 @@ export class FileDedupeStore implements DedupeStore {
     const file = this.fileOf(name);
     const token = randomBytes(12).toString('hex');
     const entry: Entry = { state: 'claimed', token, expiresAt: this.clock.now() + leaseMs };
-    // A claim whose file could not be written leaves none behind (createExclusiveSync).
-    if (!(await this.inDirectories(() => createExclusiveSync(file, JSON.stringify(entry))))) {
+    // A claim whose file could not be written leaves none behind (createExclusive). The promise form on
+    // purpose: a file's creation waits for the filesystem's commit that a journal sync started, and made
+    // synchronously it held the event loop for about a third of a millisecond per claim.
+    if (!(await this.inDirectories(() => createExclusive(file, JSON.stringify(entry))))) {
       const existing = await this.read(file);
       if (existing && existing.expiresAt > this.clock.now()) {
         return { status: existing.state === 'done' ? 'done' : 'in_flight' };
@@ -134,7 +136,7 @@ export class FileDedupeStore implements DedupeStore {
     const name = this.nameOf(key);
     await this.inDirectories(() => this.journal.mark(name, this.clock.now() + ttlMs));
     // Whoever claims it next finds the mark: every claim looks in the journal after making its file.
-    unlinkIfPresentSync(this.fileOf(name));
+    await unlinkIfPresent(this.fileOf(name));
   }
 
   async release(key: string, token: string): Promise<void> {
