@@ -1,4 +1,4 @@
-import { closeSync, promises as fs, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, promises as fs, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../clock.js';
 import { isMissingFile } from '../../files/atomic-write.js';
@@ -36,8 +36,6 @@ export class DoneJournal {
   private loaded: Promise<void> | undefined;
   /** When the journals were last looked at, so every day's since is read. */
   private lookedAt = 0;
-  /** An open descriptor per recent journal, so a look costs a stat and a read, not an open and a close too. */
-  private readonly readers = new Map<string, { descriptor: number; ino: number }>();
   /** Journal paths by day number: a look names two of them. */
   private readonly names = new Map<number, string>();
 
@@ -67,7 +65,6 @@ export class DoneJournal {
     const recent = new Set([this.fileOf(now), this.fileOf(now - DAY_MS)]);
     for (const file of await this.journals()) {
       if (recent.has(file)) continue;
-      this.closeReader(file);
       const text = await fs.readFile(file, 'latin1').catch(() => '');
       const last = text
         .split('\n')
@@ -87,26 +84,6 @@ export class DoneJournal {
       this.names.set(day, name);
     }
     return name;
-  }
-
-  private closeReader(file: string): void {
-    const reader = this.readers.get(file);
-    this.readers.delete(file);
-    if (reader) closeSync(reader.descriptor);
-  }
-
-  /** The open descriptor of `file` as it is now (a file replaced since it was opened is opened again), or undefined. */
-  private readerOf(file: string): number | undefined {
-    const now = statSync(file, { throwIfNoEntry: false });
-    const kept = this.readers.get(file);
-    if (kept && now && kept.ino === now.ino) return kept.descriptor;
-    // Another file under the name (the journal removed and begun again): read it from its start.
-    if (kept) this.offsets.delete(file);
-    this.closeReader(file);
-    if (!now) return undefined;
-    const descriptor = openSync(file, 'r');
-    this.readers.set(file, { descriptor, ino: fstatSync(descriptor).ino });
-    return descriptor;
   }
 
   private async journals(): Promise<string[]> {
@@ -148,15 +125,19 @@ export class DoneJournal {
   }
 
   private readNew(file: string): void {
-    const descriptor = this.readerOf(file);
-    if (descriptor === undefined) return;
-    const size = fstatSync(descriptor).size;
+    const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
     // A journal pruned and begun again is smaller than what was read of it: read it from the start.
     const from = size < (this.offsets.get(file) ?? 0) ? 0 : (this.offsets.get(file) ?? 0);
     if (size <= from) return;
     const bytes = Buffer.alloc(size - from);
-    const read = readSync(descriptor, bytes, 0, bytes.length, from);
-    this.take(file, bytes.subarray(0, read), from);
+    // Opened for each read, never kept: a store holds no descriptor between calls (nothing closes a store).
+    const descriptor = openSync(file, 'r');
+    try {
+      const read = readSync(descriptor, bytes, 0, bytes.length, from);
+      this.take(file, bytes.subarray(0, read), from);
+    } finally {
+      closeSync(descriptor);
+    }
   }
 
   /** Notes the marks of the whole lines in `bytes` (read from `from`), and where the next read starts. */
