@@ -3,7 +3,14 @@ import path from 'node:path';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** Folders under $TOOLSTEPS_HOME that hold secrets or state, each 0700 with 0600 files. */
-const FOLDERS = ['.', 'connections', 'subscriptions', 'triggers', 'triggers/dedupe'] as const;
+const FOLDERS = [
+  '.',
+  'connections',
+  'subscriptions',
+  'triggers',
+  'triggers/dedupe',
+  'triggers/dedupe/journal',
+] as const;
 
 const mode = (stat: { mode: number }) => (stat.mode & 0o777).toString(8).padStart(3, '0');
 

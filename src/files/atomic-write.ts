@@ -6,15 +6,22 @@ import { constants, promises as fs } from 'node:fs';
  * it over `target`: a reader sees the old file or the new one, never half.
  * The temporary file is removed on every failure after it was made (a full
  * disk fails the write, not the open): it may hold part of a secret, and
- * nobody else would ever clean it up.
+ * nobody else would ever clean it up. `sync: false` skips the fsync, for a
+ * caller whose record survives a power cut elsewhere (the dedupe store's
+ * journal): readers still never see half a file, and a process killed after
+ * the rename leaves the new file, which the kernel holds.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  { sync = true }: { sync?: boolean } = {},
+): Promise<void> {
   const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await fs.open(temporary, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
   try {
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (sync) await handle.sync();
     } finally {
       await handle.close();
     }

@@ -190,6 +190,49 @@ describe('listen killed with -9 mid-hand-off (file stores)', () => {
   }, 90_000);
 });
 
+describe('listen killed with -9 right after its 200s (file stores, done marks in one group commit)', () => {
+  let home: string;
+
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-after-200-kill-'));
+    await new FileSubscriptionStore(home).put(
+      subscriptionFor('ticketing.ticket_status_changed', { id: SUBSCRIPTION }),
+    );
+  });
+
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  /** The event ids a listener printed: one line per started event. */
+  const startedBy = (child: CapturedChild) =>
+    child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { event_id: string }).event_id);
+
+  it('forgets no event it answered 200, and starts concurrent copies of one event once', async () => {
+    const env = { TOOLSTEPS_HOME: home };
+    const first = await listen(env);
+    const ids = Array.from({ length: 40 }, (_, index) => `evt-batch-${index}`);
+    // Forty events at once, and five copies of one of them at the same moment.
+    const answers = await Promise.all([
+      ...ids.map((id) => deliverOnce(first.base, id)),
+      ...Array.from({ length: 5 }, () => deliverOnce(first.base, 'evt-batch-0')),
+    ]);
+    first.process.child.kill('SIGKILL');
+    const startedFirst = startedBy(first.process);
+    expect(answers.filter((answer) => answer === '200 started')).toHaveLength(40);
+    expect(answers.every((answer) => /^(200 started|200 duplicate|409 in_flight)$/.test(answer))).toBe(true);
+    expect(startedFirst.sort()).toEqual([...ids].sort());
+
+    const second = await listen(env);
+    const again = await Promise.all(ids.map((id) => deliverOnce(second.base, id)));
+    expect(again.every((answer) => answer === '200 duplicate')).toBe(true);
+    expect(startedBy(second.process)).toEqual([]);
+  }, 90_000);
+});
+
 describe('listen --exec past its deadline (file stores)', () => {
   let home: string;
 

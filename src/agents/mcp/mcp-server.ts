@@ -58,6 +58,7 @@ export function createMcpServer(sdk: McpSdk, live: LiveAgentTools, settings: Mcp
     { name: 'toolsteps', version: settings.version },
     {
       capabilities: { tools: { listChanged: true } },
+      jsonSchemaValidator: sdk.schemaValidator,
       instructions:
         'Workflow tool steps (ticketing, B2B data, deployments, governance). Errors come back as results with a code, the fields to fix and whether a retry can help.',
     },

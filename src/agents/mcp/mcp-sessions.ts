@@ -7,6 +7,7 @@ import { readInitializeBody } from './initialize-body.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { grantKey, type McpGrant } from './mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
+import { MAX_REQUEST_BYTES, readMcpRequestBody } from './mcp-request-body.js';
 import { createMcpServer, type McpServerSettings } from './mcp-server.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
 
@@ -105,6 +106,10 @@ export class McpSessions {
     let admitted: Session | undefined;
     const transport: Transport = new this.sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A call's answer as one JSON body rather than an event stream: every client must accept both, no
+      // tool sends notifications within a call (tools/list_changed goes to the GET stream either way), and
+      // the stream cost the server a flushed header write, a web stream and an event per answer.
+      enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
         admitted = {
           server,
@@ -134,7 +139,14 @@ export class McpSessions {
     else session.busy += 1;
     session.lastActive = this.limits.clock.now();
     response.once('close', () => this.settle(session, listening));
-    await session.transport.handleRequest(request, response);
+    if (request.method !== 'POST') return session.transport.handleRequest(request, response);
+    // The SDK validates the message, the headers and the session as before; only the reading is ours.
+    const body = await readMcpRequestBody(request, MAX_REQUEST_BYTES);
+    if (!body.ok) {
+      const headers: Record<string, string> = body.status === 413 ? { connection: 'close' } : {};
+      return answerMcpError(response, body.status, body.message, { code: body.code, headers });
+    }
+    await session.transport.handleRequest(request, response, body.message);
   }
 
   private settle(session: Session, listening: boolean): void {

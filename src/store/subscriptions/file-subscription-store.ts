@@ -1,9 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import type { Clock } from '../../clock.js';
 import { KeyedMutex } from '../../coordination/keyed-mutex.js';
 import { InputError } from '../../errors/index.js';
 import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../../files/atomic-write.js';
+import { StampedFileCache } from '../../files/stamped-file-cache.js';
 import { checkSubscription } from '../../triggers/intake/check-subscription.js';
 import { Subscription, subscriptionIdPattern } from '../../triggers/subscription.js';
 import { defaultToolstepsHome } from '../connections/file-connection-store.js';
@@ -17,14 +19,21 @@ const DeliveryRecord = z.object({ lastDeliveryAt: z.number().int() });
  * `<home>/connections`), mode 0600 in a 0700 directory, written atomically.
  * The time of the last delivery lives in its own `<id>.delivery.json`, so
  * the intake of a running `listen` never overwrites a change a command made.
+ * A subscription read once is kept while its file's stamp stays the same
+ * (`StampedFileCache`): the intake reads one on every delivery, and a
+ * command's change (another process) is still seen on the next.
  */
 export class FileSubscriptionStore extends LockedRecordStore<Subscription> implements SubscriptionStore {
   private readonly directory: string;
   private readonly mutex = new KeyedMutex();
+  private readonly cache: StampedFileCache<Subscription>;
 
-  constructor(home: string = defaultToolstepsHome()) {
+  /** `clock`: what a file's last change is read against (see StampedFileCache); default the system clock. */
+  constructor(home: string = defaultToolstepsHome(), options: { clock?: Pick<Clock, 'now'> } = {}) {
     super({ noun: 'subscription', check: checkSubscription });
     this.directory = path.join(home, 'subscriptions');
+    const clock = options.clock ?? { now: () => Date.now() };
+    this.cache = new StampedFileCache(() => clock.now());
   }
 
   private fileFor(id: string, suffix = '.json'): string {
@@ -45,10 +54,17 @@ export class FileSubscriptionStore extends LockedRecordStore<Subscription> imple
     }
   }
 
+  async getWithoutDeliveryTime(id: string): Promise<Subscription | undefined> {
+    const file = this.fileFor(id);
+    return this.cache.read(file, async () => {
+      const stored = await this.readJson(file);
+      return stored === undefined ? undefined : Subscription.parse(stored);
+    });
+  }
+
   async get(id: string): Promise<Subscription | undefined> {
-    const stored = await this.readJson(this.fileFor(id));
-    if (stored === undefined) return undefined;
-    const subscription = Subscription.parse(stored);
+    const subscription = await this.getWithoutDeliveryTime(id);
+    if (!subscription) return undefined;
     const delivery = DeliveryRecord.safeParse(await this.readJson(this.fileFor(id, '.delivery.json')));
     if (delivery.success) subscription.lastDeliveryAt = delivery.data.lastDeliveryAt;
     return subscription;
@@ -74,10 +90,12 @@ export class FileSubscriptionStore extends LockedRecordStore<Subscription> imple
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
     const { lastDeliveryAt: _kept, ...record } = subscription;
     await writeFileAtomic(this.fileFor(subscription.id), `${JSON.stringify(record, null, 2)}\n`);
+    this.cache.forget(this.fileFor(subscription.id));
   }
 
   protected async delete(id: string): Promise<boolean> {
     await fs.rm(this.fileFor(id, '.delivery.json'), { force: true });
+    this.cache.forget(this.fileFor(id));
     return unlinkIfPresent(this.fileFor(id));
   }
 

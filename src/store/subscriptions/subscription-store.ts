@@ -10,4 +10,10 @@ import type { RecordStore } from '../record-store.js';
 export interface SubscriptionStore extends RecordStore<Subscription> {
   /** Notes when the subscription last received an event (epoch ms), which orphan scans and `listen` show. */
   recordDelivery(id: string, at: number): Promise<void>;
+  /**
+   * The subscription without `lastDeliveryAt`, for the intake, which reads
+   * one per delivery and never needs it: a store that keeps that time apart
+   * (the file store) skips reading it. Stores without it are read with `get`.
+   */
+  getWithoutDeliveryTime?(id: string): Promise<Subscription | undefined>;
 }

@@ -30,7 +30,9 @@ async function lookUp(path: string, tenants: ServedTenants) {
   const rest = pathname.startsWith(HOOKS_PATH_PREFIX) ? pathname.slice(HOOKS_PATH_PREFIX.length) : '';
   const hook = parseHookPath(rest);
   const served = hook && subscriptionIdPattern.test(hook.id) ? await tenants.get(hook.tenant) : undefined;
-  const subscription = served && hook ? await served.subscriptions.get(hook.id) : undefined;
+  const store = served?.subscriptions;
+  const subscription =
+    store && hook ? await (store.getWithoutDeliveryTime?.(hook.id) ?? store.get(hook.id)) : undefined;
   // A record whose own tenant is not the store's (planted, or copied between tenants) is no one's here.
   if (!served || !subscription || subscriptionTenant(subscription) !== served.tenant) return undefined;
   return { served, subscription };

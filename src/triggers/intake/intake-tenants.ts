@@ -2,6 +2,7 @@ import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
 import { DonePendingDedupeStore } from '../../store/dedupe/done-pending-dedupe-store.js';
 import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
 import { DEFAULT_TENANT, type TenantId } from '../../tenants/tenant-id.js';
+import { DeliveryTimes } from './delivery-times.js';
 
 /** What the intake needs of one tenant: its subscriptions, and where its events' dedupe records live. */
 export interface IntakeTenant {
@@ -27,18 +28,24 @@ export interface IntakeTenantOptions {
   tenant?: TenantId;
 }
 
-/** A served tenant's stores, its dedupe wrapped so a started event is never released (`DonePendingDedupeStore`). */
+/**
+ * A served tenant's stores, its dedupe wrapped so a started event is never
+ * released (`DonePendingDedupeStore`), and its subscriptions' delivery
+ * times written at most once a second (`DeliveryTimes`).
+ */
 export interface ServedTenant {
   tenant: TenantId;
   subscriptions: SubscriptionStore;
   dedupe: DonePendingDedupeStore;
+  deliveries: DeliveryTimes;
 }
 
 /**
  * The tenants an intake serves: every one `tenants` answers for, or the one
  * tenant (default: the default tenant) whose `subscriptions` and `dedupe`
  * were given. Each tenant's dedupe is wrapped once and kept, so `settle`
- * waits for every tenant's pending done marks.
+ * writes every tenant's waiting delivery times and waits for its pending
+ * done marks.
  */
 export function servedTenants(options: IntakeTenantOptions) {
   const only = options.tenant ?? DEFAULT_TENANT;
@@ -60,11 +67,13 @@ export function servedTenants(options: IntakeTenantOptions) {
         tenant,
         subscriptions: stores.subscriptions,
         dedupe: new DonePendingDedupeStore(stores.dedupe),
+        deliveries: new DeliveryTimes(stores.subscriptions),
       };
       served.set(tenant, found);
       return found;
     },
     async settle(timeoutMs: number): Promise<number> {
+      await Promise.all([...served.values()].map((one) => one.deliveries.flush()));
       const pending = await Promise.all([...served.values()].map((one) => one.dedupe.settle(timeoutMs)));
       return pending.reduce((sum, count) => sum + count, 0);
     },

@@ -220,7 +220,7 @@ export function createIntake(options: IntakeOptions): Intake {
       payload,
     };
     await handOver(options.handler, event, dedupe, claimed, { ...handOff, doneTtlMs });
-    await served.subscriptions.recordDelivery(subscription.id, clock.now()).catch(() => undefined);
+    await served.deliveries.note(subscription.id, clock.now());
     return { status: 200, body: { status: 'started', event_id: facts.eventId } };
   }
 

@@ -209,3 +209,68 @@ describe('the MCP HTTP server when clients initialize and go quiet', () => {
     }
   }, 60_000);
 });
+
+describe("the MCP HTTP server reading a session's requests", () => {
+  let fixture: TicketingFixture;
+  let server: RunningMcpHttpServer;
+
+  beforeAll(async () => {
+    fixture = await ticketingFixture();
+    server = await serveFlat(fixture);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await fixture?.close();
+  });
+
+  /** A raw POST in session `id`: its status, content type and body. */
+  function post(id: string, body: string | Buffer, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; type: string | undefined; text: string }>((resolve, reject) => {
+      const request = httpRequest(
+        server.url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: ACCEPT,
+            'mcp-session-id': id,
+            'mcp-protocol-version': PROTOCOL,
+            ...headers,
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          response.once('end', () =>
+            resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text }),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  it('answers a call as one JSON body, and refuses bad JSON and a body over the cap before the SDK sees it', async () => {
+    const id = await abandonedInitialize(server.url);
+    const listed = await post(id, JSON.stringify(listTools));
+    expect(listed.status).toBe(200);
+    expect(listed.type).toBe('application/json');
+    expect(JSON.parse(listed.text)).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+    const broken = await post(id, '{"jsonrpc":');
+    expect(broken.status).toBe(400);
+    expect(JSON.parse(broken.text)).toMatchObject({ error: { code: -32700 } });
+    const declared = await post(id, 'x', { 'content-length': String(5 * MB) }).catch(() => ({ status: 413 }));
+    expect(declared.status).toBe(413);
+    const huge = await post(id, Buffer.alloc(5 * MB, 0x20)).catch((error: Error) => ({
+      status: error.message,
+    }));
+    // The answer comes before the body is read to its end; the connection closes behind it.
+    expect([413, 'write EPIPE', 'socket hang up', 'read ECONNRESET']).toContain(huge.status);
+    // The session is still there for the next call.
+    expect(await sessionAnswers(server.url, id)).toBe(200);
+  }, 60_000);
+});

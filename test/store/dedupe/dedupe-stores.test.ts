@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,20 +98,105 @@ describe('file dedupe store', () => {
   });
 
   it('keeps provider text out of file names, and its files private', async () => {
-    await new FileDedupeStore(home, new ManualClock()).markOnce('sub:../../etc/passwd', 60_000);
+    const store = new FileDedupeStore(home, new ManualClock());
+    const claimed = await store.claim('sub:../../etc/passwd', 60_000);
     const directory = path.join(home, 'triggers', 'dedupe');
-    const [name] = await readdir(directory);
+    const [name, journalFolder] = (await readdir(directory)).sort();
     expect(name).toMatch(/^[0-9a-f]{64}\.json$/);
+    expect(journalFolder).toBe('journal');
     expect((await stat(path.join(directory, name!))).mode & 0o777).toBe(0o600);
+    if (claimed.status !== 'claimed') throw new Error('expected a claim');
+    await store.complete('sub:../../etc/passwd', claimed.token, 60_000);
+    const journal = path.join(directory, 'journal');
+    const [day] = await readdir(journal);
+    expect(day).toMatch(/^done-\d{4}-\d{2}-\d{2}\.log$/);
+    expect((await stat(path.join(journal, day!))).mode & 0o777).toBe(0o600);
+    expect((await stat(journal)).mode & 0o777).toBe(0o700);
+    // The claim's file goes once its mark is in the journal.
+    expect(await readdir(directory)).toEqual(['journal']);
   });
 
-  it('prunes expired entries', async () => {
+  it('prunes expired entries: lapsed claims and expired marks', async () => {
     const clock = new ManualClock();
     const store = new FileDedupeStore(home, clock);
     await store.markOnce('a', 1_000);
     await store.markOnce('b', 60_000);
+    await store.claim('c', 1_000);
     clock.advance(2_000);
     expect(await store.prune()).toBe(1);
     expect(await store.markOnce('b', 60_000)).toBe(false);
+    expect(await store.markOnce('a', 60_000)).toBe(true);
+  });
+});
+
+describe('file dedupe store: done marks in a synced journal', () => {
+  const directory = () => path.join(home, 'triggers', 'dedupe');
+
+  it('still knows a handled event whose own file a power cut lost: the journal holds the mark', async () => {
+    const clock = new ManualClock();
+    expect(await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000)).toBe(true);
+    for (const name of await readdir(directory())) {
+      if (name.endsWith('.json')) await rm(path.join(directory(), name));
+    }
+    expect(await new FileDedupeStore(home, clock).claim('sub:e1', 1_000)).toEqual({ status: 'done' });
+    clock.advance(60_001);
+    expect((await new FileDedupeStore(home, clock).claim('sub:e1', 1_000)).status).toBe('claimed');
+  });
+
+  it('gives concurrent claims of one event one holder, and journals every concurrent mark', async () => {
+    const store = new FileDedupeStore(home, new ManualClock());
+    const claims = await Promise.all(Array.from({ length: 8 }, () => store.claim('sub:same', 1_000)));
+    expect(claims.filter((claim) => claim.status === 'claimed')).toHaveLength(1);
+    const keys = Array.from({ length: 40 }, (_, index) => `sub:e${index}`);
+    expect(await Promise.all(keys.map((key) => store.markOnce(key, 60_000)))).toEqual(keys.map(() => true));
+    const reopened = new FileDedupeStore(home, new ManualClock());
+    for (const name of await readdir(directory())) {
+      if (name.endsWith('.json')) await rm(path.join(directory(), name));
+    }
+    const again = await Promise.all(keys.map((key) => reopened.claim(key, 1_000)));
+    expect(again.every((claim) => claim.status === 'done')).toBe(true);
+  });
+
+  it('sees a mark another process made after it read the journals, once that claim is gone', async () => {
+    const clock = new ManualClock();
+    const here = new FileDedupeStore(home, clock);
+    const there = new FileDedupeStore(home, clock);
+    expect(await here.markOnce('sub:e0', 60_000)).toBe(true);
+    const claimed = await there.claim('sub:e1', 1_000);
+    expect(await here.claim('sub:e1', 1_000)).toEqual({ status: 'in_flight' });
+    if (claimed.status !== 'claimed') throw new Error('expected a claim');
+    await there.complete('sub:e1', claimed.token, 60_000);
+    expect(await here.claim('sub:e1', 1_000)).toEqual({ status: 'done' });
+  });
+
+  it('reads every whole line after one a power cut left half written', async () => {
+    const clock = new ManualClock();
+    await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000);
+    const [day] = await readdir(path.join(directory(), 'journal'));
+    // Half an append: each starts a line of its own, so the next append's line is whole.
+    await appendFile(path.join(directory(), 'journal', day!), `\n${'3f2a9c'.repeat(6)}`);
+    await new FileDedupeStore(home, clock).markOnce('sub:e2', 60_000);
+    for (const name of await readdir(directory())) {
+      if (name.endsWith('.json')) await rm(path.join(directory(), name));
+    }
+    const store = new FileDedupeStore(home, clock);
+    expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'done' });
+    expect(await store.claim('sub:e2', 1_000)).toEqual({ status: 'done' });
+  });
+
+  it("prunes an earlier day's journal once every mark in it expired, never today's or yesterday's", async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T12:00:00Z'));
+    const store = new FileDedupeStore(home, clock);
+    await store.markOnce('sub:old', 60_000);
+    const journals = async () => (await readdir(path.join(directory(), 'journal'))).sort();
+    expect(await journals()).toEqual(['done-2026-01-01.log']);
+    clock.advance(24 * 60 * 60_000);
+    await store.markOnce('sub:new', 60_000);
+    // Yesterday's stays: a process may still be appending to it.
+    expect(await journals()).toEqual(['done-2026-01-01.log', 'done-2026-01-02.log']);
+    clock.advance(24 * 60 * 60_000);
+    // A claim sweeps now and then: the first day's marks have all expired.
+    await store.markOnce('sub:newer', 60_000);
+    expect(await journals()).toEqual(['done-2026-01-02.log', 'done-2026-01-03.log']);
   });
 });

@@ -112,6 +112,25 @@ describe.skipIf(!enabled)('sealed records attacked by a Redis writer without the
     await expect(stores.subscriptions.list()).rejects.toBeInstanceOf(TamperedRecordError);
   });
 
+  it('a subscription read (and its seal kept opened) before an edit in Redis is refused after it', async () => {
+    const id = 'sub_0a1b2c3d4e5f60718294';
+    await stores.subscriptions.put(subscriptionFor('ticketing.ticket_created', { id }));
+    expect((await stores.subscriptions.get(id))?.id).toBe(id);
+    expect((await stores.subscriptions.get(id))?.id).toBe(id);
+    await editPublic('sub', id, (part) => {
+      part.target = 'https://attacker.example';
+    });
+    await expect(stores.subscriptions.get(id)).rejects.toMatchObject({ problem: 'altered' });
+    // One byte of the seal itself, with the public part as it was.
+    await editPublic('sub', id, (part) => {
+      part.target = subscriptionFor('ticketing.ticket_created', { id }).target;
+    });
+    const sealed = (await client().hget(hashOf('sub', id), 'secrets')) as string;
+    const flipped = `${sealed.slice(0, -3)}${sealed.at(-3) === 'A' ? 'B' : 'A'}${sealed.slice(-2)}`;
+    await client().hset(hashOf('sub', id), 'secrets', flipped);
+    await expect(stores.subscriptions.get(id)).rejects.toMatchObject({ problem: 'altered' });
+  });
+
   it('a record copied onto another id does not open there', async () => {
     await stores.connections.put(connection('origin', provider.url, Date.now() + 3_600_000));
     const whole = await client().hgetall(hashOf('conn', 'origin'));
