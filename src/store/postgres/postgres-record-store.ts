@@ -67,7 +67,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
   async get(id: string): Promise<T | undefined> {
     const { sessions, tenant } = this.scope;
     const floor = this.sealing.floor(id);
-    const found = await sessions.inTenant(tenant, (client) => this.rows.readWithKey(client, tenant, id));
+    const found = await this.rows.readWithKey(sessions, tenant, id);
     if (!found) return undefined;
     this.box = this.scope.keys.boxOf(found.wrappedKey);
     return this.open(id, found.stored, floor);

@@ -2,6 +2,8 @@ import type { PgClient } from '../../peers/pg-client.js';
 import type { TenantId } from '../../tenants/tenant-id.js';
 import type { SealedRecord } from '../sealed/sealed-records.js';
 import { SCHEMA } from './migrations/migration.js';
+import { sqlLiteral } from './sql-literal.js';
+import type { TenantSessions } from './tenant-sessions.js';
 
 /** A row as stored: the columns `SealedRecords` reads, the version as text (bigint comes back as a string). */
 interface SealedRow {
@@ -59,15 +61,16 @@ export class SealedRows {
    * what a plain `get` needs, without a second round trip for the key.
    */
   async readWithKey(
-    client: PgClient,
+    sessions: TenantSessions,
     tenant: TenantId,
     id: string,
   ): Promise<{ stored: SealedRecord; wrappedKey: string | undefined } | undefined> {
-    const { rows } = await client.query<SealedRow & { wrapped: string | null }>(
+    // One statement in one round trip with the tenant (`readInTenant`), so its values are literals.
+    const rows = await sessions.readInTenant<SealedRow & { wrapped: string | null }>(
+      tenant,
       `SELECT ${JOINED_COLUMNS}, k.wrapped
          FROM ${this.table} r LEFT JOIN ${SCHEMA}.data_keys k ON k.tenant = r.tenant
-        WHERE r.tenant = $1 AND r.id = $2`,
-      [tenant, id],
+        WHERE r.tenant = ${sqlLiteral(tenant)} AND r.id = ${sqlLiteral(id)}`,
     );
     const row = rows[0];
     return row ? { stored: recordOf(row), wrappedKey: row.wrapped ?? undefined } : undefined;

@@ -1,5 +1,5 @@
 import { ToolstepsError } from '../../errors/index.js';
-import type { PgClient, PgPool } from '../../peers/pg-client.js';
+import type { PgClient, PgPool, PgResult } from '../../peers/pg-client.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import { postgresFailure } from './postgres-failure.js';
 
@@ -31,6 +31,36 @@ export class TenantSessions {
     // trip: checked against the id pattern first, a tenant id holds no quote or backslash.
     const checked = parseTenantId(tenant);
     return this.transaction(`BEGIN; SELECT set_config('app.tenant', '${checked}', true)`, work);
+  }
+
+  /**
+   * One read as `tenant` in one round trip: `set_config` and `select` go as
+   * one simple query, which Postgres runs as one implicit transaction, so
+   * the tenant, local to it, is set before `select` is planned and is gone
+   * when it ends, as in `inTenant`. A simple query carries no parameters:
+   * `select` holds its values as literals (`sqlLiteral`). Resolves
+   * `select`'s rows. Three round trips (BEGIN and the tenant, the read,
+   * COMMIT) were most of a stored connection's lookup.
+   */
+  async readInTenant<Row>(tenant: TenantId, select: string): Promise<Row[]> {
+    const checked = parseTenantId(tenant);
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw postgresFailure(this.where, error);
+    });
+    let broken: unknown;
+    try {
+      // Two statements answer two results (node-postgres resolves an array for a simple query of several).
+      const results = (await client.query(
+        `SELECT set_config('app.tenant', '${checked}', true); ${select}`,
+      )) as unknown as PgResult<Row>[];
+      return results[1]?.rows ?? [];
+    } catch (error) {
+      // A statement that failed ended its implicit transaction; only a lost session is suspect.
+      if (!serverAnswered(error)) broken = error;
+      throw postgresFailure(this.where, error);
+    } finally {
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);
+    }
   }
 
   /**

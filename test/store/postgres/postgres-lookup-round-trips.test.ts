@@ -1,0 +1,59 @@
+import pg from 'pg';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sqlLiteral } from '../../../src/store/postgres/sql-literal.js';
+import { parseTenantId } from '../../../src/tenants/tenant-id.js';
+import { acmeConnection } from '../../support/acme-connection.js';
+import { postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
+
+const enabled = await postgresSuiteEnabled();
+const [a, b] = [parseTenantId('acme'), parseTenantId('globex')];
+
+/**
+ * A stored connection's lookup runs on every invocation: it must stay one
+ * round trip (the tenant and the read in one simple query), counted on
+ * node-postgres's own client, and still see only its tenant's rows.
+ */
+describe.skipIf(!enabled)('a Postgres lookup is one round trip (Postgres)', () => {
+  const suite = usePostgresStores('lookup_round_trips');
+
+  beforeAll(async () => {
+    await suite.stores.forTenant(a).connections.put(acmeConnection('support', 'token-of-acme'));
+    await suite.stores.forTenant(b).connections.put(acmeConnection('own', 'token-of-globex'));
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('get sends one query, which sets the tenant and reads the record with its data key', async () => {
+    const connections = suite.stores.forTenant(a).connections;
+    await connections.get('support');
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    const found = await connections.get('support');
+    expect(found?.secrets.accessToken).toBe('token-of-acme');
+    expect(sent).toHaveBeenCalledTimes(1);
+    expect(String(sent.mock.calls[0]?.[0])).toMatch(
+      /^SELECT set_config\('app\.tenant', 'acme', true\); SELECT /,
+    );
+  });
+
+  it("another tenant's id reads as missing, and so does an id made of quotes and backslashes", async () => {
+    const connections = suite.stores.forTenant(b).connections;
+    expect(await connections.get('support')).toBeUndefined();
+    expect(await connections.get("own' OR true --")).toBeUndefined();
+    expect(await connections.get("\\' OR true --")).toBeUndefined();
+    expect((await connections.get('own'))?.secrets.accessToken).toBe('token-of-globex');
+  });
+
+  it('a literal reads back as the value it quotes', async () => {
+    const values = ["o'brien", 'back\\slash', "both\\'", 'plain'];
+    const client = new pg.Client({ connectionString: suite.database.url });
+    await client.connect();
+    try {
+      const select = values.map((value, index) => `${sqlLiteral(value)} AS v${index}`).join(', ');
+      const { rows } = await client.query(`SELECT ${select}`);
+      expect(Object.values(rows[0] as object)).toEqual(values);
+    } finally {
+      await client.end();
+    }
+  });
+});
