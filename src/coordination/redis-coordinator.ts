@@ -73,6 +73,7 @@ export class RedisCoordinator implements Coordinator {
       tsCompareAndSet: [1, scripts.COMPARE_AND_SET],
       tsTakeQuota: [2, scripts.TAKE_QUOTA],
       tsObserveQuota: [2, scripts.OBSERVE_QUOTA],
+      tsReadValueAndHash: [2, scripts.READ_VALUE_AND_HASH],
     };
     for (const [name, [numberOfKeys, lua]] of Object.entries(defined)) {
       // defineCommand sends EVALSHA and falls back to EVAL after a restart emptied the script cache.
@@ -198,6 +199,25 @@ export class RedisCoordinator implements Coordinator {
       newToken(),
     )) as [number, string];
     return { added: added === 1, total: Number(total) };
+  }
+
+  /**
+   * A string and a hash, by their full keys, in one round trip: a stored
+   * record's read with its tenant's data key, which is most of what a shared
+   * connection store costs an invocation.
+   */
+  async readValueAndHash(
+    valueKey: string,
+    hashKey: string,
+  ): Promise<{ value: string | null; hash: Record<string, string> }> {
+    const [value, flat] = (await this.script('tsReadValueAndHash', valueKey, hashKey)) as [
+      string | null,
+      string[],
+    ];
+    const hash: Record<string, string> = {};
+    for (let index = 0; index + 1 < flat.length; index += 2)
+      hash[flat[index] as string] = flat[index + 1] as string;
+    return { value: value ?? null, hash };
   }
 
   async getValue(key: string): Promise<string | undefined> {

@@ -181,3 +181,11 @@ return 1`;
 export const REMOVE_RECORD = `
 redis.call('SREM', KEYS[2], ARGV[1])
 return redis.call('DEL', KEYS[1])`;
+
+/**
+ * KEYS[1] a string (a tenant's wrapped data key), KEYS[2] a hash (a record):
+ * both in one round trip, the string false when absent, the hash as its
+ * field, value list (empty when absent).
+ */
+export const READ_VALUE_AND_HASH = `
+return {redis.call('GET', KEYS[1]), redis.call('HGETALL', KEYS[2])}`;

@@ -44,6 +44,24 @@ export interface RekeyCounts {
 export interface KeySource {
   /** `forWriting`: the box will seal, so a key made on first use must be made now. */
   box(forWriting?: boolean): Promise<SecretBox>;
+  /**
+   * Where the key is stored in Redis and the box a value read from there
+   * (null: none) opens to, as `box()` would answer: so a record's read
+   * fetches its key in the same round trip.
+   */
+  readAlong?(): { key: string; boxOf(stored: string | null): SecretBox };
+}
+
+/** A record's hash as read, or undefined when it is not a whole record. */
+function sealedRecordOf(hash: Record<string, string>): SealedRecord | undefined {
+  if (!isWholeRecord(hash)) return undefined;
+  return {
+    publicJson: hash.public as string,
+    kid: hash.kid as string,
+    version: hash.version ?? '',
+    sealed: hash.secrets as string,
+    format: hash.format,
+  };
 }
 
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
@@ -83,15 +101,21 @@ export class EncryptedRecords<T> {
   }
 
   private async read(id: string): Promise<SealedRecord | undefined> {
-    const hash = await this.coordinator.client.hgetall(this.keyOf(id));
-    if (!isWholeRecord(hash)) return undefined;
-    return {
-      publicJson: hash.public as string,
-      kid: hash.kid as string,
-      version: hash.version ?? '',
-      sealed: hash.secrets as string,
-      format: hash.format,
-    };
+    return sealedRecordOf(await this.coordinator.client.hgetall(this.keyOf(id)));
+  }
+
+  /**
+   * Reads a record and its key in one round trip (one script, GET then
+   * HGETALL, as the two calls ran before), and opens the box as `ready`
+   * would: a stored connection's lookup, on every invocation.
+   */
+  private async readWithKey(
+    id: string,
+    along: NonNullable<ReturnType<NonNullable<KeySource['readAlong']>>>,
+  ): Promise<SealedRecord | undefined> {
+    const { value, hash } = await this.coordinator.readValueAndHash(along.key, this.keyOf(id));
+    this.useBox(along.boxOf(value), false);
+    return sealedRecordOf(hash);
   }
 
   private open(id: string, stored: SealedRecord, floor: number, legacy: boolean): T {
@@ -141,14 +165,23 @@ export class EncryptedRecords<T> {
 
   /** Opens the box (a tenant's data key) before a record is opened, or sealed (`forWriting`). */
   private async ready(forWriting = false): Promise<void> {
-    const box = await this.keys.box(forWriting);
+    this.useBox(await this.keys.box(forWriting), forWriting);
+  }
+
+  private useBox(box: SecretBox, forWriting: boolean): void {
     // A read that found no data key yet never replaces one a concurrent write just opened.
     if (forWriting || !this.box || isDataKeyId(box.keyId)) this.box = box;
   }
 
   async get(id: string): Promise<T | undefined> {
-    await this.ready();
-    return (await this.readOpened(id))?.record;
+    const along = this.keys.readAlong?.();
+    if (!along) {
+      await this.ready();
+      return (await this.readOpened(id))?.record;
+    }
+    const floor = this.sealing.floor(id);
+    const stored = await this.readWithKey(id, along);
+    return stored && this.open(id, stored, floor, false);
   }
 
   async ids(): Promise<string[]> {

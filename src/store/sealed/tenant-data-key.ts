@@ -53,6 +53,14 @@ export class TenantDataKey implements KeySource {
     return this.wrapping.boxOf(stored);
   }
 
+  /** Where the wrapped key is, and what a value read there opens to, as `box()` answers a read. */
+  readAlong(): { key: string; boxOf(stored: string | null): SecretBox } {
+    return {
+      key: this.key,
+      boxOf: (stored) => (stored === null ? this.master : this.wrapping.boxOf(stored)),
+    };
+  }
+
   /** Wraps the data key with the current master key when an older one wrapped it; true when it did. */
   async rewrap(): Promise<boolean> {
     const stored = await this.coordinator.client.get(this.key);
