@@ -1,3 +1,4 @@
+import { executionAsyncId } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -178,6 +179,25 @@ describe('file connection store', () => {
       later = sleep(30).then(() => store.withConnectionLock('later', () => stat(lock)));
     });
     await expect(later).resolves.toBeDefined(); // its own lock file, not the finished hold
+  });
+
+  it('a finished hold leaves no promise hook on, which would tax every later promise of the process', async () => {
+    // Without a hook, a promise's continuation runs with no async id of its own (0).
+    const asyncIdAfterAwait = async () => {
+      await null;
+      return executionAsyncId();
+    };
+    expect(await asyncIdAfterAwait()).toBe(0);
+    const store = new FileConnectionStore(home);
+    await store.put(connection('hooked', 'one'));
+    let insideId = 0;
+    await store.withConnectionLock('hooked', async () => {
+      insideId = await asyncIdAfterAwait();
+      await store.put(connection('hooked', 'two'));
+    });
+    expect(insideId).not.toBe(0); // the hold itself is tracked while it runs
+    expect(await asyncIdAfterAwait()).toBe(0);
+    expect((await store.get('hooked'))?.secrets.accessToken).toBe('two');
   });
 
   it('a holder keeps its lock fresh however long its work takes, so no one breaks it as stale', async () => {
