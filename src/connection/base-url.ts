@@ -42,7 +42,17 @@ export function joinUrl(
   endpoint: string,
   query?: Record<string, string | number | undefined>,
 ): URL {
-  const url = new URL(base.replace(/\/+$/, '') + endpoint);
+  const joined = base.replace(/\/+$/, '') + endpoint;
+  if (!endpoint.includes('?') && !endpoint.includes('#')) {
+    // Serialized as searchParams.set would (one value per name), without the URL re-serializing itself per value.
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) params.set(key, String(value));
+    }
+    const search = params.toString();
+    return new URL(search === '' ? joined : `${joined}?${search}`);
+  }
+  const url = new URL(joined);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }

@@ -12,7 +12,7 @@ import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
 import { classifyException } from './classify-failures.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
 import type { RateLimitSnapshot } from './rate-limit.js';
-import type { Cancellation, Wire, WireAnswer } from './wire.js';
+import { type Cancellation, RawHeaders, type Wire, type WireAnswer } from './wire.js';
 
 /** The time limit of one attempt, and the caller's signal, as one cancellation. */
 interface AttemptDeadline {
@@ -100,11 +100,17 @@ async function readCapped(answer: WireAnswer, where: string, limitBytes: number)
   return raw;
 }
 
+/** The last content type `isBinaryType` read and its verdict: a provider answers with one type, call after call. */
+let lastType: { contentType: string; binary: boolean } | undefined;
+
 /** A media type that is not JSON or text: images, PDFs, archives, `application/octet-stream`. */
 function isBinaryType(contentType: string | null): boolean {
   if (!contentType) return false;
+  if (lastType?.contentType === contentType) return lastType.binary;
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return !/^text\/|json|xml|javascript|x-www-form-urlencoded/.test(type);
+  const binary = !/^text\/|json|xml|javascript|x-www-form-urlencoded/.test(type);
+  lastType = { contentType, binary };
+  return binary;
 }
 
 /**
@@ -171,6 +177,8 @@ export interface AttemptOptions {
  */
 function headersQuoteSecret(headers: Headers, secrets: string[]): boolean {
   if (secrets.length === 0) return false;
+  // The dispatcher's headers join their values unsorted, which Headers' iteration would sort first.
+  if (headers instanceof RawHeaders) return mentionsSecret(headers.joinedValues(), secrets);
   let values = '';
   headers.forEach((value) => {
     values += `${value}\n`;

@@ -143,10 +143,22 @@ export interface PrepareOptions {
  * tenants' paths on the same host.
  */
 export function baseScope(baseUrl: string): (url: URL) => boolean {
-  const base = new URL(baseUrl);
-  const basePath = `${base.pathname.replace(/\/+$/, '')}/`;
-  return (url) => url.origin === base.origin && url.pathname.startsWith(basePath);
+  let scope = scopes.get(baseUrl);
+  if (!scope) {
+    const base = new URL(baseUrl);
+    const { origin } = base;
+    const basePath = `${base.pathname.replace(/\/+$/, '')}/`;
+    scope = (url) => url.origin === origin && url.pathname.startsWith(basePath);
+    // A process serving many connections forgets them all rather than grow without bound.
+    if (scopes.size >= SCOPES_LIMIT) scopes.clear();
+    scopes.set(baseUrl, scope);
+  }
+  return scope;
 }
+
+/** Each base URL's scope, parsed once: every request of every invocation asks for its connection's. */
+const scopes = new Map<string, (url: URL) => boolean>();
+const SCOPES_LIMIT = 1000;
 
 /**
  * Builds what goes on the wire for a step's request, with the credentials of

@@ -208,6 +208,17 @@ export class RawHeaders implements Headers {
     delete this.#raw[name.toLowerCase()];
   }
 
+  /** Every value, each followed by a newline, in no particular order: for a search, without `entries`' sort. */
+  joinedValues(): string {
+    let joined = '';
+    for (const name in this.#raw) {
+      const value = this.#raw[name];
+      if (value === undefined) continue;
+      joined += `${typeof value === 'string' ? value : value.join(', ')}\n`;
+    }
+    return joined;
+  }
+
   *entries(): IterableIterator<[string, string]> {
     for (const name of Object.keys(this.#raw).sort()) {
       const value = this.get(name);

@@ -57,6 +57,16 @@ describe('RawHeaders reads like the Headers fetch gives', () => {
     expect([...new RawHeaders(RAW).keys()]).toEqual([...new Set(names)]);
   });
 
+  it('joins every value for a secret search, each on a line of its own, set-cookie and repeats included', () => {
+    const lines = new RawHeaders(RAW).joinedValues().split('\n');
+    expect(lines.pop()).toBe('');
+    const expected: string[] = [];
+    new RawHeaders(RAW).forEach((value) => {
+      expected.push(value);
+    });
+    expect(lines.sort()).toEqual(expected.sort());
+  });
+
   it('changes only its own copy', () => {
     const record = { 'x-a': '1' };
     const headers = new RawHeaders(record);
