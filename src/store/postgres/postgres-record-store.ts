@@ -2,6 +2,7 @@ import { NotFoundError, TamperedRecordError, TimeoutError } from '../../errors/i
 import type { TenantId } from '../../tenants/tenant-id.js';
 import type { RecordStore } from '../record-store.js';
 import { nextVersion, type RecordShape, type RekeyCounts } from '../sealed/encrypted-records.js';
+import { OpenedRecords } from '../sealed/opened-records.js';
 import { type SealedRecord, SealedRecords } from '../sealed/sealed-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import type { PostgresDataKey } from './postgres-data-key.js';
@@ -43,6 +44,8 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
    * it seals and opens with the key the database holds now.
    */
   private box: SecretBox | undefined;
+  /** What lookups opened, kept while the stored bytes and the box stay the same. */
+  private readonly opened: OpenedRecords<T>;
 
   constructor(protected readonly scope: PostgresRecordScope<T>) {
     this.rows = new SealedRows(scope.table);
@@ -52,6 +55,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
       kind: scope.shape.kind,
       noun: scope.shape.noun,
     });
+    this.opened = new OpenedRecords(this.sealing, () => this.box, scope.shape.join.bind(scope.shape));
   }
 
   private open(id: string, stored: SealedRecord, floor: number): T {
@@ -70,7 +74,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     const found = await this.rows.readWithKey(sessions, tenant, id);
     if (!found) return undefined;
     this.box = this.scope.keys.boxOf(found.wrappedKey);
-    return this.open(id, found.stored, floor);
+    return this.opened.open(id, found.stored, floor);
   }
 
   async list(): Promise<T[]> {

@@ -1,6 +1,7 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js';
 import { NotFoundError, TimeoutError } from '../../errors/index.js';
+import { OpenedRecords } from './opened-records.js';
 import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
 import { type SealedRecord, SealedRecords } from './sealed-records.js';
 import { isDataKeyId, SecretBox } from './secret-box.js';
@@ -79,6 +80,8 @@ export class EncryptedRecords<T> {
   private readonly sealing: SealedRecords;
   private readonly keys: KeySource;
   private box: SecretBox | undefined;
+  /** What lookups opened, kept while the stored bytes and the box stay the same. */
+  private readonly opened: OpenedRecords<T>;
 
   constructor(
     private readonly coordinator: RedisCoordinator,
@@ -94,6 +97,7 @@ export class EncryptedRecords<T> {
       kind: shape.kind,
       noun: shape.noun,
     });
+    this.opened = new OpenedRecords(this.sealing, () => this.box, shape.join.bind(shape));
   }
 
   private keyOf(id: string): string {
@@ -181,7 +185,7 @@ export class EncryptedRecords<T> {
     }
     const floor = this.sealing.floor(id);
     const stored = await this.readWithKey(id, along);
-    return stored && this.open(id, stored, floor, false);
+    return stored && this.opened.open(id, stored, floor);
   }
 
   async ids(): Promise<string[]> {

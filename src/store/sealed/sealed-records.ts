@@ -128,6 +128,23 @@ export class SealedRecords {
     stored: SealedRecord,
     floor: number,
   ): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> } {
+    const version = this.checkVersion(id, stored, floor);
+    const secrets = this.openSecrets(id, stored);
+    this.remember(id, version);
+    return { publicPart: parsePublicPart(stored.publicJson, this.context(id)), secrets };
+  }
+
+  /**
+   * What `open` checks and records besides the seal, for a record whose seal
+   * this process has already opened as stored, byte for byte, with the same
+   * box (`OpenedRecords`): its format, and that it is no older than `floor`.
+   * @throws TamperedRecordError `rolled_back` or `unsealed_format`.
+   */
+  reopen(id: string, stored: SealedRecord, floor: number): void {
+    this.remember(id, this.checkVersion(id, stored, floor));
+  }
+
+  private checkVersion(id: string, stored: SealedRecord, floor: number): number {
     if (!this.isCurrentFormat(stored)) {
       throw new TamperedRecordError(
         `The ${this.context(id)} was stored before its public fields were sealed with its secrets, so nothing vouches for where they would be sent: check its fields (\`toolsteps connections list\`), then seal it with \`toolsteps connections rekey --trust-unsealed\`.`,
@@ -143,9 +160,7 @@ export class SealedRecords {
         { context: { record: this.context(id) } },
       );
     }
-    const secrets = this.openSecrets(id, stored);
-    this.remember(id, version);
-    return { publicPart: parsePublicPart(stored.publicJson, this.context(id)), secrets };
+    return version;
   }
 
   /** A record of the earlier format, trusted on the operator's word (`connections rekey --trust-unsealed`). */

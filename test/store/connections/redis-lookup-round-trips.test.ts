@@ -52,4 +52,24 @@ describe.skipIf(!enabled)('a Redis connection lookup is one round trip (Redis)',
     expect(await globex.get('support')).toBeUndefined();
     expect(await stores.connections.get('own')).toBeUndefined();
   });
+
+  it('a record a lookup opened before is still refused once changed in the store, or rolled back', async () => {
+    const { client } = stores.coordinator;
+    const hashOf = (id: string) => stores.coordinator.key('conn', id);
+    await stores.connections.put(acmeConnection('rolled'));
+    expect((await stores.connections.get('rolled'))?.id).toBe('rolled');
+    const older = await client.hgetall(hashOf('rolled'));
+    await stores.connections.update('rolled', (current) => ({ ...current, label: 'Renamed' }));
+    await client.hset(hashOf('rolled'), older);
+    await expect(stores.connections.get('rolled')).rejects.toMatchObject({ problem: 'rolled_back' });
+
+    await stores.connections.put(acmeConnection('edited'));
+    const opened = await stores.connections.get('edited');
+    opened!.secrets.accessToken = 'changed by the caller';
+    expect((await stores.connections.get('edited'))?.secrets.accessToken).toBe('token-of-edited');
+    const part = JSON.parse((await client.hget(hashOf('edited'), 'public')) as string);
+    part.fields.baseUrl = 'https://attacker.example';
+    await client.hset(hashOf('edited'), 'public', JSON.stringify(part));
+    await expect(stores.connections.get('edited')).rejects.toMatchObject({ problem: 'altered' });
+  });
 });

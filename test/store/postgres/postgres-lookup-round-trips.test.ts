@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sqlLiteral } from '../../../src/store/postgres/sql-literal.js';
 import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
-import { postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
+import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 
 const enabled = await postgresSuiteEnabled();
 const [a, b] = [parseTenantId('acme'), parseTenantId('globex')];
@@ -55,5 +55,16 @@ describe.skipIf(!enabled)('a Postgres lookup is one round trip (Postgres)', () =
     } finally {
       await client.end();
     }
+  });
+
+  it('a record a lookup opened before is still refused once changed in the store', async () => {
+    const connections = suite.stores.forTenant(a).connections;
+    await connections.put(acmeConnection('edited'));
+    expect((await connections.get('edited'))?.id).toBe('edited');
+    await asSuperuser(
+      suite.database.name,
+      `UPDATE toolsteps.connections SET public_json = replace(public_json, '"acme"', '"evil"') WHERE id = 'edited'`,
+    );
+    await expect(connections.get('edited')).rejects.toMatchObject({ problem: 'altered' });
   });
 });
