@@ -201,23 +201,13 @@ export class RedisCoordinator implements Coordinator {
     return { added: added === 1, total: Number(total) };
   }
 
-  /**
-   * A string and a hash, by their full keys, in one round trip: a stored
-   * record's read with its tenant's data key, which is most of what a shared
-   * connection store costs an invocation.
-   */
-  async readValueAndHash(
-    valueKey: string,
-    hashKey: string,
-  ): Promise<{ value: string | null; hash: Record<string, string> }> {
+  /** A string and a hash by their full keys, in one round trip: a stored record's read with its tenant's data key. */
+  async readValueAndHash(valueKey: string, hashKey: string) {
     const [value, flat] = (await this.script('tsReadValueAndHash', valueKey, hashKey)) as [
       string | null,
       string[],
     ];
-    const hash: Record<string, string> = {};
-    for (let index = 0; index + 1 < flat.length; index += 2)
-      hash[flat[index] as string] = flat[index + 1] as string;
-    return { value: value ?? null, hash };
+    return { value: value ?? null, hash: scripts.hashOfPairs(flat) };
   }
 
   async getValue(key: string): Promise<string | undefined> {

@@ -189,3 +189,11 @@ return redis.call('DEL', KEYS[1])`;
  */
 export const READ_VALUE_AND_HASH = `
 return {redis.call('GET', KEYS[1]), redis.call('HGETALL', KEYS[2])}`;
+
+/** A hash as HGETALL answers it inside a script (field, value, field, value, ...), as a record. */
+export function hashOfPairs(flat: readonly string[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    hash[flat[index] as string] = flat[index + 1] as string;
+  return hash;
+}

@@ -9,6 +9,7 @@ import {
 } from '../errors/index.js';
 import type { Logger } from '../logger.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
+import { isBinaryType } from './binary-type.js';
 import { classifyException } from './classify-failures.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
 import type { RateLimitSnapshot } from './rate-limit.js';
@@ -98,19 +99,6 @@ async function readCapped(answer: WireAnswer, where: string, limitBytes: number)
   const raw = await answer.read(limitBytes);
   if (raw === undefined) throw tooLarge(where, answer.status, limitBytes);
   return raw;
-}
-
-/** The last content type `isBinaryType` read and its verdict: a provider answers with one type, call after call. */
-let lastType: { contentType: string; binary: boolean } | undefined;
-
-/** A media type that is not JSON or text: images, PDFs, archives, `application/octet-stream`. */
-function isBinaryType(contentType: string | null): boolean {
-  if (!contentType) return false;
-  if (lastType?.contentType === contentType) return lastType.binary;
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const binary = !/^text\/|json|xml|javascript|x-www-form-urlencoded/.test(type);
-  lastType = { contentType, binary };
-  return binary;
 }
 
 /**

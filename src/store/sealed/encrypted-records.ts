@@ -2,8 +2,8 @@ import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js';
 import { NotFoundError, TimeoutError } from '../../errors/index.js';
 import { OpenedRecords } from './opened-records.js';
-import { isWholeRecord, listPublicRecords, recordIndexKey } from './public-records.js';
-import { type SealedRecord, SealedRecords } from './sealed-records.js';
+import { listPublicRecords, recordIndexKey } from './public-records.js';
+import { type SealedRecord, SealedRecords, sealedRecordOf } from './sealed-records.js';
 import { isDataKeyId, SecretBox } from './secret-box.js';
 
 /** How a record splits into what anyone may read and what only the key opens. */
@@ -46,23 +46,10 @@ export interface KeySource {
   /** `forWriting`: the box will seal, so a key made on first use must be made now. */
   box(forWriting?: boolean): Promise<SecretBox>;
   /**
-   * Where the key is stored in Redis and the box a value read from there
-   * (null: none) opens to, as `box()` would answer: so a record's read
-   * fetches its key in the same round trip.
+   * Where the key is in Redis and the box a value read there (null: none) opens
+   * to, as `box()` would answer: a record's read fetches its key in the same round trip.
    */
   readAlong?(): { key: string; boxOf(stored: string | null): SecretBox };
-}
-
-/** A record's hash as read, or undefined when it is not a whole record. */
-function sealedRecordOf(hash: Record<string, string>): SealedRecord | undefined {
-  if (!isWholeRecord(hash)) return undefined;
-  return {
-    publicJson: hash.public as string,
-    kid: hash.kid as string,
-    version: hash.version ?? '',
-    sealed: hash.secrets as string,
-    format: hash.format,
-  };
 }
 
 /** A change that lost its compare-and-set this many times in a row is contended beyond reason. */
@@ -80,7 +67,6 @@ export class EncryptedRecords<T> {
   private readonly sealing: SealedRecords;
   private readonly keys: KeySource;
   private box: SecretBox | undefined;
-  /** What lookups opened, kept while the stored bytes and the box stay the same. */
   private readonly opened: OpenedRecords<T>;
 
   constructor(
@@ -106,20 +92,6 @@ export class EncryptedRecords<T> {
 
   private async read(id: string): Promise<SealedRecord | undefined> {
     return sealedRecordOf(await this.coordinator.client.hgetall(this.keyOf(id)));
-  }
-
-  /**
-   * Reads a record and its key in one round trip (one script, GET then
-   * HGETALL, as the two calls ran before), and opens the box as `ready`
-   * would: a stored connection's lookup, on every invocation.
-   */
-  private async readWithKey(
-    id: string,
-    along: NonNullable<ReturnType<NonNullable<KeySource['readAlong']>>>,
-  ): Promise<SealedRecord | undefined> {
-    const { value, hash } = await this.coordinator.readValueAndHash(along.key, this.keyOf(id));
-    this.useBox(along.boxOf(value), false);
-    return sealedRecordOf(hash);
   }
 
   private open(id: string, stored: SealedRecord, floor: number, legacy: boolean): T {
@@ -183,8 +155,11 @@ export class EncryptedRecords<T> {
       await this.ready();
       return (await this.readOpened(id))?.record;
     }
+    // The record and its key in one round trip (a script: GET, then HGETALL); the box is chosen as `ready` would.
     const floor = this.sealing.floor(id);
-    const stored = await this.readWithKey(id, along);
+    const { value, hash } = await this.coordinator.readValueAndHash(along.key, this.keyOf(id));
+    this.useBox(along.boxOf(value), false);
+    const stored = sealedRecordOf(hash);
     return stored && this.opened.open(id, stored, floor);
   }
 

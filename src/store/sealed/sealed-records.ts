@@ -1,5 +1,5 @@
 import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
-import { parsePublicPart } from './public-records.js';
+import { isWholeRecord, parsePublicPart } from './public-records.js';
 import { isDataKeyId, type SecretBox } from './secret-box.js';
 
 /** A record as stored: its public part as written, its sealed secrets, and what the seal is bound to. */
@@ -10,6 +10,18 @@ export interface SealedRecord {
   sealed: string;
   /** Absent on records written before public parts were bound to the seal. */
   format?: string | undefined;
+}
+
+/** A record's hash as read, or undefined when it is not a whole record. */
+export function sealedRecordOf(hash: Record<string, string>): SealedRecord | undefined {
+  if (!isWholeRecord(hash)) return undefined;
+  return {
+    publicJson: hash.public as string,
+    kid: hash.kid as string,
+    version: hash.version ?? '',
+    sealed: hash.secrets as string,
+    format: hash.format,
+  };
 }
 
 /**
