@@ -203,11 +203,8 @@ export class RedisCoordinator implements Coordinator {
 
   /** A string and a hash by their full keys, in one round trip: a stored record's read with its tenant's data key. */
   async readValueAndHash(valueKey: string, hashKey: string) {
-    const [value, flat] = (await this.script('tsReadValueAndHash', valueKey, hashKey)) as [
-      string | null,
-      string[],
-    ];
-    return { value: value ?? null, hash: scripts.hashOfPairs(flat) };
+    const reply = (await this.script('tsReadValueAndHash', valueKey, hashKey)) as [string | null, string[]];
+    return { value: reply[0] ?? null, hash: scripts.hashOfPairs(reply[1]) };
   }
 
   async getValue(key: string): Promise<string | undefined> {
