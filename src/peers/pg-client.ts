@@ -13,6 +13,8 @@ export interface PgClient {
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgResult<Row>>;
   /** Gives the client back to its pool; with an error, the pool closes it instead (its session is suspect). */
   release(error?: Error | boolean): void;
+  /** A string as a quoted SQL literal, node-postgres's own escaping: for the one statement that cannot carry parameters. */
+  escapeLiteral(value: string): string;
 }
 
 /** The part of a node-postgres pool (`import('pg').Pool`) the Postgres store uses. */

@@ -2,7 +2,6 @@ import type { PgClient } from '../../peers/pg-client.js';
 import type { TenantId } from '../../tenants/tenant-id.js';
 import type { SealedRecord } from '../sealed/sealed-records.js';
 import { SCHEMA } from './migrations/migration.js';
-import { sqlLiteral } from './sql-literal.js';
 import type { TenantSessions } from './tenant-sessions.js';
 
 /** A row as stored: the columns `SealedRecords` reads, the version as text (bigint comes back as a string). */
@@ -68,9 +67,9 @@ export class SealedRows {
     // One statement in one round trip with the tenant (`readInTenant`), so its values are literals.
     const rows = await sessions.readInTenant<SealedRow & { wrapped: string | null }>(
       tenant,
-      `SELECT ${JOINED_COLUMNS}, k.wrapped
+      (literal) => `SELECT ${JOINED_COLUMNS}, k.wrapped
          FROM ${this.table} r LEFT JOIN ${SCHEMA}.data_keys k ON k.tenant = r.tenant
-        WHERE r.tenant = ${sqlLiteral(tenant)} AND r.id = ${sqlLiteral(id)}`,
+        WHERE r.tenant = ${literal(tenant)} AND r.id = ${literal(id)}`,
     );
     const row = rows[0];
     return row ? { stored: recordOf(row), wrappedKey: row.wrapped ?? undefined } : undefined;

@@ -38,11 +38,15 @@ export class TenantSessions {
    * one simple query, which Postgres runs as one implicit transaction, so
    * the tenant, local to it, is set before `select` is planned and is gone
    * when it ends, as in `inTenant`. A simple query carries no parameters:
-   * `select` holds its values as literals (`sqlLiteral`). Resolves
+   * `select` is made with the client's `escapeLiteral` (node-postgres's
+   * own escaping), which it must use for every value. Resolves
    * `select`'s rows. Three round trips (BEGIN and the tenant, the read,
    * COMMIT) were most of a stored connection's lookup.
    */
-  async readInTenant<Row>(tenant: TenantId, select: string): Promise<Row[]> {
+  async readInTenant<Row>(
+    tenant: TenantId,
+    select: (literal: (value: string) => string) => string,
+  ): Promise<Row[]> {
     const checked = parseTenantId(tenant);
     const client = await this.pool.connect().catch((error: unknown) => {
       throw postgresFailure(this.where, error);
@@ -51,7 +55,7 @@ export class TenantSessions {
     try {
       // Two statements answer two results (node-postgres resolves an array for a simple query of several).
       const results = (await client.query(
-        `SELECT set_config('app.tenant', '${checked}', true); ${select}`,
+        `SELECT set_config('app.tenant', '${checked}', true); ${select((value) => client.escapeLiteral(value))}`,
       )) as unknown as PgResult<Row>[];
       return results[1]?.rows ?? [];
     } catch (error) {
