@@ -1,8 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '../agents/mcp/http-guard.js';
 import { systemClock } from '../clock.js';
-import { InputError } from '../errors/index.js';
 import { packageVersion } from '../files/package-root.js';
 import { requestTarget } from '../http/request-target.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
