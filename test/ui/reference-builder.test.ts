@@ -232,6 +232,17 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await page.keyboard.press('Enter');
     const outcome = page.locator('#step-form').getByRole('region', { name: 'Test result' });
     await expect.poll(() => outcome.textContent()).toMatch(/Ran in/);
+    // Re-point a variable from the keyboard: its JSONPath box, then back through its name box and the rows to a value in the tree.
+    await pressTabUntil('JSONPath for ticket_id');
+    for (
+      let press = 0;
+      press < 120 && !/^Add variable for \$\.ticket\.subject: /.test(await focusedName());
+      press += 1
+    )
+      await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const mapper = page.getByRole('textbox', { name: 'JSONPath for ticket_id' });
+    await expect.poll(() => mapper.inputValue()).toBe('$.ticket.subject');
     await expectNoSeriousViolations('create-ticket-keyboard');
   });
 

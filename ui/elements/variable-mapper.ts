@@ -6,8 +6,9 @@ import { ToolstepsElement } from '../kit/toolsteps-element.js';
 /**
  * `<toolsteps-variable-mapper>`: a step's sample output (or a trigger's
  * sample event) as a tree; clicking a value adds a variable holding its
- * JSONPath, or, right after a variable's JSONPath box had the focus, points
- * that variable at it. The default mapping is shown as rows to rename,
+ * JSONPath, or, once a variable's JSONPath box has had the focus, points
+ * that variable at it (until a value is chosen or Escape is pressed, so a
+ * keyboard user can move back through the rows to the tree). The default mapping is shown as rows to rename,
  * re-point or remove, and more can be added by hand.
  *
  * Properties: `sample` (the JSON to show), `defaults` (name to JSONPath:
@@ -92,9 +93,10 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
     );
     this.#showTree();
     this.#showRows();
-    this.root.addEventListener('focusin', (event) => {
-      if (!(event.target as HTMLElement).matches('button.value, input[data-kind="path"]'))
-        this.#pathRow = undefined;
+    // The JSONPath box focused last stays the target while a keyboard user tabs (or shift-tabs past
+    // the row's name box) on the way to the tree; another path box takes it over, Escape ends it.
+    this.root.addEventListener('keydown', (event) => {
+      if ((event as KeyboardEvent).key === 'Escape') this.#pathRow = undefined;
     });
   }
 
@@ -158,7 +160,7 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
             autocomplete: 'off',
             spellcheck: false,
             onfocus: () => {
-              this.#pathRow = kind === 'path' ? index : undefined;
+              if (kind === 'path') this.#pathRow = index;
             },
             oninput: (event: Event) => {
               row[kind] = (event.target as HTMLInputElement).value;
@@ -185,6 +187,8 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
                 'aria-label': `Remove variable ${row.name || index + 1}`,
                 onclick: () => {
                   this.#rows.splice(index, 1);
+                  // Rows after it move up: the remembered box is no longer the one it was.
+                  this.#pathRow = undefined;
                   this.#showRows();
                   this.#changed();
                 },
