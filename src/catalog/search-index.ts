@@ -31,7 +31,15 @@ export class SearchIndex<Item extends Searchable> {
   private readonly vocabulary: string[];
   /** Each item's place in id order: ties are broken by it, with no string compared per query. */
   private readonly idOrder: Uint32Array;
-  private buffers: { sums: Float64Array; matched: Uint32Array; termBest: Float64Array } | undefined;
+  private buffers:
+    | {
+        sums: Float64Array;
+        matched: Uint32Array;
+        termBest: Float64Array;
+        touched: Uint32Array;
+        reached: Uint32Array;
+      }
+    | undefined;
 
   constructor(
     private readonly items: readonly Item[],
@@ -67,19 +75,21 @@ export class SearchIndex<Item extends Searchable> {
   rank(query: string, limit: number): { item: Item; score: number }[] {
     const terms = queryTerms(query);
     if (!terms.length || limit <= 0) return [];
-    const { sums, matched, termBest } = this.scratch();
-    const touched: number[] = [];
+    const { sums, matched, termBest, touched, reached } = this.scratch();
+    let touchedCount = 0;
     for (const term of terms) {
-      const reached = this.bestWeights(term, termBest);
-      for (const index of reached) {
-        if (matched[index] === 0) touched.push(index);
+      const reachedCount = this.bestWeights(term, termBest, reached);
+      for (let at = 0; at < reachedCount; at += 1) {
+        const index = reached[at] as number;
+        if (matched[index] === 0) touched[touchedCount++] = index;
         sums[index] = (sums[index] as number) + (termBest[index] as number);
         matched[index] = (matched[index] as number) + 1;
         termBest[index] = 0;
       }
     }
     const top = new TopHits(limit, this.idOrder);
-    for (const index of touched) {
+    for (let at = 0; at < touchedCount; at += 1) {
+      const index = touched[at] as number;
       top.offer(index, finalScore(sums[index] as number, matched[index] as number, terms.length));
       sums[index] = 0;
       matched[index] = 0;
@@ -90,24 +100,28 @@ export class SearchIndex<Item extends Searchable> {
   /** Buffers one query fills and leaves zeroed: `rank` runs to its end before another can start. */
   private scratch() {
     const size = this.items.length;
+    // Lists of item indexes too, filled from the start each query: a broad query reaches thousands
+    // of items, and arrays made per query were garbage the collector stopped searches to sweep.
     this.buffers ??= {
       sums: new Float64Array(size),
       matched: new Uint32Array(size),
       termBest: new Float64Array(size),
+      touched: new Uint32Array(size),
+      reached: new Uint32Array(size),
     };
     return this.buffers;
   }
 
   /**
    * One term's best weight in each item it matches, written into `bests`
-   * (zero elsewhere); answers the items reached. A whole word (the term, its
+   * (zero elsewhere); the items reached go into `reached`, and their count is the answer. A whole word (the term, its
    * stem, or a word whose plural-less form is the stem) earns its weight, a
    * word the term starts earns half. Where a place has both, the whole
    * word's weight is the larger, so taking the maximum is `scoreStep`'s rule.
    */
-  private bestWeights(term: string, bests: Float64Array): number[] {
+  private bestWeights(term: string, bests: Float64Array, reached: Uint32Array): number {
     const stem = stemOf(term);
-    const reached: number[] = [];
+    let count = 0;
     const raise = (token: string, factor: number) => {
       const posting = this.postings.get(token);
       if (!posting) return;
@@ -116,7 +130,7 @@ export class SearchIndex<Item extends Searchable> {
         const index = items[at] as number;
         const weight = (weights[at] as number) * factor;
         const current = bests[index] as number;
-        if (current === 0) reached.push(index);
+        if (current === 0) reached[count++] = index;
         if (current < weight) bests[index] = weight;
       }
     };
@@ -126,7 +140,7 @@ export class SearchIndex<Item extends Searchable> {
         raise(this.vocabulary[at] as string, 0.5);
       }
     }
-    return reached;
+    return count;
   }
 }
 
