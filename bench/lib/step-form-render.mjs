@@ -3,19 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleUi } from '../../scripts/bundle-ui.mjs';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium.mjs';
 
-/** Debian's Chromium, driven by playwright-core, with the browser tests' flags (test/ui/support/chromium.ts). */
-const CHROMIUM = process.env.TOOLSTEPS_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const STEP = 'ticketing.create_ticket';
 
 /**

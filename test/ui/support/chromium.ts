@@ -3,25 +3,16 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../../scripts/chromium.mjs';
 
 /**
  * Headless Chromium for the browser tests: Debian's package at
  * /usr/bin/chromium (browsers cannot be downloaded here; .ci/run installs it
  * with apt when missing), driven by playwright-core, with the flags that
- * work on this closed network (no background networking, no component
- * updates, no QUIC) and a fresh profile per launch.
+ * work on this closed network (scripts/chromium.mjs, shared with the bench)
+ * and a fresh profile per launch.
  */
-export const CHROMIUM = process.env.TOOLSTEPS_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM, CHROMIUM_FLAGS };
 
 export interface Browser {
   context: BrowserContext;
