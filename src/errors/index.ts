@@ -11,16 +11,8 @@ export { AbortedError } from './aborted-error.js';
 export { AuthError } from './auth-error.js';
 export { CreditError } from './credit-error.js';
 export { EncryptionKeyError, type EncryptionKeyProblem } from './encryption-key-error.js';
-export type {
-  CreditRange,
-  CreditsSpent,
-  ErrorCode,
-  ErrorInit,
-  ErrorJson,
-  FieldIssue,
-  Outcome,
-  Sent,
-} from './error-fields.js';
+// The fields every error carries, and the types that name them: all public.
+export type * from './error-fields.js';
 export { InputError } from './input-error.js';
 export { NetworkError } from './network-error.js';
 export { NotFoundError } from './not-found-error.js';
