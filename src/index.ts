@@ -1,12 +1,15 @@
 /**
  * The public API of toolsteps. Everything an embedder needs is listed here
- * explicitly; anything not exported is internal and may change.
+ * explicitly; anything not exported is internal and may change. It holds
+ * the step authors' kit whole (`toolsteps/kit`, listed in src/kit/index.ts):
+ * what defines a step, an integration or a trigger is public to embedders
+ * too, and one list keeps the two entries from drifting apart.
  *
  * @module toolsteps
  */
 
 export { buildManifest, type Manifest, serializeManifest } from './catalog/manifest.js';
-export { Registry, type SearchHit, type TriggerSearchHit } from './catalog/registry.js';
+export type { SearchHit, TriggerSearchHit } from './catalog/registry.js';
 export { type Clock, ManualClock, systemClock } from './clock.js';
 export { validateBaseUrl } from './connection/base-url.js';
 export {
@@ -61,9 +64,10 @@ export {
   ToolstepsError,
 } from './errors/index.js';
 export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/dispatcher-wire.js';
-export type { HttpClient, HttpRequest, HttpResponse } from './http/http-client.js';
 export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
 export type { RetryOptions } from './http/retries.js';
+// The step authors' kit, whole (see above).
+export * from './kit/index.js';
 export { type Logger, MemoryLogger, silentLogger } from './logger.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
 export { AccountField, AccountFieldType } from './options/account-fields.js';
@@ -79,23 +83,6 @@ export {
   type RuntimeOptions,
   type Transport,
 } from './runtime/runtime.js';
-export { defineApiCallStep } from './step/api-call-step.js';
-export {
-  defineIntegration,
-  type HttpMethod,
-  type Integration,
-  type IntegrationDefinition,
-} from './step/define-integration.js';
-export {
-  type AnyStep,
-  type CreditEstimate,
-  type CreditRule,
-  defineStep,
-  type Step,
-  type StepAccess,
-  type StepContext,
-  type StepDefinition,
-} from './step/define-step.js';
 export { type AuditQuery, AuditRecord, type AuditTrail } from './store/audit/audit-trail.js';
 export { FileAuditTrail } from './store/audit/file-audit-trail.js';
 export { MemoryAuditTrail } from './store/audit/memory-audit-trail.js';
@@ -148,21 +135,6 @@ export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/
 export { TOKEN_KEY_VARIABLE, TokenKey } from './tenants/token-key.js';
 export { MemoryTokenRevocations, type TokenRevocations } from './tenants/token-revocations.js';
 export { type VerifyTokenOptions, verifyToken } from './tenants/verify-token.js';
-export {
-  type AnyTrigger,
-  type Constraints,
-  defineTrigger,
-  type EventFacts,
-  type EventTimeSource,
-  type ProviderContext,
-  type ProvisionContext,
-  type ProvisionResult,
-  type RawDelivery,
-  type RemoveContext,
-  type SignatureScheme,
-  type Trigger,
-  type TriggerDefinition,
-} from './triggers/define-trigger.js';
 export { type Entitlements, requireTriggerPlan, TRIGGERS_PLAN } from './triggers/entitlements.js';
 export { toFetchHandler } from './triggers/intake/fetch-handler.js';
 export {
@@ -189,7 +161,6 @@ export {
   type PrunedWebhook,
   pruneOrphanWebhooks,
 } from './triggers/orphan-webhooks.js';
-export type { ListedWebhook, RemovalOutcome, RemovedItem } from './triggers/provider-webhook.js';
 export type { ProviderRemoval, SubscriptionRemoval } from './triggers/remove-at-provider.js';
 export {
   type PublicSubscription,
@@ -197,7 +168,7 @@ export {
   subscriptionUrl,
   toPublicSubscription,
 } from './triggers/subscription.js';
-export { timingSafeEqualText } from './triggers/timing-safe-equal.js';
+
 export type { HandOff, TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
 export {
   type CreateSubscriptionRequest,

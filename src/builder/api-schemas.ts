@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AnsweredOption } from '../options/answered-option.js';
 
 /**
  * The shapes every builder API request and response has, the one source of
@@ -111,13 +112,7 @@ export const OptionsRequest = z
   .meta({ id: 'OptionsRequest' });
 export const OptionsResponse = z
   .object({
-    options: z.array(
-      z.object({
-        value: z.union([z.string(), z.number(), z.boolean()]),
-        label: z.string(),
-        description: z.string().optional(),
-      }),
-    ),
+    options: z.array(AnsweredOption),
     nextCursor: z.string().nullable(),
     /** True when there were more choices than one answer holds and the rest was cut. */
     truncated: z.boolean(),

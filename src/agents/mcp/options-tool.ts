@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AnsweredOption } from '../../options/answered-option.js';
 import type { AgentTools } from '../agent-tools.js';
 import { objectJsonSchema } from '../json-schema.js';
 import type { McpTool } from './mcp-tool.js';
@@ -23,13 +24,7 @@ export const ListOptionsInput = z
   .strict();
 
 const ListOptionsOutput = z.object({
-  items: z.array(
-    z.object({
-      value: z.union([z.string(), z.number(), z.boolean()]),
-      label: z.string(),
-      description: z.string().optional(),
-    }),
-  ),
+  items: z.array(AnsweredOption),
   next_cursor: z.string().optional(),
   truncated: z.boolean(),
 });
