@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../clock.js';
 import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
 import { MemoryDedupeStore } from '../store/dedupe/memory-dedupe-store.js';
 import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
+import { getOrCreate } from '../values/get-or-create.js';
 import type {
   CoordinationStatus,
   Coordinator,
@@ -92,11 +93,10 @@ export class LocalCoordinator implements Coordinator {
 
   /** The windows of a scope and the real send times of its requests in flight. */
   private quota(scope: string) {
-    let found = this.quotas.get(scope);
-    if (!found) {
-      found = { windows: new Map<string, QuotaWindowState>(), inFlight: [] };
-      this.quotas.set(scope, found);
-    }
+    const found = getOrCreate(this.quotas, scope, () => ({
+      windows: new Map<string, QuotaWindowState>(),
+      inFlight: [],
+    }));
     const oldest = Date.now() - IN_FLIGHT_EXPIRY_MS;
     found.inFlight = found.inFlight.filter((sentAt) => sentAt > oldest);
     return found;
@@ -142,12 +142,7 @@ export class LocalCoordinator implements Coordinator {
   /** A coordinator of its own per tenant: nothing in this process's memory is shared between two. */
   forTenant(tenant: TenantId): LocalCoordinator {
     if (tenant === DEFAULT_TENANT) return this;
-    let found = this.tenants.get(tenant);
-    if (!found) {
-      found = new LocalCoordinator(this.timer);
-      this.tenants.set(tenant, found);
-    }
-    return found;
+    return getOrCreate(this.tenants, tenant, () => new LocalCoordinator(this.timer));
   }
 
   async status(): Promise<CoordinationStatus> {

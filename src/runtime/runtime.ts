@@ -13,6 +13,7 @@ import type { AnyStep } from '../step/define-step.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import type { TenantScopedStores } from '../tenants/tenant-stores.js';
+import { getOrCreate } from '../values/get-or-create.js';
 import { auditRun } from './audit-run.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
@@ -89,16 +90,12 @@ export class Runtime {
    * it, and with a shared coordinator by every worker.
    */
   gateFor(connectionId: string): Gate {
-    let gate = this.gates.get(connectionId);
-    if (!gate) {
+    return getOrCreate(this.gates, connectionId, () => {
       const limits = { clock: this.clock, maxWaitMs: this.settings.maxRateLimitWaitMs, logger: this.logger };
-      gate =
-        this.coordination?.mode === 'redis'
-          ? new SharedRateGate(this.coordination, `connection:${connectionId}`, limits)
-          : new RateGate(limits);
-      this.gates.set(connectionId, gate);
-    }
-    return gate;
+      return this.coordination?.mode === 'redis'
+        ? new SharedRateGate(this.coordination, `connection:${connectionId}`, limits)
+        : new RateGate(limits);
+    });
   }
 
   /**

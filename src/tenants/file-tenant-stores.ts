@@ -10,6 +10,7 @@ import {
 import { FileDedupeStore } from '../store/dedupe/file-dedupe-store.js';
 import { FileLimitStore, LIMITS_FILE } from '../store/limits/file-limit-store.js';
 import { FileSubscriptionStore } from '../store/subscriptions/file-subscription-store.js';
+import { getOrCreate } from '../values/get-or-create.js';
 import { FileTokenRevocations } from './file-token-revocations.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
@@ -59,10 +60,9 @@ export class FileTenantStores implements TenantStores {
   }
 
   forTenant(tenant: TenantId): FileTenantView {
-    const home = this.homeOf(tenant);
-    let found = this.views.get(tenant);
-    if (!found) {
-      found = {
+    return getOrCreate(this.views, tenant, () => {
+      const home = this.homeOf(tenant);
+      return {
         tenant,
         connections: new FileConnectionStore(home, this.options),
         subscriptions: new FileSubscriptionStore(home),
@@ -70,9 +70,7 @@ export class FileTenantStores implements TenantStores {
         audit: new FileAuditTrail(home),
         limits: new FileLimitStore(home),
       };
-      this.views.set(tenant, found);
-    }
-    return found;
+    });
   }
 
   /** Whether the tenant has a folder of subscriptions, without making stores for it: for ids that come from outside. */

@@ -1,6 +1,7 @@
 import { MemoryAuditTrail } from '../store/audit/memory-audit-trail.js';
 import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
 import { MemorySubscriptionStore } from '../store/subscriptions/memory-subscription-store.js';
+import { getOrCreate } from '../values/get-or-create.js';
 import { parseTenantId, type TenantId } from './tenant-id.js';
 import { MemoryLimitStore } from './tenant-limits.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
@@ -13,19 +14,13 @@ export class MemoryTenantStores implements TenantStores {
   readonly revocations = new MemoryTokenRevocations();
 
   forTenant(tenant: TenantId): TenantScopedStores {
-    const id = parseTenantId(tenant);
-    let found = this.views.get(id);
-    if (!found) {
-      found = {
-        tenant: id,
-        connections: new MemoryConnectionStore(),
-        subscriptions: new MemorySubscriptionStore(),
-        audit: new MemoryAuditTrail(),
-        limits: new MemoryLimitStore(),
-      };
-      this.views.set(id, found);
-    }
-    return found;
+    return getOrCreate(this.views, parseTenantId(tenant), (id) => ({
+      tenant: id,
+      connections: new MemoryConnectionStore(),
+      subscriptions: new MemorySubscriptionStore(),
+      audit: new MemoryAuditTrail(),
+      limits: new MemoryLimitStore(),
+    }));
   }
 
   /** Whether the tenant holds a subscription, without making stores for it: for ids that come from outside (a webhook's path). */

@@ -10,6 +10,7 @@ import { recordIndexKey } from '../store/sealed/public-records.js';
 import type { SecretBox } from '../store/sealed/secret-box.js';
 import { TenantDataKey } from '../store/sealed/tenant-data-key.js';
 import { RedisSubscriptionStore } from '../store/subscriptions/redis-subscription-store.js';
+import { getOrCreate } from '../values/get-or-create.js';
 import { deleteMatching, scanKeys } from './redis-key-scan.js';
 import { RedisTokenRevocations } from './redis-token-revocations.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
@@ -79,21 +80,18 @@ export class RedisTenantStores implements TenantStores {
   }
 
   private dataKey(tenant: TenantId): TenantDataKey {
-    let found = this.dataKeys.get(tenant);
-    if (!found) {
-      found = new TenantDataKey(this.coordinator.forTenant(tenant), this.master, tenant);
-      this.dataKeys.set(tenant, found);
-    }
-    return found;
+    return getOrCreate(
+      this.dataKeys,
+      tenant,
+      () => new TenantDataKey(this.coordinator.forTenant(tenant), this.master, tenant),
+    );
   }
 
   forTenant(tenant: TenantId): RedisTenantView {
-    const id = parseTenantId(tenant);
-    let found = this.views.get(id);
-    if (!found) {
+    return getOrCreate(this.views, parseTenantId(tenant), (id) => {
       const coordinator = this.coordinator.forTenant(id);
       const keys = this.dataKey(id);
-      found = {
+      return {
         tenant: id,
         coordinator,
         connections: new RedisConnectionStore(coordinator, keys, this.options, id),
@@ -101,9 +99,7 @@ export class RedisTenantStores implements TenantStores {
         audit: new RedisAuditTrail(coordinator, this.options.auditStreamLength),
         limits: new RedisLimitStore(coordinator),
       };
-      this.views.set(id, found);
-    }
-    return found;
+    });
   }
 
   /** Every tenant with a record or a data key, found by its keys (no secret is opened). */

@@ -4,6 +4,7 @@ import type { PgPool } from '../../peers/pg-client.js';
 import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tenants/tenant-stores.js';
+import { getOrCreate } from '../../values/get-or-create.js';
 import { SecretBox } from '../sealed/secret-box.js';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { SCHEMA } from './migrations/migration.js';
@@ -115,29 +116,20 @@ export class PostgresTenantStores implements TenantStores {
   }
 
   private dataKey(tenant: TenantId): PostgresDataKey {
-    let found = this.dataKeys.get(tenant);
-    if (!found) {
-      found = new PostgresDataKey(this.box, tenant);
-      this.dataKeys.set(tenant, found);
-    }
-    return found;
+    return getOrCreate(this.dataKeys, tenant, () => new PostgresDataKey(this.box, tenant));
   }
 
   forTenant(tenant: TenantId): PostgresScopedStores {
-    const checked = parseTenantId(tenant);
-    let view = this.views.get(checked);
-    if (!view) {
+    return getOrCreate(this.views, parseTenantId(tenant), (checked) => {
       const scope = { sessions: this.sessions, tenant: checked, keys: this.dataKey(checked) };
-      view = {
+      return {
         tenant: checked,
         connections: new PostgresConnectionStore(scope, this.locks),
         subscriptions: new PostgresSubscriptionStore(scope),
         audit: new PostgresAuditTrail(this.sessions, checked),
         limits: new PostgresLimitStore(this.sessions, checked),
       };
-      this.views.set(checked, view);
-    }
-    return view;
+    });
   }
 
   /** Whether the tenant holds a subscription, without making stores for it: for ids that come from outside (a webhook's path). */

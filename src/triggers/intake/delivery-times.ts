@@ -1,4 +1,5 @@
 import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
+import { getOrCreate } from '../../values/get-or-create.js';
 
 /** How often, at most, one subscription's last delivery time is written. */
 export const DELIVERY_TIME_EVERY_MS = 1_000;
@@ -34,11 +35,7 @@ export class DeliveryTimes {
 
   /** Notes a delivery to subscription `id` at `at` (epoch ms); never rejects. */
   async note(id: string, at: number): Promise<void> {
-    let slot = this.slots.get(id);
-    if (!slot) {
-      slot = { lastWriteAt: Number.NEGATIVE_INFINITY };
-      this.slots.set(id, slot);
-    }
+    const slot = getOrCreate(this.slots, id, () => ({ lastWriteAt: Number.NEGATIVE_INFINITY }));
     const now = Date.now();
     if (!slot.writing && !slot.trailing && now - slot.lastWriteAt >= this.everyMs) {
       return this.write(id, slot, at);
