@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from './cpu-sides.mjs';
 import { countAll, instructionCounter } from './instruction-count.mjs';
-import { median } from './per-call.mjs';
 
 const bench = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const countHook = path.join(bench, 'startup/count-loaded-modules.mjs');

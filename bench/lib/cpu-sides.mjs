@@ -1,4 +1,9 @@
-import { median } from './per-call.mjs';
+/** The median of the samples (the mean of the middle two for an even count). */
+export const median = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
 const cpuMicros = () => {
   const { user, system } = process.cpuUsage();

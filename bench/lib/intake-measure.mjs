@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './cpu-sides.mjs';
 import { countStarts, runDeliveries, SECRET, subscription } from './intake-figures.mjs';
 import {
   processCpuMicros,
@@ -12,7 +13,6 @@ import {
   startWorker,
   waitFor,
 } from './intake-servers.mjs';
-import { median } from './per-call.mjs';
 
 /** The environment of a child that must see none of this shell's stores. */
 function cleanEnv(extra) {

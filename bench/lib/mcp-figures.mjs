@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { median } from './per-call.mjs';
+import { median } from './cpu-sides.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PROTOCOL = '2025-06-18';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { measureSides } from './cpu-sides.mjs';
 
 /**
  * Client CPU per invocation against the same requests through bare fetch.
@@ -117,17 +118,6 @@ export function bareClient(recorded, dispatcher) {
   };
 }
 
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-
-export const median = (samples) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /**
  * Per case: median over `rounds` of the CPU per call (us) of `calls` bare
  * fetch calls, `calls` invocations and `calls` bare dispatcher.request
@@ -137,32 +127,23 @@ export async function measurePerCall(client, sandbox, { rounds = 15, calls = 200
   const registry = client.createRegistry();
   const runtime = benchRuntime(client, sandbox);
   const dispatcher = client.sharedDispatcher();
-  let unique = 0;
   const results = [];
   for (const entry of PER_CALL_CASES) {
     const recorded = await recordRequests(client, sandbox, registry, entry);
-    const bare = bareClient(recorded, dispatcher);
-    const ours = (key) =>
-      registry.invoke(runtime, entry.step, { connection: 'bench', input: entry.input(key) });
-    const sides = [
-      { run: bare, samples: [] },
-      { run: ours, samples: [] },
-      { run: bareRequestClient(recorded, dispatcher), samples: [] },
-    ];
-    for (const side of sides) for (let i = 0; i < warmup; i += 1) await side.run(`w${unique++}`);
-    for (let round = 0; round < rounds; round += 1) {
-      for (const side of sides) {
-        const started = cpuMicros();
-        for (let i = 0; i < calls; i += 1) await side.run(`r${unique++}`);
-        side.samples.push((cpuMicros() - started) / calls);
-      }
-    }
+    const figures = await measureSides(
+      {
+        bare: bareClient(recorded, dispatcher),
+        ours: (key) => registry.invoke(runtime, entry.step, { connection: 'bench', input: entry.input(key) }),
+        request: bareRequestClient(recorded, dispatcher),
+      },
+      { rounds, calls, warmup },
+    );
     results.push({
       name: entry.name,
       requests: recorded.length,
-      bareUs: median(sides[0].samples),
-      oursUs: median(sides[1].samples),
-      requestUs: median(sides[2].samples),
+      bareUs: figures.bare,
+      oursUs: figures.ours,
+      requestUs: figures.request,
     });
   }
   return results;

@@ -1,5 +1,5 @@
-import { measureSides } from './cpu-sides.mjs';
-import { bareRequestClient, benchConnection, median, PER_CALL_CASES, recordRequests } from './per-call.mjs';
+import { measureSides, median } from './cpu-sides.mjs';
+import { bareRequestClient, benchConnection, PER_CALL_CASES, recordRequests } from './per-call.mjs';
 import { openLoadedPostgres, openLoadedRedis, tenantId } from './tenant-backends.mjs';
 
 const GET_TICKET_INFO = PER_CALL_CASES.find((entry) => entry.name === 'get_ticket_info');
