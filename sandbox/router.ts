@@ -33,7 +33,26 @@ export type RouteMatch<Caller> =
 export class Router<Caller> {
   private readonly routes: Route<Caller>[] = [];
 
-  on(method: string, template: string, handler: RouteHandler<Caller>): this {
+  /**
+   * Registers a handler for one method or several, at one template or
+   * several. Several templates are one route spelled several ways (an API
+   * version and its successor, a path with and without `.json`), so a reader
+   * sees the aliases together and the handler named once. They are tried in
+   * the order given (every method at the first template, then at the next),
+   * as if registered one after another.
+   */
+  on(
+    methods: string | readonly string[],
+    templates: string | readonly string[],
+    handler: RouteHandler<Caller>,
+  ): this {
+    for (const template of typeof templates === 'string' ? [templates] : templates)
+      for (const method of typeof methods === 'string' ? [methods] : methods)
+        this.add(method, template, handler);
+    return this;
+  }
+
+  private add(method: string, template: string, handler: RouteHandler<Caller>): void {
     const names: string[] = [];
     const source = template
       .split(/(:[a-zA-Z_]+)/)
@@ -46,7 +65,6 @@ export class Router<Caller> {
       })
       .join('');
     this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
-    return this;
   }
 
   match(request: Pick<SandboxRequest, 'method' | 'path'>): RouteMatch<Caller> {

@@ -220,9 +220,8 @@ function cancelDeployment(request: DeploymentsRequest) {
 /** The deployment endpoints of the spec: list, get, create, cancel, delete. */
 export function deploymentRoutes(router: Router<Caller>): void {
   router
-    .on('GET', '/v6/deployments', listDeployments)
     // The current official SDK lists with v7; same answer.
-    .on('GET', '/v7/deployments', listDeployments)
+    .on('GET', ['/v6/deployments', '/v7/deployments'], listDeployments)
     .on('POST', '/v13/deployments', createDeployment)
     .on('GET', '/v13/deployments/:id', (request) => {
       const caller = request.caller;

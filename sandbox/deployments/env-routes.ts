@@ -157,9 +157,8 @@ function listEnvs(request: DeploymentsRequest): Reply {
 /** A project's environment variables: list (decrypted on request), create, update, delete. */
 export function envRoutes(router: Router<Caller>): void {
   router
-    .on('GET', '/v9/projects/:id/env', listEnvs)
     // The description and the current official SDK list with v10; same answer.
-    .on('GET', '/v10/projects/:id/env', listEnvs)
+    .on('GET', ['/v9/projects/:id/env', '/v10/projects/:id/env'], listEnvs)
     .on('POST', '/v10/projects/:id/env', createEnv)
     .on('PATCH', '/v9/projects/:id/env/:envId', updateEnv)
     .on('DELETE', '/v9/projects/:id/env/:envId', (request) => {

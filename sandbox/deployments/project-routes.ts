@@ -160,11 +160,9 @@ function deleteProject(request: DeploymentsRequest): Reply {
 
 export function projectRoutes(router: Router<Caller>): void {
   router
-    .on('GET', '/v9/projects', listProjects)
     // The current official SDK lists with v10 and creates with v11; same answers.
-    .on('GET', '/v10/projects', listProjects)
-    .on('POST', '/v11/projects', createProject)
-    .on('POST', '/v10/projects', createProject)
+    .on('GET', ['/v9/projects', '/v10/projects'], listProjects)
+    .on('POST', ['/v11/projects', '/v10/projects'], createProject)
     .on('GET', '/v9/projects/:id', (request) => {
       const project = projectOf(request);
       return project ? json(200, renderProject(request.caller, project)) : notFound('Project');

@@ -73,9 +73,8 @@ export function teamRoutes(router: Router<Caller>): void {
       const team = visibleTeam(request);
       return 'status' in team ? team : json(200, renderTeam(team, request.caller.user.id));
     })
-    .on('GET', '/v2/teams/:teamId/members', listMembers)
     // The current official SDK (and the description) list members with v3: paged and searchable.
-    .on('GET', '/v3/teams/:teamId/members', listMembers);
+    .on('GET', ['/v2/teams/:teamId/members', '/v3/teams/:teamId/members'], listMembers);
 }
 
 const ROLES = [

@@ -45,8 +45,7 @@ export function peopleRoutes(router: Router<TicketingCaller>): void {
   router
     .on('GET', '/api/v2/users.json', listUsers)
     // Before `:id`, which would take "me" as an id.
-    .on('GET', '/api/v2/users/me.json', showMe)
-    .on('GET', '/api/v2/users/me', showMe)
+    .on('GET', ['/api/v2/users/me.json', '/api/v2/users/me'], showMe)
     .on('GET', '/api/v2/users/:id.json', showUser)
     .on('GET', '/api/v2/organizations.json', listOrganizations)
     .on('GET', '/api/v2/organizations/:id.json', showOrganization);

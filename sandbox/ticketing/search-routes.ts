@@ -91,6 +91,5 @@ function searchExport(request: TicketingRequest): Reply {
 export function searchRoutes(router: Router<TicketingCaller>): void {
   router
     .on('GET', '/api/v2/search.json', search)
-    .on('GET', '/api/v2/search/export.json', searchExport)
-    .on('GET', '/api/v2/search/export', searchExport);
+    .on('GET', ['/api/v2/search/export.json', '/api/v2/search/export'], searchExport);
 }

@@ -233,9 +233,6 @@ export function ticketRoutes(router: Router<TicketingCaller>): void {
     .on('PUT', '/api/v2/tickets/:id.json', updateTicket)
     .on('DELETE', '/api/v2/tickets/:id.json', deleteTicket)
     .on('GET', '/api/v2/tickets/:id/comments.json', listComments)
-    .on('GET', '/api/v2/tickets/:id/tags.json', ticketTags)
-    .on('POST', '/api/v2/tickets/:id/tags.json', ticketTags)
-    .on('PUT', '/api/v2/tickets/:id/tags.json', ticketTags)
-    .on('DELETE', '/api/v2/tickets/:id/tags.json', ticketTags)
+    .on(['GET', 'POST', 'PUT', 'DELETE'], '/api/v2/tickets/:id/tags.json', ticketTags)
     .on('POST', '/api/v2/tickets/:id/comments.json', addComment);
 }

@@ -87,8 +87,6 @@ export function takeUploads(
 /** Uploads (`/api/v2/uploads`) and attachment content (`/attachments/token/...`). */
 export function uploadRoutes(router: Router<TicketingCaller>): void {
   router
-    .on('POST', '/api/v2/uploads.json', upload)
-    .on('POST', '/api/v2/uploads', upload)
-    .on('GET', '/attachments/token/:token/', download)
-    .on('GET', '/attachments/token/:token', download);
+    .on('POST', ['/api/v2/uploads.json', '/api/v2/uploads'], upload)
+    .on('GET', ['/attachments/token/:token/', '/attachments/token/:token'], download);
 }

@@ -121,8 +121,7 @@ function updateUser(request: TicketingRequest): Reply {
 /** User search and user writes; registered before the `:id` routes, which would take "search" as an id. */
 export function userRoutes(router: Router<TicketingCaller>): void {
   router
-    .on('GET', '/api/v2/users/search.json', searchUsers)
-    .on('GET', '/api/v2/users/search', searchUsers)
+    .on('GET', ['/api/v2/users/search.json', '/api/v2/users/search'], searchUsers)
     .on('POST', '/api/v2/users.json', createUser)
     .on('PUT', '/api/v2/users/:id.json', updateUser);
 }
