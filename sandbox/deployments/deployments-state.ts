@@ -35,6 +35,22 @@ export interface UserRecord {
   name: string;
 }
 
+/**
+ * Every role a team member can hold at the provider, as the members list's
+ * `role` filter takes them (the seed uses four); test/sandbox/vocabulary.test.ts
+ * holds them equal to the roles the steps offer.
+ */
+export const TEAM_ROLES: readonly string[] = [
+  'OWNER',
+  'MEMBER',
+  'DEVELOPER',
+  'SECURITY',
+  'BILLING',
+  'VIEWER',
+  'VIEWER_FOR_PLUS',
+  'CONTRIBUTOR',
+];
+
 export interface TeamRecord {
   id: string;
   slug: string;

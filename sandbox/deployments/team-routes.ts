@@ -1,6 +1,6 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import type { TeamRecord } from './deployments-state.js';
+import { TEAM_ROLES, type TeamRecord } from './deployments-state.js';
 import type { Caller, DeploymentsRequest } from './deployments-wire.js';
 import { apiError, badRequest, intParam, notFound, timePage } from './deployments-wire.js';
 
@@ -77,17 +77,6 @@ export function teamRoutes(router: Router<Caller>): void {
     .on('GET', ['/v2/teams/:teamId/members', '/v3/teams/:teamId/members'], listMembers);
 }
 
-const ROLES = [
-  'OWNER',
-  'MEMBER',
-  'DEVELOPER',
-  'SECURITY',
-  'BILLING',
-  'VIEWER',
-  'VIEWER_FOR_PLUS',
-  'CONTRIBUTOR',
-];
-
 /** A team's members, newest first, by `limit` and `until` (ms joined), `search` and `role`. */
 function listMembers(request: DeploymentsRequest): Reply {
   const team = visibleTeam(request);
@@ -98,8 +87,8 @@ function listMembers(request: DeploymentsRequest): Reply {
   if (limit === 'invalid' || until === 'invalid' || since === 'invalid')
     return badRequest('`limit` is 1 to 100; `since` and `until` are ms timestamps.');
   const role = request.query.get('role');
-  if (role !== null && !ROLES.includes(role))
-    return badRequest(`\`role\` must be one of ${ROLES.join(', ')}.`);
+  if (role !== null && !TEAM_ROLES.includes(role))
+    return badRequest(`\`role\` must be one of ${TEAM_ROLES.join(', ')}.`);
   const search = request.query.get('search')?.toLowerCase();
   const { world } = request.caller;
   const members = team.members

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READY_STATES } from '../../sandbox/deployments/deployments-state.js';
+import { READY_STATES, TEAM_ROLES } from '../../sandbox/deployments/deployments-state.js';
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { PRIORITIES, STATUSES, TICKET_TYPES } from '../../sandbox/ticketing/ticketing-state.js';
 import { buildManifest } from '../../src/catalog/manifest.js';
@@ -331,6 +331,12 @@ describe('the sandbox uses every value the steps know', () => {
       expect(stepEnums.length).toBeGreaterThan(0);
       for (const values of stepEnums) expect([...values].sort()).toEqual([...sandboxValues].sort());
     }
+  });
+
+  it('team roles, which the members list filters by', () => {
+    const stepEnums = enumsWith('deployments', 'VIEWER_FOR_PLUS');
+    expect(stepEnums.length).toBeGreaterThan(0);
+    for (const values of stepEnums) expect([...values].sort()).toEqual([...TEAM_ROLES].sort());
   });
 
   it('deployment states, BLOCKED included, each one the sandbox can reach', async () => {
