@@ -5,7 +5,6 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
 import { DeploymentsAssumptions } from './deployments-assumptions.js';
@@ -101,8 +100,7 @@ export class DeploymentsEmulator implements Emulator {
     envRoutes(this.api);
     teamRoutes(this.api);
     deploymentWebhookRoutes(this.api);
-    const dispatcher =
-      options.webhooks ?? new WebhookDispatcher({ clock: options.clock, faults: new WebhookFaults() });
+    const dispatcher = options.webhooks ?? new WebhookDispatcher({ clock: options.clock });
     this.webhooks = new DeploymentWebhookSender(options.clock, dispatcher, () => this.world);
     dispatcher.onTick(() => this.webhooks.tick());
   }

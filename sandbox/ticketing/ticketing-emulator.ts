@@ -7,7 +7,6 @@ import { draftRateLimitHeaders, secondsToReset } from '../rate-limit-headers.js'
 import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import { WebhookFaults } from '../webhooks/webhook-faults.js';
 import { directoryRoutes } from './directory-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
@@ -93,8 +92,7 @@ export class TicketingEmulator implements Emulator {
     webhookRoutes(this.api);
     triggerRoutes(this.api);
     uploadRoutes(this.api);
-    const dispatcher =
-      options.webhooks ?? new WebhookDispatcher({ clock: options.clock, faults: new WebhookFaults() });
+    const dispatcher = options.webhooks ?? new WebhookDispatcher({ clock: options.clock });
     this.webhooks = new TicketingWebhookSender(options.clock, dispatcher);
   }
 

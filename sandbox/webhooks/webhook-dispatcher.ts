@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../../src/clock.js';
-import type { WebhookFaults } from './webhook-faults.js';
+import { WebhookFaults } from './webhook-faults.js';
 
 /** One event for one webhook, as an emulator hands it over. */
 export interface OutgoingWebhook {
@@ -41,7 +41,8 @@ export interface Delivery extends OutgoingWebhook {
 
 export interface WebhookDispatcherOptions {
   clock: Clock;
-  faults: WebhookFaults;
+  /** The faults the sandbox's control endpoint arms; none when absent (an emulator run on its own). */
+  faults?: WebhookFaults;
   /** Attempts per delivery before it is given up (default 5). */
   maxAttempts?: number;
   /** Wait before the second attempt; doubles after each failure (default 1 s of the sandbox clock). */
@@ -66,7 +67,11 @@ export class WebhookDispatcher {
   /** Called before each pump: emulators whose state follows the clock announce what changed. */
   private readonly tickers: (() => void)[] = [];
 
-  constructor(private readonly options: WebhookDispatcherOptions) {}
+  private readonly faults: WebhookFaults;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.faults = options.faults ?? new WebhookFaults();
+  }
 
   /** Registers a state check to run before each send (a deployment finishing on the clock, say). */
   onTick(ticker: () => void): void {
@@ -76,7 +81,7 @@ export class WebhookDispatcher {
   /** Queues a webhook for delivery, applying any armed delay or duplicate fault; emulators call it when an event happens. */
   enqueue(webhook: OutgoingWebhook): Delivery {
     const now = this.options.clock.now();
-    const held = this.options.faults.take('delay', webhook.source);
+    const held = this.faults.take('delay', webhook.source);
     const delivery: Delivery = {
       ...webhook,
       id: this.nextId++,
@@ -86,7 +91,7 @@ export class WebhookDispatcher {
     };
     this.deliveries.push(delivery);
     // A duplicate is a second, independent delivery of the same event (same id, same body).
-    if (this.options.faults.take('duplicate', webhook.source)) {
+    if (this.faults.take('duplicate', webhook.source)) {
       this.deliveries.push({ ...delivery, id: this.nextId++, attempts: [] });
     }
     this.kick();
@@ -148,7 +153,7 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: Delivery): Promise<void> {
     const at = this.options.clock.now();
-    const wrongSecret = this.options.faults.take('bad_signature', delivery.source) !== undefined;
+    const wrongSecret = this.faults.take('bad_signature', delivery.source) !== undefined;
     const headers = delivery.sign(delivery.body, at, wrongSecret);
     const result = await post(delivery.url, delivery.body, headers, this.options.timeoutMs ?? 5_000);
     delivery.attempts.push({ at, ...result });
