@@ -79,16 +79,12 @@ describe('deployments.create_deployment', () => {
 
   it('refuses bad input before sending anything', async () => {
     fx = await deploymentsFixture();
-    await expect(
-      fx.invoke('deployments.create_deployment', { project: 'web', repository: 'ada/web' }),
-    ).rejects.toMatchObject({ code: 'input_invalid' });
-    await expect(
-      fx.invokeUnchecked('deployments.create_deployment', { project: 'web', environment: 'staging' }),
-    ).rejects.toMatchObject({ code: 'input_invalid' });
-    await expect(
-      fx.invoke('deployments.create_deployment', { project: '../web', branch: 'main' }),
-    ).rejects.toMatchObject({ code: 'input_invalid' });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent(
+      { code: 'input_invalid' },
+      () => fx.invoke('deployments.create_deployment', { project: 'web', repository: 'ada/web' }),
+      () => fx.invokeUnchecked('deployments.create_deployment', { project: 'web', environment: 'staging' }),
+      () => fx.invoke('deployments.create_deployment', { project: '../web', branch: 'main' }),
+    );
   });
 
   it('reports an unknown project as not_found and never POSTs', async () => {

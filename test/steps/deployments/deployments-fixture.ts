@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { RuntimeOptions } from '../../../src/runtime/runtime.js';
 import type { StepInput } from '../../../src/step/define-step.js';
@@ -18,6 +19,12 @@ export interface DeploymentsFixture extends SandboxFixture {
   /** What reached the deployments emulator since the last `clearWire()`, API calls only. */
   wire(): WireRequest[];
   clearWire(): void;
+  /**
+   * Expects each call refused with an error like `refusal` before any request
+   * reached the emulator: what a guard on input or on the embedder's
+   * constraints promises. The wire is cleared before each call and checked after it.
+   */
+  expectRefusedUnsent(refusal: Record<string, unknown>, ...calls: (() => Promise<unknown>)[]): Promise<void>;
 }
 
 /** A sandbox on a manual clock and a deployments connection for the seeded user "ada". */
@@ -38,12 +45,21 @@ export async function deploymentsFixture(
     ],
   });
   let seen = 0;
+  const wire = () => fx.requests('deployments').slice(seen).map(wireRequest);
+  const clearWire = () => {
+    seen = fx.requests('deployments').length;
+  };
   return {
     ...fx,
     token: fx.connection.secrets.accessToken!,
-    wire: () => fx.requests('deployments').slice(seen).map(wireRequest),
-    clearWire: () => {
-      seen = fx.requests('deployments').length;
+    wire,
+    clearWire,
+    async expectRefusedUnsent(refusal, ...calls) {
+      for (const call of calls) {
+        clearWire();
+        await expect(call()).rejects.toMatchObject(refusal);
+        expect(wire()).toEqual([]);
+      }
     },
   };
 }

@@ -93,34 +93,37 @@ describe('deployments environment variable steps', () => {
   });
 
   it('refuses the provider rules before sending: sensitive to development, a branch without preview', async () => {
-    fx.clearWire();
-    await expect(
-      fx.invoke('deployments.create_env_var', {
-        project: 'shop',
-        key: 'K',
-        value: SECRET,
-        type: 'sensitive',
-        targets: ['development'],
-      }),
-    ).rejects.toMatchObject({ name: 'InputError' });
-    await expect(
-      fx.invoke('deployments.create_env_var', { project: 'shop', key: 'K', value: 'v', git_branch: 'beta' }),
-    ).rejects.toMatchObject({ name: 'InputError' });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent(
+      { name: 'InputError' },
+      () =>
+        fx.invoke('deployments.create_env_var', {
+          project: 'shop',
+          key: 'K',
+          value: SECRET,
+          type: 'sensitive',
+          targets: ['development'],
+        }),
+      () =>
+        fx.invoke('deployments.create_env_var', {
+          project: 'shop',
+          key: 'K',
+          value: 'v',
+          git_branch: 'beta',
+        }),
+    );
   });
 
   it('a project outside the scope is refused unsent, for every env step', async () => {
-    fx.clearWire();
     const constraints = { constraints: { projects: ['docs'] } };
-    const attempts = [
-      fx.invoke('deployments.list_env_vars', { project: 'shop' }, constraints),
-      fx.invoke('deployments.create_env_var', { project: 'shop', key: 'K', value: SECRET }, constraints),
-      fx.invoke('deployments.update_env_var', { project: 'shop', env_id: 'e1', value: 'v' }, constraints),
-      fx.invoke('deployments.delete_env_var', { project: 'shop', env_id: 'e1' }, constraints),
-    ];
-    for (const attempt of attempts)
-      await expect(attempt).rejects.toMatchObject({ name: 'PermissionError', sent: false });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent(
+      { name: 'PermissionError', sent: false },
+      () => fx.invoke('deployments.list_env_vars', { project: 'shop' }, constraints),
+      () =>
+        fx.invoke('deployments.create_env_var', { project: 'shop', key: 'K', value: SECRET }, constraints),
+      () =>
+        fx.invoke('deployments.update_env_var', { project: 'shop', env_id: 'e1', value: 'v' }, constraints),
+      () => fx.invoke('deployments.delete_env_var', { project: 'shop', env_id: 'e1' }, constraints),
+    );
   });
 
   it('update_env_var changes only what is given; delete_env_var removes it and maps no value', async () => {

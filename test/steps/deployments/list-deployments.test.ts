@@ -185,27 +185,21 @@ describe('deployments.list_deployments', () => {
   it('with project scoping, refuses a list without a project or for another project, with nothing sent', async () => {
     fx = await deploymentsFixture();
     const constraints = { projects: ['web'] };
-    await expect(fx.invoke('deployments.list_deployments', {}, { constraints })).rejects.toMatchObject({
-      code: 'permission_denied',
-    });
-    await expect(
-      fx.invoke('deployments.list_deployments', { project: 'api' }, { constraints }),
-    ).rejects.toMatchObject({
-      code: 'permission_denied',
-    });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent(
+      { code: 'permission_denied' },
+      () => fx.invoke('deployments.list_deployments', {}, { constraints }),
+      () => fx.invoke('deployments.list_deployments', { project: 'api' }, { constraints }),
+    );
     const page = await fx.invoke('deployments.list_deployments', { project: 'web' }, { constraints });
     expect(page.output.deployments.length).toBe(2);
   });
 
   it('refuses an unreadable cursor and an inverted time range before sending', async () => {
     fx = await deploymentsFixture();
-    await expect(fx.invoke('deployments.list_deployments', { cursor: 'abc' })).rejects.toMatchObject({
-      code: 'input_invalid',
-    });
-    await expect(
-      fx.invoke('deployments.list_deployments', { since: '2026-02-01', until: '2026-01-01' }),
-    ).rejects.toMatchObject({ code: 'input_invalid' });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent(
+      { code: 'input_invalid' },
+      () => fx.invoke('deployments.list_deployments', { cursor: 'abc' }),
+      () => fx.invoke('deployments.list_deployments', { since: '2026-02-01', until: '2026-01-01' }),
+    );
   });
 });

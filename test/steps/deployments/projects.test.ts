@@ -51,14 +51,9 @@ describe('deployments project steps', () => {
       buildCommand: 'vite build',
     });
     expect(created.output).toMatchObject({ project: { name: 'landing' }, already_done: false });
-    fx.clearWire();
-    await expect(
+    await fx.expectRefusedUnsent({ name: 'PermissionError', sent: false }, () =>
       fx.invoke('deployments.create_project', { name: 'other' }, scopedToShop),
-    ).rejects.toMatchObject({
-      name: 'PermissionError',
-      sent: false,
-    });
-    expect(fx.wire()).toEqual([]);
+    );
   });
 
   it('create_project whose answer was lost is not sent twice: the name is looked up and reported already_done', async () => {
@@ -86,11 +81,9 @@ describe('deployments project steps', () => {
   });
 
   it('update_project with nothing to change is an input error, nothing sent', async () => {
-    fx.clearWire();
-    await expect(fx.invoke('deployments.update_project', { project: 'shop' })).rejects.toMatchObject({
-      name: 'InputError',
-    });
-    expect(fx.wire()).toEqual([]);
+    await fx.expectRefusedUnsent({ name: 'InputError' }, () =>
+      fx.invoke('deployments.update_project', { project: 'shop' }),
+    );
   });
 
   it('delete_project deletes it (204), is destructive, and a repeat after a lost answer is already_done', async () => {
@@ -106,13 +99,8 @@ describe('deployments project steps', () => {
   });
 
   it('delete_project outside the scope is refused unsent', async () => {
-    fx.clearWire();
-    await expect(
+    await fx.expectRefusedUnsent({ name: 'PermissionError', sent: false }, () =>
       fx.invoke('deployments.delete_project', { project: 'docs' }, scopedToShop),
-    ).rejects.toMatchObject({
-      name: 'PermissionError',
-      sent: false,
-    });
-    expect(fx.wire()).toEqual([]);
+    );
   });
 });
