@@ -118,6 +118,23 @@ class AgentPlatform {
   }
 }
 
+/**
+ * A TOOLSTEPS_HOME for the file-store listeners of the enclosing describe:
+ * made before its tests with the one subscription the deliveries are signed
+ * for, removed after them. Read it inside a test.
+ */
+function useSubscribedHome(name: string): () => string {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), `toolsteps-${name}-`));
+    await new FileSubscriptionStore(home).put(
+      subscriptionFor('ticketing.ticket_status_changed', { id: SUBSCRIPTION }),
+    );
+  });
+  afterAll(() => rm(home, { recursive: true, force: true }));
+  return () => home;
+}
+
 /** One signed delivery of a ticket status change; the answer as `<status> <status field>`, or the error. */
 async function deliverOnce(base: string, eventId: string): Promise<string> {
   const body = JSON.stringify(ticketStatusEvent({ id: eventId, time: new Date().toISOString() }));
@@ -146,24 +163,17 @@ async function deliverAsProvider(base: string, eventId: string, budgetMs: number
 }
 
 describe('listen killed with -9 mid-hand-off (file stores)', () => {
-  let home: string;
+  const home = useSubscribedHome('hand-off-kill');
   let platform: AgentPlatform;
 
-  beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-hand-off-kill-'));
-    await new FileSubscriptionStore(home).put(
-      subscriptionFor('ticketing.ticket_status_changed', { id: SUBSCRIPTION }),
-    );
+  beforeAll(() => {
     platform = new AgentPlatform();
   });
 
-  afterAll(async () => {
-    await platform.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterAll(() => platform.close());
 
   it('a restarted listener takes the dead one’s claim over on a retry, and the event starts exactly once', async () => {
-    const env = { TOOLSTEPS_HOME: home };
+    const env = { TOOLSTEPS_HOME: home() };
     const target = await platform.url();
     const first = await listen(env, '--forward-to', target);
     platform.onArrival = async () => 'hold';
@@ -191,18 +201,7 @@ describe('listen killed with -9 mid-hand-off (file stores)', () => {
 });
 
 describe('listen killed with -9 right after its 200s (file stores, done marks in one group commit)', () => {
-  let home: string;
-
-  beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-after-200-kill-'));
-    await new FileSubscriptionStore(home).put(
-      subscriptionFor('ticketing.ticket_status_changed', { id: SUBSCRIPTION }),
-    );
-  });
-
-  afterAll(async () => {
-    await rm(home, { recursive: true, force: true });
-  });
+  const home = useSubscribedHome('after-200-kill');
 
   /** The event ids a listener printed: one line per started event. */
   const startedBy = (child: CapturedChild) =>
@@ -212,7 +211,7 @@ describe('listen killed with -9 right after its 200s (file stores, done marks in
       .map((line) => (JSON.parse(line) as { event_id: string }).event_id);
 
   it('forgets no event it answered 200, and starts concurrent copies of one event once', async () => {
-    const env = { TOOLSTEPS_HOME: home };
+    const env = { TOOLSTEPS_HOME: home() };
     const first = await listen(env);
     const ids = Array.from({ length: 40 }, (_, index) => `evt-batch-${index}`);
     // Forty events at once, and five copies of one of them at the same moment.
@@ -234,21 +233,12 @@ describe('listen killed with -9 right after its 200s (file stores, done marks in
 });
 
 describe('listen --exec past its deadline (file stores)', () => {
-  let home: string;
-
-  beforeAll(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-hand-off-exec-'));
-    await new FileSubscriptionStore(home).put(
-      subscriptionFor('ticketing.ticket_status_changed', { id: SUBSCRIPTION }),
-    );
-  });
-
-  afterAll(() => rm(home, { recursive: true, force: true }));
+  const home = useSubscribedHome('hand-off-exec');
 
   it('stops a command that traps TERM, and its grandchild, before the delivery is answered', async () => {
-    const pids = path.join(home, 'grandchildren');
+    const pids = path.join(home(), 'grandchildren');
     const command = `trap '' TERM; sleep 120 & echo $! >> '${pids}'; wait; wait; sleep 120`;
-    const { base } = await listen({ TOOLSTEPS_HOME: home }, '--exec', command, '--exec-timeout', '1');
+    const { base } = await listen({ TOOLSTEPS_HOME: home() }, '--exec', command, '--exec-timeout', '1');
     const started = Date.now();
     const answer = await deliverOnce(base, 'evt-stubborn');
     const took = Date.now() - started;
