@@ -87,6 +87,26 @@ const listingDown = (target: string, pathIncludes: string): FaultRule => ({
   action: { kind: 'status', status: 500 },
 });
 
+/**
+ * A fresh manager subscribes `trigger` on `connection` while the provider
+ * (the trigger's integration) loses the answer to the create at `webhooks`
+ * and fails the look for the webhook too: the call fails with its outcome
+ * unknown and leaves the subscription behind. Then the provider answers
+ * again. Returns the error and the subscription left.
+ */
+async function lostAndNotFound(trigger: string, connection: string, webhooks: string) {
+  const provider = trigger.split('.')[0]!;
+  freshManager();
+  await fault(answerLost(provider, webhooks));
+  await fault(listingDown(provider, webhooks));
+  const error: unknown = await subscribe(trigger, connection).catch((caught: unknown) => caught);
+  expect(error).toMatchObject({ outcome: 'unknown' });
+  fx.sandbox.faults.clear();
+  const [left, ...more] = await subscriptions.list();
+  expect(more).toEqual([]);
+  return { error, left: left! };
+}
+
 /** How many creates of this kind the provider was sent. */
 const creates = (mount: string, path: RegExp) =>
   fx.requests(mount).filter((entry) => entry.method === 'POST' && path.test(entry.path)).length;
@@ -94,6 +114,23 @@ const creates = (mount: string, path: RegExp) =>
 const ticketingWebhooks = () => [...fx.sandbox.ticketing.account('acme').webhooks.values()];
 const ticketingRules = () => [...fx.sandbox.ticketing.account('acme').triggers.values()];
 const deploymentWebhooks = () => [...fx.sandbox.deployments.world.scope('user_ada').webhooks.values()];
+
+/**
+ * What every recovery must end with: exactly one webhook at the provider,
+ * the subscription ready on it, and the store holding that webhook's secret.
+ * Returns the webhook.
+ */
+async function expectOneWebhookFor<Webhook extends { id: string; secret?: string }>(
+  subscription: { id: string },
+  webhooks: () => Webhook[],
+): Promise<Webhook> {
+  const all = webhooks();
+  expect(all).toHaveLength(1);
+  const webhook = all[0]!;
+  expect(subscription).toMatchObject({ state: 'ready', provider: { webhook_id: webhook.id } });
+  expect((await subscriptions.get(subscription.id))?.secret).toBe(webhook.secret);
+  return webhook;
+}
 
 describe('a lost create answer, ticketing', () => {
   it('is found again in the same call by its URL: one webhook, recorded, with its secret', async () => {
@@ -105,38 +142,26 @@ describe('a lost create answer, ticketing', () => {
     expect(fx.logger.lines.map((line) => line.message)).toContain(
       'Provisioning answer lost; looked for the webhook by its URL.',
     );
-    const [webhook, ...more] = ticketingWebhooks();
-    expect(more).toEqual([]);
-    expect(webhook?.endpoint).toBe(`${TARGET}/hooks/${subscription.id}`);
-    expect(subscription).toMatchObject({ state: 'ready', provider: { webhook_id: webhook?.id } });
-    expect((await subscriptions.get(subscription.id))?.secret).toBe(webhook?.secret);
+    const webhook = await expectOneWebhookFor(subscription, ticketingWebhooks);
+    expect(webhook.endpoint).toBe(`${TARGET}/hooks/${subscription.id}`);
   });
 
   it('a gateway 502 after the create: the same', async () => {
     freshManager();
     await fault(answerLost('ticketing', '/api/v2/webhooks', 'gateway'));
     const subscription = await subscribe('ticketing.comment_added', 'desk');
-    expect(ticketingWebhooks().map((webhook) => webhook.id)).toEqual([subscription.provider.webhook_id]);
+    await expectOneWebhookFor(subscription, ticketingWebhooks);
   });
 
   it('when the look fails too, retrying activation adopts the webhook instead of making a second', async () => {
-    freshManager();
-    await fault(answerLost('ticketing', '/api/v2/webhooks'));
-    await fault(listingDown('ticketing', '/api/v2/webhooks'));
-    await expect(subscribe('ticketing.ticket_created', 'desk')).rejects.toMatchObject({
-      code: 'network_error',
-      outcome: 'unknown',
-    });
-    const [left] = await subscriptions.list();
+    const { error, left } = await lostAndNotFound('ticketing.ticket_created', 'desk', '/api/v2/webhooks');
+    expect(error).toMatchObject({ code: 'network_error' });
     expect(left).toMatchObject({ state: 'provisioning', provider: {} });
     expect(ticketingWebhooks()).toHaveLength(1);
-    fx.sandbox.faults.clear();
 
-    const activated = await manager.setActive(left!.id, true);
-    const [webhook, ...more] = ticketingWebhooks();
-    expect(more).toEqual([]);
-    expect(activated).toMatchObject({ state: 'ready', active: true, provider: { webhook_id: webhook?.id } });
-    expect((await subscriptions.get(left!.id))?.secret).toBe(webhook?.secret);
+    const activated = await manager.setActive(left.id, true);
+    expect(activated.active).toBe(true);
+    await expectOneWebhookFor(activated, ticketingWebhooks);
   });
 
   it('a business rule whose answer was lost is adopted, not asked for twice', async () => {
@@ -159,45 +184,29 @@ describe('a lost create answer, ticketing', () => {
 
 describe('a lost create answer, deployments (whose secret is in that answer only)', () => {
   it('retrying activation replaces the webhook it cannot read the secret of: exactly one, secret stored', async () => {
-    freshManager();
-    await fault(answerLost('deployments', '/v1/webhooks'));
-    await fault(listingDown('deployments', '/v1/webhooks'));
-    await expect(subscribe('deployments.deployment_failed', 'deploys')).rejects.toMatchObject({
-      outcome: 'unknown',
-    });
-    const [left] = await subscriptions.list();
+    const { left } = await lostAndNotFound('deployments.deployment_failed', 'deploys', '/v1/webhooks');
     const [lost] = deploymentWebhooks();
     expect(deploymentWebhooks()).toHaveLength(1);
-    fx.sandbox.faults.clear();
 
-    const activated = await manager.setActive(left!.id, true);
-    const [webhook, ...more] = deploymentWebhooks();
-    expect(more).toEqual([]);
-    expect(webhook?.id).not.toBe(lost?.id);
-    expect(activated).toMatchObject({ state: 'ready', provider: { webhook_id: webhook?.id } });
-    expect((await subscriptions.get(left!.id))?.secret).toBe(webhook?.secret);
+    const activated = await manager.setActive(left.id, true);
+    const webhook = await expectOneWebhookFor(activated, deploymentWebhooks);
+    expect(webhook.id).not.toBe(lost?.id);
   });
 
   it('in the same call, when the look works: exactly one', async () => {
     freshManager();
     await fault(answerLost('deployments', '/v1/webhooks', 'gateway'));
     const subscription = await subscribe('deployments.deployment_started', 'deploys');
-    expect(deploymentWebhooks().map((webhook) => webhook.id)).toEqual([subscription.provider.webhook_id]);
-    expect((await subscriptions.get(subscription.id))?.secret).toBe(deploymentWebhooks()[0]?.secret);
+    await expectOneWebhookFor(subscription, deploymentWebhooks);
   });
 });
 
 describe('remove says what it removed', () => {
   it('removes the webhook a lost answer left, found by URL', async () => {
-    freshManager();
-    await fault(answerLost('deployments', '/v1/webhooks'));
-    await fault(listingDown('deployments', '/v1/webhooks'));
-    await expect(subscribe('deployments.deployment_failed', 'deploys')).rejects.toBeTruthy();
-    fx.sandbox.faults.clear();
-    const [left] = await subscriptions.list();
+    const { left } = await lostAndNotFound('deployments.deployment_failed', 'deploys', '/v1/webhooks');
     const [lost] = deploymentWebhooks();
-    expect(await manager.remove(left!.id)).toEqual({
-      id: left!.id,
+    expect(await manager.remove(left.id)).toEqual({
+      id: left.id,
       provider: 'removed',
       manual: false,
       items: [{ kind: 'webhook', id: lost?.id, outcome: 'removed' }],
