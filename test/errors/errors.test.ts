@@ -16,6 +16,7 @@ import {
   TimeoutError,
   ToolstepsError,
 } from '../../src/errors/index.js';
+import * as kit from '../../src/kit/index.js';
 
 const SECRET = 'tok_live_abcdef123456';
 
@@ -61,6 +62,21 @@ describe('the error family', () => {
       status: null,
     });
     expect(everyClass[0]?.toJSON().fields).toEqual([{ path: 'ticket.subject', message: 'required' }]);
+  });
+
+  it('covers every error class the kit gives step authors', () => {
+    const offered = Object.values(kit).filter(
+      (value): value is typeof ToolstepsError =>
+        typeof value === 'function' &&
+        (value === ToolstepsError || value.prototype instanceof ToolstepsError),
+    );
+    expect(offered.length).toBeGreaterThan(5);
+    for (const errorClass of offered) {
+      expect(
+        everyClass.some((error) => error.constructor === errorClass),
+        `${errorClass.name} is missing from everyClass`,
+      ).toBe(true);
+    }
   });
 
   it('names each class literally, and recognises the family by a marker, not only by prototype', () => {
