@@ -11,9 +11,15 @@ export interface OwnRedis {
   port: number;
   /** Its working folder (an append-only log lands here). */
   dir: string;
-  process: ChildProcess;
+  /** The running redis-server (a new one after `restart`). */
+  readonly process: ChildProcess;
   /** SIGKILL, no goodbye: what a crash or an OOM kill looks like to the clients. */
   kill(): Promise<void>;
+  /**
+   * After `kill`, starts it again on the same port and folder: with `aof` it
+   * comes back with every write it acknowledged, with `none` empty. Resolves once it answers.
+   */
+  restart(): Promise<void>;
   /** Kills it if alive and removes its folder. */
   close(): Promise<void>;
 }
@@ -32,25 +38,33 @@ export async function startOwnRedis(
   const port = await freePort();
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   const url = `redis://${auth}127.0.0.1:${port}/0`;
-  const child = spawnRedisServer(port, dir, persistence, options.password);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let child: ChildProcess;
+  let exited: Promise<void>;
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
-  for (let tries = 0; !(await redisAnswers(url)); tries += 1) {
-    if (tries > 300 || child.exitCode !== null) {
-      await kill();
-      throw new Error(`redis-server on port ${port} did not start`);
+  const start = async () => {
+    child = spawnRedisServer(port, dir, persistence, options.password);
+    exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    for (let tries = 0; !(await redisAnswers(url)); tries += 1) {
+      if (tries > 300 || child.exitCode !== null) {
+        await kill();
+        throw new Error(`redis-server on port ${port} did not start`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  };
+  await start();
   return {
     url,
     port,
     dir,
-    process: child,
+    get process() {
+      return child;
+    },
     kill,
+    restart: start,
     close: async () => {
       await kill();
       await rm(dir, { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,15 +15,8 @@ import {
 } from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { alive } from '../support/live-process.js';
-import { spawnRedisServer } from '../support/own-redis.js';
-import { freePort } from '../support/ports.js';
-import {
-  clearTestKeys,
-  redisAnswers,
-  redisSuiteEnabled,
-  testPrefix,
-  testRedisUrl,
-} from '../support/test-redis.js';
+import { type OwnRedis, startOwnRedis } from '../support/own-redis.js';
+import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { signTicketing, subscriptionFor, ticketStatusEvent } from './trigger-fixtures.js';
 
 /**
@@ -261,13 +253,11 @@ describe('listen --exec past its deadline (file stores)', () => {
 });
 
 describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Redis of its own)', () => {
-  let dir: string;
-  let url: string;
-  let port: number;
-  let server: ChildProcess;
+  let redis: OwnRedis;
   let platform: AgentPlatform;
   const prefix = testPrefix('outage');
-  const stores = () => openRedisStores({ redisUrl: url, prefix, env: { TOOLSTEPS_ENCRYPTION_KEY: KEY } });
+  const stores = () =>
+    openRedisStores({ redisUrl: redis.url, prefix, env: { TOOLSTEPS_ENCRYPTION_KEY: KEY } });
 
   async function putSubscription(): Promise<void> {
     const opened = await stores();
@@ -276,35 +266,28 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
   }
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-hand-off-outage-'));
-    port = await freePort();
-    url = `redis://127.0.0.1:${port}/0`;
     // Keeping nothing on disk: a restart loses every key, so only the listener itself can remember
     // that the event was started.
-    server = spawnRedisServer(port, dir, 'none');
-    await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
+    redis = await startOwnRedis('none');
     platform = new AgentPlatform();
   }, 60_000);
 
   afterAll(async () => {
-    server.kill('SIGKILL');
+    await redis.close();
     await platform.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('the event starts exactly once: the done mark is retried until Redis is back, never released', async () => {
     await putSubscription();
     const env = {
-      TOOLSTEPS_REDIS_URL: url,
+      TOOLSTEPS_REDIS_URL: redis.url,
       TOOLSTEPS_REDIS_PREFIX: prefix,
       TOOLSTEPS_ENCRYPTION_KEY: KEY,
     };
     const listener = await listen(env, '--forward-to', await platform.url());
     // The platform takes the event, and Redis goes away before the 2xx reaches the listener.
     platform.onArrival = async () => {
-      const stopped = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGKILL');
-      await stopped;
+      await redis.kill();
       return 'answer';
     };
     const first = deliverOnce(listener.base, 'evt-outage');
@@ -312,8 +295,7 @@ describe.skipIf(!sharedRedis)('Redis lost right after a hand-off succeeded (a Re
     platform.onArrival = async () => 'answer';
     // Longer than the Redis client holds a command (about 21 s): the first try to mark it done fails.
     await sleep(25_000);
-    server = spawnRedisServer(port, dir, 'none');
-    await waitFor(() => redisAnswers(url), 'the test Redis to start again', 30_000);
+    await redis.restart();
     await putSubscription(); // the restart lost it with everything else
     const firstAnswer = await first;
     const answers = await deliverAsProvider(listener.base, 'evt-outage', 30_000);
