@@ -18,39 +18,15 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { startBenchBuilder } from './bench-builder.mjs';
 import { benchConnection } from './per-call.mjs';
 
 const [build, side, argument] = process.argv.slice(2);
-const load = (file) => import(pathToFileURL(path.join(build, file)).href);
 
 let providerRequests = 0;
 diagnostics.subscribe('undici:request:create', () => {
   providerRequests += 1;
 });
-
-async function startBuilder(sandbox) {
-  const [{ startBuilderServer }, { SessionTokens }, { MemoryTenantStores }, { MemoryDedupeStore }, steps] =
-    await Promise.all([
-      load('src/builder/builder-server.js'),
-      load('src/builder/session-tokens.js'),
-      load('src/tenants/memory-tenant-stores.js'),
-      load('src/store/dedupe/memory-dedupe-store.js'),
-      load('steps/index.js'),
-    ]);
-  const tenants = new MemoryTenantStores();
-  await tenants.forTenant('bench').connections.put(benchConnection(sandbox));
-  const tokens = new SessionTokens();
-  const running = await startBuilderServer({
-    registry: steps.createRegistry(),
-    tenants,
-    tokens,
-    dedupe: new MemoryDedupeStore(),
-    rateLimit: { requests: 1_000_000_000 },
-  });
-  return { url: running.url, token: tokens.mint('bench', { ttlMs: 3_600_000 }), close: running.close };
-}
 
 const jsonOf = (bytes) => JSON.stringify({ padding: 'x'.repeat(Math.max(0, bytes - 14)) });
 
@@ -77,7 +53,10 @@ async function startBare(sizes) {
   };
 }
 
-const running = side === 'builder' ? await startBuilder(JSON.parse(argument)) : await startBare(argument);
+const running =
+  side === 'builder'
+    ? await startBenchBuilder(build, { connections: [benchConnection(JSON.parse(argument))] })
+    : await startBare(argument);
 process.on('message', async (message) => {
   if (message.type === 'counts') {
     const { user, system } = process.cpuUsage();

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bundleUi } from '../../scripts/bundle-ui.mjs';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium.mjs';
+import { startBenchBuilder } from './bench-builder.mjs';
 
 const STEP = 'ticketing.create_ticket';
 
@@ -90,29 +90,12 @@ export async function measureStepFormRender(build, { runs }) {
   } catch {
     return { skipped: 'playwright-core is not installed' };
   }
-  const load = (file) => import(pathToFileURL(path.join(build, file)).href);
-  const [{ startBuilderServer }, { SessionTokens }, { MemoryTenantStores }, { MemoryDedupeStore }, steps] =
-    await Promise.all([
-      load('src/builder/builder-server.js'),
-      load('src/builder/session-tokens.js'),
-      load('src/tenants/memory-tenant-stores.js'),
-      load('src/store/dedupe/memory-dedupe-store.js'),
-      load('steps/index.js'),
-    ]);
   const root = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-bench-page-'));
   const profile = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-bench-chromium-'));
   // The kit bundled afresh from ui/, as the size row bundles it, whatever --build says.
   await bundleUi({ outdir: root });
   writeFileSync(path.join(root, 'index.html'), PAGE);
-  const tokens = new SessionTokens();
-  const server = await startBuilderServer({
-    registry: steps.createRegistry(),
-    tenants: new MemoryTenantStores(),
-    tokens,
-    dedupe: new MemoryDedupeStore(),
-    staticRoot: root,
-    rateLimit: { requests: 1_000_000 },
-  });
+  const server = await startBenchBuilder(build, { staticRoot: root });
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
@@ -122,8 +105,7 @@ export async function measureStepFormRender(build, { runs }) {
       viewport: { width: 1200, height: 900 },
     });
     const page = await context.newPage();
-    const token = tokens.mint('bench', { ttlMs: 3_600_000 });
-    await page.goto(`${server.url}/#token=${encodeURIComponent(token)}`);
+    await page.goto(`${server.url}/#token=${encodeURIComponent(server.token)}`);
     await page.waitForFunction(() => window.benchReady === true);
     const first = await page.evaluate((step) => window.bench.form(step), STEP);
     const samples = { form: [], describe: [], staticForm: [] };

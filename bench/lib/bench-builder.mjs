@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The builder API as `toolsteps serve` starts it, from the build under
+ * measure: the steps' registry, in-memory tenant stores (tenant `bench`
+ * holding `connections`), session tokens and the per-token rate limit
+ * raised out of the way (a bench's clients share one token). Answers the
+ * server's URL, a session token for tenant `bench` and close().
+ */
+export async function startBenchBuilder(build, { connections = [], staticRoot } = {}) {
+  const load = (file) => import(pathToFileURL(path.join(build, file)).href);
+  const [{ startBuilderServer }, { SessionTokens }, { MemoryTenantStores }, { MemoryDedupeStore }, steps] =
+    await Promise.all([
+      load('src/builder/builder-server.js'),
+      load('src/builder/session-tokens.js'),
+      load('src/tenants/memory-tenant-stores.js'),
+      load('src/store/dedupe/memory-dedupe-store.js'),
+      load('steps/index.js'),
+    ]);
+  const tenants = new MemoryTenantStores();
+  for (const connection of connections) await tenants.forTenant('bench').connections.put(connection);
+  const tokens = new SessionTokens();
+  const running = await startBuilderServer({
+    registry: steps.createRegistry(),
+    tenants,
+    tokens,
+    dedupe: new MemoryDedupeStore(),
+    staticRoot,
+    rateLimit: { requests: 1_000_000_000 },
+  });
+  return { url: running.url, token: tokens.mint('bench', { ttlMs: 3_600_000 }), close: running.close };
+}
