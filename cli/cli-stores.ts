@@ -10,7 +10,7 @@ import type { TenantLimitStore } from '../src/tenants/tenant-limits.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 import { cliTenant } from './cli-tenant.js';
-import { tenantOwnStores } from './tenant-own-stores.js';
+import { tenantCliStores } from './tenant-cli-stores.js';
 
 /**
  * Where the CLI keeps connections, subscriptions and dedupe records, and
@@ -45,18 +45,9 @@ let opened: Promise<CliStores> | undefined;
 async function openRedis(redisUrl: string, env: NodeJS.ProcessEnv, tenant: TenantId): Promise<CliStores> {
   const { openRedisStores } = await import('../src/store/open-redis-stores.js');
   const { coordinator, tenants, close } = await openRedisStores({ redisUrl, env });
-  const view = tenants.forTenant(tenant);
   return {
     mode: 'redis',
-    tenant,
-    ...tenantOwnStores(view),
-    dedupe: view.coordinator,
-    tenants,
-    intakeTenant: async (one) => {
-      if (!(await tenants.holdsSubscriptions(one))) return undefined;
-      const other = tenants.forTenant(one);
-      return { subscriptions: other.subscriptions, dedupe: other.coordinator };
-    },
+    ...tenantCliStores(tenants, tenant, (one) => tenants.forTenant(one).coordinator),
     coordinator,
     redisUrl,
     rekey: (options) => tenants.rekey(options),
@@ -80,15 +71,9 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
     import('../src/files/toolsteps-home.js'),
   ]);
   const tenants = new FileTenantStores(defaultToolstepsHome(env));
-  const view = tenants.forTenant(tenant);
   return {
     mode: 'local',
-    tenant,
-    ...tenantOwnStores(view),
-    dedupe: view.dedupe,
-    tenants,
-    intakeTenant: async (one) =>
-      (await tenants.holdsSubscriptions(one)) ? tenants.forTenant(one) : undefined,
+    ...tenantCliStores(tenants, tenant, (one) => tenants.forTenant(one).dedupe),
     close: async () => {},
   };
 }

@@ -6,7 +6,7 @@ import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
-import { tenantOwnStores } from './tenant-own-stores.js';
+import { tenantCliStores } from './tenant-cli-stores.js';
 
 /** What `cliStores` hands every command with TOOLSTEPS_DATABASE_URL (one of its `CliStores`). */
 export interface PostgresCliStores {
@@ -40,35 +40,20 @@ export async function openPostgresCliStores(
 ): Promise<PostgresCliStores> {
   const { PostgresTenantStores } = await import('../src/store/postgres/postgres-tenant-stores.js');
   const backend = await PostgresTenantStores.open({ url: databaseUrl, env });
-  const view = backend.forTenant(tenant);
-  const shared = {
-    mode: 'postgres' as const,
-    tenant,
-    tenants: backend,
-    ...tenantOwnStores(view),
-    rekey: () => backend.rekey(),
-  };
+  const rekey = () => backend.rekey();
   if (redisUrl) {
     const { openCoordinator } = await import('../src/coordination/open-coordinator.js');
     const coordinator = (await openCoordinator({ env, redisUrl })) as RedisCoordinator;
     const close = async () => {
       await Promise.allSettled([backend.close(), coordinator.close()]);
     };
-    const intakeTenant = async (one: TenantId) => {
-      const other = backend.forTenant(one);
-      if (!(await other.subscriptions.list()).length) return undefined;
-      return { subscriptions: other.subscriptions, dedupe: coordinator.forTenant(one) };
-    };
-    return { ...shared, intakeTenant, coordinator, dedupe: coordinator.forTenant(tenant), redisUrl, close };
+    const stores = tenantCliStores(backend, tenant, (one) => coordinator.forTenant(one));
+    return { mode: 'postgres', ...stores, rekey, coordinator, redisUrl, close };
   }
   const { defaultToolstepsHome } = await import('../src/files/toolsteps-home.js');
   // Without Redis, this host's files keep each tenant's dedupe records, as the file stores do.
   const { FileTenantStores } = await import('../src/tenants/file-tenant-stores.js');
   const files = new FileTenantStores(defaultToolstepsHome(env));
-  const intakeTenant = async (one: TenantId) => {
-    const other = backend.forTenant(one);
-    if (!(await other.subscriptions.list()).length) return undefined;
-    return { subscriptions: other.subscriptions, dedupe: files.forTenant(one).dedupe };
-  };
-  return { ...shared, intakeTenant, dedupe: files.forTenant(tenant).dedupe, close: () => backend.close() };
+  const stores = tenantCliStores(backend, tenant, (one) => files.forTenant(one).dedupe);
+  return { mode: 'postgres', ...stores, rekey, close: () => backend.close() };
 }
