@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import type { StepContext } from '../../../src/kit/index.js';
+import { connectionProject } from './connection-project.js';
+
+/** What one governance removal's output says, in its own words. */
+export interface ProjectRemovalTexts {
+  /** What `already_done` means for this removal: who else could have done it in the same moment. */
+  alreadyDone: string;
+  /** The removed thing, echoed from the input. */
+  key: string;
+  /** The project it was removed from. */
+  project: string;
+}
+
+/**
+ * What the governance steps that take one thing out of the connection's
+ * project (a pending invite, a member) declare alike: the output, and the
+ * write safety of removing something unique. A replay can only find that
+ * same thing gone, so the step is idempotent, and a 404 that answers a
+ * replay means our first attempt did the work (`gone_means_done`): the step
+ * answers as if it had removed it, with `already_done` true. Access stays
+ * each step's own call (an invite can be sent again; a membership cannot be
+ * restored without a new invite).
+ *
+ * `done` names the output's always-true flag (`deleted`, `removed`), `key`
+ * the input field that names what is removed (`invite_code`, `user_id`).
+ */
+export function projectRemoval<Done extends string, Key extends string>(
+  done: Done,
+  key: Key,
+  texts: ProjectRemovalTexts,
+) {
+  // Computed keys are typed as any string; the casts name the one field each is.
+  const flag = { [done]: z.literal(true).describe('Always true: failures are errors.') } as Record<
+    Done,
+    z.ZodLiteral<true>
+  >;
+  const named = { [key]: z.string().describe(texts.key) } as Record<Key, z.ZodString>;
+  const output = z.object({
+    ...flag,
+    already_done: z.boolean().describe(texts.alreadyDone),
+    ...named,
+    project_id: z.string().describe(texts.project),
+  });
+  return {
+    output,
+    idempotent: true,
+    onReplay: 'gone_means_done' as const,
+    alreadyDone: (input: Record<Key, string>, context: Pick<StepContext, 'connection'>) =>
+      ({
+        [done]: true,
+        already_done: true,
+        [key]: input[key],
+        project_id: connectionProject(context),
+      }) as z.input<typeof output>,
+    variables: { [key]: `$.${key}`, already_done: '$.already_done' },
+  };
+}
