@@ -3,18 +3,8 @@ import { defineStep, ProviderError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { environmentOptions, projectOptions } from './lib/deployments-options.js';
-import {
-  EnvComment,
-  EnvGitBranch,
-  EnvKey,
-  EnvTargets,
-  EnvType,
-  EnvValue,
-  envRuleIssues,
-  OneEnvVar,
-  toEnvVar,
-  toProviderEnv,
-} from './lib/env-schema.js';
+import { EnvTargets, EnvType, OneEnvVar, toEnvVar, toProviderEnv } from './lib/env-schema.js';
+import { checkEnvRules, EnvSettings } from './lib/env-var-settings.js';
 import { projectRequest } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
 
@@ -44,16 +34,11 @@ export default defineStep({
   input: z
     .strictObject({
       project: ProjectRef,
-      key: EnvKey,
-      value: EnvValue,
+      ...EnvSettings.shape,
       type: EnvType.default('encrypted'),
       targets: EnvTargets.default(['production', 'preview']),
-      git_branch: EnvGitBranch.optional(),
-      comment: EnvComment.optional(),
     })
-    .superRefine((value, context) => {
-      for (const issue of envRuleIssues(value)) context.addIssue({ code: 'custom', ...issue });
-    }),
+    .superRefine(checkEnvRules),
   options: { project: projectOptions, targets: environmentOptions },
   output: OneEnvVar,
   access: 'write',

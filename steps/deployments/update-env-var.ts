@@ -3,19 +3,8 @@ import { defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { environmentOptions, projectOptions } from './lib/deployments-options.js';
-import {
-  EnvComment,
-  EnvGitBranch,
-  EnvId,
-  EnvKey,
-  EnvTargets,
-  EnvType,
-  EnvValue,
-  envRuleIssues,
-  OneEnvVar,
-  toEnvVar,
-  toProviderEnv,
-} from './lib/env-schema.js';
+import { EnvId, OneEnvVar, toEnvVar, toProviderEnv } from './lib/env-schema.js';
+import { checkEnvRules, EnvSettings } from './lib/env-var-settings.js';
 import { envVarOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
 
@@ -28,22 +17,13 @@ export default defineStep({
     'Changes one environment variable, found by its id (from List Env Vars): only the fields given change. A sensitive variable stays write-only: its new value is never shown. Changes apply from the next deployment. Safe to retry: the same change twice leaves the variable the same.',
   keywords: ['update env', 'change env var', 'rotate secret', 'edit environment variable'],
   input: z
-    .strictObject({
-      project: ProjectRef,
-      env_id: EnvId,
-      key: EnvKey.optional(),
-      value: EnvValue.optional(),
-      type: EnvType.optional(),
-      targets: EnvTargets.optional(),
-      git_branch: EnvGitBranch.optional(),
-      comment: EnvComment.optional(),
-    })
+    .strictObject({ project: ProjectRef, env_id: EnvId, ...EnvSettings.partial().shape })
     .superRefine((value, context) => {
       const { project, env_id, ...changes } = value;
       if (Object.values(changes).every((change) => change === undefined)) {
         context.addIssue({ code: 'custom', path: ['value'], message: 'give at least one field to change' });
       }
-      for (const issue of envRuleIssues(value)) context.addIssue({ code: 'custom', ...issue });
+      checkEnvRules(value, context);
     }),
   options: { project: projectOptions, env_id: envVarOptions, targets: environmentOptions },
   output: OneEnvVar,
