@@ -2,15 +2,13 @@ import { defineStep } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Abn } from './lib/abn.js';
 import { Company } from './lib/anz-schema.js';
-import { COMPANY_CREDITS, creditBasis, reportCharge } from './lib/credits.js';
+import { COMPANY_CREDITS, creditBasis } from './lib/credits.js';
+import { enrichOne } from './lib/enrich-one.js';
 import { enrichmentOutput } from './lib/enrichment-output.js';
 import { Domain, ProfileUrl, Website } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
-import { anzDataApi, anzRequest } from './lib/operations.js';
-import { CompanyAnswer, readAnswer, toCompany } from './lib/provider-records.js';
 
 const KEYS = ['profile_url', 'domain', 'abn', 'website'] as const;
-const { method, path } = anzDataApi.enrichCompany;
 
 export default defineStep({
   id: 'anz_data.enrich_company',
@@ -54,12 +52,6 @@ export default defineStep({
   },
   examples: [{ title: 'A company by its ABN', input: { abn: '18 123 456 789' } }],
   async run(input, context) {
-    const [key, value] = givenKey(input, KEYS);
-    const response = await context.http.request(anzRequest('enrichCompany', { [key]: value }));
-    const charged = reportCharge(response, context);
-    const answer = readAnswer(CompanyAnswer, response.body, `${method} ${path}`);
-    if (!answer?.company || answer.match === false)
-      return { matched: false, company: null, credits_charged: charged };
-    return { matched: true, company: toCompany(answer.company), credits_charged: charged };
+    return await enrichOne(context, 'company', givenKey(input, KEYS));
   },
 });

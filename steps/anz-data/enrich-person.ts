@@ -1,15 +1,13 @@
 import { defineStep } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Person } from './lib/anz-schema.js';
-import { creditBasis, PERSON_CREDITS, reportCharge } from './lib/credits.js';
+import { creditBasis, PERSON_CREDITS } from './lib/credits.js';
+import { enrichOne } from './lib/enrich-one.js';
 import { enrichmentOutput } from './lib/enrichment-output.js';
 import { ProfileSlug, ProfileUrl, WorkEmail } from './lib/lookup-fields.js';
 import { givenKey, lookupKeys } from './lib/lookup-key.js';
-import { anzDataApi, anzRequest } from './lib/operations.js';
-import { PersonAnswer, readAnswer, toPerson } from './lib/provider-records.js';
 
 const KEYS = ['profile_url', 'email', 'profile_slug'] as const;
-const { method, path } = anzDataApi.enrichPerson;
 
 export default defineStep({
   id: 'anz_data.enrich_person',
@@ -52,12 +50,6 @@ export default defineStep({
   },
   examples: [{ title: 'A person by email', input: { email: 'olivia.nguyen@wattle-analytics.example' } }],
   async run(input, context) {
-    const [key, value] = givenKey(input, KEYS);
-    const response = await context.http.request(anzRequest('enrichPerson', { [key]: value }));
-    const charged = reportCharge(response, context);
-    const answer = readAnswer(PersonAnswer, response.body, `${method} ${path}`);
-    if (!answer?.person || answer.match === false)
-      return { matched: false, person: null, credits_charged: charged };
-    return { matched: true, person: toPerson(answer.person), credits_charged: charged };
+    return await enrichOne(context, 'person', givenKey(input, KEYS));
   },
 });
