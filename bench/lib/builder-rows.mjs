@@ -1,3 +1,5 @@
+import { cpuRow } from './cpu-row.mjs';
+
 const percentile = (values, p) => {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
   return sorted.length
@@ -61,13 +63,7 @@ export function builderRows(row, measured) {
     `${(client.p99 / bareClient.p99).toFixed(2)}x (p99)`,
     '',
   );
-  row(
-    '  ... server process CPU per request',
-    `${ours.cpuUsPerRequest.toFixed(0)} us`,
-    `${baseline.cpuUsPerRequest.toFixed(0)} us`,
-    `${(ours.cpuUsPerRequest / baseline.cpuUsPerRequest).toFixed(2)}x`,
-    '',
-  );
+  cpuRow(row, '  ... server process CPU per request', ours.cpuUsPerRequest, baseline.cpuUsPerRequest);
   row(
     `  ... provider requests while measured (options cache warm): ${ours.providerRequests}`,
     '',

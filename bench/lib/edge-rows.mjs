@@ -1,3 +1,5 @@
+import { cpuRow } from './cpu-row.mjs';
+
 const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
 
 /**
@@ -79,12 +81,11 @@ export function intakeRows(row, measured) {
       `>= ${goal}x, 0 lost, 0 dup`,
       ratio >= goal && clean,
     );
-    row(
+    cpuRow(
+      row,
       '  ... server CPU per delivery (every process of the side, from /proc)',
-      `${result.oursCpuUs.toFixed(0)} us`,
-      `${result.bareCpuUs.toFixed(0)} us`,
-      `${(result.oursCpuUs / result.bareCpuUs).toFixed(2)}x`,
-      '',
+      result.oursCpuUs,
+      result.bareCpuUs,
     );
     row(
       `  ... ${result.started} started of ${result.sent} sent; ${result.refused} not started; redelivered tenth not answered duplicate: ${result.againNotDuplicate}`,
