@@ -1,13 +1,11 @@
 import type { Connection } from '../connection/connection.js';
-import { InputError } from '../errors/index.js';
 import { type DescribedInput, describeInput } from '../options/described-input.js';
 import { type OptionsAnswer, type OptionsCall, resolveOptions } from '../options/resolve-options.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
 import type { Integration } from '../step/define-integration.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
-import { SearchIndex } from './search-index.js';
-import { closestIds } from './unknown-field-suggestion.js';
+import { CatalogShelf } from './catalog-shelf.js';
 
 /** One step found by `search`, with its rank so a search bar can cut off weak matches. */
 export interface SearchHit {
@@ -29,34 +27,6 @@ export type InvokeResult<Steps extends AnyStep, Id extends string> = InvocationR
   StepOutput<StepWithId<Steps, Id>>
 >;
 
-/** The items of one integration, or all of them when no integration is named. */
-function ofIntegration<Item extends { integration: { id: string } }>(
-  items: Iterable<Item>,
-  integrationId: string | undefined,
-): Item[] {
-  const all = [...items];
-  return integrationId ? all.filter((item) => item.integration.id === integrationId) : all;
-}
-
-/**
- * The error for an id the registry does not hold: it suggests the ids a typo
- * is closest to first, then what a search for the id's words finds.
- */
-function unknownId(
-  noun: 'step' | 'trigger',
-  id: string,
-  known: Iterable<string>,
-  search: (words: string) => string[],
-): InputError {
-  const close = closestIds(id, [...known]);
-  const found = search(id.replace(/[._]/g, ' '));
-  const suggestions = [...new Set([...close, ...found])].slice(0, 3);
-  return new InputError(
-    `Unknown ${noun} "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
-    [{ path: noun, message: `unknown ${noun} id` }],
-  );
-}
-
 /**
  * Holds integrations and steps, refuses duplicates, ranks search results and
  * invokes. `Steps` is the union of the step types it holds (the catalogue's
@@ -66,13 +36,15 @@ function unknownId(
  */
 export class Registry<Steps extends AnyStep = AnyStep> {
   private readonly integrations = new Map<string, Integration>();
-  private readonly steps = new Map<string, AnyStep>();
-  private readonly triggers = new Map<string, AnyTrigger>();
-  /** A former step id to the id it now resolves to. */
-  private readonly aliases = new Map<string, string>();
-  /** Search indexes, built on the first search after a registration. */
-  private stepIndex: SearchIndex<AnyStep> | undefined;
-  private triggerIndex: SearchIndex<AnyTrigger> | undefined;
+  // An item's integration is registered before it, and never replaced.
+  private readonly steps = new CatalogShelf<AnyStep>(
+    'step',
+    (step) => this.integrations.get(step.integration.id)!,
+  );
+  private readonly triggers = new CatalogShelf<AnyTrigger>(
+    'trigger',
+    (trigger) => this.integrations.get(trigger.integration.id)!,
+  );
 
   /** Adds an integration; its steps and triggers come after, so each can be checked against it. Throws on a duplicate id. */
   registerIntegration(integration: Integration): this {
@@ -89,22 +61,15 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    * whose connections would not bind.
    */
   registerStep(step: AnyStep): this {
-    for (const id of [step.id, ...(step.aliases ?? [])]) {
-      if (this.steps.has(id) || this.aliases.has(id)) throw new Error(`Step "${id}" is already registered.`);
-    }
     this.requireOwnIntegration('Step', step);
-    this.steps.set(step.id, step);
-    for (const alias of step.aliases ?? []) this.aliases.set(alias, step.id);
-    this.stepIndex = undefined;
+    this.steps.add(step);
     return this;
   }
 
   /** Adds a trigger of an integration registered before; throws on a duplicate id. */
   registerTrigger(trigger: AnyTrigger): this {
-    if (this.triggers.has(trigger.id)) throw new Error(`Trigger "${trigger.id}" is already registered.`);
     this.requireOwnIntegration('Trigger', trigger);
-    this.triggers.set(trigger.id, trigger);
-    this.triggerIndex = undefined;
+    this.triggers.add(trigger);
     return this;
   }
 
@@ -131,21 +96,17 @@ export class Registry<Steps extends AnyStep = AnyStep> {
 
   /** The step with this id, or with this former id (an alias). */
   step(id: string): AnyStep | undefined {
-    return this.steps.get(this.aliases.get(id) ?? id);
+    return this.steps.get(id);
   }
 
   /** The step (by id or alias), or an InputError that suggests the closest ids. */
   requireStep(id: string): AnyStep {
-    const step = this.step(id);
-    if (step) return step;
-    throw unknownId('step', id, this.steps.keys(), (words) =>
-      this.search(words, 3).map((hit) => hit.step.id),
-    );
+    return this.steps.require(id);
   }
 
   /** Every step, or one integration's, in registration order; aliases are not listed twice. */
   listSteps(integrationId?: string): AnyStep[] {
-    return ofIntegration(this.steps.values(), integrationId);
+    return this.steps.list(integrationId);
   }
 
   /**
@@ -154,8 +115,7 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    * provider's name finds its integration's steps before ones that merely mention it.
    */
   search(query: string, limit = 20): SearchHit[] {
-    this.stepIndex ??= this.indexOf([...this.steps.values()]);
-    return this.stepIndex.rank(query, limit).map(({ item, score }) => ({ step: item, score }));
+    return this.steps.search(query, limit).map(({ item, score }) => ({ step: item, score }));
   }
 
   /** The trigger with this id, or undefined. */
@@ -165,30 +125,17 @@ export class Registry<Steps extends AnyStep = AnyStep> {
 
   /** The trigger, or an InputError that suggests the closest ids. */
   requireTrigger(id: string): AnyTrigger {
-    const trigger = this.triggers.get(id);
-    if (trigger) return trigger;
-    throw unknownId('trigger', id, this.triggers.keys(), (words) =>
-      this.searchTriggers(words, 3).map((hit) => hit.trigger.id),
-    );
+    return this.triggers.require(id);
   }
 
   /** Every trigger, or one integration's, in registration order. */
   listTriggers(integrationId?: string): AnyTrigger[] {
-    return ofIntegration(this.triggers.values(), integrationId);
+    return this.triggers.list(integrationId);
   }
 
   /** Ranked like step search: provider name, title, keywords, id, description. */
   searchTriggers(query: string, limit = 20): TriggerSearchHit[] {
-    this.triggerIndex ??= this.indexOf([...this.triggers.values()]);
-    return this.triggerIndex.rank(query, limit).map(({ item, score }) => ({
-      trigger: item,
-      score,
-    }));
-  }
-
-  /** An index of registered items; an item's integration is registered before it, and never replaced. */
-  private indexOf<Item extends AnyStep | AnyTrigger>(items: readonly Item[]): SearchIndex<Item> {
-    return new SearchIndex(items, (item) => this.integrations.get(item.integration.id)!);
+    return this.triggers.search(query, limit).map(({ item, score }) => ({ trigger: item, score }));
   }
 
   /**

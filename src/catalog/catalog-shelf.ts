@@ -1,0 +1,75 @@
+import { InputError } from '../errors/index.js';
+import { SearchIndex } from './search-index.js';
+import type { Searchable, SearchableIntegration } from './search-ranking.js';
+import { closestIds } from './unknown-field-suggestion.js';
+
+/** What the registry shelves: steps (which may keep former ids as aliases) and triggers. */
+interface Shelved extends Searchable {
+  readonly id: string;
+  readonly aliases?: readonly string[] | undefined;
+  readonly integration: { readonly id: string };
+}
+
+/**
+ * One kind of item of the registry (its steps, or its triggers): by id and
+ * former id, in registration order, searched through an index built on the
+ * first search after a change. The registry holds two, so steps and
+ * triggers are found, listed, refused and suggested the same way.
+ */
+export class CatalogShelf<Item extends Shelved> {
+  private readonly items = new Map<string, Item>();
+  /** A former id to the id it now resolves to. */
+  private readonly aliases = new Map<string, string>();
+  private index: SearchIndex<Item> | undefined;
+
+  constructor(
+    private readonly noun: 'step' | 'trigger',
+    private readonly integrationOf: (item: Item) => SearchableIntegration,
+  ) {}
+
+  /** Adds an item; throws when its id or one of its aliases is taken. */
+  add(item: Item): void {
+    for (const id of [item.id, ...(item.aliases ?? [])]) {
+      if (this.items.has(id) || this.aliases.has(id)) {
+        throw new Error(`${this.noun === 'step' ? 'Step' : 'Trigger'} "${id}" is already registered.`);
+      }
+    }
+    this.items.set(item.id, item);
+    for (const alias of item.aliases ?? []) this.aliases.set(alias, item.id);
+    this.index = undefined;
+  }
+
+  /** The item with this id or former id, or undefined. */
+  get(id: string): Item | undefined {
+    return this.items.get(this.aliases.get(id) ?? id);
+  }
+
+  /**
+   * The item, or an InputError that suggests the ids a typo is closest to
+   * first, then what a search for the id's words finds.
+   */
+  require(id: string): Item {
+    const found = this.get(id);
+    if (found) return found;
+    const close = closestIds(id, [...this.items.keys()]);
+    const searched = this.search(id.replace(/[._]/g, ' '), 3).map((hit) => hit.item.id);
+    const suggestions = [...new Set([...close, ...searched])].slice(0, 3);
+    const noun = this.noun;
+    throw new InputError(
+      `Unknown ${noun} "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
+      [{ path: noun, message: `unknown ${noun} id` }],
+    );
+  }
+
+  /** Every item, or one integration's, in registration order; aliases are not listed twice. */
+  list(integrationId?: string): Item[] {
+    const all = [...this.items.values()];
+    return integrationId ? all.filter((item) => item.integration.id === integrationId) : all;
+  }
+
+  /** The items for `query`, best first, with their scores. */
+  search(query: string, limit: number): { item: Item; score: number }[] {
+    this.index ??= new SearchIndex([...this.items.values()], this.integrationOf);
+    return this.index.rank(query, limit);
+  }
+}
