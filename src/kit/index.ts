@@ -54,7 +54,7 @@ export {
 } from '../options/options-source.js';
 export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
 export { defineApiCallStep } from '../step/api-call-step.js';
-// Shapes many steps share, and write safety for bulk writes.
+// The output shape every paged list step shares.
 export { cursorPageOutput } from '../step/cursor-page.js';
 // Defining integrations, steps and triggers.
 export {
@@ -78,6 +78,9 @@ export {
   type StepExample,
   type StepId,
 } from '../step/define-step.js';
+// Reading a provider answer through its schema: an OutputError naming the fields, never a crash further on.
+export { type AnswerPart, readAnswer } from '../step/read-answer.js';
+// Write safety for bulk writes.
 export { safeToResend, writeOutcome } from '../step/write-outcome.js';
 export {
   type AnyTrigger,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { defineStep, readAnswer } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { Department, PersonSummary, Seniority } from './lib/anz-schema.js';
 import {
@@ -16,7 +16,7 @@ import {
   seniorityOptions,
 } from './lib/filter-options.js';
 import { anzDataApi, anzRequest, SEARCH_LIMIT_MAX } from './lib/operations.js';
-import { readAnswer, SearchAnswer, toPersonSummary } from './lib/provider-records.js';
+import { SearchAnswer, toPersonSummary } from './lib/provider-records.js';
 
 const CRITERIA = ['company', 'position', 'seniority', 'department', 'location', 'company_size'] as const;
 const { method, path } = anzDataApi.searchPeople;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { definedOnly, defineStep, type HttpClient } from '../../src/kit/index.js';
+import { definedOnly, defineStep, type HttpClient, readAnswer } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserFields } from './lib/people-schema.js';
-import { readAnswer, readMember } from './lib/read-answer.js';
+import { readMember } from './lib/read-member.js';
 import { organizationOptions } from './lib/ticketing-options.js';
 
 const CreateUserInput = z.strictObject({

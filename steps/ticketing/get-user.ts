@@ -3,7 +3,7 @@ import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserId } from './lib/people-schema.js';
-import { getRecord } from './lib/read-answer.js';
+import { getRecord } from './lib/read-member.js';
 import { requesterOptions } from './lib/ticketing-options.js';
 
 export default defineStep({

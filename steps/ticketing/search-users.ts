@@ -1,9 +1,8 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { cursorPageOutput, defineStep, readAnswer } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User } from './lib/people-schema.js';
-import { readAnswer } from './lib/read-answer.js';
 
 /** The provider's user search pages by offset only, and stops at 10,000 records per query. */
 const MAX_RECORDS = 10_000;

@@ -3,7 +3,7 @@ import { definedOnly, defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserFields, UserId } from './lib/people-schema.js';
-import { readMember } from './lib/read-answer.js';
+import { readMember } from './lib/read-member.js';
 import { organizationOptions, requesterOptions } from './lib/ticketing-options.js';
 
 const CHANGES = [

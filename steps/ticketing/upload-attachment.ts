@@ -3,7 +3,7 @@ import { defineStep, OutputError, type StepContext } from '../../src/kit/index.j
 import { ticketing } from './integration.js';
 import { Attachment } from './lib/comment-schema.js';
 import { ticketingPath } from './lib/paths.js';
-import { readMember } from './lib/read-answer.js';
+import { readMember } from './lib/read-member.js';
 import { UploadTokens } from './lib/ticket-schema.js';
 import {
   allowedOrigin,

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import type { StepContext } from '../../../src/kit/index.js';
+import { readAnswer, type StepContext } from '../../../src/kit/index.js';
 import { reportCharge } from './credits.js';
 import { anzDataApi, anzRequest } from './operations.js';
-import { CompanyAnswer, PersonAnswer, readAnswer, toCompany, toPerson } from './provider-records.js';
+import { CompanyAnswer, PersonAnswer, toCompany, toPerson } from './provider-records.js';
 
 /** What the provider is asked for each kind of record, how it answers, and how its record becomes ours. */
 const KINDS = {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { type FieldIssue, OutputError } from '../../../src/kit/index.js';
 import type { Company, Person, PersonSummary } from './anz-schema.js';
 
 /**
@@ -42,7 +41,10 @@ const ProviderCompany = z.object({
   founded_year: z.number().int().nullish(),
 });
 
-/** A no-match is `{"match": false}`, an empty body, or a null record: never an error. */
+/**
+ * A no-match is `{"match": false}`, an empty body (null, as the transport
+ * hands an empty body over), or a null record: never an error.
+ */
 export const PersonAnswer = z
   .object({ match: z.boolean().optional(), person: ProviderPerson.nullish() })
   .nullable();
@@ -52,27 +54,6 @@ export const CompanyAnswer = z
 export const SearchAnswer = z
   .object({ total: z.number().int().nonnegative().optional(), results: z.array(ProviderPerson).default([]) })
   .nullable();
-
-/** Parses a provider answer; a shape we cannot read is an OutputError naming what was wrong. */
-export function readAnswer<Schema extends z.ZodType>(
-  schema: Schema,
-  body: unknown,
-  where: string,
-): z.output<Schema> {
-  const parsed = schema.safeParse(body === '' ? null : body);
-  if (parsed.success) return parsed.data;
-  const issues: FieldIssue[] = parsed.error.issues.map((issue) => ({
-    path: ['response', ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  throw new OutputError(
-    `${where} answered in a shape this step cannot read: ${issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path}: ${issue.message}`)
-      .join('; ')}.`,
-    issues,
-  );
-}
 
 function location(
   value: z.infer<typeof ProviderLocation> | null | undefined,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { StepContext } from '../../../src/kit/index.js';
+import { readAnswer, type StepContext } from '../../../src/kit/index.js';
 import {
   RecordFailure,
   type RecordOutcome,
@@ -9,7 +9,7 @@ import {
 } from './bulk-runner.js';
 import type { LookupKind } from './lookup-kind.js';
 import { BULK_MAX_RECORDS } from './paths.js';
-import { readWire, type WireRecord, wireBulk } from './wire.js';
+import { type WireRecord, wireBulk } from './wire.js';
 
 /** Most records one bulk invocation takes; larger lists are split over several invocations. */
 export const BULK_RUN_MAX_RECORDS = 10_000;
@@ -148,7 +148,7 @@ async function sendBatch<Lookup, WireData, Item>(
 ): Promise<RecordOutcome<Item>[]> {
   const { context, path, kind } = options;
   const response = await context.http.request({ method: 'POST', path, body: batch.map(kind.toWire) });
-  const answer = readWire(wireBulk(kind.wire), response.body, `POST ${path}`) as {
+  const answer = readAnswer(wireBulk(kind.wire), response.body, `POST ${path}`) as {
     results: WireRecord<WireData>[];
   };
   if (answer.results.some((record) => record.creditsCharged !== undefined)) {

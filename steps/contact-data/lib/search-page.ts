@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import type { StepContext } from '../../../src/kit/index.js';
+import { readAnswer, type StepContext } from '../../../src/kit/index.js';
 import { searchSummary } from './search-filters.js';
-import { readWire, wireSearch } from './wire.js';
+import { wireSearch } from './wire.js';
 
 /**
  * One search (`POST /person/search`, `/company/search`): sends the filters
@@ -17,7 +17,7 @@ export async function searchPage<Wire extends z.ZodType, Item>(
 ) {
   const { path, filters, limit } = request;
   const response = await http.request({ method: 'POST', path, body: { filters, limit } });
-  const answer = readWire(wireSearch(wireItem), response.body, `POST ${path}`);
+  const answer = readAnswer(wireSearch(wireItem), response.body, `POST ${path}`);
   if (answer.creditsCharged !== undefined) reportCredits(answer.creditsCharged);
   const items = answer.results.slice(0, limit).map(fromWire);
   return {

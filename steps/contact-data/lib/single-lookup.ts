@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { CreditError, ProviderError, type StepContext } from '../../../src/kit/index.js';
+import { CreditError, ProviderError, readAnswer, type StepContext } from '../../../src/kit/index.js';
 import { recordOutcome } from './bulk-runner.js';
 import type { LookupKind } from './lookup-kind.js';
-import { readWire, type WireRecord, wireRecord } from './wire.js';
+import { type WireRecord, wireRecord } from './wire.js';
 
 /**
  * One paid lookup (`POST /person`, `POST /company`), shaped as `lookupOutput`
@@ -19,7 +19,7 @@ export async function lookupOne<Key extends string, Lookup, WireData, Item>(
 ): Promise<{ matched: boolean; credits_charged: number | null } & Record<Key, Item | null>> {
   const where = `POST ${path}`;
   const response = await context.http.request({ method: 'POST', path, body: kind.toWire(lookup) });
-  const record = readWire(wireRecord(kind.wire), response.body, where) as WireRecord<WireData>;
+  const record = readAnswer(wireRecord(kind.wire), response.body, where) as WireRecord<WireData>;
   const outcome = recordOutcome(record, kind.fromWire);
   if (outcome.credits_charged !== null) context.reportCredits(outcome.credits_charged);
   if (outcome.error) {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { OutputError } from '../../../src/kit/index.js';
 
 /**
  * The provider's answers, in its own casing. Per record, single or in bulk:
@@ -68,18 +67,3 @@ export const WireLocation = z
 /** Record-level error codes that mean "no such record" (free) and "out of credits". */
 export const NOT_FOUND_CODES = new Set(['not_found', 'NOT_FOUND', 'EMPTY_DATA']);
 export const NO_CREDIT_CODES = new Set(['insufficient_credits', 'OUT_OF_CREDITS']);
-
-/** Reads a provider answer with its wire schema; an unreadable answer is an OutputError, not a crash. */
-export function readWire<Schema extends z.ZodType>(
-  schema: Schema,
-  body: unknown,
-  where: string,
-): z.output<Schema> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({
-    path: ['response', ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  throw new OutputError(`${where} answered in a shape this step does not understand.`, issues);
-}

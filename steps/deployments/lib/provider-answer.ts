@@ -1,26 +1,19 @@
 import type * as z from 'zod';
-import { OutputError } from '../../../src/kit/index.js';
+import { readAnswer as readKitAnswer } from '../../../src/kit/index.js';
 
 /**
- * The provider's answer read through `schema`; an OutputError naming each
- * failing field (under `where`) when it is not `what` at all.
+ * A part of the provider's answer read through `schema` (the kit's
+ * readAnswer). The readers here know where in the answer they read (`at`:
+ * `deployment`, `deployments.3`) and what it should be, not which request
+ * brought it: the error says both.
  */
 export function readAnswer<Schema extends z.ZodType>(
   schema: Schema,
   raw: unknown,
-  where: string,
-  what: string,
+  at: string,
+  expected: string,
 ): z.output<Schema> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  throw new OutputError(
-    `The provider answered with something that is not ${what}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`,
-    issues,
-  );
+  return readKitAnswer(schema, raw, 'The provider', { at, expected });
 }
 
 /** An epoch-milliseconds time as ISO 8601; null when the provider gave none. */

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { cursorPageOutput, type HttpClient } from '../../../src/kit/index.js';
-import { readAnswer } from './read-answer.js';
+import { cursorPageOutput, type HttpClient, readAnswer } from '../../../src/kit/index.js';
 
 /** The paging input every cursor-paged list step takes. */
 export const CursorPaging = {

@@ -6,7 +6,7 @@ import {
   type ToolstepsError,
 } from '../../../src/kit/index.js';
 import { ticketingPath } from './paths.js';
-import { readMember } from './read-answer.js';
+import { readMember } from './read-member.js';
 import { Ticket } from './ticket-schema.js';
 
 const Audit = z.object({

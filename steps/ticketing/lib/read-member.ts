@@ -1,24 +1,5 @@
 import * as z from 'zod';
-import { type HttpClient, OutputError } from '../../../src/kit/index.js';
-
-/**
- * A provider answer read through its schema, as untrusted input: a body that
- * does not fit is an OutputError naming the request and the fields, not a
- * crash further on.
- */
-export function readAnswer<Schema extends z.ZodType>(
-  schema: Schema,
-  body: unknown,
-  where: string,
-): z.output<Schema> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const fields = parsed.error.issues.slice(0, 10).map((issue) => ({
-    path: issue.path.join('.'),
-    message: issue.message,
-  }));
-  throw new OutputError(`${where} answered with a body we cannot read.`, fields);
-}
+import { type HttpClient, readAnswer } from '../../../src/kit/index.js';
 
 /** `GET path` and the record under `member` (`{"user": {...}}`), read through its schema. */
 export async function getRecord<Schema extends z.ZodType>(
