@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { HttpClient, OptionItem, OptionsPage, OptionsSource } from '../../../src/kit/index.js';
-import { matchingItems } from '../../../src/kit/index.js';
+import { definedOnly, matchingItems, readAnswer } from '../../../src/kit/index.js';
+import { readCursorPage } from './cursor-list.js';
 import { ticketingPath } from './paths.js';
 
 /**
@@ -16,9 +17,6 @@ const Person = z.object({
   email: z.string().nullable().optional(),
   role: z.string().nullable().optional(),
 });
-const CursorMeta = z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() });
-/** An offset page links its next page; only whether there is one matters here. */
-const OffsetLinks = { next_page: z.string().nullable().optional() };
 
 const personItem = (person: z.infer<typeof Person>): OptionItem => ({
   value: person.id,
@@ -26,40 +24,61 @@ const personItem = (person: z.infer<typeof Person>): OptionItem => ({
   description: [person.email, person.role].filter(Boolean).join(' · '),
 });
 
-/** The next offset page's cursor (its page number), when the provider links one. */
-const nextPage = (cursor: string | undefined, next: string | null | undefined) =>
-  next ? { next_cursor: String((Number(cursor) || 1) + 1) } : {};
+/** What a list read for choices asks: the records under `member` of `path`, read through `item`. */
+interface ListRequest<Item extends z.ZodType> {
+  path: string;
+  member: string;
+  item: Item;
+  query?: Record<string, string | number | undefined>;
+}
 
-/** A cursor-paged list: `page[size]`, `page[after]`, and the next cursor when there is more. */
+interface Paging {
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** A cursor-paged list (`page[size]`, `page[after]`), as the list steps read it; the next cursor when there is more. */
 async function cursorList<Item extends z.ZodType>(
   http: HttpClient,
-  path: string,
-  member: string,
-  item: Item,
-  paging: { cursor: string | undefined; limit: number },
+  request: ListRequest<Item>,
+  { cursor, limit }: Paging,
+): Promise<{ items: z.output<Item>[]; next_cursor?: string }> {
+  const page = await readCursorPage(http, { ...request, limit, cursor: cursor || undefined });
+  return definedOnly({ items: page.items, next_cursor: page.next_cursor ?? undefined });
+}
+
+/**
+ * An offset-paged list (`per_page`, `page`: autocomplete, tags, forms,
+ * search). Our cursor is the page number; the next one is given when the
+ * provider links a next page (`next_page`: only whether there is one matters).
+ */
+async function offsetList<Item extends z.ZodType>(
+  http: HttpClient,
+  request: ListRequest<Item>,
+  { cursor, limit }: Paging,
 ): Promise<{ items: z.output<Item>[]; next_cursor?: string }> {
   const response = await http.request({
     method: 'GET',
-    path,
-    query: { 'page[size]': paging.limit, 'page[after]': paging.cursor || undefined },
+    path: request.path,
+    // An undefined query value is not sent.
+    query: { ...request.query, per_page: limit, page: cursor || undefined },
   });
-  const page = z.object({ [member]: z.array(item), meta: CursorMeta }).parse(response.body);
-  const meta = page.meta as z.infer<typeof CursorMeta>;
-  return {
-    items: page[member] as z.output<Item>[],
-    ...(meta.has_more && meta.after_cursor ? { next_cursor: meta.after_cursor } : {}),
-  };
+  const page = readAnswer(
+    z.object({ [request.member]: z.array(request.item), next_page: z.string().nullish() }),
+    response.body,
+    `GET ${request.path}`,
+  ) as { next_page?: string | null } & Record<string, z.output<Item>[]>;
+  const items = page[request.member] ?? [];
+  return page.next_page ? { items, next_cursor: String((Number(cursor) || 1) + 1) } : { items };
 }
 
-/** People by a name or email prefix (`users/autocomplete`), offset-paged. */
-async function peopleNamed(http: HttpClient, query: string, cursor: string | undefined, limit: number) {
-  const response = await http.request({
-    method: 'GET',
-    path: ticketingPath('usersAutocomplete'),
-    query: { name: query, per_page: limit, page: cursor || undefined },
-  });
-  const page = z.object({ users: z.array(Person), ...OffsetLinks }).parse(response.body);
-  return { people: page.users, more: nextPage(cursor, page.next_page) };
+/** People by a name or email prefix (`users/autocomplete`). */
+function peopleNamed(http: HttpClient, query: string, paging: Paging) {
+  return offsetList(
+    http,
+    { path: ticketingPath('usersAutocomplete'), member: 'users', item: Person, query: { name: query } },
+    paging,
+  );
 }
 
 /** Agents and admins: whom a ticket can be assigned to. Searched by name or email. */
@@ -67,20 +86,12 @@ export const assigneeOptions: OptionsSource = {
   searchable: true,
   async load({ query, cursor }, { http, limit }) {
     if (query) {
-      const { people, more } = await peopleNamed(http, query, cursor, limit);
-      return { items: people.filter((person) => person.role !== 'end-user').map(personItem), ...more };
+      const page = await peopleNamed(http, query, { cursor, limit });
+      return { ...page, items: page.items.filter((person) => person.role !== 'end-user').map(personItem) };
     }
     // The provider takes several roles as repeated `role[]` parameters.
-    const page = await cursorList(
-      http,
-      `${ticketingPath('users')}?role[]=agent&role[]=admin`,
-      'users',
-      Person,
-      {
-        cursor,
-        limit,
-      },
-    );
+    const path = `${ticketingPath('users')}?role[]=agent&role[]=admin`;
+    const page = await cursorList(http, { path, member: 'users', item: Person }, { cursor, limit });
     return { ...page, items: page.items.map(personItem) };
   },
 };
@@ -89,11 +100,13 @@ export const assigneeOptions: OptionsSource = {
 export const requesterOptions: OptionsSource = {
   searchable: true,
   async load({ query, cursor }, { http, limit }) {
-    if (query) {
-      const { people, more } = await peopleNamed(http, query, cursor, limit);
-      return { items: people.map(personItem), ...more };
-    }
-    const page = await cursorList(http, ticketingPath('users'), 'users', Person, { cursor, limit });
+    const page = query
+      ? await peopleNamed(http, query, { cursor, limit })
+      : await cursorList(
+          http,
+          { path: ticketingPath('users'), member: 'users', item: Person },
+          { cursor, limit },
+        );
     return { ...page, items: page.items.map(personItem) };
   },
 };
@@ -104,7 +117,8 @@ const Group = z.object({ id: z.number(), name: z.string(), description: z.string
 export const groupOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const page = await cursorList(http, ticketingPath('groups'), 'groups', Group, { cursor, limit });
+    const groups = { path: ticketingPath('groups'), member: 'groups', item: Group };
+    const page = await cursorList(http, groups, { cursor, limit });
     const items = page.items.map((group) => ({
       value: group.id,
       label: group.name,
@@ -120,21 +134,15 @@ const Organization = z.object({ id: z.number(), name: z.string() });
 export const organizationOptions: OptionsSource = {
   searchable: true,
   async load({ query, cursor }, { http, limit }) {
-    const item = (org: z.infer<typeof Organization>) => ({ value: org.id, label: org.name });
-    if (!query) {
-      const page = await cursorList(http, ticketingPath('organizations'), 'organizations', Organization, {
-        cursor,
-        limit,
-      });
-      return { ...page, items: page.items.map(item) };
-    }
-    const response = await http.request({
-      method: 'GET',
-      path: ticketingPath('organizationsAutocomplete'),
-      query: { name: query, per_page: limit, page: cursor || undefined },
-    });
-    const page = z.object({ organizations: z.array(Organization), ...OffsetLinks }).parse(response.body);
-    return { items: page.organizations.map(item), ...nextPage(cursor, page.next_page) };
+    const organizations = { member: 'organizations', item: Organization };
+    const page = query
+      ? await offsetList(
+          http,
+          { ...organizations, path: ticketingPath('organizationsAutocomplete'), query: { name: query } },
+          { cursor, limit },
+        )
+      : await cursorList(http, { ...organizations, path: ticketingPath('organizations') }, { cursor, limit });
+    return { ...page, items: page.items.map((org) => ({ value: org.id, label: org.name })) };
   },
 };
 
@@ -144,18 +152,17 @@ const Tag = z.object({ name: z.string(), count: z.number().optional() });
 export const tagOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }): Promise<OptionsPage> {
-    const response = await http.request({
-      method: 'GET',
-      path: ticketingPath('tags'),
-      query: { per_page: limit, page: cursor || undefined },
-    });
-    const page = z.object({ tags: z.array(Tag), ...OffsetLinks }).parse(response.body);
-    const items = page.tags.map((tag) => ({
+    const page = await offsetList(
+      http,
+      { path: ticketingPath('tags'), member: 'tags', item: Tag },
+      { cursor, limit },
+    );
+    const items = page.items.map((tag) => ({
       value: tag.name,
       label: tag.name,
       ...(tag.count === undefined ? {} : { description: `${tag.count} tickets` }),
     }));
-    return { items: matchingItems(items, query), ...nextPage(cursor, page.next_page) };
+    return { ...page, items: matchingItems(items, query) };
   },
 };
 
@@ -165,16 +172,12 @@ const Form = z.object({ id: z.number(), name: z.string(), active: z.boolean().op
 export const ticketFormOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const response = await http.request({
-      method: 'GET',
-      path: ticketingPath('ticketForms'),
-      query: { per_page: limit, page: cursor || undefined },
-    });
-    const page = z.object({ ticket_forms: z.array(Form), ...OffsetLinks }).parse(response.body);
-    const items = page.ticket_forms
+    const forms = { path: ticketingPath('ticketForms'), member: 'ticket_forms', item: Form };
+    const page = await offsetList(http, forms, { cursor, limit });
+    const items = page.items
       .filter((form) => form.active !== false)
       .map((form) => ({ value: form.id, label: form.name }));
-    return { items: matchingItems(items, query), ...nextPage(cursor, page.next_page) };
+    return { ...page, items: matchingItems(items, query) };
   },
 };
 
@@ -188,25 +191,22 @@ const FoundTicket = z.object({
 export const ticketOptions: OptionsSource = {
   searchable: true,
   async load({ query, cursor }, { http, limit }) {
-    const response = await http.request({
-      method: 'GET',
+    const search = {
       path: ticketingPath('search'),
+      member: 'results',
+      item: FoundTicket,
       query: {
         query: query ? `type:ticket ${query}` : 'type:ticket',
         sort_by: 'updated_at',
         sort_order: 'desc',
-        per_page: limit,
-        page: cursor || undefined,
       },
-    });
-    const page = z.object({ results: z.array(FoundTicket), ...OffsetLinks }).parse(response.body);
-    return {
-      items: page.results.map((ticket) => ({
-        value: ticket.id,
-        label: `#${ticket.id} ${ticket.subject ?? ''}`.trim(),
-        ...(ticket.status ? { description: ticket.status } : {}),
-      })),
-      ...nextPage(cursor, page.next_page),
     };
+    const page = await offsetList(http, search, { cursor, limit });
+    const items = page.items.map((ticket) => ({
+      value: ticket.id,
+      label: `#${ticket.id} ${ticket.subject ?? ''}`.trim(),
+      ...(ticket.status ? { description: ticket.status } : {}),
+    }));
+    return { ...page, items };
   },
 };
