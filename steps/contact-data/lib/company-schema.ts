@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { Location, locationFromWire } from './contact-schema.js';
-import { WireLocation } from './wire.js';
+import { WireId, WireLocation } from './wire.js';
 
 /** A web domain, loosely: the provider normalizes `https://www.acme.com/about` to `acme.com` itself. */
 const Domain = z
@@ -62,7 +62,7 @@ export type Company = z.output<typeof Company>;
 
 export const WireCompany = z
   .object({
-    id: z.union([z.string(), z.number()]).transform(String),
+    id: WireId,
     name: z.string().nullish(),
     domain: z.string().nullish(),
     industry: z.string().nullish(),

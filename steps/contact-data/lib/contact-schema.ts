@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WireLocation } from './wire.js';
+import { WireId, WireLocation } from './wire.js';
 
 /** Where a person or company is, as the provider knows it. */
 export const Location = z
@@ -144,7 +144,7 @@ export const ContactPreview = z
 
 export const WirePerson = z
   .object({
-    id: z.union([z.string(), z.number()]).transform(String),
+    id: WireId,
     firstName: z.string().nullish(),
     lastName: z.string().nullish(),
     fullName: z.string().nullish(),

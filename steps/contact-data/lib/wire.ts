@@ -60,6 +60,9 @@ export const wireSearch = oncePerSchema(<Item extends z.ZodType>(item: Item) =>
     .loose(),
 );
 
+/** A record's id, as a string whether the provider sends a string or a number (person and company alike). */
+export const WireId = z.union([z.string(), z.number()]).transform(String);
+
 export const WireLocation = z
   .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
   .loose();
