@@ -3,6 +3,7 @@ import { fixedOptions, matchingItems, type OptionsSource } from '../../../src/ki
 import { CANCELABLE_STATES } from './deployment-schema.js';
 import { deploymentsPath } from './paths.js';
 import { allowedProjects, refuseAccountWide } from './project-scope.js';
+import { readTimeChoices } from './time-page.js';
 
 /**
  * Where the deployments fields' choices come from: the connection's
@@ -10,11 +11,6 @@ import { allowedProjects, refuseAccountWide } from './project-scope.js';
  * constraints), its teams (`/v2/teams`), the deployments a cancel can still
  * stop, and the closed list of environments.
  */
-
-/** The provider pages lists by time: `pagination.next` is the `until` of the next page. */
-const Pagination = z.object({ next: z.number().nullable().optional() }).optional();
-const nextCursor = (pagination: z.infer<typeof Pagination>) =>
-  pagination?.next ? { next_cursor: String(pagination.next) } : {};
 
 const Project = z.object({ id: z.string(), name: z.string(), framework: z.string().nullable().optional() });
 
@@ -27,16 +23,16 @@ export const projectOptions: OptionsSource = {
       path: deploymentsPath('projects'),
       query: { search: query || undefined, limit, until: cursor || undefined },
     });
-    const page = z.object({ projects: z.array(Project), pagination: Pagination }).parse(response.body);
+    const page = readTimeChoices(response.body, 'projects', Project);
     const allowed = allowedProjects(constraints);
-    const items = page.projects
+    const items = page.items
       .filter((project) => !allowed || allowed.includes(project.name) || allowed.includes(project.id))
       .map((project) => ({
         value: project.name,
         label: project.name,
         description: [project.id, project.framework].filter(Boolean).join(' · '),
       }));
-    return { items, ...nextCursor(page.pagination) };
+    return { ...page, items };
   },
 };
 
@@ -79,16 +75,16 @@ function deploymentOptions(states?: readonly string[]): OptionsSource {
         path: deploymentsPath('listDeployments'),
         query: { state: states?.join(','), limit, until: cursor || undefined },
       });
-      const page = z.object({ deployments: z.array(Listed), pagination: Pagination }).parse(response.body);
+      const page = readTimeChoices(response.body, 'deployments', Listed);
       const allowed = allowedProjects(constraints);
-      const items = page.deployments
+      const items = page.items
         .filter((deployment) => !allowed || allowed.includes(deployment.name))
         .map((deployment) => ({
           value: deployment.uid,
           label: `${deployment.name} ${deployment.url ?? deployment.uid}`,
           description: deployment.readyState ?? deployment.state ?? '',
         }));
-      return { items: matchingItems(items, query), ...nextCursor(page.pagination) };
+      return { ...page, items: matchingItems(items, query) };
     },
   };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { InputError, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
 import { deploymentsPath } from './paths.js';
 import { allowedProjects, requireProjectInScope } from './project-scope.js';
+import { readTimeChoices } from './time-page.js';
 
 /**
  * Choices that live inside one project (its environment variables, its
@@ -57,7 +58,6 @@ export const envVarOptions: OptionsSource = {
 };
 
 const Domain = z.object({ name: z.string(), verified: z.boolean().optional() });
-const Pagination = z.object({ next: z.number().nullable().optional() }).optional();
 
 /** A project's domains, newest first, each marked verified or not. */
 export const projectDomainOptions: OptionsSource = {
@@ -70,13 +70,12 @@ export const projectDomainOptions: OptionsSource = {
       path: deploymentsPath('projectDomains', { id: project }),
       query: { limit, until: cursor || undefined },
     });
-    const page = z.object({ domains: z.array(Domain), pagination: Pagination }).parse(response.body);
-    const items = page.domains.map((domain) => ({
+    const page = readTimeChoices(response.body, 'domains', Domain);
+    const items = page.items.map((domain) => ({
       value: domain.name,
       label: domain.name,
       description: domain.verified ? 'verified' : 'not verified yet',
     }));
-    const next = page.pagination?.next;
-    return { items: matchingItems(items, query), ...(next ? { next_cursor: String(next) } : {}) };
+    return { ...page, items: matchingItems(items, query) };
   },
 };

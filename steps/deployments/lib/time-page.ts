@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { definedOnly } from '../../../src/kit/index.js';
 import { readAnswer } from './provider-answer.js';
 
 /**
@@ -36,4 +37,20 @@ export function readTimePage<Item>(
     has_more: next !== null,
     next_cursor: next === null ? null : String(next),
   };
+}
+
+/**
+ * One page of a field's choices: the items under `key` read through `item`,
+ * and the next cursor only when there is a next page, as an options page
+ * says it.
+ */
+export function readTimeChoices<Item extends z.ZodType>(
+  body: unknown,
+  key: string,
+  item: Item,
+): { items: z.output<Item>[]; next_cursor?: string } {
+  const page = readTimePage(body, key, `a list of ${key}`, (raw, where) =>
+    readAnswer(item, raw, where, `an entry of the ${key} list`),
+  );
+  return definedOnly({ items: page.items, next_cursor: page.next_cursor ?? undefined });
 }
