@@ -10,6 +10,7 @@ import {
 } from './lib/deployment-schema.js';
 import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
+import { GitLink } from './lib/project-schema.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
 
@@ -24,28 +25,9 @@ const Configuration = BuildSettings.describe(
   'Build settings for this deployment only; they override the project settings.',
 );
 
-/** The project's git connection as the provider reports it, per git provider. */
+/** The project's git connection as the provider reports it. */
 const ProjectLink = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    link: z
-      .object({
-        type: z.string(),
-        org: z.string().optional(),
-        repo: z.string().optional(),
-        repoId: z.number().optional(),
-        projectId: z.union([z.string(), z.number()]).optional(),
-        owner: z.string().optional(),
-        slug: z.string().optional(),
-        workspaceUuid: z.string().optional(),
-        repoUuid: z.string().optional(),
-        productionBranch: z.string().optional(),
-      })
-      .loose()
-      .nullable()
-      .optional(),
-  })
+  .object({ id: z.string(), name: z.string(), link: GitLink.nullable().optional() })
   .loose();
 
 /**
@@ -67,7 +49,7 @@ async function gitSourceFromProject(
       `Project "${project}" ${reason}; pass repository ("owner/name" on GitHub) to deploy from a repository.`,
       { code: 'invalid_state', sent: true, context: { project } },
     );
-  if (!parsed.success || !link) throw unusable('is not connected to a git repository');
+  if (!parsed.success || !link?.type) throw unusable('is not connected to a git repository');
   const ref = branch ?? link.productionBranch;
   if (!ref) throw unusable('has no production branch; pass branch');
   const common = definedOnly({ ref, sha: sha || undefined });

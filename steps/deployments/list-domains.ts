@@ -5,7 +5,7 @@ import { ProjectRef } from './lib/deployment-schema.js';
 import { projectOptions } from './lib/deployments-options.js';
 import { ProjectDomain, toProjectDomain } from './lib/domain-schema.js';
 import { projectRequest } from './lib/project-request.js';
-import { pageLimit, readTimePage, TimeCursor } from './lib/time-page.js';
+import { readTimePage, TimePaging } from './lib/time-page.js';
 
 export default defineStep({
   id: 'deployments.list_domains',
@@ -18,8 +18,7 @@ export default defineStep({
   input: z.strictObject({
     project: ProjectRef,
     verified: z.boolean().optional().describe('Only verified (true) or only unverified (false) domains.'),
-    limit: pageLimit(20),
-    cursor: TimeCursor.optional(),
+    ...TimePaging,
   }),
   options: { project: projectOptions },
   output: cursorPageOutput('domains', ProjectDomain, { items: 'This page of domains, newest first.' }),

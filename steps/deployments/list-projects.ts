@@ -4,7 +4,7 @@ import { deployments } from './integration.js';
 import { deploymentsPath } from './lib/paths.js';
 import { Project, toProject } from './lib/project-schema.js';
 import { allowedProjects } from './lib/project-scope.js';
-import { pageLimit, readTimePage, TimeCursor } from './lib/time-page.js';
+import { readTimePage, TimePaging } from './lib/time-page.js';
 
 export default defineStep({
   id: 'deployments.list_projects',
@@ -16,8 +16,7 @@ export default defineStep({
   keywords: ['projects', 'list projects', 'apps', 'sites', 'find project'],
   input: z.strictObject({
     search: z.string().min(1).max(100).optional().describe('Only projects whose name contains this.'),
-    limit: pageLimit(20),
-    cursor: TimeCursor.optional(),
+    ...TimePaging,
   }),
   output: cursorPageOutput('projects', Project, {
     items: 'This page of projects, most recently updated first.',

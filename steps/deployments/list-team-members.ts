@@ -5,7 +5,7 @@ import { teamOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, refuseAccountWide } from './lib/project-scope.js';
 import { TeamMember, toTeamMember } from './lib/team-schema.js';
-import { pageLimit, readTimePage, TimeCursor } from './lib/time-page.js';
+import { readTimePage, TimePaging } from './lib/time-page.js';
 
 const ROLES = [
   'OWNER',
@@ -35,8 +35,7 @@ export default defineStep({
       .optional()
       .describe('Only members whose name, username or email contains this.'),
     role: z.enum(ROLES).optional().describe('Only members with this role.'),
-    limit: pageLimit(20),
-    cursor: TimeCursor.optional(),
+    ...TimePaging,
   }),
   options: { team: teamOptions },
   output: cursorPageOutput('members', TeamMember, { items: 'This page of members, newest first.' }),

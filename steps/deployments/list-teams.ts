@@ -4,7 +4,7 @@ import { deployments } from './integration.js';
 import { deploymentsPath } from './lib/paths.js';
 import { allowedProjects, refuseAccountWide } from './lib/project-scope.js';
 import { Team, toTeam } from './lib/team-schema.js';
-import { pageLimit, readTimePage, TimeCursor } from './lib/time-page.js';
+import { readTimePage, TimePaging } from './lib/time-page.js';
 
 export default defineStep({
   id: 'deployments.list_teams',
@@ -14,7 +14,7 @@ export default defineStep({
   agentDescription:
     "Lists the teams the connected user belongs to: id (the teamId a connection takes), slug, name and the user's role. Steps act in the connection's own team; to work in another team, the user needs a connection for it. Refused when the connection is limited to some projects (teams are account-wide). Read-only and safe to retry.",
   keywords: ['teams', 'organizations', 'workspaces', 'accounts', 'list teams'],
-  input: z.strictObject({ limit: pageLimit(20), cursor: TimeCursor.optional() }),
+  input: z.strictObject(TimePaging),
   output: cursorPageOutput('teams', Team, { items: 'This page of teams.' }),
   access: 'read',
   idempotent: true,

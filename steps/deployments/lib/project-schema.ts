@@ -1,6 +1,28 @@
 import * as z from 'zod';
 import { isoTime, readAnswer } from './provider-answer.js';
 
+/**
+ * A project's git connection as the provider answers it: which fields name
+ * the repository depends on the git provider (GitHub's org and repo or
+ * repoId, GitLab's projectId, Bitbucket's owner and slug or workspace and
+ * repo UUIDs).
+ */
+export const GitLink = z
+  .object({
+    type: z.string().optional(),
+    org: z.string().optional(),
+    repo: z.string().optional(),
+    repoId: z.number().optional(),
+    projectId: z.union([z.string(), z.number()]).optional(),
+    projectNameWithNamespace: z.string().optional(),
+    owner: z.string().optional(),
+    slug: z.string().optional(),
+    workspaceUuid: z.string().optional(),
+    repoUuid: z.string().optional(),
+    productionBranch: z.string().optional(),
+  })
+  .loose();
+
 /** A project as the provider answers it (get, list, create, update); only what the steps show is read. */
 const ProviderProject = z
   .object({
@@ -16,19 +38,7 @@ const ProviderProject = z
     nodeVersion: z.string().nullable().optional(),
     createdAt: z.number().optional(),
     updatedAt: z.number().optional(),
-    link: z
-      .object({
-        type: z.string().optional(),
-        org: z.string().optional(),
-        repo: z.string().optional(),
-        projectNameWithNamespace: z.string().optional(),
-        owner: z.string().optional(),
-        slug: z.string().optional(),
-        productionBranch: z.string().optional(),
-      })
-      .loose()
-      .nullable()
-      .optional(),
+    link: GitLink.nullable().optional(),
     latestDeployments: z
       .array(
         z.object({ id: z.string(), url: z.string().nullable().optional(), readyState: z.string() }).loose(),

@@ -12,10 +12,11 @@ export const TimeCursor = z
   .regex(/^\d{1,16}$/, 'a next_cursor value from a previous page')
   .describe('next_cursor from the previous page; keep the other inputs the same.');
 
-/** Items per page, 1 to 100 (the provider's most), `fallback` by default. */
-export function pageLimit(fallback: number) {
-  return z.number().int().min(1).max(100).default(fallback).describe('Items per page, 1 to 100.');
-}
+/** The paging input every time-paged list step takes: 1 to 100 items a page (the provider's most), 20 by default. */
+export const TimePaging = {
+  limit: z.number().int().min(1).max(100).default(20).describe('Items per page, 1 to 100.'),
+  cursor: TimeCursor.optional(),
+};
 
 /** One page's items in our shape, whether more exist, and the cursor for them. */
 export function readTimePage<Item>(
