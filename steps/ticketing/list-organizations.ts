@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { CursorPaging, pagedOutput, readCursorPage } from './lib/cursor-list.js';
+import { CursorPaging, listCursorPage, pagedOutput } from './lib/cursor-list.js';
 import { ticketingPath } from './lib/paths.js';
 import { Organization } from './lib/people-schema.js';
 
@@ -20,13 +20,10 @@ export default defineStep({
   variables: { organization_ids: '$.organizations[*].id', next_cursor: '$.next_cursor' },
   examples: [{ title: 'The first organizations', input: { limit: 10 } }],
   async run(input, { http }) {
-    const page = await readCursorPage(http, {
-      path: ticketingPath('organizations'),
-      member: 'organizations',
-      item: Organization,
-      limit: input.limit,
-      cursor: input.cursor,
-    });
-    return { organizations: page.items, has_more: page.has_more, next_cursor: page.next_cursor };
+    return listCursorPage(
+      http,
+      { path: ticketingPath('organizations'), member: 'organizations', item: Organization },
+      input,
+    );
   },
 });

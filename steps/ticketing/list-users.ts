@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { CursorPaging, pagedOutput, readCursorPage } from './lib/cursor-list.js';
+import { CursorPaging, listCursorPage, pagedOutput } from './lib/cursor-list.js';
 import { ticketingPath } from './lib/paths.js';
 import { User, UserRole } from './lib/people-schema.js';
 
@@ -20,14 +20,7 @@ export default defineStep({
   variables: { user_ids: '$.users[*].id', next_cursor: '$.next_cursor' },
   examples: [{ title: 'The agents', input: { role: 'agent', limit: 10 } }],
   async run(input, { http }) {
-    const page = await readCursorPage(http, {
-      path: ticketingPath('users'),
-      member: 'users',
-      item: User,
-      limit: input.limit,
-      cursor: input.cursor,
-      query: { role: input.role },
-    });
-    return { users: page.items, has_more: page.has_more, next_cursor: page.next_cursor };
+    const query = { role: input.role };
+    return listCursorPage(http, { path: ticketingPath('users'), member: 'users', item: User, query }, input);
   },
 });

@@ -58,3 +58,17 @@ export async function readCursorPage<Item extends z.ZodType>(
     next_cursor: hasMore ? (page.meta.after_cursor ?? null) : null,
   };
 }
+
+/**
+ * A list step's whole answer: one page of `member` (read as `readCursorPage`
+ * reads it) under the member's own name, with has_more and next_cursor.
+ */
+export async function listCursorPage<Member extends string, Item extends z.ZodType>(
+  http: HttpClient,
+  list: { path: string; member: Member; item: Item; query?: Record<string, string | number | undefined> },
+  paging: { limit: number; cursor?: string | undefined },
+): Promise<Record<Member, z.output<Item>[]> & Omit<CursorPageRead<unknown>, 'items'>> {
+  const page = await readCursorPage(http, { ...list, limit: paging.limit, cursor: paging.cursor });
+  const items = { [list.member]: page.items } as Record<Member, z.output<Item>[]>;
+  return { ...items, has_more: page.has_more, next_cursor: page.next_cursor };
+}
