@@ -69,6 +69,36 @@ async function openStream(token?: string) {
 describe('trigger setup through the builder API', () => {
   let subscriptionId = '';
 
+  /**
+   * What a token that must not see the subscription gets: its stream receives
+   * neither a test delivery made while it is the only stream open nor one
+   * that a stream of the owner's token receives; it lists no subscription,
+   * and every route of this one answers 404 as for an id that does not exist.
+   */
+  async function expectHiddenFrom(token: string) {
+    const theirs = await openStream(token);
+    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
+    await world.sandbox.webhooks.settle();
+    const own = await openStream();
+    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
+    await world.sandbox.webhooks.settle();
+    await own.until(1);
+    await Promise.all([theirs.close(), own.close()]);
+    expect(own.events).toHaveLength(1);
+    expect(theirs.events).toEqual([]);
+    expect((await world.json('/v1/subscriptions', { token })).body).toEqual({ subscriptions: [] });
+    for (const [method, path] of [
+      ['GET', `/v1/subscriptions/${subscriptionId}`],
+      ['POST', `/v1/subscriptions/${subscriptionId}/test`],
+      ['POST', `/v1/subscriptions/${subscriptionId}/activate`],
+      ['POST', `/v1/subscriptions/${subscriptionId}/deactivate`],
+      ['DELETE', `/v1/subscriptions/${subscriptionId}`],
+    ] as const) {
+      const answer = await world.json(path, { method, token });
+      expect([answer.status, answer.body.error.code], path).toEqual([404, 'not_found']);
+    }
+  }
+
   it('lists each integration’s events with payload schema, setup schema and a sample payload', async () => {
     const answer = await world.json('/v1/triggers?integration=ticketing');
     const trigger = answer.body.triggers.find((item: { id: string }) => item.id === TRIGGER);
@@ -144,27 +174,7 @@ describe('trigger setup through the builder API', () => {
   });
 
   it('another tenant sees none of it: its stream gets no event, and the subscription id is not found', async () => {
-    const stranger = world.token('globex');
-    const theirs = await openStream(stranger);
-    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
-    await world.sandbox.webhooks.settle();
-    const own = await openStream();
-    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
-    await world.sandbox.webhooks.settle();
-    await own.until(1);
-    await Promise.all([theirs.close(), own.close()]);
-    expect(own.events).toHaveLength(1);
-    expect(theirs.events).toEqual([]);
-    for (const [method, path] of [
-      ['GET', `/v1/subscriptions/${subscriptionId}`],
-      ['POST', `/v1/subscriptions/${subscriptionId}/test`],
-      ['POST', `/v1/subscriptions/${subscriptionId}/deactivate`],
-      ['DELETE', `/v1/subscriptions/${subscriptionId}`],
-    ] as const) {
-      const answer = await world.json(path, { method, token: stranger });
-      expect([answer.status, answer.body.error.code], path).toEqual([404, 'not_found']);
-    }
-    expect((await world.json('/v1/subscriptions', { token: stranger })).body).toEqual({ subscriptions: [] });
+    await expectHiddenFrom(world.token('globex'));
     const refused = await fetch(`${world.server.url}/hooks/globex/${subscriptionId}`, {
       method: 'POST',
       body: '{}',
@@ -179,27 +189,7 @@ describe('trigger setup through the builder API', () => {
   });
 
   it('a token held to other integrations sees none of ticketing’s subscriptions or events', async () => {
-    const deploymentsOnly = world.token('acme', { integrations: ['deployments'] });
-    const theirs = await openStream(deploymentsOnly);
-    const own = await openStream();
-    await world.json(`/v1/subscriptions/${subscriptionId}/test`, { method: 'POST' });
-    await world.sandbox.webhooks.settle();
-    await own.until(1);
-    await Promise.all([theirs.close(), own.close()]);
-    expect(own.events).toHaveLength(1);
-    expect(theirs.events).toEqual([]);
-    expect((await world.json('/v1/subscriptions', { token: deploymentsOnly })).body).toEqual({
-      subscriptions: [],
-    });
-    for (const [method, path] of [
-      ['GET', `/v1/subscriptions/${subscriptionId}`],
-      ['POST', `/v1/subscriptions/${subscriptionId}/test`],
-      ['POST', `/v1/subscriptions/${subscriptionId}/activate`],
-      ['DELETE', `/v1/subscriptions/${subscriptionId}`],
-    ] as const) {
-      const answer = await world.json(path, { method, token: deploymentsOnly });
-      expect([answer.status, answer.body.error.code], path).toEqual([404, 'not_found']);
-    }
+    await expectHiddenFrom(world.token('acme', { integrations: ['deployments'] }));
   });
 
   it('a stream ends at its next event once its token is revoked, and that event is not sent', async () => {
