@@ -16,7 +16,16 @@ import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
-import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection } from './two-tenants.js';
+import {
+  A,
+  A_ONLY,
+  A_TOKEN,
+  B,
+  B_TOKEN,
+  countingProvider,
+  deskConnection,
+  seedTwoTenants,
+} from './two-tenants.js';
 
 const REDIS_URL = testRedisUrl(14);
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
@@ -71,9 +80,7 @@ describe.each(backends)(
       "b's trail holds only b's runs; a's audit is not b's to read, and a's limit is not b's",
       async () => {
         const { stores, coordinator } = await make();
-        await stores.forTenant(A).connections.put(deskConnection('support', A_TOKEN, provider.url));
-        await stores.forTenant(A).connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
-        await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
+        await seedTwoTenants(stores, provider.url);
         await stores.forTenant(A).limits.set({ callsPerMinute: 1 });
         const runtime = (tenant: typeof A) =>
           new Runtime({

@@ -9,7 +9,6 @@ import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js
 import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
 import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
-import { subscriptionFor } from '../../triggers/trigger-fixtures.js';
 import {
   A,
   A_ONLY,
@@ -19,6 +18,7 @@ import {
   B_TOKEN,
   countingProvider,
   deskConnection,
+  seedTwoTenants,
   shapeOf,
 } from './two-tenants.js';
 
@@ -46,11 +46,7 @@ describe.each(backends)('library: tenant b cannot reach tenant a (%s store)', (_
   let stores: TenantStores;
   beforeAll(async () => {
     stores = make();
-    const a = stores.forTenant(A);
-    await a.connections.put(deskConnection('support', A_TOKEN, provider.url));
-    await a.connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
-    await a.subscriptions.put(subscriptionFor('ticketing.ticket_created', { id: A_SUBSCRIPTION, tenant: A }));
-    await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
+    await seedTwoTenants(stores, provider.url, { subscription: true });
   });
 
   it("refuses a's connection by id exactly as an id that exists nowhere, sending nothing", async () => {

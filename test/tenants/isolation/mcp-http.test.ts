@@ -11,7 +11,17 @@ import { createRegistry } from '../../../steps/index.js';
 import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
 import { connectHttp } from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
-import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
+import {
+  A,
+  A_ONLY,
+  A_TOKEN,
+  B,
+  B_TOKEN,
+  countingProvider,
+  deskConnection,
+  seedTwoTenants,
+  shapeOf,
+} from './two-tenants.js';
 
 const KEY_TEXT = 'isolation-suite-token-key-0123456789abcdef';
 const SINGLE = 'the-single-server-token-0123456789';
@@ -71,9 +81,7 @@ beforeAll(async () => {
   process.env.TOOLSTEPS_TOKEN_KEY = KEY_TEXT;
   provider = await countingProvider();
   const stores = new FileTenantStores(home());
-  await stores.forTenant(A).connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
-  await stores.forTenant(A).connections.put(deskConnection('support', A_TOKEN, provider.url));
-  await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
+  await seedTwoTenants(stores, provider.url);
   await stores
     .forTenant(DEFAULT_TENANT)
     .connections.put(deskConnection(DEFAULT_DESK, 'default-secret', provider.url));

@@ -7,10 +7,8 @@ import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { RedisTenantStores } from '../../../src/tenants/redis-tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
-import { subscriptionFor } from '../../triggers/trigger-fixtures.js';
 import {
   A,
-  A_HOOK_SECRET,
   A_ONLY,
   A_SUBSCRIPTION,
   A_TOKEN,
@@ -18,6 +16,7 @@ import {
   B_TOKEN,
   countingProvider,
   deskConnection,
+  seedTwoTenants,
 } from './two-tenants.js';
 
 const REDIS_URL = testRedisUrl(12);
@@ -43,13 +42,7 @@ describe.skipIf(!enabled)('Redis store: tenant b cannot reach tenant a (Redis)',
     await clearTestKeys(REDIS_URL, prefix);
     provider = await countingProvider();
     stores = await open(new SecretBox(masterKey));
-    const a = stores.forTenant(A);
-    await a.connections.put(deskConnection('support', A_TOKEN, provider.url));
-    await a.connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
-    await a.subscriptions.put(
-      subscriptionFor('ticketing.ticket_created', { id: A_SUBSCRIPTION, tenant: A, secret: A_HOOK_SECRET }),
-    );
-    await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
+    await seedTwoTenants(stores, provider.url, { subscription: true });
   });
   afterAll(async () => {
     for (const coordinator of coordinators) await coordinator.close();

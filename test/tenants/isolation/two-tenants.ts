@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Connection } from '../../../src/connection/connection.js';
 import { parseTenantId } from '../../../src/tenants/tenant-id.js';
+import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
+import { subscriptionFor } from '../../triggers/trigger-fixtures.js';
 
 /**
  * Tenants `a` and `b` of the isolation suite: each has a ticketing
@@ -29,6 +31,28 @@ export function deskConnection(id: string, accessToken: string, baseUrl: string)
     createdAt: 1,
     updatedAt: 1,
   };
+}
+
+/**
+ * The records the isolation tests start from, put in `stores`: `support` in
+ * both tenants (each with its own tenant's token) and A_ONLY in a alone, all
+ * sending to `providerUrl`; with `subscription`, a's subscription
+ * A_SUBSCRIPTION (signed with A_HOOK_SECRET) too.
+ */
+export async function seedTwoTenants(
+  stores: Pick<TenantStores, 'forTenant'>,
+  providerUrl: string,
+  options: { subscription?: boolean } = {},
+): Promise<void> {
+  const a = stores.forTenant(A);
+  await a.connections.put(deskConnection('support', A_TOKEN, providerUrl));
+  await a.connections.put(deskConnection(A_ONLY, A_TOKEN, providerUrl));
+  if (options.subscription) {
+    await a.subscriptions.put(
+      subscriptionFor('ticketing.ticket_created', { id: A_SUBSCRIPTION, tenant: A, secret: A_HOOK_SECRET }),
+    );
+  }
+  await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, providerUrl));
 }
 
 /** A loopback provider that answers every request 200 `{}` and records each with its bearer token. */
