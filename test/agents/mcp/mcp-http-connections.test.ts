@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { serveFlat } from './mcp-http-fixture.js';
+import { LIST_TOOLS, postMcp, serveFlat } from './mcp-http-fixture.js';
 
 /**
  * Callers who never finish a request: the token is checked only once the
@@ -86,15 +86,8 @@ describe('the MCP HTTP server against connections that never finish a request', 
     expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThanOrEqual(8);
     await within(Promise.all(flood.map((stalled) => stalled.closed)), 5_000);
-    const answer = await fetch(server.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
-    });
+    // A tools/list outside any session: refused, but answered.
+    const answer = await postMcp(server.url, TOKEN, LIST_TOOLS);
     expect(answer.status).toBe(400);
   }, 15_000);
 });

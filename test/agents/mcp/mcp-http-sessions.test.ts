@@ -6,22 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
 import { ManualClock } from '../../../src/clock.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { connectHttp, serveFlat } from './mcp-http-fixture.js';
+import {
+  connectHttp,
+  INITIALIZE,
+  LIST_TOOLS,
+  MCP_ACCEPT,
+  MCP_PROTOCOL,
+  serveFlat,
+} from './mcp-http-fixture.js';
 
 // The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 const MB = 1024 * 1024;
-const PROTOCOL = '2025-06-18';
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
-const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
-const ACCEPT = 'application/json, text/event-stream';
 
 interface Answer {
   status: number;
@@ -45,7 +43,7 @@ function send(
       {
         method: options.method ?? 'POST',
         agent: options.agent,
-        headers: { 'content-type': 'application/json', accept: ACCEPT, ...options.headers },
+        headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...options.headers },
       },
       (response) => {
         const answer = { status: response.statusCode ?? 0, headers: response.headers };
@@ -61,7 +59,7 @@ function send(
 
 /** An initialize whose client then goes quiet: the session id it was given, never used again. */
 async function abandonedInitialize(url: string): Promise<string> {
-  const answer = await send(url, { body: initialize });
+  const answer = await send(url, { body: INITIALIZE });
   expect(answer.status).toBe(200);
   return answer.headers['mcp-session-id'] as string;
 }
@@ -69,8 +67,8 @@ async function abandonedInitialize(url: string): Promise<string> {
 /** Whether a session still answers: 200, or 404 once it has gone. */
 async function sessionAnswers(url: string, id: string): Promise<number> {
   const answer = await send(url, {
-    body: listTools,
-    headers: { 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL },
+    body: LIST_TOOLS,
+    headers: { 'mcp-session-id': id, 'mcp-protocol-version': MCP_PROTOCOL },
   });
   return answer.status;
 }
@@ -126,11 +124,11 @@ describe('the MCP HTTP server under a flood of requests that start no session', 
   }
 
   it('keeps nothing of 5,000 requests that are not an initialize, or an initialize that fails', async () => {
-    await flood(200, listTools, {}, 400);
+    await flood(200, LIST_TOOLS, {}, 400);
     const before = heapAfterCollection();
-    await flood(3_000, listTools, {}, 400);
+    await flood(3_000, LIST_TOOLS, {}, 400);
     // An initialize the transport refuses (it must accept JSON and SSE) builds a pair that starts no session.
-    await flood(2_000, initialize, { accept: 'application/json' }, 406);
+    await flood(2_000, INITIALIZE, { accept: 'application/json' }, 406);
     const grown = heapAfterCollection() - before;
     // Each request used to leave a server and a transport behind (about 24 KB): some 120 MB here.
     expect(grown / MB).toBeLessThan(12);
@@ -164,7 +162,11 @@ describe('the MCP HTTP server when clients initialize and go quiet', () => {
           method: 'GET',
           agent: own,
           drain: false,
-          headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL },
+          headers: {
+            accept: 'text/event-stream',
+            'mcp-session-id': id,
+            'mcp-protocol-version': MCP_PROTOCOL,
+          },
         });
         expect([200, 404]).toContain(stream.status);
       }
@@ -233,9 +235,9 @@ describe("the MCP HTTP server reading a session's requests", () => {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            accept: ACCEPT,
+            accept: MCP_ACCEPT,
             'mcp-session-id': id,
-            'mcp-protocol-version': PROTOCOL,
+            'mcp-protocol-version': MCP_PROTOCOL,
             ...headers,
           },
         },
@@ -256,7 +258,7 @@ describe("the MCP HTTP server reading a session's requests", () => {
 
   it('answers a call as one JSON body, and refuses bad JSON and a body over the cap before the SDK sees it', async () => {
     const id = await abandonedInitialize(server.url);
-    const listed = await post(id, JSON.stringify(listTools));
+    const listed = await post(id, JSON.stringify(LIST_TOOLS));
     expect(listed.status).toBe(200);
     expect(listed.type).toBe('application/json');
     expect(JSON.parse(listed.text)).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });

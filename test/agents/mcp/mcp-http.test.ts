@@ -3,16 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningMcpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
-import { connectHttp, serveFlat } from './mcp-http-fixture.js';
+import { connectHttp, INITIALIZE, MCP_ACCEPT, serveFlat } from './mcp-http-fixture.js';
 
 const TOKEN = 'mcp-bearer-token-for-tests-31c9';
-
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
 
 /** A raw POST, with headers fetch would not let us set (Host). */
 function post(url: string, headers: Record<string, string>): Promise<number> {
@@ -23,7 +16,7 @@ function post(url: string, headers: Record<string, string>): Promise<number> {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
+          accept: MCP_ACCEPT,
           ...headers,
         },
       },
@@ -33,7 +26,7 @@ function post(url: string, headers: Record<string, string>): Promise<number> {
       },
     );
     request.on('error', reject);
-    request.end(initialize);
+    request.end(JSON.stringify(INITIALIZE));
   });
 }
 

@@ -9,7 +9,13 @@ import { TokenKey } from '../../../src/tenants/token-key.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
 import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
-import { connectHttp } from '../../agents/mcp/mcp-http-fixture.js';
+import {
+  connectHttp,
+  INITIALIZE,
+  LIST_TOOLS,
+  MCP_PROTOCOL,
+  postMcp,
+} from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
 import {
   A,
@@ -44,31 +50,17 @@ async function client(bearer: string): Promise<Client> {
   return connected;
 }
 
-/** A raw initialize with `bearer` (and a session id, when given): its status, and the answer's text. */
+/**
+ * A raw request with `bearer`: an initialize, or with a session id a
+ * tools/list in that session. Its status, and the answer's text.
+ */
 async function rawPost(bearer: string, session?: string) {
-  const answer = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
-    },
-    body: JSON.stringify(
-      session
-        ? { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }
-        : {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'x', version: '1' },
-            },
-          },
-    ),
-  });
+  const answer = session
+    ? await postMcp(server.url, bearer, LIST_TOOLS, {
+        'mcp-session-id': session,
+        'mcp-protocol-version': MCP_PROTOCOL,
+      })
+    : await postMcp(server.url, bearer, INITIALIZE);
   return { status: answer.status, text: await answer.text() };
 }
 
