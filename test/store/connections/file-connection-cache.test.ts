@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors/index.js';
 import { SETTLE_MS } from '../../../src/store/connections/connection-file-cache.js';
 import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
+import { useTempDir } from '../../support/temp-dir.js';
 import { transpileForChild } from '../../support/transpile-for-child.js';
 
 const run = promisify(execFile);
@@ -34,35 +34,29 @@ async function refreshInAnotherProcess(home: string, id: string, accessToken: st
 }
 
 describe('file connection store: what get keeps between calls', () => {
-  let home: string;
-  beforeEach(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-cache-'));
-  });
-  afterEach(async () => {
-    await rm(home, { recursive: true, force: true });
-  });
+  const home = useTempDir('toolsteps-cache-');
 
   it("sees another process's refresh on the next call, a token of the same length included", async () => {
-    await new FileConnectionStore(home).put(acmeConnection('main', 'token-aaaa'));
-    const reader = settledReader(home);
+    await new FileConnectionStore(home()).put(acmeConnection('main', 'token-aaaa'));
+    const reader = settledReader(home());
     expect((await reader.get('main'))?.secrets.accessToken).toBe('token-aaaa');
     expect((await reader.get('main'))?.secrets.accessToken).toBe('token-aaaa');
-    await refreshInAnotherProcess(home, 'main', 'token-bbbb');
+    await refreshInAnotherProcess(home(), 'main', 'token-bbbb');
     expect(await reader.get('main')).toMatchObject({ secrets: { accessToken: 'token-bbbb' }, updatedAt: 2 });
   }, 60_000);
 
   it('sees a connection added again under the same id by another store (connections add)', async () => {
-    const reader = settledReader(home);
-    await new FileConnectionStore(home).put(acmeConnection('main', 'first'));
+    const reader = settledReader(home());
+    await new FileConnectionStore(home()).put(acmeConnection('main', 'first'));
     expect((await reader.get('main'))?.secrets.accessToken).toBe('first');
-    await new FileConnectionStore(home).put({ ...acmeConnection('main', 'again'), label: 'Support' });
+    await new FileConnectionStore(home()).put({ ...acmeConnection('main', 'again'), label: 'Support' });
     expect(await reader.get('main')).toMatchObject({ label: 'Support', secrets: { accessToken: 'again' } });
   });
 
   it('sees a file rewritten in place by hand with the same size, on the real clock', async () => {
-    const reader = new FileConnectionStore(home);
+    const reader = new FileConnectionStore(home());
     await reader.put(acmeConnection('main', 'token-aaaa'));
-    const file = path.join(home, 'connections', 'main.json');
+    const file = path.join(home(), 'connections', 'main.json');
     expect((await reader.get('main'))?.secrets.accessToken).toBe('token-aaaa');
     // Same inode, same size, and quite likely the same timestamp tick: only a file that has not settled yet is safe from that.
     await writeFile(file, (await readFile(file, 'utf8')).replace('token-aaaa', 'token-cccc'));
@@ -70,9 +64,9 @@ describe('file connection store: what get keeps between calls', () => {
   });
 
   it('sees a settled file rewritten in place in a later tick', async () => {
-    await new FileConnectionStore(home).put(acmeConnection('main', 'token-aaaa'));
-    const reader = settledReader(home);
-    const file = path.join(home, 'connections', 'main.json');
+    await new FileConnectionStore(home()).put(acmeConnection('main', 'token-aaaa'));
+    const reader = settledReader(home());
+    const file = path.join(home(), 'connections', 'main.json');
     expect((await reader.get('main'))?.secrets.accessToken).toBe('token-aaaa');
     await sleep(50);
     await writeFile(file, (await readFile(file, 'utf8')).replace('token-aaaa', 'token-dddd'));
@@ -80,15 +74,15 @@ describe('file connection store: what get keeps between calls', () => {
   });
 
   it('answers nothing once the file is gone, and refuses a link planted in its place', async () => {
-    await new FileConnectionStore(home).put(acmeConnection('main'));
-    const reader = settledReader(home);
-    const file = path.join(home, 'connections', 'main.json');
+    await new FileConnectionStore(home()).put(acmeConnection('main'));
+    const reader = settledReader(home());
+    const file = path.join(home(), 'connections', 'main.json');
     expect(await reader.get('main')).toBeDefined();
     await unlink(file);
     expect(await reader.get('main')).toBeUndefined();
-    await new FileConnectionStore(home).put(acmeConnection('main'));
+    await new FileConnectionStore(home()).put(acmeConnection('main'));
     expect(await reader.get('main')).toBeDefined();
-    const elsewhere = path.join(home, 'elsewhere.json');
+    const elsewhere = path.join(home(), 'elsewhere.json');
     await writeFile(elsewhere, await readFile(file, 'utf8'));
     await unlink(file);
     await symlink(elsewhere, file);
@@ -96,8 +90,8 @@ describe('file connection store: what get keeps between calls', () => {
   });
 
   it('hands out copies: a caller that edits what it got does not change the next answer', async () => {
-    await new FileConnectionStore(home).put(acmeConnection('main', 'kept'));
-    const reader = settledReader(home);
+    await new FileConnectionStore(home()).put(acmeConnection('main', 'kept'));
+    const reader = settledReader(home());
     const first = await reader.get('main');
     const second = await reader.get('main');
     if (!first || !second) throw new Error('expected the connection');

@@ -1,27 +1,26 @@
 import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 const LEAK = 'sk-live-should-never-print-0123456789';
 
 const connection = acmeConnection;
 
 describe('file store against damaged or planted files', () => {
-  let home: string;
+  const home = useTempDir('toolsteps-hostile-store-');
   let directory: string;
   let warnings: string[];
   let store: FileConnectionStore;
   beforeEach(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-hostile-store-'));
-    directory = path.join(home, 'connections');
+    directory = path.join(home(), 'connections');
     warnings = [];
-    store = new FileConnectionStore(home, { warn: (message: string) => warnings.push(message) });
+    store = new FileConnectionStore(home(), { warn: (message: string) => warnings.push(message) });
     await store.put(connection('good'));
   });
-  afterEach(() => rm(home, { recursive: true, force: true }));
 
   it('a corrupt, an invalid and a symlinked file are skipped by list, with a warning naming each file but not its content', async () => {
     await writeFile(path.join(directory, 'corrupt.json'), `{"secrets": {"accessToken": "${LEAK}"`, {
@@ -30,7 +29,7 @@ describe('file store against damaged or planted files', () => {
     await writeFile(path.join(directory, 'invalid.json'), JSON.stringify({ id: 'invalid', kind: LEAK }), {
       mode: 0o600,
     });
-    const outside = path.join(home, 'elsewhere.json');
+    const outside = path.join(home(), 'elsewhere.json');
     await writeFile(outside, JSON.stringify({ ...connection('planted'), label: LEAK }));
     await symlink(outside, path.join(directory, 'planted.json'));
 
@@ -49,8 +48,8 @@ describe('file store against damaged or planted files', () => {
     expect(corrupt).toMatchObject({ code: 'input_invalid' });
     expect(JSON.stringify(corrupt) + String(corrupt)).not.toContain(LEAK);
 
-    await writeFile(path.join(home, 'target.json'), JSON.stringify({ ...connection('link'), label: LEAK }));
-    await symlink(path.join(home, 'target.json'), path.join(directory, 'link.json'));
+    await writeFile(path.join(home(), 'target.json'), JSON.stringify({ ...connection('link'), label: LEAK }));
+    await symlink(path.join(home(), 'target.json'), path.join(directory, 'link.json'));
     const linked = await store.get('link').catch((caught: unknown) => caught);
     expect(linked).toMatchObject({ code: 'input_invalid' });
     expect((linked as Error).message).toMatch(/link\.json.*symbolic link/);
@@ -62,7 +61,7 @@ describe('file store against damaged or planted files', () => {
     await store.list();
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
     await chmod(directory, 0o777);
-    await new FileConnectionStore(home).put(connection('second'));
+    await new FileConnectionStore(home()).put(connection('second'));
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
   });
 

@@ -1,16 +1,17 @@
 import { executionAsyncId } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../src/errors/index.js';
 import {
   defaultToolstepsHome,
   FileConnectionStore,
 } from '../../../src/store/connections/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
+import { useTempDir } from '../../support/temp-dir.js';
 import { transpileForChild } from '../../support/transpile-for-child.js';
 
 const run = promisify(execFile);
@@ -37,13 +38,7 @@ const STORE_SOURCES = [
 const connection = acmeConnection;
 
 describe('file connection store', () => {
-  let home: string;
-  beforeEach(async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-store-'));
-  });
-  afterEach(async () => {
-    await rm(home, { recursive: true, force: true });
-  });
+  const home = useTempDir('toolsteps-store-');
 
   it('lives under $TOOLSTEPS_HOME, else ~/.toolsteps', () => {
     expect(defaultToolstepsHome({ TOOLSTEPS_HOME: '/x/y' })).toBe('/x/y');
@@ -51,10 +46,10 @@ describe('file connection store', () => {
   });
 
   it('writes files readable by the owner only, in a private folder', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put(connection('one', 'token-one'));
-    const file = await stat(path.join(home, 'connections', 'one.json'));
-    const folder = await stat(path.join(home, 'connections'));
+    const file = await stat(path.join(home(), 'connections', 'one.json'));
+    const folder = await stat(path.join(home(), 'connections'));
     expect(file.mode & 0o777).toBe(0o600);
     expect(folder.mode & 0o777).toBe(0o700);
     expect(await store.get('one')).toMatchObject({ id: 'one', secrets: { accessToken: 'token-one' } });
@@ -64,12 +59,12 @@ describe('file connection store', () => {
   });
 
   it('refuses ids that could escape the folder', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await expect(store.get('../etc/passwd')).rejects.toMatchObject({ code: 'input_invalid' });
   });
 
   it('update is atomic per id within a process', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put({ ...connection('counter', 't'), fields: { subdomain: 'acme', n: '0' } });
     await Promise.all(
       Array.from({ length: 40 }, () =>
@@ -97,7 +92,7 @@ describe('file connection store', () => {
     `;
     const script = path.join(root, `writer-${process.pid}.mjs`);
     await writeFile(script, writer);
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     let reads = 0;
     let reading = true;
     const reader = (async () => {
@@ -107,7 +102,7 @@ describe('file connection store', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
-    await Promise.all(['a', 'b', 'c', 'd'].map((id) => run(process.execPath, [script, home, id])));
+    await Promise.all(['a', 'b', 'c', 'd'].map((id) => run(process.execPath, [script, home(), id])));
     reading = false;
     await reader;
     expect(reads).toBeGreaterThan(0);
@@ -119,17 +114,17 @@ describe('file connection store', () => {
       'own-d',
       'shared',
     ]);
-    const leftovers = (await readdir(path.join(home, 'connections'))).filter(
+    const leftovers = (await readdir(path.join(home(), 'connections'))).filter(
       (name) => !name.endsWith('.json'),
     );
     expect(leftovers).toEqual([]);
-    JSON.parse(await readFile(path.join(home, 'connections', 'shared.json'), 'utf8'));
+    JSON.parse(await readFile(path.join(home(), 'connections', 'shared.json'), 'utf8'));
   }, 60_000);
 
   it('a lock left by a crashed process goes stale after 5 s, well before the 10 s give-up', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put(connection('crashed', 'old'));
-    await foreignLock(home, 'crashed', 6_000);
+    await foreignLock(home(), 'crashed', 6_000);
     const started = Date.now();
     const next = await store.update('crashed', (current) => ({
       ...current,
@@ -137,13 +132,13 @@ describe('file connection store', () => {
     }));
     expect(next.secrets.accessToken).toBe('new');
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect(await readdir(path.join(home, 'connections'))).toEqual(['crashed.json']);
+    expect(await readdir(path.join(home(), 'connections'))).toEqual(['crashed.json']);
   });
 
   it('giving up on a live lock is a retryable TimeoutError naming the connection', async () => {
-    const store = new FileConnectionStore(home, { lockTimeoutMs: 150 });
+    const store = new FileConnectionStore(home(), { lockTimeoutMs: 150 });
     await store.put(connection('busy', 'old'));
-    await foreignLock(home, 'busy', 0);
+    await foreignLock(home(), 'busy', 0);
     const failure = await store.update('busy', (current) => current).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TimeoutError);
     expect(failure).toMatchObject({ code: 'timeout', retryable: true, context: { connection: 'busy' } });
@@ -152,9 +147,9 @@ describe('file connection store', () => {
   });
 
   it('withConnectionLock: the store works inside it on the same id; the lock is held throughout', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put(connection('inside', 'one'));
-    const lock = path.join(home, 'connections', 'inside.json.lock');
+    const lock = path.join(home(), 'connections', 'inside.json.lock');
     const result = await store.withConnectionLock('inside', async () => {
       await stat(lock);
       const current = await store.get('inside');
@@ -171,9 +166,9 @@ describe('file connection store', () => {
   });
 
   it('a task started under the lock that outlives it takes the lock afresh', async () => {
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put(connection('later', 't'));
-    const lock = path.join(home, 'connections', 'later.json.lock');
+    const lock = path.join(home(), 'connections', 'later.json.lock');
     let later!: Promise<unknown>;
     await store.withConnectionLock('later', async () => {
       later = sleep(30).then(() => store.withConnectionLock('later', () => stat(lock)));
@@ -188,7 +183,7 @@ describe('file connection store', () => {
       return executionAsyncId();
     };
     expect(await asyncIdAfterAwait()).toBe(0);
-    const store = new FileConnectionStore(home);
+    const store = new FileConnectionStore(home());
     await store.put(connection('hooked', 'one'));
     let insideId = 0;
     await store.withConnectionLock('hooked', async () => {
@@ -202,8 +197,8 @@ describe('file connection store', () => {
 
   it('a holder keeps its lock fresh however long its work takes, so no one breaks it as stale', async () => {
     const options = { lockStaleMs: 200, lockTimeoutMs: 5_000 };
-    const holder = new FileConnectionStore(home, options);
-    const other = new FileConnectionStore(home, options); // as another process would: its own mutex
+    const holder = new FileConnectionStore(home(), options);
+    const other = new FileConnectionStore(home(), options); // as another process would: its own mutex
     await holder.put(connection('slow', 'old'));
     const events: string[] = [];
     const holding = holder.withConnectionLock('slow', async () => {
@@ -244,10 +239,10 @@ describe('file connection store', () => {
     `;
     const script = path.join(root, `lock-worker-${process.pid}.mjs`);
     await writeFile(script, worker);
-    const journal = path.join(home, 'journal.txt');
-    const store = new FileConnectionStore(home);
+    const journal = path.join(home(), 'journal.txt');
+    const store = new FileConnectionStore(home());
     await store.put({ ...connection('shared', 't'), fields: { subdomain: 'acme', n: '0' } });
-    await Promise.all(['a', 'b', 'c'].map((name) => run(process.execPath, [script, home, name, journal])));
+    await Promise.all(['a', 'b', 'c'].map((name) => run(process.execPath, [script, home(), name, journal])));
     const lines = (await readFile(journal, 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(24);
     for (let at = 0; at < lines.length; at += 2) {
@@ -256,6 +251,6 @@ describe('file connection store', () => {
       expect(lines[at + 1]).toBe(lines[at]!.replace('in', 'out'));
     }
     expect((await store.get('shared'))?.fields.n).toBe('12');
-    expect(await readdir(path.join(home, 'connections'))).toEqual(['shared.json']);
+    expect(await readdir(path.join(home(), 'connections'))).toEqual(['shared.json']);
   }, 60_000);
 });

@@ -1,37 +1,31 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSubscriptionStore } from '../../../src/store/subscriptions/file-subscription-store.js';
 import {
   newSubscriptionId,
   subscriptionUrl,
   toPublicSubscription,
 } from '../../../src/triggers/subscription.js';
+import { useTempDir } from '../../support/temp-dir.js';
 import { subscriptionFor, TICKETING_SECRET } from '../../triggers/trigger-fixtures.js';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-subscriptions-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+const home = useTempDir('toolsteps-subscriptions-');
 
 // What every store answers alike (memory, file, Redis, Postgres) is in ../store-contract.test.ts.
 describe('file subscription store', () => {
   it('writes secrets 0600 in a 0700 directory next to connections, and survives a new store', async () => {
     const id = newSubscriptionId();
-    await new FileSubscriptionStore(home).put(subscriptionFor('ticketing.ticket_created', { id }));
-    const file = path.join(home, 'subscriptions', `${id}.json`);
+    await new FileSubscriptionStore(home()).put(subscriptionFor('ticketing.ticket_created', { id }));
+    const file = path.join(home(), 'subscriptions', `${id}.json`);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect(JSON.parse(await readFile(file, 'utf8')).secret).toBe(TICKETING_SECRET);
-    expect((await new FileSubscriptionStore(home).get(id))?.id).toBe(id);
+    expect((await new FileSubscriptionStore(home()).get(id))?.id).toBe(id);
   });
 
   it('keeps the last delivery apart, so an update never loses it nor loses to it', async () => {
-    const store = new FileSubscriptionStore(home);
+    const store = new FileSubscriptionStore(home());
     const id = newSubscriptionId();
     await store.put(subscriptionFor('ticketing.ticket_created', { id }));
     await store.recordDelivery(id, 7);
@@ -42,7 +36,7 @@ describe('file subscription store', () => {
   });
 
   it('refuses ids that could leave its directory', async () => {
-    await expect(new FileSubscriptionStore(home).get('../connections/x')).rejects.toMatchObject({
+    await expect(new FileSubscriptionStore(home()).get('../connections/x')).rejects.toMatchObject({
       code: 'input_invalid',
     });
   });
