@@ -1,24 +1,27 @@
-import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import type { DedupeStore } from '../../../src/store/dedupe/dedupe-store.js';
 import { FileDedupeStore } from '../../../src/store/dedupe/file-dedupe-store.js';
 import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-dedupe-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+const home = useTempDir('toolsteps-dedupe-');
 
 const stores: [string, (clock: ManualClock) => DedupeStore][] = [
   ['memory', (clock) => new MemoryDedupeStore(clock)],
-  ['file', (clock) => new FileDedupeStore(home, clock)],
+  ['file', (clock) => new FileDedupeStore(home(), clock)],
 ];
+
+/** A store of `make` on a manual clock, holding a claim of `sub:e1` with a one-second lease: the claim's token with them. */
+async function holdingAClaim(make: (clock: ManualClock) => DedupeStore) {
+  const clock = new ManualClock();
+  const store = make(clock);
+  const first = await store.claim('sub:e1', 1_000);
+  if (first.status !== 'claimed') throw new Error('expected a claim');
+  return { clock, store, token: first.token };
+}
 
 describe.each(stores)('%s dedupe store', (_name, make) => {
   it('claims once: a second claim is in flight until the first completes, then done', async () => {
@@ -50,13 +53,10 @@ describe.each(stores)('%s dedupe store', (_name, make) => {
   });
 
   it('releases only its own claim', async () => {
-    const clock = new ManualClock();
-    const store = make(clock);
-    const first = await store.claim('sub:e1', 1_000);
-    if (first.status !== 'claimed') throw new Error('expected a claim');
+    const { clock, store, token } = await holdingAClaim(make);
     clock.advance(1_001);
     const second = await store.claim('sub:e1', 1_000);
-    await store.release('sub:e1', first.token);
+    await store.release('sub:e1', token);
     expect(second.status).toBe('claimed');
     expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'in_flight' });
   });
@@ -64,24 +64,18 @@ describe.each(stores)('%s dedupe store', (_name, make) => {
 
 describe.each(stores)('%s dedupe store: renewing a claim', (_name, make) => {
   it('renews only its own live claim, and a renewed claim outlives its first lease', async () => {
-    const clock = new ManualClock();
-    const store = make(clock);
-    const first = await store.claim('sub:e1', 1_000);
-    if (first.status !== 'claimed') throw new Error('expected a claim');
+    const { clock, store, token } = await holdingAClaim(make);
     expect(await store.renew('sub:e1', 'not-the-holder', 1_000)).toBe(false);
     clock.advance(900);
-    expect(await store.renew('sub:e1', first.token, 1_000)).toBe(true);
+    expect(await store.renew('sub:e1', token, 1_000)).toBe(true);
     clock.advance(900);
     expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'in_flight' });
   });
 
   it('cannot renew a claim that lapsed or is done', async () => {
-    const clock = new ManualClock();
-    const store = make(clock);
-    const first = await store.claim('sub:e1', 1_000);
-    if (first.status !== 'claimed') throw new Error('expected a claim');
+    const { clock, store, token } = await holdingAClaim(make);
     clock.advance(1_001);
-    expect(await store.renew('sub:e1', first.token, 1_000)).toBe(false);
+    expect(await store.renew('sub:e1', token, 1_000)).toBe(false);
     const second = await store.claim('sub:e1', 1_000);
     if (second.status !== 'claimed') throw new Error('expected a claim');
     await store.complete('sub:e1', second.token, 60_000);
@@ -93,14 +87,14 @@ describe.each(stores)('%s dedupe store: renewing a claim', (_name, make) => {
 describe('file dedupe store', () => {
   it('survives a restart: a new store over the same home knows the handled event', async () => {
     const clock = new ManualClock();
-    expect(await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000)).toBe(true);
-    expect(await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000)).toBe(false);
+    expect(await new FileDedupeStore(home(), clock).markOnce('sub:e1', 60_000)).toBe(true);
+    expect(await new FileDedupeStore(home(), clock).markOnce('sub:e1', 60_000)).toBe(false);
   });
 
   it('keeps provider text out of file names, and its files private', async () => {
-    const store = new FileDedupeStore(home, new ManualClock());
+    const store = new FileDedupeStore(home(), new ManualClock());
     const claimed = await store.claim('sub:../../etc/passwd', 60_000);
-    const directory = path.join(home, 'triggers', 'dedupe');
+    const directory = path.join(home(), 'triggers', 'dedupe');
     const [name, journalFolder] = (await readdir(directory)).sort();
     expect(name).toMatch(/^[0-9a-f]{64}\.json$/);
     expect(journalFolder).toBe('journal');
@@ -118,7 +112,7 @@ describe('file dedupe store', () => {
 
   it('prunes expired entries: lapsed claims and expired marks', async () => {
     const clock = new ManualClock();
-    const store = new FileDedupeStore(home, clock);
+    const store = new FileDedupeStore(home(), clock);
     await store.markOnce('a', 1_000);
     await store.markOnce('b', 60_000);
     await store.claim('c', 1_000);
@@ -130,26 +124,26 @@ describe('file dedupe store', () => {
 });
 
 describe('file dedupe store: done marks in a synced journal', () => {
-  const directory = () => path.join(home, 'triggers', 'dedupe');
+  const directory = () => path.join(home(), 'triggers', 'dedupe');
 
   it('still knows a handled event whose own file a power cut lost: the journal holds the mark', async () => {
     const clock = new ManualClock();
-    expect(await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000)).toBe(true);
+    expect(await new FileDedupeStore(home(), clock).markOnce('sub:e1', 60_000)).toBe(true);
     for (const name of await readdir(directory())) {
       if (name.endsWith('.json')) await rm(path.join(directory(), name));
     }
-    expect(await new FileDedupeStore(home, clock).claim('sub:e1', 1_000)).toEqual({ status: 'done' });
+    expect(await new FileDedupeStore(home(), clock).claim('sub:e1', 1_000)).toEqual({ status: 'done' });
     clock.advance(60_001);
-    expect((await new FileDedupeStore(home, clock).claim('sub:e1', 1_000)).status).toBe('claimed');
+    expect((await new FileDedupeStore(home(), clock).claim('sub:e1', 1_000)).status).toBe('claimed');
   });
 
   it('gives concurrent claims of one event one holder, and journals every concurrent mark', async () => {
-    const store = new FileDedupeStore(home, new ManualClock());
+    const store = new FileDedupeStore(home(), new ManualClock());
     const claims = await Promise.all(Array.from({ length: 8 }, () => store.claim('sub:same', 1_000)));
     expect(claims.filter((claim) => claim.status === 'claimed')).toHaveLength(1);
     const keys = Array.from({ length: 40 }, (_, index) => `sub:e${index}`);
     expect(await Promise.all(keys.map((key) => store.markOnce(key, 60_000)))).toEqual(keys.map(() => true));
-    const reopened = new FileDedupeStore(home, new ManualClock());
+    const reopened = new FileDedupeStore(home(), new ManualClock());
     for (const name of await readdir(directory())) {
       if (name.endsWith('.json')) await rm(path.join(directory(), name));
     }
@@ -159,8 +153,8 @@ describe('file dedupe store: done marks in a synced journal', () => {
 
   it('sees a mark another process made after it read the journals, once that claim is gone', async () => {
     const clock = new ManualClock();
-    const here = new FileDedupeStore(home, clock);
-    const there = new FileDedupeStore(home, clock);
+    const here = new FileDedupeStore(home(), clock);
+    const there = new FileDedupeStore(home(), clock);
     expect(await here.markOnce('sub:e0', 60_000)).toBe(true);
     const claimed = await there.claim('sub:e1', 1_000);
     expect(await here.claim('sub:e1', 1_000)).toEqual({ status: 'in_flight' });
@@ -171,22 +165,22 @@ describe('file dedupe store: done marks in a synced journal', () => {
 
   it('reads every whole line after one a power cut left half written', async () => {
     const clock = new ManualClock();
-    await new FileDedupeStore(home, clock).markOnce('sub:e1', 60_000);
+    await new FileDedupeStore(home(), clock).markOnce('sub:e1', 60_000);
     const [day] = await readdir(path.join(directory(), 'journal'));
     // Half an append: each starts a line of its own, so the next append's line is whole.
     await appendFile(path.join(directory(), 'journal', day!), `\n${'3f2a9c'.repeat(6)}`);
-    await new FileDedupeStore(home, clock).markOnce('sub:e2', 60_000);
+    await new FileDedupeStore(home(), clock).markOnce('sub:e2', 60_000);
     for (const name of await readdir(directory())) {
       if (name.endsWith('.json')) await rm(path.join(directory(), name));
     }
-    const store = new FileDedupeStore(home, clock);
+    const store = new FileDedupeStore(home(), clock);
     expect(await store.claim('sub:e1', 1_000)).toEqual({ status: 'done' });
     expect(await store.claim('sub:e2', 1_000)).toEqual({ status: 'done' });
   });
 
   it("prunes an earlier day's journal once every mark in it expired, never today's or yesterday's", async () => {
     const clock = new ManualClock(Date.parse('2026-01-01T12:00:00Z'));
-    const store = new FileDedupeStore(home, clock);
+    const store = new FileDedupeStore(home(), clock);
     await store.markOnce('sub:old', 60_000);
     const journals = async () => (await readdir(path.join(directory(), 'journal'))).sort();
     expect(await journals()).toEqual(['done-2026-01-01.log']);
