@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, type MockInstance, 
 import { runCli } from '../../cli/program.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import { statusSubscriptionArgs } from '../triggers/trigger-fixtures.js';
 
 export interface CliResult {
   code: number;
@@ -164,6 +165,20 @@ export function addSandboxDeployments(sandbox: Sandbox, id: string, env: string,
 /** `toolsteps triggers create <trigger> --connection <connection> --target <target>`, and `flags`. */
 export function createTrigger(trigger: string, connection: string, target: string, ...flags: string[]) {
   return cli('triggers', 'create', trigger, '--connection', connection, '--target', target, ...flags);
+}
+
+/** The variable `createManualSubscription` passes the signing secret in: list it in `useCliHome`'s `env`. */
+export const HOOK_SECRET_ENV = 'TS_HOOK_SECRET';
+
+/**
+ * `triggers create` of a status-change subscription through `desk` to
+ * 127.0.0.1:`port` whose deliveries the test signs itself (`--manual`) with
+ * `secret`, passed the way the CLI requires, through HOOK_SECRET_ENV, which
+ * this sets; and `flags` (`--json`, `--tenant <id>`).
+ */
+export function createManualSubscription(port: number, secret: string, ...flags: string[]) {
+  process.env[HOOK_SECRET_ENV] = secret;
+  return cli(...statusSubscriptionArgs(port), '--manual', '--secret-env', HOOK_SECRET_ENV, ...flags);
 }
 
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */

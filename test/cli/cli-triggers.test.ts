@@ -5,27 +5,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
 import { acmeConnection } from '../support/acme-connection.js';
 import { freePort, untilListening } from '../support/ports.js';
+import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from '../triggers/trigger-fixtures.js';
 import {
-  signTicketing,
-  statusSubscriptionArgs,
-  TICKETING_SECRET,
-  ticketStatusEvent,
-} from '../triggers/trigger-fixtures.js';
-import { cli, createTrigger, stopListening, useCliHome } from './cli-harness.js';
+  cli,
+  createManualSubscription,
+  createTrigger,
+  HOOK_SECRET_ENV,
+  stopListening,
+  useCliHome,
+} from './cli-harness.js';
 
 const home = useCliHome('toolsteps-cli-triggers-', {
   scope: 'all',
-  env: ['TOOLSTEPS_PLAN', 'TS_HOOK_SECRET'],
+  env: ['TOOLSTEPS_PLAN', HOOK_SECRET_ENV],
 });
 beforeAll(async () => {
   await new FileConnectionStore(home()).put(acmeConnection('desk', 'desk-token-0123456789'));
 });
-
-/** `triggers create` of a status-change subscription whose deliveries the test signs itself (`--manual`). */
-function createManualSubscription(port: number, ...flags: string[]) {
-  process.env.TS_HOOK_SECRET = TICKETING_SECRET;
-  return cli(...statusSubscriptionArgs(port), '--manual', '--secret-env', 'TS_HOOK_SECRET', ...flags);
-}
 
 describe('toolsteps triggers (CLI)', () => {
   it('lists, searches and describes the nine triggers', async () => {
@@ -57,7 +53,13 @@ describe('toolsteps triggers (CLI)', () => {
 
   it('creates a manual subscription, lists it without its secret, and listen starts one event per delivery', async () => {
     const port = await freePort();
-    const created = await createManualSubscription(port, '--map', 'ticket_subject=$.subject', '--json');
+    const created = await createManualSubscription(
+      port,
+      TICKETING_SECRET,
+      '--map',
+      'ticket_subject=$.subject',
+      '--json',
+    );
     expect(created.code).toBe(0);
     const subscription = JSON.parse(created.out);
     expect(subscription).toMatchObject({
@@ -134,7 +136,7 @@ describe('toolsteps triggers (CLI)', () => {
 
   it('forwards each started event; a failed hand-off answers 500 and the retry starts it once', async () => {
     const port = await freePort();
-    const created = await createManualSubscription(port, '--json');
+    const created = await createManualSubscription(port, TICKETING_SECRET, '--json');
     const subscription = JSON.parse(created.out);
     const received: unknown[] = [];
     const agent = createHttpServer((request, response) => {

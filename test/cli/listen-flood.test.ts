@@ -4,15 +4,11 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
 import { DEFAULT_INTAKE_SERVER_LIMITS } from '../../src/triggers/intake/intake-server.js';
+import { acmeConnection } from '../support/acme-connection.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { freePort, untilListening } from '../support/ports.js';
-import {
-  signTicketing,
-  statusSubscriptionArgs,
-  TICKETING_SECRET,
-  ticketStatusEvent,
-} from '../triggers/trigger-fixtures.js';
-import { cli, useCliHome } from './cli-harness.js';
+import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from '../triggers/trigger-fixtures.js';
+import { cli, createManualSubscription, HOOK_SECRET_ENV, useCliHome } from './cli-harness.js';
 
 /**
  * A flood of slow deliveries against `toolsteps listen` as users run it (the
@@ -33,31 +29,16 @@ const DECLARED = 256 * 1024;
 const SENT = Buffer.alloc(250 * 1024, 'a');
 const UNKNOWN = 'sub_ffffffffffffffffffff';
 
-const home = useCliHome('toolsteps-listen-flood-', { scope: 'all', env: ['TS_FLOOD_SECRET'] });
+const home = useCliHome('toolsteps-listen-flood-', { scope: 'all', env: [HOOK_SECRET_ENV] });
 let main: string;
 let subscriptionUrl: string;
 let port: number;
 
 beforeAll(async () => {
   ({ main } = await bundleForChild('toolsteps-listen-flood'));
-  await new FileConnectionStore(home()).put({
-    id: 'desk',
-    integration: 'ticketing',
-    kind: 'oauth2',
-    fields: { subdomain: 'acme' },
-    secrets: { accessToken: 'desk-token-0123456789' },
-    createdAt: 1,
-    updatedAt: 1,
-  });
+  await new FileConnectionStore(home()).put(acmeConnection('desk', 'desk-token-0123456789'));
   port = await freePort();
-  process.env.TS_FLOOD_SECRET = TICKETING_SECRET;
-  const created = await cli(
-    ...statusSubscriptionArgs(port),
-    '--manual',
-    '--secret-env',
-    'TS_FLOOD_SECRET',
-    '--json',
-  );
+  const created = await createManualSubscription(port, TICKETING_SECRET, '--json');
   expect(created.code).toBe(0);
   subscriptionUrl = JSON.parse(created.out).url;
 }, 180_000);

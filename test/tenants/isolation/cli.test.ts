@@ -1,9 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
-import { cli, jsonError, stopListening, useCliHome } from '../../cli/cli-harness.js';
+import {
+  cli,
+  createManualSubscription,
+  HOOK_SECRET_ENV,
+  jsonError,
+  stopListening,
+  useCliHome,
+} from '../../cli/cli-harness.js';
 import { freePort, untilListening } from '../../support/ports.js';
-import { signTicketing, statusSubscriptionArgs, ticketStatusEvent } from '../../triggers/trigger-fixtures.js';
+import { signTicketing, ticketStatusEvent } from '../../triggers/trigger-fixtures.js';
 import {
   A,
   A_HOOK_SECRET,
@@ -19,7 +26,7 @@ import {
 
 const home = useCliHome('toolsteps-isolation-cli-', {
   scope: 'all',
-  env: ['TOOLSTEPS_TENANT', 'TS_HOOK_SECRET'],
+  env: ['TOOLSTEPS_TENANT', HOOK_SECRET_ENV],
 });
 let provider: Awaited<ReturnType<typeof countingProvider>>;
 let port: number;
@@ -35,16 +42,7 @@ const CALL = [
 
 /** `triggers create` of a manual status-change subscription through `desk`, for `tenant`. */
 async function subscribe(tenant: string, secret: string) {
-  process.env.TS_HOOK_SECRET = secret;
-  const created = await cli(
-    '--tenant',
-    tenant,
-    ...statusSubscriptionArgs(port),
-    '--manual',
-    '--secret-env',
-    'TS_HOOK_SECRET',
-    '--json',
-  );
+  const created = await createManualSubscription(port, secret, '--tenant', tenant, '--json');
   expect(created.code).toBe(0);
   return json(created) as { id: string; url: string };
 }
