@@ -30,37 +30,36 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
     await two?.close();
   });
 
-  it('a second worker waits for the holder, then gives up with a retryable timeout naming the lock', async () => {
+  /** The first worker takes the lock on `shared` and holds it until `release` is called. */
+  async function holdTheLock() {
     let release!: () => void;
     const holding = suite.stores
       .forTenant(DEFAULT_TENANT)
       .connections.withConnectionLock('shared', () => new Promise<void>((resolve) => (release = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const waited = await two
-      .forTenant(DEFAULT_TENANT)
-      .connections.withConnectionLock('shared', async () => 'entered')
-      .catch((error: unknown) => error);
+    return { holding, release };
+  }
+
+  /** The second worker asks for the lock on `shared`: `entered` once it has it. */
+  const enterAsSecond = () =>
+    two.forTenant(DEFAULT_TENANT).connections.withConnectionLock('shared', async () => 'entered');
+
+  it('a second worker waits for the holder, then gives up with a retryable timeout naming the lock', async () => {
+    const { holding, release } = await holdTheLock();
+    const waited = await enterAsSecond().catch((error: unknown) => error);
     expect(waited).toBeInstanceOf(TimeoutError);
     expect(waited).toMatchObject({ retryable: true, context: { lock: 'connection:shared' } });
     release();
     await holding;
-    expect(
-      await two.forTenant(DEFAULT_TENANT).connections.withConnectionLock('shared', async () => 'entered'),
-    ).toBe('entered');
+    expect(await enterAsSecond()).toBe('entered');
   });
 
   it('a holder whose session dies (a killed worker) frees the lock at once, without a TTL to wait out', async () => {
-    let release!: () => void;
-    const holding = suite.stores
-      .forTenant(DEFAULT_TENANT)
-      .connections.withConnectionLock('shared', () => new Promise<void>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { holding, release } = await holdTheLock();
     await sql(
       `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
-    expect(
-      await two.forTenant(DEFAULT_TENANT).connections.withConnectionLock('shared', async () => 'entered'),
-    ).toBe('entered');
+    expect(await enterAsSecond()).toBe('entered');
     release();
     await holding; // its unlock finds the session gone: no error, no crash
   });
