@@ -167,18 +167,20 @@ export function createTrigger(trigger: string, connection: string, target: strin
   return cli('triggers', 'create', trigger, '--connection', connection, '--target', target, ...flags);
 }
 
-/** The variable `createManualSubscription` passes the signing secret in: list it in `useCliHome`'s `env`. */
-export const HOOK_SECRET_ENV = 'TS_HOOK_SECRET';
-
 /**
  * `triggers create` of a status-change subscription through `desk` to
  * 127.0.0.1:`port` whose deliveries the test signs itself (`--manual`) with
- * `secret`, passed the way the CLI requires, through HOOK_SECRET_ENV, which
- * this sets; and `flags` (`--json`, `--tenant <id>`).
+ * `secret`, passed the way the CLI requires, through a variable set for the
+ * command alone (the subscription keeps the secret); and `flags` (`--json`,
+ * `--tenant <id>`).
  */
-export function createManualSubscription(port: number, secret: string, ...flags: string[]) {
-  process.env[HOOK_SECRET_ENV] = secret;
-  return cli(...statusSubscriptionArgs(port), '--manual', '--secret-env', HOOK_SECRET_ENV, ...flags);
+export async function createManualSubscription(port: number, secret: string, ...flags: string[]) {
+  process.env.TS_HOOK_SECRET = secret;
+  try {
+    return await cli(...statusSubscriptionArgs(port), '--manual', '--secret-env', 'TS_HOOK_SECRET', ...flags);
+  } finally {
+    delete process.env.TS_HOOK_SECRET;
+  }
 }
 
 /** Closes the sandbox, deletes the home, and unsets TOOLSTEPS_HOME and the test's own variables in `env`. */

@@ -6,19 +6,9 @@ import { FileConnectionStore } from '../../src/store/connections/file-connection
 import { acmeConnection } from '../support/acme-connection.js';
 import { freePort, untilListening } from '../support/ports.js';
 import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from '../triggers/trigger-fixtures.js';
-import {
-  cli,
-  createManualSubscription,
-  createTrigger,
-  HOOK_SECRET_ENV,
-  stopListening,
-  useCliHome,
-} from './cli-harness.js';
+import { cli, createManualSubscription, createTrigger, stopListening, useCliHome } from './cli-harness.js';
 
-const home = useCliHome('toolsteps-cli-triggers-', {
-  scope: 'all',
-  env: ['TOOLSTEPS_PLAN', HOOK_SECRET_ENV],
-});
+const home = useCliHome('toolsteps-cli-triggers-', { scope: 'all', env: ['TOOLSTEPS_PLAN'] });
 beforeAll(async () => {
   await new FileConnectionStore(home()).put(acmeConnection('desk', 'desk-token-0123456789'));
 });

@@ -8,7 +8,7 @@ import { acmeConnection } from '../support/acme-connection.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { freePort, untilListening } from '../support/ports.js';
 import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from '../triggers/trigger-fixtures.js';
-import { cli, createManualSubscription, HOOK_SECRET_ENV, useCliHome } from './cli-harness.js';
+import { cli, createManualSubscription, useCliHome } from './cli-harness.js';
 
 /**
  * A flood of slow deliveries against `toolsteps listen` as users run it (the
@@ -29,7 +29,7 @@ const DECLARED = 256 * 1024;
 const SENT = Buffer.alloc(250 * 1024, 'a');
 const UNKNOWN = 'sub_ffffffffffffffffffff';
 
-const home = useCliHome('toolsteps-listen-flood-', { scope: 'all', env: [HOOK_SECRET_ENV] });
+const home = useCliHome('toolsteps-listen-flood-', { scope: 'all' });
 let main: string;
 let subscriptionUrl: string;
 let port: number;

@@ -4,7 +4,6 @@ import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
 import {
   cli,
   createManualSubscription,
-  HOOK_SECRET_ENV,
   jsonError,
   stopListening,
   useCliHome,
@@ -24,10 +23,7 @@ import {
   shapeOf,
 } from './two-tenants.js';
 
-const home = useCliHome('toolsteps-isolation-cli-', {
-  scope: 'all',
-  env: ['TOOLSTEPS_TENANT', HOOK_SECRET_ENV],
-});
+const home = useCliHome('toolsteps-isolation-cli-', { scope: 'all', env: ['TOOLSTEPS_TENANT'] });
 let provider: Awaited<ReturnType<typeof countingProvider>>;
 let port: number;
 let aSubscription: { id: string; url: string };
