@@ -41,22 +41,17 @@ export const LIST_TOOLS = { jsonrpc: '2.0', id: 2, method: 'tools/list', params:
 /**
  * One JSON-RPC request POSTed by hand to the MCP endpoint `url` as a client
  * sends it (`bearer` as its token, a JSON body, both answer types
- * accepted), with `headers` added; for answers the official client would
- * not let a test see.
+ * accepted), within `session` when given (its id and the protocol version);
+ * for answers the official client would not let a test see.
  */
-export function postMcp(
-  url: string,
-  bearer: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
+export function postMcp(url: string, bearer: string, body: unknown, session?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${bearer}`,
       'content-type': 'application/json',
       accept: MCP_ACCEPT,
-      ...headers,
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': MCP_PROTOCOL } : {}),
     },
     body: JSON.stringify(body),
   });

@@ -9,25 +9,9 @@ import { TokenKey } from '../../../src/tenants/token-key.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
 import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
-import {
-  connectHttp,
-  INITIALIZE,
-  LIST_TOOLS,
-  MCP_PROTOCOL,
-  postMcp,
-} from '../../agents/mcp/mcp-http-fixture.js';
+import { connectHttp, INITIALIZE, LIST_TOOLS, postMcp } from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
-import {
-  A,
-  A_ONLY,
-  A_TOKEN,
-  B,
-  B_TOKEN,
-  countingProvider,
-  deskConnection,
-  seedTwoTenants,
-  shapeOf,
-} from './two-tenants.js';
+import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 
 const KEY_TEXT = 'isolation-suite-token-key-0123456789abcdef';
 const SINGLE = 'the-single-server-token-0123456789';
@@ -55,12 +39,7 @@ async function client(bearer: string): Promise<Client> {
  * tools/list in that session. Its status, and the answer's text.
  */
 async function rawPost(bearer: string, session?: string) {
-  const answer = session
-    ? await postMcp(server.url, bearer, LIST_TOOLS, {
-        'mcp-session-id': session,
-        'mcp-protocol-version': MCP_PROTOCOL,
-      })
-    : await postMcp(server.url, bearer, INITIALIZE);
+  const answer = await postMcp(server.url, bearer, session ? LIST_TOOLS : INITIALIZE, session);
   return { status: answer.status, text: await answer.text() };
 }
 
@@ -73,7 +52,9 @@ beforeAll(async () => {
   process.env.TOOLSTEPS_TOKEN_KEY = KEY_TEXT;
   provider = await countingProvider();
   const stores = new FileTenantStores(home());
-  await seedTwoTenants(stores, provider.url);
+  await stores.forTenant(A).connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
+  await stores.forTenant(A).connections.put(deskConnection('support', A_TOKEN, provider.url));
+  await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
   await stores
     .forTenant(DEFAULT_TENANT)
     .connections.put(deskConnection(DEFAULT_DESK, 'default-secret', provider.url));
