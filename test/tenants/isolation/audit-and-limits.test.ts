@@ -16,16 +16,7 @@ import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
-import {
-  A,
-  A_ONLY,
-  A_TOKEN,
-  B,
-  B_TOKEN,
-  countingProvider,
-  deskConnection,
-  seedTwoTenants,
-} from './two-tenants.js';
+import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, seedTwoTenants } from './two-tenants.js';
 
 const REDIS_URL = testRedisUrl(14);
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
@@ -136,8 +127,7 @@ describe('CLI: audit and tenants limits keep to their tenant', () => {
 
   it("audit --tenant b shows b's runs only; limits set for a are a's", async () => {
     const stores = new FileTenantStores(cliHome());
-    await stores.forTenant(A).connections.put(deskConnection('support', A_TOKEN, provider.url));
-    await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
+    await seedTwoTenants(stores, provider.url);
     const run = (tenant: string, subject: string) =>
       cli(
         '--tenant',

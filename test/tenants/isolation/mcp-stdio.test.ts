@@ -9,16 +9,7 @@ import {
   type McpWorld,
   mcpWorld,
 } from '../../agents/mcp/mcp-child.js';
-import {
-  A_ONLY,
-  A_TOKEN,
-  B,
-  B_TOKEN,
-  countingProvider,
-  deskConnection,
-  seedTwoTenants,
-  shapeOf,
-} from './two-tenants.js';
+import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 
 describe('MCP over stdio: `toolsteps mcp --tenant b` serves b alone', () => {
   let world: McpWorld;
@@ -29,7 +20,9 @@ describe('MCP over stdio: `toolsteps mcp --tenant b` serves b alone', () => {
     world = await mcpWorld('toolsteps-isolation-mcp');
     provider = await countingProvider();
     const stores = new FileTenantStores(world.home);
-    await seedTwoTenants(stores, provider.url);
+    await stores.forTenant(A).connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
+    await stores.forTenant(A).connections.put(deskConnection('support', A_TOKEN, provider.url));
+    await stores.forTenant(B).connections.put(deskConnection('support', B_TOKEN, provider.url));
     await stores.forTenant(B).connections.put(deskConnection('b-desk', B_TOKEN, provider.url));
     ({ client } = await connectStdio(world, ['--tenant', B]));
   }, CHILD_START_MS);
