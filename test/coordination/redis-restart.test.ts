@@ -1,15 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
-import { spawnRedisServer } from '../support/own-redis.js';
-import { freePort } from '../support/ports.js';
-import { redisAnswers, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
+import { type OwnRedis, startOwnRedis } from '../support/own-redis.js';
+import { redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
 import { compiledWorker, newEncryptionKey, startChild, waitFor } from './support/worker-processes.js';
@@ -19,35 +14,27 @@ const KEY = newEncryptionKey();
 const KEYS = Array.from({ length: 60 }, (_, index) => `run-${index}`);
 
 describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spare port)', () => {
-  let dir: string;
-  let port: number;
-  let server: ChildProcess;
-  let url: string;
+  let redis: OwnRedis;
   let sandbox: Sandbox;
   let stores: RedisStores;
   let script: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-redis-restart-'));
-    port = await freePort();
-    url = `redis://127.0.0.1:${port}/0`;
     // Append-only: a restart keeps every write Redis acknowledged.
-    server = spawnRedisServer(port, dir, 'aof');
-    await waitFor(() => redisAnswers(url), 'the test Redis to start', 30_000);
+    redis = await startOwnRedis('aof');
     script = await compiledWorker('toolsteps-restart-workers');
     sandbox = await startSandbox();
   }, 120_000);
 
   afterAll(async () => {
     await stores?.close();
-    server.kill('SIGKILL');
-    await sandbox.close();
-    await rm(dir, { recursive: true, force: true });
+    await redis?.close();
+    await sandbox?.close();
   });
 
   it('workers ride out the restart: every key is won once, its ticket created once, the token refreshed once', async () => {
     stores = await openRedisStores({
-      redisUrl: url,
+      redisUrl: redis.url,
       prefix: 'restart',
       env: { TOOLSTEPS_ENCRYPTION_KEY: KEY },
     });
@@ -65,7 +52,7 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
       }),
     );
     const job: WorkerConfig = {
-      redisUrl: url,
+      redisUrl: redis.url,
       prefix: 'restart',
       connection: 'restart-tickets',
       mode: 'marks',
@@ -80,11 +67,9 @@ describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spar
       );
     await waitFor(() => creates().length >= 10, 'the workers to be under way', 120_000);
     // Stop Redis mid-run (it writes its append-only log on the way down) and start it again on the same port.
-    const stopped = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await stopped;
+    await redis.stop();
     const createdWhileDown = creates().length;
-    server = spawnRedisServer(port, dir, 'aof');
+    await redis.restart();
     const results = await Promise.all(workers.map((item) => item.result));
 
     const won = results.flatMap((result) => result.won);

@@ -15,8 +15,10 @@ export interface OwnRedis {
   readonly process: ChildProcess;
   /** SIGKILL, no goodbye: what a crash or an OOM kill looks like to the clients. */
   kill(): Promise<void>;
+  /** SIGTERM, as an operator's restart stops it: it finishes its append-only log on the way down. */
+  stop(): Promise<void>;
   /**
-   * After `kill`, starts it again on the same port and folder: with `aof` it
+   * After `kill` or `stop`, starts it again on the same port and folder: with `aof` it
    * comes back with every write it acknowledged, with `none` empty. Resolves once it answers.
    */
   restart(): Promise<void>;
@@ -40,10 +42,11 @@ export async function startOwnRedis(
   const url = `redis://${auth}127.0.0.1:${port}/0`;
   let child: ChildProcess;
   let exited: Promise<void>;
-  const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
+  const kill = () => end('SIGKILL');
   const start = async () => {
     child = spawnRedisServer(port, dir, persistence, options.password);
     exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -64,6 +67,7 @@ export async function startOwnRedis(
       return child;
     },
     kill,
+    stop: () => end('SIGTERM'),
     restart: start,
     close: async () => {
       await kill();
