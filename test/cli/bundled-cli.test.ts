@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { type BundledCli, bundleForChild } from '../support/bundle-for-child.js';
 import { MODULE_HOOK, offenders, PACKAGE_VERSION } from '../support/loaded-modules.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 /**
  * The package's bin is one CommonJS bundle of the CLI (scripts/bundle-cli.mjs),
@@ -32,12 +32,11 @@ const LOADED_ONLY_WHEN_USED: Record<string, RegExp> = {
 };
 
 let bundled: BundledCli;
-let home: string;
 let sandbox: Sandbox;
+const home = useTempDir('toolsteps-bundled-', 'all');
 
 beforeAll(async () => {
   bundled = await bundleForChild('toolsteps-bundled-cli');
-  home = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-bundled-'));
   sandbox = await startSandbox();
   const added = await cli([
     'connections',
@@ -57,7 +56,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.close();
-  rmSync(home, { recursive: true, force: true });
 });
 
 interface CliRun {
@@ -72,11 +70,11 @@ interface CliRun {
  * loaded besides itself. Asynchronous: the sandbox answers from this process.
  */
 async function cli(args: string[]): Promise<CliRun> {
-  const log = path.join(home, `modules-${process.hrtime.bigint()}.log`);
+  const log = path.join(home(), `modules-${process.hrtime.bigint()}.log`);
   const result = await run(process.execPath, ['--import', MODULE_HOOK, bundled.main, ...args], {
     env: {
       ...process.env,
-      TOOLSTEPS_HOME: home,
+      TOOLSTEPS_HOME: home(),
       TOOLSTEPS_MODULE_LOG: log,
       NO_COLOR: '1',
       [TOKEN_VARIABLE]: sandbox?.ticketing.issueTokens('acme').access_token ?? '',

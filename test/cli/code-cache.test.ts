@@ -3,7 +3,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -11,11 +10,11 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleForChild } from '../support/bundle-for-child.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 /**
  * The bundled CLI compiles its command tree through V8's code cache, one file
@@ -27,31 +26,23 @@ import { type BundledCli, bundleForChild } from '../support/bundle-for-child.js'
 
 const run = promisify(execFile);
 let bundled: BundledCli;
-let scratch: string;
-let home: string;
+/** A fresh TOOLSTEPS_HOME for each test, private (0700) as the CLI makes one. */
+const home = useTempDir('toolsteps-code-cache-');
 
 beforeAll(async () => {
   bundled = await bundleForChild('toolsteps-code-cache');
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-code-cache-'));
 }, 120_000);
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-beforeEach(() => {
-  home = path.join(scratch, `home-${process.hrtime.bigint()}`);
-  mkdirSync(home, { mode: 0o700 });
-});
 
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   const { stdout, stderr } = await run(process.execPath, [bundled.main, ...args], {
-    env: { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1', ...env },
+    env: { ...process.env, TOOLSTEPS_HOME: home(), NO_COLOR: '1', ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
   return { stdout, stderr };
 }
 
-const cacheFolder = () => path.join(home, 'cache');
+const cacheFolder = () => path.join(home(), 'cache');
 const cacheFiles = () => (existsSync(cacheFolder()) ? readdirSync(cacheFolder()).sort() : []);
 const only = (command: string) => {
   const files = cacheFiles().filter((name) => name.includes(`-${command}-${process.version}-`));
@@ -110,10 +101,10 @@ describe('the code cache of the bundled CLI', () => {
   }, 60_000);
 
   it('is not made where there is no home yet, nor with TOOLSTEPS_CODE_CACHE=0', async () => {
-    rmSync(home, { recursive: true });
+    rmSync(home(), { recursive: true });
     await cli(['list']);
-    expect(existsSync(home)).toBe(false);
-    mkdirSync(home, { mode: 0o700 });
+    expect(existsSync(home())).toBe(false);
+    mkdirSync(home(), { mode: 0o700 });
     await cli(['list'], { TOOLSTEPS_CODE_CACHE: '0' });
     expect(cacheFiles()).toEqual([]);
   }, 60_000);
@@ -170,7 +161,7 @@ describe('the code cache of the bundled CLI', () => {
     // An open that blocks waits for a writer that never comes; the run must not notice it.
     const started = Date.now();
     const { stdout } = await run(process.execPath, [bundled.main, 'list'], {
-      env: { ...process.env, TOOLSTEPS_HOME: home, NO_COLOR: '1' },
+      env: { ...process.env, TOOLSTEPS_HOME: home(), NO_COLOR: '1' },
       encoding: 'utf8',
       timeout: 20_000,
     });
