@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { startSandbox } from '../../sandbox/index.js';
 import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
 import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
-import { type OwnRedis, startOwnRedis } from '../support/own-redis.js';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { startOwnRedis } from '../support/own-redis.js';
 import { redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import type { WorkerConfig } from './support/coordination-worker.js';
@@ -14,22 +15,18 @@ const KEY = newEncryptionKey();
 const KEYS = Array.from({ length: 60 }, (_, index) => `run-${index}`);
 
 describe.skipIf(!enabled)('Redis restarted mid-run (a Redis of its own on a spare port)', () => {
-  let redis: OwnRedis;
-  let sandbox: Sandbox;
+  // Append-only: a restart keeps every write Redis acknowledged.
+  const redis = useFixture(() => startOwnRedis('aof'), 'all');
+  const sandbox = useFixture(() => startSandbox(), 'all');
   let stores: RedisStores;
   let script: string;
 
   beforeAll(async () => {
-    // Append-only: a restart keeps every write Redis acknowledged.
-    redis = await startOwnRedis('aof');
     script = await compiledWorker('toolsteps-restart-workers');
-    sandbox = await startSandbox();
   }, 120_000);
 
   afterAll(async () => {
     await stores?.close();
-    await redis?.close();
-    await sandbox?.close();
   });
 
   it('workers ride out the restart: every key is won once, its ticket created once, the token refreshed once', async () => {
