@@ -1,27 +1,21 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   CHILD_START_MS,
   callText,
   connectStdio,
   errorOf,
-  type McpWorld,
-  mcpWorld,
   ticketingConnection,
+  useMcpWorld,
 } from './mcp-child.js';
 
 describe('toolsteps mcp over stdio: catalogue mode and connection changes', () => {
-  let world: McpWorld;
+  const world = useMcpWorld('toolsteps-mcp-catalogue');
   const clients: Client[] = [];
-
-  beforeAll(async () => {
-    world = await mcpWorld('toolsteps-mcp-catalogue');
-  }, CHILD_START_MS);
 
   afterAll(async () => {
     for (const client of clients) await client.close();
-    await world?.close();
   });
 
   it(

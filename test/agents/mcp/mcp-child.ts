@@ -7,6 +7,7 @@ import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
 import type { Connection } from '../../../src/connection/connection.js';
 import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
 import { bundleForChild } from '../../support/bundle-for-child.js';
+import { useFixture } from '../../support/fixture-lifecycle.js';
 import { ticketingOAuthConnection } from '../../support/ticketing-oauth-connection.js';
 
 /** What a tool call answers, as the MCP client returns it. */
@@ -73,6 +74,15 @@ export async function mcpWorld(cache: string): Promise<McpWorld> {
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `mcpWorld(cache)` for the tests of the enclosing describe (or file):
+ * opened before them, with CHILD_START_MS to compile the CLI, and closed
+ * after. Read its fields inside hooks and tests.
+ */
+export function useMcpWorld(cache: string): McpWorld {
+  return useFixture(() => mcpWorld(cache), 'all', CHILD_START_MS);
 }
 
 /** The official MCP client, connected over stdio to `toolsteps mcp <args>` in a child process. */

@@ -1,21 +1,19 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHILD_START_MS, callText, connectStdio, errorOf, type McpWorld, mcpWorld } from './mcp-child.js';
+import { CHILD_START_MS, callText, connectStdio, errorOf, useMcpWorld } from './mcp-child.js';
 
 describe('toolsteps mcp --flat over stdio, driven by the official MCP client', () => {
-  let world: McpWorld;
+  const world = useMcpWorld('toolsteps-mcp-stdio');
   let client: Client;
   let stderr: () => string;
   const seen: string[] = [];
 
   beforeAll(async () => {
-    world = await mcpWorld('toolsteps-mcp-stdio');
     ({ client, stderr } = await connectStdio(world, ['--flat']));
   }, CHILD_START_MS);
 
   afterAll(async () => {
     await client?.close();
-    await world?.close();
   });
 
   it('lists one tool per ticketing step, with valid names, non-empty schemas and honest annotations', async () => {

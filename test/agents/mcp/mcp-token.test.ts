@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTokenFile, readTokenFile } from '../../../src/agents/mcp/token-file.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
-import { CHILD_START_MS, type McpWorld, mcpWorld } from './mcp-child.js';
+import { CHILD_START_MS, useMcpWorld } from './mcp-child.js';
 import { connectHttp, serveFlat } from './mcp-http-fixture.js';
 
 const TOKEN = 'a-token-only-its-owner-may-read-5d1e';
@@ -117,13 +117,12 @@ describe('toolsteps mcp --http and its token', () => {
 });
 
 describe('toolsteps mcp --http on loopback with no token given, as a child process', () => {
-  let world: McpWorld;
+  const world = useMcpWorld('toolsteps-mcp-token');
   let child: ChildProcess;
   let stderr = '';
   let url: string;
 
   beforeAll(async () => {
-    world = await mcpWorld('toolsteps-mcp-token');
     child = spawn(process.execPath, [world.cliMain, 'mcp', '--http', '--port', '0'], {
       env: { ...process.env, TOOLSTEPS_HOME: world.home },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -142,7 +141,6 @@ describe('toolsteps mcp --http on loopback with no token given, as a child proce
 
   afterAll(async () => {
     child?.kill('SIGTERM');
-    await world?.close();
   });
 
   it('makes $TOOLSTEPS_HOME/mcp-token (0600), prints its path and never the token', async () => {

@@ -1,23 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
-import {
-  CHILD_START_MS,
-  callText,
-  connectStdio,
-  errorOf,
-  type McpWorld,
-  mcpWorld,
-} from '../../agents/mcp/mcp-child.js';
+import { CHILD_START_MS, callText, connectStdio, errorOf, useMcpWorld } from '../../agents/mcp/mcp-child.js';
 import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 
 describe('MCP over stdio: `toolsteps mcp --tenant b` serves b alone', () => {
-  let world: McpWorld;
+  const world = useMcpWorld('toolsteps-isolation-mcp');
   let client: Client;
   let provider: Awaited<ReturnType<typeof countingProvider>>;
 
   beforeAll(async () => {
-    world = await mcpWorld('toolsteps-isolation-mcp');
     provider = await countingProvider();
     const stores = new FileTenantStores(world.home);
     await stores.forTenant(A).connections.put(deskConnection(A_ONLY, A_TOKEN, provider.url));
@@ -29,7 +21,6 @@ describe('MCP over stdio: `toolsteps mcp --tenant b` serves b alone', () => {
 
   afterAll(async () => {
     await client?.close();
-    await world?.close();
     await provider?.close();
   });
 
