@@ -78,8 +78,10 @@ export async function startOwnRedis(
 
 /**
  * `redis-server` on loopback `port`, working in `dir`, never saving snapshots:
- * with `aof` it logs every write before answering, so a restart in the same
- * folder keeps what was acknowledged; with `none` a restart forgets everything.
+ * with `aof` it writes each write to its log before answering (Redis
+ * flushes the log before replies; it fsyncs once a second, which only a lost
+ * machine, not a killed process, could undo), so a restart in the same folder
+ * keeps what was acknowledged; with `none` a restart forgets everything.
  * It answers a moment after it starts; `startOwnRedis` waits for that.
  */
 export function spawnRedisServer(
