@@ -1,8 +1,8 @@
 /**
- * The public API of toolsteps. Everything an embedder needs is listed here
- * explicitly; anything not exported is internal and may change. It holds
- * the step authors' kit whole (`toolsteps/kit`, listed in src/kit/index.ts):
- * what defines a step, an integration or a trigger is public to embedders
+ * The public API of toolsteps. Everything an embedder needs is listed by
+ * name, here or, for the step authors' kit it holds whole (`toolsteps/kit`),
+ * in src/kit/index.ts; anything not exported is internal and may change.
+ * What defines a step, an integration or a trigger is public to embedders
  * too, and one list keeps the two entries from drifting apart.
  *
  * @module toolsteps

@@ -27,13 +27,17 @@ export class CatalogShelf<Item extends Shelved> {
     private readonly integrationOf: (item: Item) => SearchableIntegration,
   ) {}
 
-  /** Adds an item; throws when its id or one of its aliases is taken. */
-  add(item: Item): void {
+  /**
+   * Adds an item once `check` (the registry's check of its integration) has
+   * passed; throws when its id or one of its aliases is taken, before asking.
+   */
+  add(item: Item, check: () => void): void {
     for (const id of [item.id, ...(item.aliases ?? [])]) {
       if (this.items.has(id) || this.aliases.has(id)) {
         throw new Error(`${this.noun === 'step' ? 'Step' : 'Trigger'} "${id}" is already registered.`);
       }
     }
+    check();
     this.items.set(item.id, item);
     for (const alias of item.aliases ?? []) this.aliases.set(alias, item.id);
     this.index = undefined;

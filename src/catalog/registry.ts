@@ -61,15 +61,13 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    * whose connections would not bind.
    */
   registerStep(step: AnyStep): this {
-    this.requireOwnIntegration('Step', step);
-    this.steps.add(step);
+    this.steps.add(step, () => this.requireOwnIntegration('Step', step));
     return this;
   }
 
   /** Adds a trigger of an integration registered before; throws on a duplicate id. */
   registerTrigger(trigger: AnyTrigger): this {
-    this.requireOwnIntegration('Trigger', trigger);
-    this.triggers.add(trigger);
+    this.triggers.add(trigger, () => this.requireOwnIntegration('Trigger', trigger));
     return this;
   }
 

@@ -10,7 +10,7 @@ import {
 } from './lib/deployment-schema.js';
 import { environmentOptions, projectOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
-import { GitLink } from './lib/project-schema.js';
+import { GitLinkIds } from './lib/project-schema.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
 
@@ -27,7 +27,7 @@ const Configuration = BuildSettings.describe(
 
 /** The project's git connection as the provider reports it. */
 const ProjectLink = z
-  .object({ id: z.string(), name: z.string(), link: GitLink.nullable().optional() })
+  .object({ id: z.string(), name: z.string(), link: GitLinkIds.nullable().optional() })
   .loose();
 
 /**

@@ -2,26 +2,35 @@ import * as z from 'zod';
 import { isoTime, readAnswer } from './provider-answer.js';
 
 /**
- * A project's git connection as the provider answers it: which fields name
- * the repository depends on the git provider (GitHub's org and repo or
- * repoId, GitLab's projectId, Bitbucket's owner and slug or workspace and
- * repo UUIDs).
+ * A project's git connection as the provider answers it, the fields that
+ * name the repository to a person: which ones are set depends on the git
+ * provider (GitHub's org and repo, GitLab's path, Bitbucket's owner and
+ * slug). Create Deployment reads the ids beside them (`GitLinkIds`).
  */
 export const GitLink = z
   .object({
     type: z.string().optional(),
     org: z.string().optional(),
     repo: z.string().optional(),
-    repoId: z.number().optional(),
-    projectId: z.union([z.string(), z.number()]).optional(),
     projectNameWithNamespace: z.string().optional(),
     owner: z.string().optional(),
     slug: z.string().optional(),
-    workspaceUuid: z.string().optional(),
-    repoUuid: z.string().optional(),
     productionBranch: z.string().optional(),
   })
   .loose();
+
+/**
+ * The git link with the ids a deployment's `gitSource` can name the
+ * repository by (GitHub's repoId, GitLab's projectId, Bitbucket's workspace
+ * and repo UUIDs): read only where a deployment is made from it, so a
+ * project listing does not fail on an id it never shows.
+ */
+export const GitLinkIds = GitLink.extend({
+  repoId: z.number().optional(),
+  projectId: z.union([z.string(), z.number()]).optional(),
+  workspaceUuid: z.string().optional(),
+  repoUuid: z.string().optional(),
+});
 
 /** A project as the provider answers it (get, list, create, update); only what the steps show is read. */
 const ProviderProject = z
