@@ -4,7 +4,7 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetOnce } from '../../support/faults.js';
 import { useFixture } from '../../support/fixture-lifecycle.js';
-import { HOST, nockTicketing } from '../../support/nock-ticketing.js';
+import { ACCESS_TOKEN, HOST, nockTicketing } from '../../support/nock-ticketing.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
 
 describe('ticketing under sandbox faults (real sockets)', () => {
@@ -104,6 +104,21 @@ describe('answers that break mid-way', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('a read whose answer does not fit names the failing fields as paths of the answer, and no secret', async () => {
+    nock.disableNetConnect();
+    const fx = nockTicketing();
+    nock(HOST)
+      .get('/api/v2/users/3.json')
+      .reply(200, { user: { id: 'three', name: 'Ann' } });
+    const error = await fx.invoke('ticketing.get_user', { user_id: 3 }).catch((e) => e);
+    expect(error).toMatchObject({ name: 'OutputError', code: 'output_invalid', sent: true });
+    expect(error.fields[0].path).toBe('answer.user.id');
+    expect(error.message).toMatch(
+      /^GET \/api\/v2\/users\/3\.json answered in a shape this step cannot read: answer\.user\.id/,
+    );
+    expect(JSON.stringify(error)).not.toContain(ACCESS_TOKEN);
   });
 
   it('an answer a write step cannot read is an OutputError that says the write took effect', async () => {
