@@ -58,11 +58,6 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     this.opened = new OpenedRecords(this.sealing, () => this.box, scope.shape.join.bind(scope.shape));
   }
 
-  private open(id: string, stored: SealedRecord, floor: number): T {
-    const { publicPart, secrets } = this.sealing.open(id, stored, floor);
-    return this.scope.shape.join(publicPart, secrets);
-  }
-
   private seal(id: string, record: T, expected: string | undefined): Required<SealedRecord> {
     const { publicPart, secrets } = this.scope.shape.split(record);
     return this.sealing.seal(id, nextVersion(expected), JSON.stringify(publicPart), secrets);
@@ -86,7 +81,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     const records: T[] = [];
     for (const { id, stored } of found) {
       try {
-        records.push(this.open(id, stored, 0));
+        records.push(this.opened.open(id, stored, 0));
       } catch (error) {
         // This process wrote a newer version while the list was read: that one, read again, is the record.
         if (!(error instanceof TamperedRecordError && error.problem === 'rolled_back')) throw error;
@@ -124,7 +119,7 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
       const stored = await this.rows.read(client, tenant, id, true);
       if (!stored) throw new NotFoundError(`No ${shape.noun} with id "${id}".`);
       this.box = await this.scope.keys.boxIn(client, true);
-      const changed = this.scope.check(change(this.open(id, stored, floor)));
+      const changed = this.scope.check(change(this.opened.open(id, stored, floor)));
       const sealed = this.seal(id, changed, stored.version);
       await this.rows.replace(client, tenant, id, sealed);
       return { next: changed, version: sealed.version };

@@ -95,9 +95,8 @@ export class EncryptedRecords<T> {
   }
 
   private open(id: string, stored: SealedRecord, floor: number, legacy: boolean): T {
-    const { publicPart, secrets } = legacy
-      ? this.sealing.openLegacy(id, stored)
-      : this.sealing.open(id, stored, floor);
+    if (!legacy) return this.opened.open(id, stored, floor);
+    const { publicPart, secrets } = this.sealing.openLegacy(id, stored);
     return this.shape.join(publicPart, secrets);
   }
 

@@ -16,10 +16,11 @@ function sameSeal(a: SealedRecord, b: SealedRecord): boolean {
 }
 
 /**
- * The records a shared store's lookups opened last, by id: the same stored
- * bytes opened with the same box open to the same record, so a lookup that
- * reads them again skips the AES-GCM open and the schema check (most of a
- * Redis or Postgres lookup's CPU) and hands out a copy. Anything stored
+ * The records a shared store (Redis, Postgres) opened last, by id, whether
+ * a lookup, a list or an update read them: the same stored bytes opened with
+ * the same box open to the same record, so a read that finds them again
+ * skips the AES-GCM open and the schema check (most of a lookup's CPU, and
+ * of the intake's read of a subscription per event) and hands out a copy. Anything stored
  * differently (a write, a rekey, tampering) or a different box (a data key
  * re-made, a tenant erased) opens afresh; the version floor is checked on
  * every lookup either way (`SealedRecords.reopen`).

@@ -38,9 +38,6 @@ export interface RecordScope {
 /** The format whose seal covers the public part, the tenant, the kind, the id and the version. */
 const BOUND_FORMAT = '2';
 
-/** How many records' opened secrets a store keeps (`SealedRecords.opened`). */
-const OPENED_KEPT = 1_000;
-
 /**
  * Seals a record's secrets bound to everything that decides where they go
  * and what the record may do: the whole public part as stored (a base URL, a
@@ -59,20 +56,6 @@ const OPENED_KEPT = 1_000;
 export class SealedRecords {
   /** The highest version of each record this process has read or written. */
   private readonly seen = new Map<string, number>();
-  /**
-   * The secrets each record's last opened seal held, with exactly what they
-   * were opened from. Opening the same stored bytes with the same box gives
-   * the same answer every time, and the intake reads its subscription (the
-   * runtime its connection) on every event: the decryption was most of such
-   * a read. Anything changed in the store (a byte of the seal, the public
-   * part, the version or the key id) or a new box opens it afresh; the
-   * version floor is checked before either way. At most `OPENED_KEPT` ids.
-   */
-  private readonly opened = new Map<
-    string,
-    { box: SecretBox; kid: string; sealed: string; version: string; publicJson: string; plaintext: string }
-  >();
-
   /** `keys` answers the box to use now: a tenant's is opened from Redis before the first record (`TenantDataKey`). */
   constructor(
     private readonly keys: () => SecretBox,
@@ -197,26 +180,11 @@ export class SealedRecords {
       );
     }
     const box = this.box;
-    const kept = this.opened.get(id);
-    if (
-      kept?.box === box &&
-      kept.kid === stored.kid &&
-      kept.sealed === stored.sealed &&
-      kept.version === stored.version &&
-      kept.publicJson === stored.publicJson
-    ) {
-      return JSON.parse(kept.plaintext) as Record<string, unknown>;
-    }
     // A master key we do not hold is a configuration problem, said as such; a key we hold that does not open it is tampering.
     if (!box.holds(stored.kid)) box.open({ kid: stored.kid, data: stored.sealed }, this.context(id), binding);
     try {
       const plaintext = box.open({ kid: stored.kid, data: stored.sealed }, this.context(id), binding);
-      const secrets = JSON.parse(plaintext) as Record<string, unknown>;
-      this.opened.delete(id);
-      if (this.opened.size >= OPENED_KEPT) this.opened.delete(this.opened.keys().next().value as string);
-      const { kid, sealed, version, publicJson } = stored;
-      this.opened.set(id, { box, kid, sealed, version, publicJson, plaintext });
-      return secrets;
+      return JSON.parse(plaintext) as Record<string, unknown>;
     } catch (error) {
       if (!(error instanceof EncryptionKeyError)) throw error;
       throw new TamperedRecordError(
