@@ -8,7 +8,9 @@ export function getOrCreate<Key, Value>(
   key: Key,
   make: (key: Key) => NoInfer<Value>,
 ): Value {
-  if (map.has(key)) return map.get(key) as Value;
+  // One lookup when the value is there (a per-call path asks every time); `has` only for a stored undefined.
+  const found = map.get(key);
+  if (found !== undefined || map.has(key)) return found as Value;
   const made = make(key);
   map.set(key, made);
   return made;

@@ -20,10 +20,10 @@ function sameSeal(a: SealedRecord, b: SealedRecord): boolean {
  * a lookup, a list or an update read them: the same stored bytes opened with
  * the same box open to the same record, so a read that finds them again
  * skips the AES-GCM open and the schema check (most of a lookup's CPU, and
- * of the intake's read of a subscription per event) and hands out a copy. Anything stored
- * differently (a write, a rekey, tampering) or a different box (a data key
- * re-made, a tenant erased) opens afresh; the version floor is checked on
- * every lookup either way (`SealedRecords.reopen`).
+ * of the intake's read of a subscription per event) and hands out a copy.
+ * Anything stored differently (a write, a rekey, tampering) or a different
+ * box (a data key re-made, a tenant erased) opens afresh; the version floor
+ * is checked on every read either way (`SealedRecords.reopen`).
  */
 export class OpenedRecords<T> {
   private readonly kept = new Map<string, { stored: SealedRecord; box: SecretBox; record: T }>();
