@@ -172,7 +172,7 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   const services: BuilderServices = {
     options,
     contexts: new TenantContexts(options),
-    flows: new OAuthFlows(() => clock.now()),
+    flows: new OAuthFlows(() => clock.now(), options.signIns),
     hub,
     publicUrl: () => publicUrl,
     cors: () => cors!,

@@ -1,27 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { buildAuthorizeUrl, exchangeCode } from '../connection/oauth-client.js';
 import { createPkcePair, randomState } from '../connection/pkce.js';
-import { InputError, isToolstepsError, NotFoundError } from '../errors/index.js';
+import { isToolstepsError, NotFoundError } from '../errors/index.js';
 import type { Integration } from '../step/define-integration.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { ConnectSetting } from './builder-options.js';
 import { type ConnectDraft, draftConnection } from './connect-draft.js';
 import { toConnectionView } from './connection-view.js';
+import {
+  DEFAULT_SIGN_IN_LIMITS,
+  ENDED_FLOW_KEPT_MS,
+  refusePastSignInLimits,
+  type SignInLimits,
+} from './sign-in-limits.js';
 import type { TenantContext } from './tenant-contexts.js';
 
 /** How long a person has to finish a sign-in; the state and verifier are forgotten after. */
 export const FLOW_TTL_MS = 10 * 60_000;
 /** The longest the token endpoint may take to answer the code exchange. */
 const EXCHANGE_TIMEOUT_MS = 30_000;
-/** Sign-ins kept at once, pending or finished; the oldest go first. */
-const MAX_FLOWS = 10_000;
-/**
- * Sign-ins one tenant may have pending at once: a person starts a few, and a
- * tenant that starts thousands is held to its own limit instead of using
- * up the server's room and blocking every other tenant's sign-ins.
- */
-export const MAX_PENDING_PER_TENANT = 50;
 
 export type FlowState = 'pending' | 'connected' | 'failed' | 'expired';
 
@@ -40,6 +38,8 @@ export interface SignInFlow {
   returnTo: string | undefined;
   redirectUri: string;
   expiresAt: number;
+  /** When the flow gives up its slot: `ENDED_FLOW_KEPT_MS` after it ended, or after it expired unfinished. */
+  releaseAt: number;
   state: FlowState;
   connection: ReturnType<typeof toConnectionView> | null;
   error: { code: string; message: string } | null;
@@ -55,16 +55,27 @@ export interface SignInFlow {
 export class OAuthFlows {
   private readonly flows = new Map<string, SignInFlow>();
   private readonly secrets = new Map<string, { flowId: string; verifier: string }>();
+  /** Slots each tenant holds in `flows`, kept beside it so a start counts in constant time. */
+  private readonly held = new Map<TenantId, number>();
+  private readonly limits: Required<SignInLimits>;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    limits: SignInLimits = {},
+  ) {
+    this.limits = {
+      maxFlows: limits.maxFlows ?? DEFAULT_SIGN_IN_LIMITS.maxFlows,
+      maxPerTenant: limits.maxPerTenant ?? DEFAULT_SIGN_IN_LIMITS.maxPerTenant,
+    };
+  }
 
-  start(flow: Omit<SignInFlow, 'flowId' | 'expiresAt' | 'state' | 'connection' | 'error'>): {
+  start(flow: Omit<SignInFlow, 'flowId' | 'expiresAt' | 'releaseAt' | 'state' | 'connection' | 'error'>): {
     flowId: string;
     authorizeUrl: string;
     expiresAt: number;
   } {
     this.prune();
-    this.refusePastTenantLimit(flow.tenant);
+    refusePastSignInLimits(this.held.get(flow.tenant) ?? 0, this.flows.size, this.limits);
     const pkce = createPkcePair();
     const state = randomState();
     const flowId = `flow_${randomBytes(12).toString('hex')}`;
@@ -76,7 +87,17 @@ export class OAuthFlows {
       codeChallenge: pkce.challenge,
       ...definedOnly({ scopes: flow.setting.scopes }),
     });
-    this.flows.set(flowId, { ...flow, flowId, expiresAt, state: 'pending', connection: null, error: null });
+    const releaseAt = expiresAt + ENDED_FLOW_KEPT_MS;
+    this.flows.set(flowId, {
+      ...flow,
+      flowId,
+      expiresAt,
+      releaseAt,
+      state: 'pending',
+      connection: null,
+      error: null,
+    });
+    this.held.set(flow.tenant, (this.held.get(flow.tenant) ?? 0) + 1);
     this.secrets.set(state, { flowId, verifier: pkce.verifier });
     return { flowId, authorizeUrl, expiresAt };
   }
@@ -89,7 +110,7 @@ export class OAuthFlows {
         fields: [{ path: 'flowId', message: 'unknown sign-in' }],
       });
     }
-    if (flow.state === 'pending' && flow.expiresAt <= this.now()) flow.state = 'expired';
+    if (flow.state === 'pending' && flow.expiresAt <= this.now()) this.end(flow, 'expired');
     return flow;
   }
 
@@ -106,10 +127,7 @@ export class OAuthFlows {
     const flow = held && this.flows.get(held.flowId);
     if (!held || !flow) return undefined;
     this.secrets.delete(query.get('state')!);
-    if (flow.expiresAt <= this.now()) {
-      flow.state = 'expired';
-      return flow;
-    }
+    if (flow.expiresAt <= this.now()) return this.end(flow, 'expired');
     const code = query.get('code');
     if (!code || query.has('error')) {
       const said = /^[a-z_]{1,40}$/.test(query.get('error') ?? '') ? query.get('error') : 'no code';
@@ -160,30 +178,23 @@ export class OAuthFlows {
       createdAt: flow.createdAt,
     });
     await context.stores.connections.put(connection);
-    flow.state = 'connected';
     flow.connection = toConnectionView(connection, flow.integration, this.now());
+    this.end(flow, 'connected');
   }
 
   private fail(flow: SignInFlow, code: string, message: string): SignInFlow {
-    flow.state = 'failed';
     flow.error = { code, message };
+    return this.end(flow, 'failed');
+  }
+
+  /** Settles a flow; its slot is free once the page has had time to read how it ended. */
+  private end(flow: SignInFlow, state: Exclude<FlowState, 'pending'>): SignInFlow {
+    flow.state = state;
+    flow.releaseAt = Math.min(flow.releaseAt, this.now() + ENDED_FLOW_KEPT_MS);
     return flow;
   }
 
-  private refusePastTenantLimit(tenant: TenantId): void {
-    const now = this.now();
-    let pending = 0;
-    for (const flow of this.flows.values()) {
-      if (flow.tenant === tenant && flow.state === 'pending' && flow.expiresAt > now) pending += 1;
-    }
-    if (pending >= MAX_PENDING_PER_TENANT) {
-      throw new InputError('Too many sign-ins under way for this organization; finish or wait for one.', [
-        { path: 'integration', message: 'too many sign-ins' },
-      ]);
-    }
-  }
-
-  /** Forgets flows past their time (and the oldest beyond the cap), so abandoned sign-ins cannot pile up. */
+  /** Frees the slots of flows past their time, so abandoned or ended sign-ins cannot pile up. */
   private prune(): void {
     const now = this.now();
     for (const [state, held] of this.secrets) {
@@ -191,12 +202,11 @@ export class OAuthFlows {
       if (!flow || flow.expiresAt <= now) this.secrets.delete(state);
     }
     for (const [flowId, flow] of this.flows) {
-      if (flow.expiresAt + FLOW_TTL_MS <= now || this.flows.size > MAX_FLOWS) this.flows.delete(flowId);
-    }
-    if (this.flows.size >= MAX_FLOWS) {
-      throw new InputError('Too many sign-ins under way; finish or wait for one.', [
-        { path: 'integration', message: 'too many sign-ins' },
-      ]);
+      if (flow.releaseAt > now) continue;
+      this.flows.delete(flowId);
+      const left = (this.held.get(flow.tenant) ?? 1) - 1;
+      if (left > 0) this.held.set(flow.tenant, left);
+      else this.held.delete(flow.tenant);
     }
   }
 }
