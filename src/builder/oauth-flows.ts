@@ -8,6 +8,7 @@ import { definedOnly } from '../values/defined-only.js';
 import type { ConnectSetting } from './builder-options.js';
 import { type ConnectDraft, draftConnection } from './connect-draft.js';
 import { toConnectionView } from './connection-view.js';
+import { browserKeyMatches, browserKeyOf, newBrowserKey } from './flow-cookie.js';
 import {
   DEFAULT_SIGN_IN_LIMITS,
   ENDED_FLOW_KEPT_MS,
@@ -20,6 +21,9 @@ import type { TenantContext } from './tenant-contexts.js';
 export const FLOW_TTL_MS = 10 * 60_000;
 /** The longest the token endpoint may take to answer the code exchange. */
 const EXCHANGE_TIMEOUT_MS = 30_000;
+
+/** The error code of a flow whose callback came in a browser without its cookie. */
+export const OTHER_BROWSER = 'other_browser';
 
 export type FlowState = 'pending' | 'connected' | 'failed' | 'expired';
 
@@ -40,6 +44,8 @@ export interface SignInFlow {
   expiresAt: number;
   /** When the flow gives up its slot: `ENDED_FLOW_KEPT_MS` after it ended, or after it expired unfinished. */
   releaseAt: number;
+  /** SHA-256 of the key in the starting browser's cookie (flow-cookie.ts); the key itself is never kept. */
+  browserKeyHash: string;
   state: FlowState;
   connection: ReturnType<typeof toConnectionView> | null;
   error: { code: string; message: string } | null;
@@ -69,11 +75,12 @@ export class OAuthFlows {
     };
   }
 
-  start(flow: Omit<SignInFlow, 'flowId' | 'expiresAt' | 'releaseAt' | 'state' | 'connection' | 'error'>): {
-    flowId: string;
-    authorizeUrl: string;
-    expiresAt: number;
-  } {
+  start(
+    flow: Omit<
+      SignInFlow,
+      'flowId' | 'expiresAt' | 'releaseAt' | 'browserKeyHash' | 'state' | 'connection' | 'error'
+    >,
+  ): { flowId: string; authorizeUrl: string; expiresAt: number; browserKey: string } {
     this.prune();
     refusePastSignInLimits(this.held.get(flow.tenant) ?? 0, this.flows.size, this.limits);
     const pkce = createPkcePair();
@@ -88,18 +95,20 @@ export class OAuthFlows {
       ...definedOnly({ scopes: flow.setting.scopes }),
     });
     const releaseAt = expiresAt + ENDED_FLOW_KEPT_MS;
+    const browser = newBrowserKey();
     this.flows.set(flowId, {
       ...flow,
       flowId,
       expiresAt,
       releaseAt,
+      browserKeyHash: browser.hash,
       state: 'pending',
       connection: null,
       error: null,
     });
     this.held.set(flow.tenant, (this.held.get(flow.tenant) ?? 0) + 1);
     this.secrets.set(state, { flowId, verifier: pkce.verifier });
-    return { flowId, authorizeUrl, expiresAt };
+    return { flowId, authorizeUrl, expiresAt, browserKey: browser.key };
   }
 
   /** The flow for its tenant only: another tenant's flow id is not found, like one that never was. */
@@ -117,16 +126,26 @@ export class OAuthFlows {
   /**
    * The provider's redirect back. An unknown, spent or expired state finds
    * no flow (undefined): nothing is exchanged. Otherwise the state is spent
-   * now, the code exchanged with the verifier, and the connection stored.
+   * now; a browser without the flow's cookie (not the one that started it)
+   * fails the flow with nothing exchanged; else the code is exchanged with
+   * the verifier and the connection stored.
    */
   async complete(
     query: URLSearchParams,
+    cookieHeader: string | undefined,
     contextOf: (tenant: TenantId) => TenantContext,
   ): Promise<SignInFlow | undefined> {
     const held = this.secrets.get(query.get('state') ?? '');
     const flow = held && this.flows.get(held.flowId);
     if (!held || !flow) return undefined;
     this.secrets.delete(query.get('state')!);
+    if (!browserKeyMatches(browserKeyOf(cookieHeader, flow.flowId), flow.browserKeyHash)) {
+      return this.fail(
+        flow,
+        OTHER_BROWSER,
+        'The sign-in came back in another browser than the one that started it, so nothing was connected. Start it again here.',
+      );
+    }
     if (flow.expiresAt <= this.now()) return this.end(flow, 'expired');
     const code = query.get('code');
     if (!code || query.has('error')) {

@@ -41,7 +41,9 @@ describe('what the builder API refuses', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
-    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    // Credentials for the allowed origin only, by name: the start of a sign-in stores its browser cookie.
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(foreign.headers.get('access-control-allow-credentials')).toBeNull();
     const foreignPreflight = await world.api('/v1/connections', {
       method: 'OPTIONS',
       token: null,
