@@ -56,7 +56,10 @@ export interface SignInFlow {
  * PKCE verifier, the client secret and the tokens never leave the server.
  * A state is used once, lives `FLOW_TTL_MS`, and its callback stores the
  * connection in the view of the tenant that started the flow, whatever
- * token (or none) the browser holds when it comes back.
+ * token (or none) the browser holds when it comes back, but only when the
+ * browser is the one that started it (flow-cookie.ts). Each tenant holds at
+ * most its own cap of flows, ended ones too until their slot is free
+ * (sign-in-limits.ts).
  */
 export class OAuthFlows {
   private readonly flows = new Map<string, SignInFlow>();
