@@ -124,7 +124,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/v1/oauth/callback',
     summary:
-      "The provider's redirect back: checks the state, exchanges the code, stores the connection for the tenant that started the flow.",
+      "The provider's redirect back: checks the state and that this browser started the flow (its sign-in cookie), exchanges the code, stores the connection for the tenant that started the flow.",
     auth: 'oauth_state',
     response: FlowStatus,
     contentType: 'html',

@@ -9,6 +9,7 @@ import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.
 import type { Entitlements } from '../triggers/entitlements.js';
 import type { IntakeTenants } from '../triggers/intake/intake-tenants.js';
 import type { TriggerEventHandler } from '../triggers/trigger-event.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import type { TokenRateLimitOptions } from './token-rate-limit.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -58,6 +59,8 @@ export interface BuilderServerOptions {
   /** Request bodies over this are refused unread. Default 64 KB. */
   maxBodyBytes?: number | undefined;
   rateLimit?: TokenRateLimitOptions | undefined;
+  /** OAuth sign-ins held at once, per tenant and in all (docs/security.md). */
+  signIns?: SignInLimits | undefined;
   /** A folder served at `/` (the reference page); absent: only the API. */
   staticRoot?: string | undefined;
   /** Told of every event the intake starts, after the tenant's streams are. */

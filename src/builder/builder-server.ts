@@ -8,11 +8,11 @@ import type { RouteId } from './api-contract.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';
 import { type BuilderServerOptions, checkServerOptions } from './builder-options.js';
 import type { BuilderServices } from './builder-services.js';
-import { answerCallback } from './callback-page.js';
 import { catalogueRoutes } from './catalogue-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { CorsPolicy } from './cors-policy.js';
 import { triggerEvents } from './event-stream.js';
+import { oauthCallback } from './oauth-callback.js';
 import { OAuthFlows } from './oauth-flows.js';
 import { builderOpenApiDocument } from './openapi-document.js';
 import { bearerClaims, requestParts } from './request-parts.js';
@@ -122,12 +122,7 @@ async function handleApi(
       throw new ApiRefusal(405, 'method_not_allowed', `Use ${matched.allowed.join(' or ')}.`);
     const { route, params } = matched;
     if (route.id === 'openApiDocument') return sendJson(response, 200, openApiDocument(), headers);
-    if (route.id === 'oauthCallback') {
-      return answerCallback(
-        response,
-        await services.flows.complete(url.searchParams, (tenant) => services.contexts.of(tenant)),
-      );
-    }
+    if (route.id === 'oauthCallback') return await oauthCallback(services, request, response, url);
     const claims = await bearerClaims(request, services.options.tokens);
     limiter.take(claims.tokenId);
     const { query, body } = await requestParts(
@@ -172,7 +167,7 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   const services: BuilderServices = {
     options,
     contexts: new TenantContexts(options),
-    flows: new OAuthFlows(() => clock.now()),
+    flows: new OAuthFlows(() => clock.now(), options.signIns),
     hub,
     publicUrl: () => publicUrl,
     cors: () => cors!,

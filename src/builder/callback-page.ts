@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { SignInFlow } from './oauth-flows.js';
+import { OTHER_BROWSER, type SignInFlow } from './oauth-flows.js';
 
 /** JSON safe inside a script element: no `<` can end it early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
@@ -25,11 +25,21 @@ function page(response: ServerResponse, status: number, title: string, script = 
  * How the OAuth callback answers the browser. Redirect: back to the page's
  * `returnTo`, saying which flow and how it went (never a token). Pop-up: a
  * page that tells its opener, only at the origin that started the flow, and
- * closes. A state that finds no flow: a page saying so, nothing else.
+ * closes. A state that finds no flow: a page saying so, nothing else. A
+ * browser that did not start the flow: a page saying so, and neither a
+ * redirect nor a message to any opener (it may be a stranger's browser).
  */
 export function answerCallback(response: ServerResponse, flow: SignInFlow | undefined): void {
   if (!flow) {
     page(response, 400, 'This sign-in link is no longer valid. Start connecting again.');
+    return;
+  }
+  if (flow.error?.code === OTHER_BROWSER) {
+    page(
+      response,
+      400,
+      'Not connected: this sign-in was not started in this browser. Restart the sign-in from the page that started it.',
+    );
     return;
   }
   const outcome = flow.state === 'connected' ? 'connected' : 'failed';

@@ -7,6 +7,9 @@ import type { ConnectSetting } from './builder-options.js';
 import { connectDraft, draftConnection } from './connect-draft.js';
 import type { ConnectionsQuery, ReconnectRequest, StartConnectRequest } from './connection-schemas.js';
 import { toConnectionView } from './connection-view.js';
+import { flowCookie, flowCookieScope } from './flow-cookie.js';
+import { callbackUrl } from './oauth-callback.js';
+import { FLOW_TTL_MS } from './oauth-flows.js';
 import { mayUseIntegration, requireConnection, requireWritable } from './tenant-guards.js';
 
 /** The integration and how this server connects it; one it cannot connect is refused before anything else. */
@@ -61,6 +64,7 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     throw new InputError(`${integration.title} connects by signing in, not with a key.`, [
       { path: 'apiKey', message: 'not used' },
     ]);
+  const redirectUri = callbackUrl(call.server);
   const started = call.server.flows.start({
     tenant: call.tenant.tenant,
     integration,
@@ -70,8 +74,13 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     kind: setting.flow,
     origin: call.origin,
     returnTo: request.returnTo,
-    redirectUri: `${call.server.publicUrl()}/v1/oauth/callback`,
+    redirectUri,
   });
+  // Only the browser that holds this cookie may finish the sign-in (flow-cookie.ts says why).
+  call.response.setHeader(
+    'set-cookie',
+    flowCookie(started.flowId, started.browserKey, flowCookieScope(redirectUri, FLOW_TTL_MS)),
+  );
   return {
     flow: setting.flow,
     flowId: started.flowId,

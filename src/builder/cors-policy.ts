@@ -5,8 +5,12 @@ import { ApiRefusal } from './api-refusal.js';
 /**
  * Which browser origins may call the API. Only the listed ones get CORS
  * headers, and a request that names any other origin is refused before it
- * is read: no cookies are used, so this is about which pages may spend a
- * token, not CSRF. A request with no Origin is a server or a tool, and passes.
+ * is read: this is about which pages may spend a token. No cookie
+ * authorises a request: the one cookie the API sets (a sign-in's, Path the
+ * OAuth callback) only proves the browser, so allowed origins may send and
+ * receive it (`Access-Control-Allow-Credentials`, with their exact origin,
+ * never `*`) and the page's start of a sign-in can store it. A request with
+ * no Origin is a server or a tool, and passes.
  * A loopback-bound server also answers only loopback Host names, so a
  * rebound DNS name cannot reach it as "same origin".
  */
@@ -36,10 +40,14 @@ export class CorsPolicy {
     return this.allowed.has(origin);
   }
 
-  /** The headers that let the allowed page read the answer. */
+  /** The headers that let the allowed page read the answer (and store a sign-in's cookie from it). */
   headers(origin: string | undefined): OutgoingHttpHeaders {
     if (!origin) return {};
-    return { 'access-control-allow-origin': origin, vary: 'Origin' };
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      vary: 'Origin',
+    };
   }
 
   /** The answer to a preflight from an allowed origin. */

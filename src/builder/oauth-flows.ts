@@ -1,27 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { buildAuthorizeUrl, exchangeCode } from '../connection/oauth-client.js';
 import { createPkcePair, randomState } from '../connection/pkce.js';
-import { InputError, isToolstepsError, NotFoundError } from '../errors/index.js';
+import { isToolstepsError, NotFoundError } from '../errors/index.js';
 import type { Integration } from '../step/define-integration.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { ConnectSetting } from './builder-options.js';
 import { type ConnectDraft, draftConnection } from './connect-draft.js';
 import { toConnectionView } from './connection-view.js';
+import { browserKeyMatches, browserKeyOf, newBrowserKey } from './flow-cookie.js';
+import {
+  DEFAULT_SIGN_IN_LIMITS,
+  ENDED_FLOW_KEPT_MS,
+  refusePastSignInLimits,
+  type SignInLimits,
+} from './sign-in-limits.js';
 import type { TenantContext } from './tenant-contexts.js';
 
 /** How long a person has to finish a sign-in; the state and verifier are forgotten after. */
 export const FLOW_TTL_MS = 10 * 60_000;
 /** The longest the token endpoint may take to answer the code exchange. */
 const EXCHANGE_TIMEOUT_MS = 30_000;
-/** Sign-ins kept at once, pending or finished; the oldest go first. */
-const MAX_FLOWS = 10_000;
-/**
- * Sign-ins one tenant may have pending at once: a person starts a few, and a
- * tenant that starts thousands is held to its own limit instead of using
- * up the server's room and blocking every other tenant's sign-ins.
- */
-export const MAX_PENDING_PER_TENANT = 50;
+
+/** The error code of a flow whose callback came in a browser without its cookie. */
+export const OTHER_BROWSER = 'other_browser';
 
 export type FlowState = 'pending' | 'connected' | 'failed' | 'expired';
 
@@ -40,6 +42,10 @@ export interface SignInFlow {
   returnTo: string | undefined;
   redirectUri: string;
   expiresAt: number;
+  /** When the flow gives up its slot: `ENDED_FLOW_KEPT_MS` after it ended, or after it expired unfinished. */
+  releaseAt: number;
+  /** SHA-256 of the key in the starting browser's cookie (flow-cookie.ts); the key itself is never kept. */
+  browserKeyHash: string;
   state: FlowState;
   connection: ReturnType<typeof toConnectionView> | null;
   error: { code: string; message: string } | null;
@@ -50,21 +56,36 @@ export interface SignInFlow {
  * PKCE verifier, the client secret and the tokens never leave the server.
  * A state is used once, lives `FLOW_TTL_MS`, and its callback stores the
  * connection in the view of the tenant that started the flow, whatever
- * token (or none) the browser holds when it comes back.
+ * token (or none) the browser holds when it comes back, but only when the
+ * browser is the one that started it (flow-cookie.ts). Each tenant holds at
+ * most its own cap of flows, ended ones too until their slot is free
+ * (sign-in-limits.ts).
  */
 export class OAuthFlows {
   private readonly flows = new Map<string, SignInFlow>();
   private readonly secrets = new Map<string, { flowId: string; verifier: string }>();
+  /** Slots each tenant holds in `flows`, kept beside it so a start counts in constant time. */
+  private readonly held = new Map<TenantId, number>();
+  private readonly limits: Required<SignInLimits>;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    limits: SignInLimits = {},
+  ) {
+    this.limits = {
+      maxFlows: limits.maxFlows ?? DEFAULT_SIGN_IN_LIMITS.maxFlows,
+      maxPerTenant: limits.maxPerTenant ?? DEFAULT_SIGN_IN_LIMITS.maxPerTenant,
+    };
+  }
 
-  start(flow: Omit<SignInFlow, 'flowId' | 'expiresAt' | 'state' | 'connection' | 'error'>): {
-    flowId: string;
-    authorizeUrl: string;
-    expiresAt: number;
-  } {
+  start(
+    flow: Omit<
+      SignInFlow,
+      'flowId' | 'expiresAt' | 'releaseAt' | 'browserKeyHash' | 'state' | 'connection' | 'error'
+    >,
+  ): { flowId: string; authorizeUrl: string; expiresAt: number; browserKey: string } {
     this.prune();
-    this.refusePastTenantLimit(flow.tenant);
+    refusePastSignInLimits(this.held.get(flow.tenant) ?? 0, this.flows.size, this.limits);
     const pkce = createPkcePair();
     const state = randomState();
     const flowId = `flow_${randomBytes(12).toString('hex')}`;
@@ -76,9 +97,21 @@ export class OAuthFlows {
       codeChallenge: pkce.challenge,
       ...definedOnly({ scopes: flow.setting.scopes }),
     });
-    this.flows.set(flowId, { ...flow, flowId, expiresAt, state: 'pending', connection: null, error: null });
+    const releaseAt = expiresAt + ENDED_FLOW_KEPT_MS;
+    const browser = newBrowserKey();
+    this.flows.set(flowId, {
+      ...flow,
+      flowId,
+      expiresAt,
+      releaseAt,
+      browserKeyHash: browser.hash,
+      state: 'pending',
+      connection: null,
+      error: null,
+    });
+    this.held.set(flow.tenant, (this.held.get(flow.tenant) ?? 0) + 1);
     this.secrets.set(state, { flowId, verifier: pkce.verifier });
-    return { flowId, authorizeUrl, expiresAt };
+    return { flowId, authorizeUrl, expiresAt, browserKey: browser.key };
   }
 
   /** The flow for its tenant only: another tenant's flow id is not found, like one that never was. */
@@ -89,27 +122,34 @@ export class OAuthFlows {
         fields: [{ path: 'flowId', message: 'unknown sign-in' }],
       });
     }
-    if (flow.state === 'pending' && flow.expiresAt <= this.now()) flow.state = 'expired';
+    if (flow.state === 'pending' && flow.expiresAt <= this.now()) this.end(flow, 'expired');
     return flow;
   }
 
   /**
    * The provider's redirect back. An unknown, spent or expired state finds
    * no flow (undefined): nothing is exchanged. Otherwise the state is spent
-   * now, the code exchanged with the verifier, and the connection stored.
+   * now; a browser without the flow's cookie (not the one that started it)
+   * fails the flow with nothing exchanged; else the code is exchanged with
+   * the verifier and the connection stored.
    */
   async complete(
     query: URLSearchParams,
+    cookieHeader: string | undefined,
     contextOf: (tenant: TenantId) => TenantContext,
   ): Promise<SignInFlow | undefined> {
     const held = this.secrets.get(query.get('state') ?? '');
     const flow = held && this.flows.get(held.flowId);
     if (!held || !flow) return undefined;
     this.secrets.delete(query.get('state')!);
-    if (flow.expiresAt <= this.now()) {
-      flow.state = 'expired';
-      return flow;
+    if (!browserKeyMatches(browserKeyOf(cookieHeader, flow.flowId), flow.browserKeyHash)) {
+      return this.fail(
+        flow,
+        OTHER_BROWSER,
+        'The sign-in came back in another browser than the one that started it, so nothing was connected. Start it again here.',
+      );
     }
+    if (flow.expiresAt <= this.now()) return this.end(flow, 'expired');
     const code = query.get('code');
     if (!code || query.has('error')) {
       const said = /^[a-z_]{1,40}$/.test(query.get('error') ?? '') ? query.get('error') : 'no code';
@@ -160,30 +200,23 @@ export class OAuthFlows {
       createdAt: flow.createdAt,
     });
     await context.stores.connections.put(connection);
-    flow.state = 'connected';
     flow.connection = toConnectionView(connection, flow.integration, this.now());
+    this.end(flow, 'connected');
   }
 
   private fail(flow: SignInFlow, code: string, message: string): SignInFlow {
-    flow.state = 'failed';
     flow.error = { code, message };
+    return this.end(flow, 'failed');
+  }
+
+  /** Settles a flow; its slot is free once the page has had time to read how it ended. */
+  private end(flow: SignInFlow, state: Exclude<FlowState, 'pending'>): SignInFlow {
+    flow.state = state;
+    flow.releaseAt = Math.min(flow.releaseAt, this.now() + ENDED_FLOW_KEPT_MS);
     return flow;
   }
 
-  private refusePastTenantLimit(tenant: TenantId): void {
-    const now = this.now();
-    let pending = 0;
-    for (const flow of this.flows.values()) {
-      if (flow.tenant === tenant && flow.state === 'pending' && flow.expiresAt > now) pending += 1;
-    }
-    if (pending >= MAX_PENDING_PER_TENANT) {
-      throw new InputError('Too many sign-ins under way for this organization; finish or wait for one.', [
-        { path: 'integration', message: 'too many sign-ins' },
-      ]);
-    }
-  }
-
-  /** Forgets flows past their time (and the oldest beyond the cap), so abandoned sign-ins cannot pile up. */
+  /** Frees the slots of flows past their time, so abandoned or ended sign-ins cannot pile up. */
   private prune(): void {
     const now = this.now();
     for (const [state, held] of this.secrets) {
@@ -191,12 +224,11 @@ export class OAuthFlows {
       if (!flow || flow.expiresAt <= now) this.secrets.delete(state);
     }
     for (const [flowId, flow] of this.flows) {
-      if (flow.expiresAt + FLOW_TTL_MS <= now || this.flows.size > MAX_FLOWS) this.flows.delete(flowId);
-    }
-    if (this.flows.size >= MAX_FLOWS) {
-      throw new InputError('Too many sign-ins under way; finish or wait for one.', [
-        { path: 'integration', message: 'too many sign-ins' },
-      ]);
+      if (flow.releaseAt > now) continue;
+      this.flows.delete(flowId);
+      const left = (this.held.get(flow.tenant) ?? 1) - 1;
+      if (left > 0) this.held.set(flow.tenant, left);
+      else this.held.delete(flow.tenant);
     }
   }
 }

@@ -3,10 +3,12 @@ import type * as z from 'zod';
 /**
  * The builder API's routes are described by `ROUTES` (api-contract.ts).
  * What a page needs to know beyond the schemas:
- * - Every `builder` route takes `Authorization: Bearer <token>`; no cookies.
- *   `GET /v1/events` too, so a page reads it with `fetch` and a stream reader
- *   (EventSource cannot send the header).
- * - OAuth sign-in: `startConnection` answers `authorizeUrl`. `redirect`: the
+ * - Every `builder` route takes `Authorization: Bearer <token>`; no cookie
+ *   authorises anything. `GET /v1/events` too, so a page reads it with
+ *   `fetch` and a stream reader (EventSource cannot send the header).
+ * - OAuth sign-in: `startConnection` answers `authorizeUrl` and sets the
+ *   flow's cookie (send it with `credentials: 'include'` so the browser keeps
+ *   it); `oauthCallback` refuses a browser without it. `redirect`: the
  *   page navigates there; the provider comes back to `oauthCallback`, which
  *   sends the browser to `returnTo` with `toolsteps_flow=<flowId>` and
  *   `toolsteps_connect=connected|failed` added to its query. `popup`: the page
@@ -22,7 +24,8 @@ import type * as z from 'zod';
 /**
  * How a route is authorised: `builder`, a bearer token with the builder
  * scope; `public`, nothing (the OpenAPI document); `oauth_state`, the
- * provider's redirect back, authorised by the single-use state it carries.
+ * provider's redirect back, authorised by the single-use state it carries
+ * and the starting browser's sign-in cookie.
  */
 export type RouteAuth = 'builder' | 'public' | 'oauth_state';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
 import {
+  allowAtProvider,
   type BuilderWorld,
   followSignIn,
   openBuilderWorld,
@@ -62,10 +63,10 @@ describe('connecting accounts through the builder API', () => {
     const started = await world.json('/v1/connections', {
       body: { integration: 'ticketing', id: 'desk-twice' },
     });
-    const allow = await fetch(started.body.authorizeUrl, { redirect: 'manual' });
-    const callback = allow.headers.get('location')!;
-    expect((await fetch(callback, { redirect: 'manual' })).status).toBe(200);
-    const again = await fetch(callback, { redirect: 'manual' });
+    const callback = await allowAtProvider(world, started.body.authorizeUrl);
+    const cookie = world.cookies();
+    expect((await fetch(callback, { redirect: 'manual', headers: { cookie } })).status).toBe(200);
+    const again = await fetch(callback, { redirect: 'manual', headers: { cookie } });
     expect(again.status).toBe(400);
     expect(await again.text()).toContain('no longer valid');
     const forged = await fetch(`${world.server.url}/v1/oauth/callback?state=forged&code=abc`);
@@ -119,9 +120,8 @@ describe('connecting accounts through the builder API', () => {
       const started = await failing.json('/v1/connections', {
         body: { integration: 'ticketing', id: 'desk' },
       });
-      const allow = await fetch(started.body.authorizeUrl, { redirect: 'manual' });
-      const callback = new URL(allow.headers.get('location')!);
-      const page = await fetch(callback, { redirect: 'manual' });
+      const callback = new URL(await allowAtProvider(failing, started.body.authorizeUrl));
+      const page = await fetch(callback, { redirect: 'manual', headers: { cookie: failing.cookies() } });
       const status = await failing.json(`/v1/connect-flows/${started.body.flowId}`);
       expect(status.body).toMatchObject({
         state: 'failed',

@@ -23,6 +23,11 @@ export interface BuilderWorld {
   ): string;
   /** A request to the API with that token (or none with `token: null`), from the allowed origin unless told. */
   api(path: string, init?: ApiInit): Promise<Response>;
+  /**
+   * The `Cookie` header a browser that made this world's API requests would
+   * send to the OAuth callback: the sign-in cookies their answers set.
+   */
+  cookies(): string;
   /** The same, answering the JSON body with the status. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers whose shape the schemas hold.
   json<T = Record<string, any>>(path: string, init?: ApiInit): Promise<{ status: number; body: T }>;
@@ -58,6 +63,7 @@ export async function openBuilderWorld(
     allowedOrigins: [PAGE_ORIGIN],
     ...serverOptions,
   });
+  const jar = new Map<string, string>();
   const token: BuilderWorld['token'] = (tenant = 'acme', settings = {}) =>
     tokens.mint(parseTenantId(tenant), { ttlMs: settings.ttlMs ?? 60_000, ...settings });
   const defaultToken = token();
@@ -74,6 +80,9 @@ export async function openBuilderWorld(
         ? {}
         : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
       redirect: 'manual',
+    }).then((response) => {
+      keepCookies(jar, response);
+      return response;
     });
   };
   return {
@@ -83,6 +92,7 @@ export async function openBuilderWorld(
     tokens,
     token,
     api,
+    cookies: () => [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
     json: async (path, init) => {
       const response = await api(path, init);
       return { status: response.status, body: await response.json() };
@@ -99,14 +109,40 @@ export function storesOf(world: BuilderWorld, tenant = 'acme') {
   return world.tenants.forTenant(parseTenantId(tenant) as TenantId);
 }
 
-/** Plays the person's browser: opens the authorize URL and follows the sandbox's allow screen back to the callback. */
-export async function followSignIn(world: BuilderWorld, authorizeUrl: string): Promise<Response> {
+/** Keeps the cookies an answer sets, as a browser would (a `Max-Age=0` one is forgotten). */
+function keepCookies(jar: Map<string, string>, response: Response): void {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = '', ...attributes] = line.split(';');
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))) jar.delete(name);
+    else jar.set(name, pair.slice(at + 1).trim());
+  }
+}
+
+/** The provider's allow screen, answered: where it sends the browser back (the callback with state and code). */
+export async function allowAtProvider(world: BuilderWorld, authorizeUrl: string): Promise<string> {
   const allow = await fetch(authorizeUrl, { redirect: 'manual' });
   const callback = allow.headers.get('location');
   if (allow.status !== 302 || !callback?.startsWith(`${world.server.url}/v1/oauth/callback?`)) {
     throw new Error(`the allow screen answered ${allow.status}, to ${callback}`);
   }
-  return fetch(callback, { redirect: 'manual' });
+  return callback;
+}
+
+/**
+ * Plays the person's browser: opens the authorize URL, follows the
+ * sandbox's allow screen back to the callback, and sends the callback the
+ * sign-in cookies the browser holds (by default those of the world's own
+ * API requests: the browser that started the flow).
+ */
+export async function followSignIn(
+  world: BuilderWorld,
+  authorizeUrl: string,
+  cookie = world.cookies(),
+): Promise<Response> {
+  const callback = await allowAtProvider(world, authorizeUrl);
+  return fetch(callback, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 }
 
 /** A ticketing connection of the token's tenant, made through the API's redirect flow. */

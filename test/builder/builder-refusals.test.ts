@@ -1,7 +1,7 @@
 import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PENDING_PER_TENANT } from '../../src/builder/oauth-flows.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../src/builder/sign-in-limits.js';
 import { type BuilderWorld, openBuilderWorld, PAGE_ORIGIN } from './builder-fixture.js';
 
 let world: BuilderWorld;
@@ -41,7 +41,9 @@ describe('what the builder API refuses', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
-    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    // Credentials for the allowed origin only, by name: the start of a sign-in stores its browser cookie.
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(foreign.headers.get('access-control-allow-credentials')).toBeNull();
     const foreignPreflight = await world.api('/v1/connections', {
       method: 'OPTIONS',
       token: null,
@@ -162,7 +164,7 @@ describe('what the builder API refuses', () => {
 
   it('one organization starting sign-ins without end is held to its own limit; another still signs in', async () => {
     let refused: { status: number; body: { error: { message: string } } } | undefined;
-    for (let index = 0; index <= MAX_PENDING_PER_TENANT && !refused; index += 1) {
+    for (let index = 0; index <= DEFAULT_SIGN_IN_LIMITS.maxPerTenant && !refused; index += 1) {
       // Each request with a token of its own: this world's tokens may make 5 requests an hour.
       const answer = await world.json<{ error: { message: string } }>('/v1/connections', {
         token: world.token('flood'),
@@ -171,7 +173,7 @@ describe('what the builder API refuses', () => {
       if (answer.status !== 200) refused = answer;
     }
     expect(refused?.status).toBe(400);
-    expect(refused?.body.error.message).toMatch(/Too many sign-ins under way for this organization/);
+    expect(refused?.body.error.message).toMatch(/Too many sign-ins started by this organization/);
     const other = await world.json('/v1/connections', {
       token: world.token('calm'),
       body: { integration: 'ticketing', id: 'desk' },

@@ -23,6 +23,7 @@ afterAll(() => world.close());
 describe('waiting for a sign-in', () => {
   it('waits out the token’s rate limit and still sees the flow connect', async () => {
     const statuses: number[] = [];
+    const cookies: string[] = [];
     const client = new BuilderClient({
       baseUrl: world.server.url,
       token: world.token('acme'),
@@ -30,17 +31,19 @@ describe('waiting for a sign-in', () => {
         const headers = { ...(init?.headers as Record<string, string>), origin: PAGE_ORIGIN };
         const response = await fetch(input, { ...init, headers });
         statuses.push(response.status);
+        // What a browser keeps from a request sent with credentials: the sign-in's cookie.
+        if (init?.credentials === 'include') cookies.push(...response.headers.getSetCookie());
         return response;
       },
     });
-    const started = await client.post<{ flowId: string; authorizeUrl: string }>('/v1/connections', {
+    const started = await client.startSignIn<{ flowId: string; authorizeUrl: string }>('/v1/connections', {
       integration: 'ticketing',
       id: 'slow-desk',
     });
     const waiting = settledFlow(client, started.flowId, new AbortController().signal);
     // The person takes their time at the allow screen: the poll spends the window's requests meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    await followSignIn(world, started.authorizeUrl);
+    await followSignIn(world, started.authorizeUrl, cookies.map((line) => line.split(';')[0]).join('; '));
     const status = await waiting;
     expect(status).toMatchObject({ state: 'connected', connection: { id: 'slow-desk' } });
     // One request per two seconds: the poll was refused on the way, and waited instead of failing.

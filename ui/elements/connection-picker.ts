@@ -185,7 +185,7 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
       : { integration: this.integration, fields, ...(apiKey ? { apiKey } : {}), returnTo: this.#returnTo() };
     this.say(flow === 'api_key' ? 'Checking the key…' : 'Opening the sign-in…');
     const started = await this.attempt(() =>
-      this.requireClient().post<StartConnectResponse>(
+      this.requireClient().startSignIn<StartConnectResponse>(
         reconnecting ? pathOf('reconnectConnection', { connectionId: chosen }) : pathOf('startConnection'),
         body,
       ),

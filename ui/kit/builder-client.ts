@@ -75,14 +75,34 @@ export class BuilderClient {
   }
 
   /**
-   * Sends one request without cookies (`credentials: 'omit'`: the token is the
-   * only credential) and turns a refusal or an unreachable API into an
-   * ApiError; an abort is passed on as it is.
+   * Starts an OAuth sign-in (`startConnection`, `reconnectConnection`): the
+   * one request sent with cookies, so the browser keeps the cookie the API
+   * answers, which proves at the callback that this browser started the flow.
+   */
+  startSignIn<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('POST', path, { body, credentials: 'include' });
+  }
+
+  /**
+   * Sends one request, without cookies unless told (`credentials: 'omit'`:
+   * the token is the only credential; a sign-in's start takes the API's
+   * cookie), and turns a refusal or an unreachable API into an ApiError; an
+   * abort is passed on as it is.
    */
   async request<T>(
     method: string,
     path: string,
-    { query, body, signal }: { query?: Query | undefined; body?: unknown; signal?: AbortSignal | undefined },
+    {
+      query,
+      body,
+      signal,
+      credentials = 'omit',
+    }: {
+      query?: Query | undefined;
+      body?: unknown;
+      signal?: AbortSignal | undefined;
+      credentials?: RequestCredentials;
+    },
   ): Promise<T> {
     const headers = await this.headers();
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -93,7 +113,7 @@ export class BuilderClient {
         headers,
         body: body === undefined ? null : JSON.stringify(body),
         signal: signal ?? null,
-        credentials: 'omit',
+        credentials,
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BuilderServices } from './builder-services.js';
+import { answerCallback } from './callback-page.js';
+import { clearedFlowCookie, flowCookieScope } from './flow-cookie.js';
+import { FLOW_TTL_MS } from './oauth-flows.js';
+
+/** Where every provider comes back to, under the server's public URL; the flow cookie's Path is this. */
+export const callbackUrl = (services: BuilderServices) => `${services.publicUrl()}/v1/oauth/callback`;
+
+/**
+ * The provider's redirect back (`oauthCallback`): the flow its state names
+ * is settled with the browser's cookie as the proof it is the starting
+ * browser, the flow's cookie is forgotten, and the page says how it went.
+ */
+export async function oauthCallback(
+  services: BuilderServices,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const flow = await services.flows.complete(url.searchParams, request.headers.cookie, (tenant) =>
+    services.contexts.of(tenant),
+  );
+  if (flow) {
+    response.setHeader(
+      'set-cookie',
+      clearedFlowCookie(flow.flowId, flowCookieScope(callbackUrl(services), FLOW_TTL_MS)),
+    );
+  }
+  answerCallback(response, flow);
+}
