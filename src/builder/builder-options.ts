@@ -61,6 +61,8 @@ export interface BuilderServerOptions {
   rateLimit?: TokenRateLimitOptions | undefined;
   /** Connections, per address and in all, and how long a request may take to arrive. Defaults: DEFAULT_BUILDER_CONNECTION_LIMITS. */
   connectionLimits?: BuilderConnectionLimits | undefined;
+  /** Event streams open at once across every tenant (each also 16 per tenant). Default 128. */
+  maxEventStreams?: number | undefined;
   /** A folder served at `/` (the reference page); absent: only the API. */
   staticRoot?: string | undefined;
   /** Told of every event the intake starts, after the tenant's streams are. */
@@ -73,6 +75,12 @@ export interface BuilderServerOptions {
 /** Refuses options that would serve an unsafe API: an allowed "origin" that is no origin, plain http beyond loopback, or limits that are no limits. */
 export function checkServerOptions(options: BuilderServerOptions, host: string): void {
   checkConnectionLimits(options.connectionLimits);
+  const streams = options.maxEventStreams;
+  if (streams !== undefined && (!Number.isSafeInteger(streams) || streams < 1)) {
+    throw new InputError('maxEventStreams must be a positive whole number.', [
+      { path: 'maxEventStreams', message: 'a positive whole number' },
+    ]);
+  }
   for (const origin of options.allowedOrigins ?? []) {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
       throw new InputError(`Allowed origin "${origin}" is not an origin (scheme, host and port only).`, [

@@ -169,7 +169,7 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   const streams = new Set<ServerResponse>();
   let publicUrl = '';
   let cors: CorsPolicy | undefined;
-  const hub = new TriggerEventHub();
+  const hub = new TriggerEventHub(options.maxEventStreams);
   const services: BuilderServices = {
     options,
     contexts: new TenantContexts(options),
