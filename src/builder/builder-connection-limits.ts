@@ -30,7 +30,8 @@ export interface BuilderConnectionLimits {
  * The limits unless told otherwise (docs/security.md). A page keeps a few
  * connections per tab and a TLS proxy in front brings every caller from
  * its one address, so one address may hold a quarter of the server: 256
- * of 1,024, far under the 20,000 or more descriptors a server process gets.
+ * of 1,024, well under the descriptors a server process commonly gets
+ * (Node raises its soft limit to the hard one, 4,096 or more on common systems).
  * An attacker on that same address (loopback) takes the place only of idle
  * connections, its own first, so a request that arrives whole is answered.
  * Headers and bodies come in one go from a page or a provider: 10 s and
