@@ -11,9 +11,15 @@ import net from 'node:net';
 
 const [port, ms, perAddress] = process.argv.slice(2, 5).map(Number);
 const sources = process.argv.slice(5);
-/** At most this many connections in all, and at most this many opened per 10 ms tick: the flood stays bounded. */
+/**
+ * At most this many connections in all, and at most this many opened per
+ * 10 ms tick (500 a second): the flood stays bounded. The attack is holding
+ * connections, not the rate of opening them (a rate flood costs any server
+ * CPU, and is a proxy's or firewall's to limit); the rate only has to be
+ * well above what the server closes, so every place it frees is fought for.
+ */
 const MAX_OPENED = 6_000;
-const PER_TICK = 10;
+const PER_TICK = 5;
 const HEAD = 'POST /v1/connections HTTP/1.1\r\nHost: 127.0.0.1\r\n';
 const KINDS = [
   '',
