@@ -61,7 +61,8 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
         error: {
           code,
           message,
-          retryable: status === 429,
+          // Too many for the caller (429) or for the server just now (503): both pass.
+          retryable: status === 429 || status === 503,
           fields: [...fields],
           ...definedOnly({ retryAfterMs }),
         },

@@ -19,7 +19,7 @@ export const FieldIssue = z.object({ path: z.string(), message: z.string() }).me
  * Every refusal and failure: the library's error codes (`input_invalid`,
  * `auth_failed`, `not_found`, ...) and the server's own (`unauthorized`,
  * `forbidden`, `origin_not_allowed`, `body_too_large`, `rate_limited`,
- * `confirmation_required`, `not_implemented`, `route_not_found`). Never a
+ * `confirmation_required`, `not_implemented`, `route_not_found`, `server_busy`). Never a
  * secret, token or API key.
  */
 export const ApiError = z

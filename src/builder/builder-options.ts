@@ -9,6 +9,7 @@ import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.
 import type { Entitlements } from '../triggers/entitlements.js';
 import type { IntakeTenants } from '../triggers/intake/intake-tenants.js';
 import type { TriggerEventHandler } from '../triggers/trigger-event.js';
+import { type BuilderConnectionLimits, checkConnectionLimits } from './builder-connection-limits.js';
 import type { SignInLimits } from './sign-in-limits.js';
 import type { TokenRateLimitOptions } from './token-rate-limit.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -61,6 +62,10 @@ export interface BuilderServerOptions {
   rateLimit?: TokenRateLimitOptions | undefined;
   /** OAuth sign-ins held at once, per tenant and in all (docs/security.md). */
   signIns?: SignInLimits | undefined;
+  /** Connections, per address and in all, and how long a request may take to arrive. Defaults: DEFAULT_BUILDER_CONNECTION_LIMITS. */
+  connectionLimits?: BuilderConnectionLimits | undefined;
+  /** Event streams open at once across every tenant (each also 16 per tenant). Default 128. */
+  maxEventStreams?: number | undefined;
   /** A folder served at `/` (the reference page); absent: only the API. */
   staticRoot?: string | undefined;
   /** Told of every event the intake starts, after the tenant's streams are. */
@@ -70,8 +75,15 @@ export interface BuilderServerOptions {
   clock?: Clock | undefined;
 }
 
-/** Refuses options that would serve an unsafe API: an allowed "origin" that is no origin, or plain http beyond loopback. */
+/** Refuses options that would serve an unsafe API: an allowed "origin" that is no origin, plain http beyond loopback, or limits that are no limits. */
 export function checkServerOptions(options: BuilderServerOptions, host: string): void {
+  checkConnectionLimits(options.connectionLimits);
+  const streams = options.maxEventStreams;
+  if (streams !== undefined && (!Number.isSafeInteger(streams) || streams < 1)) {
+    throw new InputError('maxEventStreams must be a positive whole number.', [
+      { path: 'maxEventStreams', message: 'a positive whole number' },
+    ]);
+  }
   for (const origin of options.allowedOrigins ?? []) {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
       throw new InputError(`Allowed origin "${origin}" is not an origin (scheme, host and port only).`, [

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../clock.js';
 import { packageVersion } from '../files/package-root.js';
@@ -6,6 +6,7 @@ import { requestTarget } from '../http/request-target.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import type { RouteId } from './api-contract.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';
+import { createLimitedServer } from './builder-connection-limits.js';
 import { type BuilderServerOptions, checkServerOptions } from './builder-options.js';
 import type { BuilderServices } from './builder-services.js';
 import { catalogueRoutes } from './catalogue-routes.js';
@@ -163,7 +164,7 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   const streams = new Set<ServerResponse>();
   let publicUrl = '';
   let cors: CorsPolicy | undefined;
-  const hub = new TriggerEventHub();
+  const hub = new TriggerEventHub(options.maxEventStreams);
   const services: BuilderServices = {
     options,
     contexts: new TenantContexts(options),
@@ -179,7 +180,8 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
   };
   const limiter = new TokenRateLimit({ clock, ...options.rateLimit });
   const intake = tenantIntake(options, hub);
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
+  // Bounded in connections, per address and in all, and in time, before any token is read.
+  const server = createLimitedServer(options.connectionLimits, (request, response) => {
     const url = requestTarget(request);
     if (!url) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request target.');

@@ -12,6 +12,26 @@ const HEARTBEAT_MS = 15_000;
  */
 export const MAX_UNSENT_BYTES = 1 << 20;
 
+/** When a refused stream may try again: streams close as screens do, within tens of seconds. */
+const SERVER_BUSY_RETRY_MS = 30_000;
+
+/**
+ * Why a stream was not opened: the tenant's own cap is its own doing (429,
+ * like its other limits); the server's is everyone's streams together, a
+ * busy server (503), worth trying again once some close.
+ */
+function streamRefusal(cap: 'tenant' | 'server'): ApiRefusal {
+  if (cap === 'tenant')
+    return new ApiRefusal(429, 'rate_limited', 'Too many event streams open for this tenant.');
+  return new ApiRefusal(
+    503,
+    'server_busy',
+    'Too many event streams open on this server; try again shortly.',
+    [],
+    SERVER_BUSY_RETRY_MS,
+  );
+}
+
 /** An SSE field value on one line: a line break in it would start a field of the sender's choosing. */
 const oneLine = (value: string) => value.replace(/[\r\n]/g, ' ');
 
@@ -39,11 +59,12 @@ export const triggerEvents: RouteHandler = async (call) => {
       if (response.writableLength > MAX_UNSENT_BYTES) response.destroy();
     });
   };
-  const stop = call.server.hub.listen(call.tenant.tenant, (event) => {
+  const listening = call.server.hub.listen(call.tenant.tenant, (event) => {
     if (!mayUseTrigger(call, event.trigger)) return;
     send(`event: trigger\nid: ${oneLine(event.eventId)}\ndata: ${JSON.stringify(event)}\n\n`);
   });
-  if (!stop) throw new ApiRefusal(429, 'rate_limited', 'Too many event streams open for this tenant.');
+  if ('refused' in listening) throw streamRefusal(listening.refused);
+  const { stop } = listening;
   response.writeHead(200, {
     ...call.server.cors().headers(call.origin),
     'content-type': 'text/event-stream; charset=utf-8',

@@ -1,16 +1,19 @@
 import { type FieldIssue, InputError } from '../errors/index.js';
+import { checkPlaceholderBudget, PLACEHOLDER } from './placeholder-budget.js';
 
-const WHOLE = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/;
-const INSIDE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
+const INSIDE = PLACEHOLDER;
 
 /**
  * A draft input with its `{{variable}}` placeholders filled from sample
  * values: a string that is only a placeholder takes the value itself (a
  * number stays a number), a placeholder inside text takes its text. A
  * placeholder with no sample is an InputError naming the field, so nothing
- * is sent with a hole in it.
+ * is sent with a hole in it. What filling would build is measured first and
+ * refused past its caps (placeholder-budget.ts), before anything is built.
  */
 export function fillPlaceholders(input: Record<string, unknown>, samples: Record<string, unknown>) {
+  checkPlaceholderBudget(input, samples);
   const missing: FieldIssue[] = [];
   const fill = (value: unknown, path: string): unknown => {
     if (typeof value === 'string') {

@@ -9,22 +9,44 @@ type Listener = (event: StreamedEvent) => void;
 export const MAX_STREAMS_PER_TENANT = 16;
 
 /**
+ * Open streams across every tenant at most, unless told otherwise: a stream
+ * holds its connection for as long as it is open, so many tenants' streams
+ * together must not take the connections requests need. Half of what one
+ * address may hold (DEFAULT_BUILDER_CONNECTION_LIMITS), because behind a
+ * TLS proxy every stream comes from that one address.
+ */
+export const DEFAULT_MAX_EVENT_STREAMS = 128;
+
+/** A stream opened, or why not: the tenant's own streams, or the server's, are at their cap. */
+export type Listening = { stop: () => void } | { refused: 'tenant' | 'server' };
+
+/**
  * Hands each started trigger event to the open event streams of the tenant
  * it belongs to, and to no other tenant's.
  */
 export class TriggerEventHub {
   private readonly listeners = new Map<TenantId, Set<Listener>>();
+  private open = 0;
 
-  /** Adds a listener; undefined when the tenant already has its most streams open. */
-  listen(tenant: TenantId, listener: Listener): (() => void) | undefined {
+  constructor(private readonly maxStreams = DEFAULT_MAX_EVENT_STREAMS) {}
+
+  /** Adds a listener, unless the tenant or the server already has its most streams open. */
+  listen(tenant: TenantId, listener: Listener): Listening {
     const own = this.listeners.get(tenant) ?? new Set<Listener>();
-    if (own.size >= MAX_STREAMS_PER_TENANT) return undefined;
+    if (own.size >= MAX_STREAMS_PER_TENANT) return { refused: 'tenant' };
+    if (this.open >= this.maxStreams) return { refused: 'server' };
     own.add(listener);
     this.listeners.set(tenant, own);
-    return () => {
+    this.open += 1;
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      this.open -= 1;
       own.delete(listener);
       if (!own.size) this.listeners.delete(tenant);
     };
+    return { stop };
   }
 
   publish(tenant: TenantId, event: StreamedEvent): void {

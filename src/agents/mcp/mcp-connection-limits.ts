@@ -1,4 +1,5 @@
 import type { ServerOptions } from 'node:http';
+import { serverTimeoutOptions } from '../../http/server-timeouts.js';
 
 /**
  * How much of the machine callers who never finish a request can take. The
@@ -32,11 +33,7 @@ export const DEFAULT_MCP_CONNECTION_LIMITS: Readonly<
   requestTimeoutMs: 30_000,
 });
 
-/**
- * The `node:http` server options and connection cap for `limits`. Node
- * checks request timeouts on a timer, every 30 s unless told: here every
- * second, or sooner for a shorter timeout, so a limit in seconds holds.
- */
+/** The `node:http` server options and connection cap for `limits`. */
 export function connectionLimits(
   limits: McpConnectionLimits,
   maxSessions: number,
@@ -47,11 +44,7 @@ export function connectionLimits(
   const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.headersTimeoutMs;
   const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.requestTimeoutMs;
   return {
-    serverOptions: {
-      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
-      requestTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
-    },
+    serverOptions: serverTimeoutOptions({ headersTimeoutMs, requestTimeoutMs }),
     maxConnections:
       limits.maxConnections ?? DEFAULT_MCP_CONNECTION_LIMITS.connectionsPerSession * maxSessions,
   };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { serverTimeoutOptions } from '../../http/server-timeouts.js';
 import type { Intake } from './intake.js';
 import { toNodeListener } from './node-listener.js';
 
@@ -24,22 +25,14 @@ export const DEFAULT_INTAKE_SERVER_LIMITS: Readonly<Required<IntakeServerLimits>
   requestTimeoutMs: 20_000,
 });
 
-/**
- * A `node:http` server for the intake with those limits in force. Node
- * checks its request timeouts on a timer, every 30 s unless told: here
- * every second, or sooner for a shorter timeout, so a limit in seconds holds.
- */
+/** A `node:http` server for the intake with those limits in force. */
 export function createIntakeServer(intake: Intake, limits: IntakeServerLimits = {}): Server {
   const { maxConnections, headersTimeoutMs, requestTimeoutMs } = {
     ...DEFAULT_INTAKE_SERVER_LIMITS,
     ...limits,
   };
   const server = createServer(
-    {
-      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
-      requestTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
-    },
+    serverTimeoutOptions({ headersTimeoutMs, requestTimeoutMs }),
     toNodeListener(intake),
   );
   server.maxConnections = maxConnections;
