@@ -3,13 +3,25 @@ import { StorageError } from '../errors/index.js';
 import { GuardReading } from '../store/sealed/guard-reading.js';
 import type { SecretBox } from '../store/sealed/secret-box.js';
 import type { TenantDataKey } from '../store/sealed/tenant-data-key.js';
-import type { GuardSeal, GuardState, TenantGuard } from '../store/sealed/tenant-guard.js';
+import {
+  FIRST_GUARD,
+  type GuardSeal,
+  type GuardState,
+  type TenantGuard,
+} from '../store/sealed/tenant-guard.js';
 
 /** Sets KEYS[2] to ARGV[3] only while KEYS[1] (the data key) holds ARGV[1] and KEYS[2] holds ARGV[2]; 1 when it did. */
 const SET_IF_BOTH = `
 if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
 if (redis.call('GET', KEYS[2]) or '') ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[2], ARGV[3])
+return 1`;
+
+/** Sets KEYS[2] to ARGV[2] only while KEYS[1] (the data key) holds ARGV[1] and KEYS[2] is absent; 1 when it did. */
+const ADOPT = `
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
 return 1`;
 
 /** Writers racing on one guard retry; past this many lost races something else is wrong. */
@@ -82,5 +94,31 @@ export class RedisTenantGuard implements TenantGuard {
     throw new StorageError(
       `The revocations and limits under ${this.coordinator.prefix} changed under ${MAX_ATTEMPTS} writes in a row; try again.`,
     );
+  }
+
+  /**
+   * Seals a first, empty guard for a tenant whose data key has none (made by
+   * an earlier toolsteps), as `connections rekey` does once after upgrading:
+   * an operator's step, since a guard deleted by a writer looks the same.
+   * True when it made one.
+   */
+  async adopt(): Promise<boolean> {
+    const along = this.dataKey.readAlong();
+    const key = RedisTenantGuard.keyOf(this.coordinator);
+    const [wrapped, guard] = (await this.coordinator.client.call('MGET', along.key, key)) as (
+      | string
+      | null
+    )[];
+    if (!wrapped || guard) return false;
+    const box = along.boxOf(wrapped);
+    const made = await this.coordinator.client.eval(
+      ADOPT,
+      2,
+      along.key,
+      key,
+      wrapped,
+      this.seal.seal(box, FIRST_GUARD),
+    );
+    return made === 1;
   }
 }

@@ -36,6 +36,8 @@ export interface RedisTenantStoresOptions extends RedisConnectionStoreOptions {
 /** What a master key rotation did: data keys re-wrapped, and records re-sealed under their tenant's data key. */
 export interface TenantRekeyCounts {
   dataKeys: { rewrapped: number; total: number };
+  /** Tenants whose data key had no guard (made by an earlier toolsteps) and got a first, empty one. */
+  guardsMade: number;
   connections: RekeyCounts;
   subscriptions: RekeyCounts;
 }
@@ -189,12 +191,14 @@ export class RedisTenantStores implements TenantStores {
     const empty = (): RekeyCounts => ({ rekeyed: 0, total: 0, unsealed: [] });
     const counts: TenantRekeyCounts = {
       dataKeys: { rewrapped: 0, total: 0 },
+      guardsMade: 0,
       connections: empty(),
       subscriptions: empty(),
     };
     for (const tenant of await this.tenantIds()) {
       const view = this.forTenant(tenant);
       if (await this.dataKey(tenant).rewrap()) counts.dataKeys.rewrapped += 1;
+      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
       counts.connections = sumRekeys(counts.connections, await view.connections.rekey(options), tenant);
       counts.subscriptions = sumRekeys(counts.subscriptions, await view.subscriptions.rekey(options), tenant);
       counts.dataKeys.total += 1;

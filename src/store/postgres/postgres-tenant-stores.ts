@@ -201,6 +201,7 @@ export class PostgresTenantStores implements TenantStores {
   async rekey(): Promise<TenantRekeyCounts> {
     const counts: TenantRekeyCounts = {
       dataKeys: { rewrapped: 0, total: 0 },
+      guardsMade: 0,
       connections: { rekeyed: 0, total: 0, unsealed: [] },
       subscriptions: { rekeyed: 0, total: 0, unsealed: [] },
     };
@@ -209,6 +210,7 @@ export class PostgresTenantStores implements TenantStores {
       if (await this.sessions.inTenant(tenant, (client) => key.rewrapIn(client)))
         counts.dataKeys.rewrapped += 1;
       counts.dataKeys.total += 1;
+      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
       const view = this.forTenant(tenant);
       for (const kind of ['connections', 'subscriptions'] as const) {
         const done = await view[kind].rekey();

@@ -60,6 +60,10 @@ interface Backend {
   writer: StoreWriter;
   /** Sets a's limits the way the store kept them in plain before they were sealed, as a writer would. */
   raiseLimits(): Promise<void>;
+  /** Leaves a's data key without a guard, as a toolsteps before guards left every tenant. */
+  dropGuard(): Promise<void>;
+  /** `toolsteps connections rekey` on a store of its own. */
+  rekey(): Promise<unknown>;
 }
 
 /** The writer's three ways to undo what tenant a wrote since `before`, by name. */
@@ -129,6 +133,15 @@ function writerSuite(name: string, enabled: boolean, open: () => Promise<Backend
       await expect(late.forTenant(A).limits.get()).rejects.toMatchObject({ code: 'record_tampered' });
       await writer.replay(A, after);
     });
+
+    it('a data key an earlier toolsteps made has no guard: its tokens are refused until rekey seals a first one', async () => {
+      const held = await token(A);
+      await backend.dropGuard();
+      expect(await statusOf(await serve(await backend.second()), held.token)).toBe(401);
+      await backend.rekey();
+      expect(await statusOf(await serve(await backend.second()), held.token)).toBe(200);
+      expect(await (await backend.second()).forTenant(A).limits.get()).toEqual({});
+    });
   });
 }
 
@@ -155,6 +168,12 @@ writerSuite('Redis', await redisSuiteEnabled(REDIS_URL), async () => {
       await client.set(`${prefix}:t:${A}:limits:tenant`, JSON.stringify({ callsPerMinute: 1_000_000 }));
       client.disconnect();
     },
+    dropGuard: async () => {
+      const client = new Redis(REDIS_URL);
+      await client.del(`${prefix}:t:${A}:guard:tenant`);
+      client.disconnect();
+    },
+    rekey: async () => new RedisTenantStores(await coordinator(), box).rekey(),
   };
 });
 
@@ -180,6 +199,10 @@ writerSuite('Postgres', await postgresSuiteEnabled(), async () => {
         [A, JSON.stringify({ callsPerMinute: 1_000_000 })],
       );
     },
+    dropGuard: async () => {
+      await asSuperuser(database.name, 'DELETE FROM toolsteps.tenant_guards WHERE tenant = $1', [A]);
+    },
+    rekey: async () => (await open()).rekey(),
   };
 });
 
