@@ -196,6 +196,12 @@ export async function rekeyConnections(
     process.stdout.write(
       `Re-wrapped ${counts.dataKeys.rewrapped} of ${counts.dataKeys.total} tenant data keys with the current key; re-sealed under their tenant's data key ${counts.connections.rekeyed} of ${counts.connections.total} connections and ${counts.subscriptions.rekeyed} of ${counts.subscriptions.total} subscriptions still sealed with a master key.\n`,
     );
+  if (counts.guardsMade > 0 && !command.optsWithGlobals().json) {
+    // A missing guard is also what a writer's deletion looks like: say what was made, and what it means.
+    process.stderr.write(
+      `Sealed a first, empty guard for ${counts.guardsMade} tenants whose data key had none (made before this toolsteps): revoke again any token revoked before the upgrade, and set their limits again.\n`,
+    );
+  }
   const unsealed = [...counts.connections.unsealed, ...counts.subscriptions.unsealed];
   if (unsealed.length > 0) {
     // Nothing vouches for these records' public fields, so they stay refused until the operator vouches.

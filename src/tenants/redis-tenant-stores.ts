@@ -4,15 +4,17 @@ import {
   RedisConnectionStore,
   type RedisConnectionStoreOptions,
 } from '../store/connections/redis-connection-store.js';
-import { RedisLimitStore } from '../store/limits/redis-limit-store.js';
+import { GuardedLimitStore } from '../store/limits/guarded-limit-store.js';
 import type { RekeyCounts, RekeyOptions } from '../store/sealed/encrypted-records.js';
 import { recordIndexKey } from '../store/sealed/public-records.js';
 import type { SecretBox } from '../store/sealed/secret-box.js';
 import { TenantDataKey } from '../store/sealed/tenant-data-key.js';
+import { FIRST_GUARD, GuardSeal } from '../store/sealed/tenant-guard.js';
 import { RedisSubscriptionStore } from '../store/subscriptions/redis-subscription-store.js';
 import { getOrCreate } from '../values/get-or-create.js';
+import { GuardedTokenRevocations } from './guarded-token-revocations.js';
 import { deleteMatching, scanKeys } from './redis-key-scan.js';
-import { RedisTokenRevocations } from './redis-token-revocations.js';
+import { RedisTenantGuard } from './redis-tenant-guard.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from './tenant-stores.js';
 import { byTenantId } from './tenant-summary.js';
@@ -23,7 +25,7 @@ export interface RedisTenantView extends TenantScopedStores {
   readonly subscriptions: RedisSubscriptionStore;
   readonly coordinator: RedisCoordinator;
   readonly audit: RedisAuditTrail;
-  readonly limits: RedisLimitStore;
+  readonly limits: GuardedLimitStore;
 }
 
 /** The connection stores' options, and how many records each tenant's audit stream keeps (about; default 100,000). */
@@ -34,6 +36,8 @@ export interface RedisTenantStoresOptions extends RedisConnectionStoreOptions {
 /** What a master key rotation did: data keys re-wrapped, and records re-sealed under their tenant's data key. */
 export interface TenantRekeyCounts {
   dataKeys: { rewrapped: number; total: number };
+  /** Tenants whose data key had no guard (made by an earlier toolsteps) and got a first, empty one. */
+  guardsMade: number;
   connections: RekeyCounts;
   subscriptions: RekeyCounts;
 }
@@ -50,6 +54,7 @@ const DEFAULT_TENANT_KINDS = [
   'token-revoked',
   'audit',
   'limits',
+  'guard',
 ];
 
 const sumRekeys = (a: RekeyCounts, b: RekeyCounts, tenant: TenantId): RekeyCounts => ({
@@ -69,22 +74,35 @@ const sumRekeys = (a: RekeyCounts, b: RekeyCounts, tenant: TenantId): RekeyCount
 export class RedisTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, RedisTenantView>();
   private readonly dataKeys = new Map<TenantId, TenantDataKey>();
-  readonly revocations: RedisTokenRevocations;
+  private readonly guards = new Map<TenantId, RedisTenantGuard>();
+  readonly revocations: GuardedTokenRevocations;
 
   constructor(
     readonly coordinator: RedisCoordinator,
     private readonly master: SecretBox,
     private readonly options: RedisTenantStoresOptions = {},
   ) {
-    this.revocations = new RedisTokenRevocations(coordinator);
+    this.revocations = new GuardedTokenRevocations((tenant) => this.guard(tenant));
   }
 
   private dataKey(tenant: TenantId): TenantDataKey {
-    return getOrCreate(
-      this.dataKeys,
-      tenant,
-      () => new TenantDataKey(this.coordinator.forTenant(tenant), this.master, tenant),
-    );
+    return getOrCreate(this.dataKeys, tenant, () => {
+      const coordinator = this.coordinator.forTenant(tenant);
+      const seal = new GuardSeal(tenant, coordinator.prefix);
+      const first = {
+        key: RedisTenantGuard.keyOf(coordinator),
+        sealed: (box: SecretBox) => seal.seal(box, FIRST_GUARD),
+      };
+      return new TenantDataKey(coordinator, this.master, tenant, first);
+    });
+  }
+
+  /** The tenant's revocations and limits; kept per tenant, as it holds the newest version this process saw. */
+  private guard(tenant: TenantId): RedisTenantGuard {
+    return getOrCreate(this.guards, parseTenantId(tenant), (id) => {
+      const coordinator = this.coordinator.forTenant(id);
+      return new RedisTenantGuard(coordinator, this.dataKey(id), new GuardSeal(id, coordinator.prefix));
+    });
   }
 
   forTenant(tenant: TenantId): RedisTenantView {
@@ -97,7 +115,7 @@ export class RedisTenantStores implements TenantStores {
         connections: new RedisConnectionStore(coordinator, keys, this.options, id),
         subscriptions: new RedisSubscriptionStore(coordinator, keys, id),
         audit: new RedisAuditTrail(coordinator, this.options.auditStreamLength),
-        limits: new RedisLimitStore(coordinator),
+        limits: new GuardedLimitStore(this.guard(id)),
       };
     });
   }
@@ -158,6 +176,7 @@ export class RedisTenantStores implements TenantStores {
     await this.dataKey(id).destroy();
     this.views.delete(id);
     this.dataKeys.delete(id);
+    this.guards.delete(id);
     return summary;
   }
 
@@ -172,12 +191,14 @@ export class RedisTenantStores implements TenantStores {
     const empty = (): RekeyCounts => ({ rekeyed: 0, total: 0, unsealed: [] });
     const counts: TenantRekeyCounts = {
       dataKeys: { rewrapped: 0, total: 0 },
+      guardsMade: 0,
       connections: empty(),
       subscriptions: empty(),
     };
     for (const tenant of await this.tenantIds()) {
       const view = this.forTenant(tenant);
       if (await this.dataKey(tenant).rewrap()) counts.dataKeys.rewrapped += 1;
+      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
       counts.connections = sumRekeys(counts.connections, await view.connections.rekey(options), tenant);
       counts.subscriptions = sumRekeys(counts.subscriptions, await view.subscriptions.rekey(options), tenant);
       counts.dataKeys.total += 1;

@@ -6,6 +6,15 @@ import { SCHEMA } from './migrations/migration.js';
 
 const TABLE = `${SCHEMA}.data_keys`;
 
+/** Stores a tenant's sealed guard (`PostgresTenantGuard`), in the caller's transaction of the tenant. */
+export async function writeGuard(client: PgClient, tenant: TenantId, sealed: string): Promise<void> {
+  await client.query(
+    `INSERT INTO ${SCHEMA}.tenant_guards (tenant, sealed) VALUES ($1, $2)
+     ON CONFLICT (tenant) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
+    [tenant, sealed],
+  );
+}
+
 /**
  * One tenant's data key in Postgres (a row of `data_keys`), read inside the
  * transaction that reads or writes the tenant's records, so a key made,
@@ -20,6 +29,8 @@ export class PostgresDataKey {
   constructor(
     private readonly master: SecretBox,
     private readonly tenant: TenantId,
+    /** The first guard's stored text for a new data key's box: made in the same transaction (`PostgresTenantGuard`). */
+    private readonly firstGuard?: (box: SecretBox) => string,
   ) {
     this.wrapping = new WrappedDataKey(master, tenant, `postgres:${SCHEMA}`);
   }
@@ -43,10 +54,15 @@ export class PostgresDataKey {
     if (stored === undefined) {
       if (!forWriting) return this.master;
       // Another writer's uncommitted insert makes this one wait, then do nothing; the read sees its key.
-      await client.query(
+      const fresh = this.wrapping.fresh();
+      const { rowCount } = await client.query(
         `INSERT INTO ${TABLE} (tenant, wrapped) VALUES ($1, $2) ON CONFLICT (tenant) DO NOTHING`,
-        [this.tenant, this.wrapping.fresh()],
+        [this.tenant, fresh],
       );
+      if (rowCount && this.firstGuard) {
+        // One left by a data key deleted outside toolsteps is replaced: it no longer opens anyway.
+        await writeGuard(client, this.tenant, this.firstGuard(this.boxOf(fresh)));
+      }
       stored = (await this.stored(client))!;
     }
     return this.boxOf(stored);

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { openPgPool, type PgDeadlines, postgresWhere } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
+import { GuardedTokenRevocations } from '../../tenants/guarded-token-revocations.js';
 import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tenants/tenant-stores.js';
 import { getOrCreate } from '../../values/get-or-create.js';
+import { GuardedLimitStore } from '../limits/guarded-limit-store.js';
 import { SecretBox } from '../sealed/secret-box.js';
+import { FIRST_GUARD, GuardSeal } from '../sealed/tenant-guard.js';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { SCHEMA } from './migrations/migration.js';
 import { PostgresAuditTrail } from './postgres-audit-trail.js';
 import { PostgresConnectionStore } from './postgres-connection-store.js';
 import { PostgresDataKey } from './postgres-data-key.js';
 import { postgresFailure } from './postgres-failure.js';
-import { PostgresLimitStore } from './postgres-limit-store.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
-import { PostgresTokenRevocations } from './postgres-token-revocations.js';
+import { PostgresTenantGuard } from './postgres-tenant-guard.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { TenantSessions } from './tenant-sessions.js';
 
@@ -40,8 +42,11 @@ export interface PostgresScopedStores extends TenantScopedStores {
   readonly connections: PostgresConnectionStore;
   readonly subscriptions: PostgresSubscriptionStore;
   readonly audit: PostgresAuditTrail;
-  readonly limits: PostgresLimitStore;
+  readonly limits: GuardedLimitStore;
 }
+
+/** What a guard is bound to besides its tenant, as a data key is: this store. */
+const GUARD_NAMESPACE = `postgres:${SCHEMA}`;
 
 /** Every table with a tenant column, erased with the tenant. */
 const TENANT_TABLES = [
@@ -52,6 +57,7 @@ const TENANT_TABLES = [
   'token_revocations',
   'audit_events',
   'tenant_limits',
+  'tenant_guards',
 ];
 
 /** One tenant's count of each kind of record, across every tenant, in one read-only statement. */
@@ -74,9 +80,10 @@ SELECT tenant, sum(connections)::int AS connections, sum(subscriptions)::int AS 
 export class PostgresTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, PostgresScopedStores>();
   private readonly dataKeys = new Map<TenantId, PostgresDataKey>();
+  private readonly guards = new Map<TenantId, PostgresTenantGuard>();
   private readonly sessions: TenantSessions;
   private readonly locks: AdvisoryLocks;
-  readonly revocations: PostgresTokenRevocations;
+  readonly revocations: GuardedTokenRevocations;
 
   private constructor(
     private readonly pool: PgPool,
@@ -87,7 +94,7 @@ export class PostgresTenantStores implements TenantStores {
   ) {
     this.sessions = new TenantSessions(pool, where);
     this.locks = new AdvisoryLocks(lockPool, where, lockWaitMs);
-    this.revocations = new PostgresTokenRevocations(this.sessions);
+    this.revocations = new GuardedTokenRevocations((tenant) => this.guard(tenant));
   }
 
   /**
@@ -116,7 +123,18 @@ export class PostgresTenantStores implements TenantStores {
   }
 
   private dataKey(tenant: TenantId): PostgresDataKey {
-    return getOrCreate(this.dataKeys, tenant, () => new PostgresDataKey(this.box, tenant));
+    return getOrCreate(this.dataKeys, tenant, () => {
+      const seal = new GuardSeal(tenant, GUARD_NAMESPACE);
+      return new PostgresDataKey(this.box, tenant, (box) => seal.seal(box, FIRST_GUARD));
+    });
+  }
+
+  /** The tenant's revocations and limits; kept per tenant, as it holds the newest version this process saw. */
+  private guard(tenant: TenantId): PostgresTenantGuard {
+    return getOrCreate(this.guards, parseTenantId(tenant), (checked) => {
+      const seal = new GuardSeal(checked, GUARD_NAMESPACE);
+      return new PostgresTenantGuard(this.sessions, checked, this.dataKey(checked), seal);
+    });
   }
 
   forTenant(tenant: TenantId): PostgresScopedStores {
@@ -127,7 +145,7 @@ export class PostgresTenantStores implements TenantStores {
         connections: new PostgresConnectionStore(scope, this.locks),
         subscriptions: new PostgresSubscriptionStore(scope),
         audit: new PostgresAuditTrail(this.sessions, checked),
-        limits: new PostgresLimitStore(this.sessions, checked),
+        limits: new GuardedLimitStore(this.guard(checked)),
       };
     });
   }
@@ -151,9 +169,9 @@ export class PostgresTenantStores implements TenantStores {
     });
   }
 
-  eraseTenant(tenant: TenantId): Promise<TenantSummary> {
+  async eraseTenant(tenant: TenantId): Promise<TenantSummary> {
     const checked = parseTenantId(tenant);
-    return this.sessions.inTenant(checked, async (client) => {
+    const summary = await this.sessions.inTenant(checked, async (client) => {
       const removed: Record<string, number> = {};
       for (const table of TENANT_TABLES) {
         const { rowCount } = await client.query(`DELETE FROM ${SCHEMA}.${table} WHERE tenant = $1`, [
@@ -167,6 +185,10 @@ export class PostgresTenantStores implements TenantStores {
         subscriptions: removed.subscriptions ?? 0,
       };
     });
+    // The erasure is this process's own: the guard's floor goes with the guard, and a new tenant of that id starts afresh.
+    this.views.delete(checked);
+    this.guards.delete(checked);
+    return summary;
   }
 
   /**
@@ -179,6 +201,7 @@ export class PostgresTenantStores implements TenantStores {
   async rekey(): Promise<TenantRekeyCounts> {
     const counts: TenantRekeyCounts = {
       dataKeys: { rewrapped: 0, total: 0 },
+      guardsMade: 0,
       connections: { rekeyed: 0, total: 0, unsealed: [] },
       subscriptions: { rekeyed: 0, total: 0, unsealed: [] },
     };
@@ -187,6 +210,7 @@ export class PostgresTenantStores implements TenantStores {
       if (await this.sessions.inTenant(tenant, (client) => key.rewrapIn(client)))
         counts.dataKeys.rewrapped += 1;
       counts.dataKeys.total += 1;
+      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
       const view = this.forTenant(tenant);
       for (const kind of ['connections', 'subscriptions'] as const) {
         const done = await view[kind].rekey();

@@ -13,6 +13,21 @@ if (value or '') == ARGV[1] then
 end
 return value`;
 
+/** Makes the data key (KEYS[1] = ARGV[1]) and its first guard (KEYS[2] = ARGV[2]) together, only while there is no data key; answers the data key after. */
+const MAKE_WITH_GUARD = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SET', KEYS[1], ARGV[1])
+  redis.call('SET', KEYS[2], ARGV[2])
+end
+return redis.call('GET', KEYS[1])`;
+
+/** The tenant's guard, made in the same write as its data key (`RedisTenantGuard`). */
+export interface FirstGuard {
+  key: string;
+  /** The first guard's stored text, sealed with the new data key's box. */
+  sealed(box: SecretBox): string;
+}
+
 /**
  * One tenant's data key in Redis (`<tenant prefix>:datakey:current`): 32
  * random bytes that seal the tenant's secrets, stored only wrapped with the
@@ -29,6 +44,8 @@ export class TenantDataKey implements KeySource {
     private readonly coordinator: RedisCoordinator,
     private readonly master: SecretBox,
     tenant: TenantId,
+    /** Made with the data key, so a data key without its guard is never a state toolsteps wrote. */
+    private readonly guard?: FirstGuard,
   ) {
     this.wrapping = new WrappedDataKey(master, tenant, coordinator.prefix);
   }
@@ -48,9 +65,23 @@ export class TenantDataKey implements KeySource {
     let stored = await this.coordinator.client.get(this.key);
     if (stored === null) {
       if (!forWriting) return this.master;
-      stored = (await this.coordinator.client.eval(SET_IF, 1, this.key, '', this.wrapping.fresh())) as string;
+      stored = await this.make();
     }
     return this.wrapping.boxOf(stored);
+  }
+
+  private async make(): Promise<string> {
+    const fresh = this.wrapping.fresh();
+    if (!this.guard) return (await this.coordinator.client.eval(SET_IF, 1, this.key, '', fresh)) as string;
+    const guard = this.guard.sealed(this.wrapping.boxOf(fresh));
+    return (await this.coordinator.client.eval(
+      MAKE_WITH_GUARD,
+      2,
+      this.key,
+      this.guard.key,
+      fresh,
+      guard,
+    )) as string;
   }
 
   /** Where the wrapped key is, and what a value read there opens to, as `box()` answers a read. */
