@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTenantStores } from '../../src/tenants/file-tenant-stores.js';
 import { parseTenantId } from '../../src/tenants/tenant-id.js';
 import { TokenKey } from '../../src/tenants/token-key.js';
+import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 import { callText } from '../agents/mcp/mcp-child.js';
 import { connectHttp } from '../agents/mcp/mcp-http-fixture.js';
@@ -36,7 +37,7 @@ describe('toolsteps tokens create', () => {
     expect(expires).toBeLessThanOrEqual(before + 30 * 60_000 + 1000);
     const stores = new FileTenantStores(home());
     const principal = await verifyToken(printed.token, {
-      key: new TokenKey(KEY),
+      keys: new TokenKeys([new TokenKey(KEY)]),
       revocations: stores.revocations,
       scope: 'builder',
     });
@@ -46,7 +47,7 @@ describe('toolsteps tokens create', () => {
   it('prints the token alone on stdout and what it grants on stderr, never the key', async () => {
     const made = await createToken('--scope', 'mcp', '--integrations', 'ticketing', '--read-only');
     expect(made.code).toBe(0);
-    expect(made.out).toMatch(/^tst_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n$/);
+    expect(made.out).toMatch(/^eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n$/);
     expect(made.err).toContain('tenant acme');
     expect(made.err).toContain('integrations ticketing, read-only');
     expect(made.err).toContain('toolsteps tokens revoke tok_');
@@ -84,7 +85,7 @@ describe('toolsteps tokens create', () => {
       const refused = await cli(...args, '--json');
       expect(refused.code, args.join(' ')).toBe(2);
       expect(jsonError(refused).code, args.join(' ')).toBe('input_invalid');
-      expect(refused.out).not.toContain('tst_');
+      expect(refused.out).not.toContain('eyJ');
     }
   });
 });
