@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTenantStores } from '../../src/tenants/file-tenant-stores.js';
 import { parseTenantId } from '../../src/tenants/tenant-id.js';
@@ -14,7 +15,10 @@ import { cli, jsonError, useCliHome } from './cli-harness.js';
 
 const KEY = 'cli-suite-token-key-0123456789abcdefgh';
 const ACME = parseTenantId('acme');
-const home = useCliHome('toolsteps-tokens-', { scope: 'all', env: ['TOOLSTEPS_TOKEN_KEY'] });
+const home = useCliHome('toolsteps-tokens-', {
+  scope: 'all',
+  env: ['TOOLSTEPS_TOKEN_KEY', 'TOOLSTEPS_TOKEN_KEYS'],
+});
 const json = (result: { out: string }) => JSON.parse(result.out);
 
 beforeAll(() => {
@@ -86,6 +90,34 @@ describe('toolsteps tokens create', () => {
       expect(refused.code, args.join(' ')).toBe(2);
       expect(jsonError(refused).code, args.join(' ')).toBe('input_invalid');
       expect(refused.out).not.toContain('eyJ');
+    }
+  });
+});
+
+describe('toolsteps tokens create with TOOLSTEPS_TOKEN_KEYS', () => {
+  it('signs with the first key under its kid, and a server holding both keys verifies either', async () => {
+    const next = 'the-next-cli-suite-token-key-0123456789';
+    delete process.env.TOOLSTEPS_TOKEN_KEY;
+    process.env.TOOLSTEPS_TOKEN_KEYS = `2026-11=${next}, default=${KEY}`;
+    try {
+      const made = await createToken('--scope', 'mcp', '--json');
+      expect(made.code, made.err).toBe(0);
+      const { token } = json(made);
+      expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'HS256', kid: '2026-11' });
+      expect(made.out + made.err).not.toContain(next);
+      const stores = new FileTenantStores(home());
+      const verify = (keys: TokenKeys) =>
+        verifyToken(token, { keys, revocations: stores.revocations, scope: 'mcp' });
+      await expect(verify(TokenKeys.fromEnv(process.env))).resolves.toMatchObject({ tenant: 'acme' });
+      await expect(verify(new TokenKeys([new TokenKey(KEY)]))).rejects.toMatchObject({ code: 'auth_failed' });
+      process.env.TOOLSTEPS_TOKEN_KEY = KEY;
+      const both = await createToken('--scope', 'mcp', '--json');
+      expect(both.code).toBe(1);
+      expect(jsonError(both)).toMatchObject({ code: 'token_key_invalid' });
+      expect(jsonError(both).message).toContain('not both');
+    } finally {
+      delete process.env.TOOLSTEPS_TOKEN_KEYS;
+      process.env.TOOLSTEPS_TOKEN_KEY = KEY;
     }
   });
 });
