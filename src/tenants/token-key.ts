@@ -29,6 +29,8 @@ export interface TokenKeyOptions {
  */
 export class TokenKey {
   readonly #bytes: Buffer;
+  /** Made once: `jose` caches the WebCrypto key it derives per KeyObject, so one object means one import, not one per request. */
+  readonly #secretKey: KeyObject;
   /** The `kid` a token signed with this key carries in its header. */
   readonly id: string;
 
@@ -57,6 +59,7 @@ export class TokenKey {
       );
     }
     this.#bytes = bytes;
+    this.#secretKey = createSecretKey(bytes);
     this.id = id;
   }
 
@@ -67,7 +70,7 @@ export class TokenKey {
 
   /** The key as `jose` takes it: a KeyObject, which prints its size and never its bytes. */
   secretKey(): KeyObject {
-    return createSecretKey(this.#bytes);
+    return this.#secretKey;
   }
 
   /** A key serialised by accident (a config dump, a log line) says what it is and shows nothing of it. */
