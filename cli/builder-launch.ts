@@ -5,7 +5,7 @@ import { SessionTokens } from '../src/builder/session-tokens.js';
 import type { TokenVerifier } from '../src/builder/token-verifier.js';
 import type { TenantId } from '../src/tenants/tenant-id.js';
 import type { TenantStores } from '../src/tenants/tenant-stores.js';
-import { TokenKey } from '../src/tenants/token-key.js';
+import { TokenKeys } from '../src/tenants/token-keys.js';
 import { cliContext } from './cli-context.js';
 import { planFromEnv } from './trigger-context.js';
 
@@ -19,14 +19,14 @@ export interface BuilderLaunch {
 }
 
 /**
- * This process's session tokens, and with TOOLSTEPS_TOKEN_KEY set the
+ * This process's session tokens, and with TOOLSTEPS_TOKEN_KEY(S) set the
  * signed scoped tokens (scope `builder`) an embedder's backend mints, checked
  * against the store's revocations.
  */
 function builderTokens(sessions: SessionTokens, tenants: TenantStores): TokenVerifier {
-  if (!TokenKey.configured(process.env)) return sessions;
-  const key = TokenKey.fromEnv(process.env);
-  return eitherTokenVerifier(sessions, scopedTokenVerifier({ key, revocations: tenants.revocations }));
+  if (!TokenKeys.configured(process.env)) return sessions;
+  const keys = TokenKeys.fromEnv(process.env);
+  return eitherTokenVerifier(sessions, scopedTokenVerifier({ keys, revocations: tenants.revocations }));
 }
 
 /**

@@ -109,6 +109,7 @@ export { RedisSubscriptionStore } from './store/subscriptions/redis-subscription
 export type { SubscriptionStore } from './store/subscriptions/subscription-store.js';
 export { eraseTenant, type TenantErasure, type TenantErasureOptions } from './tenants/erase-tenant.js';
 export { FileTenantStores, type FileTenantView } from './tenants/file-tenant-stores.js';
+export { TOKEN_ALGORITHM, TOKEN_CLOCK_SKEW_S } from './tenants/jwt-principal.js';
 export { MemoryTenantStores } from './tenants/memory-tenant-stores.js';
 export {
   RedisTenantStores,
@@ -120,7 +121,9 @@ export {
   MAX_TOKEN_TTL_MS,
   type ScopedPrincipal,
   TOKEN_SCOPES,
+  type TokenClaims,
   type TokenScope,
+  tokenClaimsSchema,
 } from './tenants/scoped-token.js';
 export { type SignedToken, type SignTokenOptions, signToken } from './tenants/sign-token.js';
 export {
@@ -132,7 +135,8 @@ export {
 } from './tenants/tenant-id.js';
 export { MemoryLimitStore, type TenantLimitStore, TenantLimits } from './tenants/tenant-limits.js';
 export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
-export { TOKEN_KEY_VARIABLE, TokenKey } from './tenants/token-key.js';
+export { TokenKey } from './tenants/token-key.js';
+export { TOKEN_KEY_VARIABLE, TOKEN_KEYS_VARIABLE, TokenKeys } from './tenants/token-keys.js';
 export { MemoryTokenRevocations, type TokenRevocations } from './tenants/token-revocations.js';
 export { type VerifyTokenOptions, verifyToken } from './tenants/verify-token.js';
 export { type Entitlements, requireTriggerPlan, TRIGGERS_PLAN } from './triggers/entitlements.js';

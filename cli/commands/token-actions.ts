@@ -7,7 +7,7 @@ import {
   tenantOfTokenId,
 } from '../../src/tenants/scoped-token.js';
 import { signToken } from '../../src/tenants/sign-token.js';
-import { TokenKey } from '../../src/tenants/token-key.js';
+import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen } from '../cli-tenant.js';
@@ -54,8 +54,9 @@ async function integrationsOf(given: string | undefined): Promise<string[] | und
 
 /** `tokens create`: the token alone on stdout (for `$(...)`), what it grants on stderr; `--json` prints both as one document. */
 export async function createToken(options: CreateOptions, command: Command): Promise<void> {
-  const key = TokenKey.fromEnv(process.env);
-  const signed = signToken({
+  // The first key of TOOLSTEPS_TOKEN_KEYS (or TOOLSTEPS_TOKEN_KEY's) signs; its id goes in the header.
+  const key = TokenKeys.fromEnv(process.env).signing;
+  const signed = await signToken({
     tenant: cliTenant(),
     scopes: scopesOf(options.scope),
     integrations: await integrationsOf(options.integrations),

@@ -5,13 +5,14 @@ import { collect } from '../option-values.js';
 /**
  * `tokens create` and `tokens revoke <id>`: the scoped tokens that let a
  * network client (an MCP client over HTTP, a builder page's backend) act
- * for one tenant. The signing key comes from TOOLSTEPS_TOKEN_KEY only.
+ * for one tenant, as JWTs. The signing key comes from TOOLSTEPS_TOKEN_KEYS
+ * (its first) or TOOLSTEPS_TOKEN_KEY only, never an option.
  */
 export default function registerTokenCommands(program: Command): void {
   const tokens = program
     .command('tokens')
     .description(
-      'Scoped tokens for the MCP HTTP server and the builder API: one tenant, its scopes, signed with TOOLSTEPS_TOKEN_KEY.',
+      'Scoped tokens for the MCP HTTP server and the builder API: one tenant, its scopes; JWTs signed with TOOLSTEPS_TOKEN_KEY (or the first of TOOLSTEPS_TOKEN_KEYS).',
     );
   tokens
     .command('create')

@@ -1,4 +1,4 @@
-import { TOKEN_PREFIX } from '../tenants/scoped-token.js';
+import { looksLikeScopedToken } from '../tenants/scoped-token.js';
 import { type VerifyTokenOptions, verifyToken } from '../tenants/verify-token.js';
 import { BUILDER_SCOPE, type BuilderPrincipal, type TokenVerifier } from './token-verifier.js';
 
@@ -15,12 +15,13 @@ export function scopedTokenVerifier(options: Omit<VerifyTokenOptions, 'scope'>):
 
 /**
  * Session tokens (`toolsteps ui`'s page) and scoped tokens side by side:
- * each bearer goes to the one verifier its prefix names (`tst_` signed,
- * anything else the session table), so neither can be tried against the other.
+ * each bearer goes to the one verifier its shape names (a JWT or a `tst_`
+ * token signed, anything else the session table), so neither can be tried
+ * against the other.
  */
 export function eitherTokenVerifier(sessions: TokenVerifier, scoped: TokenVerifier): TokenVerifier {
   return {
     verifyToken: (bearer): Promise<BuilderPrincipal | undefined> | BuilderPrincipal | undefined =>
-      bearer.startsWith(TOKEN_PREFIX) ? scoped.verifyToken(bearer) : sessions.verifyToken(bearer),
+      looksLikeScopedToken(bearer) ? scoped.verifyToken(bearer) : sessions.verifyToken(bearer),
   };
 }

@@ -22,7 +22,7 @@ export interface BuilderPrincipal {
  * Checks a bearer token and says what it grants. It throws (or answers
  * undefined) for a token that is malformed, forged, expired or revoked; the
  * server answers 401 then, and never says which. The tenants' scoped tokens
- * fit as `{ verifyToken: (bearer) => verifyToken(bearer, { key, revocations, scope: 'builder' }) }`.
+ * fit as `{ verifyToken: (bearer) => verifyToken(bearer, { keys, revocations, scope: 'builder' }) }`.
  */
 export interface TokenVerifier {
   verifyToken(bearer: string): Promise<BuilderPrincipal | undefined> | BuilderPrincipal | undefined;

@@ -1,12 +1,15 @@
 import type { ErrorInit } from './error-fields.js';
 import { ProblemError } from './problem-error.js';
 
-/** Why the key that signs scoped tokens cannot be used. */
-export type TokenKeyProblem = 'missing' | 'too_short';
+/**
+ * Why the key that signs scoped tokens cannot be used; `malformed`: a key list that cannot be read (an entry without an id, an id twice, both variables set).
+ */
+export type TokenKeyProblem = 'missing' | 'too_short' | 'malformed';
 
 /**
  * The server key that signs and checks scoped tokens
- * (`TOOLSTEPS_TOKEN_KEY`) is missing or too short to resist guessing.
+ * (`TOOLSTEPS_TOKEN_KEY`, `TOOLSTEPS_TOKEN_KEYS`) is missing, malformed or
+ * too short to resist guessing.
  * Found before any token is signed or checked; never retryable with the
  * same key; the message never holds key material.
  */

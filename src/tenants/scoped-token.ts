@@ -6,9 +6,6 @@ export const TOKEN_SCOPES = ['mcp', 'builder'] as const;
 /** One of `TOKEN_SCOPES`: a token names the servers it may be used on, so an MCP token cannot drive the builder API. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
-/** Every scoped token starts with this, so a leaked one is recognisable (and a secret scanner can match it). */
-export const TOKEN_PREFIX = 'tst_';
-
 /** The longest life a token may be given; a revocation whose token's expiry is unknown is kept this long. */
 export const MAX_TOKEN_TTL_MS = 90 * 24 * 3_600_000;
 
@@ -22,27 +19,47 @@ export const MIN_TOKEN_TTL_MS = 60_000;
  */
 export const TOKEN_ID_PATTERN = /^tok_[A-Za-z0-9_-]{16}\.([a-z0-9][a-z0-9_-]{0,62})$/;
 
-const integrationId = z.string().regex(/^[a-z0-9_]{1,64}$/);
+/** Integration ids as the catalogue spells them. */
+export const integrationIdSchema = z.string().regex(/^[a-z0-9_]{1,64}$/);
+
+/** The audience (`aud`) that names a scope: the surface a token may be used on. */
+export function audienceOf(scope: TokenScope): `toolsteps:${TokenScope}` {
+  return `toolsteps:${scope}`;
+}
+
+const audience = z.enum(TOKEN_SCOPES.map(audienceOf) as [string, ...string[]]);
+
+/** Free text a backend may set (`iss`, `sub`): carried, never trusted for anything. */
+const note = z.string().min(1).max(256);
 
 /**
- * The signed part of a token (short names: it rides in every request). Strict:
- * a field this version does not know is refused, not ignored.
+ * The claims of a scoped token (a JWT, RFC 7519), checked after `jose` has
+ * verified the signature. Registered claims where one fits: `jti` the token
+ * id, `aud` the surfaces (`toolsteps:builder`, `toolsteps:mcp`, one or both),
+ * `iat`, `exp` and optional `nbf` in seconds; what JWT has no name for sits
+ * under one private claim, `toolsteps`. Strict: a field this version does
+ * not know is refused, never ignored, so a restriction a newer minter adds
+ * cannot be silently dropped by an older server.
  */
 export const tokenClaimsSchema = z
   .object({
-    v: z.literal(1),
-    /** Token id (`TOKEN_ID_PATTERN`). */
+    /** Token id (`TOKEN_ID_PATTERN`): revocations are filed under it, in the tenant it names. */
     jti: z.string().regex(TOKEN_ID_PATTERN),
-    /** Tenant. */
-    ten: z.string().regex(TENANT_ID_PATTERN),
-    scp: z.array(z.enum(TOKEN_SCOPES)).min(1).max(TOKEN_SCOPES.length),
-    /** The only integrations the token reaches; absent: every one. */
-    int: z.array(integrationId).min(1).max(64).optional(),
-    /** Read-only: nothing that writes. */
-    ro: z.boolean(),
-    /** Issued at and expires at, in seconds since the epoch. */
+    aud: z.union([audience, z.array(audience).min(1).max(TOKEN_SCOPES.length)]),
     iat: z.number().int().nonnegative(),
     exp: z.number().int().positive(),
+    nbf: z.number().int().nonnegative().optional(),
+    iss: note.optional(),
+    sub: note.optional(),
+    toolsteps: z
+      .object({
+        tenant: z.string().regex(TENANT_ID_PATTERN),
+        /** The only integrations the token reaches; absent: every one. */
+        integrations: z.array(integrationIdSchema).min(1).max(64).optional(),
+        /** Nothing that writes. Required: a minter that forgot it does not get writes by default. */
+        readOnly: z.boolean(),
+      })
+      .strict(),
   })
   .strict();
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
@@ -69,12 +86,21 @@ export function tenantOfTokenId(id: string): TenantId | undefined {
 
 /** The principal a token's checked claims describe. */
 export function principalOf(claims: TokenClaims): ScopedPrincipal {
+  const audiences: readonly string[] = typeof claims.aud === 'string' ? [claims.aud] : claims.aud;
   return {
     tokenId: claims.jti,
-    tenant: claims.ten as TenantId,
-    scopes: claims.scp,
-    ...(claims.int ? { integrations: claims.int } : {}),
-    readOnly: claims.ro,
+    tenant: claims.toolsteps.tenant as TenantId,
+    scopes: TOKEN_SCOPES.filter((scope) => audiences.includes(audienceOf(scope))),
+    ...(claims.toolsteps.integrations ? { integrations: claims.toolsteps.integrations } : {}),
+    readOnly: claims.toolsteps.readOnly,
     expiresAt: new Date(claims.exp * 1000),
   };
+}
+
+/**
+ * Whether a bearer is one of ours to check (a JWT, or the `tst_` tokens made
+ * before JWT): a builder server sends the rest to its session table.
+ */
+export function looksLikeScopedToken(bearer: string): boolean {
+  return bearer.startsWith('tst_') || bearer.startsWith('eyJ');
 }

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { type Clock, systemClock } from '../clock.js';
 import { InputError } from '../errors/input-error.js';
 import { checkRecord } from '../store/check-record.js';
+import { TOKEN_ALGORITHM } from './jwt-principal.js';
 import {
+  audienceOf,
   MAX_TOKEN_TTL_MS,
   MIN_TOKEN_TTL_MS,
   principalOf,
   type ScopedPrincipal,
-  TOKEN_PREFIX,
   type TokenScope,
   tokenClaimsSchema,
 } from './scoped-token.js';
@@ -23,7 +25,10 @@ export interface SignTokenOptions {
   readOnly?: boolean | undefined;
   /** How long the token works: 1 minute to 90 days. */
   ttlMs: number;
+  /** The key that signs (`TokenKeys.signing`); its id goes in the header as `kid`. */
   key: TokenKey;
+  /** Who the token is for, in the embedder's words (`sub`): carried for its own records, granting nothing. */
+  subject?: string | undefined;
   clock?: Clock | undefined;
 }
 
@@ -33,13 +38,13 @@ export interface SignedToken extends ScopedPrincipal {
 }
 
 /**
- * Makes a scoped token: `tst_<claims, base64url JSON>.<HMAC-SHA256 of
- * everything before the dot, base64url>`. The claims are checked with the
- * same schema a verifier reads them with, so nothing is signed that could
- * not be verified.
+ * Makes a scoped token: a JWT signed with HS256 under the key's `kid`
+ * (docs/tenants.md#scoped-tokens lists its claims). The claims are checked
+ * with the same schema a verifier reads them with, so nothing is signed that
+ * could not be verified.
  * @throws InputError for a tenant, scope, integration or lifetime out of range.
  */
-export function signToken(options: SignTokenOptions): SignedToken {
+export async function signToken(options: SignTokenOptions): Promise<SignedToken> {
   const tenant = parseTenantId(options.tenant);
   const now = (options.clock ?? systemClock).now();
   if (!(options.ttlMs >= MIN_TOKEN_TTL_MS && options.ttlMs <= MAX_TOKEN_TTL_MS)) {
@@ -47,16 +52,21 @@ export function signToken(options: SignTokenOptions): SignedToken {
       { path: 'ttl', message: `${MIN_TOKEN_TTL_MS} to ${MAX_TOKEN_TTL_MS} ms` },
     ]);
   }
+  const audiences = [...new Set(options.scopes)].map(audienceOf);
   const claims = checkRecord(tokenClaimsSchema, 'token', {
-    v: 1,
     jti: `tok_${randomBytes(12).toString('base64url')}.${tenant}`,
-    ten: tenant,
-    scp: [...new Set(options.scopes)],
-    ...(options.integrations ? { int: [...new Set(options.integrations)] } : {}),
-    ro: options.readOnly ?? false,
+    aud: audiences.length === 1 ? audiences[0]! : audiences,
     iat: Math.floor(now / 1000),
     exp: Math.floor((now + options.ttlMs) / 1000),
+    ...(options.subject === undefined ? {} : { sub: options.subject }),
+    toolsteps: {
+      tenant,
+      ...(options.integrations ? { integrations: [...new Set(options.integrations)] } : {}),
+      readOnly: options.readOnly ?? false,
+    },
   });
-  const body = `${TOKEN_PREFIX}${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
-  return { token: `${body}.${options.key.sign(body)}`, ...principalOf(claims) };
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT', kid: options.key.id })
+    .sign(options.key.secretKey());
+  return { token, ...principalOf(claims) };
 }

@@ -1,9 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTenantStores } from '../../src/tenants/file-tenant-stores.js';
 import { parseTenantId } from '../../src/tenants/tenant-id.js';
 import { TokenKey } from '../../src/tenants/token-key.js';
+import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 import { callText } from '../agents/mcp/mcp-child.js';
 import { connectHttp } from '../agents/mcp/mcp-http-fixture.js';
@@ -13,7 +15,10 @@ import { cli, jsonError, useCliHome } from './cli-harness.js';
 
 const KEY = 'cli-suite-token-key-0123456789abcdefgh';
 const ACME = parseTenantId('acme');
-const home = useCliHome('toolsteps-tokens-', { scope: 'all', env: ['TOOLSTEPS_TOKEN_KEY'] });
+const home = useCliHome('toolsteps-tokens-', {
+  scope: 'all',
+  env: ['TOOLSTEPS_TOKEN_KEY', 'TOOLSTEPS_TOKEN_KEYS'],
+});
 const json = (result: { out: string }) => JSON.parse(result.out);
 
 beforeAll(() => {
@@ -36,7 +41,7 @@ describe('toolsteps tokens create', () => {
     expect(expires).toBeLessThanOrEqual(before + 30 * 60_000 + 1000);
     const stores = new FileTenantStores(home());
     const principal = await verifyToken(printed.token, {
-      key: new TokenKey(KEY),
+      keys: new TokenKeys([new TokenKey(KEY)]),
       revocations: stores.revocations,
       scope: 'builder',
     });
@@ -46,7 +51,7 @@ describe('toolsteps tokens create', () => {
   it('prints the token alone on stdout and what it grants on stderr, never the key', async () => {
     const made = await createToken('--scope', 'mcp', '--integrations', 'ticketing', '--read-only');
     expect(made.code).toBe(0);
-    expect(made.out).toMatch(/^tst_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n$/);
+    expect(made.out).toMatch(/^eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n$/);
     expect(made.err).toContain('tenant acme');
     expect(made.err).toContain('integrations ticketing, read-only');
     expect(made.err).toContain('toolsteps tokens revoke tok_');
@@ -84,7 +89,35 @@ describe('toolsteps tokens create', () => {
       const refused = await cli(...args, '--json');
       expect(refused.code, args.join(' ')).toBe(2);
       expect(jsonError(refused).code, args.join(' ')).toBe('input_invalid');
-      expect(refused.out).not.toContain('tst_');
+      expect(refused.out).not.toContain('eyJ');
+    }
+  });
+});
+
+describe('toolsteps tokens create with TOOLSTEPS_TOKEN_KEYS', () => {
+  it('signs with the first key under its kid, and a server holding both keys verifies either', async () => {
+    const next = 'the-next-cli-suite-token-key-0123456789';
+    delete process.env.TOOLSTEPS_TOKEN_KEY;
+    process.env.TOOLSTEPS_TOKEN_KEYS = `2026-11=${next}, default=${KEY}`;
+    try {
+      const made = await createToken('--scope', 'mcp', '--json');
+      expect(made.code, made.err).toBe(0);
+      const { token } = json(made);
+      expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'HS256', kid: '2026-11' });
+      expect(made.out + made.err).not.toContain(next);
+      const stores = new FileTenantStores(home());
+      const verify = (keys: TokenKeys) =>
+        verifyToken(token, { keys, revocations: stores.revocations, scope: 'mcp' });
+      await expect(verify(TokenKeys.fromEnv(process.env))).resolves.toMatchObject({ tenant: 'acme' });
+      await expect(verify(new TokenKeys([new TokenKey(KEY)]))).rejects.toMatchObject({ code: 'auth_failed' });
+      process.env.TOOLSTEPS_TOKEN_KEY = KEY;
+      const both = await createToken('--scope', 'mcp', '--json');
+      expect(both.code).toBe(1);
+      expect(jsonError(both)).toMatchObject({ code: 'token_key_invalid' });
+      expect(jsonError(both).message).toContain('not both');
+    } finally {
+      delete process.env.TOOLSTEPS_TOKEN_KEYS;
+      process.env.TOOLSTEPS_TOKEN_KEY = KEY;
     }
   });
 });

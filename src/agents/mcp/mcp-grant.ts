@@ -22,7 +22,7 @@ export interface McpGrant {
 /**
  * Scoped tokens on the MCP HTTP server: each request's token decides the
  * tenant (never a request parameter). The CLI binds `verify` to
- * `verifyToken(bearer, { key, revocations, scope: 'mcp' })`.
+ * `verifyToken(bearer, { keys, revocations, scope: 'mcp' })`.
  */
 export interface McpTokenAccess {
   /** The grant of a valid token with the `mcp` scope; rejects for any other (revoked, expired, tampered, another key's). */

@@ -121,7 +121,7 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !options.token && !options.tokenAccess) {
     throw new InputError(
-      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-file PATH (a file only you can read) or --token-env NAME, or set TOOLSTEPS_TOKEN_KEY for scoped tokens.`,
+      `Serving MCP on ${host} (beyond this machine) needs a bearer token: pass --token-file PATH (a file only you can read) or --token-env NAME, or set TOOLSTEPS_TOKEN_KEY (or TOOLSTEPS_TOKEN_KEYS) for scoped tokens.`,
       [{ path: 'token-env', message: 'required for a host that is not loopback' }],
     );
   }

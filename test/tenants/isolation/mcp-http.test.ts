@@ -6,6 +6,7 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
 import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
 import { TokenKey } from '../../../src/tenants/token-key.js';
+import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
 import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
@@ -58,10 +59,10 @@ beforeAll(async () => {
   await stores
     .forTenant(DEFAULT_TENANT)
     .connections.put(deskConnection(DEFAULT_DESK, 'default-secret', provider.url));
-  const key = new TokenKey(KEY_TEXT);
+  const keys = new TokenKeys([new TokenKey(KEY_TEXT)]);
   // As `toolsteps mcp --http` builds it with TOOLSTEPS_TOKEN_KEY (cli/mcp-token-access.ts), over the same files.
   const tokenAccess: McpTokenAccess = {
-    verify: (bearer) => verifyToken(bearer, { key, revocations: stores.revocations, scope: 'mcp' }),
+    verify: (bearer) => verifyToken(bearer, { keys, revocations: stores.revocations, scope: 'mcp' }),
     // fetch's own dispatcher: each in-process `cli(...)` run closes the CLI's shared one when it ends.
     runtimeFor: (tenant) => new Runtime({ tenant, tenantStores: stores, transport: 'fetch' }),
   };
@@ -119,13 +120,13 @@ describe('MCP over HTTP with scoped tokens: the token decides the tenant', () =>
     // The session it opened before is refused too, from the next request on.
     await expect(apiCall(a, 'support')).rejects.toThrow(/bearer token is required/);
     const { signToken } = await import('../../../src/tenants/sign-token.js');
-    const foreignKey = signToken({
+    const foreignKey = await signToken({
       tenant: A,
       scopes: ['mcp'],
       ttlMs: 3_600_000,
       key: new TokenKey('another-deployment-key-0123456789abcdef'),
     });
-    const expired = signToken({
+    const expired = await signToken({
       tenant: A,
       scopes: ['mcp'],
       ttlMs: 60_000,
