@@ -9,14 +9,19 @@
 /** A cut-off prefix this long is treated as the secret itself. */
 export const MIN_PREFIX_LENGTH = 8;
 
+/** The mark itself: an ellipsis, a word that says so, or a count of what was left out. */
+const MARK = String.raw`(?:…|⋯|\.{2,}|(?:truncated|truncation|trimmed|snipped|snip|omitted|elided|cut off)\b|\+\d+|\d+\s+more\b)`;
+
 /**
  * What marks a cut, right after the prefix (spaces and an opening bracket or
  * dash allowed between): the end of the text, an ellipsis (`…`, `⋯`, two or
  * more dots), a word that says so (`[truncated]`, `(trimmed)`, `--snip--`),
- * or a count of what was left out (`[+52 chars]`, `(120 more)`).
+ * or a count of what was left out (`[+52 chars]`, `(120 more)`). No two
+ * repeated parts can match the same characters (the brackets before the
+ * second run of spaces are one or more), so a provider's long run of spaces
+ * costs one pass, not a backtracking search.
  */
-const CUT_MARK =
-  /\s*(?:$|[[(<{\-–—_*]*\s*(?:…|⋯|\.{2,}|(?:truncated|truncation|trimmed|snipped|snip|omitted|elided|cut off)\b|\+\d+|\d+\s+more\b))/iuy;
+const CUT_MARK = new RegExp(String.raw`\s*(?:$|[[(<{\-–—_*]+\s*${MARK}|${MARK})`, 'iuy');
 
 function cutAt(text: string, index: number): boolean {
   CUT_MARK.lastIndex = index;
@@ -38,16 +43,21 @@ function matchedLength(text: string, at: number, form: string): number {
 export function redactCutPrefixes(text: string, form: string, replacement: string): string {
   if (form.length <= MIN_PREFIX_LENGTH) return text;
   const needle = form.slice(0, MIN_PREFIX_LENGTH);
-  let result = text;
-  let at = result.indexOf(needle);
+  // Kept parts joined once at the end: replacing in place would copy the text once a prefix.
+  const parts: string[] = [];
+  let kept = 0;
+  let at = text.indexOf(needle);
   while (at !== -1) {
-    const length = matchedLength(result, at, form);
-    if (length === form.length || cutAt(result, at + length)) {
-      result = `${result.slice(0, at)}${replacement}${result.slice(at + length)}`;
-      at = result.indexOf(needle, at + replacement.length);
+    const length = matchedLength(text, at, form);
+    if (length === form.length || cutAt(text, at + length)) {
+      parts.push(text.slice(kept, at), replacement);
+      kept = at + length;
+      at = text.indexOf(needle, kept);
     } else {
-      at = result.indexOf(needle, at + 1);
+      at = text.indexOf(needle, at + 1);
     }
   }
-  return result;
+  if (!parts.length) return text;
+  parts.push(text.slice(kept));
+  return parts.join('');
 }

@@ -37,3 +37,20 @@ describe('redaction of a token prefix where a provider cut its text', () => {
     expect(cut).not.toContain(TOKEN.slice(0, 8));
   });
 });
+
+describe('the cost of looking for cuts in a hostile text', () => {
+  it('a prefix before a long run of spaces costs one pass, not a backtracking search', () => {
+    // Base code took about 6 s for 40,000 spaces, growing with their square.
+    const text = `${TOKEN.slice(0, 12)}${' '.repeat(200_000)}(${' '.repeat(200_000)}x`;
+    const started = performance.now();
+    expect(redactSecrets(text, [TOKEN])).toBe(text);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('many cut prefixes are replaced in one pass over the text', () => {
+    const text = `${TOKEN.slice(0, 12)}… `.repeat(20_000);
+    const started = performance.now();
+    expect(redactSecrets(text, [TOKEN])).toBe('[redacted]… '.repeat(20_000));
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
