@@ -3,48 +3,42 @@
  *
  * Exact matching is not enough. A provider may echo a secret in one of the
  * encodings we put on the wire (URL-encoded in a form body, JSON-escaped, the
- * base64 of an HTTP Basic pair), and it may cut its own message in the middle
- * of a secret. So every secret is redacted in each form we can produce, and a
- * prefix of 8 or more characters of one is redacted where the text is cut
- * (at the end of the text, or before an ellipsis). Text is redacted before it
- * is cut (`redactThenCut`): cutting first could leave a prefix of a secret that
- * no longer matches the whole.
+ * base64 of an HTTP Basic pair) or in one we never send (its own base64 or
+ * hex, alone or inside a longer blob), and it may cut its own message in the
+ * middle of a secret. So every secret is redacted in each of those forms
+ * (`secret-forms.ts`), and a prefix of 8 or more characters of one is
+ * redacted where the text shows a cut (`cut-prefixes.ts`: at its end, or
+ * before an ellipsis or a truncation mark anywhere in it). Text is redacted
+ * before it is cut (`redactThenCut`): cutting first could leave a prefix of a
+ * secret that no longer matches the whole.
  */
 
 import { isPlainRecord } from '../values/plain-record.js';
+import { MIN_PREFIX_LENGTH, redactCutPrefixes } from './cut-prefixes.js';
+import { encodedForms, secretForms } from './secret-forms.js';
+
+export { basicCredential, secretForms } from './secret-forms.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; no credential we handle is this short. */
 const MIN_SECRET_LENGTH = 4;
-/** A cut-off prefix this long is treated as the secret itself. */
-const MIN_PREFIX_LENGTH = 8;
-const CUT_MARK = /(?:\s*(?:…|\.\.\.))?\s*$/u;
-
-/** The base64 credential of an HTTP Basic header (RFC 7617), which is a secret of its own. */
-export function basicCredential(user: string, password: string): string {
-  return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
-}
-
-/** The forms of one secret that we ourselves may send: as is, URL-encoded, form-encoded, JSON-escaped. */
-export function secretForms(secret: string): string[] {
-  const forms = new Set([
-    secret,
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-    JSON.stringify(secret).slice(1, -1),
-  ]);
-  return [...forms];
-}
 
 interface KnownSecret {
-  /** `secretForms`, longest first. */
+  /** `secretForms` and `encodedForms`, longest first. */
   forms: string[];
   /**
-   * The first MIN_PREFIX_LENGTH characters of each form (the whole of a
-   * shorter one), deduplicated: text that holds none of them holds neither a
-   * form nor a cut-off prefix of one, so it needs no redaction.
+   * Any of the first MIN_PREFIX_LENGTH characters of each form (the whole of
+   * a shorter one): text that holds none of them holds neither a form nor a
+   * cut-off prefix of one, so it needs no redaction. One search for all of
+   * them, because a secret has a dozen forms and one `includes` a form would
+   * walk the text a dozen times (irregexp walks it once).
    */
-  needles: string[];
+  mention: RegExp;
+}
+
+/** A pattern that matches `text` as it is. */
+function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/gu, '\\$&');
 }
 
 /** Secrets seen recently, with their forms worked out once (URLSearchParams is costly per call). */
@@ -54,8 +48,12 @@ const KNOWN_LIMIT = 1000;
 function knownSecret(secret: string): KnownSecret {
   let entry = known.get(secret);
   if (!entry) {
-    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-    entry = { forms, needles: [...new Set(forms.map((form) => form.slice(0, MIN_PREFIX_LENGTH)))] };
+    const forms = [...new Set([...secretForms(secret), ...encodedForms(secret)])].sort(
+      (a, b) => b.length - a.length,
+    );
+    const needles = new Set(forms.map((form) => form.slice(0, MIN_PREFIX_LENGTH)));
+    // No `u` flag: a needle may end inside a surrogate pair, and must match code unit by code unit as `includes` does.
+    entry = { forms, mention: new RegExp([...needles].map(literalPattern).join('|')) };
     // A long-lived process sees tokens rotate; forget them all rather than grow without bound.
     if (known.size >= KNOWN_LIMIT) known.clear();
     known.set(secret, entry);
@@ -72,14 +70,12 @@ function usableSecrets(secrets: Iterable<string | undefined>): string[] {
 }
 
 /**
- * Whether `text` may quote one of the secrets (in any form of
- * `secretForms`, or a cut-off prefix of one). False means redacting it would
- * change nothing; a few `includes` over the text, with no copy.
+ * Whether `text` may quote one of the secrets (in any of its forms, or a
+ * cut-off prefix of one). False means redacting it would change nothing;
+ * one search of the text a secret, with no copy.
  */
 export function mentionsSecret(text: string, secrets: Iterable<string | undefined>): boolean {
-  for (const secret of usableSecrets(secrets)) {
-    for (const needle of knownSecret(secret).needles) if (text.includes(needle)) return true;
-  }
+  for (const secret of usableSecrets(secrets)) if (knownSecret(secret).mention.test(text)) return true;
   return false;
 }
 
@@ -92,32 +88,21 @@ export function jsonMentionsSecret(text: string, secrets: Iterable<string | unde
   return mentionsSecret(text, secrets) || text.includes('\\u') || text.includes('\\/');
 }
 
-/** Replaces a cut-off prefix (8+ characters) of `form` that ends where the text is cut. */
-function redactPrefixAtCut(text: string, form: string): string {
-  const mark = CUT_MARK.exec(text);
-  const end = mark ? mark.index : text.length;
-  for (let length = Math.min(form.length - 1, end); length >= MIN_PREFIX_LENGTH; length--) {
-    if (text.startsWith(form.slice(0, length), end - length)) {
-      return `${text.slice(0, end - length)}${REDACTED}${text.slice(end)}`;
-    }
-  }
-  return text;
-}
-
 /**
- * Replaces every occurrence of every secret in `text`, in every form of
- * `secretForms`, and a prefix of one where the text is cut.
+ * Replaces every occurrence of every secret in `text`, in every form, and a
+ * prefix of one where the text shows a cut.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
-  const usable = usableSecrets(secrets);
-  if (!mentionsSecret(text, usable)) return text;
-  const forms = usable
+  // A secret none of whose needles the text holds has nothing in it to replace.
+  const mentioned = usableSecrets(secrets).filter((secret) => knownSecret(secret).mention.test(text));
+  if (!mentioned.length) return text;
+  const forms = mentioned
     .flatMap((secret) => knownSecret(secret).forms)
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b.length - a.length);
   let result = text;
-  for (const form of forms) result = result.split(form).join(REDACTED);
-  for (const form of forms) result = redactPrefixAtCut(result, form);
+  for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
+  for (const form of forms) result = redactCutPrefixes(result, form, REDACTED);
   return result;
 }
 
