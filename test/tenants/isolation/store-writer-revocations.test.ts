@@ -10,6 +10,7 @@ import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { RedisTenantStores } from '../../../src/tenants/redis-tenant-stores.js';
 import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
 import { TokenKey } from '../../../src/tenants/token-key.js';
+import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
 import { INITIALIZE, postMcp } from '../../agents/mcp/mcp-http-fixture.js';
@@ -33,7 +34,7 @@ async function token(tenant: string): Promise<{ token: string; id: string }> {
 
 /** An MCP HTTP server verifying bearers against `stores`, as `toolsteps mcp --http` does with a token key. */
 async function serve(stores: TenantStores): Promise<RunningMcpHttpServer> {
-  const key = new TokenKey(KEY_TEXT);
+  const keys = new TokenKeys([new TokenKey(KEY_TEXT)]);
   const server = await serveMcpHttp({
     registry: createRegistry(),
     runtime: new Runtime({ tenantStores: stores, transport: 'fetch' }),
@@ -41,7 +42,7 @@ async function serve(stores: TenantStores): Promise<RunningMcpHttpServer> {
     watchIntervalMs: 0,
     token: 'the-single-server-token-0123456789',
     tokenAccess: {
-      verify: (bearer) => verifyToken(bearer, { key, revocations: stores.revocations, scope: 'mcp' }),
+      verify: (bearer) => verifyToken(bearer, { keys, revocations: stores.revocations, scope: 'mcp' }),
       runtimeFor: (tenant) => new Runtime({ tenant, tenantStores: stores, transport: 'fetch' }),
     },
   });
