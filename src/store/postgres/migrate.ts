@@ -12,8 +12,6 @@ export interface MigrateOptions {
   upTo?: number;
   /** How long to wait for another migrator's lock. Default 60 s. */
   lockWaitMs?: number;
-  /** The server by host and port, for messages. */
-  where?: string;
   /** The deadline of one migration's statements. Default 5 minutes. */
   statementMs?: number;
 }
@@ -65,9 +63,8 @@ async function applyPending(client: PgClient, upTo: number): Promise<MigrateResu
  * its deadlines were changed for the migration.
  */
 export async function migrate(pool: PgPool, options: MigrateOptions = {}): Promise<MigrateResult> {
-  const where = options.where ?? 'TOOLSTEPS_DATABASE_URL';
   const client = await pool.connect().catch((error: unknown) => {
-    throw postgresFailure(where, error);
+    throw postgresFailure(error);
   });
   let broken: Error | undefined;
   try {
@@ -86,7 +83,7 @@ export async function migrate(pool: PgPool, options: MigrateOptions = {}): Promi
     }
   } catch (error) {
     broken = error instanceof Error ? error : new Error(String(error));
-    throw postgresFailure(where, error);
+    throw postgresFailure(error);
   } finally {
     client.release(broken ?? true);
   }

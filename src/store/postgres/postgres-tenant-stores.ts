@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openPgPool, type PgDeadlines, postgresWhere } from '../../peers/load-pg.js';
+import { openPgPool, type PgDeadlines } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
 import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
@@ -81,12 +81,11 @@ export class PostgresTenantStores implements TenantStores {
   private constructor(
     private readonly pool: PgPool,
     private readonly lockPool: PgPool,
-    readonly where: string,
     private readonly box: SecretBox,
     lockWaitMs: number,
   ) {
-    this.sessions = new TenantSessions(pool, where);
-    this.locks = new AdvisoryLocks(lockPool, where, lockWaitMs);
+    this.sessions = new TenantSessions(pool);
+    this.locks = new AdvisoryLocks(lockPool, lockWaitMs);
     this.revocations = new PostgresTokenRevocations(this.sessions);
   }
 
@@ -100,13 +99,12 @@ export class PostgresTenantStores implements TenantStores {
     const box =
       options.box ??
       (options.keyless ? new SecretBox(randomBytes(32)) : SecretBox.fromEnv(options.env ?? process.env));
-    const where = postgresWhere(options.url);
     const pool = await openPgPool(options.url, options);
     const lockPool = await openPgPool(options.url, options);
-    const stores = new PostgresTenantStores(pool, lockPool, where, box, options.lockWaitMs ?? 45_000);
+    const stores = new PostgresTenantStores(pool, lockPool, box, options.lockWaitMs ?? 45_000);
     try {
-      await checkSchemaVersion(pool, where).catch((error: unknown) => {
-        throw postgresFailure(where, error);
+      await checkSchemaVersion(pool).catch((error: unknown) => {
+        throw postgresFailure(error);
       });
       return stores;
     } catch (error) {
