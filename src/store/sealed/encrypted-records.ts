@@ -7,10 +7,7 @@ import { listPublicRecords, recordIndexKey } from './public-records.js';
 import { type SealedRecord, SealedRecords, sealedRecordOf } from './sealed-records.js';
 import { isDataKeyId, SecretBox } from './secret-box.js';
 
-/**
- * How a record splits into what anyone may read and what only the key
- * opens; its `noun` and `idPattern` are its `RecordIdRule`.
- */
+/** How a record splits into what anyone may read and what only the key opens; `RecordIdRule` its ids. */
 export interface RecordShape<T> extends RecordIdRule {
   /** Key kind in Redis, e.g. `conn`. */
   kind: string;
