@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
+import { definedOnly } from '../../src/values/defined-only.js';
 import { printJson } from '../output.js';
 
-/** `db migrate`: brings the Postgres schema of TOOLSTEPS_DATABASE_URL up to what this version needs. */
-async function migrateDatabase(command: Command): Promise<void> {
+/**
+ * `db migrate`: brings the Postgres schema of TOOLSTEPS_DATABASE_URL up to
+ * what this version needs; with `--grant-to`, run as the owner, it then
+ * grants the workers' role the rows it needs and nothing it could drop the
+ * row-level security with.
+ */
+async function migrateDatabase(options: { grantTo?: string }, command: Command): Promise<void> {
   const [{ configuredDatabaseUrl }, { postgresWhere }, { migrateDatabase }, { InputError }] =
     await Promise.all([
       import('../../src/store/postgres/database-url.js'),
@@ -17,7 +23,7 @@ async function migrateDatabase(command: Command): Promise<void> {
     ]);
   }
   const where = postgresWhere(url);
-  const result = await migrateDatabase(url);
+  const result = await migrateDatabase(url, definedOnly({ grantTo: options.grantTo }));
   if (command.optsWithGlobals().json) return printJson(result);
   const applied = result.applied.map((step) => `  ${step.version}  ${step.name}\n`).join('');
   process.stdout.write(
@@ -25,6 +31,9 @@ async function migrateDatabase(command: Command): Promise<void> {
       ? `Applied ${result.applied.length} migration(s) to ${where}:\n${applied}The schema is at version ${result.version}.\n`
       : `Nothing to apply: ${where} is at schema version ${result.version}.\n`,
   );
+  if (result.granted) {
+    process.stdout.write(`Granted ${result.granted} the toolsteps tables' rows (it owns none of them).\n`);
+  }
 }
 
 /** `db`: the Postgres store's schema (TOOLSTEPS_DATABASE_URL). */
@@ -34,5 +43,9 @@ export default function registerDbCommand(program: Command): void {
     .description(
       'Apply the migrations this version needs, each in a transaction; safe to run again, or from several workers at once.',
     )
-    .action(async (_options: unknown, command: Command) => migrateDatabase(command));
+    .option(
+      '--grant-to <role>',
+      'the role the workers connect as: granted rows of every toolsteps table, never their ownership (run this as the owner role)',
+    )
+    .action(async (options: { grantTo?: string }, command: Command) => migrateDatabase(options, command));
 }

@@ -21,6 +21,12 @@ function verdict(status: DatabaseStatus): Pick<DoctorCheck, 'status' | 'summary'
       summary: `postgres: ${status.where} answers, but its role is a superuser or BYPASSRLS, so row-level security does not apply to it: connect as a plain role`,
     };
   }
+  if (status.owned?.length) {
+    return {
+      status: 'warn',
+      summary: `postgres: the role connected owns ${status.owned.join(', ')}, so it could turn row-level security off: migrate as an owner role with \`toolsteps db migrate --grant-to <worker role>\` and connect the workers as that role, which owns nothing`,
+    };
+  }
   return {
     status: 'ok',
     summary: `postgres: connections and subscriptions are kept in ${status.where} (schema version ${status.version}, row-level security on)`,

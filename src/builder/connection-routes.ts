@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { runConnectionCheck } from '../connection/run-connection-check.js';
-import { InputError, NotFoundError } from '../errors/index.js';
+import { InputError, NotFoundError, TimeoutError } from '../errors/index.js';
 import type { Integration } from '../step/define-integration.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import type { ConnectSetting } from './builder-options.js';
@@ -40,17 +40,51 @@ function checkReturnTo(call: ApiCall, returnTo: string | undefined): void {
 
 type StartRequest = z.output<typeof StartConnectRequest>;
 
+/** How often a made id may land on one the tenant holds before the request gives up (32 random bits each time). */
+const MADE_ID_TRIES = 5;
+
+/**
+ * The draft of a new connection, its id free in the tenant. A token limited
+ * to some integrations does not choose the id: "already exists" for an id
+ * held by a connection it cannot see would tell it that id, and a free id
+ * succeeding is the other half of the same answer. So a chosen id is refused
+ * with one answer whatever the tenant holds, and the server makes the id; a
+ * made id that lands on a held one is made again, and a held connection is
+ * never overwritten. A token that sees every integration chooses ids, and
+ * hears of one that is taken.
+ */
+async function newDraft(
+  call: ApiCall,
+  { integration, setting }: { integration: Integration; setting: ConnectSetting },
+  request: StartRequest,
+) {
+  if (request.id !== undefined && call.claims.integrations) {
+    throw new InputError(
+      'A token limited to some integrations does not choose a connection id: leave id out.',
+      [{ path: 'id', message: 'made by the server for this token' }],
+    );
+  }
+  for (let tries = 0; tries < MADE_ID_TRIES; tries += 1) {
+    const draft = connectDraft(integration, setting, request);
+    if (!(await call.tenant.stores.connections.get(draft.id))) return draft;
+    if (request.id !== undefined) {
+      throw new InputError(`A connection "${draft.id}" already exists; reconnect it instead.`, [
+        { path: 'id', message: 'already exists' },
+      ]);
+    }
+  }
+  // 5 made ids in a row all held: the tenant holds billions, or something is wrong; not worth more tries.
+  throw new TimeoutError('No free connection id was found; try again.', { retryable: true });
+}
+
 /** Starts a sign-in, or stores an API key at once; `existing` keeps a reconnected connection's id and age. */
 async function begin(call: ApiCall, request: StartRequest, existing?: { createdAt: number }) {
   const { integration, setting } = connectable(call, request.integration);
   checkReturnTo(call, request.returnTo);
-  const draft = connectDraft(integration, setting, request);
+  const draft = existing
+    ? connectDraft(integration, setting, request)
+    : await newDraft(call, { integration, setting }, request);
   const now = call.server.now();
-  if (!existing && (await call.tenant.stores.connections.get(draft.id))) {
-    throw new InputError(`A connection "${draft.id}" already exists; reconnect it instead.`, [
-      { path: 'id', message: 'already exists' },
-    ]);
-  }
   if (setting.flow === 'api_key') {
     if (!request.apiKey)
       throw new InputError('Enter the API key.', [{ path: 'apiKey', message: 'required' }]);

@@ -45,7 +45,7 @@ export const ConnectionsResponse = z
 export const StartConnectRequest = z
   .object({
     integration: z.string().min(1).max(64),
-    /** The new connection's id; one is made from the integration when absent. */
+    /** The new connection's id; one is made from the integration when absent. A token limited to some integrations may not choose it. */
     id: z.string().max(64).optional(),
     label: z.string().max(200).optional(),
     /** Public fields the person filled in (subdomain, team...), checked against the integration's. */

@@ -1,5 +1,6 @@
-import type { Connection } from '../connection/connection.js';
+import { type Connection, connectionIdPattern } from '../connection/connection.js';
 import { InputError, NotFoundError } from '../errors/index.js';
+import { subscriptionIdPattern } from '../triggers/subscription.js';
 import type { ApiCall } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
 
@@ -19,13 +20,17 @@ export function requireWritable(call: Pick<ApiCall, 'claims'>): void {
 /**
  * The tenant's connection with this id. Another tenant's id is answered
  * exactly as an id nobody holds: the tenant's view of the store has no such
- * record, so nothing tells the two apart.
+ * record, so nothing tells the two apart. An id no connection can have
+ * (a NUL byte, text the database cannot take) is answered the same, without
+ * asking the store at all.
  */
 export async function requireConnection(call: ApiCall, id: string): Promise<Connection> {
-  const connection = await call.tenant.stores.connections.get(id).catch((error: unknown) => {
-    if (error instanceof InputError) return undefined; // a malformed id is simply not one of ours
-    throw error;
-  });
+  const connection = !connectionIdPattern.test(id)
+    ? undefined
+    : await call.tenant.stores.connections.get(id).catch((error: unknown) => {
+        if (error instanceof InputError) return undefined; // a malformed id is simply not one of ours
+        throw error;
+      });
   if (!connection || !mayUseIntegration(call, connection.integration)) {
     throw new NotFoundError(`No connection with id "${id}".`, {
       fields: [{ path: 'connection', message: 'unknown connection id' }],
@@ -45,10 +50,12 @@ export function mayUseTrigger(call: Pick<ApiCall, 'claims' | 'server'>, triggerI
 
 /** The tenant's subscription with this id, of an integration the token may use; any other is not found, like a connection. */
 export async function requireSubscription(call: ApiCall, id: string) {
-  const subscription = await call.tenant.stores.subscriptions.get(id).catch((error: unknown) => {
-    if (error instanceof InputError) return undefined;
-    throw error;
-  });
+  const subscription = !subscriptionIdPattern.test(id)
+    ? undefined
+    : await call.tenant.stores.subscriptions.get(id).catch((error: unknown) => {
+        if (error instanceof InputError) return undefined;
+        throw error;
+      });
   if (!subscription || !mayUseTrigger(call, subscription.trigger)) {
     throw new NotFoundError(`No subscription with id "${id}".`, {
       fields: [{ path: 'subscription', message: 'unknown subscription id' }],

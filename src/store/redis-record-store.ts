@@ -1,5 +1,6 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
 import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
+import { isRecordId, noRecordWithId } from './record-id.js';
 import type { RecordStore } from './record-store.js';
 import {
   EncryptedRecords,
@@ -21,14 +22,16 @@ export class RedisRecordStore<T extends { id: string }> implements RecordStore<T
   constructor(
     coordinator: RedisCoordinator,
     keys: SecretBox | KeySource,
-    shape: RecordShape<T>,
+    private readonly shape: RecordShape<T>,
     private readonly check: (record: T) => T,
     tenant: TenantId = DEFAULT_TENANT,
   ) {
     this.records = new EncryptedRecords(coordinator, keys, shape, tenant);
   }
 
-  get(id: string): Promise<T | undefined> {
+  /** An id no record can have is one nobody holds (`isRecordId`): answered so without naming a key. */
+  async get(id: string): Promise<T | undefined> {
+    if (!isRecordId(id, this.shape)) return undefined;
     return this.records.get(id);
   }
 
@@ -41,11 +44,13 @@ export class RedisRecordStore<T extends { id: string }> implements RecordStore<T
     await this.records.put(valid.id, valid);
   }
 
-  update(id: string, change: (current: T) => T): Promise<T> {
+  async update(id: string, change: (current: T) => T): Promise<T> {
+    if (!isRecordId(id, this.shape)) throw noRecordWithId(id, this.shape);
     return this.records.update(id, (current) => this.check(change(current)));
   }
 
-  remove(id: string): Promise<boolean> {
+  async remove(id: string): Promise<boolean> {
+    if (!isRecordId(id, this.shape)) return false;
     return this.records.remove(id);
   }
 

@@ -69,20 +69,35 @@ export interface OwnDatabase {
  * should connect, and the only way the policies can be seen to hold.
  */
 export async function ownDatabase(name: string): Promise<OwnDatabase> {
+  const { id, urlAs, drop } = await databaseWithRoles(name, ['']);
+  return { url: urlAs(''), name: id, adminUrl: adminUrl(id), drop };
+}
+
+/**
+ * A database `toolsteps_test_<name>_<random>` and plain login roles (no
+ * superuser, no BYPASSRLS) named by it and each suffix; the first owns the
+ * database. `urlAs(suffix)` connects as that role; `drop` removes them all.
+ */
+async function databaseWithRoles(name: string, suffixes: string[]) {
   const id = `toolsteps_test_${name}_${randomBytes(4).toString('hex')}`;
-  await asSuperuser('postgres', `CREATE ROLE ${id} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE`);
-  await asSuperuser('postgres', `CREATE DATABASE ${id} OWNER ${id}`);
-  const url = new URL(adminUrl(id));
-  url.username = id;
-  return {
-    url: url.toString(),
-    name: id,
-    adminUrl: adminUrl(id),
-    drop: async () => {
-      await asSuperuser('postgres', `DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
-      await asSuperuser('postgres', `DROP ROLE IF EXISTS ${id}`);
-    },
+  const roles = suffixes.map((suffix) => `${id}${suffix}`);
+  for (const role of roles) {
+    await asSuperuser(
+      'postgres',
+      `CREATE ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE`,
+    );
+  }
+  await asSuperuser('postgres', `CREATE DATABASE ${id} OWNER ${roles[0]}`);
+  const urlAs = (suffix: string) => {
+    const url = new URL(adminUrl(id));
+    url.username = `${id}${suffix}`;
+    return url.toString();
   };
+  const drop = async () => {
+    await asSuperuser('postgres', `DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
+    for (const role of roles.reverse()) await asSuperuser('postgres', `DROP ROLE IF EXISTS ${role}`);
+  };
+  return { id, urlAs, drop };
 }
 
 /** A database of the test's own (`ownDatabase`) with every migration applied, as `toolsteps db migrate` leaves it. */
@@ -126,4 +141,31 @@ export function usePostgresStores(
     await suite.database?.drop();
   });
   return suite;
+}
+
+/** A database whose tables an owner role migrates, and a worker role that owns nothing connects to (`ownTwoRoleDatabase`). */
+export interface TwoRoleDatabase {
+  name: string;
+  /** Connects as the owner: runs `db migrate --grant-to <workerRole>`. */
+  ownerUrl: string;
+  /** Connects as the workers' role: granted rows, owner of nothing, no BYPASSRLS. */
+  workerUrl: string;
+  workerRole: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * The setup docs/tenants.md recommends: the database and, once migrated,
+ * every table owned by `<id>_owner`; the workers connect as `<id>_worker`,
+ * a plain login role (no superuser, no BYPASSRLS) granted nothing yet.
+ */
+export async function ownTwoRoleDatabase(name: string): Promise<TwoRoleDatabase> {
+  const { id, urlAs, drop } = await databaseWithRoles(name, ['_owner', '_worker']);
+  return {
+    name: id,
+    ownerUrl: urlAs('_owner'),
+    workerUrl: urlAs('_worker'),
+    workerRole: `${id}_worker`,
+    drop,
+  };
 }

@@ -1,4 +1,4 @@
-import type { Connection } from '../../connection/connection.js';
+import { type Connection, connectionIdPattern } from '../../connection/connection.js';
 import type { RecordShape } from '../sealed/encrypted-records.js';
 import { checkConnection } from './check-connection.js';
 
@@ -10,6 +10,7 @@ import { checkConnection } from './check-connection.js';
 export const CONNECTION_SHAPE: RecordShape<Connection> = {
   kind: 'conn',
   noun: 'connection',
+  idPattern: connectionIdPattern,
   split: ({ secrets, ...publicPart }) => ({ publicPart, secrets }),
   join: (publicPart, secrets) => checkConnection({ ...publicPart, secrets } as Connection),
 };

@@ -27,7 +27,6 @@ export class AdvisoryLocks {
 
   constructor(
     private readonly pool: PgPool,
-    private readonly where: string,
     /** How long to wait for another holder before a retryable TimeoutError. */
     private readonly waitMs: number,
   ) {}
@@ -39,14 +38,14 @@ export class AdvisoryLocks {
   private async holding<T>(tenant: TenantId, name: string, work: () => Promise<T>): Promise<T> {
     const key = lockKey(tenant, name);
     const client = await this.pool.connect().catch((error: unknown) => {
-      throw postgresFailure(this.where, error);
+      throw postgresFailure(error);
     });
     let broken: Error | undefined;
     // A statement that failed leaves the session suspect: it is closed, not pooled again.
     const send = (sql: string, values: unknown[]) =>
       client.query(sql, values).catch((error: unknown) => {
         broken = error instanceof Error ? error : new Error(String(error));
-        throw postgresFailure(this.where, error);
+        throw postgresFailure(error);
       });
     try {
       await send("SELECT set_config('lock_timeout', $1, false)", [String(this.waitMs)]);

@@ -1,4 +1,4 @@
-import { openPgPool, postgresWhere } from '../../peers/load-pg.js';
+import { openPgPool } from '../../peers/load-pg.js';
 import { type MigrateOptions, type MigrateResult, migrate } from './migrate.js';
 
 /**
@@ -7,13 +7,10 @@ import { type MigrateOptions, type MigrateResult, migrate } from './migrate.js';
  * serialized by an advisory lock, nothing applied twice), and closes it.
  * Needs no encryption key: no record is read.
  */
-export async function migrateDatabase(
-  url: string,
-  options: Omit<MigrateOptions, 'where'> = {},
-): Promise<MigrateResult> {
+export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<MigrateResult> {
   const pool = await openPgPool(url, { max: 1 });
   try {
-    return await migrate(pool, { ...options, where: postgresWhere(url) });
+    return await migrate(pool, options);
   } finally {
     await pool.end();
   }

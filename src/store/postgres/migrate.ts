@@ -3,6 +3,7 @@ import { type Migration, SCHEMA } from './migrations/migration.js';
 import { MIGRATIONS } from './migrations/schema-migrations.js';
 import { postgresFailure } from './postgres-failure.js';
 import { appliedSchemaVersion, MIGRATIONS_TABLE } from './schema-version.js';
+import { grantWorkerRole, parseWorkerRole } from './worker-grants.js';
 
 /** The advisory lock `db migrate` holds: one migrator at a time per database, however many start at once. */
 const MIGRATE_LOCK = 7_427_116_001;
@@ -12,16 +13,22 @@ export interface MigrateOptions {
   upTo?: number;
   /** How long to wait for another migrator's lock. Default 60 s. */
   lockWaitMs?: number;
-  /** The server by host and port, for messages. */
-  where?: string;
   /** The deadline of one migration's statements. Default 5 minutes. */
   statementMs?: number;
+  /**
+   * The role the workers connect as, when it is not the one migrating: it
+   * is granted rows of every toolsteps table after the migrations
+   * (`grantWorkerRole`), and owns none of them.
+   */
+  grantTo?: string;
 }
 
 /** What `db migrate` did: the migrations it applied now, and the version the database is at after. */
 export interface MigrateResult {
   applied: { version: number; name: string }[];
   version: number;
+  /** The workers' role granted the tables, when `grantTo` named one. */
+  granted?: string;
 }
 
 async function applyOne(client: PgClient, migration: Migration): Promise<void> {
@@ -65,9 +72,9 @@ async function applyPending(client: PgClient, upTo: number): Promise<MigrateResu
  * its deadlines were changed for the migration.
  */
 export async function migrate(pool: PgPool, options: MigrateOptions = {}): Promise<MigrateResult> {
-  const where = options.where ?? 'TOOLSTEPS_DATABASE_URL';
+  const grantTo = options.grantTo === undefined ? undefined : parseWorkerRole(options.grantTo);
   const client = await pool.connect().catch((error: unknown) => {
-    throw postgresFailure(where, error);
+    throw postgresFailure(error);
   });
   let broken: Error | undefined;
   try {
@@ -80,13 +87,15 @@ export async function migrate(pool: PgPool, options: MigrateOptions = {}): Promi
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
     try {
       const applied = await applyPending(client, options.upTo ?? Number.POSITIVE_INFINITY);
-      return { applied, version: await appliedSchemaVersion(client) };
+      if (grantTo !== undefined) await grantWorkerRole(client, grantTo);
+      const version = await appliedSchemaVersion(client);
+      return grantTo === undefined ? { applied, version } : { applied, version, granted: grantTo };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
     }
   } catch (error) {
     broken = error instanceof Error ? error : new Error(String(error));
-    throw postgresFailure(where, error);
+    throw postgresFailure(error);
   } finally {
     client.release(broken ?? true);
   }

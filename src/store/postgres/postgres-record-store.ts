@@ -1,5 +1,6 @@
-import { NotFoundError, TamperedRecordError, TimeoutError } from '../../errors/index.js';
+import { TamperedRecordError, TimeoutError } from '../../errors/index.js';
 import type { TenantId } from '../../tenants/tenant-id.js';
+import { isRecordId, noRecordWithId } from '../record-id.js';
 import type { RecordStore } from '../record-store.js';
 import { nextVersion, type RecordShape, type RekeyCounts } from '../sealed/encrypted-records.js';
 import { OpenedRecords } from '../sealed/opened-records.js';
@@ -64,7 +65,8 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
   }
 
   async get(id: string): Promise<T | undefined> {
-    const { sessions, tenant } = this.scope;
+    const { sessions, tenant, shape } = this.scope;
+    if (!isRecordId(id, shape)) return undefined;
     const floor = this.sealing.floor(id);
     const found = await this.rows.readWithKey(sessions, tenant, id);
     if (!found) return undefined;
@@ -114,10 +116,11 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
 
   async update(id: string, change: (current: T) => T): Promise<T> {
     const { sessions, tenant, shape } = this.scope;
+    if (!isRecordId(id, shape)) throw noRecordWithId(id, shape);
     const floor = this.sealing.floor(id);
     const { next, version } = await sessions.inTenant(tenant, async (client) => {
       const stored = await this.rows.read(client, tenant, id, true);
-      if (!stored) throw new NotFoundError(`No ${shape.noun} with id "${id}".`);
+      if (!stored) throw noRecordWithId(id, shape);
       this.box = await this.scope.keys.boxIn(client, true);
       const changed = this.scope.check(change(this.opened.open(id, stored, floor)));
       const sealed = this.seal(id, changed, stored.version);
@@ -128,8 +131,9 @@ export class PostgresRecordStore<T extends { id: string }> implements RecordStor
     return next;
   }
 
-  remove(id: string): Promise<boolean> {
-    const { sessions, tenant } = this.scope;
+  async remove(id: string): Promise<boolean> {
+    const { sessions, tenant, shape } = this.scope;
+    if (!isRecordId(id, shape)) return false;
     return sessions.inTenant(tenant, (client) => this.rows.delete(client, tenant, id));
   }
 

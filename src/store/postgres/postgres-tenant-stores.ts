@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openPgPool, type PgDeadlines, postgresWhere } from '../../peers/load-pg.js';
+import { openPgPool, type PgDeadlines } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
 import { GuardedTokenRevocations } from '../../tenants/guarded-token-revocations.js';
 import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
@@ -88,12 +88,11 @@ export class PostgresTenantStores implements TenantStores {
   private constructor(
     private readonly pool: PgPool,
     private readonly lockPool: PgPool,
-    readonly where: string,
     private readonly box: SecretBox,
     lockWaitMs: number,
   ) {
-    this.sessions = new TenantSessions(pool, where);
-    this.locks = new AdvisoryLocks(lockPool, where, lockWaitMs);
+    this.sessions = new TenantSessions(pool);
+    this.locks = new AdvisoryLocks(lockPool, lockWaitMs);
     this.revocations = new GuardedTokenRevocations((tenant) => this.guard(tenant));
   }
 
@@ -107,13 +106,12 @@ export class PostgresTenantStores implements TenantStores {
     const box =
       options.box ??
       (options.keyless ? new SecretBox(randomBytes(32)) : SecretBox.fromEnv(options.env ?? process.env));
-    const where = postgresWhere(options.url);
     const pool = await openPgPool(options.url, options);
     const lockPool = await openPgPool(options.url, options);
-    const stores = new PostgresTenantStores(pool, lockPool, where, box, options.lockWaitMs ?? 45_000);
+    const stores = new PostgresTenantStores(pool, lockPool, box, options.lockWaitMs ?? 45_000);
     try {
-      await checkSchemaVersion(pool, where).catch((error: unknown) => {
-        throw postgresFailure(where, error);
+      await checkSchemaVersion(pool).catch((error: unknown) => {
+        throw postgresFailure(error);
       });
       return stores;
     } catch (error) {

@@ -28,26 +28,26 @@ export async function appliedSchemaVersion(pool: PgQueryable): Promise<number> {
  * schema would fail on its first query, or worse, half work.
  * @throws SchemaError `missing`, `outdated` or `newer`, saying what to run.
  */
-export async function checkSchemaVersion(pool: PgQueryable, where: string): Promise<number> {
+export async function checkSchemaVersion(pool: PgQueryable): Promise<number> {
   const found = await appliedSchemaVersion(pool);
   if (found === SCHEMA_VERSION) return found;
-  const counts = { found, expected: SCHEMA_VERSION, context: { postgres: where } };
+  const counts = { found, expected: SCHEMA_VERSION };
   if (found === 0) {
     throw new SchemaError(
-      `The database at ${where} has no toolsteps tables yet: run \`toolsteps db migrate\` first.`,
+      `The database of TOOLSTEPS_DATABASE_URL has no toolsteps tables yet: run \`toolsteps db migrate\` first.`,
       'missing',
       counts,
     );
   }
   if (found < SCHEMA_VERSION) {
     throw new SchemaError(
-      `The database at ${where} is at schema version ${found}, and this version of toolsteps needs ${SCHEMA_VERSION}: run \`toolsteps db migrate\`.`,
+      `The database of TOOLSTEPS_DATABASE_URL is at schema version ${found}, and this version of toolsteps needs ${SCHEMA_VERSION}: run \`toolsteps db migrate\`.`,
       'outdated',
       counts,
     );
   }
   throw new SchemaError(
-    `The database at ${where} is at schema version ${found}, newer than the ${SCHEMA_VERSION} this version of toolsteps knows: upgrade toolsteps here.`,
+    `The database of TOOLSTEPS_DATABASE_URL is at schema version ${found}, newer than the ${SCHEMA_VERSION} this version of toolsteps knows: upgrade toolsteps here.`,
     'newer',
     counts,
   );

@@ -19,11 +19,7 @@ function serverAnswered(error: unknown): boolean {
  * error of ours thrown by the work passes as it is, after a rollback.
  */
 export class TenantSessions {
-  constructor(
-    private readonly pool: PgPool,
-    /** The server by host and port, for messages. */
-    readonly where: string,
-  ) {}
+  constructor(private readonly pool: PgPool) {}
 
   /** Runs `work` in one transaction as `tenant`: commits what it did, or rolls all of it back. */
   inTenant<T>(tenant: TenantId, work: (client: PgClient) => Promise<T>): Promise<T> {
@@ -49,7 +45,7 @@ export class TenantSessions {
   ): Promise<Row[]> {
     const checked = parseTenantId(tenant);
     const client = await this.pool.connect().catch((error: unknown) => {
-      throw postgresFailure(this.where, error);
+      throw postgresFailure(error);
     });
     let broken: unknown;
     try {
@@ -61,7 +57,7 @@ export class TenantSessions {
     } catch (error) {
       // A statement that failed ended its implicit transaction; only a lost session is suspect.
       if (!serverAnswered(error)) broken = error;
-      throw postgresFailure(this.where, error);
+      throw postgresFailure(error);
     } finally {
       client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);
     }
@@ -77,7 +73,7 @@ export class TenantSessions {
 
   private async transaction<T>(begin: string, work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch((error: unknown) => {
-      throw postgresFailure(this.where, error);
+      throw postgresFailure(error);
     });
     let broken: unknown;
     try {
@@ -94,7 +90,7 @@ export class TenantSessions {
         // No answer in time, or the connection is gone: closing the session rolls it back, without a wait.
         broken = error;
       }
-      throw postgresFailure(this.where, error);
+      throw postgresFailure(error);
     } finally {
       // A session whose rollback failed is in an unknown state: closed, not pooled.
       client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);

@@ -1,17 +1,16 @@
 import type { RedisCoordinator } from '../../coordination/redis-coordinator.js';
 import { REMOVE_RECORD, WRITE_RECORD } from '../../coordination/redis-scripts.js';
-import { NotFoundError, TimeoutError } from '../../errors/index.js';
+import { TimeoutError } from '../../errors/index.js';
+import { noRecordWithId, type RecordIdRule } from '../record-id.js';
 import { OpenedRecords } from './opened-records.js';
 import { listPublicRecords, recordIndexKey } from './public-records.js';
 import { type SealedRecord, SealedRecords, sealedRecordOf } from './sealed-records.js';
 import { isDataKeyId, SecretBox } from './secret-box.js';
 
-/** How a record splits into what anyone may read and what only the key opens. */
-export interface RecordShape<T> {
+/** How a record splits into what anyone may read and what only the key opens; `RecordIdRule` its ids. */
+export interface RecordShape<T> extends RecordIdRule {
   /** Key kind in Redis, e.g. `conn`. */
   kind: string;
-  /** Says what a record is in messages, e.g. `connection`. */
-  noun: string;
   split(record: T): { publicPart: Record<string, unknown>; secrets: Record<string, unknown> };
   /** Joins the parts back and validates them (the zod schema), throwing its typed error. */
   join(publicPart: Record<string, unknown>, secrets: Record<string, unknown>): T;
@@ -192,7 +191,7 @@ export class EncryptedRecords<T> {
     await this.ready(true);
     for (let tries = 0; tries < MAX_WRITE_TRIES; tries += 1) {
       const opened = await this.readOpened(id);
-      if (!opened) throw new NotFoundError(`No ${this.shape.noun} with id "${id}".`);
+      if (!opened) throw noRecordWithId(id, this.shape);
       const next = change(opened.record);
       if (await this.write(id, next, opened.stored.version)) return next;
     }

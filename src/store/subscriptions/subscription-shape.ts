@@ -1,11 +1,16 @@
 import { checkSubscription } from '../../triggers/intake/check-subscription.js';
-import type { Subscription, SubscriptionInput } from '../../triggers/subscription.js';
+import {
+  type Subscription,
+  type SubscriptionInput,
+  subscriptionIdPattern,
+} from '../../triggers/subscription.js';
 import type { RecordShape } from '../sealed/encrypted-records.js';
 
 /** How a subscription is sealed in a shared store (Redis, Postgres): its signing secret sealed, the rest in clear. */
 export const SUBSCRIPTION_SHAPE: RecordShape<Subscription> = {
   kind: 'sub',
   noun: 'subscription',
+  idPattern: subscriptionIdPattern,
   split: ({ secret, ...publicPart }) => ({
     publicPart,
     secrets: secret === undefined ? {} : { secret },

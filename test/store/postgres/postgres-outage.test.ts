@@ -59,9 +59,12 @@ describe.skipIf(!enabled)('the Postgres store when the database goes away (Postg
       const error = await call().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NetworkError);
       expect(error).toMatchObject({ code: 'network_error', retryable: true, sent: false });
-      expect((error as NetworkError).context.postgres).toBe(
-        `postgres://127.0.0.1:${proxy.port}/${database.name}`,
-      );
+      // Nothing says where the database is: the message reaches API answers, to any tenant.
+      for (const text of [JSON.stringify(error), String((error as Error).message)]) {
+        expect(text).not.toContain('127.0.0.1');
+        expect(text).not.toContain(String(proxy.port));
+        expect(text).not.toContain(database.name);
+      }
       expect(JSON.stringify(error)).not.toContain(PASSWORD);
       expect(String((error as Error).message)).not.toContain(PASSWORD);
     }

@@ -5,9 +5,10 @@ import { SCHEMA } from './migration.js';
  * tenant in every key and query. Every statement toolsteps runs sets
  * `app.tenant` for its transaction; rows of another tenant are invisible to
  * it and cannot be written by it, and a session that set no tenant sees no
- * row at all. FORCE applies the policies to the table's owner too (the role
- * that ran the migrations, usually the one the workers use); only a
- * superuser or a role with BYPASSRLS goes around them.
+ * row at all. FORCE applies the policies to the queries of the table's
+ * owner too (the role that ran the migrations); only a superuser or a role
+ * with BYPASSRLS goes around them, and only the owner may turn them off, so
+ * the workers connect as another role (`db migrate --grant-to`).
  *
  * The one way across tenants is reading while `app.tenant_listing` is `on`:
  * `tenants()` counts rows per tenant that way, in a read-only transaction;
