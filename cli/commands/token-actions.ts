@@ -11,6 +11,7 @@ import { TokenKey } from '../../src/tenants/token-key.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen } from '../cli-tenant.js';
+import { cliAuditedWrite } from '../cli-write-audit.js';
 import { durationOption } from '../duration-option.js';
 import { printJson } from '../output.js';
 
@@ -64,6 +65,9 @@ export async function createToken(options: CreateOptions, command: Command): Pro
     key,
   });
   const { token, tokenId, ...grants } = signed;
+  // Recorded once minted, by id only: the token itself is a secret and never reaches the trail.
+  const trail = (await cliStores()).tenants.forTenant(grants.tenant).audit;
+  await cliAuditedWrite(trail, { action: 'token.mint', target: tokenId }, async () => undefined);
   if (command.optsWithGlobals().json) {
     printJson({ token, id: tokenId, ...grants, expiresAt: grants.expiresAt.toISOString() });
     return;
@@ -98,7 +102,10 @@ export async function revokeToken(id: string, _options: unknown, command: Comman
     ]);
   }
   const until = new Date(Date.now() + MAX_TOKEN_TTL_MS);
-  await (await cliStores()).tenants.revocations.revoke(tenant, id, until);
+  const { tenants } = await cliStores();
+  await cliAuditedWrite(tenants.forTenant(tenant).audit, { action: 'token.revoke', target: id }, () =>
+    tenants.revocations.revoke(tenant, id, until),
+  );
   if (command.optsWithGlobals().json) {
     printJson({ id, tenant, revoked: true });
     return;
