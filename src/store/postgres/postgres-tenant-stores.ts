@@ -5,6 +5,7 @@ import type { TenantRekeyCounts } from '../../tenants/redis-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tenants/tenant-stores.js';
 import { getOrCreate } from '../../values/get-or-create.js';
+import { AuditSeal } from '../audit/audit-chain.js';
 import { SecretBox } from '../sealed/secret-box.js';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { SCHEMA } from './migrations/migration.js';
@@ -126,7 +127,7 @@ export class PostgresTenantStores implements TenantStores {
         tenant: checked,
         connections: new PostgresConnectionStore(scope, this.locks),
         subscriptions: new PostgresSubscriptionStore(scope),
-        audit: new PostgresAuditTrail(this.sessions, checked),
+        audit: new PostgresAuditTrail(this.sessions, checked, new AuditSeal(this.box, checked)),
         limits: new PostgresLimitStore(this.sessions, checked),
       };
     });
@@ -161,6 +162,8 @@ export class PostgresTenantStores implements TenantStores {
         ]);
         removed[table] = rowCount ?? 0;
       }
+      // A fresh view from here: what this one remembers (the audit trail's floor) was erased too.
+      this.views.delete(checked);
       return {
         tenant: checked,
         connections: removed.connections ?? 0,

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { EncryptionKeyError } from '../../errors/index.js';
 
 const KEY_BYTES = 32;
@@ -146,5 +154,28 @@ export class SecretBox {
         { context: { record: context, kid: sealed.kid }, cause: error },
       );
     }
+  }
+
+  /**
+   * An HMAC-SHA256 of `text` under a key derived (HKDF) from the current
+   * key for `purpose`: authenticates what must not be changed but need not
+   * be hidden (audit records). The derived key is never the sealing key.
+   */
+  mac(text: string, purpose: string): { kid: string; mac: string } {
+    return { kid: this.keyId, mac: this.macWith(this.keys.get(this.keyId) as Buffer, text, purpose) };
+  }
+
+  /** Whether `mac` is `text`'s under key `kid` (current or previous) for `purpose`; false for a key we do not hold. */
+  checkMac(kid: string, text: string, purpose: string, mac: string): boolean {
+    const key = this.keys.get(kid);
+    if (!key) return false;
+    const expected = Buffer.from(this.macWith(key, text, purpose));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private macWith(key: Buffer, text: string, purpose: string): string {
+    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `toolsteps-mac\0${purpose}`, 32));
+    return createHmac('sha256', derived).update(text, 'utf8').digest('base64url');
   }
 }
