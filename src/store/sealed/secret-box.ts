@@ -64,6 +64,8 @@ function additionalData(context: string, binding: string | undefined): Buffer {
  */
 export class SecretBox {
   private readonly keys = new Map<string, Buffer>();
+  /** The MAC keys derived from `keys`, by key id and purpose. */
+  private readonly macKeys = new Map<string, Buffer>();
   private currentId: string;
 
   constructor(current: Buffer, previous: Buffer[] = []) {
@@ -175,7 +177,13 @@ export class SecretBox {
   }
 
   private macWith(key: Buffer, text: string, purpose: string): string {
-    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `toolsteps-mac\0${purpose}`, 32));
+    // Derived once per key and purpose: checking a long trail MACs every record.
+    const name = `${keyIdOf(key)}\0${purpose}`;
+    let derived = this.macKeys.get(name);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `toolsteps-mac\0${purpose}`, 32));
+      this.macKeys.set(name, derived);
+    }
     return createHmac('sha256', derived).update(text, 'utf8').digest('base64url');
   }
 }
