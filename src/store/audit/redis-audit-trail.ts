@@ -22,7 +22,7 @@ redis.call('SET', KEYS[2], ARGV[3])
 return 1`;
 
 /** Appends that lose the race to another worker try again, this many times at most. */
-const MAX_APPEND_TRIES = 20;
+const MAX_APPEND_TRIES = 50;
 
 /**
  * One tenant's audit trail as a capped Redis stream, `<tenant prefix>:audit:trail`,
@@ -38,6 +38,7 @@ export class RedisAuditTrail implements AuditTrail {
   readonly headKey: string;
   /** The highest position this process appended: a trail that ends below it was cut (even with its head put back). */
   private floor = 0;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly coordinator: RedisCoordinator,
@@ -50,6 +51,13 @@ export class RedisAuditTrail implements AuditTrail {
 
   async append(record: AuditRecord): Promise<void> {
     const checked = AuditRecord.parse(record);
+    // This process's appends go one after another: only another worker's can race one.
+    const appended = this.queue.then(() => this.appendAfterHead(checked));
+    this.queue = appended.catch(() => undefined);
+    return appended;
+  }
+
+  private async appendAfterHead(checked: AuditRecord): Promise<void> {
     const { client } = this.coordinator;
     for (let tries = 0; tries < MAX_APPEND_TRIES; tries += 1) {
       const current = ((await client.get(this.headKey)) as string | null) ?? '';

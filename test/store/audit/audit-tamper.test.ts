@@ -49,6 +49,17 @@ interface RawTrail {
 }
 
 function tamperingSuite(make: () => Promise<{ trail: () => AuditTrail; raw: RawTrail }>) {
+  it('keeps one chain when two workers append at once', async () => {
+    const { trail } = await make();
+    const [one, two] = [trail(), trail()];
+    await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((minute) => (minute % 2 ? one : two).append(record(minute))),
+    );
+    const reading = await trail().verify!();
+    expect(reading.problems).toEqual([]);
+    expect(reading.records).toHaveLength(8);
+  });
+
   it('reports a record whose field was altered, and never returns it', async () => {
     const { trail, raw } = await make();
     await fiveRecords(trail());
