@@ -1,3 +1,4 @@
+import { isToolstepsError } from '../src/errors/index.js';
 import type { AuditTrail } from '../src/store/audit/audit-trail.js';
 import { auditedWrite, type WriteEntry } from '../src/store/audit/audited-write.js';
 
@@ -8,13 +9,18 @@ import { auditedWrite, type WriteEntry } from '../src/store/audit/audited-write.
  * itself stands either way.
  */
 export function cliAuditedWrite<T>(
-  trail: AuditTrail,
+  trail: AuditTrail | undefined,
   entry: Omit<WriteEntry, 'caller'>,
   work: () => Promise<T>,
 ): Promise<T> {
   const onFailure = (error: unknown) =>
     process.stderr.write(
-      `Warning: the audit record of ${entry.action} ${entry.target} could not be kept (${(error as Error)?.name ?? 'error'}).\n`,
+      `Warning: the audit record of ${entry.action} ${entry.target} could not be kept (${isToolstepsError(error) ? error.code : ((error as Error)?.name ?? 'error')}).\n`,
     );
+  if (!trail) {
+    process.stderr.write(
+      `Warning: the audit record of ${entry.action} ${entry.target} could not be kept (the store did not open).\n`,
+    );
+  }
   return auditedWrite({ trail, now: Date.now, onFailure }, { ...entry, caller: 'cli' }, work);
 }

@@ -65,8 +65,11 @@ export async function createToken(options: CreateOptions, command: Command): Pro
     key,
   });
   const { token, tokenId, ...grants } = signed;
-  // Recorded once minted, by id only: the token itself is a secret and never reaches the trail.
-  const trail = (await cliStores()).tenants.forTenant(grants.tenant).audit;
+  // Recorded once minted, by id only: the token itself is a secret and never reaches the trail. A store
+  // that cannot be opened costs the record (said on stderr), not the token, as minting needs no store.
+  const trail = await cliStores()
+    .then((stores) => stores.tenants.forTenant(grants.tenant).audit)
+    .catch(() => undefined);
   await cliAuditedWrite(trail, { action: 'token.mint', target: tokenId }, async () => undefined);
   if (command.optsWithGlobals().json) {
     printJson({ token, id: tokenId, ...grants, expiresAt: grants.expiresAt.toISOString() });
