@@ -83,7 +83,17 @@ export {
   type RuntimeOptions,
   type Transport,
 } from './runtime/runtime.js';
-export { type AuditQuery, AuditRecord, type AuditTrail } from './store/audit/audit-trail.js';
+export { AuditSeal } from './store/audit/audit-chain.js';
+export {
+  AuditProblem,
+  type AuditQuery,
+  type AuditReading,
+  AuditRecord,
+  type AuditTrail,
+  StepRunRecord,
+  verifyTrail,
+  WriteRecord,
+} from './store/audit/audit-trail.js';
 export { FileAuditTrail } from './store/audit/file-audit-trail.js';
 export { MemoryAuditTrail } from './store/audit/memory-audit-trail.js';
 export { RedisAuditTrail } from './store/audit/redis-audit-trail.js';

@@ -117,7 +117,8 @@ export async function connect(
     { accessToken: tokens.accessToken, ...definedOnly({ refreshToken: tokens.refreshToken }) },
     tokens,
   );
-  await store.put(connection);
+  const entry = { action: 'connection.store' as const, target: connection.id, integration: integration.id };
+  await runtime.recordWrite(entry, () => store.put(connection));
   if (command.optsWithGlobals().json)
     printJson({ id: connection.id, integration: integration.id, connected: true });
   else process.stdout.write(`Connected "${connection.id}" (${integration.title}).\n`);

@@ -43,7 +43,7 @@ export async function addConnection(
   options: AddOptions,
   command: Command,
 ): Promise<void> {
-  const { registry, store } = await cliContext();
+  const { registry, store, runtime } = await cliContext();
   const integration = registry.integration(integrationId);
   if (!integration) {
     throw new InputError(`Unknown integration "${integrationId}".`, [
@@ -73,7 +73,8 @@ export async function addConnection(
     updatedAt: now,
   });
   const connection = { ...draft, createdAt: keptCreatedAt ?? now };
-  await store.put(connection);
+  const entry = { action: 'connection.store' as const, target: connection.id, integration: integration.id };
+  await runtime.recordWrite(entry, () => store.put(connection));
   if (command.optsWithGlobals().json)
     printJson({ id: connection.id, integration: integration.id, saved: true });
   else process.stdout.write(`Saved connection "${connection.id}" (${integration.title}).\n`);
@@ -212,13 +213,14 @@ export async function rekeyConnections(
 }
 
 export async function removeConnection(id: string, _options: unknown, command: Command): Promise<void> {
-  const { store } = await cliContext();
-  const removed = await store.remove(id);
-  if (!removed) {
-    throw new NotFoundError(`No connection with id "${id}".`, {
-      fields: [{ path: 'id', message: 'unknown' }],
-    });
-  }
+  const { store, runtime } = await cliContext();
+  await runtime.recordWrite({ action: 'connection.remove', target: id }, async () => {
+    if (!(await store.remove(id))) {
+      throw new NotFoundError(`No connection with id "${id}".`, {
+        fields: [{ path: 'id', message: 'unknown' }],
+      });
+    }
+  });
   if (command.optsWithGlobals().json) printJson({ id, removed: true });
   else process.stdout.write(`Removed connection "${id}".\n`);
 }

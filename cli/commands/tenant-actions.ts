@@ -58,6 +58,7 @@ export async function deleteTenant(id: string, options: { yes?: boolean }, comma
     tenant,
     runtime,
     triggers: registry,
+    caller: 'cli',
     ...(queuedEvents ? { queuedEvents } : {}),
   });
   if (command.optsWithGlobals().json) {

@@ -4,6 +4,7 @@ import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
 import type { TenantLimits } from '../../src/tenants/tenant-limits.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen } from '../cli-tenant.js';
+import { cliAuditedWrite } from '../cli-write-audit.js';
 import { integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
 
@@ -65,9 +66,13 @@ export async function setTenantLimits(id: string, options: LimitOptions, command
       { path: 'calls-per-minute', message: 'required' },
     ]);
   }
-  const store = (await cliStores()).tenants.forTenant(tenant).limits;
-  const current = options.clear ? {} : await store.get();
-  const stored = await store.set({ ...current, ...given });
+  const view = (await cliStores()).tenants.forTenant(tenant);
+  const current = options.clear ? {} : await view.limits.get();
+  const entry = {
+    action: Object.keys(given).length ? 'limits.set' : 'limits.clear',
+    target: tenant,
+  } as const;
+  const stored = await cliAuditedWrite(view.audit, entry, () => view.limits.set({ ...current, ...given }));
   printLimits(tenant, stored, Boolean(command.optsWithGlobals().json));
 }
 

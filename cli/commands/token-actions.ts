@@ -11,6 +11,7 @@ import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen } from '../cli-tenant.js';
+import { cliAuditedWrite } from '../cli-write-audit.js';
 import { durationOption } from '../duration-option.js';
 import { printJson } from '../output.js';
 
@@ -65,6 +66,12 @@ export async function createToken(options: CreateOptions, command: Command): Pro
     key,
   });
   const { token, tokenId, ...grants } = signed;
+  // Recorded once minted, by id only: the token itself is a secret and never reaches the trail. A store
+  // that cannot be opened costs the record (said on stderr), not the token, as minting needs no store.
+  const trail = await cliStores()
+    .then((stores) => stores.tenants.forTenant(grants.tenant).audit)
+    .catch(() => undefined);
+  await cliAuditedWrite(trail, { action: 'token.mint', target: tokenId }, async () => undefined);
   if (command.optsWithGlobals().json) {
     printJson({ token, id: tokenId, ...grants, expiresAt: grants.expiresAt.toISOString() });
     return;
@@ -99,7 +106,10 @@ export async function revokeToken(id: string, _options: unknown, command: Comman
     ]);
   }
   const until = new Date(Date.now() + MAX_TOKEN_TTL_MS);
-  await (await cliStores()).tenants.revocations.revoke(tenant, id, until);
+  const { tenants } = await cliStores();
+  await cliAuditedWrite(tenants.forTenant(tenant).audit, { action: 'token.revoke', target: id }, () =>
+    tenants.revocations.revoke(tenant, id, until),
+  );
   if (command.optsWithGlobals().json) {
     printJson({ id, tenant, revoked: true });
     return;

@@ -91,7 +91,10 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     const connection = draftConnection(integration, draft, { apiKey: request.apiKey }, now, {
       createdAt: existing?.createdAt,
     });
-    await call.tenant.stores.connections.put(connection);
+    const entry = { action: 'connection.store' as const, target: connection.id, integration: integration.id };
+    await call.tenant.runtime.recordWrite({ ...entry, caller: call.claims.tokenId }, () =>
+      call.tenant.stores.connections.put(connection),
+    );
     return { flow: 'api_key', connection: toConnectionView(connection, integration, now) };
   }
   if (request.apiKey)
@@ -107,6 +110,7 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     createdAt: existing?.createdAt,
     kind: setting.flow,
     origin: call.origin,
+    caller: call.claims.tokenId,
     returnTo: request.returnTo,
     redirectUri,
   });
@@ -166,14 +170,22 @@ const testConnection: RouteHandler = async (call) => {
   const connection = await requireConnection(call, call.params.connectionId!);
   const integration = call.server.options.registry.integration(connection.integration);
   if (!integration) throw new NotFoundError(`Integration "${connection.integration}" is not served here.`);
-  const report = await runConnectionCheck(call.tenant.runtime, integration, connection.id);
+  const report = await runConnectionCheck(
+    call.tenant.runtime,
+    integration,
+    connection.id,
+    call.claims.tokenId,
+  );
   return { id: connection.id, integration: integration.id, ...report };
 };
 
 const disconnectConnection: RouteHandler = async (call) => {
   requireWritable(call);
   const connection = await requireConnection(call, call.params.connectionId!);
-  await call.tenant.stores.connections.remove(connection.id);
+  const entry = { action: 'connection.remove' as const, target: connection.id, caller: call.claims.tokenId };
+  await call.tenant.runtime.recordWrite({ ...entry, integration: connection.integration }, () =>
+    call.tenant.stores.connections.remove(connection.id),
+  );
   return { id: connection.id, removed: true };
 };
 

@@ -39,6 +39,8 @@ export interface SignInFlow {
   kind: 'redirect' | 'popup';
   /** The allowed origin of the page that started it: the only one the pop-up reports to. */
   origin: string | undefined;
+  /** The token or session id that started it: the stored connection's audit record names it. */
+  caller: string;
   returnTo: string | undefined;
   redirectUri: string;
   expiresAt: number;
@@ -199,7 +201,10 @@ export class OAuthFlows {
       scopes: tokens.scopes,
       createdAt: flow.createdAt,
     });
-    await context.stores.connections.put(connection);
+    const entry = { action: 'connection.store' as const, target: connection.id, caller: flow.caller };
+    await context.runtime.recordWrite({ ...entry, integration: flow.integration.id }, () =>
+      context.stores.connections.put(connection),
+    );
     flow.connection = toConnectionView(connection, flow.integration, this.now());
     this.end(flow, 'connected');
   }

@@ -65,19 +65,26 @@ const createSubscription: RouteHandler = async (call) => {
   requireWritable(call);
   const request = call.body as z.output<typeof CreateSubscriptionBody>;
   await requireConnection(call, request.connection);
-  const created = await call.tenant.subscriptions.create({ ...request, target: call.server.publicUrl() });
+  const created = await call.tenant.subscriptions.create({
+    ...request,
+    target: call.server.publicUrl(),
+    caller: call.claims.tokenId,
+  });
   return toSubscriptionView(created);
 };
 
 const subscriptionStatus: RouteHandler = async (call) => {
   const subscription = await requireSubscription(call, call.params.subscriptionId!);
   const trigger = call.server.options.registry.requireTrigger(subscription.trigger);
-  const provider = await readWebhookStatus(call.tenant.runtime, trigger, subscription).catch(
-    (error: unknown) => {
-      if (!isToolstepsError(error)) throw error;
-      return { error: { code: error.code, message: error.message } };
-    },
-  );
+  const provider = await readWebhookStatus(
+    call.tenant.runtime,
+    trigger,
+    subscription,
+    call.claims.tokenId,
+  ).catch((error: unknown) => {
+    if (!isToolstepsError(error)) throw error;
+    return { error: { code: error.code, message: error.message } };
+  });
   return { subscription: toSubscriptionView(subscription), provider };
 };
 
@@ -87,7 +94,7 @@ const testSubscription: RouteHandler = async (call) => {
   const subscription = await requireSubscription(call, call.params.subscriptionId!);
   const trigger = call.server.options.registry.requireTrigger(subscription.trigger);
   const { runtime } = call.tenant;
-  const test = await sendTestEvent(runtime, trigger, subscription, runtime.clock);
+  const test = await sendTestEvent(runtime, trigger, subscription, runtime.clock, call.claims.tokenId);
   return { subscription: subscription.id, ...test };
 };
 
@@ -95,14 +102,14 @@ function setActive(active: boolean): RouteHandler {
   return async (call) => {
     requireWritable(call);
     const { id } = await requireSubscription(call, call.params.subscriptionId!);
-    return toSubscriptionView(await call.tenant.subscriptions.setActive(id, active));
+    return toSubscriptionView(await call.tenant.subscriptions.setActive(id, active, call.claims.tokenId));
   };
 }
 
 const removeSubscription: RouteHandler = async (call) => {
   requireWritable(call);
   const { id } = await requireSubscription(call, call.params.subscriptionId!);
-  await call.tenant.subscriptions.remove(id);
+  await call.tenant.subscriptions.remove(id, call.claims.tokenId);
   return { id, removed: true };
 };
 

@@ -35,6 +35,7 @@ export async function runConnectionCheck(
   runtime: Runtime,
   integration: Integration,
   id: string,
+  caller?: string,
 ): Promise<ConnectionCheckReport> {
   const check = integration.connectionCheck;
   if (!check || 'unavailable' in check) {
@@ -50,7 +51,7 @@ export async function runConnectionCheck(
     const answer = await withProviderSession(
       runtime,
       { integration, title: `Test connection ${id}` },
-      id,
+      { connection: id, caller },
       (context) => context.http.request({ method: 'GET', path: check.path }),
     );
     const read = check.describe?.(answer.body) ?? { ok: true, says: 'credentials accepted' };

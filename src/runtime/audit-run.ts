@@ -1,6 +1,6 @@
 import { isToolstepsError } from '../errors/index.js';
 import type { AnyStep } from '../step/define-step.js';
-import type { AuditRecord } from '../store/audit/audit-trail.js';
+import type { StepRunRecord } from '../store/audit/audit-trail.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import type { RuntimeSettings } from './runtime-options.js';
 
@@ -26,7 +26,7 @@ export async function auditRun<Output>(
   const trail = settings.audit;
   if (!trail || step.access === 'read') return run();
   const connection = typeof options.connection === 'string' ? options.connection : options.connection.id;
-  const record = (outcome: 'ok' | 'error', errorCode?: string): AuditRecord => ({
+  const record = (outcome: 'ok' | 'error', errorCode?: string): StepRunRecord => ({
     at: new Date(settings.clock.now()).toISOString(),
     step: step.id,
     access: step.access as 'write' | 'destructive',
@@ -36,7 +36,7 @@ export async function auditRun<Output>(
     outcome,
     ...(errorCode === undefined ? {} : { error_code: errorCode }),
   });
-  const append = async (entry: AuditRecord): Promise<boolean> => {
+  const append = async (entry: StepRunRecord): Promise<boolean> => {
     try {
       await trail.append(entry);
       return true;

@@ -3,7 +3,7 @@ import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/attempt.js';
 import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { AuditRecord, AuditTrail } from '../store/audit/audit-trail.js';
+import type { AuditTrail, StepRunRecord } from '../store/audit/audit-trail.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
 import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../tenants/tenant-id.js';
@@ -67,7 +67,7 @@ export interface RuntimeOptions {
    * the run's result or error still reaches the caller, and this is where an
    * embedder raises the alarm. Default: a warning in the log.
    */
-  onAuditFailure?: (error: unknown, record: AuditRecord) => void;
+  onAuditFailure?: (error: unknown, record: StepRunRecord) => void;
   /**
    * The tenant's fair-share limits, checked before anything is sent: a
    * store (default: the tenant's in `tenantStores`, read again every few
@@ -94,7 +94,7 @@ export interface RuntimeSettings {
   coordination: Coordinator | undefined;
   caller: string;
   audit: AuditTrail | undefined;
-  onAuditFailure: ((error: unknown, record: AuditRecord) => void) | undefined;
+  onAuditFailure: ((error: unknown, record: StepRunRecord) => void) | undefined;
   limits: TenantLimitStore | undefined;
 }
 

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { genericInput } from '../options/account-input.js';
 import { AnswerCache } from '../options/answer-cache.js';
 import type { AnyStep } from '../step/define-step.js';
+import { auditedWrite, type WriteEntry } from '../store/audit/audited-write.js';
 import type { ConnectionStore } from '../store/connections/connection-store.js';
 import type { TenantId } from '../tenants/tenant-id.js';
 import type { TenantScopedStores } from '../tenants/tenant-stores.js';
@@ -110,6 +111,29 @@ export class Runtime {
       const invocation = input === options.input ? options : { ...options, input };
       return invokeStep<Output>(this.context, step, invocation);
     });
+  }
+
+  /**
+   * Runs one write to the tenant's stores (a connection stored or removed, a
+   * subscription made, switched or removed) and records it in the tenant's
+   * audit trail, naming whoever asked: `entry.caller`, else this runtime's.
+   */
+  recordWrite<T>(
+    entry: Omit<WriteEntry, 'caller'> & { caller?: string | undefined },
+    work: () => Promise<T>,
+  ) {
+    const caller = entry.caller ?? this.settings.caller;
+    const onFailure = (error: unknown, record: { action: string; target: string }) =>
+      this.logger.warn('could not append the audit record of a write', {
+        action: record.action,
+        target: record.target,
+        error: (error as Error)?.name,
+      });
+    return auditedWrite(
+      { trail: this.settings.audit, now: () => this.clock.now(), onFailure },
+      { ...entry, caller },
+      work,
+    );
   }
 
   /** The coordinator of shared rules: the configured one, else this process's own. */

@@ -1,5 +1,6 @@
 import type { QueuedEventErasure } from '../coordination/erase-queued-events.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { auditedWrite } from '../store/audit/audited-write.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
 import type { SubscriptionRemoval } from '../triggers/remove-at-provider.js';
@@ -23,6 +24,8 @@ export interface TenantErasureOptions {
    * `listen --queue`): they carry its providers' payloads.
    */
   queuedEvents?: (tenant: TenantId) => Promise<QueuedEventErasure>;
+  /** Who asked, as the erasure's audit record names it; default `library`. */
+  caller?: string;
 }
 
 /** What an erasure did: each subscription's removal at its provider, then what was deleted. */
@@ -46,6 +49,19 @@ export interface TenantErasure {
  */
 export async function eraseTenant(options: TenantErasureOptions): Promise<TenantErasure> {
   const tenant = parseTenantId(options.tenant);
+  const { tenantStores } = options;
+  // The trail is looked up at the append: after an erasure, the tenant's fresh trail opens with its record.
+  const audit = {
+    now: Date.now,
+    get trail() {
+      return tenantStores.forTenant(tenant).audit;
+    },
+  };
+  const entry = { action: 'tenant.erase' as const, target: tenant, caller: options.caller ?? 'library' };
+  return auditedWrite(audit, entry, () => erase(tenant, options));
+}
+
+async function erase(tenant: TenantId, options: TenantErasureOptions): Promise<TenantErasure> {
   if (options.runtime.tenant !== tenant) {
     throw new TypeError(
       `eraseTenant of ${tenant} needs a runtime of ${tenant}, not of ${options.runtime.tenant}.`,

@@ -1,4 +1,5 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
+import { AuditSeal } from '../store/audit/audit-chain.js';
 import { RedisAuditTrail } from '../store/audit/redis-audit-trail.js';
 import {
   RedisConnectionStore,
@@ -114,7 +115,11 @@ export class RedisTenantStores implements TenantStores {
         coordinator,
         connections: new RedisConnectionStore(coordinator, keys, this.options, id),
         subscriptions: new RedisSubscriptionStore(coordinator, keys, id),
-        audit: new RedisAuditTrail(coordinator, this.options.auditStreamLength),
+        audit: new RedisAuditTrail(
+          coordinator,
+          new AuditSeal(this.master, id),
+          this.options.auditStreamLength,
+        ),
         limits: new GuardedLimitStore(this.guard(id)),
       };
     });

@@ -15,14 +15,16 @@ export interface SessionOwner {
  * retries, error classification and redaction), through a one-off step that
  * is never registered. Creating a webhook is a non-idempotent write, so the
  * transport never replays it once its bytes may have left (a GET is
- * replayed as always).
+ * replayed as always). `on.caller` names who asked in the session's audit
+ * record (a builder token's id), when not the runtime's own caller.
  */
 export async function withProviderSession<T>(
   runtime: Runtime,
   owner: SessionOwner,
-  connection: string,
+  on: string | { connection: string; caller?: string | undefined },
   work: (context: StepContext) => Promise<T>,
 ): Promise<T> {
+  const { connection, caller } = typeof on === 'string' ? { connection: on, caller: undefined } : on;
   let result: T | undefined;
   const session = defineStep({
     id: `${owner.integration.id}.provider_session`,
@@ -41,6 +43,6 @@ export async function withProviderSession<T>(
       return {};
     },
   });
-  await runtime.invoke(session, { connection, input: {} });
+  await runtime.invoke(session, { connection, input: {}, ...(caller === undefined ? {} : { caller }) });
   return result as T;
 }

@@ -25,6 +25,8 @@ export interface ProvisionRun {
   record(provider: Record<string, string>, secret?: string): Promise<void>;
   /** An earlier attempt may have made something at the provider: look before creating. */
   retry: boolean;
+  /** Who asked, for the provider session's audit record; default the runtime's caller. */
+  caller?: string | undefined;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function provisionSubscription(runtime: Runtime, run: ProvisionRun)
     known.provider = { ...provider };
     known.secretStored ||= Boolean(secret);
   };
-  return withProviderSession(runtime, trigger, subscription.connection, async (session) => {
+  const on = { connection: subscription.connection, caller: run.caller };
+  return withProviderSession(runtime, trigger, on, async (session) => {
     const base: ProviderContext = { http: session.http, connection: session.connection, log: session.log };
     const attempt = (existing: readonly ListedWebhook[]) =>
       trigger.provision({

@@ -56,11 +56,13 @@ export async function removeAtProvider(
   trigger: AnyTrigger,
   subscription: Subscription,
   record: (provider: Record<string, string>) => Promise<void>,
+  caller?: string,
 ): Promise<{ items: RemovedItem[]; looked: boolean }> {
   const look = subscription.state !== 'ready' && canLook(trigger);
   const recorded = Object.keys(subscription.provider).length > 0;
   if (!look && !recorded) return { items: [], looked: false };
-  return withProviderSession(runtime, trigger, subscription.connection, async (session) => {
+  const on = { connection: subscription.connection, caller };
+  return withProviderSession(runtime, trigger, on, async (session) => {
     const base: ProviderContext = { http: session.http, connection: session.connection, log: session.log };
     const found = look ? await webhooksDeliveringTo(trigger, base, subscriptionUrl(subscription)) : [];
     const items = recorded ? await trigger.remove({ ...base, provider: subscription.provider, record }) : [];

@@ -23,8 +23,9 @@ async function withWebhook<T>(
   trigger: AnyTrigger,
   subscription: Subscription,
   work: (context: WebhookContext) => Promise<T>,
+  caller?: string,
 ): Promise<T> {
-  return withProviderSession(runtime, trigger, subscription.connection, (context) =>
+  return withProviderSession(runtime, trigger, { connection: subscription.connection, caller }, (context) =>
     work({
       http: context.http,
       connection: context.connection,
@@ -43,11 +44,12 @@ export async function readWebhookStatus(
   runtime: Runtime,
   trigger: AnyTrigger,
   subscription: Subscription,
+  caller?: string,
 ): Promise<WebhookStatus | { unavailable: string }> {
   const reason = notAtProvider(trigger, subscription);
   if (reason || !trigger.webhook) return { unavailable: reason ?? 'no webhook' };
   const admin = trigger.webhook;
-  return withWebhook(runtime, trigger, subscription, (context) => admin.status(context));
+  return withWebhook(runtime, trigger, subscription, (context) => admin.status(context), caller);
 }
 
 export interface SubscriptionTest {
@@ -74,6 +76,7 @@ export async function testSubscription(
   trigger: AnyTrigger,
   subscription: Subscription,
   clock: Clock,
+  caller?: string,
 ): Promise<SubscriptionTest> {
   if (!trigger.example) throw new Error(`${trigger.id} has no example event to test with.`);
   const facts = {
@@ -97,8 +100,12 @@ export async function testSubscription(
       noDelivery: reason ?? 'no test delivery',
     };
   }
-  const delivery = await withWebhook(runtime, trigger, subscription, (context) =>
-    test(context, JSON.stringify(payload)),
+  const delivery = await withWebhook(
+    runtime,
+    trigger,
+    subscription,
+    (context) => test(context, JSON.stringify(payload)),
+    caller,
   );
   return { eventId: facts.eventId, payload, variables, skipped, delivery, noDelivery: null };
 }

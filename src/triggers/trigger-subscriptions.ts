@@ -30,6 +30,8 @@ export interface CreateSubscriptionRequest {
    * so it may come later (`setSecret`); until then every delivery is refused.
    */
   manual?: { secret?: string | undefined };
+  /** Who asked (a builder token's id): named in the audit records of the subscription and its provider calls. */
+  caller?: string | undefined;
 }
 
 /** What subscriptions are made with: the registry, a runtime for the provider calls, the store and the plan. */
@@ -120,9 +122,12 @@ export class TriggerSubscriptions {
       state: request.manual ? 'ready' : 'provisioning',
       createdAt: this.clock.now(),
     });
-    await store.put(subscription);
-    if (request.manual) return subscription;
-    return this.provision(trigger, subscription, setup, false);
+    const entry = { action: 'subscription.create' as const, target: subscription.id, caller: request.caller };
+    return this.options.runtime.recordWrite(entry, async () => {
+      await store.put(subscription);
+      if (request.manual) return subscription;
+      return this.provision(trigger, subscription, setup, false, request.caller);
+    });
   }
 
   /**
@@ -135,6 +140,7 @@ export class TriggerSubscriptions {
     subscription: Subscription,
     setup: unknown,
     retry: boolean,
+    caller: string | undefined,
   ): Promise<Subscription> {
     const store = this.options.subscriptions;
     const { id } = subscription;
@@ -143,6 +149,7 @@ export class TriggerSubscriptions {
       subscription,
       setup,
       retry,
+      caller,
       record: async (provider, secret) => {
         await store.update(id, (current) => ({ ...current, provider, secret: secret ?? current.secret }));
       },
@@ -155,12 +162,12 @@ export class TriggerSubscriptions {
    * earlier attempt made at the provider by the subscription's URL and
    * adopts it, or creates what is missing. A ready or manual one is returned as is.
    */
-  async resume(id: string): Promise<Subscription> {
+  async resume(id: string, caller?: string): Promise<Subscription> {
     const subscription = await this.require(id);
     if (subscription.manual || subscription.state !== 'provisioning') return subscription;
     requireTriggerPlan(this.options.entitlements);
     const trigger = this.options.triggers.requireTrigger(subscription.trigger);
-    return this.provision(trigger, subscription, trigger.setup.parse(subscription.setup), true);
+    return this.provision(trigger, subscription, trigger.setup.parse(subscription.setup), true, caller);
   }
 
   /**
@@ -168,16 +175,31 @@ export class TriggerSubscriptions {
    * webhook, and while the record may be incomplete, any webhook found by
    * its URL), then the record; says what it found and did there.
    */
-  async remove(id: string): Promise<SubscriptionRemoval> {
-    const store = this.options.subscriptions;
+  async remove(id: string, caller?: string): Promise<SubscriptionRemoval> {
     const subscription = await this.require(id);
+    const entry = { action: 'subscription.remove' as const, target: id, caller };
+    return this.options.runtime.recordWrite(entry, () => this.removeFound(subscription, caller));
+  }
+
+  private async removeFound(
+    subscription: Subscription,
+    caller: string | undefined,
+  ): Promise<SubscriptionRemoval> {
+    const store = this.options.subscriptions;
+    const { id } = subscription;
     let removed = { items: [] as RemovedItem[], looked: false };
     if (!subscription.manual) {
       const trigger = this.options.triggers.requireTrigger(subscription.trigger);
       await store.update(id, (current) => ({ ...current, state: 'removing', active: false }));
-      removed = await removeAtProvider(this.options.runtime, trigger, subscription, async (provider) => {
-        await store.update(id, (current) => ({ ...current, provider }));
-      });
+      removed = await removeAtProvider(
+        this.options.runtime,
+        trigger,
+        subscription,
+        async (provider) => {
+          await store.update(id, (current) => ({ ...current, provider }));
+        },
+        caller,
+      );
     }
     await store.remove(id);
     return {
@@ -189,18 +211,23 @@ export class TriggerSubscriptions {
   }
 
   /** Stores the signing secret of a manual subscription, as the provider showed it. */
-  async setSecret(id: string, secret: string): Promise<Subscription> {
+  async setSecret(id: string, secret: string, caller?: string): Promise<Subscription> {
     if (!secret.trim())
       throw new InputError('The signing secret is empty.', [{ path: 'secret', message: 'empty' }]);
     await this.require(id);
-    return this.options.subscriptions.update(id, (current) => ({ ...current, secret: secret.trim() }));
+    return this.options.runtime.recordWrite({ action: 'subscription.secret', target: id, caller }, () =>
+      this.options.subscriptions.update(id, (current) => ({ ...current, secret: secret.trim() })),
+    );
   }
 
   /** Turns deliveries on or off; activating one left `provisioning` finishes its provisioning first. */
-  async setActive(id: string, active: boolean): Promise<Subscription> {
-    if (active) await this.resume(id);
-    else await this.require(id);
-    return this.options.subscriptions.update(id, (current) => ({ ...current, active }));
+  async setActive(id: string, active: boolean, caller?: string): Promise<Subscription> {
+    await this.require(id);
+    const action = active ? 'subscription.activate' : 'subscription.deactivate';
+    return this.options.runtime.recordWrite({ action, target: id, caller }, async () => {
+      if (active) await this.resume(id, caller);
+      return this.options.subscriptions.update(id, (current) => ({ ...current, active }));
+    });
   }
 
   /** The subscription, or an InputError naming the id: a malformed id is reported as unknown, like any other id we do not hold. */

@@ -7,6 +7,7 @@ import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../../tenants/tenant-stores.js';
 import { getOrCreate } from '../../values/get-or-create.js';
 import { GuardedLimitStore } from '../limits/guarded-limit-store.js';
+import { AuditSeal } from '../audit/audit-chain.js';
 import { SecretBox } from '../sealed/secret-box.js';
 import { FIRST_GUARD, GuardSeal } from '../sealed/tenant-guard.js';
 import { AdvisoryLocks } from './advisory-locks.js';
@@ -142,7 +143,7 @@ export class PostgresTenantStores implements TenantStores {
         tenant: checked,
         connections: new PostgresConnectionStore(scope, this.locks),
         subscriptions: new PostgresSubscriptionStore(scope),
-        audit: new PostgresAuditTrail(this.sessions, checked),
+        audit: new PostgresAuditTrail(this.sessions, checked, new AuditSeal(this.box, checked)),
         limits: new GuardedLimitStore(this.guard(checked)),
       };
     });
@@ -177,6 +178,8 @@ export class PostgresTenantStores implements TenantStores {
         ]);
         removed[table] = rowCount ?? 0;
       }
+      // A fresh view from here: what this one remembers (the audit trail's floor) was erased too.
+      this.views.delete(checked);
       return {
         tenant: checked,
         connections: removed.connections ?? 0,

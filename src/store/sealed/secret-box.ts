@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { EncryptionKeyError } from '../../errors/index.js';
 
 const KEY_BYTES = 32;
@@ -56,6 +64,8 @@ function additionalData(context: string, binding: string | undefined): Buffer {
  */
 export class SecretBox {
   private readonly keys = new Map<string, Buffer>();
+  /** The MAC keys derived from `keys`, by key id and purpose. */
+  private readonly macKeys = new Map<string, Buffer>();
   private currentId: string;
 
   constructor(current: Buffer, previous: Buffer[] = []) {
@@ -146,5 +156,34 @@ export class SecretBox {
         { context: { record: context, kid: sealed.kid }, cause: error },
       );
     }
+  }
+
+  /**
+   * An HMAC-SHA256 of `text` under a key derived (HKDF) from the current
+   * key for `purpose`: authenticates what must not be changed but need not
+   * be hidden (audit records). The derived key is never the sealing key.
+   */
+  mac(text: string, purpose: string): { kid: string; mac: string } {
+    return { kid: this.keyId, mac: this.macWith(this.keys.get(this.keyId) as Buffer, text, purpose) };
+  }
+
+  /** Whether `mac` is `text`'s under key `kid` (current or previous) for `purpose`; false for a key we do not hold. */
+  checkMac(kid: string, text: string, purpose: string, mac: string): boolean {
+    const key = this.keys.get(kid);
+    if (!key) return false;
+    const expected = Buffer.from(this.macWith(key, text, purpose));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private macWith(key: Buffer, text: string, purpose: string): string {
+    // Derived once per key and purpose: checking a long trail MACs every record.
+    const name = `${keyIdOf(key)}\0${purpose}`;
+    let derived = this.macKeys.get(name);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `toolsteps-mac\0${purpose}`, 32));
+      this.macKeys.set(name, derived);
+    }
+    return createHmac('sha256', derived).update(text, 'utf8').digest('base64url');
   }
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
-import type { AuditRecord, AuditTrail } from '../../../src/store/audit/audit-trail.js';
+import { AuditSeal } from '../../../src/store/audit/audit-chain.js';
+import type { AuditRecord, AuditTrail, StepRunRecord } from '../../../src/store/audit/audit-trail.js';
 import { FileAuditTrail } from '../../../src/store/audit/file-audit-trail.js';
 import { MemoryAuditTrail } from '../../../src/store/audit/memory-audit-trail.js';
 import { RedisAuditTrail } from '../../../src/store/audit/redis-audit-trail.js';
@@ -22,7 +23,7 @@ const postgresEnabled = await postgresSuiteEnabled();
 const PREFIX = testPrefix('audit');
 const [acme, globex] = [parseTenantId('acme'), parseTenantId('globex')];
 
-const record = (minute: number, extra: Partial<AuditRecord> = {}): AuditRecord => ({
+const record = (minute: number, extra: Partial<StepRunRecord> = {}): StepRunRecord => ({
   at: new Date(Date.UTC(2026, 10, 26, 5, minute)).toISOString(),
   step: 'ticketing.create_ticket',
   access: 'write',
@@ -50,7 +51,11 @@ async function redisTrail(name: string, maxLength?: number): Promise<RedisAuditT
     prefix: `${PREFIX}-${name}`,
   })) as RedisCoordinator;
   coordinators.push(coordinator);
-  return new RedisAuditTrail(coordinator.forTenant(acme), maxLength);
+  return new RedisAuditTrail(
+    coordinator.forTenant(acme),
+    new AuditSeal(new SecretBox(randomBytes(32)), acme),
+    maxLength,
+  );
 }
 
 const backends: [string, boolean, () => Promise<AuditTrail>][] = [
@@ -68,17 +73,26 @@ describe.each(backends)('audit trail contract (%s)', (_name, enabled, make) => {
       for (const minute of [1, 2, 3, 4]) await trail.append(record(minute, { connection: `c${minute}` }));
       await trail.append(record(5, { outcome: 'error', error_code: 'rate_limited', test: true }));
       const all = await trail.read();
-      expect(all.map((one) => one.connection)).toEqual(['c1', 'c2', 'c3', 'c4', 'support']);
+      expect(all.map((one) => (one as StepRunRecord).connection)).toEqual([
+        'c1',
+        'c2',
+        'c3',
+        'c4',
+        'support',
+      ]);
       expect(all[4]).toEqual(record(5, { outcome: 'error', error_code: 'rate_limited', test: true }));
       const since = await trail.read({ since: Date.UTC(2026, 10, 26, 5, 3) });
-      expect(since.map((one) => one.connection)).toEqual(['c3', 'c4', 'support']);
-      expect((await trail.read({ limit: 2 })).map((one) => one.connection)).toEqual(['c4', 'support']);
+      expect(since.map((one) => (one as StepRunRecord).connection)).toEqual(['c3', 'c4', 'support']);
+      expect((await trail.read({ limit: 2 })).map((one) => (one as StepRunRecord).connection)).toEqual([
+        'c4',
+        'support',
+      ]);
     },
   );
 
   it.skipIf(!enabled)('refuses a record that carries more than the record says (an input, say)', async () => {
     const trail = await make();
-    const withInput = { ...record(1), input: { subject: 'secret' } } as AuditRecord;
+    const withInput = { ...record(1), input: { subject: 'secret' } } as unknown as AuditRecord;
     await expect(trail.append(withInput)).rejects.toThrow();
     expect(await trail.read()).toEqual([]);
   });

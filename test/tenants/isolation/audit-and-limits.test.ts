@@ -8,6 +8,7 @@ import { LocalCoordinator } from '../../../src/coordination/local-coordinator.js
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
+import type { StepRunRecord } from '../../../src/store/audit/audit-trail.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
 import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js';
@@ -102,7 +103,7 @@ describe.each(backends)(
           ['app-a', 'ok', undefined],
           ['app-a', 'error', 'tenant_limit_exceeded'],
         ]);
-        expect(bTrail.map((one) => [one.caller, one.connection, one.outcome])).toEqual([
+        expect(bTrail.map((one) => [one.caller, (one as StepRunRecord).connection, one.outcome])).toEqual([
           ['app-b', 'support', 'ok'],
           ['app-b', 'support', 'ok'],
           ['app-b', A_ONLY, 'error'],
