@@ -1,14 +1,13 @@
 import type { RedisCoordinator } from '../coordination/redis-coordinator.js';
-import { StorageError } from '../errors/index.js';
-import { GuardReading } from '../store/sealed/guard-reading.js';
-import type { SecretBox } from '../store/sealed/secret-box.js';
-import type { TenantDataKey } from '../store/sealed/tenant-data-key.js';
+import { StorageError, TamperedRecordError } from '../errors/index.js';
 import {
-  FIRST_GUARD,
-  type GuardSeal,
-  type GuardState,
-  type TenantGuard,
-} from '../store/sealed/tenant-guard.js';
+  type GuardRead,
+  GuardReading,
+  type GuardUpgrade,
+  type ProvenGuard,
+} from '../store/sealed/guard-reading.js';
+import type { TenantDataKey } from '../store/sealed/tenant-data-key.js';
+import type { GuardSeal, GuardState, TenantGuard } from '../store/sealed/tenant-guard.js';
 
 /** Sets KEYS[2] to ARGV[3] only while KEYS[1] (the data key) holds ARGV[1] and KEYS[2] holds ARGV[2]; 1 when it did. */
 const SET_IF_BOTH = `
@@ -17,11 +16,16 @@ if (redis.call('GET', KEYS[2]) or '') ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[2], ARGV[3])
 return 1`;
 
-/** Sets KEYS[2] to ARGV[2] only while KEYS[1] (the data key) holds ARGV[1] and KEYS[2] is absent; 1 when it did. */
-const ADOPT = `
+/**
+ * A pre-guard tenant's upgrade (`GuardUpgrade`): only while KEYS[1] (the data
+ * key) holds ARGV[1] and KEYS[2] (the guard) holds ARGV[2] ('' : absent),
+ * sets the data key to ARGV[3] and, unless ARGV[4] is '', the guard to ARGV[4]; 1 when it did.
+ */
+const UPGRADE = `
 if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
+if (redis.call('GET', KEYS[2]) or '') ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4]) end
 return 1`;
 
 /** Writers racing on one guard retry; past this many lost races something else is wrong. */
@@ -41,7 +45,7 @@ export class RedisTenantGuard implements TenantGuard {
     private readonly dataKey: TenantDataKey,
     private readonly seal: GuardSeal,
   ) {
-    this.reading = new GuardReading(seal, (wrapped) => dataKey.readAlong().boxOf(wrapped));
+    this.reading = new GuardReading(seal, dataKey.wrapping);
   }
 
   /** Where the guard is kept: made with the data key, erased with the tenant. */
@@ -49,19 +53,47 @@ export class RedisTenantGuard implements TenantGuard {
     return coordinator.key('guard', 'tenant');
   }
 
-  private async read(): Promise<{
-    wrapped: string | null;
-    guard: string | null;
-    state: GuardState;
-    box?: SecretBox;
-  }> {
-    const [wrapped, guard] = (await this.coordinator.client.call(
-      'MGET',
+  /**
+   * The tenant's data key and guard in one MGET, and what they prove. A
+   * tenant from an earlier toolsteps is upgraded on the way (`GuardUpgrade`):
+   * of processes racing on it one write lands, the others read it again.
+   */
+  private async read(): Promise<GuardRead & ProvenGuard> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const [wrapped, guard] = (await this.coordinator.client.call(
+        'MGET',
+        this.dataKey.readAlong().key,
+        RedisTenantGuard.keyOf(this.coordinator),
+      )) as (string | null)[];
+      const read = { wrapped: wrapped ?? null, guard: guard ?? null };
+      const proven = this.reading.state(read);
+      if (!proven.upgrade) return { ...read, ...proven };
+      if (await this.apply(proven.upgrade)) {
+        this.reading.upgraded(proven);
+        return { wrapped: proven.upgrade.wrapped, guard: proven.upgrade.guard ?? read.guard, ...proven };
+      }
+    }
+    throw this.raced();
+  }
+
+  private async apply(upgrade: GuardUpgrade): Promise<boolean> {
+    const done = await this.coordinator.client.eval(
+      UPGRADE,
+      2,
       this.dataKey.readAlong().key,
       RedisTenantGuard.keyOf(this.coordinator),
-    )) as (string | null)[];
-    const read = { wrapped: wrapped ?? null, guard: guard ?? null };
-    return { ...read, ...this.reading.state(read) };
+      upgrade.read.wrapped ?? '',
+      upgrade.read.guard ?? '',
+      upgrade.wrapped,
+      upgrade.guard ?? '',
+    );
+    return done === 1;
+  }
+
+  private raced(): StorageError {
+    return new StorageError(
+      `The revocations and limits under ${this.coordinator.prefix} changed under ${MAX_ATTEMPTS} writes in a row; try again.`,
+    );
   }
 
   async state(): Promise<GuardState> {
@@ -91,34 +123,27 @@ export class RedisTenantGuard implements TenantGuard {
         return next;
       }
     }
-    throw new StorageError(
-      `The revocations and limits under ${this.coordinator.prefix} changed under ${MAX_ATTEMPTS} writes in a row; try again.`,
-    );
+    throw this.raced();
   }
 
   /**
-   * Seals a first, empty guard for a tenant whose data key has none (made by
-   * an earlier toolsteps), as `connections rekey` does once after upgrading:
-   * an operator's step, since a guard deleted by a writer looks the same.
-   * True when it made one.
+   * Upgrades a tenant whose data key an earlier toolsteps made, as any read
+   * does (`connections rekey` calls it for every tenant, so none waits for
+   * its first request). True when it sealed a first guard; a tenant whose
+   * guard cannot be proven is left refused, not rekeyed into trust.
    */
-  async adopt(): Promise<boolean> {
-    const along = this.dataKey.readAlong();
-    const key = RedisTenantGuard.keyOf(this.coordinator);
-    const [wrapped, guard] = (await this.coordinator.client.call('MGET', along.key, key)) as (
-      | string
-      | null
-    )[];
-    if (!wrapped || guard) return false;
-    const box = along.boxOf(wrapped);
-    const made = await this.coordinator.client.eval(
-      ADOPT,
-      2,
-      along.key,
-      key,
-      wrapped,
-      this.seal.seal(box, FIRST_GUARD),
-    );
-    return made === 1;
+  async upgrade(): Promise<boolean> {
+    const [wrapped, guard] = (await this.coordinator.client.call(
+      'MGET',
+      this.dataKey.readAlong().key,
+      RedisTenantGuard.keyOf(this.coordinator),
+    )) as (string | null)[];
+    try {
+      const after = await this.read();
+      return wrapped !== null && guard === null && after.guard !== null;
+    } catch (error) {
+      if (error instanceof TamperedRecordError) return false;
+      throw error;
+    }
   }
 }

@@ -203,7 +203,7 @@ export class RedisTenantStores implements TenantStores {
     for (const tenant of await this.tenantIds()) {
       const view = this.forTenant(tenant);
       if (await this.dataKey(tenant).rewrap()) counts.dataKeys.rewrapped += 1;
-      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
+      if (await this.guard(tenant).upgrade()) counts.guardsMade += 1;
       counts.connections = sumRekeys(counts.connections, await view.connections.rekey(options), tenant);
       counts.subscriptions = sumRekeys(counts.subscriptions, await view.subscriptions.rekey(options), tenant);
       counts.dataKeys.total += 1;

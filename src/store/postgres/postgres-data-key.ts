@@ -24,7 +24,8 @@ export async function writeGuard(client: PgClient, tenant: TenantId, sealed: str
  * key sealed before data keys existed.
  */
 export class PostgresDataKey {
-  private readonly wrapping: WrappedDataKey;
+  /** How the stored key is wrapped: its guard reads which release made it (`GuardReading`). */
+  readonly wrapping: WrappedDataKey;
 
   constructor(
     private readonly master: SecretBox,

@@ -1,7 +1,9 @@
+import { StorageError, TamperedRecordError } from '../../errors/index.js';
+import type { PgClient } from '../../peers/pg-client.js';
 import type { TenantId } from '../../tenants/tenant-id.js';
-import { GuardReading } from '../sealed/guard-reading.js';
+import { type GuardRead, GuardReading, type GuardUpgrade } from '../sealed/guard-reading.js';
 import type { SecretBox } from '../sealed/secret-box.js';
-import { FIRST_GUARD, type GuardSeal, type GuardState, type TenantGuard } from '../sealed/tenant-guard.js';
+import type { GuardSeal, GuardState, TenantGuard } from '../sealed/tenant-guard.js';
 import { SCHEMA } from './migrations/migration.js';
 import { type PostgresDataKey, writeGuard } from './postgres-data-key.js';
 import type { TenantSessions } from './tenant-sessions.js';
@@ -16,6 +18,26 @@ interface GuardRow {
 const LOCKED_READ = `SELECT d.wrapped, g.sealed AS guard FROM ${SCHEMA}.data_keys d
   LEFT JOIN ${SCHEMA}.tenant_guards g ON g.tenant = d.tenant
   WHERE d.tenant = $1 FOR UPDATE OF d`;
+
+/** Processes racing to upgrade one tenant re-read; past this many lost races something else is wrong. */
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Applies a pre-guard tenant's upgrade (`GuardUpgrade`) in the caller's
+ * transaction of the tenant, the data key row locked, only while both rows
+ * still hold what was read; true when it did.
+ */
+async function applyUpgrade(client: PgClient, tenant: TenantId, upgrade: GuardUpgrade): Promise<boolean> {
+  const { rows } = await client.query<GuardRow>(LOCKED_READ, [tenant]);
+  if ((rows[0]?.wrapped ?? null) !== upgrade.read.wrapped) return false;
+  if ((rows[0]?.guard ?? null) !== upgrade.read.guard) return false;
+  await client.query(`UPDATE ${SCHEMA}.data_keys SET wrapped = $2, updated_at = now() WHERE tenant = $1`, [
+    tenant,
+    upgrade.wrapped,
+  ]);
+  if (upgrade.guard !== null) await writeGuard(client, tenant, upgrade.guard);
+  return true;
+}
 
 /**
  * One tenant's guard in `toolsteps.tenant_guards` (migration 5), beside its
@@ -33,48 +55,69 @@ export class PostgresTenantGuard implements TenantGuard {
     private readonly dataKey: PostgresDataKey,
     private readonly seal: GuardSeal,
   ) {
-    this.reading = new GuardReading(seal, (wrapped) => dataKey.boxOf(wrapped));
+    this.reading = new GuardReading(seal, dataKey.wrapping);
   }
 
-  async state(): Promise<GuardState> {
+  private async read(): Promise<GuardRead> {
     const [row] = await this.sessions.readInTenant<GuardRow>(
       this.tenant,
       (literal) =>
         `SELECT (SELECT wrapped FROM ${SCHEMA}.data_keys WHERE tenant = ${literal(this.tenant)}) AS wrapped,
                 (SELECT sealed FROM ${SCHEMA}.tenant_guards WHERE tenant = ${literal(this.tenant)}) AS guard`,
     );
-    return this.reading.state({ wrapped: row?.wrapped ?? null, guard: row?.guard ?? null }).state;
+    return { wrapped: row?.wrapped ?? null, guard: row?.guard ?? null };
+  }
+
+  /**
+   * What the tenant's rows prove, read in one statement. A tenant from an
+   * earlier toolsteps is upgraded on the way (`GuardUpgrade`): of processes
+   * racing on it one transaction lands, the others read again.
+   */
+  async state(): Promise<GuardState> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const proven = this.reading.state(await this.read());
+      const upgrade = proven.upgrade;
+      if (!upgrade) return proven.state;
+      if (await this.sessions.inTenant(this.tenant, (client) => applyUpgrade(client, this.tenant, upgrade))) {
+        this.reading.upgraded(proven);
+        return proven.state;
+      }
+    }
+    throw new StorageError(
+      `The revocations and limits of tenant ${this.tenant} changed under ${MAX_ATTEMPTS} reads in a row; try again.`,
+    );
   }
 
   async update(change: (state: GuardState) => Omit<GuardState, 'version'>): Promise<GuardState> {
     const written = await this.sessions.inTenant(this.tenant, async (client) => {
       await this.dataKey.boxIn(client, true);
       const { rows } = await client.query<GuardRow>(LOCKED_READ, [this.tenant]);
-      const { state, box } = this.reading.state({
-        wrapped: rows[0]?.wrapped ?? null,
-        guard: rows[0]?.guard ?? null,
-      });
-      const next = { ...change(state), version: state.version + 1 };
-      await writeGuard(client, this.tenant, this.seal.seal(box as SecretBox, next));
-      return { next, box: box as SecretBox };
+      const proven = this.reading.state({ wrapped: rows[0]?.wrapped ?? null, guard: rows[0]?.guard ?? null });
+      // A pre-guard tenant is upgraded in this transaction: the row is locked, what was read is current.
+      if (proven.upgrade) await applyUpgrade(client, this.tenant, proven.upgrade);
+      const next = { ...change(proven.state), version: proven.state.version + 1 };
+      await writeGuard(client, this.tenant, this.seal.seal(proven.box as SecretBox, next));
+      return { next, proven };
     });
-    this.reading.saw(written.box, written.next.version);
+    if (written.proven.upgrade) this.reading.upgraded(written.proven);
+    this.reading.saw(written.proven.box as SecretBox, written.next.version);
     return written.next;
   }
 
   /**
-   * Seals a first, empty guard for a tenant whose data key has none (made by
-   * an earlier toolsteps), as `connections rekey` does once after upgrading:
-   * an operator's step, since a guard deleted by a writer looks the same.
-   * True when it made one.
+   * Upgrades a tenant whose data key an earlier toolsteps made, as any read
+   * does (`connections rekey` calls it for every tenant, so none waits for
+   * its first request). True when it sealed a first guard; a tenant whose
+   * guard cannot be proven is left refused, not rekeyed into trust.
    */
-  adopt(): Promise<boolean> {
-    return this.sessions.inTenant(this.tenant, async (client) => {
-      const { rows } = await client.query<GuardRow>(LOCKED_READ, [this.tenant]);
-      const wrapped = rows[0]?.wrapped;
-      if (!wrapped || rows[0]?.guard) return false;
-      await writeGuard(client, this.tenant, this.seal.seal(this.dataKey.boxOf(wrapped), FIRST_GUARD));
-      return true;
-    });
+  async upgrade(): Promise<boolean> {
+    const before = await this.read();
+    try {
+      await this.state();
+    } catch (error) {
+      if (error instanceof TamperedRecordError) return false;
+      throw error;
+    }
+    return before.wrapped !== null && before.guard === null;
   }
 }

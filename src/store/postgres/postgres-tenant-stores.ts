@@ -211,7 +211,7 @@ export class PostgresTenantStores implements TenantStores {
       if (await this.sessions.inTenant(tenant, (client) => key.rewrapIn(client)))
         counts.dataKeys.rewrapped += 1;
       counts.dataKeys.total += 1;
-      if (await this.guard(tenant).adopt()) counts.guardsMade += 1;
+      if (await this.guard(tenant).upgrade()) counts.guardsMade += 1;
       const view = this.forTenant(tenant);
       for (const kind of ['connections', 'subscriptions'] as const) {
         const done = await view[kind].rekey();

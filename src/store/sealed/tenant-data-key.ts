@@ -38,7 +38,8 @@ export interface FirstGuard {
  * which nothing it sealed opens.
  */
 export class TenantDataKey implements KeySource {
-  private readonly wrapping: WrappedDataKey;
+  /** How the stored key is wrapped: its guard reads which release made it (`GuardReading`). */
+  readonly wrapping: WrappedDataKey;
 
   constructor(
     private readonly coordinator: RedisCoordinator,

@@ -89,7 +89,7 @@ export class GuardSeal {
 
   tampered(problem: 'altered' | 'rolled_back', cause?: unknown): TamperedRecordError {
     return new TamperedRecordError(
-      `The ${this.context} in the store are missing, older than this process has seen, or were not sealed for this tenant (changed outside toolsteps): every token of the tenant is refused and its limits are not read until they are restored (just after upgrading from a toolsteps without them: toolsteps connections rekey seals a first, empty one).`,
+      `The ${this.context} in the store are missing, older than this process has seen, or were not sealed for this tenant (changed outside toolsteps): every token of the tenant is refused and its limits are not read until they are restored (a tenant from a toolsteps without them gets a first, empty one by itself; this is not that).`,
       problem,
       { context: { record: this.context }, cause },
     );

@@ -9,6 +9,14 @@ interface Wrapped {
 }
 
 /**
+ * Which release wrapped a data key, sealed into the wrap's binding (the
+ * AES-GCM additional data), so only the master key can say it: '2' for a key
+ * made with the tenant's guard (`TenantGuard`), '1' for a key made before
+ * guards existed, which may lawfully have none.
+ */
+export type KeyGeneration = '1' | '2';
+
+/**
  * How one tenant's data key is wrapped with the master key
  * (`TOOLSTEPS_ENCRYPTION_KEY`) and unwrapped again, whatever holds the
  * wrapped text (a Redis key, a Postgres row). The seal binds the store's
@@ -16,7 +24,7 @@ interface Wrapped {
  * from one store into another, does not open.
  */
 export class WrappedDataKey {
-  private opened: { stored: string; box: SecretBox } | undefined;
+  private opened: { stored: string; box: SecretBox; generation: KeyGeneration } | undefined;
 
   constructor(
     private readonly master: SecretBox,
@@ -29,13 +37,13 @@ export class WrappedDataKey {
     return `data key of tenant ${this.tenant}`;
   }
 
-  private get binding(): string {
-    return JSON.stringify(['toolsteps-data-key', '1', this.namespace, this.tenant]);
+  private binding(generation: KeyGeneration): string {
+    return JSON.stringify(['toolsteps-data-key', generation, this.namespace, this.tenant]);
   }
 
-  /** A new data key, wrapped: what a store writes when the tenant has none. */
+  /** A new data key, wrapped as made with a guard: what a store writes, with the first guard, when the tenant has none. */
   fresh(): string {
-    return this.wrap(newDataKey());
+    return this.wrap(newDataKey(), '2');
   }
 
   /**
@@ -44,16 +52,36 @@ export class WrappedDataKey {
    * before data keys still open. Unwrapped once per stored text.
    */
   boxOf(stored: string): SecretBox {
-    if (this.opened?.stored !== stored) {
-      this.opened = { stored, box: SecretBox.forDataKey(this.unwrap(stored), this.master) };
-    }
-    return this.opened.box;
+    return this.opening(stored).box;
   }
 
-  /** The stored key wrapped with the current master key, or undefined when it already is. */
+  /** Which release wrapped the stored key: '1' before guards, '2' with one. */
+  generationOf(stored: string): KeyGeneration {
+    return this.opening(stored).generation;
+  }
+
+  /**
+   * The same data key wrapped as made with a guard ('2'), for the write that
+   * seals a pre-guard tenant's first guard (`GuardUpgrade`): the records and
+   * the guard it sealed open as before, since the key itself is unchanged.
+   */
+  upgraded(stored: string): string {
+    return this.wrap(this.unwrap(stored).key, '2');
+  }
+
+  /** The stored key wrapped with the current master key (same generation), or undefined when it already is. */
   rewrapped(stored: string): string | undefined {
     if ((JSON.parse(stored) as Wrapped).kid === this.master.keyId) return undefined;
-    return this.wrap(this.unwrap(stored));
+    const { key, generation } = this.unwrap(stored);
+    return this.wrap(key, generation);
+  }
+
+  private opening(stored: string): { box: SecretBox; generation: KeyGeneration } {
+    if (this.opened?.stored !== stored) {
+      const { key, generation } = this.unwrap(stored);
+      this.opened = { stored, box: SecretBox.forDataKey(key, this.master), generation };
+    }
+    return this.opened;
   }
 
   /** Forgets the unwrapped key: after the store destroyed it. */
@@ -61,8 +89,8 @@ export class WrappedDataKey {
     this.opened = undefined;
   }
 
-  private wrap(dataKey: Buffer): string {
-    const sealed = this.master.seal(dataKey.toString('base64'), this.context, this.binding);
+  private wrap(dataKey: Buffer, generation: KeyGeneration): string {
+    const sealed = this.master.seal(dataKey.toString('base64'), this.context, this.binding(generation));
     return JSON.stringify({ kid: sealed.kid, data: sealed.data } satisfies Wrapped);
   }
 
@@ -70,7 +98,7 @@ export class WrappedDataKey {
    * @throws EncryptionKeyError `wrong` when no master key we hold wrapped it.
    * @throws TamperedRecordError `altered` when it is not a key wrapped for this tenant.
    */
-  private unwrap(stored: string): Buffer {
+  private unwrap(stored: string): { key: Buffer; generation: KeyGeneration } {
     let wrapped: Wrapped;
     try {
       wrapped = JSON.parse(stored) as Wrapped;
@@ -78,15 +106,21 @@ export class WrappedDataKey {
       wrapped = { kid: '', data: '' };
     }
     if (!this.master.holds(wrapped.kid)) {
-      if (wrapped.kid) this.master.open(wrapped, this.context, this.binding);
+      if (wrapped.kid) this.master.open(wrapped, this.context, this.binding('2'));
       throw this.tampered();
     }
-    try {
-      return Buffer.from(this.master.open(wrapped, this.context, this.binding), 'base64');
-    } catch (error) {
-      if (error instanceof EncryptionKeyError) throw this.tampered(error);
-      throw error;
+    let failure: unknown;
+    // Newest first: a key made with a guard must never open as one made before guards.
+    for (const generation of ['2', '1'] as const) {
+      try {
+        const text = this.master.open(wrapped, this.context, this.binding(generation));
+        return { key: Buffer.from(text, 'base64'), generation };
+      } catch (error) {
+        if (!(error instanceof EncryptionKeyError)) throw error;
+        failure = error;
+      }
     }
+    throw this.tampered(failure);
   }
 
   private tampered(cause?: unknown): TamperedRecordError {

@@ -17,8 +17,9 @@ import { INITIALIZE, postMcp } from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
 import { asSuperuser, ownMigratedDatabase, postgresSuiteEnabled } from '../../support/test-postgres.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
+import { asPreGuardKey, wrappedAs } from './pre-guard-key.js';
 import { type Captured, postgresWriter, redisWriter, type StoreWriter } from './store-writer.js';
-import { A, B, seedTwoTenants } from './two-tenants.js';
+import { A, A_TOKEN, B, seedTwoTenants } from './two-tenants.js';
 
 const KEY_TEXT = 'store-writer-suite-token-key-0123456789abcdef';
 useCliHome('toolsteps-store-writer-', { scope: 'all', env: ['TOOLSTEPS_TOKEN_KEY'] });
@@ -61,8 +62,12 @@ interface Backend {
   writer: StoreWriter;
   /** Sets a's limits the way the store kept them in plain before they were sealed, as a writer would. */
   raiseLimits(): Promise<void>;
-  /** Leaves a's data key without a guard, as a toolsteps before guards left every tenant. */
+  /** Deletes a's guard, as a writer would. */
   dropGuard(): Promise<void>;
+  /** Leaves a as a toolsteps before guards left it: its data key wrapped as '1' (same key, same records), no guard. */
+  preGuard(): Promise<void>;
+  /** a's raw wrapped data key, which binding it opens under, and whether it has a guard. */
+  stored(): Promise<{ generation: string; guarded: boolean }>;
   /** `toolsteps connections rekey` on a store of its own. */
   rekey(): Promise<unknown>;
 }
@@ -135,13 +140,64 @@ function writerSuite(name: string, enabled: boolean, open: () => Promise<Backend
       await writer.replay(A, after);
     });
 
-    it('a data key an earlier toolsteps made has no guard: its tokens are refused until rekey seals a first one', async () => {
+    it('a tenant an earlier toolsteps left (pre-guard data key, no guard) is upgraded by its first read: its tokens work with no operator step', async () => {
       const held = await token(A);
-      await backend.dropGuard();
+      await backend.preGuard();
+      expect(await backend.stored()).toEqual({ generation: '1', guarded: false });
+      const stores = await backend.second();
+      expect(await statusOf(await serve(stores), held.token)).toBe(200);
+      expect(await backend.stored()).toEqual({ generation: '2', guarded: true });
+      // The same data key: a's records open as before, and its guard works as any other.
+      expect((await stores.forTenant(A).connections.get('support'))?.secrets).toMatchObject({
+        accessToken: A_TOKEN,
+      });
+      expect(await stores.forTenant(A).limits.get()).toEqual({});
+      await stores.revocations.revoke(A, held.id, hour());
       expect(await statusOf(await serve(await backend.second()), held.token)).toBe(401);
-      await backend.rekey();
+    });
+
+    it('two processes upgrading the same tenant at once converge on one guard', async () => {
+      await backend.preGuard();
+      const [one, two] = [await backend.second(), await backend.second()];
+      const reads = [one, two, one, two, one, two].map((stores) => stores.revocations.isRevoked(A, 'none'));
+      expect(await Promise.all(reads)).toEqual([false, false, false, false, false, false]);
+      expect(await backend.stored()).toEqual({ generation: '2', guarded: true });
+      const revoked = await token(A);
+      await one.revocations.revoke(A, revoked.id, hour());
+      expect(await two.revocations.isRevoked(A, revoked.id)).toBe(true);
+      await two.forTenant(A).limits.set({ callsPerMinute: 7 });
+      expect(await one.forTenant(A).limits.get()).toEqual({ callsPerMinute: 7 });
+    });
+
+    it('after the upgrade a deleted guard is refused, and so is the pre-upgrade key put back with the guard deleted', async () => {
+      const { writer } = backend;
+      const held = await token(A);
+      await backend.preGuard();
+      const preUpgrade = await writer.capture(A);
+      const server = await serve(await backend.second());
+      expect(await statusOf(server, held.token)).toBe(200);
+      const upgraded = await writer.capture(A);
+      await backend.dropGuard();
+      expect(await statusOf(server, held.token)).toBe(401);
+      expect(await statusOf(await serve(await backend.second()), held.token)).toBe(401);
+      await writer.replay(A, upgraded);
+      expect(await statusOf(server, held.token)).toBe(200);
+      // The rollback of the data key: refused by a process that saw the upgraded key.
+      await writer.replay(A, preUpgrade);
+      expect(await backend.stored()).toEqual({ generation: '1', guarded: false });
+      for (let attempt = 0; attempt < 3; attempt += 1) expect(await statusOf(server, held.token)).toBe(401);
+      await writer.replay(A, upgraded);
+    });
+
+    it('connections rekey upgrades a pre-guard tenant too, and leaves a deleted guard refused', async () => {
+      const held = await token(A);
+      await backend.preGuard();
+      expect(await backend.rekey()).toMatchObject({ guardsMade: 1 });
+      expect(await backend.stored()).toEqual({ generation: '2', guarded: true });
       expect(await statusOf(await serve(await backend.second()), held.token)).toBe(200);
-      expect(await (await backend.second()).forTenant(A).limits.get()).toEqual({});
+      await backend.dropGuard();
+      expect(await backend.rekey()).toMatchObject({ guardsMade: 0 });
+      expect(await statusOf(await serve(await backend.second()), held.token)).toBe(401);
     });
   });
 }
@@ -174,6 +230,25 @@ writerSuite('Redis', await redisSuiteEnabled(REDIS_URL), async () => {
       await client.del(`${prefix}:t:${A}:guard:tenant`);
       client.disconnect();
     },
+    preGuard: async () => {
+      const client = new Redis(REDIS_URL);
+      const key = `${prefix}:t:${A}:datakey:current`;
+      await client.set(key, asPreGuardKey(box, `${prefix}:t:${A}`, A, (await client.get(key)) as string));
+      await client.del(`${prefix}:t:${A}:guard:tenant`);
+      client.disconnect();
+    },
+    stored: async () => {
+      const client = new Redis(REDIS_URL);
+      const [wrapped, guard] = await client.mget(
+        `${prefix}:t:${A}:datakey:current`,
+        `${prefix}:t:${A}:guard:tenant`,
+      );
+      client.disconnect();
+      return {
+        generation: wrappedAs(box, `${prefix}:t:${A}`, A, wrapped as string),
+        guarded: guard !== null,
+      };
+    },
     rekey: async () => new RedisTenantStores(await coordinator(), box).rekey(),
   };
 });
@@ -203,9 +278,36 @@ writerSuite('Postgres', await postgresSuiteEnabled(), async () => {
     dropGuard: async () => {
       await asSuperuser(database.name, 'DELETE FROM toolsteps.tenant_guards WHERE tenant = $1', [A]);
     },
+    preGuard: async () => {
+      const wrapped = await postgresWrapped(database.name);
+      await asSuperuser(database.name, 'UPDATE toolsteps.data_keys SET wrapped = $2 WHERE tenant = $1', [
+        A,
+        asPreGuardKey(box, 'postgres:toolsteps', A, wrapped),
+      ]);
+      await asSuperuser(database.name, 'DELETE FROM toolsteps.tenant_guards WHERE tenant = $1', [A]);
+    },
+    stored: async () => {
+      const { rows } = await asSuperuser<{ n: number }>(
+        database.name,
+        'SELECT count(*)::int AS n FROM toolsteps.tenant_guards WHERE tenant = $1',
+        [A],
+      );
+      const wrapped = await postgresWrapped(database.name);
+      return { generation: wrappedAs(box, 'postgres:toolsteps', A, wrapped), guarded: rows[0]?.n === 1 };
+    },
     rekey: async () => (await open()).rekey(),
   };
 });
+
+/** Tenant a's wrapped data key in the database, as its superuser reads it. */
+async function postgresWrapped(database: string): Promise<string> {
+  const { rows } = await asSuperuser<{ wrapped: string }>(
+    database,
+    'SELECT wrapped FROM toolsteps.data_keys WHERE tenant = $1',
+    [A],
+  );
+  return rows[0]?.wrapped as string;
+}
 
 afterAll(async () => {
   for (const close of closing.reverse()) await close().catch(() => undefined);
