@@ -5,7 +5,7 @@ import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
 import type { SubscriptionRemoval } from '../triggers/remove-at-provider.js';
 import { TriggerSubscriptions } from '../triggers/trigger-subscriptions.js';
-import { parseTenantId, type TenantId } from './tenant-id.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from './tenant-id.js';
 import type { TenantStores, TenantSummary } from './tenant-stores.js';
 
 /** What erasing a tenant needs: its stores, and a runtime and registry to remove its webhooks at the providers first. */
@@ -50,13 +50,9 @@ export interface TenantErasure {
 export async function eraseTenant(options: TenantErasureOptions): Promise<TenantErasure> {
   const tenant = parseTenantId(options.tenant);
   const { tenantStores } = options;
-  // The trail is looked up at the append: after an erasure, the tenant's fresh trail opens with its record.
-  const audit = {
-    now: Date.now,
-    get trail() {
-      return tenantStores.forTenant(tenant).audit;
-    },
-  };
+  // The record goes to the deployment's own trail (the default tenant's): the erased tenant keeps
+  // nothing, not even a trail that says it was erased, and its id names the target.
+  const audit = { now: Date.now, trail: tenantStores.forTenant(DEFAULT_TENANT).audit };
   const entry = { action: 'tenant.erase' as const, target: tenant, caller: options.caller ?? 'library' };
   return auditedWrite(audit, entry, () => erase(tenant, options));
 }

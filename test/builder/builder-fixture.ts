@@ -7,6 +7,7 @@ import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js
 import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
 import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
 import { createRegistry } from '../../steps/index.js';
+import { CookieJar } from '../support/cookie-jar.js';
 
 /** The page origin the tests' builder server allows. */
 export const PAGE_ORIGIN = 'https://builder.example';
@@ -63,7 +64,7 @@ export async function openBuilderWorld(
     allowedOrigins: [PAGE_ORIGIN],
     ...serverOptions,
   });
-  const jar = new Map<string, string>();
+  const jar = new CookieJar();
   const token: BuilderWorld['token'] = (tenant = 'acme', settings = {}) =>
     tokens.mint(parseTenantId(tenant), { ttlMs: settings.ttlMs ?? 60_000, ...settings });
   const defaultToken = token();
@@ -81,7 +82,7 @@ export async function openBuilderWorld(
         : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
       redirect: 'manual',
     }).then((response) => {
-      keepCookies(jar, response);
+      jar.keep(response);
       return response;
     });
   };
@@ -92,7 +93,7 @@ export async function openBuilderWorld(
     tokens,
     token,
     api,
-    cookies: () => [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+    cookies: () => jar.header(),
     json: async (path, init) => {
       const response = await api(path, init);
       return { status: response.status, body: await response.json() };
@@ -107,17 +108,6 @@ export async function openBuilderWorld(
 /** One tenant's view of the world's stores. */
 export function storesOf(world: BuilderWorld, tenant = 'acme') {
   return world.tenants.forTenant(parseTenantId(tenant) as TenantId);
-}
-
-/** Keeps the cookies an answer sets, as a browser would (a `Max-Age=0` one is forgotten). */
-function keepCookies(jar: Map<string, string>, response: Response): void {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair = '', ...attributes] = line.split(';');
-    const at = pair.indexOf('=');
-    const name = pair.slice(0, at).trim();
-    if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))) jar.delete(name);
-    else jar.set(name, pair.slice(at + 1).trim());
-  }
 }
 
 /** The provider's allow screen, answered: where it sends the browser back (the callback with state and code). */

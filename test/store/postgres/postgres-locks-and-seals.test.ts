@@ -33,10 +33,18 @@ describe.skipIf(!enabled)('Postgres connection locks and sealed rows (Postgres)'
   /** The first worker takes the lock on `shared` and holds it until `release` is called. */
   async function holdTheLock() {
     let release!: () => void;
-    const holding = suite.stores
-      .forTenant(DEFAULT_TENANT)
-      .connections.withConnectionLock('shared', () => new Promise<void>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let entered!: () => void;
+    // Waits until the holder is inside the lock, however busy the machine (a fixed pause was not always enough).
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const holding = suite.stores.forTenant(DEFAULT_TENANT).connections.withConnectionLock(
+      'shared',
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          entered();
+        }),
+    );
+    await inside;
     return { holding, release };
   }
 
