@@ -19,8 +19,10 @@ export class ForwardTarget {
   private constructor(url: URL) {
     this.#url = url.href;
     const values = [...url.searchParams.values()];
+    // Not the whole href: its origin is what `redacted` shows on purpose, and a
+    // shown origin before `…` would read as a cut prefix of the href (redacted
+    // whole). The parts that may carry a token are each named instead.
     this.#parts = [
-      url.href,
       url.search.slice(1),
       `${url.pathname}${url.search}`,
       url.password,
