@@ -62,6 +62,7 @@ export const tokenClaimsSchema = z
       .strict(),
   })
   .strict();
+/** The claims of a scoped token once checked: `tokenClaimsSchema`'s output. */
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
 /**

@@ -102,6 +102,7 @@ export class TokenKeys {
     return `TokenKeys(${[...this.#byId.keys()].join(', ')})`;
   }
 
+  /** What `console.log` and `util.inspect` show: the ids only, as `toJSON`. */
   [inspect.custom](): string {
     return this.toJSON();
   }

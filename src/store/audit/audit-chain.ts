@@ -57,11 +57,13 @@ export class AuditSeal {
     return this.box.checkMac(envelope.k, text, 'audit-record', envelope.m) ? record.data : undefined;
   }
 
+  /** The signed head naming `last` as the trail's newest link: what tells a trail cut at its end. */
   head(last: { n: number; m: string }): AuditHead {
     const { kid, mac } = this.box.mac(`${this.tenant}\0${last.n}\0${last.m}`, 'audit-head');
     return { n: last.n, m: last.m, k: kid, h: mac };
   }
 
+  /** Whether a stored head was signed with our keys for this tenant, as it stands. */
   headHolds(head: AuditHead): boolean {
     return this.box.checkMac(head.k, `${this.tenant}\0${head.n}\0${head.m}`, 'audit-head', head.h);
   }
