@@ -6,6 +6,8 @@ const reportFile = process.env.TOOLSTEPS_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Compiles and bundles once what a dozen files run as child processes (see the file).
+    globalSetup: ['test/support/global-setup.ts'],
     // Sandbox tests bind loopback ports; two workers match the 2-core machine.
     maxWorkers: 2,
     testTimeout: 20_000,
