@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { candidatePaths, isPlaceholder, namedInDescription, readTreeMap } from '../support/tree-map.js';
+
+/**
+ * ARCHITECTURE.md's tree map is the newcomer's first picture of the house,
+ * so it may not drift from the tree: every folder and file it names exists
+ * (names in its descriptions too, from the entry's folder, one above it,
+ * or the repository's root), and every folder of the repository's top and of src/
+ * has an entry. A folder that moves, appears or goes away fails here until
+ * the map says so.
+ */
+
+const entries = readTreeMap('ARCHITECTURE.md', '## The tree');
+const named = new Set(entries.flatMap((entry) => entry.paths));
+
+/** Built, installed or hidden: not the house's own folders. */
+const NOT_THE_HOUSE = new Set(['node_modules', 'dist']);
+
+function folders(parent: string): string[] {
+  return readdirSync(parent || '.', { withFileTypes: true })
+    .filter((item) => item.isDirectory() && !item.name.startsWith('.') && !NOT_THE_HOUSE.has(item.name))
+    .map((item) => `${parent}${item.name}/`);
+}
+
+function exists(repositoryPath: string): boolean {
+  if (!existsSync(repositoryPath)) return false;
+  return repositoryPath.endsWith('/') === statSync(repositoryPath).isDirectory();
+}
+
+describe('ARCHITECTURE.md, the tree', () => {
+  it('reads the map', () => {
+    expect(entries.length).toBeGreaterThan(20);
+    expect([...named]).toEqual(expect.arrayContaining(['src/', 'src/kit/', 'steps/index.ts', 'test/']));
+  });
+
+  it('names only folders and files that exist', () => {
+    const missing = entries.flatMap((entry) =>
+      entry.paths
+        .filter((name) => !isPlaceholder(name) && !exists(name))
+        .map((name) => `line ${entry.line}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('names in its descriptions only folders and files that exist', () => {
+    const missing: string[] = [];
+    for (const entry of entries) {
+      for (const owner of entry.paths.filter((name) => !isPlaceholder(name))) {
+        for (const name of namedInDescription(entry.description)) {
+          if (name.startsWith('dist/')) continue; // built, not kept
+          if (!candidatePaths(owner, name).some(exists)) missing.push(`line ${entry.line}: ${name}`);
+        }
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('has an entry for every folder at the top of the repository', () => {
+    expect(folders('').filter((folder) => !named.has(folder))).toEqual([]);
+  });
+
+  it('has an entry for every folder of src/', () => {
+    expect(folders('src/').filter((folder) => !named.has(folder))).toEqual([]);
+  });
+});
