@@ -6,9 +6,10 @@ import { candidatePaths, isPlaceholder, namedInDescription, readTreeMap } from '
  * ARCHITECTURE.md's tree map is the newcomer's first picture of the house,
  * so it may not drift from the tree: every folder and file it names exists
  * (names in its descriptions too, from the entry's folder, one above it,
- * or the repository's root), and every folder of the repository's top and of src/
- * has an entry. A folder that moves, appears or goes away fails here until
- * the map says so.
+ * or the repository's root); every folder of the repository's top and of
+ * src/ has an entry, and every folder inside one of src/'s is named, as an
+ * entry or in a description. A folder that moves, appears or goes away
+ * fails here until the map says so.
  */
 
 const entries = readTreeMap('ARCHITECTURE.md', '## The tree');
@@ -62,5 +63,17 @@ describe('ARCHITECTURE.md, the tree', () => {
 
   it('has an entry for every folder of src/', () => {
     expect(folders('src/').filter((folder) => !named.has(folder))).toEqual([]);
+  });
+
+  it("names every folder one level deeper in src/, as an entry or in its folder's description", () => {
+    const mentioned = new Set(
+      entries.flatMap((entry) =>
+        entry.paths.flatMap((owner) =>
+          namedInDescription(entry.description).flatMap((name) => candidatePaths(owner, name).filter(exists)),
+        ),
+      ),
+    );
+    const deeper = folders('src/').flatMap((folder) => folders(folder));
+    expect(deeper.filter((folder) => !named.has(folder) && !mentioned.has(folder))).toEqual([]);
   });
 });
