@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SRC_LAYERS } from '../support/src-layers.js';
 import { candidatePaths, isPlaceholder, namedInDescription, readTreeMap } from '../support/tree-map.js';
 
 /**
@@ -75,5 +76,45 @@ describe('ARCHITECTURE.md, the tree', () => {
     );
     const deeper = folders('src/').flatMap((folder) => folders(folder));
     expect(deeper.filter((folder) => !named.has(folder) && !mentioned.has(folder))).toEqual([]);
+  });
+});
+
+/** The rows of the table under `heading` in ARCHITECTURE.md, as cells. */
+function tableUnder(heading: string): string[][] {
+  const text = readFileSync('ARCHITECTURE.md', 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  const next = text.indexOf('\n## ', start + 1);
+  const lines = text.slice(start, next < 0 ? undefined : next).split('\n');
+  return lines
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+}
+
+const layerOf = (name: string) => SRC_LAYERS.findIndex((layer) => layer.includes(name));
+
+describe('ARCHITECTURE.md, Inside src/', () => {
+  it("its table is the house rules' layers, lowest first, numbered", () => {
+    const rows = tableUnder('## Inside src/');
+    const layers = rows.map(([, folders = '']) =>
+      [...folders.matchAll(/`([^`]+)`/g)].map((match) => (match[1] ?? '').replace(/\/$/, '')),
+    );
+    expect(layers).toEqual(SRC_LAYERS);
+    expect(rows.map(([number]) => number)).toEqual(SRC_LAYERS.map((_, index) => String(index + 1)));
+  });
+
+  it("the tree map lists src/'s folders in the same order, from the bottom", () => {
+    const listed = entries
+      .flatMap((entry) => entry.paths)
+      .filter((name) => /^src\/[^/]+\/?$/.test(name))
+      .map((name) => name.slice('src/'.length).replace(/\/$/, ''));
+    const order = listed.map(layerOf);
+    expect(listed.filter((name) => layerOf(name) < 0)).toEqual([]);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 });
