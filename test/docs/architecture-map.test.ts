@@ -98,14 +98,29 @@ function tableUnder(heading: string): string[][] {
 
 const layerOf = (name: string) => SRC_LAYERS.findIndex((layer) => layer.includes(name));
 
+/**
+ * The layers a row of the table names: `4 | mapping/ peers/ disk/` is one
+ * layer of three folders, `14-16 | agents/, then mcp/, then builder/` three
+ * layers of one, `top | index.ts` the last.
+ */
+function layersOfRow([number = '', folders = '']: string[]): { numbers: number[]; layers: string[][] } {
+  const names = [...folders.matchAll(/`([^`]+)`/g)].map((match) => (match[1] ?? '').replace(/\/$/, ''));
+  const span = /^(\d+)-(\d+)$/.exec(number);
+  if (!span) return { numbers: number === 'top' ? [] : [Number(number)], layers: [names] };
+  const [first, last] = [Number(span[1]), Number(span[2])];
+  return {
+    numbers: Array.from({ length: last - first + 1 }, (_, index) => first + index),
+    layers: names.map((name) => [name]),
+  };
+}
+
 describe('ARCHITECTURE.md, Inside src/', () => {
-  it("its table is the house rules' layers, lowest first, numbered", () => {
-    const rows = tableUnder('## Inside src/');
-    const layers = rows.map(([, folders = '']) =>
-      [...folders.matchAll(/`([^`]+)`/g)].map((match) => (match[1] ?? '').replace(/\/$/, '')),
-    );
-    expect(layers).toEqual(SRC_LAYERS);
-    expect(rows.map(([number]) => number)).toEqual(SRC_LAYERS.map((_, index) => String(index + 1)));
+  it("its table is the house rules' layers, lowest first, numbered in order", () => {
+    const rows = tableUnder('## Inside src/: folders in layers').map(layersOfRow);
+    expect(rows.flatMap((row) => row.layers)).toEqual(SRC_LAYERS);
+    const numbers = rows.flatMap((row) => row.numbers);
+    expect(numbers).toEqual(numbers.map((_, index) => index + 1));
+    expect(rows.at(-1)?.layers).toEqual([['index.ts']]);
   });
 
   it("the tree map lists src/'s folders in the same order, from the bottom", () => {
