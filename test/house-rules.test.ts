@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { SRC_LAYERS } from './support/src-layers.js';
 
 /**
  * The rules of the house (DESIGN.md, "Layout" and "Conventions") as checks,
@@ -93,6 +94,10 @@ function importCircles(files: string[]): string[][] {
   return circles;
 }
 
+/** The part of src/ a path is in: its folder, or the loose file's name. */
+const srcPartOf = (file: string) => path.relative('src', file).split(/[/\\]/)[0] ?? '';
+const srcLayerOf = (part: string) => SRC_LAYERS.findIndex((layer) => layer.includes(part));
+
 describe('house rules', () => {
   it('no layer imports from a layer above it: src < sandbox, steps < cli', () => {
     const crossings = houseFiles.flatMap((file) => {
@@ -121,6 +126,21 @@ describe('house rules', () => {
       }
     }
     expect(reaching).toEqual([]);
+  });
+
+  it("src/'s folders import only folders of lower layers (the table above; type imports count)", () => {
+    const unplaced = readdirSync('src').filter((part) => srcLayerOf(part) < 0);
+    expect(unplaced, 'every folder and loose file of src/ has a layer').toEqual([]);
+    const upward = sourceFiles('src').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => {
+          const from = srcPartOf(file);
+          const to = srcPartOf(target);
+          return from !== to && srcLayerOf(to) >= srcLayerOf(from);
+        })
+        .map((target) => `${file} (${srcPartOf(file)}) imports ${target} (${srcPartOf(target)})`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('the house has no circle of imports (type imports count: they are part of the drawing)', () => {

@@ -1,4 +1,4 @@
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
 import type { AnyStep } from '../step/define-step.js';
 
 /** What search reads of a step or a trigger; any id, since trigger ids are plain strings. */
@@ -100,7 +100,8 @@ const collationKey = (id: string) => id.replaceAll('_', '\u0001').replaceAll('.'
 /**
  * `a.localeCompare(b)` for ids: the same order, but ids of lower-case
  * letters, digits, `_` and `.` (every step and trigger id) are compared
- * without ICU's collator, whose first use costs a cold `search` 6-45 ms.
+ * without ICU's collator, whose first use is a large part of a cold
+ * `search` (docs/benchmarks.md, "Figures behind the code").
  */
 export function compareIds(a: string, b: string): number {
   if (!ID_CHARACTERS.test(a) || !ID_CHARACTERS.test(b)) return a.localeCompare(b);

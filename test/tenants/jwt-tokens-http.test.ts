@@ -5,19 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMcpHttpServer, serveMcpHttp } from '../../src/agents/mcp/serve-mcp.js';
 import { eitherTokenVerifier } from '../../src/builder/scoped-token-verifier.js';
 import { SessionTokens } from '../../src/builder/session-tokens.js';
+import { type RunningMcpHttpServer, serveMcpHttp } from '../../src/mcp/transports/serve-mcp.js';
+import { parseTenantId } from '../../src/model/tenant-id.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId } from '../../src/tenants/tenant-id.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
+import { MemoryTokenRevocations } from '../../src/store/memory/memory-token-revocations.js';
 import { TokenKey } from '../../src/tenants/token-key.js';
 import { TokenKeys } from '../../src/tenants/token-keys.js';
-import { MemoryTokenRevocations } from '../../src/tenants/token-revocations.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 import { createRegistry } from '../../steps/index.js';
-import { INITIALIZE, postMcp } from '../agents/mcp/mcp-http-fixture.js';
 import { type BuilderWorld, openBuilderWorld } from '../builder/builder-fixture.js';
+import { INITIALIZE, postMcp } from '../mcp/mcp-http-fixture.js';
 
 /**
  * Scoped tokens as an embedder's backend mints them, against real servers

@@ -1,17 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpTokenAccess } from '../../../src/agents/mcp/mcp-grant.js';
-import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import type { McpTokenAccess } from '../../../src/mcp/tools/mcp-grant.js';
+import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
+import { DEFAULT_TENANT } from '../../../src/model/tenant-id.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
-import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
+import { FileTenantStores } from '../../../src/store/files/file-tenant-stores.js';
 import { TokenKey } from '../../../src/tenants/token-key.js';
 import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
-import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
-import { connectHttp, INITIALIZE, LIST_TOOLS, postMcp } from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
+import { callText, errorOf } from '../../mcp/mcp-child.js';
+import { connectHttp, INITIALIZE, LIST_TOOLS, postMcp } from '../../mcp/mcp-http-fixture.js';
 import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 
 const KEY_TEXT = 'isolation-suite-token-key-0123456789abcdef';
