@@ -16,12 +16,12 @@ const SLOW_FIRST = [
   'test/coordination/many-workers-refresh.test.ts',
   'test/coordination/many-workers-quota.test.ts',
   'test/cli/code-cache.test.ts',
-  'test/agents/mcp/mcp-token.test.ts',
+  'test/mcp/mcp-token.test.ts',
   'test/cli/listen-flood.test.ts',
   'test/ui/reference-builder.test.ts',
   'test/cli/cli-redis-stores.test.ts',
   'test/ui/sign-in-browser.test.ts',
-  'test/agents/mcp/mcp-catalogue.test.ts',
+  'test/mcp/mcp-catalogue.test.ts',
   'test/coordination/redis-errors.test.ts',
 ];
 
