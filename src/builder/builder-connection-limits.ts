@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { InputError } from '../errors/index.js';
-import { ConnectionGuard } from '../http/connection-guard.js';
-import { serverTimeoutOptions } from '../http/server-timeouts.js';
+import { ConnectionGuard } from '../server/connection-guard.js';
+import { serverTimeoutOptions } from '../server/server-timeouts.js';
 import { definedOnly } from '../values/defined-only.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from '../clock.js';
-import { packageVersion } from '../files/package-root.js';
+import { packageVersion } from '../disk/package-root.js';
 import { requestTarget } from '../http/request-target.js';
+import { systemClock } from '../model/clock.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import type { RouteId } from './api-contract.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';

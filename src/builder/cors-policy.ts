@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { isLoopbackHost } from '../agents/mcp/http-guard.js';
+import { isLoopbackHost } from '../server/http-guard.js';
 import { ApiRefusal } from './api-refusal.js';
 
 /**

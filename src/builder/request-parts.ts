@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type * as z from 'zod';
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { InputError } from '../errors/index.js';
-import { fieldIssues, listIssues } from '../runtime/field-issues.js';
 import { ApiRefusal } from './api-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { RouteSpec } from './route-spec.js';

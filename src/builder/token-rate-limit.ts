@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../clock.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import { ApiRefusal } from './api-refusal.js';
 
 export interface TokenRateLimitOptions {
