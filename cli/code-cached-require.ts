@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
-/** A cache file larger than this is not ours (the command tree's is under 1 MB): it is not read. */
+/** A cache file larger than this is not ours (the command tree's is many times smaller): it is not read. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Another build's cache files untouched this long are deleted when a new one is written. */
@@ -112,8 +112,9 @@ function sourceHash(source: Buffer): string {
  * `require(filename)` for one CommonJS file, compiled through V8's code
  * cache: the bytecode of every function the previous run of the same command
  * compiled is read back instead of parsing and compiling the source again.
- * For the CLI's command tree (1.3 MB) that is most of what a one-shot
- * command spends before its own work. Node 22 has this built in
+ * For the CLI's command tree, one large file, that is most of what a
+ * one-shot command spends before its own work (docs/benchmarks.md,
+ * "Figures behind the code"). Node 22 has this built in
  * (`module.enableCompileCache`); Node 20 has only `vm.Script`'s cachedData,
  * which is what this uses on every version.
  *
@@ -141,7 +142,7 @@ export function requireWithCodeCache(filename: string, cache: CodeCacheFolder | 
   const script = new vm.Script(wrapped, { filename, ...(cachedData ? { cachedData } : {}) });
   if (stored === undefined) {
     // First run: only an empty file that says the command was seen. Serialising the cache
-    // (700 KB of code) is a cost a command run once never earns back; V8 in browsers waits
+    // of the whole tree is a cost a command run once never earns back; V8 in browsers waits
     // for a script's second load the same way.
     process.once('exit', () => writeCache(cache, file, Buffer.alloc(0)));
   } else if (!cachedData || script.cachedDataRejected) {

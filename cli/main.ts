@@ -12,7 +12,7 @@ import { plainSearch } from './plain-search.js';
 async function main(argv: string[]): Promise<number | undefined> {
   const search = plainSearch(argv);
   // `--version` alone is what scripts and install checks run most: answer it from
-  // package.json before loading commander and the command tree (a third of a cold start).
+  // package.json before loading commander and the command tree, most of what a cold start adds to Node's own.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     const { packageVersion } = await import('../src/disk/package-root.js');
     process.stdout.write(`${packageVersion()}\n`);

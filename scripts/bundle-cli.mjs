@@ -4,8 +4,8 @@
 // requires for anything but `--version` and a plain `search`.
 //
 // Why: a cold `toolsteps run` spent most of its start in Node's ES module
-// loader, resolving, reading and compiling some 220 files one by one (about a
-// hundred of them zod's locales, which every zod entry point loads). In one
+// loader, resolving, reading and compiling hundreds of files one by one (many
+// of them zod's locales, which every zod entry point loads). In one
 // file, esbuild drops what the CLI never calls (most of zod), and a CommonJS
 // file skips the ES module loader altogether, whose own start (its internal
 // modules, resolution, package scope lookups) comes before any of our code

@@ -4,7 +4,7 @@
 // fails when the committed copy is stale.
 import { writeFileSync } from 'node:fs';
 import { builderOpenApiDocument } from '../dist/src/builder/openapi-document.js';
-import { packageVersion } from '../dist/src/files/package-root.js';
+import { packageVersion } from '../dist/src/disk/package-root.js';
 
 writeFileSync(
   'builder-openapi.json',

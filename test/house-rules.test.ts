@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { SRC_LAYERS } from './support/src-layers.js';
 
 /**
  * The rules of the house (DESIGN.md, "Layout" and "Conventions") as checks,
@@ -92,32 +93,6 @@ function importCircles(files: string[]): string[][] {
   for (const file of files) if (!order.has(file)) visit(file);
   return circles;
 }
-
-/**
- * src/'s folders in layers, lowest first (ARCHITECTURE.md, "Inside src/"): a
- * folder imports only folders of lower layers, type imports included, and
- * folders of one layer never import each other. `index.ts`, the public API,
- * is the top.
- */
-const SRC_LAYERS: readonly (readonly string[])[] = [
-  ['values'],
-  ['errors'],
-  ['model'],
-  ['mapping', 'peers', 'disk'],
-  ['http'],
-  ['server'],
-  ['store'],
-  ['step'],
-  ['connection', 'coordination'],
-  ['runtime'],
-  ['options', 'triggers'],
-  ['tenants', 'catalog'],
-  ['kit'],
-  ['agents'],
-  ['mcp'],
-  ['builder'],
-  ['index.ts'],
-];
 
 /** The part of src/ a path is in: its folder, or the loose file's name. */
 const srcPartOf = (file: string) => path.relative('src', file).split(/[/\\]/)[0] ?? '';

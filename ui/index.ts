@@ -17,12 +17,12 @@ import { ToolstepsStepSearch } from './elements/step-search.js';
 import { ToolstepsTriggerSetup } from './elements/trigger-setup.js';
 import { ToolstepsVariableMapper } from './elements/variable-mapper.js';
 
-export { ApiError, type FieldProblem } from './kit/api-error.js';
-export type * from './kit/api-types.js';
-export { BuilderClient, type BuilderClientOptions, configure } from './kit/builder-client.js';
-export type { ToolstepsEventMap } from './kit/events.js';
+export { ApiError, type FieldProblem } from './client/api-error.js';
+export type * from './client/api-types.js';
+export { BuilderClient, type BuilderClientOptions, configure } from './client/builder-client.js';
+export type { ToolstepsEventMap } from './dom/events.js';
 /** A value shaped like a JSON Schema: a first sample for the variable mapper before a test has run. */
-export { sampleOf } from './kit/schema-fields.js';
+export { sampleOf } from './forms/schema-fields.js';
 export {
   ToolstepsConnectionPicker,
   ToolstepsStepForm,

@@ -7,6 +7,8 @@
  * @module toolsteps/ui/react
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+import type { BuilderClient } from './client/builder-client.js';
+import type { ToolstepsEventMap } from './dom/events.js';
 import type {
   ToolstepsConnectionPicker,
   ToolstepsStepForm,
@@ -14,8 +16,6 @@ import type {
   ToolstepsTriggerSetup,
   ToolstepsVariableMapper,
 } from './index.js';
-import type { BuilderClient } from './kit/builder-client.js';
-import type { ToolstepsEventMap } from './kit/events.js';
 
 type Listeners = {
   [Name in keyof ToolstepsEventMap as `on${Name}`]?: (event: ToolstepsEventMap[Name]) => void;

@@ -100,7 +100,8 @@ const collationKey = (id: string) => id.replaceAll('_', '\u0001').replaceAll('.'
 /**
  * `a.localeCompare(b)` for ids: the same order, but ids of lower-case
  * letters, digits, `_` and `.` (every step and trigger id) are compared
- * without ICU's collator, whose first use costs a cold `search` 6-45 ms.
+ * without ICU's collator, whose first use is a large part of a cold
+ * `search` (docs/benchmarks.md, "Figures behind the code").
  */
 export function compareIds(a: string, b: string): number {
   if (!ID_CHARACTERS.test(a) || !ID_CHARACTERS.test(b)) return a.localeCompare(b);

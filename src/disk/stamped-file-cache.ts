@@ -20,16 +20,16 @@ function stampOf(stats: BigIntStats): string {
 /**
  * Records read from their files, kept as long as each file's stamp (device,
  * inode, size, modification and change times, in nanoseconds) stays the
- * same. Reading, checking and parsing a record file on every use cost
- * several hundred microseconds of CPU; one `lstat` costs a few. The `lstat`
- * is synchronous on purpose: a stat of a local file takes microseconds,
- * while the promise form costs more CPU in the thread pool hop than the
- * stat itself. Every change is still seen on the next call: a store's own
- * writes rename a new file into place (a new inode and change time), an
- * editor's write in place moves the size or the times, and a file changed
- * within `SETTLE_MS` is never served from here (see above). A link or
- * anything else that is not a regular file goes to `load`, whose refusal
- * (or reading) stands. Callers get a copy; the kept record stays as read.
+ * same. Reading, checking and parsing a record file on every use costs
+ * far more CPU than one `lstat` (docs/benchmarks.md, "Figures behind the
+ * code"). The `lstat` is synchronous on purpose: a stat of a local file
+ * takes microseconds, while the promise form costs more CPU in the thread
+ * pool hop than the stat itself. Every change is still seen on the next
+ * call: a store's own writes rename a new file into place (a new inode and
+ * change time), an editor's write in place moves the size or the times, and
+ * a file changed within `SETTLE_MS` is never served from here (see above).
+ * A link or anything else that is not a regular file goes to `load`, whose
+ * refusal (or reading) stands. Callers get a copy; the kept record stays as read.
  */
 export class StampedFileCache<T> {
   private readonly entries = new Map<string, { stamp: string; record: T }>();

@@ -4,10 +4,11 @@ let loaded: typeof import('json-p3') | undefined;
 
 /**
  * json-p3, the JSONPath engine, required on first use rather than imported:
- * its Node entry is one 150 KB CommonJS file that most invocations never
+ * its Node entry is one large CommonJS file that most invocations never
  * need (their mappings are plain member paths, read without it, see
  * member-path.ts), and an ES import of CommonJS first scans the whole source
- * for export names (20-40 ms of a cold `toolsteps run` when it was imported).
+ * for export names, which was the largest item of a cold `toolsteps run`'s
+ * profile when it was imported (docs/benchmarks.md, "Figures behind the code").
  * Its types can still come from 'json-p3' itself.
  */
 export function jsonP3(): typeof import('json-p3') {

@@ -9,12 +9,13 @@ import { jsonP3 } from './json-p3.js';
  * `RegExp`. A pattern can come from the output itself (`search(@.s, $.p)`),
  * so a provider controls it as much as the mapping's author does; RE2 matches
  * in time linear in the input, so `(a+)+b` cannot stall the process the way
- * it does on a backtracking engine (27 characters took 28 s, synchronously,
- * beyond the reach of any abort signal).
+ * it does on a backtracking engine, where a few dozen characters hold the
+ * event loop for seconds, beyond the reach of any abort signal
+ * (docs/benchmarks.md, "Figures behind the code").
  */
 
 /**
- * RE2JS is 300 KB of JavaScript that only a mapping with `match()` or
+ * RE2JS is a large module that only a mapping with `match()` or
  * `search()` needs: it loads (its CommonJS build, synchronously, since filter
  * functions are synchronous) on the first pattern, not with every mapping.
  */

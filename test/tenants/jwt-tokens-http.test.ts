@@ -16,8 +16,8 @@ import { TokenKey } from '../../src/tenants/token-key.js';
 import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 import { createRegistry } from '../../steps/index.js';
-import { INITIALIZE, postMcp } from '../agents/mcp/mcp-http-fixture.js';
 import { type BuilderWorld, openBuilderWorld } from '../builder/builder-fixture.js';
+import { INITIALIZE, postMcp } from '../mcp/mcp-http-fixture.js';
 
 /**
  * Scoped tokens as an embedder's backend mints them, against real servers

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuilderClient } from '../../ui/kit/builder-client.js';
-import { settledFlow } from '../../ui/kit/connect-flow.js';
+import { BuilderClient } from '../../ui/client/builder-client.js';
+import { settledFlow } from '../../ui/client/connect-flow.js';
 import {
   type BuilderWorld,
   followSignIn,

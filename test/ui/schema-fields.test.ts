@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkField } from '../../ui/kit/field-value.js';
-import { jsonPathOf, variableNameFor } from '../../ui/kit/json-path.js';
-import { fieldsOf, sampleOf } from '../../ui/kit/schema-fields.js';
+import { checkField } from '../../ui/forms/field-value.js';
+import { fieldsOf, sampleOf } from '../../ui/forms/schema-fields.js';
+import { jsonPathOf, variableNameFor } from '../../ui/views/json-path.js';
 
 /**
  * How the kit reads a step's JSON Schema (the manifest's, as the builder API

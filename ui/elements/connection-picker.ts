@@ -1,4 +1,4 @@
-import { pathOf } from '../kit/api-routes.js';
+import { pathOf } from '../client/api-routes.js';
 import type {
   ConnectionsResponse,
   ConnectionView,
@@ -8,11 +8,11 @@ import type {
   ReconnectRequest,
   StartConnectRequest,
   StartConnectResponse,
-} from '../kit/api-types.js';
-import { followRedirect, openSignInWindow, settledFlow, takePendingFlow } from '../kit/connect-flow.js';
-import { ConnectForm } from '../kit/connect-form.js';
-import { h, render, uniqueId } from '../kit/dom.js';
-import { ToolstepsElement } from '../kit/toolsteps-element.js';
+} from '../client/api-types.js';
+import { followRedirect, openSignInWindow, settledFlow, takePendingFlow } from '../client/connect-flow.js';
+import { h, render, uniqueId } from '../dom/dom.js';
+import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { ConnectForm } from '../forms/connect-form.js';
 
 const nameOf = (connection: ConnectionView) => {
   const name = connection.label ?? connection.fields.subdomain ?? connection.id;

@@ -1,18 +1,23 @@
-import { ApiError } from '../kit/api-error.js';
-import { pathOf } from '../kit/api-routes.js';
-import type { OptionsResponse, StepDescription, TestRunRequest, TestRunResponse } from '../kit/api-types.js';
-import { h, render } from '../kit/dom.js';
-import { checkField } from '../kit/field-value.js';
-import { type FormField, plainField } from '../kit/form-field.js';
-import { collectInput } from '../kit/form-input.js';
-import { keptOnRedraw } from '../kit/kept-values.js';
-import { type OptionsField, optionsField } from '../kit/options-field.js';
-import { fieldsOf } from '../kit/schema-fields.js';
-import { showServerProblems } from '../kit/server-problems.js';
-import { showTestResult } from '../kit/test-result-view.js';
-import { ToolstepsElement } from '../kit/toolsteps-element.js';
-import { withVariablePicker } from '../kit/variable-insert.js';
-import { confirmationBox, writeConfirmation } from '../kit/write-confirmation.js';
+import { ApiError } from '../client/api-error.js';
+import { pathOf } from '../client/api-routes.js';
+import type {
+  OptionsResponse,
+  StepDescription,
+  TestRunRequest,
+  TestRunResponse,
+} from '../client/api-types.js';
+import { h, render } from '../dom/dom.js';
+import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { checkField } from '../forms/field-value.js';
+import { type FormField, plainField } from '../forms/form-field.js';
+import { collectInput } from '../forms/form-input.js';
+import { keptOnRedraw } from '../forms/kept-values.js';
+import { type OptionsField, optionsField } from '../forms/options-field.js';
+import { fieldsOf } from '../forms/schema-fields.js';
+import { showServerProblems } from '../forms/server-problems.js';
+import { withVariablePicker } from '../forms/variable-insert.js';
+import { confirmationBox, writeConfirmation } from '../forms/write-confirmation.js';
+import { showTestResult } from '../views/test-result-view.js';
 
 /**
  * `<toolsteps-step-form step="ticketing.create_ticket" connection="...">`:

@@ -1,7 +1,7 @@
-import { pathOf } from '../kit/api-routes.js';
-import type { SearchResponse, StepHit } from '../kit/api-types.js';
-import { h, render, uniqueId } from '../kit/dom.js';
-import { ToolstepsElement } from '../kit/toolsteps-element.js';
+import { pathOf } from '../client/api-routes.js';
+import type { SearchResponse, StepHit } from '../client/api-types.js';
+import { h, render, uniqueId } from '../dom/dom.js';
+import { ToolstepsElement } from '../dom/toolsteps-element.js';
 
 const ACCESS_WORDS = { read: 'reads', write: 'writes', destructive: 'destructive' } as const;
 

@@ -1,17 +1,17 @@
-import { pathOf } from '../kit/api-routes.js';
+import { pathOf } from '../client/api-routes.js';
 import type {
   IntegrationsResponse,
   SubscriptionTestResponse,
   SubscriptionView,
   TriggersResponse,
   TriggerView,
-} from '../kit/api-types.js';
-import { h, render, uniqueId } from '../kit/dom.js';
-import { SubscriptionDraft } from '../kit/subscription-draft.js';
-import { showSubscriptionTest } from '../kit/subscription-test-view.js';
-import { ToolstepsElement } from '../kit/toolsteps-element.js';
-import { TriggerEventFeed } from '../kit/trigger-event-feed.js';
-import { TriggerOptionsFields } from '../kit/trigger-options-fields.js';
+} from '../client/api-types.js';
+import { SubscriptionDraft } from '../client/subscription-draft.js';
+import { h, render, uniqueId } from '../dom/dom.js';
+import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { TriggerOptionsFields } from '../forms/trigger-options-fields.js';
+import { showSubscriptionTest } from '../views/subscription-test-view.js';
+import { TriggerEventFeed } from '../views/trigger-event-feed.js';
 import { ToolstepsConnectionPicker } from './connection-picker.js';
 import { ToolstepsVariableMapper } from './variable-mapper.js';
 

@@ -1,7 +1,7 @@
-import { h, render, uniqueId } from '../kit/dom.js';
-import { jsonPathOf, type PathSegment, variableNameFor } from '../kit/json-path.js';
-import { sampleTree } from '../kit/sample-tree.js';
-import { ToolstepsElement } from '../kit/toolsteps-element.js';
+import { h, render, uniqueId } from '../dom/dom.js';
+import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { jsonPathOf, type PathSegment, variableNameFor } from '../views/json-path.js';
+import { sampleTree } from '../views/sample-tree.js';
 
 /**
  * `<toolsteps-variable-mapper>`: a step's sample output (or a trigger's

@@ -9,9 +9,9 @@ import { TokenKey } from '../../../src/tenants/token-key.js';
 import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';
 import { createRegistry } from '../../../steps/index.js';
-import { callText, errorOf } from '../../agents/mcp/mcp-child.js';
-import { connectHttp, INITIALIZE, LIST_TOOLS, postMcp } from '../../agents/mcp/mcp-http-fixture.js';
 import { cli, useCliHome } from '../../cli/cli-harness.js';
+import { callText, errorOf } from '../../mcp/mcp-child.js';
+import { connectHttp, INITIALIZE, LIST_TOOLS, postMcp } from '../../mcp/mcp-http-fixture.js';
 import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 
 const KEY_TEXT = 'isolation-suite-token-key-0123456789abcdef';

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type McpHttpServeOptions, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
-import type { SandboxFixture } from '../../support/sandbox-fixture.js';
+import { type McpHttpServeOptions, serveMcpHttp } from '../../src/mcp/transports/serve-mcp.js';
+import type { SandboxFixture } from '../support/sandbox-fixture.js';
 
 /**
  * The MCP HTTP server over a fixture's catalogue and runtime as these tests

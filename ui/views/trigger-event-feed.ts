@@ -1,8 +1,8 @@
-import { ApiError } from './api-error.js';
-import type { StreamedTriggerEvent } from './api-types.js';
-import type { BuilderClient } from './builder-client.js';
-import { h } from './dom.js';
-import { watchTriggerEvents } from './event-stream.js';
+import { ApiError } from '../client/api-error.js';
+import type { StreamedTriggerEvent } from '../client/api-types.js';
+import type { BuilderClient } from '../client/builder-client.js';
+import { watchTriggerEvents } from '../client/event-stream.js';
+import { h } from '../dom/dom.js';
 
 /** What the feed asks of the element that shows it. */
 export interface TriggerEventFeedHost {

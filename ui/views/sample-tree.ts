@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { h } from '../dom/dom.js';
 import { jsonPathOf, type PathSegment } from './json-path.js';
 
 const MAX_DEPTH = 8;

@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { h } from '../dom/dom.js';
 import type { FormField } from './form-field.js';
 
 /**

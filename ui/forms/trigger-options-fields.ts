@@ -1,5 +1,5 @@
-import type { TriggerView } from './api-types.js';
-import { h, render } from './dom.js';
+import type { TriggerView } from '../client/api-types.js';
+import { h, render } from '../dom/dom.js';
 import { checkField } from './field-value.js';
 import { type FormField, plainField } from './form-field.js';
 import { fieldsOf } from './schema-fields.js';

@@ -1,4 +1,4 @@
-import { h, uniqueId } from './dom.js';
+import { h, uniqueId } from '../dom/dom.js';
 import type { FieldSpec } from './schema-fields.js';
 
 /**

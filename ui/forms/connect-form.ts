@@ -1,5 +1,5 @@
-import type { IntegrationView } from './api-types.js';
-import { h, render, uniqueId } from './dom.js';
+import type { IntegrationView } from '../client/api-types.js';
+import { h, render, uniqueId } from '../dom/dom.js';
 import { fieldsOf } from './schema-fields.js';
 
 /** The fields a person fills to connect: the integration's public fields (not when reconnecting), and the key for api_key. */

@@ -1,5 +1,5 @@
-import { ApiError } from './api-error.js';
-import { type BuilderClient, configuredClient } from './builder-client.js';
+import { ApiError } from '../client/api-error.js';
+import { type BuilderClient, configuredClient } from '../client/builder-client.js';
 import { h, render } from './dom.js';
 import { THEME_CSS } from './theme.js';
 

@@ -1,4 +1,4 @@
-import { h, uniqueId } from './dom.js';
+import { h, uniqueId } from '../dom/dom.js';
 
 /**
  * The box a person ticks before a test of a writing step really writes

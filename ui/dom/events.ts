@@ -6,7 +6,7 @@ import type {
   SubscriptionTestResponse,
   SubscriptionView,
   TestRunResponse,
-} from './api-types.js';
+} from '../client/api-types.js';
 
 /**
  * The DOM events the elements fire, by name, with their `detail`. Each

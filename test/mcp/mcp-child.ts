@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
-import type { Connection } from '../../../src/model/connection.js';
-import { FileConnectionStore } from '../../../src/store/files/file-connection-store.js';
-import { bundleForChild } from '../../support/bundle-for-child.js';
-import { useFixture } from '../../support/fixture-lifecycle.js';
-import { ticketingOAuthConnection } from '../../support/ticketing-oauth-connection.js';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import type { Connection } from '../../src/model/connection.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
+import { bundleForChild } from '../support/bundle-for-child.js';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 
 /** What a tool call answers, as the MCP client returns it. */
 export interface TextResult {

@@ -1,5 +1,5 @@
-import type { OptionItem, OptionsResponse } from './api-types.js';
-import { h, render } from './dom.js';
+import type { OptionItem, OptionsResponse } from '../client/api-types.js';
+import { h, render } from '../dom/dom.js';
 import { type FieldFrame, type FormField, fieldFrame } from './form-field.js';
 import type { FieldSpec } from './schema-fields.js';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './api-types.js';
+import type { JsonSchema } from '../client/api-types.js';
 
 /**
  * A step's input schema (JSON Schema 2020-12, as zod's `toJSONSchema` and the

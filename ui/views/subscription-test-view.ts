@@ -1,5 +1,5 @@
-import type { SubscriptionTestResponse } from './api-types.js';
-import { h, render } from './dom.js';
+import type { SubscriptionTestResponse } from '../client/api-types.js';
+import { h, render } from '../dom/dom.js';
 
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { ApiError } from '../client/api-error.js';
 import type { FormField } from './form-field.js';
 
 /** The server's field messages (the same schema, checked again) beside their fields; nothing for another error. */
