@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../src/catalog/manifest.js';
 import { rankItems } from '../src/catalog/search-ranking.js';
-import { packageRoot } from '../src/files/package-root.js';
+import { packageRoot } from '../src/disk/package-root.js';
 
 export type CatalogIntegration = Manifest['integrations'][number];
 export type CatalogStep = Manifest['steps'][number];

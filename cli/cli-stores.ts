@@ -1,13 +1,13 @@
 import type { Coordinator } from '../src/coordination/coordinator.js';
+import type { TenantId } from '../src/model/tenant-id.js';
 import type { AuditTrail } from '../src/store/audit/audit-trail.js';
-import type { ConnectionStore } from '../src/store/connections/connection-store.js';
-import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
-import type { RekeyOptions } from '../src/store/sealed/encrypted-records.js';
-import type { SubscriptionStore } from '../src/store/subscriptions/subscription-store.js';
-import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
-import type { TenantId } from '../src/tenants/tenant-id.js';
-import type { TenantLimitStore } from '../src/tenants/tenant-limits.js';
-import type { TenantStores } from '../src/tenants/tenant-stores.js';
+import type { ConnectionStore } from '../src/store/connection-store.js';
+import type { DedupeStore } from '../src/store/dedupe-store.js';
+import type { TenantLimitStore } from '../src/store/limit-store.js';
+import type { RekeyOptions } from '../src/store/redis/encrypted-records.js';
+import type { TenantRekeyCounts } from '../src/store/redis/redis-tenant-stores.js';
+import type { SubscriptionStore } from '../src/store/subscription-store.js';
+import type { TenantStores } from '../src/store/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 import { cliTenant } from './cli-tenant.js';
 import { tenantCliStores } from './tenant-cli-stores.js';
@@ -43,7 +43,7 @@ export interface CliStores {
 let opened: Promise<CliStores> | undefined;
 
 async function openRedis(redisUrl: string, env: NodeJS.ProcessEnv, tenant: TenantId): Promise<CliStores> {
-  const { openRedisStores } = await import('../src/store/open-redis-stores.js');
+  const { openRedisStores } = await import('../src/coordination/open-redis-stores.js');
   const { coordinator, tenants, close } = await openRedisStores({ redisUrl, env });
   return {
     mode: 'redis',
@@ -67,8 +67,8 @@ async function open(env: NodeJS.ProcessEnv): Promise<CliStores> {
   }
   if (redisUrl) return openRedis(redisUrl, env, tenant);
   const [{ FileTenantStores }, { defaultToolstepsHome }] = await Promise.all([
-    import('../src/tenants/file-tenant-stores.js'),
-    import('../src/files/toolsteps-home.js'),
+    import('../src/store/files/file-tenant-stores.js'),
+    import('../src/disk/toolsteps-home.js'),
   ]);
   const tenants = new FileTenantStores(defaultToolstepsHome(env));
   return {

@@ -1,5 +1,5 @@
 import { InputError } from '../src/errors/input-error.js';
-import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../src/tenants/tenant-id.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../src/model/tenant-id.js';
 
 let selected: { tenant: TenantId; chosen: boolean } | undefined;
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultToolstepsHome } from '../src/files/toolsteps-home.js';
+import { defaultToolstepsHome } from '../src/disk/toolsteps-home.js';
 import type { CodeCacheFolder } from './code-cached-require.js';
 import { commandWord } from './command-word.js';
 

@@ -1,6 +1,6 @@
 import type { StoredConnectionView } from '../src/connection/connection-state.js';
 import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
-import { DEFAULT_TENANT } from '../src/tenants/tenant-id.js';
+import { DEFAULT_TENANT } from '../src/model/tenant-id.js';
 import { cliStores } from './cli-stores.js';
 import { cliTenant } from './cli-tenant.js';
 
@@ -39,7 +39,7 @@ export async function listedConnections(env: NodeJS.ProcessEnv = process.env): P
   if (!databaseUrl && configuredRedisUrl({ env }) && !env.TOOLSTEPS_ENCRYPTION_KEY?.trim()) {
     const [coordinator, { RedisConnectionStore }] = await Promise.all([
       openCoordinator({ env }) as Promise<RedisCoordinator>,
-      import('../src/store/connections/redis-connection-store.js'),
+      import('../src/store/redis/redis-connection-store.js'),
     ]);
     try {
       const tenant = coordinator.forTenant(cliTenant());

@@ -14,7 +14,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   // `--version` alone is what scripts and install checks run most: answer it from
   // package.json before loading commander and the command tree (a third of a cold start).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    const { packageVersion } = await import('../src/files/package-root.js');
+    const { packageVersion } = await import('../src/disk/package-root.js');
     process.stdout.write(`${packageVersion()}\n`);
     return undefined;
   }

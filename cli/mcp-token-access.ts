@@ -1,4 +1,4 @@
-import type { McpTokenAccess } from '../src/agents/mcp/mcp-grant.js';
+import type { McpTokenAccess } from '../src/mcp/tools/mcp-grant.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { TokenKeys } from '../src/tenants/token-keys.js';
 import { verifyToken } from '../src/tenants/verify-token.js';

@@ -1,5 +1,5 @@
-import { connectionIdPattern } from '../src/connection/connection-id.js';
 import { InputError } from '../src/errors/input-error.js';
+import { connectionIdPattern } from '../src/model/connection-id.js';
 
 /** Collects a repeatable option's values in order. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

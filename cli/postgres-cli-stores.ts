@@ -1,10 +1,10 @@
 import type { Coordinator } from '../src/coordination/coordinator.js';
 import type { RedisCoordinator } from '../src/coordination/redis-coordinator.js';
-import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
+import type { TenantId } from '../src/model/tenant-id.js';
+import type { DedupeStore } from '../src/store/dedupe-store.js';
 import type { PostgresScopedStores } from '../src/store/postgres/postgres-tenant-stores.js';
-import type { TenantRekeyCounts } from '../src/tenants/redis-tenant-stores.js';
-import type { TenantId } from '../src/tenants/tenant-id.js';
-import type { TenantStores } from '../src/tenants/tenant-stores.js';
+import type { TenantRekeyCounts } from '../src/store/redis/redis-tenant-stores.js';
+import type { TenantStores } from '../src/store/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 import { tenantCliStores } from './tenant-cli-stores.js';
 
@@ -50,9 +50,9 @@ export async function openPostgresCliStores(
     const stores = tenantCliStores(backend, tenant, (one) => coordinator.forTenant(one));
     return { mode: 'postgres', ...stores, rekey, coordinator, redisUrl, close };
   }
-  const { defaultToolstepsHome } = await import('../src/files/toolsteps-home.js');
+  const { defaultToolstepsHome } = await import('../src/disk/toolsteps-home.js');
   // Without Redis, this host's files keep each tenant's dedupe records, as the file stores do.
-  const { FileTenantStores } = await import('../src/tenants/file-tenant-stores.js');
+  const { FileTenantStores } = await import('../src/store/files/file-tenant-stores.js');
   const files = new FileTenantStores(defaultToolstepsHome(env));
   const stores = tenantCliStores(backend, tenant, (one) => files.forTenant(one).dedupe);
   return { mode: 'postgres', ...stores, rekey, close: () => backend.close() };

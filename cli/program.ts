@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../src/disk/package-root.js';
 import { InputError } from '../src/errors/input-error.js';
-import { packageVersion } from '../src/files/package-root.js';
 import { closeSharedDispatcher } from '../src/http/dispatcher-wire.js';
 import { closeCliStores } from './cli-stores.js';
 import { selectTenantFor } from './cli-tenant.js';

@@ -1,6 +1,6 @@
-import type { DedupeStore } from '../src/store/dedupe/dedupe-store.js';
-import type { TenantId } from '../src/tenants/tenant-id.js';
-import type { TenantScopedStores, TenantStores } from '../src/tenants/tenant-stores.js';
+import type { TenantId } from '../src/model/tenant-id.js';
+import type { DedupeStore } from '../src/store/dedupe-store.js';
+import type { TenantScopedStores, TenantStores } from '../src/store/tenant-stores.js';
 import type { IntakeTenant } from '../src/triggers/intake/intake-tenants.js';
 
 /** Every tenant's stores of one backend (files, Redis, Postgres), with its own type of view. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import * as z from 'zod';
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/model/clock.js';
 import type { Emulator } from './emulator.js';
 import type { FaultInjector } from './fault-injector.js';
 import { json, type Reply } from './sandbox-http.js';

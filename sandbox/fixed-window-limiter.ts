@@ -1,4 +1,4 @@
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/model/clock.js';
 
 export interface WindowVerdict {
   allowed: boolean;

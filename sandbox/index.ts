@@ -5,7 +5,7 @@
  *
  * @module toolsteps/sandbox
  */
-import { type Clock, systemClock } from '../src/clock.js';
+import { type Clock, systemClock } from '../src/model/clock.js';
 import { definedOnly } from '../src/values/defined-only.js';
 import { AnzDataEmulator, type AnzDataEmulatorOptions } from './anz-data/anz-data-emulator.js';
 import {
@@ -26,7 +26,7 @@ import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ti
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from './webhooks/webhook-faults.js';
 
-export { ScaledClock, type ScaledClockSettings } from '../src/clock.js';
+export { ScaledClock, type ScaledClockSettings } from '../src/model/clock.js';
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
 export { CONTROL_HEADER } from './control-endpoints.js';

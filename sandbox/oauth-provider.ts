@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/model/clock.js';
 import { definedOnly } from '../src/values/defined-only.js';
 import { json, type Reply, redirect } from './sandbox-http.js';
 

@@ -1,9 +1,9 @@
-import { type Clock, systemClock } from '../src/clock.js';
-import type { Connection } from '../src/connection/connection.js';
 import { resolveBaseUrl } from '../src/connection/connection-fields.js';
 import { authorizeViaLoopback, followAuthorizeRedirects } from '../src/connection/loopback-authorization.js';
 import { InputError } from '../src/errors/input-error.js';
-import type { Integration } from '../src/step/define-integration.js';
+import { type Clock, systemClock } from '../src/model/clock.js';
+import type { Connection } from '../src/model/connection.js';
+import type { Integration } from '../src/model/define-integration.js';
 import { definedOnly } from '../src/values/defined-only.js';
 import { ANZ_DATA_SANDBOX_KEY } from './anz-data/anz-data-emulator.js';
 import { CONTACT_DATA_SANDBOX_KEY } from './contact-data/contact-data-emulator.js';

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { guardRequest } from '../src/agents/mcp/http-guard.js';
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/model/clock.js';
+import { guardRequest } from '../src/server/http-guard.js';
 import { type ControlContext, controlRefusal, handleControl } from './control-endpoints.js';
 import type { Emulator } from './emulator.js';
 import type { FaultInjector } from './fault-injector.js';

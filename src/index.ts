@@ -10,15 +10,6 @@
 
 export { buildManifest, type Manifest, serializeManifest } from './catalog/manifest.js';
 export type { SearchHit, TriggerSearchHit } from './catalog/registry.js';
-export { type Clock, ManualClock, systemClock } from './clock.js';
-export { validateBaseUrl } from './connection/base-url.js';
-export {
-  Connection,
-  ConnectionKind,
-  ConnectionSecrets,
-  type PublicConnection,
-  toPublicConnection,
-} from './connection/connection.js';
 export { parseConnectionFields, resolveBaseUrl } from './connection/connection-fields.js';
 export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loopback-authorization.js';
 export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
@@ -30,7 +21,7 @@ export {
   describeCoordination,
   openCoordinator,
 } from './coordination/open-coordinator.js';
-export { withLock } from './coordination/with-lock.js';
+export { openRedisStores, type RedisStores } from './coordination/open-redis-stores.js';
 export {
   AbortedError,
   AuthError,
@@ -64,17 +55,39 @@ export {
   ToolstepsError,
 } from './errors/index.js';
 export { closeSharedDispatcher, createDispatcher, type DispatcherOptions } from './http/dispatcher-wire.js';
-export type { RateLimitSnapshot, RateLimitWindow } from './http/rate-limit.js';
 export type { RetryOptions } from './http/retries.js';
 // The step authors' kit, whole (see above).
 export * from './kit/index.js';
-export { type Logger, MemoryLogger, silentLogger } from './logger.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
-export { AccountField, AccountFieldType } from './options/account-fields.js';
-export { MAX_CACHED_ANSWERS } from './options/answer-cache.js';
+export { validateBaseUrl } from './model/base-url.js';
+export { type Clock, ManualClock, systemClock } from './model/clock.js';
+export {
+  Connection,
+  ConnectionKind,
+  ConnectionSecrets,
+  type PublicConnection,
+  toPublicConnection,
+} from './model/connection.js';
+export { type Logger, MemoryLogger, silentLogger } from './model/logger.js';
+export type { RateLimitSnapshot, RateLimitWindow } from './model/rate-limit.js';
+export {
+  type PublicSubscription,
+  Subscription,
+  subscriptionUrl,
+  toPublicSubscription,
+} from './model/subscription.js';
+export {
+  DEFAULT_TENANT,
+  isTenantId,
+  parseTenantId,
+  TENANT_ID_PATTERN,
+  type TenantId,
+} from './model/tenant-id.js';
+export { TenantLimits } from './model/tenant-limits.js';
+export type { HandOff, TriggerEvent, TriggerEventHandler } from './model/trigger-event.js';
 export { type DescribedInput, OPTIONS_KEYWORD, type OptionsMark } from './options/described-input.js';
-export { MAX_OPTION_ITEMS, OPTIONS_CACHE_TTL_MS, OptionItem, OptionsPage } from './options/options-source.js';
 export type { OptionsAnswer, OptionsCall } from './options/resolve-options.js';
+export { MAX_CACHED_ANSWERS } from './runtime/answer-cache.js';
 export {
   type InvocationMeta,
   type InvocationResult,
@@ -83,6 +96,8 @@ export {
   type RuntimeOptions,
   type Transport,
 } from './runtime/runtime.js';
+export { AccountField, AccountFieldType } from './step/account-fields.js';
+export { MAX_OPTION_ITEMS, OPTIONS_CACHE_TTL_MS, OptionItem, OptionsPage } from './step/options-source.js';
 export { AuditSeal } from './store/audit/audit-chain.js';
 export {
   AuditProblem,
@@ -94,17 +109,21 @@ export {
   verifyTrail,
   WriteRecord,
 } from './store/audit/audit-trail.js';
-export { FileAuditTrail } from './store/audit/file-audit-trail.js';
-export { MemoryAuditTrail } from './store/audit/memory-audit-trail.js';
-export { RedisAuditTrail } from './store/audit/redis-audit-trail.js';
-export type { ConnectionStore } from './store/connections/connection-store.js';
-export { defaultToolstepsHome, FileConnectionStore } from './store/connections/file-connection-store.js';
-export { MemoryConnectionStore } from './store/connections/memory-connection-store.js';
-export { RedisConnectionStore } from './store/connections/redis-connection-store.js';
-export type { ClaimOutcome, DedupeStore } from './store/dedupe/dedupe-store.js';
-export { FileDedupeStore } from './store/dedupe/file-dedupe-store.js';
-export { MemoryDedupeStore } from './store/dedupe/memory-dedupe-store.js';
-export { openRedisStores, type RedisStores } from './store/open-redis-stores.js';
+export type { ConnectionStore } from './store/connection-store.js';
+export type { ClaimOutcome, DedupeStore } from './store/dedupe-store.js';
+export { FileAuditTrail } from './store/files/file-audit-trail.js';
+export { defaultToolstepsHome, FileConnectionStore } from './store/files/file-connection-store.js';
+export { FileDedupeStore } from './store/files/file-dedupe-store.js';
+export { FileSubscriptionStore } from './store/files/file-subscription-store.js';
+export { FileTenantStores, type FileTenantView } from './store/files/file-tenant-stores.js';
+export type { TenantLimitStore } from './store/limit-store.js';
+export { MemoryAuditTrail } from './store/memory/memory-audit-trail.js';
+export { MemoryConnectionStore } from './store/memory/memory-connection-store.js';
+export { MemoryDedupeStore } from './store/memory/memory-dedupe-store.js';
+export { MemoryLimitStore } from './store/memory/memory-limit-store.js';
+export { MemorySubscriptionStore } from './store/memory/memory-subscription-store.js';
+export { MemoryTenantStores } from './store/memory/memory-tenant-stores.js';
+export { MemoryTokenRevocations } from './store/memory/memory-token-revocations.js';
 export type { MigrateResult } from './store/postgres/migrate.js';
 export { migrateDatabase } from './store/postgres/migrate-database.js';
 export {
@@ -112,21 +131,22 @@ export {
   type PostgresStoresOptions,
   PostgresTenantStores,
 } from './store/postgres/postgres-tenant-stores.js';
-export { SecretBox } from './store/sealed/secret-box.js';
-export { FileSubscriptionStore } from './store/subscriptions/file-subscription-store.js';
-export { MemorySubscriptionStore } from './store/subscriptions/memory-subscription-store.js';
-export { RedisSubscriptionStore } from './store/subscriptions/redis-subscription-store.js';
-export type { SubscriptionStore } from './store/subscriptions/subscription-store.js';
-export { eraseTenant, type TenantErasure, type TenantErasureOptions } from './tenants/erase-tenant.js';
-export { FileTenantStores, type FileTenantView } from './tenants/file-tenant-stores.js';
-export { TOKEN_ALGORITHM, TOKEN_CLOCK_SKEW_S } from './tenants/jwt-principal.js';
-export { MemoryTenantStores } from './tenants/memory-tenant-stores.js';
+export { RedisAuditTrail } from './store/redis/redis-audit-trail.js';
+export { RedisConnectionStore } from './store/redis/redis-connection-store.js';
+export { RedisSubscriptionStore } from './store/redis/redis-subscription-store.js';
 export {
   RedisTenantStores,
   type RedisTenantStoresOptions,
   type RedisTenantView,
   type TenantRekeyCounts,
-} from './tenants/redis-tenant-stores.js';
+} from './store/redis/redis-tenant-stores.js';
+export { SecretBox } from './store/sealed/secret-box.js';
+export type { SubscriptionStore } from './store/subscription-store.js';
+export type { TenantScopedStores, TenantStores, TenantSummary } from './store/tenant-stores.js';
+export type { TokenRevocations } from './store/token-revocations.js';
+export { withLock } from './store/with-lock.js';
+export { eraseTenant, type TenantErasure, type TenantErasureOptions } from './tenants/erase-tenant.js';
+export { TOKEN_ALGORITHM, TOKEN_CLOCK_SKEW_S } from './tenants/jwt-principal.js';
 export {
   MAX_TOKEN_TTL_MS,
   type ScopedPrincipal,
@@ -136,18 +156,8 @@ export {
   tokenClaimsSchema,
 } from './tenants/scoped-token.js';
 export { type SignedToken, type SignTokenOptions, signToken } from './tenants/sign-token.js';
-export {
-  DEFAULT_TENANT,
-  isTenantId,
-  parseTenantId,
-  TENANT_ID_PATTERN,
-  type TenantId,
-} from './tenants/tenant-id.js';
-export { MemoryLimitStore, type TenantLimitStore, TenantLimits } from './tenants/tenant-limits.js';
-export type { TenantScopedStores, TenantStores, TenantSummary } from './tenants/tenant-stores.js';
 export { TokenKey } from './tenants/token-key.js';
 export { TOKEN_KEY_VARIABLE, TOKEN_KEYS_VARIABLE, TokenKeys } from './tenants/token-keys.js';
-export { MemoryTokenRevocations, type TokenRevocations } from './tenants/token-revocations.js';
 export { type VerifyTokenOptions, verifyToken } from './tenants/verify-token.js';
 export { type Entitlements, requireTriggerPlan, TRIGGERS_PLAN } from './triggers/entitlements.js';
 export { toFetchHandler } from './triggers/intake/fetch-handler.js';
@@ -176,14 +186,6 @@ export {
   pruneOrphanWebhooks,
 } from './triggers/orphan-webhooks.js';
 export type { ProviderRemoval, SubscriptionRemoval } from './triggers/remove-at-provider.js';
-export {
-  type PublicSubscription,
-  Subscription,
-  subscriptionUrl,
-  toPublicSubscription,
-} from './triggers/subscription.js';
-
-export type { HandOff, TriggerEvent, TriggerEventHandler } from './triggers/trigger-event.js';
 export {
   type CreateSubscriptionRequest,
   TriggerSubscriptions,

@@ -93,6 +93,36 @@ function importCircles(files: string[]): string[][] {
   return circles;
 }
 
+/**
+ * src/'s folders in layers, lowest first (ARCHITECTURE.md, "Inside src/"): a
+ * folder imports only folders of lower layers, type imports included, and
+ * folders of one layer never import each other. `index.ts`, the public API,
+ * is the top.
+ */
+const SRC_LAYERS: readonly (readonly string[])[] = [
+  ['values'],
+  ['errors'],
+  ['model'],
+  ['mapping', 'peers', 'disk'],
+  ['http'],
+  ['server'],
+  ['store'],
+  ['step'],
+  ['connection', 'coordination'],
+  ['runtime'],
+  ['options', 'triggers'],
+  ['tenants', 'catalog'],
+  ['kit'],
+  ['agents'],
+  ['mcp'],
+  ['builder'],
+  ['index.ts'],
+];
+
+/** The part of src/ a path is in: its folder, or the loose file's name. */
+const srcPartOf = (file: string) => path.relative('src', file).split(/[/\\]/)[0] ?? '';
+const srcLayerOf = (part: string) => SRC_LAYERS.findIndex((layer) => layer.includes(part));
+
 describe('house rules', () => {
   it('no layer imports from a layer above it: src < sandbox, steps < cli', () => {
     const crossings = houseFiles.flatMap((file) => {
@@ -121,6 +151,21 @@ describe('house rules', () => {
       }
     }
     expect(reaching).toEqual([]);
+  });
+
+  it("src/'s folders import only folders of lower layers (the table above; type imports count)", () => {
+    const unplaced = readdirSync('src').filter((part) => srcLayerOf(part) < 0);
+    expect(unplaced, 'every folder and loose file of src/ has a layer').toEqual([]);
+    const upward = sourceFiles('src').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => {
+          const from = srcPartOf(file);
+          const to = srcPartOf(target);
+          return from !== to && srcLayerOf(to) >= srcLayerOf(from);
+        })
+        .map((target) => `${file} (${srcPartOf(file)}) imports ${target} (${srcPartOf(target)})`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('the house has no circle of imports (type imports count: they are part of the drawing)', () => {

@@ -14,8 +14,8 @@ export async function startBenchBuilder(build, { connections = [], staticRoot } 
     await Promise.all([
       load('src/builder/builder-server.js'),
       load('src/builder/session-tokens.js'),
-      load('src/tenants/memory-tenant-stores.js'),
-      load('src/store/dedupe/memory-dedupe-store.js'),
+      load('src/store/memory/memory-tenant-stores.js'),
+      load('src/store/memory/memory-dedupe-store.js'),
       load('steps/index.js'),
     ]);
   const tenants = new MemoryTenantStores();

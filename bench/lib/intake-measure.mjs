@@ -83,7 +83,7 @@ async function alternate(bare, oursUrl, oursPids, label, sizes) {
 async function plainListen(build, bare, sizes) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-bench-listen-'));
   const { FileSubscriptionStore } = await import(
-    pathToFileURL(path.join(build, 'src/store/subscriptions/file-subscription-store.js')).href
+    pathToFileURL(path.join(build, 'src/store/files/file-subscription-store.js')).href
   );
   await new FileSubscriptionStore(home).put(subscription());
   const listen = await startListen(build, cleanEnv({ TOOLSTEPS_HOME: home }));
@@ -110,7 +110,7 @@ async function queuedListen(build, bare, sizes, redisUrl) {
     TOOLSTEPS_ENCRYPTION_KEY: key,
   });
   const { openRedisStores } = await import(
-    pathToFileURL(path.join(build, 'src/store/open-redis-stores.js')).href
+    pathToFileURL(path.join(build, 'src/coordination/open-redis-stores.js')).href
   );
   const stores = await openRedisStores({ redisUrl, prefix, env });
   const sink = await startRunSink();

@@ -92,7 +92,7 @@ async function bulkRuntime(client, sandbox, clock) {
  * quota-bound optimum. Both runs start on a window boundary.
  */
 export async function measureBulk(client, build, sandbox, { contacts, speed, epoch, perMinute }) {
-  const { ScaledClock } = await import(pathToFileURL(path.join(build, 'src/clock.js')).href);
+  const { ScaledClock } = await import(pathToFileURL(path.join(build, 'src/model/clock.js')).href);
   const clock = new ScaledClock({ startAt: epoch, realStart: epoch, speed });
   const windowMs = 60_000;
   const untilBoundary = () => sleep((windowMs - (clock.now() % windowMs)) / speed + 5);

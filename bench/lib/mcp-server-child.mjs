@@ -18,7 +18,7 @@ const [build, sandboxJson, maxSessionsText] = process.argv.slice(2);
 const sandbox = JSON.parse(sandboxJson);
 const client = await loadClient(build);
 const { serveMcpStdio, serveMcpHttp } = await import(
-  pathToFileURL(path.join(build, 'src/agents/mcp/serve-mcp.js')).href
+  pathToFileURL(path.join(build, 'src/mcp/transports/serve-mcp.js')).href
 );
 const registry = client.createRegistry();
 const runtime = benchRuntime(client, sandbox);

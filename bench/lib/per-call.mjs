@@ -33,7 +33,7 @@ export async function loadClient(build) {
   const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] =
     await Promise.all([
       load('src/runtime/runtime.js'),
-      load('src/store/connections/memory-connection-store.js'),
+      load('src/store/memory/memory-connection-store.js'),
       load('src/http/dispatcher-wire.js'),
       load('steps/index.js'),
     ]);

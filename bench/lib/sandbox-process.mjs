@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 export async function startSandboxProcess(build, options = {}) {
   const sandboxModule = pathToFileURL(path.join(build, 'sandbox/index.js')).href;
   const seedModule = pathToFileURL(path.join(build, 'sandbox/ticketing/ticketing-seed.js')).href;
-  const clockModule = pathToFileURL(path.join(build, 'src/clock.js')).href;
+  const clockModule = pathToFileURL(path.join(build, 'src/model/clock.js')).href;
   const script = `
     import { startSandbox, CONTACT_DATA_SANDBOX_KEY } from ${JSON.stringify(sandboxModule)};
     import { seedTickets } from ${JSON.stringify(seedModule)};

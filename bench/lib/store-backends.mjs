@@ -16,8 +16,8 @@ import { pathToFileURL } from 'node:url';
 export async function openStoreBackends(build, connection, { redisUrl, databaseUrl }) {
   const load = (file) => import(pathToFileURL(path.join(build, file)).href);
   const [{ MemoryConnectionStore }, { FileConnectionStore }, { SecretBox }] = await Promise.all([
-    load('src/store/connections/memory-connection-store.js'),
-    load('src/store/connections/file-connection-store.js'),
+    load('src/store/memory/memory-connection-store.js'),
+    load('src/store/files/file-connection-store.js'),
     load('src/store/sealed/secret-box.js'),
   ]);
   const box = new SecretBox(randomBytes(32));
@@ -41,7 +41,7 @@ export async function openStoreBackends(build, connection, { redisUrl, databaseU
 }
 
 async function openRedis(load, box, connection, redisUrl) {
-  const { openRedisStores } = await load('src/store/open-redis-stores.js');
+  const { openRedisStores } = await load('src/coordination/open-redis-stores.js');
   const prefix = `bench-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stores = await openRedisStores({ redisUrl, prefix, box });
   const { reachable, detail } = await stores.coordinator.status();

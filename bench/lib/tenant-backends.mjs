@@ -31,8 +31,8 @@ async function sealing(build) {
       load('src/store/sealed/secret-box.js'),
       load('src/store/sealed/sealed-records.js'),
       load('src/store/sealed/wrapped-data-key.js'),
-      load('src/store/connections/connection-shape.js'),
-      load('src/store/sealed/encrypted-records.js'),
+      load('src/store/connection-shape.js'),
+      load('src/store/redis/encrypted-records.js'),
     ]);
   return { load, SecretBox, SealedRecords, WrappedDataKey, CONNECTION_SHAPE, nextVersion };
 }
@@ -78,7 +78,7 @@ function* sealedTenants(kit, master, { tenants, perTenant, target, template }, n
 /** The Redis store with `tenants` tenants loaded in pipelines, under a prefix of this run's own. */
 export async function openLoadedRedis(build, load, { redisUrl, label }) {
   const kit = await sealing(build);
-  const { openRedisStores } = await kit.load('src/store/open-redis-stores.js');
+  const { openRedisStores } = await kit.load('src/coordination/open-redis-stores.js');
   const master = new kit.SecretBox(randomBytes(32));
   const prefix = `bench-${label}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stores = await openRedisStores({ redisUrl, prefix, box: master });

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import type { Connection } from '../../src/connection/connection.js';
 import { parseConnectionFields, resolveBaseUrl } from '../../src/connection/connection-fields.js';
 import {
   authorizeViaLoopback,
@@ -8,8 +7,9 @@ import {
 } from '../../src/connection/loopback-authorization.js';
 import type { TokenSet } from '../../src/connection/oauth-client.js';
 import { InputError } from '../../src/errors/input-error.js';
-import type { Integration } from '../../src/step/define-integration.js';
-import { checkConnection } from '../../src/store/connections/check-connection.js';
+import type { Connection } from '../../src/model/connection.js';
+import type { Integration } from '../../src/model/define-integration.js';
+import { checkConnection } from '../../src/store/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext } from '../cli-context.js';
 import { connectionIdOption, integerOption } from '../option-values.js';

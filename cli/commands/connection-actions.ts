@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { ConnectionSecrets } from '../../src/connection/connection.js';
 import { parseConnectionFields } from '../../src/connection/connection-fields.js';
 import { connectionState } from '../../src/connection/connection-state.js';
 import { InputError } from '../../src/errors/input-error.js';
 import { NotFoundError } from '../../src/errors/not-found-error.js';
-import type { Integration } from '../../src/step/define-integration.js';
-import { checkConnection } from '../../src/store/connections/check-connection.js';
+import type { ConnectionSecrets } from '../../src/model/connection.js';
+import type { Integration } from '../../src/model/define-integration.js';
+import { checkConnection } from '../../src/store/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext, cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';

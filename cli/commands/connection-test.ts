@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { connectionState } from '../../src/connection/connection-state.js';
-import { runConnectionCheck } from '../../src/connection/run-connection-check.js';
+import { runConnectionCheck } from '../../src/runtime/run-connection-check.js';
 import { cliContext } from '../cli-context.js';
 import { EXIT_FAILURE, printJson } from '../output.js';
 import { requireConnection } from './existing-connection.js';

@@ -1,6 +1,6 @@
 import { InputError } from '../../src/errors/input-error.js';
 import { NotFoundError } from '../../src/errors/not-found-error.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
+import type { ConnectionStore } from '../../src/store/connection-store.js';
 
 /**
  * A stored connection is replaced only when asked: a second `connect` or

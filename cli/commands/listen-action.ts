@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { cliTenantChosen } from '../cli-tenant.js';
 import { eventHandler, handOffDeadlineMs, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { packageVersion } from '../../src/disk/package-root.js';
+import { defaultToolstepsHome } from '../../src/disk/toolsteps-home.js';
 import { InputError } from '../../src/errors/input-error.js';
-import { packageVersion } from '../../src/files/package-root.js';
-import { defaultToolstepsHome } from '../../src/files/toolsteps-home.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext } from '../cli-context.js';
 import { collect, integerOption, numberOption } from '../option-values.js';
@@ -64,8 +64,8 @@ async function httpToken(options: McpOptions): Promise<string | undefined> {
     ]);
   }
   const [{ readTokenFile, ensureTokenFile }, { isLoopbackHost }] = await Promise.all([
-    import('../../src/agents/mcp/token-file.js'),
-    import('../../src/agents/mcp/http-guard.js'),
+    import('../../src/mcp/transports/token-file.js'),
+    import('../../src/server/http-guard.js'),
   ]);
   if (options.tokenEnv !== undefined) return secretFromEnv(options.tokenEnv, 'token-env');
   if (options.tokenFile !== undefined) return readTokenFile(path.resolve(options.tokenFile));
@@ -145,7 +145,7 @@ export default function registerMcpCommand(program: Command): void {
               : numberOption(options.creditBudget, '--credit-budget'),
         }),
       };
-      const { serveMcpHttp, serveMcpStdio } = await import('../../src/agents/mcp/serve-mcp.js');
+      const { serveMcpHttp, serveMcpStdio } = await import('../../src/mcp/transports/serve-mcp.js');
       if (!options.http) {
         const running = await serveMcpStdio(settings);
         await Promise.race([running.closed, untilSignal()]);

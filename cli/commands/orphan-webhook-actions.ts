@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
+import { type Subscription, toPublicSubscription } from '../../src/model/subscription.js';
 import type { HookedWebhook, OrphanScanOptions } from '../../src/triggers/orphan-webhooks.js';
-import { type Subscription, toPublicSubscription } from '../../src/triggers/subscription.js';
 import { connectionIdOption } from '../option-values.js';
 import { EXIT_FAILURE, printJson } from '../output.js';
 import { triggerContext } from '../trigger-context.js';

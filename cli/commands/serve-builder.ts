@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Sandbox } from '../../sandbox/index.js';
-import { packageRoot } from '../../src/files/package-root.js';
-import { parseTenantId } from '../../src/tenants/tenant-id.js';
+import { packageRoot } from '../../src/disk/package-root.js';
+import { parseTenantId } from '../../src/model/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliTenant } from '../cli-tenant.js';

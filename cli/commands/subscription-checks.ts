@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isToolstepsError } from '../../src/errors/index.js';
-import { toPublicSubscription } from '../../src/triggers/subscription.js';
+import { toPublicSubscription } from '../../src/model/subscription.js';
 import { EXIT_FAILURE, printJson, printValue } from '../output.js';
 import { triggerContext } from '../trigger-context.js';
 import type { OrphanScopeOptions } from './orphan-webhook-actions.js';

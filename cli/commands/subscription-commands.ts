@@ -3,7 +3,7 @@ import { printJson } from '../output.js';
 import { triggerContext } from '../trigger-context.js';
 
 async function listSubscriptions(_options: unknown, command: Command): Promise<void> {
-  const { toPublicSubscription } = await import('../../src/triggers/subscription.js');
+  const { toPublicSubscription } = await import('../../src/model/subscription.js');
   const subscriptions = (await (await triggerContext()).subscriptions.list()).map(toPublicSubscription);
   if (command.optsWithGlobals().json) {
     printJson(subscriptions);

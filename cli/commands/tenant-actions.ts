@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
-import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
+import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen, selectTenantFor } from '../cli-tenant.js';
 import { printJson } from '../output.js';

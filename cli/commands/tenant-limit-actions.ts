@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
-import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
-import type { TenantLimits } from '../../src/tenants/tenant-limits.js';
+import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
+import type { TenantLimits } from '../../src/model/tenant-limits.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen } from '../cli-tenant.js';
 import { cliAuditedWrite } from '../cli-write-audit.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
+import { type Subscription, subscriptionUrl } from '../../src/model/subscription.js';
 import type { SubscriptionRemoval } from '../../src/triggers/remove-at-provider.js';
-import { type Subscription, subscriptionUrl } from '../../src/triggers/subscription.js';
 import { connectionIdOption, constraintsOption } from '../option-values.js';
 import { printJson } from '../output.js';
 import { triggerContext } from '../trigger-context.js';

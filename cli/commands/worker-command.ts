@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import { cliStores } from '../cli-stores.js';
 import { eventHandler, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';

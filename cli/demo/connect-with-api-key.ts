@@ -1,4 +1,4 @@
-import type { Connection } from '../../src/connection/connection.js';
+import type { Connection } from '../../src/model/connection.js';
 import type { DemoContext } from './demo-context.js';
 
 /**

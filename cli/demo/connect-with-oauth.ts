@@ -1,11 +1,11 @@
-import type { Connection } from '../../src/connection/connection.js';
 import { resolveBaseUrl } from '../../src/connection/connection-fields.js';
 import {
   authorizeViaLoopback,
   followAuthorizeRedirects,
 } from '../../src/connection/loopback-authorization.js';
 import type { TokenSet } from '../../src/connection/oauth-client.js';
-import type { Integration } from '../../src/step/define-integration.js';
+import type { Connection } from '../../src/model/connection.js';
+import type { Integration } from '../../src/model/define-integration.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import type { DemoContext } from './demo-context.js';
 

@@ -1,6 +1,6 @@
 import { GOVERNANCE_SANDBOX } from '../../sandbox/governance/governance-seed.js';
-import type { Connection } from '../../src/connection/connection.js';
 import { isToolstepsError } from '../../src/errors/index.js';
+import type { Connection } from '../../src/model/connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import type { DemoContext } from './demo-context.js';
 

@@ -1,5 +1,5 @@
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { loadSandbox } from '../library-sandbox.js';
 import { anzDataStory } from './anz-data-story.js';

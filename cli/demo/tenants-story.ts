@@ -1,8 +1,8 @@
 import { isToolstepsError } from '../../src/errors/toolsteps-error.js';
+import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
-import type { TenantStores } from '../../src/tenants/tenant-stores.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
+import type { TenantStores } from '../../src/store/tenant-stores.js';
 import type { DemoContext } from './demo-context.js';
 
 const ACME = parseTenantId('acme');

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { createIntake } from '../../src/triggers/intake/intake.js';
 import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import type { DemoContext } from './demo-context.js';
 

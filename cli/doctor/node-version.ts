@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../src/files/package-root.js';
+import { packageRoot } from '../../src/disk/package-root.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** The majors the docs promise (docs/cli.md, `doctor`); the floor comes from package.json's `engines`. */

@@ -37,7 +37,7 @@ async function connectionsCheck(
   database: DoctorCheck,
 ): Promise<DoctorCheck> {
   const [{ FileTenantStores }, { cliRegistry }] = await Promise.all([
-    import('../../src/tenants/file-tenant-stores.js'),
+    import('../../src/store/files/file-tenant-stores.js'),
     import('../cli-context.js'),
   ]);
   const { configuredRedisUrl } = await import('../../src/coordination/open-coordinator.js');
@@ -66,11 +66,11 @@ async function connectionsCheck(
 
 /** Every check of `toolsteps doctor`, in the order they are printed. One file per check, under doctor/. */
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
-  const { defaultToolstepsHome } = await import('../../src/store/connections/file-connection-store.js');
+  const { defaultToolstepsHome } = await import('../../src/store/files/file-connection-store.js');
   const home = defaultToolstepsHome(env);
   const coordination = await settled('coordination', () => checkCoordinationMode(env));
   const database = await settled('database', () => checkDatabaseStore(env));
-  const { FileTenantStores } = await import('../../src/tenants/file-tenant-stores.js');
+  const { FileTenantStores } = await import('../../src/store/files/file-tenant-stores.js');
   const tenantHome = new FileTenantStores(home).homeOf(cliTenant());
   return [
     await settled('node', () => checkNodeVersion()),

@@ -1,6 +1,6 @@
 import { redactForeignError } from '../../src/errors/redaction.js';
 import { ToolstepsError } from '../../src/errors/toolsteps-error.js';
-import type { HandOff, TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { HandOff, TriggerEvent } from '../../src/model/trigger-event.js';
 import { secretFromEnv } from '../commands/secret-sources.js';
 import { integerOption } from '../option-values.js';
 import { EXEC_DEADLINE_MS, EXEC_KILL_GRACE_MS, execEvent } from './exec-event.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { TimeoutError } from '../../src/errors/index.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 
 /** How long one `--exec` command may run, by default. */
 export const EXEC_DEADLINE_MS = 60_000;

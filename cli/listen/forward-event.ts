@@ -1,5 +1,5 @@
 import { NetworkError, TimeoutError } from '../../src/errors/index.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import type { ForwardTarget } from './forward-target.js';
 
 /** The header that names the event's tenant on a forward (also the body's `tenant`). */

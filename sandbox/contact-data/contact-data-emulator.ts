@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import type { Emulator } from '../emulator.js';
 import { Router } from '../router.js';
 import { type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';

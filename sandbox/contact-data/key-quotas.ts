@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { FixedWindowLimiter } from '../fixed-window-limiter.js';
 

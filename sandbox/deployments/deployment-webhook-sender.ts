@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import {

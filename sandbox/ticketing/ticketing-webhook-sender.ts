@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import type { Delivery, WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { CONDITIONAL_TICKET_EVENTS, type TicketChange, ticketEvents } from './ticket-events.js';
 import type { TicketingAccount } from './ticketing-account.js';

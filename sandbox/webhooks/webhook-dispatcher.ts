@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import { WebhookFaults } from './webhook-faults.js';
 
 /** One event for one webhook, as an emulator hands it over. */

@@ -1,6 +1,6 @@
-import type { Connection } from '../connection/connection.js';
 import { NotFoundError } from '../errors/index.js';
-import type { ConnectionStore } from '../store/connections/connection-store.js';
+import type { Connection } from '../model/connection.js';
+import type { ConnectionStore } from '../store/connection-store.js';
 
 /** A connection as an agent may see it: its id and label, never a field or a secret. */
 export interface ConnectionOption {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { InputError } from '../errors/index.js';
 import { requestTarget } from '../http/request-target.js';
-import { fieldIssues, listIssues } from '../runtime/field-issues.js';
 import { BodyTimedOut, BodyTooLarge } from '../server/capped-body.js';
 import { ServerRefusal } from '../server/server-refusal.js';
 import { ApiRefusal, errorAnswer } from './api-refusal.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { packageVersion } from '../files/package-root.js';
+import { packageVersion } from '../disk/package-root.js';
 import { allowNamedOrigins } from '../server/named-origins-cors.js';
 import { type CountRequest, rateLimitBy } from '../server/rate-limit.js';
 import { ServerRefusal } from '../server/server-refusal.js';

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestTarget } from '../http/request-target.js';
+import { HOOKS_PATH_PREFIX } from '../model/subscription.js';
 import { type AppServer, createAppServer } from '../server/app-server.js';
 import { BUILDER_MAX_BODY_BYTES } from '../server/body-limits.js';
 import { leaveBodiesUnread } from '../server/unread-bodies.js';
-import { HOOKS_PATH_PREFIX } from '../triggers/subscription.js';
 import { API_PREFIX, builderAnswer } from './api-answer.js';
 import { ApiRefusal } from './api-refusal.js';
 import { apiRoutes } from './api-routes.js';

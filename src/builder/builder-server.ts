@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../model/clock.js';
 import { HostOriginGuard } from '../server/host-origin-guard.js';
 import { builderAppServer } from './builder-app.js';
 import { type BuilderServerOptions, checkServerOptions } from './builder-options.js';

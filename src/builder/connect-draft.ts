@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Connection } from '../connection/connection.js';
 import { parseConnectionFields, resolveBaseUrl } from '../connection/connection-fields.js';
-import { connectionIdPattern } from '../connection/connection-id.js';
 import { InputError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
-import { checkConnection } from '../store/connections/check-connection.js';
+import type { Connection } from '../model/connection.js';
+import { connectionIdPattern } from '../model/connection-id.js';
+import type { Integration } from '../model/define-integration.js';
+import { checkConnection } from '../store/check-connection.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { ConnectSetting } from './builder-options.js';
 

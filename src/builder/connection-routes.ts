@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import { runConnectionCheck } from '../connection/run-connection-check.js';
 import { InputError, NotFoundError, TimeoutError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
+import { runConnectionCheck } from '../runtime/run-connection-check.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import type { ConnectSetting } from './builder-options.js';
 import { connectDraft, draftConnection } from './connect-draft.js';

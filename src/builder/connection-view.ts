@@ -1,6 +1,6 @@
-import type { Connection } from '../connection/connection.js';
 import { connectionState } from '../connection/connection-state.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
 
 /** A connection as the API answers it: public fields and token state, never a secret. */
 export function toConnectionView(connection: Connection, integration: Integration | undefined, now: number) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, systemClock } from '../clock.js';
-import type { TenantId } from '../tenants/tenant-id.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import type { TenantId } from '../model/tenant-id.js';
 import { BUILDER_SCOPE, type BuilderPrincipal, type TokenVerifier } from './token-verifier.js';
 
 /** Tokens kept at once; the oldest goes first, so minting in a loop cannot grow the process. */

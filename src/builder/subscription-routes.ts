@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { isToolstepsError } from '../errors/index.js';
-import { type Subscription, toPublicSubscription } from '../triggers/subscription.js';
+import { type Subscription, toPublicSubscription } from '../model/subscription.js';
 import { readWebhookStatus, testSubscription as sendTestEvent } from '../triggers/subscription-webhook.js';
 import type { RouteHandler } from './api-call.js';
 import {

@@ -1,6 +1,6 @@
+import type { TenantId } from '../model/tenant-id.js';
 import { Runtime } from '../runtime/runtime.js';
-import type { TenantId } from '../tenants/tenant-id.js';
-import type { TenantScopedStores } from '../tenants/tenant-stores.js';
+import type { TenantScopedStores } from '../store/tenant-stores.js';
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
 import { TriggerSubscriptions } from '../triggers/trigger-subscriptions.js';
 import type { BuilderServerOptions } from './builder-options.js';

@@ -1,6 +1,6 @@
-import { type Connection, connectionIdPattern } from '../connection/connection.js';
 import { InputError, NotFoundError } from '../errors/index.js';
-import { subscriptionIdPattern } from '../triggers/subscription.js';
+import { type Connection, connectionIdPattern } from '../model/connection.js';
+import { subscriptionIdPattern } from '../model/subscription.js';
 import type { ApiCall } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
 

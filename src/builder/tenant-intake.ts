@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TenantId } from '../tenants/tenant-id.js';
+import { HOOKS_PATH_PREFIX } from '../model/subscription.js';
+import type { TenantId } from '../model/tenant-id.js';
+import type { TriggerEvent } from '../model/trigger-event.js';
 import { createIntake } from '../triggers/intake/intake.js';
 import type { IntakeTenant } from '../triggers/intake/intake-tenants.js';
 import { toNodeListener } from '../triggers/intake/node-listener.js';
-import { HOOKS_PATH_PREFIX } from '../triggers/subscription.js';
-import type { TriggerEvent } from '../triggers/trigger-event.js';
 import type { BuilderServerOptions } from './builder-options.js';
 import type { TriggerEventHub } from './trigger-event-hub.js';
 

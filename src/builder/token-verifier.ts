@@ -1,4 +1,4 @@
-import type { TenantId } from '../tenants/tenant-id.js';
+import type { TenantId } from '../model/tenant-id.js';
 
 /** The scope a token needs for every builder API route. */
 export const BUILDER_SCOPE = 'builder';

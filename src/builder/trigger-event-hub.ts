@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { TenantId } from '../tenants/tenant-id.js';
+import type { TenantId } from '../model/tenant-id.js';
 import type { StreamedTriggerEvent } from './trigger-schemas.js';
 
 export type StreamedEvent = z.output<typeof StreamedTriggerEvent>;

@@ -1,7 +1,7 @@
 import { InputError } from '../errors/index.js';
+import { closestIds } from '../values/unknown-field-suggestion.js';
 import { SearchIndex } from './search-index.js';
 import type { Searchable, SearchableIntegration } from './search-ranking.js';
-import { closestIds } from './unknown-field-suggestion.js';
 
 /** What the registry shelves: steps (which may keep former ids as aliases) and triggers. */
 interface Shelved extends Searchable {

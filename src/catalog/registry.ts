@@ -1,8 +1,8 @@
-import type { Connection } from '../connection/connection.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
 import { type DescribedInput, describeInput } from '../options/described-input.js';
 import { type OptionsAnswer, type OptionsCall, resolveOptions } from '../options/resolve-options.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
-import type { Integration } from '../step/define-integration.js';
 import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { CatalogShelf } from './catalog-shelf.js';

@@ -1,4 +1,4 @@
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
 import type { AnyStep } from '../step/define-step.js';
 
 /** What search reads of a step or a trigger; any id, since trigger ids are plain strings. */

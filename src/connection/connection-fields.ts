@@ -1,7 +1,7 @@
 import { type FieldIssue, InputError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
-import { validateBaseUrl } from './base-url.js';
-import type { Connection } from './connection.js';
+import { validateBaseUrl } from '../model/base-url.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
 
 /** Validates a connection's public fields against its integration's schema. */
 export function parseConnectionFields(

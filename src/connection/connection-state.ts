@@ -1,5 +1,5 @@
-import type { Integration } from '../step/define-integration.js';
-import type { Connection } from './connection.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
 
 export interface ConnectionState {
   /** `ok` (a key, a long-lived token, or time left), `expiring` (within 5 min), `expired`. */

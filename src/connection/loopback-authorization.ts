@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../clock.js';
 import { AuthError, InputError, NetworkError, TimeoutError } from '../errors/index.js';
 import { requestTarget } from '../http/request-target.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Clock } from '../model/clock.js';
+import type { Integration } from '../model/define-integration.js';
 import { buildAuthorizeUrl, exchangeCode, type TokenSet } from './oauth-client.js';
 import { createPkcePair, randomState } from './pkce.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';

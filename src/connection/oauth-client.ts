@@ -1,6 +1,6 @@
 import { AuthError, ProviderError } from '../errors/index.js';
 import { basicCredential } from '../errors/redaction.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
 import { oauthOf } from './oauth-settings-of.js';
 import { tokenEndpointRefusal } from './token-endpoint-refusal.js';
 import { sendTokenRequest, type TokenEndpointOptions, type TokenExchange } from './token-request.js';

@@ -1,4 +1,4 @@
-import type { Integration, OAuthSettings } from '../step/define-integration.js';
+import type { Integration, OAuthSettings } from '../model/define-integration.js';
 
 /** The OAuth settings of an integration; an integration without them is a programming error. */
 export function oauthOf(integration: Integration): OAuthSettings {

@@ -1,6 +1,6 @@
 import { AuthError, type ErrorInit, StorageError, TimeoutError, ToolstepsError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
-import type { RefreshEntry } from '../store/connections/refresh-journal.js';
+import type { Integration } from '../model/define-integration.js';
+import type { RefreshEntry } from '../store/refresh-journal.js';
 
 /** The command that gives a connection a new grant. */
 export const reconnect = (integration: Integration, id: string) =>

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Clock } from '../clock.js';
-import type { Integration } from '../step/define-integration.js';
-import { type RefreshEntry, type RefreshJournal, spentMark } from '../store/connections/refresh-journal.js';
-import type { Connection } from './connection.js';
+import type { Clock } from '../model/clock.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import { type RefreshEntry, type RefreshJournal, spentMark } from '../store/refresh-journal.js';
 import { cannotWriteAhead, refreshingElsewhere, refusedBefore } from './refresh-errors.js';
 
 /** Whether the process that wrote a `sending` entry may still hold what its refresh got. */

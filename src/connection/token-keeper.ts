@@ -1,15 +1,15 @@
-import type { Clock } from '../clock.js';
 import { NotFoundError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
-import type { ConnectionStore } from '../store/connections/connection-store.js';
+import type { Clock } from '../model/clock.js';
+import type { Connection } from '../model/connection.js';
+import type { Logger } from '../model/logger.js';
+import type { ConnectionStore } from '../store/connection-store.js';
 import {
   type RefreshEntry,
   type RefreshJournal,
   spentMark,
   type UnsavedTokens,
-} from '../store/connections/refresh-journal.js';
+} from '../store/refresh-journal.js';
 import { definedOnly } from '../values/defined-only.js';
-import type { Connection } from './connection.js';
 import { notSavedYet } from './refresh-errors.js';
 
 /** The first pause between two tries to save, doubled up to the longest. */

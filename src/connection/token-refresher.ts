@@ -1,12 +1,12 @@
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../clock.js';
 import { AuthError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
-import type { Integration } from '../step/define-integration.js';
-import type { ConnectionStore } from '../store/connections/connection-store.js';
-import { MemoryRefreshJournal, type RefreshJournal } from '../store/connections/refresh-journal.js';
+import type { Clock } from '../model/clock.js';
+import { type Connection, secretValues } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import type { Logger } from '../model/logger.js';
+import type { ConnectionStore } from '../store/connection-store.js';
+import { MemoryRefreshJournal, type RefreshJournal } from '../store/refresh-journal.js';
 import { definedOnly } from '../values/defined-only.js';
-import { type Connection, secretValues } from './connection.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
 import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';

@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../clock.js';
 import { NetworkError, ProviderError, TimeoutError, ToolstepsError } from '../errors/index.js';
 import { redactSecrets } from '../errors/redaction.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Clock } from '../model/clock.js';
+import type { Integration } from '../model/define-integration.js';
 import { oauthOf } from './oauth-settings-of.js';
 
 /** The default deadline of one token request, headers and body together. */

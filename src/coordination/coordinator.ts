@@ -1,12 +1,9 @@
-import type { DedupeStore } from '../store/dedupe/dedupe-store.js';
-import type { TenantId } from '../tenants/tenant-id.js';
+import type { Locks } from '../model/locks.js';
+import type { TenantId } from '../model/tenant-id.js';
+import type { DedupeStore } from '../store/dedupe-store.js';
 import type { RedisPersistence } from './redis-persistence.js';
 
-/** A lock held by one owner: only the holder of `token` can extend or release it. */
-export interface HeldLock {
-  name: string;
-  token: string;
-}
+export type { HeldLock } from '../model/locks.js';
 
 /** One quota window as a provider's headers last described it (times are epoch ms of the caller's clock). */
 export interface QuotaObservation {
@@ -39,14 +36,8 @@ export interface CoordinationStatus {
  * today's single-process behaviour; the Redis one makes each operation one
  * atomic command or Lua script, so many processes on many hosts agree.
  */
-export interface Coordinator extends DedupeStore {
+export interface Coordinator extends DedupeStore, Locks {
   readonly mode: 'local' | 'redis';
-  /** Takes `name` for `ttlMs` if nobody holds it (Redis: SET NX PX); undefined when held. */
-  tryLock(name: string, ttlMs: number): Promise<HeldLock | undefined>;
-  /** Gives `ttlMs` more to a lock still held by `lock.token`; false when it was lost (compare-and-extend). */
-  extendLock(lock: HeldLock, ttlMs: number): Promise<boolean>;
-  /** Releases a lock only while `lock.token` still holds it (compare-and-delete, never a plain DEL). */
-  releaseLock(lock: HeldLock): Promise<boolean>;
   /** Lets one request of `scope` go (it is then in flight), or says when to look again. */
   takeQuota(scope: string, now: number): Promise<QuotaVerdict>;
   /**

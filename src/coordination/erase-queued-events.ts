@@ -1,6 +1,6 @@
+import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
+import type { TriggerEvent } from '../model/trigger-event.js';
 import { connectRedis } from '../peers/load-ioredis.js';
-import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
-import type { TriggerEvent } from '../triggers/trigger-event.js';
 import { DEAD_EVENTS_QUEUE, EVENTS_QUEUE, loadBullmq } from './event-queue.js';
 import { redisFailure } from './redis-failure.js';
 

@@ -1,7 +1,7 @@
+import { DEFAULT_TENANT, parseTenantId } from '../model/tenant-id.js';
+import type { TriggerEvent } from '../model/trigger-event.js';
 import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
-import { DEFAULT_TENANT, parseTenantId } from '../tenants/tenant-id.js';
-import type { TriggerEvent } from '../triggers/trigger-event.js';
 import { redisFailure } from './redis-failure.js';
 
 /** The semver range of BullMQ this package is written against. */

@@ -1,6 +1,6 @@
-import { type Logger, silentLogger } from '../logger.js';
+import { type Logger, silentLogger } from '../model/logger.js';
+import { withLock } from '../store/with-lock.js';
 import type { Coordinator } from './coordinator.js';
-import { withLock } from './with-lock.js';
 
 /** How long an idempotency record keeps its result, by default: a day of retries. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;

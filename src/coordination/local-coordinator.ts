@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, systemClock } from '../clock.js';
-import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
-import { MemoryDedupeStore } from '../store/dedupe/memory-dedupe-store.js';
-import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
+import type { ClaimOutcome } from '../store/dedupe-store.js';
+import { MemoryDedupeStore } from '../store/memory/memory-dedupe-store.js';
 import { getOrCreate } from '../values/get-or-create.js';
 import type {
   CoordinationStatus,

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../clock.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import type { CoordinationStatus, Coordinator } from './coordinator.js';
 import { LocalCoordinator } from './local-coordinator.js';
 

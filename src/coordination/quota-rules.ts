@@ -100,3 +100,6 @@ export function observeIntoWindow(
   if (seen.resetAt < current.t - RESET_TOLERANCE_MS) return undefined;
   return { ...fresh, r: Math.min(current.r, seen.remaining), t: Math.min(current.t, seen.resetAt) };
 }
+
+/** Shared quota state outlives every window we know of, then goes. */
+export const QUOTA_TTL_MS = 24 * 60 * 60_000;

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
 import type { RedisClient } from '../peers/redis-client.js';
-import type { ClaimOutcome } from '../store/dedupe/dedupe-store.js';
-import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
+import type { ClaimOutcome } from '../store/dedupe-store.js';
+import type { RedisHandle } from '../store/redis/redis-handle.js';
+import * as scripts from '../store/redis/redis-scripts.js';
 import type {
   CoordinationStatus,
   Coordinator,
@@ -14,13 +16,10 @@ import {
   IN_FLIGHT_EXPIRY_MS,
   IN_FLIGHT_POLL_MS,
   PROBE_PAUSE_MS,
+  QUOTA_TTL_MS,
   REFILL_TOLERANCE_MS,
   RESET_TOLERANCE_MS,
 } from './quota-rules.js';
-import * as scripts from './redis-scripts.js';
-
-/** Shared quota state outlives every window we know of, then goes. */
-const QUOTA_TTL_MS = 24 * 60 * 60_000;
 
 export interface RedisCoordinatorOptions {
   /** Prefix of every key, so several deployments can share one Redis. Default `toolsteps`. */
@@ -48,7 +47,7 @@ const newToken = () => randomBytes(16).toString('hex');
  * the stores' included, goes through `client`, which turns any failure into
  * the documented retryable `network_error` (`guardRedis`).
  */
-export class RedisCoordinator implements Coordinator {
+export class RedisCoordinator implements Coordinator, RedisHandle<RedisCoordinator> {
   readonly mode = 'redis' as const;
   readonly prefix: string;
   /** The client, guarded: what it rejects with is always a `network_error` naming Redis. */
@@ -160,6 +159,7 @@ export class RedisCoordinator implements Coordinator {
         now,
         QUOTA_TTL_MS,
         PROBE_PAUSE_MS,
+        QUOTA_TTL_MS,
         IN_FLIGHT_POLL_MS,
         Date.now(),
         IN_FLIGHT_EXPIRY_MS,

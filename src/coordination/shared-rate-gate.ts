@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors/index.js';
-import { type Gate, type RateLimitSnapshot, saneWindow } from '../http/rate-limit.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../model/clock.js';
+import type { Logger } from '../model/logger.js';
+import { type Gate, type RateLimitSnapshot, saneWindow } from '../model/rate-limit.js';
 import type { Coordinator } from './coordinator.js';
 
 export interface SharedRateGateOptions {

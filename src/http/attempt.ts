@@ -1,5 +1,5 @@
 // One attempt on the wire: its deadline, the body read within its cap, and the outcome as an Exchange.
-import type { Clock } from '../clock.js';
+
 import {
   isToolstepsError,
   jsonMentionsSecret,
@@ -7,12 +7,13 @@ import {
   ProviderError,
   ResponseTooLargeError,
 } from '../errors/index.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../model/clock.js';
+import type { Logger } from '../model/logger.js';
+import type { RateLimitSnapshot } from '../model/rate-limit.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
 import { isBinaryType } from './binary-type.js';
 import { classifyException } from './classify-failures.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
-import type { RateLimitSnapshot } from './rate-limit.js';
 import { type Cancellation, RawHeaders, type Wire, type WireAnswer } from './wire.js';
 
 /** The time limit of one attempt, and the caller's signal, as one cancellation. */

@@ -1,6 +1,6 @@
 // How a failed request becomes an error of the family: what a wire threw (classifyException),
 // the status rules (classifyFailure), and the stage that asks the integration first (rejectFailures).
-import type { Connection } from '../connection/connection.js';
+
 import {
   AbortedError,
   AuthError,
@@ -14,7 +14,8 @@ import {
   TimeoutError,
   type ToolstepsError,
 } from '../errors/index.js';
-import type { Integration, ParsedProviderError, ProviderFailure } from '../step/define-integration.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration, ParsedProviderError, ProviderFailure } from '../model/define-integration.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { Answer, Exchange, Outgoing, Send } from './exchange.js';
 import { parseRetryAfter } from './retries.js';

@@ -1,10 +1,11 @@
 // A request on its way: what each stage passes on (Outgoing), how it ended (Exchange) and what it
 // cost (RequestStats), and how a step's HttpRequest becomes the first Outgoing (prepareRequest).
-import { joinUrl } from '../connection/base-url.js';
-import type { Connection } from '../connection/connection.js';
+
 import { InputError } from '../errors/index.js';
-import type { HttpMethod, Integration } from '../step/define-integration.js';
-import type { RateLimitSnapshot } from './rate-limit.js';
+import { joinUrl } from '../model/base-url.js';
+import type { Connection } from '../model/connection.js';
+import type { HttpMethod, Integration } from '../model/define-integration.js';
+import type { RateLimitSnapshot } from '../model/rate-limit.js';
 
 /** What one request cost, returned with its answer (or its error) instead of written into shared state. */
 export interface RequestStats {

@@ -1,8 +1,9 @@
-import type { Clock } from '../clock.js';
-import type { Connection } from '../connection/connection.js';
 import { AuthError, redactSecrets, type ToolstepsError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Clock } from '../model/clock.js';
+import type { Connection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import type { Logger } from '../model/logger.js';
+import type { Gate } from '../model/rate-limit.js';
 import { attempt } from './attempt.js';
 import { rejectFailures } from './classify-failures.js';
 import {
@@ -16,7 +17,6 @@ import {
 } from './exchange.js';
 import { followRedirects } from './follow-redirects.js';
 import { withRateGate } from './rate-gate.js';
-import type { Gate } from './rate-limit.js';
 import { type RetryOptions, withRetries } from './retries.js';
 import type { Wire } from './wire.js';
 

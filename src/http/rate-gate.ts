@@ -1,8 +1,9 @@
 // The in-process rate gate of one connection, and the stage that holds each request at a gate.
-import type { Clock } from '../clock.js';
+
 import { RateLimitError } from '../errors/index.js';
+import type { Clock } from '../model/clock.js';
+import { type Gate, type RateLimitSnapshot, type RateLimitWindow, saneWindow } from '../model/rate-limit.js';
 import { addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
-import { type Gate, type RateLimitSnapshot, type RateLimitWindow, saneWindow } from './rate-limit.js';
 
 const UNKNOWN_RESET_PAUSE_MS = 1000;
 

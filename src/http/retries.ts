@@ -1,10 +1,10 @@
 // The retry rules in one place: which failures are sent again and after how long (decideRetry,
 // parseRetryAfter), and the stage that does it (withRetries).
 import pRetry from 'p-retry';
-import type { Clock } from '../clock.js';
 import { AbortedError, isToolstepsError, RateLimitError, type ToolstepsError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
-import { mayHaveLanded } from '../step/write-outcome.js';
+import type { Clock } from '../model/clock.js';
+import type { Logger } from '../model/logger.js';
+import { mayHaveLanded } from '../model/write-outcome.js';
 import { type Answer, addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
 
 /** How hard the transport retries; the defaults suit interactive calls, a batch job may allow longer waits. */

@@ -31,31 +31,7 @@ export {
 } from '../errors/index.js';
 // Talking to the provider: the bound HTTP client, path segments, quota headers.
 export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
-export { intHeader, readQuotaHeaders } from '../http/rate-limit.js';
 export { NumericId, PathSegment, routedPath } from '../http/request-guards.js';
-// Options (choices from the account or a closed list) and per-account input fields.
-export type {
-  AccountField,
-  AccountSchemaSource,
-  AccountValue,
-} from '../options/account-fields.js';
-export {
-  fixedOptions,
-  MAX_OPTION_ITEMS,
-  matchingItems,
-  OPTIONS_CACHE_TTL_MS,
-  type OptionItem,
-  type OptionsContext,
-  type OptionsPage,
-  type OptionsRequest,
-  type OptionsSource,
-  type StepOptions,
-  wordOptions,
-} from '../options/options-source.js';
-export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
-export { defineApiCallStep } from '../step/api-call-step.js';
-// The output shape every paged list step shares.
-export { cursorPageOutput } from '../step/cursor-page.js';
 // Defining integrations, steps and triggers.
 export {
   type ConnectionCheck,
@@ -65,7 +41,20 @@ export {
   type IntegrationDefinition,
   type ParsedProviderError,
   type ProviderFailure,
-} from '../step/define-integration.js';
+} from '../model/define-integration.js';
+export { intHeader, readQuotaHeaders } from '../model/rate-limit.js';
+// Write safety for bulk writes.
+export { safeToResend, writeOutcome } from '../model/write-outcome.js';
+export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
+// Options (choices from the account or a closed list) and per-account input fields.
+export type {
+  AccountField,
+  AccountSchemaSource,
+  AccountValue,
+} from '../step/account-fields.js';
+export { defineApiCallStep } from '../step/api-call-step.js';
+// The output shape every paged list step shares.
+export { cursorPageOutput } from '../step/cursor-page.js';
 export {
   type AnyStep,
   type CreditEstimate,
@@ -78,10 +67,21 @@ export {
   type StepExample,
   type StepId,
 } from '../step/define-step.js';
+export {
+  fixedOptions,
+  MAX_OPTION_ITEMS,
+  matchingItems,
+  OPTIONS_CACHE_TTL_MS,
+  type OptionItem,
+  type OptionsContext,
+  type OptionsPage,
+  type OptionsRequest,
+  type OptionsSource,
+  type StepOptions,
+  wordOptions,
+} from '../step/options-source.js';
 // Reading a provider answer through its schema: an OutputError naming the fields, never a crash further on.
 export { type AnswerPart, readAnswer } from '../step/read-answer.js';
-// Write safety for bulk writes.
-export { safeToResend, writeOutcome } from '../step/write-outcome.js';
 export {
   type AnyTrigger,
   type Constraints,
@@ -100,7 +100,6 @@ export {
   type WebhookContext,
 } from '../triggers/define-trigger.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
-export { timingSafeEqualText } from '../triggers/timing-safe-equal.js';
-
 // Small value helpers.
 export { definedOnly } from '../values/defined-only.js';
+export { timingSafeEqualText } from '../values/timing-safe-equal.js';

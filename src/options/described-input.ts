@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { Connection } from '../connection/connection.js';
+import type { Connection } from '../model/connection.js';
+import { accountFieldsOf, accountInputSchema } from '../runtime/account-input.js';
+import type { OptionsRuntime } from '../runtime/provider-read.js';
 import type { AnyStep } from '../step/define-step.js';
-import { accountFieldsOf, accountInputSchema } from './account-input.js';
-import type { OptionsSource } from './options-source.js';
-import type { OptionsRuntime } from './provider-read.js';
+import type { OptionsSource } from '../step/options-source.js';
 
 /** The JSON Schema keyword that marks a field with options, and what it holds. */
 export const OPTIONS_KEYWORD = 'x-toolsteps-options';

@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import type { Connection } from '../connection/connection.js';
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { InputError } from '../errors/index.js';
-import { fieldIssues, listIssues } from '../runtime/field-issues.js';
+import type { Connection } from '../model/connection.js';
+import { accountFieldsOf } from '../runtime/account-input.js';
+import { answerKey, connectionIdOf, type OptionsRuntime, providerRead } from '../runtime/provider-read.js';
 import type { AnyStep } from '../step/define-step.js';
-import { accountFieldsOf } from './account-input.js';
 import {
   MAX_OPTION_ITEMS,
   OPTIONS_CACHE_TTL_MS,
@@ -11,8 +12,7 @@ import {
   OptionsPage,
   type OptionsSource,
   pageOfFixed,
-} from './options-source.js';
-import { answerKey, connectionIdOf, type OptionsRuntime, providerRead } from './provider-read.js';
+} from '../step/options-source.js';
 
 /** What a caller asks for: the connection (not needed for a closed list), a search, a cursor, the input so far. */
 export interface OptionsCall {

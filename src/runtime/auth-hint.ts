@@ -1,5 +1,5 @@
 import { AuthError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
 
 /**
  * Runs a stage and gives an authentication error that says nothing about

@@ -1,11 +1,11 @@
-import { type Connection, secretValues } from '../connection/connection.js';
 import { resolveBaseUrl } from '../connection/connection-fields.js';
 import type { TokenRefresher } from '../connection/token-refresher.js';
 import { AuthError, InputError, NotFoundError } from '../errors/index.js';
 import type { BoundCredentials } from '../http/http-client.js';
-import type { Integration } from '../step/define-integration.js';
+import { type Connection, secretValues } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
 import type { AnyStep } from '../step/define-step.js';
-import type { ConnectionStore } from '../store/connections/connection-store.js';
+import type { ConnectionStore } from '../store/connection-store.js';
 import { scrubError } from './scrub-error.js';
 
 /** A connection bound to one invocation: its base URL, its credentials, and every secret it has held. */

@@ -1,6 +1,6 @@
-import { closestName } from '../catalog/unknown-field-suggestion.js';
 import { InputError } from '../errors/index.js';
-import type { Integration } from '../step/define-integration.js';
+import type { Integration } from '../model/define-integration.js';
+import { closestName } from '../values/unknown-field-suggestion.js';
 
 /**
  * A constraint the integration does not honour is refused, not ignored: an

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { unknownFieldMessage } from '../catalog/unknown-field-suggestion.js';
+import { fieldIssues } from '../errors/field-issues.js';
 import type { FieldIssue } from '../errors/index.js';
-import { fieldIssues } from './field-issues.js';
+import { unknownFieldMessage } from '../values/unknown-field-suggestion.js';
 
 type JsonSchemaNode = {
   properties?: Record<string, JsonSchemaNode>;

@@ -1,6 +1,6 @@
-import type { Connection } from '../connection/connection.js';
-import type { RateLimitSnapshot } from '../http/rate-limit.js';
 import type { VariableMapping } from '../mapping/mapping.js';
+import type { Connection } from '../model/connection.js';
+import type { RateLimitSnapshot } from '../model/rate-limit.js';
 import type { CreditEstimate, ProgressRecords } from '../step/define-step.js';
 import type { SharedCreditBudget } from './shared-credit-budget.js';
 

@@ -1,4 +1,3 @@
-import { toPublicConnection } from '../connection/connection.js';
 import type { TokenRefresher } from '../connection/token-refresher.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from '../coordination/idempotency-record.js';
@@ -6,8 +5,9 @@ import { mentionsSecret, redactSecrets } from '../errors/index.js';
 import { addStats, lastRateLimit, NO_STATS, type RequestStats } from '../http/exchange.js';
 import { fileFetcher } from '../http/fetch-file.js';
 import { createHttpClient } from '../http/http-client.js';
-import type { Gate } from '../http/rate-limit.js';
-import type { Integration } from '../step/define-integration.js';
+import { toPublicConnection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import type { Gate } from '../model/rate-limit.js';
 import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 import { withAuthHint } from './auth-hint.js';
 import { type BoundConnection, bindConnection } from './bind-connection.js';

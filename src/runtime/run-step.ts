@@ -1,7 +1,7 @@
 import { ZodError } from 'zod';
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { type CreditsSpent, isToolstepsError } from '../errors/index.js';
 import type { AnyStep, CreditEstimate, StepContext } from '../step/define-step.js';
-import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
 import { settlingReplays } from './settle-replays.js';
 import { unreadableAnswer } from './unreadable-answer.js';

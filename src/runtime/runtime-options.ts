@@ -1,14 +1,16 @@
-import { type Clock, systemClock } from '../clock.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/attempt.js';
 import { defaultRetryOptions, type RetryOptions } from '../http/retries.js';
-import { type Logger, silentLogger } from '../logger.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import { type Logger, silentLogger } from '../model/logger.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../model/tenant-id.js';
+import type { TenantLimits } from '../model/tenant-limits.js';
 import type { AuditTrail, StepRunRecord } from '../store/audit/audit-trail.js';
-import type { ConnectionStore } from '../store/connections/connection-store.js';
-import { MemoryConnectionStore } from '../store/connections/memory-connection-store.js';
-import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../tenants/tenant-id.js';
-import { MemoryLimitStore, type TenantLimitStore, type TenantLimits } from '../tenants/tenant-limits.js';
-import type { TenantScopedStores, TenantStores } from '../tenants/tenant-stores.js';
+import type { ConnectionStore } from '../store/connection-store.js';
+import type { TenantLimitStore } from '../store/limit-store.js';
+import { MemoryConnectionStore } from '../store/memory/memory-connection-store.js';
+import { MemoryLimitStore } from '../store/memory/memory-limit-store.js';
+import type { TenantScopedStores, TenantStores } from '../store/tenant-stores.js';
 import { type ResolvedTransport, resolveTransport, type Transport } from './transport-option.js';
 
 /** How a Runtime is set up; every field is optional, so a runtime with in-memory stores and the shared transport needs none. */

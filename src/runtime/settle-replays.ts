@@ -1,7 +1,7 @@
 import { isToolstepsError, type ToolstepsError } from '../errors/index.js';
 import type { HttpClient } from '../http/http-client.js';
+import { mayHaveLanded } from '../model/write-outcome.js';
 import type { AnyStep, StepContext } from '../step/define-step.js';
-import { mayHaveLanded } from '../step/write-outcome.js';
 
 /**
  * What a request of a step rejects with once the runtime has settled one of

@@ -1,6 +1,6 @@
 import type { Coordinator } from '../coordination/coordinator.js';
 import { CreditError, isToolstepsError } from '../errors/index.js';
-import { type Logger, silentLogger } from '../logger.js';
+import { type Logger, silentLogger } from '../model/logger.js';
 import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 
 /**

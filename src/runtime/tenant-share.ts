@@ -1,9 +1,10 @@
-import type { Clock } from '../clock.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { CreditError, TenantLimitError } from '../errors/index.js';
-import { type Logger, silentLogger } from '../logger.js';
+import type { Clock } from '../model/clock.js';
+import { type Logger, silentLogger } from '../model/logger.js';
+import type { TenantLimits } from '../model/tenant-limits.js';
 import type { AnyStep, CreditEstimate } from '../step/define-step.js';
-import type { TenantLimitStore, TenantLimits } from '../tenants/tenant-limits.js';
+import type { TenantLimitStore } from '../store/limit-store.js';
 import type { CreditReservation } from './shared-credit-budget.js';
 
 const MINUTE_MS = 60_000;

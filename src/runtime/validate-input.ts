@@ -1,9 +1,9 @@
+import { listIssues } from '../errors/field-issues.js';
 import { InputError } from '../errors/index.js';
 import { compileMapping, type VariableMapping } from '../mapping/mapping.js';
 import type { AnyStep } from '../step/define-step.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
 import { checkConstraints } from './check-constraints.js';
-import { listIssues } from './field-issues.js';
 import { inputIssues } from './input-issues.js';
 
 export interface ValidatedInput {

@@ -1,7 +1,7 @@
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import type { CreditsSpent } from '../errors/index.js';
 import { redactDeep } from '../errors/index.js';
 import type { AnyStep } from '../step/define-step.js';
-import { fieldIssues, listIssues } from './field-issues.js';
 import { scrubError } from './scrub-error.js';
 import { unreadableAnswer } from './unreadable-answer.js';
 

@@ -2,9 +2,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ConnectionCaps, ConnectionGuard } from '../http/connection-guard.js';
-import { type ServerTimeouts, serverTimeoutOptions } from '../http/server-timeouts.js';
+import { type ConnectionCaps, ConnectionGuard } from './connection-guard.js';
 import { asServerRefusal, ServerRefusal } from './server-refusal.js';
+import { type ServerTimeouts, serverTimeoutOptions } from './server-timeouts.js';
 import { zodValidatorCompiler } from './zod-validator.js';
 
 /**

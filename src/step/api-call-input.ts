@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { endpointProblem, guardHeaders } from '../http/request-guards.js';
+import type { HttpMethod, Integration } from '../model/define-integration.js';
 import { UPLOAD_FIELDS } from './api-call-upload.js';
-import type { HttpMethod, Integration } from './define-integration.js';
 
 const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 

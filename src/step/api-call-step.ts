@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { guardEndpoint, guardHeaders } from '../http/request-guards.js';
+import type { HttpMethod, Integration } from '../model/define-integration.js';
 import {
   type ApiCallInput,
   type ApiCallOptions,
@@ -8,7 +9,6 @@ import {
 } from './api-call-input.js';
 import { ApiCallOutput, answerBody, exposedHeaders } from './api-call-output.js';
 import { type UploadInput, uploadBody } from './api-call-upload.js';
-import type { HttpMethod, Integration } from './define-integration.js';
 import { defineStep, type Step } from './define-step.js';
 
 /**

@@ -1,12 +1,12 @@
 import type * as z from 'zod';
-import type { PublicConnection } from '../connection/connection.js';
 import type { FetchFile } from '../http/fetch-file.js';
 import type { HttpClient } from '../http/http-client.js';
-import type { Logger } from '../logger.js';
-import type { AccountSchemaSource } from '../options/account-fields.js';
-import { optionsDeclarationProblem } from '../options/options-declaration.js';
-import type { StepOptions } from '../options/options-source.js';
-import type { Integration } from './define-integration.js';
+import type { PublicConnection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import type { Logger } from '../model/logger.js';
+import type { AccountSchemaSource } from './account-fields.js';
+import { optionsDeclarationProblem } from './options-declaration.js';
+import type { StepOptions } from './options-source.js';
 
 /** What a step may do to the account; agent exports and the builder use it to ask before a destructive call. */
 export type StepAccess = 'read' | 'write' | 'destructive';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
+import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { OutputError } from '../errors/index.js';
-import { fieldIssues, listIssues } from '../runtime/field-issues.js';
 
 /**
  * At most this many failing fields ride on the error, and the message names

@@ -1,12 +1,12 @@
 import type { QueuedEventErasure } from '../coordination/erase-queued-events.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../model/tenant-id.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { auditedWrite } from '../store/audit/audited-write.js';
+import type { TenantStores, TenantSummary } from '../store/tenant-stores.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { TRIGGERS_PLAN } from '../triggers/entitlements.js';
 import type { SubscriptionRemoval } from '../triggers/remove-at-provider.js';
 import { TriggerSubscriptions } from '../triggers/trigger-subscriptions.js';
-import { DEFAULT_TENANT, parseTenantId, type TenantId } from './tenant-id.js';
-import type { TenantStores, TenantSummary } from './tenant-stores.js';
 
 /** What erasing a tenant needs: its stores, and a runtime and registry to remove its webhooks at the providers first. */
 export interface TenantErasureOptions {

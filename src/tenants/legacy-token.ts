@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { timingSafeEqualText } from '../triggers/timing-safe-equal.js';
+import { TENANT_ID_PATTERN, type TenantId } from '../model/tenant-id.js';
+import { timingSafeEqualText } from '../values/timing-safe-equal.js';
 import {
   integrationIdSchema,
   type ScopedPrincipal,
@@ -7,7 +8,6 @@ import {
   TOKEN_SCOPES,
   tenantOfTokenId,
 } from './scoped-token.js';
-import { TENANT_ID_PATTERN, type TenantId } from './tenant-id.js';
 import type { TokenKeys } from './token-keys.js';
 
 /** The prefix of the tokens made before JWT: `tst_<claims>.<HMAC-SHA256>`. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { TENANT_ID_PATTERN, type TenantId } from './tenant-id.js';
+import { TENANT_ID_PATTERN, type TenantId } from '../model/tenant-id.js';
+import { TOKEN_ID_PATTERN } from '../model/token-id.js';
 
 /** What a scoped token may serve: the MCP server over HTTP, the builder API. */
 export const TOKEN_SCOPES = ['mcp', 'builder'] as const;
@@ -12,12 +13,7 @@ export const MAX_TOKEN_TTL_MS = 90 * 24 * 3_600_000;
 /** The shortest life a token may be given. */
 export const MIN_TOKEN_TTL_MS = 60_000;
 
-/**
- * A token id names its tenant after a dot (`tok_<16 random characters>.<tenant>`):
- * a revocation by id alone then lands in the right tenant's store, and the id
- * is still safe as a file name and a key segment (no slash, never `.` or `..`).
- */
-export const TOKEN_ID_PATTERN = /^tok_[A-Za-z0-9_-]{16}\.([a-z0-9][a-z0-9_-]{0,62})$/;
+export { TOKEN_ID_PATTERN };
 
 /** Integration ids as the catalogue spells them. */
 export const integrationIdSchema = z.string().regex(/^[a-z0-9_]{1,64}$/);

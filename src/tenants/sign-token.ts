@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { type Clock, systemClock } from '../clock.js';
 import { InputError } from '../errors/input-error.js';
-import { checkRecord } from '../store/check-record.js';
+import { checkRecord } from '../model/check-record.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import { parseTenantId, type TenantId } from '../model/tenant-id.js';
 import { TOKEN_ALGORITHM } from './jwt-principal.js';
 import {
   audienceOf,
@@ -13,7 +14,6 @@ import {
   type TokenScope,
   tokenClaimsSchema,
 } from './scoped-token.js';
-import { parseTenantId, type TenantId } from './tenant-id.js';
 import type { TokenKey } from './token-key.js';
 
 /** What a new token grants: one tenant, its scopes, and what narrows them; the key stays the caller's. */

@@ -1,10 +1,10 @@
-import { type Clock, systemClock } from '../clock.js';
 import { AuthError } from '../errors/auth-error.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import type { TokenRevocations } from '../store/token-revocations.js';
 import { jwtPrincipal } from './jwt-principal.js';
 import { LEGACY_TOKEN_PREFIX, legacyPrincipal } from './legacy-token.js';
 import type { ScopedPrincipal, TokenScope } from './scoped-token.js';
 import type { TokenKeys } from './token-keys.js';
-import type { TokenRevocations } from './token-revocations.js';
 
 /** What a server checks a bearer against: its keys, the revocations, and the scope of the surface it serves. */
 export interface VerifyTokenOptions {

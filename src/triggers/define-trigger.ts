@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import type { PublicConnection } from '../connection/connection.js';
 import type { HttpClient } from '../http/http-client.js';
-import type { Logger } from '../logger.js';
-import type { Integration } from '../step/define-integration.js';
+import type { PublicConnection } from '../model/connection.js';
+import type { Integration } from '../model/define-integration.js';
+import type { Logger } from '../model/logger.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 
 /** One delivery as it arrived: the raw bytes are what the provider signed, so nothing reads them first. */

@@ -1,11 +1,11 @@
 import type { ErrorJson } from '../errors/index.js';
 import { isToolstepsError } from '../errors/index.js';
+import type { Subscription } from '../model/subscription.js';
+import type { TenantId } from '../model/tenant-id.js';
+import { withProviderSession } from '../runtime/provider-session.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { TenantId } from '../tenants/tenant-id.js';
 import type { AnyTrigger, ProviderContext } from './define-trigger.js';
-import { withProviderSession } from './provider-session.js';
 import { hookIdUnder, type ListedWebhook, type RemovalOutcome } from './provider-webhook.js';
-import type { Subscription } from './subscription.js';
 
 /** A webhook at the provider that delivers to one of our hook URLs. */
 export interface HookedWebhook extends ListedWebhook {

@@ -1,5 +1,5 @@
-import { DEFAULT_TENANT, type TenantId } from '../tenants/tenant-id.js';
-import { HOOKS_PATH_PREFIX, parseHookPath } from './subscription.js';
+import { HOOKS_PATH_PREFIX, parseHookPath } from '../model/subscription.js';
+import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
 
 /**
  * A webhook as the provider lists it: enough to tell whose it is. Ours

@@ -1,9 +1,9 @@
+import { type Subscription, subscriptionUrl } from '../model/subscription.js';
+import { writeOutcome } from '../model/write-outcome.js';
+import { withProviderSession } from '../runtime/provider-session.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { writeOutcome } from '../step/write-outcome.js';
 import type { AnyTrigger, ProviderContext, ProvisionResult } from './define-trigger.js';
-import { withProviderSession } from './provider-session.js';
 import { deliversTo, type ListedWebhook } from './provider-webhook.js';
-import { type Subscription, subscriptionUrl } from './subscription.js';
 
 /** The webhooks of the connection's account that deliver to `url`; none when the trigger cannot list them. */
 export async function webhooksDeliveringTo(

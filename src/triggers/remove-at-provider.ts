@@ -1,9 +1,9 @@
+import { type Subscription, subscriptionUrl } from '../model/subscription.js';
+import { withProviderSession } from '../runtime/provider-session.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyTrigger, ProviderContext } from './define-trigger.js';
-import { withProviderSession } from './provider-session.js';
 import type { RemovedItem } from './provider-webhook.js';
 import { webhooksDeliveringTo } from './provision-subscription.js';
-import { type Subscription, subscriptionUrl } from './subscription.js';
 
 /**
  * What removing a subscription did at the provider, in one word:

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../model/clock.js';
+import { type Subscription, subscriptionUrl } from '../model/subscription.js';
+import { withProviderSession } from '../runtime/provider-session.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyTrigger, TestDeliveryResult, WebhookContext, WebhookStatus } from './define-trigger.js';
 import { mapEventVariables } from './intake/map-event-variables.js';
-import { withProviderSession } from './provider-session.js';
-import { type Subscription, subscriptionUrl } from './subscription.js';
 
 /** Why the provider side of a subscription cannot be read or tested, or undefined when it can. */
 function notAtProvider(trigger: AnyTrigger, subscription: Subscription): string | undefined {

@@ -1,17 +1,17 @@
-import { type Clock, systemClock } from '../clock.js';
 import { type FieldIssue, InputError, NotFoundError } from '../errors/index.js';
 import { compileMapping } from '../mapping/mapping.js';
+import { checkSubscription } from '../model/check-subscription.js';
+import { type Clock, systemClock } from '../model/clock.js';
+import { newSubscriptionId, type Subscription } from '../model/subscription.js';
+import { DEFAULT_TENANT } from '../model/tenant-id.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { SubscriptionStore } from '../store/subscriptions/subscription-store.js';
-import { DEFAULT_TENANT } from '../tenants/tenant-id.js';
+import type { SubscriptionStore } from '../store/subscription-store.js';
 import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
-import { checkSubscription } from './intake/check-subscription.js';
 import type { RemovedItem } from './provider-webhook.js';
 import { provisionSubscription } from './provision-subscription.js';
 import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
-import { newSubscriptionId, type Subscription } from './subscription.js';
 
 /** What subscribing a workflow to a trigger takes; everything is checked before anything is stored or sent. */
 export interface CreateSubscriptionRequest {

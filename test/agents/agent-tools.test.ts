@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { stripAbsentNulls } from '../../src/agents/absent-nulls.js';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { LiveAgentTools } from '../../src/agents/live-agent-tools.js';
-import { FLAT_TOOL_LIMIT } from '../../src/agents/mcp/catalogue-tools.js';
-import { listMcpTools } from '../../src/agents/mcp/mcp-server.js';
-import type { Connection } from '../../src/connection/connection.js';
+import { listMcpTools } from '../../src/mcp/mcp-server.js';
+import { FLAT_TOOL_LIMIT } from '../../src/mcp/tools/catalogue-tools.js';
+import type { Connection } from '../../src/model/connection.js';
 import { missingPeer } from '../../src/peers/optional-peer.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 function connection(id: string, integration: string): Connection {

@@ -45,6 +45,6 @@ describe('optional peer dependencies', () => {
   it('the CLI loads the MCP server module only inside the mcp command', async () => {
     const command = await readFile('cli/commands/mcp-command.ts', 'utf8');
     expect(command).not.toMatch(/^import[^;]*agents\/mcp/m);
-    expect(command).toContain("await import('../../src/agents/mcp/serve-mcp.js')");
+    expect(command).toContain("await import('../../src/mcp/transports/serve-mcp.js')");
   });
 });

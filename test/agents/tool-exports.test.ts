@@ -10,9 +10,9 @@ import {
   toOpenAITools,
 } from '../../src/agents/openai-tools.js';
 import { stepIdOf, toolNameOf } from '../../src/agents/tool-name.js';
-import type { Connection } from '../../src/connection/connection.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { strictRuleViolations } from '../support/openai-strict-rules.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';

@@ -3,9 +3,9 @@ import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import type { BuilderServerOptions, ConnectSetting } from '../../src/builder/builder-options.js';
 import { type RunningBuilderServer, startBuilderServer } from '../../src/builder/builder-server.js';
 import { SessionTokens } from '../../src/builder/session-tokens.js';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
+import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
+import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
 import { createRegistry } from '../../steps/index.js';
 import { CookieJar } from '../support/cookie-jar.js';
 

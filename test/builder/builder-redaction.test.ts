@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLogger } from '../../src/logger.js';
+import { MemoryLogger } from '../../src/model/logger.js';
+import { parseTenantId } from '../../src/model/tenant-id.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId } from '../../src/tenants/tenant-id.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
 import { type HostileProvider, startHostileProvider } from '../support/hostile-provider.js';
 import { type BuilderWorld, openBuilderWorld } from './builder-fixture.js';
 

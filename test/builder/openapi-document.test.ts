@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/builder/api-contract.js';
 import { builderOpenApiDocument } from '../../src/builder/openapi-document.js';
-import { packageVersion } from '../../src/files/package-root.js';
+import { packageVersion } from '../../src/disk/package-root.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks a generated JSON document.
 type Json = Record<string, any>;

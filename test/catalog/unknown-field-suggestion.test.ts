@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, unknownFieldMessage } from '../../src/catalog/unknown-field-suggestion.js';
+import { closestName, unknownFieldMessage } from '../../src/values/unknown-field-suggestion.js';
 
 describe('the closest known field name', () => {
   const fields = ['subject', 'description', 'priority', 'type', 'assignee', 'external_id', 'tags'];

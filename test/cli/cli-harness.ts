@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, type MockInstance, vi } from 'vitest';
 import { runCli } from '../../cli/program.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import { statusSubscriptionArgs } from '../triggers/trigger-fixtures.js';
 
 export interface CliResult {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
 import { acmeConnection } from '../support/acme-connection.js';
 import { freePort, untilListening } from '../support/ports.js';
 import { signTicketing, TICKETING_SECRET, ticketStatusEvent } from '../triggers/trigger-fixtures.js';

@@ -5,7 +5,7 @@ import { closeCliStores } from '../../cli/cli-stores.js';
 import { checkCoordinationMode } from '../../cli/doctor/coordination-mode.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import { RedisConnectionStore } from '../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { type OwnRedis, startOwnRedis } from '../support/own-redis.js';
 import { redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
 import { DEFAULT_INTAKE_SERVER_LIMITS } from '../../src/triggers/intake/intake-server.js';
 import { acmeConnection } from '../support/acme-connection.js';
 import { bundleForChild } from '../support/bundle-for-child.js';

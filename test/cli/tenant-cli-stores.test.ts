@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tenantCliStores } from '../../cli/tenant-cli-stores.js';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId, type TenantId } from '../../src/tenants/tenant-id.js';
+import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
+import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
 import { subscriptionFor } from '../triggers/trigger-fixtures.js';
 
 const [ACME, B, STRANGER] = ['acme', 'b', 'stranger'].map(parseTenantId) as [TenantId, TenantId, TenantId];

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileDedupeStore } from '../../src/store/dedupe/file-dedupe-store.js';
-import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { FileDedupeStore } from '../../src/store/files/file-dedupe-store.js';
+import { FileSubscriptionStore } from '../../src/store/files/file-subscription-store.js';
 import { createIntake } from '../../src/triggers/intake/intake.js';
 import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../steps/index.js';
 import { addSandboxDeployments, addSandboxTicketing, cli, jsonError, useCliWorld } from './cli-harness.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/program.js';
-import { packageRoot } from '../../src/files/package-root.js';
+import { packageRoot } from '../../src/disk/package-root.js';
 import {
   addSandboxTicketing,
   type CliWorld,

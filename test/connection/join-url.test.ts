@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinUrl } from '../../src/connection/base-url.js';
+import { joinUrl } from '../../src/model/base-url.js';
 
 /** What joinUrl made before it serialized the query itself: the URL, then searchParams.set per value. */
 function setOneByOne(

@@ -2,7 +2,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
 import { catalogInvokers } from '../support/catalog-invoke.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
+import type { ConnectionStore } from '../../src/store/connection-store.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
 import { catalogInvokers } from '../support/catalog-invoke.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
 import { TokenRefresher } from '../../src/connection/token-refresher.js';
-import { silentLogger } from '../../src/logger.js';
-import type { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
-import { spentMark } from '../../src/store/connections/refresh-journal.js';
+import type { Connection } from '../../src/model/connection.js';
+import { silentLogger } from '../../src/model/logger.js';
+import type { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
+import { spentMark } from '../../src/store/refresh-journal.js';
 import { ticketing } from '../../steps/ticketing/integration.js';
 import { DelegatingConnectionStore } from '../support/delegating-connection-store.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';

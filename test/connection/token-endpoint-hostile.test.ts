@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
 import { exchangeCode } from '../../src/connection/oauth-client.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
 import {
   answerJson,

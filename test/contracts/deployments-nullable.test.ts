@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/model/clock.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
 import { nockedFetch } from '../support/nocked-fetch.js';
 import { nullHeavyInstance } from './support/openapi-contract.js';

@@ -1,7 +1,7 @@
 import { Vercel } from '@vercel/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/model/clock.js';
 
 /**
  * @vercel/sdk, unmodified, against the sandbox for the operation of every

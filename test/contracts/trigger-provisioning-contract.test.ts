@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { findOrphanWebhooks } from '../../src/triggers/orphan-webhooks.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coordinator } from '../../src/coordination/coordinator.js';
 import { LocalCoordinator } from '../../src/coordination/local-coordinator.js';
 import { describeCoordination, openCoordinator } from '../../src/coordination/open-coordinator.js';
-import { withLock } from '../../src/coordination/with-lock.js';
+import { withLock } from '../../src/store/with-lock.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const REDIS_URL = testRedisUrl(1);

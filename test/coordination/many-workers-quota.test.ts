@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScaledClock, type ScaledClockSettings, startSandbox } from '../../sandbox/index.js';
-import type { Clock } from '../../src/clock.js';
-import { systemClock } from '../../src/clock.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import type { Clock } from '../../src/model/clock.js';
+import { systemClock } from '../../src/model/clock.js';
+import { RedisConnectionStore } from '../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
-import type { Connection } from '../../src/connection/connection.js';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import type { Connection } from '../../src/model/connection.js';
+import { RedisConnectionStore } from '../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
+import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 import { deploymentEvent, signDeployments, subscriptionFor } from '../triggers/trigger-fixtures.js';

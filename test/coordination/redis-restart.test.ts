@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
-import { openRedisStores, type RedisStores } from '../../src/store/open-redis-stores.js';
+import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { RedisConnectionStore } from '../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { useFixture } from '../support/fixture-lifecycle.js';
 import { startOwnRedis } from '../support/own-redis.js';

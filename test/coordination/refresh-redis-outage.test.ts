@@ -7,7 +7,7 @@ import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
 import { connectRedis } from '../../src/peers/load-ioredis.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { RedisConnectionStore } from '../../src/store/connections/redis-connection-store.js';
+import { RedisConnectionStore } from '../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { catalogInvokers } from '../support/catalog-invoke.js';
 import { freePort } from '../support/ports.js';

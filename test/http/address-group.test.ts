@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressGroup } from '../../src/http/address-group.js';
+import { addressGroup } from '../../src/server/address-group.js';
 
 describe('the address a per-address connection limit counts by', () => {
   it('is an IPv4 address as is, also when mapped into IPv6', () => {

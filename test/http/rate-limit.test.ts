@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readQuotaHeaders } from '../../src/http/rate-limit.js';
+import { readQuotaHeaders } from '../../src/model/rate-limit.js';
 
 const NOW = 1_700_000_000_000;
 

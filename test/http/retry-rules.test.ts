@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/model/clock.js';
 import { HOST, nockTicketing } from '../support/nock-ticketing.js';
 
 const ticket = { id: 7, status: 'open', subject: 'x', tags: [], custom_fields: [] };

@@ -101,7 +101,7 @@ describe('secrets never leave the connection store', () => {
   });
 
   it('a public connection given to handlers has no secrets', async () => {
-    const { toPublicConnection } = await import('../../src/connection/connection.js');
+    const { toPublicConnection } = await import('../../src/model/connection.js');
     const fx = nockTicketing();
     const connection = await fx.store.get('acme');
     const view = toPublicConnection(connection!);

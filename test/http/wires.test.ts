@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
 import { AbortedError, NetworkError, ResponseTooLargeError, TimeoutError } from '../../src/errors/index.js';
 import { attempt } from '../../src/http/attempt.js';
 import { createDispatcher, dispatcherWire } from '../../src/http/dispatcher-wire.js';
@@ -9,7 +8,8 @@ import type { Exchange, Outgoing } from '../../src/http/exchange.js';
 import { fetchWire } from '../../src/http/fetch-wire.js';
 import { nodeHttpWire } from '../../src/http/node-http-wire.js';
 import type { Wire } from '../../src/http/wire.js';
-import { silentLogger } from '../../src/logger.js';
+import { systemClock } from '../../src/model/clock.js';
+import { silentLogger } from '../../src/model/logger.js';
 import { freePort } from '../support/ports.js';
 
 /**

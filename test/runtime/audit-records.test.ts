@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryLogger } from '../../src/logger.js';
+import { MemoryLogger } from '../../src/model/logger.js';
 import type { AuditRecord, AuditTrail } from '../../src/store/audit/audit-trail.js';
-import { MemoryAuditTrail } from '../../src/store/audit/memory-audit-trail.js';
+import { MemoryAuditTrail } from '../../src/store/memory/memory-audit-trail.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 const SUBJECT = 'Printer on fire: card 4111-1111-1111-1111';

@@ -1,10 +1,10 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ManualClock } from '../../src/clock.js';
 import { InputError } from '../../src/errors/index.js';
+import { ManualClock } from '../../src/model/clock.js';
+import { defineIntegration } from '../../src/model/define-integration.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { defineIntegration } from '../../src/step/define-integration.js';
 import { type AnyStep, defineStep } from '../../src/step/define-step.js';
 import { nockedFetch } from '../support/nocked-fetch.js';
 import { PROBE, probe, probeConnection } from '../support/probe-transport.js';

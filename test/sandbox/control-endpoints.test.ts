@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FaultInjector } from '../../sandbox/fault-injector.js';
 import { CONTROL_HEADER, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { SandboxServer } from '../../sandbox/sandbox-server.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/model/clock.js';
 
 const opened: { close(): Promise<void> }[] = [];
 afterEach(async () => {

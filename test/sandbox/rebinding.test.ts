@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTROL_HEADER, type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/model/clock.js';
 
 /**
  * DNS rebinding: a page on evil.example whose name now resolves to

@@ -5,10 +5,10 @@ import { READY_STATES, TEAM_ROLES } from '../../sandbox/deployments/deployments-
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { PRIORITIES, STATUSES, TICKET_TYPES } from '../../sandbox/ticketing/ticketing-state.js';
 import { buildManifest } from '../../src/catalog/manifest.js';
-import { ManualClock } from '../../src/clock.js';
-import type { Connection } from '../../src/connection/connection.js';
+import { ManualClock } from '../../src/model/clock.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { type CatalogInput, type CatalogStepName, catalogInvokers } from '../support/catalog-invoke.js';
 

@@ -7,10 +7,10 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../sandbox/index.js';
-import type { Connection } from '../../src/connection/connection.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import type { AnyStep } from '../../src/step/define-step.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 /**

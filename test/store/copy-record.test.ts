@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyRecord } from '../../src/store/copy-record.js';
+import { copyRecord } from '../../src/values/copy-record.js';
 
 describe('copyRecord: what a store hands out is a copy all the way down', () => {
   it('copies nested objects and arrays, keeping every value', () => {

@@ -1,11 +1,11 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
-import { FileConnectionStore } from '../../src/store/connections/file-connection-store.js';
-import { FileDedupeStore } from '../../src/store/dedupe/file-dedupe-store.js';
-import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
-import { newSubscriptionId } from '../../src/triggers/subscription.js';
+import type { Connection } from '../../src/model/connection.js';
+import { newSubscriptionId } from '../../src/model/subscription.js';
+import { FileConnectionStore } from '../../src/store/files/file-connection-store.js';
+import { FileDedupeStore } from '../../src/store/files/file-dedupe-store.js';
+import { FileSubscriptionStore } from '../../src/store/files/file-subscription-store.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 import { subscriptionFor } from '../triggers/trigger-fixtures.js';
 

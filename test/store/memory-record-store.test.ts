@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { InputError, NotFoundError } from '../../src/errors/index.js';
-import { checkRecord } from '../../src/store/check-record.js';
-import { MemoryRecordStore } from '../../src/store/memory-record-store.js';
+import { checkRecord } from '../../src/model/check-record.js';
+import { MemoryRecordStore } from '../../src/store/memory/memory-record-store.js';
 
 const Note = z.object({ id: z.string().min(1), text: z.string(), count: z.number().int() });
 type Note = z.infer<typeof Note>;

@@ -1,4 +1,4 @@
-import type { Connection } from '../../src/connection/connection.js';
+import type { Connection } from '../../src/model/connection.js';
 
 /** A ticketing connection to the acme help desk as a store holds it: an access token, and nothing to refresh with. */
 export function acmeConnection(id: string, accessToken = `token-of-${id}`): Connection {

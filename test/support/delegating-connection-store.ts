@@ -1,6 +1,6 @@
-import type { Connection } from '../../src/connection/connection.js';
-import type { ConnectionStore } from '../../src/store/connections/connection-store.js';
-import type { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import type { Connection } from '../../src/model/connection.js';
+import type { ConnectionStore } from '../../src/store/connection-store.js';
+import type { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 
 /**
  * A connection store that hands every call to a fixture's store, for tests

@@ -1,6 +1,6 @@
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 
 /** Tools for every step of the catalogue: one connection per integration (never called), so each step is offered. */

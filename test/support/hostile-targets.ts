@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { GOVERNANCE_SANDBOX, type Sandbox, startSandbox } from '../../sandbox/index.js';
-import { ManualClock } from '../../src/clock.js';
-import type { Connection } from '../../src/connection/connection.js';
+import { ManualClock } from '../../src/model/clock.js';
+import type { Connection } from '../../src/model/connection.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
 import { type HostileProvider, startHostileProvider } from './hostile-provider.js';
 

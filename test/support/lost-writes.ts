@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { expect } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/model/clock.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import type { AnyStep } from '../../src/step/define-step.js';
 import { nockedFetch } from './nocked-fetch.js';

@@ -1,8 +1,8 @@
-import { ManualClock } from '../../src/clock.js';
-import type { Connection } from '../../src/connection/connection.js';
-import { MemoryLogger } from '../../src/logger.js';
+import { ManualClock } from '../../src/model/clock.js';
+import type { Connection } from '../../src/model/connection.js';
+import { MemoryLogger } from '../../src/model/logger.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { catalogInvokers } from './catalog-invoke.js';
 import { nockedFetch } from './nocked-fetch.js';
 

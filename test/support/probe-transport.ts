@@ -1,6 +1,4 @@
 import * as z from 'zod';
-import { ManualClock } from '../../src/clock.js';
-import type { Connection } from '../../src/connection/connection.js';
 import { type AttemptOptions, attempt } from '../../src/http/attempt.js';
 import { sharedDispatcher } from '../../src/http/dispatcher-wire.js';
 import {
@@ -10,9 +8,11 @@ import {
   prepareRequest,
 } from '../../src/http/exchange.js';
 import { fetchWire } from '../../src/http/fetch-wire.js';
-import { intHeader, singleWindow } from '../../src/http/rate-limit.js';
-import { MemoryLogger } from '../../src/logger.js';
-import { defineIntegration } from '../../src/step/define-integration.js';
+import { ManualClock } from '../../src/model/clock.js';
+import type { Connection } from '../../src/model/connection.js';
+import { defineIntegration } from '../../src/model/define-integration.js';
+import { MemoryLogger } from '../../src/model/logger.js';
+import { intHeader, singleWindow } from '../../src/model/rate-limit.js';
 import type { StepContext } from '../../src/step/define-step.js';
 
 /**

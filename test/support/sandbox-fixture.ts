@@ -1,10 +1,10 @@
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import type { SandboxRequestLogEntry } from '../../sandbox/sandbox-server.js';
-import { type Clock, ManualClock } from '../../src/clock.js';
-import type { Connection } from '../../src/connection/connection.js';
-import { MemoryLogger } from '../../src/logger.js';
+import { type Clock, ManualClock } from '../../src/model/clock.js';
+import type { Connection } from '../../src/model/connection.js';
+import { MemoryLogger } from '../../src/model/logger.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { type CatalogInvokers, catalogInvokers } from './catalog-invoke.js';
 
 /** A few seconds into a minute, so per-minute rate windows are deterministic. */

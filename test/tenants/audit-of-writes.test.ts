@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/anz-data/anz-data-emulator.js';
-import { packageRoot } from '../../src/files/package-root.js';
+import { packageRoot } from '../../src/disk/package-root.js';
 import { everyRedisValue, newEncryptionKey, waitFor } from '../coordination/support/worker-processes.js';
 import { bundledCliProcess } from '../support/bundled-cli-process.js';
 import { CookieJar } from '../support/cookie-jar.js';

@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
+import { DEFAULT_TENANT, parseTenantId } from '../../src/model/tenant-id.js';
+import { FileTenantStores } from '../../src/store/files/file-tenant-stores.js';
+import { RedisTenantStores } from '../../src/store/redis/redis-tenant-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
-import { FileTenantStores } from '../../src/tenants/file-tenant-stores.js';
-import { RedisTenantStores } from '../../src/tenants/redis-tenant-stores.js';
-import { DEFAULT_TENANT, parseTenantId } from '../../src/tenants/tenant-id.js';
 import { clearTestKeys, redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
 import {
   FIXTURE_DEDUPE_KEY,

@@ -2,13 +2,13 @@ import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { AuthError } from '../../src/errors/auth-error.js';
+import { ManualClock } from '../../src/model/clock.js';
+import { parseTenantId } from '../../src/model/tenant-id.js';
+import { MemoryTokenRevocations } from '../../src/store/memory/memory-token-revocations.js';
 import { signToken } from '../../src/tenants/sign-token.js';
-import { parseTenantId } from '../../src/tenants/tenant-id.js';
 import { TokenKey } from '../../src/tenants/token-key.js';
 import { TokenKeys } from '../../src/tenants/token-keys.js';
-import { MemoryTokenRevocations } from '../../src/tenants/token-revocations.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 
 const SECRET = 'this-server-key-0123456789-abcdef';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors/input-error.js';
-import { DEFAULT_TENANT, isTenantId, parseTenantId } from '../../src/tenants/tenant-id.js';
+import { DEFAULT_TENANT, isTenantId, parseTenantId } from '../../src/model/tenant-id.js';
 
 describe('tenant ids', () => {
   it('accepts lower-case ids of the pattern, default among them', () => {

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCoordinator } from '../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../src/coordination/redis-coordinator.js';
+import { DEFAULT_TENANT, parseTenantId } from '../../src/model/tenant-id.js';
+import { FileTenantStores } from '../../src/store/files/file-tenant-stores.js';
+import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
+import { RedisTenantStores } from '../../src/store/redis/redis-tenant-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
-import { FileTenantStores } from '../../src/tenants/file-tenant-stores.js';
-import { MemoryTenantStores } from '../../src/tenants/memory-tenant-stores.js';
-import { RedisTenantStores } from '../../src/tenants/redis-tenant-stores.js';
-import { DEFAULT_TENANT, parseTenantId } from '../../src/tenants/tenant-id.js';
-import type { TenantStores } from '../../src/tenants/tenant-stores.js';
+import type { TenantStores } from '../../src/store/tenant-stores.js';
 import { postgresSuiteEnabled, usePostgresStores } from '../support/test-postgres.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 

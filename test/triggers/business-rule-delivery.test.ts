@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { createIntake } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
 import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRedisStores } from '../../src/store/open-redis-stores.js';
-import { FileSubscriptionStore } from '../../src/store/subscriptions/file-subscription-store.js';
+import { openRedisStores } from '../../src/coordination/open-redis-stores.js';
+import { FileSubscriptionStore } from '../../src/store/files/file-subscription-store.js';
 import {
   type CapturedChild,
   everyRedisValue,

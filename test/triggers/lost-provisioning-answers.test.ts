@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../sandbox/index.js';
 import type { TicketingWebhook } from '../../sandbox/ticketing/ticketing-hooks.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { findOrphanWebhooks, pruneOrphanWebhooks } from '../../src/triggers/orphan-webhooks.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/connection/connection.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import type { Connection } from '../../src/model/connection.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { ACCESS_TOKEN, HOST, nockTicketing } from '../support/nock-ticketing.js';
 import { subscriptionFor } from './trigger-fixtures.js';

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { MemoryDedupeStore } from '../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../src/store/subscriptions/memory-subscription-store.js';
+import { ManualClock } from '../../src/model/clock.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { defineTrigger } from '../../src/triggers/define-trigger.js';
 import { createIntake, type IntakeOptions } from '../../src/triggers/intake/intake.js';
 import { toNodeListener } from '../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
 import deploymentStarted from '../../steps/deployments/triggers/deployment-started.js';
 import { createRegistry } from '../../steps/index.js';
 import { deploymentEvent, signDeployments, subscriptionFor } from './trigger-fixtures.js';

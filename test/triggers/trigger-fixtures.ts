@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Subscription } from '../../src/triggers/subscription.js';
-import type { TriggerEvent } from '../../src/triggers/trigger-event.js';
+import type { Subscription } from '../../src/model/subscription.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
 
 /**
  * Deliveries as the providers send them, signed here with node:crypto by the

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { KeyedMutex } from '../../coordination/keyed-mutex.js';
 import { TimeoutError } from '../../errors/index.js';
+import type { TenantId } from '../../model/tenant-id.js';
 import type { PgPool } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
+import { KeyedMutex } from '../../values/keyed-mutex.js';
 import { postgresFailure } from './postgres-failure.js';
 
 /** The advisory lock key of a name in a tenant: 63 bits of a hash; a collision only makes two names wait for each other. */

@@ -1,15 +1,8 @@
+import type { TenantId } from '../../model/tenant-id.js';
 import type { PgClient } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
 import type { AuditHead, AuditSeal } from '../audit/audit-chain.js';
-import {
-  type AuditQuery,
-  type AuditReading,
-  AuditRecord,
-  type AuditTrail,
-  DEFAULT_AUDIT_READ_LIMIT,
-  selectRecords,
-} from '../audit/audit-trail.js';
-import { verifyChain } from '../audit/verify-chain.js';
+import { type AuditQuery, type AuditReading, AuditRecord, type AuditTrail } from '../audit/audit-trail.js';
+import { readChainWindow } from '../audit/chain-window.js';
 import { SCHEMA } from './migrations/migration.js';
 import type { TenantSessions } from './tenant-sessions.js';
 
@@ -80,24 +73,19 @@ export class PostgresAuditTrail implements AuditTrail {
   }
 
   async verify(query: AuditQuery = {}): Promise<AuditReading> {
-    const limit = query.limit ?? DEFAULT_AUDIT_READ_LIMIT;
-    const { rows, head } = await this.sessions.inTenant(this.tenant, async (client) => {
-      // Newest first with one more than asked (the link into the window); `since` is applied after.
-      const { rows } = await client.query<{ record: unknown }>(
-        `SELECT record FROM ${SCHEMA}.audit_events WHERE tenant = $1 AND at > '${HEAD_AT}' ORDER BY seq DESC LIMIT $2`,
-        [this.tenant, limit + 1],
-      );
-      return { rows, head: await this.head(client) };
-    });
-    const hasBefore = rows.length > limit;
-    const reading = verifyChain(this.seal, {
-      entries: rows.reverse().map((row) => row.record),
-      hasBefore,
-      // No cap trims this table: a chain read from its start must begin at 1.
-      fromStart: !hasBefore,
-      head,
-      floor: this.floor,
-    });
-    return { records: selectRecords(reading.records, query), problems: reading.problems };
+    return readChainWindow(this.seal, this.floor, query, (count) =>
+      this.sessions.inTenant(this.tenant, async (client) => {
+        const { rows } = await client.query<{ record: unknown }>(
+          `SELECT record FROM ${SCHEMA}.audit_events WHERE tenant = $1 AND at > '${HEAD_AT}' ORDER BY seq DESC LIMIT $2`,
+          [this.tenant, count],
+        );
+        // No cap trims this table: a chain read from its start must begin at 1.
+        return {
+          newestFirst: rows.map((row) => row.record),
+          head: await this.head(client),
+          startsAtOne: true,
+        };
+      }),
+    );
   }
 }

@@ -1,8 +1,8 @@
-import type { Connection } from '../../connection/connection.js';
-import { checkConnection } from '../connections/check-connection.js';
-import { CONNECTION_SHAPE, connectionWithoutSecrets } from '../connections/connection-shape.js';
-import type { ConnectionStore } from '../connections/connection-store.js';
-import { parsePublicPart } from '../sealed/public-records.js';
+import type { Connection } from '../../model/connection.js';
+import { checkConnection } from '../check-connection.js';
+import { CONNECTION_SHAPE, connectionWithoutSecrets } from '../connection-shape.js';
+import type { ConnectionStore } from '../connection-store.js';
+import { parsePublicPart } from '../redis/public-records.js';
 import type { AdvisoryLocks } from './advisory-locks.js';
 import { type PostgresRecordScope, PostgresRecordStore } from './postgres-record-store.js';
 import { PostgresRefreshJournal } from './postgres-refresh-journal.js';

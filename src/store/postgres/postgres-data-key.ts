@@ -1,5 +1,5 @@
+import type { TenantId } from '../../model/tenant-id.js';
 import type { PgClient } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import { WrappedDataKey } from '../sealed/wrapped-data-key.js';
 import { SCHEMA } from './migrations/migration.js';

@@ -1,8 +1,8 @@
 import { TamperedRecordError, TimeoutError } from '../../errors/index.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
+import type { TenantId } from '../../model/tenant-id.js';
 import { isRecordId, noRecordWithId } from '../record-id.js';
 import type { RecordStore } from '../record-store.js';
-import { nextVersion, type RecordShape, type RekeyCounts } from '../sealed/encrypted-records.js';
+import { nextVersion, type RecordShape, type RekeyCounts } from '../redis/encrypted-records.js';
 import { OpenedRecords } from '../sealed/opened-records.js';
 import { type SealedRecord, SealedRecords } from '../sealed/sealed-records.js';
 import type { SecretBox } from '../sealed/secret-box.js';

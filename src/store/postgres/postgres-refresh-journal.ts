@@ -1,10 +1,10 @@
-import type { TenantId } from '../../tenants/tenant-id.js';
+import type { TenantId } from '../../model/tenant-id.js';
 import {
   parseRefreshEntry,
   type RefreshEntry,
   type RefreshJournal,
   unsealedEntry,
-} from '../connections/refresh-journal.js';
+} from '../refresh-journal.js';
 import { SCHEMA } from './migrations/migration.js';
 import type { TenantSessions } from './tenant-sessions.js';
 

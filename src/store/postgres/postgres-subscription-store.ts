@@ -1,7 +1,7 @@
-import { checkSubscription } from '../../triggers/intake/check-subscription.js';
-import type { Subscription } from '../../triggers/subscription.js';
-import { SUBSCRIPTION_SHAPE } from '../subscriptions/subscription-shape.js';
-import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
+import { checkSubscription } from '../../model/check-subscription.js';
+import type { Subscription } from '../../model/subscription.js';
+import { SUBSCRIPTION_SHAPE } from '../subscription-shape.js';
+import type { SubscriptionStore } from '../subscription-store.js';
 import { type PostgresRecordScope, PostgresRecordStore } from './postgres-record-store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { StorageError, TamperedRecordError } from '../../errors/index.js';
+import type { TenantId } from '../../model/tenant-id.js';
 import type { PgClient } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
 import { type GuardRead, GuardReading, type GuardUpgrade } from '../sealed/guard-reading.js';
 import type { SecretBox } from '../sealed/secret-box.js';
 import type { GuardSeal, GuardState, TenantGuard } from '../sealed/tenant-guard.js';

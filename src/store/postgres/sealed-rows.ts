@@ -1,5 +1,5 @@
+import type { TenantId } from '../../model/tenant-id.js';
 import type { PgClient } from '../../peers/pg-client.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
 import type { SealedRecord } from '../sealed/sealed-records.js';
 import { SCHEMA } from './migrations/migration.js';
 import type { TenantSessions } from './tenant-sessions.js';

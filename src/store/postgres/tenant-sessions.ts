@@ -1,6 +1,6 @@
 import { ToolstepsError } from '../../errors/index.js';
+import { parseTenantId, type TenantId } from '../../model/tenant-id.js';
 import type { PgClient, PgPool, PgResult } from '../../peers/pg-client.js';
-import { parseTenantId, type TenantId } from '../../tenants/tenant-id.js';
 import { postgresFailure } from './postgres-failure.js';
 
 /** Whether the session still talks: our own error, or one the server answered with (a SQLSTATE outside the connection classes). */

@@ -1,4 +1,4 @@
-import { copyRecord } from '../copy-record.js';
+import { copyRecord } from '../../values/copy-record.js';
 import type { SealedRecord, SealedRecords } from './sealed-records.js';
 import type { SecretBox } from './secret-box.js';
 

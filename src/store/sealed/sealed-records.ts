@@ -1,5 +1,5 @@
 import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
-import { isWholeRecord, parsePublicPart } from './public-records.js';
+import { isWholeRecord, parsePublicPart } from '../redis/public-records.js';
 import { isDataKeyId, type SecretBox } from './secret-box.js';
 
 /** A record as stored: its public part as written, its sealed secrets, and what the seal is bound to. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { TamperedRecordError } from '../../errors/index.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
-import { TenantLimits } from '../../tenants/tenant-limits.js';
+import type { TenantId } from '../../model/tenant-id.js';
+import { TenantLimits } from '../../model/tenant-limits.js';
 import type { SecretBox } from './secret-box.js';
 
 /**

@@ -1,5 +1,5 @@
 import { EncryptionKeyError, TamperedRecordError } from '../../errors/index.js';
-import type { TenantId } from '../../tenants/tenant-id.js';
+import type { TenantId } from '../../model/tenant-id.js';
 import { newDataKey, SecretBox } from './secret-box.js';
 
 /** A wrapped data key as stored: the master key's id and the sealed key. */

@@ -1,5 +1,5 @@
-import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
-import type { Subscription } from '../subscription.js';
+import type { Subscription } from '../../model/subscription.js';
+import type { DedupeStore } from '../../store/dedupe-store.js';
 import { IntakeRefusal } from './intake-refusal.js';
 
 /** Per subscription: two subscriptions to one event each start their own agent. */

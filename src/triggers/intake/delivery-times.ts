@@ -1,4 +1,4 @@
-import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
+import type { SubscriptionStore } from '../../store/subscription-store.js';
 import { getOrCreate } from '../../values/get-or-create.js';
 
 /** How often, at most, one subscription's last delivery time is written. */

@@ -1,5 +1,5 @@
+import type { Subscription } from '../../model/subscription.js';
 import type { AnyTrigger } from '../define-trigger.js';
-import type { Subscription } from '../subscription.js';
 
 /**
  * Stage 7, filter: why this verified event is not one the subscription asked

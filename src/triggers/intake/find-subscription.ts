@@ -1,11 +1,11 @@
-import type { AnyTrigger } from '../define-trigger.js';
 import {
   HOOKS_PATH_PREFIX,
   parseHookPath,
   type Subscription,
   subscriptionIdPattern,
   subscriptionTenant,
-} from '../subscription.js';
+} from '../../model/subscription.js';
+import type { AnyTrigger } from '../define-trigger.js';
 import type { IntakeRefusal } from './intake-refusal.js';
 import type { ServedTenant, ServedTenants } from './intake-tenants.js';
 import { unverified } from './refuse-unverified.js';

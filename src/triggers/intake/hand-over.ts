@@ -1,5 +1,5 @@
-import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
-import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
+import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
+import type { DedupeStore } from '../../store/dedupe-store.js';
 import { type ClaimedEvent, holdClaim } from './hold-claim.js';
 import { IntakeRefusal } from './intake-refusal.js';
 

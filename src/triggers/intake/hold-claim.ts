@@ -1,4 +1,4 @@
-import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
+import type { DedupeStore } from '../../store/dedupe-store.js';
 
 export interface ClaimedEvent {
   key: string;

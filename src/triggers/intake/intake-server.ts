@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { serverTimeoutOptions } from '../../http/server-timeouts.js';
+import { serverTimeoutOptions } from '../../server/server-timeouts.js';
 import type { Intake } from './intake.js';
 import { toNodeListener } from './node-listener.js';
 

@@ -1,7 +1,7 @@
-import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
-import { DonePendingDedupeStore } from '../../store/dedupe/done-pending-dedupe-store.js';
-import type { SubscriptionStore } from '../../store/subscriptions/subscription-store.js';
-import { DEFAULT_TENANT, type TenantId } from '../../tenants/tenant-id.js';
+import { DEFAULT_TENANT, type TenantId } from '../../model/tenant-id.js';
+import type { DedupeStore } from '../../store/dedupe-store.js';
+import { DonePendingDedupeStore } from '../../store/done-pending-dedupe-store.js';
+import type { SubscriptionStore } from '../../store/subscription-store.js';
 import { DeliveryTimes } from './delivery-times.js';
 
 /** What the intake needs of one tenant: its subscriptions, and where its events' dedupe records live. */

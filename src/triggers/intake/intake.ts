@@ -1,8 +1,8 @@
-import { type Clock, systemClock } from '../../clock.js';
-import type { DedupeStore } from '../../store/dedupe/dedupe-store.js';
+import { type Clock, systemClock } from '../../model/clock.js';
+import type { Subscription } from '../../model/subscription.js';
+import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
+import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
-import type { Subscription } from '../subscription.js';
-import type { TriggerEvent, TriggerEventHandler } from '../trigger-event.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
 import { filterEvent } from './filter-event.js';

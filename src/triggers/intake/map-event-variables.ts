@@ -1,6 +1,6 @@
 import { mapVariables } from '../../mapping/mapping.js';
+import type { Subscription } from '../../model/subscription.js';
 import type { AnyTrigger } from '../define-trigger.js';
-import type { Subscription } from '../subscription.js';
 
 /** Stage 8, map: the trigger's default variables with the subscription's own JSONPath mapping over them. */
 export function mapEventVariables(

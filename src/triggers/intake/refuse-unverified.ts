@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../model/clock.js';
 import { IntakeRefusal, type RefusalCode } from './intake-refusal.js';
 import { consumeBodyWithinLimit, type DeliveryBody } from './read-body-within-limit.js';
 

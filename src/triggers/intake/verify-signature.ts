@@ -1,5 +1,5 @@
+import type { Subscription } from '../../model/subscription.js';
 import type { AnyTrigger, RawDelivery } from '../define-trigger.js';
-import type { Subscription } from '../subscription.js';
 import { unverified } from './refuse-unverified.js';
 
 /**

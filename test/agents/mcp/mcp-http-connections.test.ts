@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
+import type { RunningMcpHttpServer } from '../../../src/mcp/transports/serve-mcp.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 import { LIST_TOOLS, postMcp, serveFlat } from './mcp-http-fixture.js';
 

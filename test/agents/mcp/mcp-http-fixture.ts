@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type McpHttpServeOptions, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { type McpHttpServeOptions, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
 import type { SandboxFixture } from '../../support/sandbox-fixture.js';
 
 /**

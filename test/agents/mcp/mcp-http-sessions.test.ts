@@ -3,8 +3,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningMcpHttpServer } from '../../../src/agents/mcp/serve-mcp.js';
-import { ManualClock } from '../../../src/clock.js';
+import type { RunningMcpHttpServer } from '../../../src/mcp/transports/serve-mcp.js';
+import { ManualClock } from '../../../src/model/clock.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 import {
   connectHttp,

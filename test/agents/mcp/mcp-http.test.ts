@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningMcpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import { type RunningMcpServer, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 import { connectHttp, INITIALIZE, MCP_ACCEPT, serveFlat } from './mcp-http-fixture.js';

@@ -3,7 +3,7 @@ import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTokenFile, readTokenFile } from '../../../src/agents/mcp/token-file.js';
+import { ensureTokenFile, readTokenFile } from '../../../src/mcp/transports/token-file.js';
 import { cli, jsonError, useCliHome } from '../../cli/cli-harness.js';
 import { ticketingFixture } from '../../support/ticketing-fixture.js';
 import { CHILD_START_MS, useMcpWorld } from './mcp-child.js';

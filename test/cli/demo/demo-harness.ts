@@ -3,7 +3,7 @@ import type { DemoStory } from '../../../cli/demo/run-demo.js';
 import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
 import type { InvocationResult } from '../../../src/runtime/runtime.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../../steps/index.js';
 
 /** How a test records a step the story ran: the lines it adds for it. */

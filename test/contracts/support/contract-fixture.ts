@@ -1,7 +1,7 @@
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../sandbox/index.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/model/clock.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../../src/store/memory/memory-connection-store.js';
 import {
   type CatalogInput,
   type CatalogResult,

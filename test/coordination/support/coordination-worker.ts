@@ -5,12 +5,12 @@
  * of results. Run as a child process (transpiled), never imported by a test.
  */
 
-import type { Clock } from '../../../src/clock.js';
-import { ScaledClock, type ScaledClockSettings, systemClock } from '../../../src/clock.js';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
+import type { Clock } from '../../../src/model/clock.js';
+import { ScaledClock, type ScaledClockSettings, systemClock } from '../../../src/model/clock.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { RedisConnectionStore } from '../../../src/store/connections/redis-connection-store.js';
+import { RedisConnectionStore } from '../../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { createRegistry } from '../../../steps/index.js';
 

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ProviderError, RateLimitError } from '../../../src/errors/index.js';
 import { rejectFailures } from '../../../src/http/classify-failures.js';
-import { defineIntegration, type Integration } from '../../../src/step/define-integration.js';
+import { defineIntegration, type Integration } from '../../../src/model/define-integration.js';
 import { PROBE, probe, probeAttempt, probeConnection, probeOutgoing } from '../../support/probe-transport.js';
 
 beforeAll(() => nock.disableNetConnect());

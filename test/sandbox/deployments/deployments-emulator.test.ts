@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../sandbox/index.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/model/clock.js';
 import { definedOnly } from '../../../src/values/defined-only.js';
 
 /** The emulator on its own, spoken to over HTTP the way the provider is. */

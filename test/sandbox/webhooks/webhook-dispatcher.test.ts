@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../../sandbox/webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from '../../../sandbox/webhooks/webhook-faults.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/model/clock.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryLogger } from '../../../src/logger.js';
+import { MemoryLogger } from '../../../src/model/logger.js';
 import { resetOnce } from '../../support/faults.js';
 import { type ContactDataFixture, contactDataFixture, TEST_KEY } from './contact-data-fixture.js';
 

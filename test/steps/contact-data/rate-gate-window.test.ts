@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { RateGate } from '../../../src/http/rate-gate.js';
+import { ManualClock } from '../../../src/model/clock.js';
 
 /** The gate's estimate for C's windows, which name their length but never their reset. */
 describe('rate gate: windows known only by their length', () => {

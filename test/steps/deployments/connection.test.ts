@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Connection } from '../../../src/connection/connection.js';
 import { parseConnectionFields, resolveBaseUrl } from '../../../src/connection/connection-fields.js';
 import {
   authorizeViaLoopback,
   followAuthorizeRedirects,
 } from '../../../src/connection/loopback-authorization.js';
 import { isToolstepsError } from '../../../src/errors/index.js';
+import type { Connection } from '../../../src/model/connection.js';
 import { deployments } from '../../../steps/deployments/integration.js';
 import { resetOnce } from '../../support/faults.js';
 import { closeAfterEach } from '../../support/fixture-lifecycle.js';

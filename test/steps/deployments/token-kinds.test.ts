@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import type { Connection } from '../../../src/connection/connection.js';
+import { ManualClock } from '../../../src/model/clock.js';
+import type { Connection } from '../../../src/model/connection.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { MemoryConnectionStore } from '../../../src/store/connections/memory-connection-store.js';
+import { MemoryConnectionStore } from '../../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../../steps/index.js';
 import { nockedFetch } from '../../support/nocked-fetch.js';
 

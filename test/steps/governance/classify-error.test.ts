@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError } from '../../../src/errors/index.js';
-import type { ProviderFailure } from '../../../src/step/define-integration.js';
+import type { ProviderFailure } from '../../../src/model/define-integration.js';
 import { classifyGovernanceError } from '../../../steps/governance/lib/classify-error.js';
 
 function failure(status: number, path: string, operation?: string): ProviderFailure {

@@ -1,5 +1,5 @@
 import { GOVERNANCE_SANDBOX, type Sandbox } from '../../../sandbox/index.js';
-import type { Connection } from '../../../src/connection/connection.js';
+import type { Connection } from '../../../src/model/connection.js';
 import { definedOnly } from '../../../src/values/defined-only.js';
 import type { TypedInvoke, UncheckedInvoke } from '../../support/catalog-invoke.js';
 import {

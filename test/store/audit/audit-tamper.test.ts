@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
 import type { AuditTrail, StepRunRecord } from '../../../src/store/audit/audit-trail.js';
+import { RedisTenantStores } from '../../../src/store/redis/redis-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { RedisTenantStores } from '../../../src/tenants/redis-tenant-stores.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
 

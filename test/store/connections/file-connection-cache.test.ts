@@ -4,8 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors/index.js';
-import { SETTLE_MS } from '../../../src/store/connections/connection-file-cache.js';
-import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
+import { SETTLE_MS } from '../../../src/store/files/connection-file-cache.js';
+import { FileConnectionStore } from '../../../src/store/files/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { transpileForChild } from '../../support/transpile-for-child.js';
@@ -20,13 +20,13 @@ const settledReader = (home: string) =>
 /** Another process refreshing the connection's token through its own file store, as a worker or the CLI does. */
 async function refreshInAnotherProcess(home: string, id: string, accessToken: string): Promise<void> {
   const root = await transpileForChild(
-    ['src/store/connections/file-connection-store.ts'],
+    ['src/store/files/file-connection-store.ts'],
     'toolsteps-child-file-cache',
   );
   const script = path.join(root, `refresher-${process.pid}.mjs`);
   await writeFile(
     script,
-    `import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/connections/file-connection-store.js'))};
+    `import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/files/file-connection-store.js'))};
     const [home, id, accessToken] = process.argv.slice(2);
     await new FileConnectionStore(home).update(id, (current) => ({ ...current, secrets: { accessToken }, updatedAt: 2 }));`,
   );

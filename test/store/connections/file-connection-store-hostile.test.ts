@@ -2,7 +2,7 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FileConnectionStore } from '../../../src/store/connections/file-connection-store.js';
+import { FileConnectionStore } from '../../../src/store/files/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { useTempDir } from '../../support/temp-dir.js';
 

@@ -6,10 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../src/errors/index.js';
-import {
-  defaultToolstepsHome,
-  FileConnectionStore,
-} from '../../../src/store/connections/file-connection-store.js';
+import { defaultToolstepsHome, FileConnectionStore } from '../../../src/store/files/file-connection-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { transpileForChild } from '../../support/transpile-for-child.js';
@@ -29,9 +26,9 @@ async function foreignLock(home: string, id: string, ageMs: number): Promise<str
 
 /** What a child process needs to run the file store. */
 const STORE_SOURCES = [
-  'src/store/connections/file-connection-store.ts',
-  'src/connection/connection.ts',
-  'src/coordination/keyed-mutex.ts',
+  'src/store/files/file-connection-store.ts',
+  'src/model/connection.ts',
+  'src/values/keyed-mutex.ts',
   'src/errors/index.ts',
 ];
 
@@ -80,7 +77,7 @@ describe('file connection store', () => {
   it('survives concurrent writers in separate processes and never exposes a half-written file', async () => {
     const root = await transpileForChild(STORE_SOURCES);
     const writer = `
-      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/connections/file-connection-store.js'))};
+      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/files/file-connection-store.js'))};
       const [home, id] = process.argv.slice(2);
       const store = new FileConnectionStore(home);
       for (let i = 0; i < 30; i++) {
@@ -224,7 +221,7 @@ describe('file connection store', () => {
     // Each round is a token refresh: read the connection, wait (the POST), write what was read plus one.
     const worker = `
       import { appendFile } from 'node:fs/promises';
-      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/connections/file-connection-store.js'))};
+      import { FileConnectionStore } from ${JSON.stringify(path.join(root, 'src/store/files/file-connection-store.js'))};
       const [home, name, journal] = process.argv.slice(2);
       const store = new FileConnectionStore(home);
       for (let round = 0; round < 4; round++) {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openRedisStores, type RedisStores } from '../../../src/store/open-redis-stores.js';
+import { openRedisStores, type RedisStores } from '../../../src/coordination/open-redis-stores.js';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
 

@@ -1,10 +1,10 @@
 import { appendFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import type { DedupeStore } from '../../../src/store/dedupe/dedupe-store.js';
-import { FileDedupeStore } from '../../../src/store/dedupe/file-dedupe-store.js';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { ManualClock } from '../../../src/model/clock.js';
+import type { DedupeStore } from '../../../src/store/dedupe-store.js';
+import { FileDedupeStore } from '../../../src/store/files/file-dedupe-store.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
 const home = useTempDir('toolsteps-dedupe-');

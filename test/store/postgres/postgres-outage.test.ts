@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/errors/index.js';
+import { DEFAULT_TENANT } from '../../../src/model/tenant-id.js';
 import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 import { type OwnDatabase, ownMigratedDatabase, postgresSuiteEnabled } from '../../support/test-postgres.js';

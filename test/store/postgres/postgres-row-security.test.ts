@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 

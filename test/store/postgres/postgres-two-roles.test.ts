@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
 import { openPgPool } from '../../../src/peers/load-pg.js';
 import { describeDatabase } from '../../../src/store/postgres/describe-database.js';
 import { migrateDatabase } from '../../../src/store/postgres/migrate-database.js';
 import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import {
   type OwnDatabase,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRedisStores, type RedisStores } from '../../../src/coordination/open-redis-stores.js';
 import { EncryptionKeyError, InputError } from '../../../src/errors/index.js';
-import { RedisConnectionStore } from '../../../src/store/connections/redis-connection-store.js';
-import { openRedisStores, type RedisStores } from '../../../src/store/open-redis-stores.js';
+import { RedisConnectionStore } from '../../../src/store/redis/redis-connection-store.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { everyRedisValue } from '../../coordination/support/worker-processes.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
 import { GuardReading } from '../../../src/store/sealed/guard-reading.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
 import { FIRST_GUARD, GuardSeal } from '../../../src/store/sealed/tenant-guard.js';
 import { WrappedDataKey } from '../../../src/store/sealed/wrapped-data-key.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
 import { asPreGuardKey } from '../../tenants/isolation/pre-guard-key.js';
 
 const tenant = parseTenantId('acme');

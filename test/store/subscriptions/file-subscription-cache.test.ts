@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../../src/files/stamped-file-cache.js';
-import { FileSubscriptionStore } from '../../../src/store/subscriptions/file-subscription-store.js';
+import { SETTLE_MS } from '../../../src/disk/stamped-file-cache.js';
+import { FileSubscriptionStore } from '../../../src/store/files/file-subscription-store.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { subscriptionFor } from '../../triggers/trigger-fixtures.js';
 

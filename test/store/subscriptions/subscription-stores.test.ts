@@ -1,12 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileSubscriptionStore } from '../../../src/store/subscriptions/file-subscription-store.js';
-import {
-  newSubscriptionId,
-  subscriptionUrl,
-  toPublicSubscription,
-} from '../../../src/triggers/subscription.js';
+import { newSubscriptionId, subscriptionUrl, toPublicSubscription } from '../../../src/model/subscription.js';
+import { FileSubscriptionStore } from '../../../src/store/files/file-subscription-store.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { subscriptionFor, TICKETING_SECRET } from '../../triggers/trigger-fixtures.js';
 

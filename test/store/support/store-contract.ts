@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Connection } from '../../../src/connection/connection.js';
-import type { ConnectionStore } from '../../../src/store/connections/connection-store.js';
-import type { SubscriptionStore } from '../../../src/store/subscriptions/subscription-store.js';
-import { newSubscriptionId } from '../../../src/triggers/subscription.js';
+import type { Connection } from '../../../src/model/connection.js';
+import { newSubscriptionId } from '../../../src/model/subscription.js';
+import type { ConnectionStore } from '../../../src/store/connection-store.js';
+import type { SubscriptionStore } from '../../../src/store/subscription-store.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { subscriptionFor, TICKETING_SECRET } from '../../triggers/trigger-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
+import { FileTenantStores } from '../../../src/store/files/file-tenant-stores.js';
 import {
   cli,
   createManualSubscription,

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalCoordinator } from '../../../src/coordination/local-coordinator.js';
+import { DEFAULT_TENANT } from '../../../src/model/tenant-id.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
-import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js';
-import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
-import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
+import { FileTenantStores } from '../../../src/store/files/file-tenant-stores.js';
+import { MemoryTenantStores } from '../../../src/store/memory/memory-tenant-stores.js';
+import type { TenantStores } from '../../../src/store/tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 import {
   A,

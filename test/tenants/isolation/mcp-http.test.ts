@@ -1,10 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpTokenAccess } from '../../../src/agents/mcp/mcp-grant.js';
-import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
+import type { McpTokenAccess } from '../../../src/mcp/tools/mcp-grant.js';
+import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
+import { DEFAULT_TENANT } from '../../../src/model/tenant-id.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
-import { DEFAULT_TENANT } from '../../../src/tenants/tenant-id.js';
+import { FileTenantStores } from '../../../src/store/files/file-tenant-stores.js';
 import { TokenKey } from '../../../src/tenants/token-key.js';
 import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';

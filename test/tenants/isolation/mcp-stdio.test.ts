@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileTenantStores } from '../../../src/tenants/file-tenant-stores.js';
+import { FileTenantStores } from '../../../src/store/files/file-tenant-stores.js';
 import { CHILD_START_MS, callText, connectStdio, errorOf, useMcpWorld } from '../../agents/mcp/mcp-child.js';
 import { A, A_ONLY, A_TOKEN, B, B_TOKEN, countingProvider, deskConnection, shapeOf } from './two-tenants.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseTenantId, type TenantId } from '../../../src/tenants/tenant-id.js';
-import { newSubscriptionId } from '../../../src/triggers/subscription.js';
+import { newSubscriptionId } from '../../../src/model/subscription.js';
+import { parseTenantId, type TenantId } from '../../../src/model/tenant-id.js';
 import { acmeConnection } from '../../support/acme-connection.js';
 import { asSuperuser, postgresSuiteEnabled, usePostgresStores } from '../../support/test-postgres.js';
 import { subscriptionFor } from '../../triggers/trigger-fixtures.js';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
+import { RedisTenantStores } from '../../../src/store/redis/redis-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { RedisTenantStores } from '../../../src/tenants/redis-tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
 import {

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/agents/mcp/serve-mcp.js';
 import { openCoordinator } from '../../../src/coordination/open-coordinator.js';
 import type { RedisCoordinator } from '../../../src/coordination/redis-coordinator.js';
+import { type RunningMcpHttpServer, serveMcpHttp } from '../../../src/mcp/transports/serve-mcp.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
 import { PostgresTenantStores } from '../../../src/store/postgres/postgres-tenant-stores.js';
+import { RedisTenantStores } from '../../../src/store/redis/redis-tenant-stores.js';
 import { SecretBox } from '../../../src/store/sealed/secret-box.js';
-import { RedisTenantStores } from '../../../src/tenants/redis-tenant-stores.js';
-import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
+import type { TenantStores } from '../../../src/store/tenant-stores.js';
 import { TokenKey } from '../../../src/tenants/token-key.js';
 import { TokenKeys } from '../../../src/tenants/token-keys.js';
 import { verifyToken } from '../../../src/tenants/verify-token.js';

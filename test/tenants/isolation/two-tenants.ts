@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Connection } from '../../../src/connection/connection.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
-import type { TenantStores } from '../../../src/tenants/tenant-stores.js';
+import type { Connection } from '../../../src/model/connection.js';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
+import type { TenantStores } from '../../../src/store/tenant-stores.js';
 import { subscriptionFor } from '../../triggers/trigger-fixtures.js';
 
 /**

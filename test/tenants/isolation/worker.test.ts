@@ -12,7 +12,7 @@ import {
   EventQueue,
   runEventWorker,
 } from '../../../src/coordination/event-queue.js';
-import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
+import type { TriggerEvent } from '../../../src/model/trigger-event.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../../support/test-redis.js';
 import { A, B } from './two-tenants.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { ManualClock } from '../../../src/model/clock.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
 import { claimEvent, dedupeKey } from '../../../src/triggers/intake/claim-event.js';
 import { subscriptionFor } from '../trigger-fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/memory/memory-subscription-store.js';
 import { DeliveryTimes } from '../../../src/triggers/intake/delivery-times.js';
 import { subscriptionFor } from '../trigger-fixtures.js';
 

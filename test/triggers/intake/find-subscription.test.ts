@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/memory/memory-subscription-store.js';
 import { findSubscription } from '../../../src/triggers/intake/find-subscription.js';
 import { servedTenants } from '../../../src/triggers/intake/intake-tenants.js';
 import { UNVERIFIED_ANSWER } from '../../../src/triggers/intake/refuse-unverified.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import type { DedupeStore } from '../../../src/store/dedupe/dedupe-store.js';
-import { DonePendingDedupeStore } from '../../../src/store/dedupe/done-pending-dedupe-store.js';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
+import { ManualClock } from '../../../src/model/clock.js';
+import type { HandOff, TriggerEvent } from '../../../src/model/trigger-event.js';
+import type { DedupeStore } from '../../../src/store/dedupe-store.js';
+import { DonePendingDedupeStore } from '../../../src/store/done-pending-dedupe-store.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
 import { type HandOffTiming, handOver } from '../../../src/triggers/intake/hand-over.js';
-import type { HandOff, TriggerEvent } from '../../../src/triggers/trigger-event.js';
 import { startedEvent } from '../trigger-fixtures.js';
 
 const event = startedEvent;

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
-import { MemorySubscriptionStore } from '../../../src/store/subscriptions/memory-subscription-store.js';
+import { ManualClock } from '../../../src/model/clock.js';
+import type { TriggerEvent } from '../../../src/model/trigger-event.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
+import { MemorySubscriptionStore } from '../../../src/store/memory/memory-subscription-store.js';
 import { toFetchHandler } from '../../../src/triggers/intake/fetch-handler.js';
 import { createIntake, type Intake } from '../../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../../src/triggers/intake/intake-refusal.js';
 import { toNodeListener } from '../../../src/triggers/intake/node-listener.js';
-import type { TriggerEvent } from '../../../src/triggers/trigger-event.js';
 import { createRegistry } from '../../../steps/index.js';
 import {
   deploymentEvent,

@@ -6,9 +6,9 @@ import { CONTACT_DATA_SANDBOX_KEY, type Sandbox, startSandbox } from '../../../s
 import { bundleUi } from '../../../scripts/bundle-ui.mjs';
 import { type RunningBuilderServer, startBuilderServer } from '../../../src/builder/builder-server.js';
 import { SessionTokens } from '../../../src/builder/session-tokens.js';
-import { MemoryDedupeStore } from '../../../src/store/dedupe/memory-dedupe-store.js';
-import { MemoryTenantStores } from '../../../src/tenants/memory-tenant-stores.js';
-import { parseTenantId } from '../../../src/tenants/tenant-id.js';
+import { parseTenantId } from '../../../src/model/tenant-id.js';
+import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
+import { MemoryTenantStores } from '../../../src/store/memory/memory-tenant-stores.js';
 import { createRegistry } from '../../../steps/index.js';
 
 /**

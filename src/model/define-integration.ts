@@ -1,0 +1,138 @@
+import type * as z from 'zod';
+import type { ToolstepsError } from '../errors/index.js';
+import type { Connection, ConnectionKind } from './connection.js';
+import type { RateLimitSnapshot } from './rate-limit.js';
+
+/** The methods a provider request may use; an integration's API Call step narrows them further. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export interface OAuthSettings {
+  /** Where the user signs in and allows access, from the connection's effective base URL. */
+  authorizeUrl(baseUrl: string): string;
+  /** Where codes and refresh tokens are exchanged. */
+  tokenUrl(baseUrl: string): string;
+  /** Where refresh tokens are exchanged, when that is not `tokenUrl`. */
+  refreshUrl?(baseUrl: string): string;
+  /** The provider's token endpoint takes JSON (T) or form encoding (D). */
+  tokenRequestEncoding: 'json' | 'form';
+  /**
+   * Whether connections with a refresh token are refreshed (the provider may
+   * rotate it on use). Connections holding only a long-lived token are not.
+   */
+  refreshes: boolean;
+  defaultScopes: readonly string[];
+  /** Separator between scopes in the authorize URL. */
+  scopeSeparator?: string;
+}
+
+/** What the transport hands an integration to classify a failed response. */
+export interface ProviderFailure {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  method: string;
+  path: string;
+  /** The operation the request named (`HttpRequest.operation`), so a classifier need not guess it from the path. */
+  operation?: string | undefined;
+}
+
+/** What an integration reads out of a provider's error body, so the error a caller sees quotes the provider rather than a status code. */
+export interface ParsedProviderError {
+  /** The provider's own message, already free of secrets. */
+  message?: string;
+  /** The provider's own error code (`RecordInvalid`, `not_found`, ...). */
+  providerCode?: string;
+  /** Field-level complaints, when the provider names fields. */
+  fields?: { path: string; message: string }[];
+}
+
+export interface AuthContext {
+  connection: Connection;
+  /** An integration-defined variant, for APIs whose header shape depends on the operation. */
+  variant?: string;
+}
+
+/**
+ * The cheapest authenticated read of a provider: a GET that is free and
+ * changes nothing, for `connections test`. `describe` reads the answer
+ * (untrusted) into a short text: who or what answered (an account, a plan),
+ * and `ok: false` when a 2xx still says the credentials were not used (a
+ * provider that answers anonymous callers too).
+ */
+export interface ConnectionCheck {
+  path: string;
+  /** Reads the check's answer into one line for `connections test`; undefined when the body says nothing useful. */
+  describe?(body: unknown): { ok: boolean; says: string } | undefined;
+}
+
+/**
+ * Everything a provider's integration states once, so its steps stay small:
+ * how connections authenticate and build their base URL, how errors and
+ * rate-limit headers read, and every path it calls.
+ */
+export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> {
+  /** snake_case; every step id of the integration starts with it (`<id>.<verb_noun>`), checked by the type of `defineStep`. */
+  id: Id;
+  title: string;
+  description: string;
+  keywords: readonly string[];
+  /** Beta integrations say so in the manifest and in search results. */
+  status?: 'stable' | 'beta';
+  connection: {
+    kind: ConnectionKind;
+    /** Public connection settings (subdomain, team id, region...), each `.describe()`d. */
+    fields: Fields;
+    /** Secrets the connection must hold to be usable. */
+    requiredSecrets: readonly ('accessToken' | 'apiKey')[];
+    oauth?: OAuthSettings;
+  };
+  /** The provider host for a connection's validated fields; a `baseUrl` override replaces it. */
+  baseUrl(fields: z.infer<Fields>): string;
+  /** Credential headers for one request. */
+  authHeaders(context: AuthContext): Record<string, string>;
+  /** Headers that carry credentials, so API Call steps refuse them as custom headers. */
+  credentialHeaders?: readonly string[];
+  defaultHeaders?: Record<string, string>;
+  /** Query parameters every request carries (D: `teamId`). */
+  defaultQuery?(fields: z.infer<Fields>): Record<string, string | undefined>;
+  /** Reads the provider's remaining-quota headers, so the rate gate waits before the provider refuses. */
+  readRateLimit?(headers: Headers, now: number): RateLimitSnapshot | undefined;
+  /**
+   * What to check after an authentication error, in the order the provider's
+   * documentation gives; added to every AuthError of the integration that has no hint.
+   */
+  authHint?: string;
+  /** Reads the provider's error body. */
+  parseError?(body: unknown): ParsedProviderError;
+  /** Overrides the status-based classification for provider-specific cases. */
+  classifyError?(failure: ProviderFailure, parsed: ParsedProviderError): ToolstepsError | undefined;
+  apiCall: { methods: readonly HttpMethod[] };
+  /**
+   * The constraints (limits an embedder sets per invocation or subscription)
+   * its steps and triggers enforce, each with what it limits. Any other key is
+   * refused as input rather than silently ignored.
+   */
+  constraints?: Readonly<Record<string, string>>;
+  /**
+   * How `connections test` checks a connection: the cheapest authenticated
+   * read, or, when the provider has no free read, why not (`unavailable`).
+   */
+  connectionCheck?: ConnectionCheck | { unavailable: string };
+  /** Every provider path the integration uses, in one table, so it can be re-pointed. */
+  paths: Readonly<Record<string, string>>;
+}
+
+/** A defined integration, frozen: steps compare it by identity, so one defined twice cannot be mixed up. */
+export type Integration<Fields extends z.ZodObject = z.ZodObject, Id extends string = string> = Readonly<
+  IntegrationDefinition<Fields, Id>
+>;
+
+/** Keeps the literal id (`'ticketing'`, not `string`), so step ids can be checked against it. */
+export function defineIntegration<Fields extends z.ZodObject, const Id extends string>(
+  definition: IntegrationDefinition<Fields, Id>,
+): Integration<Fields, Id> {
+  if (!/^[a-z][a-z0-9_]*$/.test(definition.id)) {
+    throw new Error(`Integration id "${definition.id}" must be snake_case.`);
+  }
+  return Object.freeze(definition);
+}
