@@ -1,10 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestTarget } from '../http/request-target.js';
-import { HOOKS_PATH_PREFIX } from '../model/subscription.js';
 import { type AppServer, createAppServer } from '../server/app-server.js';
 import { BUILDER_MAX_BODY_BYTES } from '../server/body-limits.js';
 import { leaveBodiesUnread } from '../server/unread-bodies.js';
+import type { Intake } from '../triggers/intake/intake.js';
+import { intakeRoutes } from '../triggers/intake/intake-routes.js';
 import { API_PREFIX, builderAnswer } from './api-answer.js';
 import { ApiRefusal } from './api-refusal.js';
 import { apiRoutes } from './api-routes.js';
@@ -12,8 +12,6 @@ import { builderServerLimits } from './builder-connection-limits.js';
 import type { BuilderServices } from './builder-services.js';
 import { checkedOrigin } from './origin-check.js';
 import { serveStaticFile } from './static-files.js';
-
-type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** Anything outside `/v1` and the intakes: the static page when there is one, after the Host and Origin check. */
 async function servePage(services: BuilderServices, request: FastifyRequest, reply: FastifyReply) {
@@ -27,26 +25,12 @@ async function servePage(services: BuilderServices, request: FastifyRequest, rep
 }
 
 /**
- * The tenants' intakes under `/hooks/`, the same as `toolsteps listen`'s:
- * each gets the request as it came, its body unread (it reads the raw bytes
- * it verifies, within its own limit), before any hook of the API's.
- */
-function hookRoutes(intake: Listener) {
-  return async (app: FastifyInstance) => {
-    app.all(`${HOOKS_PATH_PREFIX}*`, async (request, reply) => {
-      reply.hijack();
-      intake(request.raw, reply.raw);
-    });
-  };
-}
-
-/**
  * The builder server on the shared app server (connection limits and
  * timeouts before any route or token is read): the API under `/v1`, the
  * tenants' intakes under `/hooks/`, and the page (when there is one) at
  * every other path.
  */
-export function builderAppServer(services: BuilderServices, intake: Listener): AppServer {
+export function builderAppServer(services: BuilderServices, intake: Intake): AppServer {
   const maxBodyBytes = services.options.maxBodyBytes ?? BUILDER_MAX_BODY_BYTES;
   const answer = builderAnswer(maxBodyBytes, (request, reply) =>
     servePage(services, request, reply).catch((error: unknown) => answer(error, request, reply)),
@@ -56,9 +40,10 @@ export function builderAppServer(services: BuilderServices, intake: Listener): A
     bodyLimit: maxBodyBytes,
     answer,
     routes: (app) => {
-      // Every body is left to the route that takes one: the intake's raw bytes, the API's capped JSON.
+      // A path no route has reads no body: the page never takes one.
       leaveBodiesUnread(app);
-      app.register(hookRoutes(intake));
+      // The tenants' intakes, the same as `toolsteps listen`'s, read their own raw bytes within their own limit.
+      app.register(intakeRoutes(intake));
       app.register(apiRoutes(services, maxBodyBytes), { prefix: API_PREFIX });
     },
   });
