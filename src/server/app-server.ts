@@ -83,7 +83,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const app = fastify({
     serverFactory: own.factory,
     bodyLimit: options.bodyLimit,
-    routerOptions: { maxParamLength: 2_048 },
+    routerOptions: {
+      maxParamLength: 2_048,
+      // As our servers always read a query (WHATWG URL's searchParams): each name once, its last value.
+      querystringParser: (text) => Object.fromEntries(new URLSearchParams(text)),
+    },
     frameworkErrors: (error, request, reply) => options.answer(asServerRefusal(error), request, reply),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(zodValidatorCompiler);
