@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share]
+ *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -31,6 +31,8 @@ import { builderRows } from './lib/builder-rows.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { fairShareRows } from './lib/fair-share-rows.mjs';
+import { measureFrameworks } from './lib/framework-load.mjs';
+import { frameworkRows } from './lib/framework-rows.mjs';
 import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { measureMcp } from './lib/mcp-figures.mjs';
@@ -76,6 +78,7 @@ const sizes = values.smoke
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
       fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
       builder: { clients: 5, perClient: 2 },
+      framework: { rounds: 1, count: 20, concurrency: 4, warmup: 10 },
       ui: { runs: 2 },
       tenants: {
         tenants: 20,
@@ -105,6 +108,8 @@ const sizes = values.smoke
       ui: { runs: 21 },
       // 5,000 requests, half searches, half options.
       builder: { clients: 200, perClient: 25 },
+      // Three kinds of request on three servers, 5 rounds of 2,000 each after 2,000 to warm up: about a minute.
+      framework: { rounds: 5, count: 2_000, concurrency: 32, warmup: 2_000 },
       // 100,000 connections per backend, loaded in about 10 s each; lookups of 2,000 tenants, interleaved with the bare round trip.
       tenants: {
         tenants: 10_000,
@@ -248,6 +253,7 @@ if (wanted('bulk')) await bulkRow();
 if (wanted('package')) await packageRow(row);
 if (wanted('catalog')) await catalogRows(row, build, sizes);
 if (wanted('fair-share')) await fairShareRows(row, build, sizes);
+if (wanted('framework')) frameworkRows(row, await measureFrameworks(sizes.framework));
 
 async function bulkRow() {
   const { speed, perMinute, contacts } = sizes.bulk;

@@ -24,7 +24,11 @@ export default function registerListenCommand(program: Command): void {
       'put accepted events on the Redis queue that `toolsteps worker` runs (needs TOOLSTEPS_REDIS_URL)',
     )
     // The defaults are DEFAULT_INTAKE_SERVER_LIMITS (src/triggers/intake/intake-server.ts), which a test holds equal.
-    .option('--max-connections <n>', 'connections open at once; more are closed as they arrive', '128')
+    .option(
+      '--max-connections <n>',
+      'connections held at once; past it a new one takes the place of the oldest idle one, or is closed when every one is answering',
+      '128',
+    )
     .option('--headers-timeout <seconds>', 'time a request may take to send its headers', '10')
     .option(
       '--request-timeout <seconds>',

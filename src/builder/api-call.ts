@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BuilderServices } from './builder-services.js';
 import type { TenantContext } from './tenant-contexts.js';
 import type { BuilderPrincipal } from './token-verifier.js';
@@ -14,11 +14,12 @@ export interface ApiCall {
   /** The allowed browser origin that sent it, when one did. */
   origin: string | undefined;
   server: BuilderServices;
-  request: IncomingMessage;
-  response: ServerResponse;
+  request: FastifyRequest;
+  /** The answer under way: a handler sets headers on it (a sign-in's cookie), or takes it over (a stream). */
+  reply: FastifyReply;
 }
 
-/** Returned by a handler that wrote its own answer (a stream). */
+/** Returned by a handler that took over the answer and writes it itself (a stream). */
 export const ANSWERED = Symbol('answered');
 
 export type RouteHandler = (call: ApiCall) => Promise<unknown>;

@@ -1,7 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
 import { InputError } from '../errors/index.js';
-import { ConnectionGuard } from '../server/connection-guard.js';
-import { serverTimeoutOptions } from '../server/server-timeouts.js';
+import type { AppServerLimits } from '../server/app-server.js';
 import { definedOnly } from '../values/defined-only.js';
 
 /**
@@ -67,10 +65,7 @@ export function checkConnectionLimits(limits: BuilderConnectionLimits = {}): voi
   }
 }
 
-/** A `node:http` server for the builder with `limits` (over the defaults) in force. */
-export function createLimitedServer(limits: BuilderConnectionLimits = {}, listener: RequestListener): Server {
-  const merged = withDefaults(limits);
-  const server = createServer(serverTimeoutOptions(merged), listener);
-  new ConnectionGuard(merged).attach(server);
-  return server;
+/** The limits in force for the builder's app server: `limits` over the defaults. */
+export function builderServerLimits(limits: BuilderConnectionLimits = {}): AppServerLimits {
+  return withDefaults(limits);
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { HostOriginGuard } from '../server/host-origin-guard.js';
 import type { BuilderServerOptions } from './builder-options.js';
-import type { CorsPolicy } from './cors-policy.js';
 import type { OAuthFlows } from './oauth-flows.js';
 import type { TenantContexts } from './tenant-contexts.js';
 import type { TriggerEventHub } from './trigger-event-hub.js';
@@ -13,7 +13,8 @@ export interface BuilderServices {
   hub: TriggerEventHub;
   /** The server's public base URL, without a trailing slash (known once it listens). */
   publicUrl(): string;
-  cors(): CorsPolicy;
+  /** The Host and Origin guard: which pages may call (known once it listens: its own page's origin is one). */
+  origins(): HostOriginGuard;
   now(): number;
   /** Keeps an open stream, so closing the server ends it rather than waiting on it. */
   trackStream(response: ServerResponse): void;

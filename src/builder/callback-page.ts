@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { OTHER_BROWSER, type SignInFlow } from './oauth-flows.js';
 
 /** JSON safe inside a script element: no `<` can end it early. */
@@ -7,18 +6,26 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
-function page(response: ServerResponse, status: number, title: string, script = ''): void {
+/** The callback's answer to the browser: a status, its headers, and a page or nothing. */
+export interface CallbackAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function page(status: number, title: string, script = ''): CallbackAnswer {
   const nonce = randomBytes(16).toString('base64');
-  response.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'`,
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-  });
-  const body = script ? `<script nonce="${nonce}">${script}</script>` : '';
-  response.end(
-    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><p>${escapeHtml(title)}</p>${body}`,
-  );
+  const tag = script ? `<script nonce="${nonce}">${script}</script>` : '';
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'`,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    },
+    body: `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><p>${escapeHtml(title)}</p>${tag}`,
+  };
 }
 
 /**
@@ -29,18 +36,13 @@ function page(response: ServerResponse, status: number, title: string, script = 
  * browser that did not start the flow: a page saying so, and neither a
  * redirect nor a message to any opener (it may be a stranger's browser).
  */
-export function answerCallback(response: ServerResponse, flow: SignInFlow | undefined): void {
-  if (!flow) {
-    page(response, 400, 'This sign-in link is no longer valid. Start connecting again.');
-    return;
-  }
+export function answerCallback(flow: SignInFlow | undefined): CallbackAnswer {
+  if (!flow) return page(400, 'This sign-in link is no longer valid. Start connecting again.');
   if (flow.error?.code === OTHER_BROWSER) {
-    page(
-      response,
+    return page(
       400,
       'Not connected: this sign-in was not started in this browser. Restart the sign-in from the page that started it.',
     );
-    return;
   }
   const outcome = flow.state === 'connected' ? 'connected' : 'failed';
   const title =
@@ -51,23 +53,19 @@ export function answerCallback(response: ServerResponse, flow: SignInFlow | unde
     const back = new URL(flow.returnTo);
     back.searchParams.set('toolsteps_flow', flow.flowId);
     back.searchParams.set('toolsteps_connect', outcome);
-    response.writeHead(303, {
-      location: back.toString(),
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
-    });
-    response.end();
-    return;
+    return {
+      status: 303,
+      headers: { location: back.toString(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      body: '',
+    };
   }
   if (flow.kind === 'popup' && flow.origin) {
     const message = { source: 'toolsteps', flowId: flow.flowId, state: outcome };
-    page(
-      response,
+    return page(
       200,
       title,
       `if (window.opener) window.opener.postMessage(${scriptJson(message)}, ${scriptJson(flow.origin)}); window.close();`,
     );
-    return;
   }
-  page(response, outcome === 'connected' ? 200 : 400, title);
+  return page(outcome === 'connected' ? 200 : 400, title);
 }

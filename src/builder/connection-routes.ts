@@ -31,7 +31,7 @@ function connectable(call: ApiCall, id: string): { integration: Integration; set
 
 /** A `returnTo` on another origin would hand the flow's outcome to a page the server does not trust. */
 function checkReturnTo(call: ApiCall, returnTo: string | undefined): void {
-  if (returnTo !== undefined && !call.server.cors().isAllowed(new URL(returnTo).origin)) {
+  if (returnTo !== undefined && !call.server.origins().allows(new URL(returnTo).origin)) {
     throw new InputError('returnTo must be on an allowed origin.', [
       { path: 'returnTo', message: 'origin not allowed' },
     ]);
@@ -115,7 +115,7 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     redirectUri,
   });
   // Only the browser that holds this cookie may finish the sign-in (flow-cookie.ts says why).
-  call.response.setHeader(
+  call.reply.header(
     'set-cookie',
     flowCookie(started.flowId, started.browserKey, flowCookieScope(redirectUri, FLOW_TTL_MS)),
   );

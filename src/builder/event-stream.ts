@@ -1,16 +1,9 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { openEventStream } from '../server/event-stream.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
-import { bearerClaims } from './request-parts.js';
+import { bearerClaims } from './bearer-claims.js';
 import { mayUseTrigger } from './tenant-guards.js';
-
-/** A comment line this often keeps proxies from closing an idle stream, and checks the token again. */
-const HEARTBEAT_MS = 15_000;
-
-/**
- * Bytes a stream may hold unsent: a client that stops reading is cut off
- * here instead of Node buffering every later event for it without bound.
- */
-export const MAX_UNSENT_BYTES = 1 << 20;
 
 /** When a refused stream may try again: streams close as screens do, within tens of seconds. */
 const SERVER_BUSY_RETRY_MS = 30_000;
@@ -32,9 +25,6 @@ function streamRefusal(cap: 'tenant' | 'server'): ApiRefusal {
   );
 }
 
-/** An SSE field value on one line: a line break in it would start a field of the sender's choosing. */
-const oneLine = (value: string) => value.replace(/[\r\n]/g, ' ');
-
 /**
  * `GET /v1/events`: server-sent events of the tenant's trigger events, for
  * a "waiting for a test event" screen, of the integrations the token may
@@ -43,46 +33,24 @@ const oneLine = (value: string) => value.replace(/[\r\n]/g, ' ');
  * event and at each heartbeat), when the client stops reading, or when it goes.
  */
 export const triggerEvents: RouteHandler = async (call) => {
-  const { response, request } = call;
-  const stillAuthorised = () =>
-    bearerClaims(request, call.server.options.tokens).then(
-      () => true,
-      () => false,
-    );
-  // One event at a time, in order, each after its token check.
-  let sending: Promise<void> = Promise.resolve();
-  const send = (text: string) => {
-    sending = sending.then(async () => {
-      if (response.writableEnded) return;
-      if (!(await stillAuthorised())) return void response.end();
-      response.write(text);
-      if (response.writableLength > MAX_UNSENT_BYTES) response.destroy();
-    });
-  };
+  let stream: ReturnType<typeof openEventStream> | undefined;
   const listening = call.server.hub.listen(call.tenant.tenant, (event) => {
     if (!mayUseTrigger(call, event.trigger)) return;
-    send(`event: trigger\nid: ${oneLine(event.eventId)}\ndata: ${JSON.stringify(event)}\n\n`);
+    stream?.send({ event: 'trigger', id: event.eventId, data: JSON.stringify(event) });
   });
   if ('refused' in listening) throw streamRefusal(listening.refused);
-  const { stop } = listening;
-  response.writeHead(200, {
-    ...call.server.cors().headers(call.origin),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-accel-buffering': 'no',
+  // The stream is written here, not by the framework: it keeps the headers CORS set on the reply.
+  call.reply.hijack();
+  stream = openEventStream(call.request.raw, call.reply.raw, {
+    headers: call.reply.getHeaders() as OutgoingHttpHeaders,
+    endAfterMs: call.claims.expiresAt.getTime() - call.server.now(),
+    stillAllowed: () =>
+      bearerClaims(call.request.headers.authorization, call.server.options.tokens).then(
+        () => true,
+        () => false,
+      ),
+    onClose: listening.stop,
   });
-  response.write(': connected\n\n');
-  const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS);
-  const untilExpiry = Math.max(0, call.claims.expiresAt.getTime() - call.server.now());
-  // setTimeout holds at most 2^31-1 ms; a longer-lived token is cut at that and reconnects.
-  const expiry = setTimeout(() => response.end(), Math.min(untilExpiry, 2 ** 31 - 1));
-  const end = () => {
-    clearInterval(heartbeat);
-    clearTimeout(expiry);
-    stop();
-  };
-  request.once('close', end);
-  response.once('close', end);
-  call.server.trackStream(response);
+  call.server.trackStream(call.reply.raw);
   return ANSWERED;
 };

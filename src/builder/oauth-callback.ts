@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestTarget } from '../http/request-target.js';
 import type { BuilderServices } from './builder-services.js';
 import { answerCallback } from './callback-page.js';
 import { clearedFlowCookie, flowCookieScope } from './flow-cookie.js';
@@ -14,18 +15,19 @@ export const callbackUrl = (services: BuilderServices) => `${services.publicUrl(
  */
 export async function oauthCallback(
   services: BuilderServices,
-  request: IncomingMessage,
-  response: ServerResponse,
-  url: URL,
-): Promise<void> {
-  const flow = await services.flows.complete(url.searchParams, request.headers.cookie, (tenant) =>
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const query = requestTarget(request.raw)?.searchParams ?? new URLSearchParams();
+  const flow = await services.flows.complete(query, request.headers.cookie, (tenant) =>
     services.contexts.of(tenant),
   );
   if (flow) {
-    response.setHeader(
+    reply.header(
       'set-cookie',
       clearedFlowCookie(flow.flowId, flowCookieScope(callbackUrl(services), FLOW_TTL_MS)),
     );
   }
-  answerCallback(response, flow);
+  const answer = answerCallback(flow);
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }

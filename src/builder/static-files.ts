@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,32 +16,35 @@ const TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
 };
 
+/** What the page folder answers a path: its status, headers, and the file's bytes or a short text. */
+export interface StaticAnswer {
+  status: 200 | 404;
+  headers: Record<string, string>;
+  body: Readable | string;
+}
+
 /**
- * Serves a file of `root` for a GET path (`/` is index.html), or answers 404:
- * for a path outside the folder (after decoding and resolving links), a
- * dot-file, a folder, or a root that does not exist. Whatever the folder
- * holds is served as is; nothing is listed.
+ * A file of `root` for a GET path (`/` is index.html), or 404: for a path
+ * outside the folder (after decoding and resolving links), a dot-file, a
+ * folder, or a root that does not exist. Whatever the folder holds is
+ * served as is; nothing is listed. A file removed or made unreadable after
+ * the lookup cuts the answer short, and the process goes on.
  */
-export async function serveStaticFile(
-  root: string,
-  pathname: string,
-  response: ServerResponse,
-): Promise<void> {
+export async function serveStaticFile(root: string, pathname: string): Promise<StaticAnswer> {
   const file = await resolveInside(root, pathname);
   if (!file) {
-    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
-    return;
+    return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found.' };
   }
-  response.writeHead(200, {
-    'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'x-content-type-options': 'nosniff',
-    'cache-control': 'no-cache',
-    'referrer-policy': 'no-referrer',
-  });
-  // A file removed or made unreadable after the lookup: the answer is cut short, and the process goes on.
-  createReadStream(file)
-    .once('error', () => response.destroy())
-    .pipe(response);
+  return {
+    status: 200,
+    headers: {
+      'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+      'referrer-policy': 'no-referrer',
+    },
+    body: createReadStream(file),
+  };
 }
 
 async function resolveInside(root: string, pathname: string): Promise<string | undefined> {

@@ -1,17 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HOOKS_PATH_PREFIX } from '../model/subscription.js';
 import type { TenantId } from '../model/tenant-id.js';
 import type { TriggerEvent } from '../model/trigger-event.js';
-import { createIntake } from '../triggers/intake/intake.js';
+import { createIntake, type Intake } from '../triggers/intake/intake.js';
 import type { IntakeTenant } from '../triggers/intake/intake-tenants.js';
-import { toNodeListener } from '../triggers/intake/node-listener.js';
 import type { BuilderServerOptions } from './builder-options.js';
 import type { TriggerEventHub } from './trigger-event-hub.js';
 
 /** The id `testSubscription` gives its sample events, so the stream can say which are tests. */
 const TEST_EVENT_PREFIX = 'toolsteps-test-';
-
-type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * Without `intakeTenants`: a tenant is served when it holds a subscription,
@@ -34,8 +30,8 @@ function subscribedTenants(options: BuilderServerOptions) {
  * its path's tenant's records only, runs every stage (verify, window,
  * dedupe, filter, map), and its event is streamed to that tenant's pages.
  */
-export function tenantIntake(options: BuilderServerOptions, hub: TriggerEventHub): Listener {
-  const intake = createIntake({
+export function tenantIntake(options: BuilderServerOptions, hub: TriggerEventHub): Intake {
+  return createIntake({
     tenants: options.intakeTenants ?? subscribedTenants(options),
     triggers: options.registry,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -54,7 +50,6 @@ export function tenantIntake(options: BuilderServerOptions, hub: TriggerEventHub
       await options.onEvent?.(tenant, event, handOff);
     },
   });
-  return toNodeListener(intake);
 }
 
 /** Whether a request path is a webhook delivery. */

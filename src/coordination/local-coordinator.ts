@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../model/clock.js';
 import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
-import type { ClaimOutcome } from '../store/dedupe-store.js';
 import { MemoryDedupeStore } from '../store/memory/memory-dedupe-store.js';
 import { getOrCreate } from '../values/get-or-create.js';
 import type {
@@ -11,6 +10,7 @@ import type {
   QuotaObservation,
   QuotaVerdict,
 } from './coordinator.js';
+import { ForwardedDedupe } from './forwarded-dedupe.js';
 import {
   IN_FLIGHT_EXPIRY_MS,
   observeIntoWindow,
@@ -29,35 +29,16 @@ interface Expiring {
  * records and counters live in this process's memory, timed by the real
  * clock (a lock's TTL is real time whatever clock the runtime uses).
  */
-export class LocalCoordinator implements Coordinator {
+export class LocalCoordinator extends ForwardedDedupe implements Coordinator {
   readonly mode = 'local' as const;
   private readonly values = new Map<string, Expiring>();
   private readonly quotas = new Map<string, { windows: Map<string, QuotaWindowState>; inFlight: number[] }>();
-  private readonly records: MemoryDedupeStore;
+  protected readonly records: MemoryDedupeStore;
   private readonly tenants = new Map<TenantId, LocalCoordinator>();
 
   constructor(private readonly timer: Clock = systemClock) {
+    super();
     this.records = new MemoryDedupeStore(timer);
-  }
-
-  claim(key: string, leaseMs: number): Promise<ClaimOutcome> {
-    return this.records.claim(key, leaseMs);
-  }
-
-  renew(key: string, token: string, leaseMs: number): Promise<boolean> {
-    return this.records.renew(key, token, leaseMs);
-  }
-
-  complete(key: string, token: string, ttlMs: number): Promise<void> {
-    return this.records.complete(key, token, ttlMs);
-  }
-
-  release(key: string, token: string): Promise<void> {
-    return this.records.release(key, token);
-  }
-
-  markOnce(key: string, ttlMs: number): Promise<boolean> {
-    return this.records.markOnce(key, ttlMs);
   }
 
   private live(key: string): string | undefined {

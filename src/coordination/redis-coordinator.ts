@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TENANT, type TenantId } from '../model/tenant-id.js';
 import type { RedisClient } from '../peers/redis-client.js';
-import type { ClaimOutcome } from '../store/dedupe-store.js';
+import { RedisDedupeStore } from '../store/redis/redis-dedupe-store.js';
 import type { RedisHandle } from '../store/redis/redis-handle.js';
 import * as scripts from '../store/redis/redis-scripts.js';
 import type {
@@ -11,6 +11,7 @@ import type {
   QuotaObservation,
   QuotaVerdict,
 } from './coordinator.js';
+import { ForwardedDedupe } from './forwarded-dedupe.js';
 import { guardRedis } from './guarded-redis.js';
 import {
   IN_FLIGHT_EXPIRY_MS,
@@ -47,18 +48,20 @@ const newToken = () => randomBytes(16).toString('hex');
  * the stores' included, goes through `client`, which turns any failure into
  * the documented retryable `network_error` (`guardRedis`).
  */
-export class RedisCoordinator implements Coordinator, RedisHandle<RedisCoordinator> {
+export class RedisCoordinator extends ForwardedDedupe implements Coordinator, RedisHandle<RedisCoordinator> {
   readonly mode = 'redis' as const;
   readonly prefix: string;
   /** The client, guarded: what it rejects with is always a `network_error` naming Redis. */
   readonly client: RedisClient;
   private readonly run: Record<string, ScriptRunner> = {};
+  protected readonly records = new RedisDedupeStore(this);
   private readonly tenants = new Map<TenantId, RedisCoordinator>();
 
   constructor(
     client: RedisClient,
     private readonly options: RedisCoordinatorOptions = {},
   ) {
+    super();
     this.client = guardRedis(client);
     this.prefix = options.prefix ?? 'toolsteps';
     const defined: Record<string, [number, string]> = {
@@ -105,7 +108,7 @@ export class RedisCoordinator implements Coordinator, RedisHandle<RedisCoordinat
     return `${this.prefix}:${kind}:${name}`;
   }
 
-  private script(name: string, ...args: (string | number)[]): Promise<unknown> {
+  script(name: string, ...args: (string | number)[]): Promise<unknown> {
     return (this.run[name] as ScriptRunner)(...args);
   }
 
@@ -123,29 +126,6 @@ export class RedisCoordinator implements Coordinator, RedisHandle<RedisCoordinat
     return (await this.script('tsReleaseLock', this.key('lock', lock.name), lock.token)) === 1;
   }
 
-  async claim(key: string, leaseMs: number): Promise<ClaimOutcome> {
-    const token = newToken();
-    const outcome = await this.script('tsClaim', this.key('once', key), token, leaseMs);
-    if (outcome === 'claimed') return { status: 'claimed', token };
-    return { status: outcome === 'done' ? 'done' : 'in_flight' };
-  }
-
-  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
-    return (await this.script('tsRenewClaim', this.key('once', key), token, leaseMs)) === 1;
-  }
-
-  async complete(key: string, token: string, ttlMs: number): Promise<void> {
-    await this.client.set(this.key('once', key), `d:${token}`, 'PX', ttlMs);
-  }
-
-  async release(key: string, token: string): Promise<void> {
-    await this.script('tsReleaseClaim', this.key('once', key), token);
-  }
-
-  async markOnce(key: string, ttlMs: number): Promise<boolean> {
-    return (await this.script('tsMarkOnce', this.key('once', key), newToken(), ttlMs)) === 1;
-  }
-
   /** A quota's two keys, which its scripts always take together: the windows, and the one call in flight. */
   #quotaKeys(scope: string): [string, string] {
     return [this.key('quota', scope), this.key('quota-flight', scope)];
@@ -159,7 +139,6 @@ export class RedisCoordinator implements Coordinator, RedisHandle<RedisCoordinat
         now,
         QUOTA_TTL_MS,
         PROBE_PAUSE_MS,
-        QUOTA_TTL_MS,
         IN_FLIGHT_POLL_MS,
         Date.now(),
         IN_FLIGHT_EXPIRY_MS,

@@ -20,6 +20,8 @@ export interface RedisHandle<Self extends RedisHandle<Self> = any> extends Locks
   key(kind: string, name: string): string;
   /** The same connection with every key under one tenant's prefix. */
   forTenant(tenant: TenantId): Self;
+  /** Runs one of the Lua scripts defined on the client (`redis-scripts.ts`): EVALSHA, EVAL after a restart. */
+  script(name: string, ...args: (string | number)[]): Promise<unknown>;
   /** A string and a hash by their full keys, in one round trip. */
   readValueAndHash(
     valueKey: string,

@@ -1,7 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { serverTimeoutOptions } from '../../server/server-timeouts.js';
+import type { Server } from 'node:http';
+import { createAppServer } from '../../server/app-server.js';
+import { INTAKE_MAX_BODY_BYTES } from '../../server/body-limits.js';
+import { ServerRefusal } from '../../server/server-refusal.js';
 import type { Intake } from './intake.js';
-import { toNodeListener } from './node-listener.js';
+import { addIntakeRoutes, answerDelivery } from './intake-routes.js';
 
 /**
  * How much of the machine a flood of deliveries can take. Every body
@@ -10,7 +12,12 @@ import { toNodeListener } from './node-listener.js';
  * intake's body limit: 128 x 256 KB = 32 MB with the defaults.
  */
 export interface IntakeServerLimits {
-  /** Connections open at once; a connection past it is closed as it arrives. Default 128. */
+  /**
+   * Connections open at once. Past it, a new connection takes the place of
+   * the oldest one answering no request (still sending its headers, or
+   * idle), and is closed as it arrives only when every one is answering.
+   * Default 128.
+   */
   maxConnections?: number;
   /** Time a request may take to send its headers. Default 10 s. */
   headersTimeoutMs?: number;
@@ -25,16 +32,27 @@ export const DEFAULT_INTAKE_SERVER_LIMITS: Readonly<Required<IntakeServerLimits>
   requestTimeoutMs: 20_000,
 });
 
-/** A `node:http` server for the intake with those limits in force. */
+/**
+ * A server for the intake alone (`toolsteps listen`) with those limits in
+ * force: every request, whatever its path or method, gets the intake's own
+ * answer, so a path outside `/hooks/` is refused as an unknown hook is, in
+ * the same time. Listen on the `node:http` server it returns; requests that
+ * come before its routes are in wait for them.
+ */
 export function createIntakeServer(intake: Intake, limits: IntakeServerLimits = {}): Server {
   const { maxConnections, headersTimeoutMs, requestTimeoutMs } = {
     ...DEFAULT_INTAKE_SERVER_LIMITS,
     ...limits,
   };
-  const server = createServer(
-    serverTimeoutOptions({ headersTimeoutMs, requestTimeoutMs }),
-    toNodeListener(intake),
-  );
-  server.maxConnections = maxConnections;
-  return server;
+  return createAppServer({
+    // Providers send from a few addresses each: one address may hold all of it.
+    limits: { maxConnections, maxConnectionsPerAddress: maxConnections, headersTimeoutMs, requestTimeoutMs },
+    bodyLimit: INTAKE_MAX_BODY_BYTES,
+    routes: (app) => addIntakeRoutes(app, intake),
+    // A path or target the router takes no route for is still the intake's to refuse, as an unknown hook.
+    answer: (error, request, reply) =>
+      error instanceof ServerRefusal
+        ? answerDelivery(intake, request, reply)
+        : reply.code(500).header('content-type', 'application/json').send('{"status":"internal_error"}'),
+  }).server;
 }

@@ -1,6 +1,8 @@
 import { type Clock, systemClock } from '../../model/clock.js';
 import type { Subscription } from '../../model/subscription.js';
 import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
+import { INTAKE_MAX_BODY_BYTES } from '../../server/body-limits.js';
+import { declaredLength } from '../../server/capped-body.js';
 import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
@@ -12,12 +14,7 @@ import { IntakeRefusal } from './intake-refusal.js';
 import { type IntakeTenantOptions, servedTenants } from './intake-tenants.js';
 import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
-import {
-  checkDeclaredLength,
-  DEFAULT_MAX_BODY_BYTES,
-  type DeliveryBody,
-  readBodyWithinLimit,
-} from './read-body-within-limit.js';
+import { checkDeclaredLength, type DeliveryBody, readBodyWithinLimit } from './read-body-within-limit.js';
 import {
   DEFAULT_UNVERIFIED_FLOOR_MS,
   type DeliveryTimes,
@@ -40,7 +37,7 @@ export interface IntakeOptions extends IntakeTenantOptions {
   };
   handler: TriggerEventHandler;
   clock?: Clock;
-  /** Default 256 KB. */
+  /** Default INTAKE_MAX_BODY_BYTES (256 KB). */
   maxBodyBytes?: number;
   /**
    * The least time from a delivery's arrival to a refusal made before its
@@ -104,11 +101,6 @@ export interface Intake {
   settle(timeoutMs: number): Promise<number>;
 }
 
-function declaredLength(headers: Headers): number | undefined {
-  const value = headers.get('content-length');
-  return value && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
 /** Reads the body, noting when it was in (or refused), for the answer schedule of a refusal. */
 async function readBody<T>(clock: Clock, times: DeliveryTimes, read: () => Promise<T>): Promise<T> {
   try {
@@ -166,7 +158,7 @@ function answerOf(refusal: IntakeRefusal): IntakeAnswer {
 export function createIntake(options: IntakeOptions): Intake {
   const clock = options.clock ?? systemClock;
   const settings = {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes: options.maxBodyBytes ?? INTAKE_MAX_BODY_BYTES,
     unverifiedFloorMs: options.unverifiedFloorMs ?? DEFAULT_UNVERIFIED_FLOOR_MS,
     doneTtlMs: options.doneTtlMs ?? 7 * 24 * 60 * 60_000,
   };
