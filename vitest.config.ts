@@ -1,15 +1,57 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowFirst } from './test/support/slow-first.js';
 
 // CI asks for a JSON report to print its "N passed, N failed" line.
 const reportFile = process.env.TOOLSTEPS_TEST_REPORT;
 
+const TESTS = 'test/**/*.test.ts';
+
+/**
+ * nock intercepts the process's fetch from its first import to the process's
+ * end, and a file's `disableNetConnect` outlives it: a file that uses nock
+ * (directly or through a helper of test/support) gets a process of its own.
+ */
+const USES_NOCK = /from '(nock|[./]+\/support\/(lost-writes|nock-ticketing)\.js)'/;
+
+function filesUsingNock(): string[] {
+  return readdirSync('test', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join('test', file))
+    .filter((file) => USES_NOCK.test(readFileSync(file, 'utf8')));
+}
+/** Files that assert something of the whole process, which files before them in a worker could have changed. */
+const PROCESS_WIDE = [
+  // No promise hook is on: any AsyncLocalStorage an earlier file used would have turned one on.
+  'test/store/connections/file-connection-store.test.ts',
+];
+const ownProcess = [...filesUsingNock(), ...PROCESS_WIDE];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Compiles and bundles once what a dozen files run as child processes (see the file).
+    globalSetup: ['test/support/global-setup.ts'],
     // Sandbox tests bind loopback ports; two workers match the 2-core machine.
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    sequence: { sequencer: SlowFirst },
     reporters: reportFile ? ['default', ['json', { outputFile: reportFile }]] : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: [TESTS],
+          // Files follow one another in a worker that stays, importing the library, the
+          // catalogue and zod once instead of once per file (most of a file's start).
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...ownProcess],
+          setupFiles: ['test/support/shared-worker.ts'],
+        },
+      },
+      { extends: true, test: { name: 'own-process', include: ownProcess.length ? ownProcess : ['-'] } },
+    ],
   },
 });

@@ -1,0 +1,48 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { bundleForChild } from './bundle-for-child.js';
+import { childCache, compiledModules, TRANSPILED } from './transpile-for-child.js';
+
+/**
+ * Once per `vitest run`, before any test file: compiles every module a
+ * child process of a test may run (test/support/transpile-for-child.ts
+ * keeps each by a hash of its source) and bundles the CLI
+ * (test/support/bundle-for-child.ts), so the dozen test files that start
+ * the CLI or a worker copy what is made here instead of compiling and
+ * bundling the same sources each. A file that finds nothing stored still
+ * makes its own, so a test run alone needs none of this.
+ */
+const SOURCE_FOLDERS = ['src', 'cli', 'steps', 'sandbox'];
+/** Children the tests start from modules of their own (the coordination tests' worker). */
+const TEST_ENTRIES = ['test/coordination/support/coordination-worker.ts'];
+const CACHE = 'toolsteps-global-setup';
+/** Kept this long since written: a checkout's sources of last week are rarely asked for again. */
+const KEEP_MS = 7 * 24 * 3600_000;
+
+async function sources(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.join(path.relative(process.cwd(), entry.parentPath), entry.name));
+}
+
+/** Removes what was stored more than a week ago under `folder` (files and bundle folders alike). */
+async function prune(folder: string, depth: number): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory() && depth > 0) {
+      await prune(full, depth - 1);
+    } else if (Date.now() - (await stat(full)).mtimeMs > KEEP_MS) {
+      await rm(full, { recursive: true, force: true });
+    }
+  }
+}
+
+export async function setup(): Promise<void> {
+  await prune(TRANSPILED, 1);
+  await prune(path.join(childCache(), 'toolsteps-cli-bundles'), 0);
+  const all = (await Promise.all(SOURCE_FOLDERS.map(sources))).flat();
+  await compiledModules([...all, ...TEST_ENTRIES]);
+  await bundleForChild(CACHE);
+}
