@@ -65,7 +65,7 @@ async function httpToken(options: McpOptions): Promise<string | undefined> {
   }
   const [{ readTokenFile, ensureTokenFile }, { isLoopbackHost }] = await Promise.all([
     import('../../src/mcp/transports/token-file.js'),
-    import('../../src/server/http-guard.js'),
+    import('../../src/server/host-origin-guard.js'),
   ]);
   if (options.tokenEnv !== undefined) return secretFromEnv(options.tokenEnv, 'token-env');
   if (options.tokenFile !== undefined) return readTokenFile(path.resolve(options.tokenFile));

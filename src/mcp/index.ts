@@ -6,7 +6,7 @@
  * @module toolsteps/mcp
  */
 
-export { isLoopbackHost } from '../server/http-guard.js';
+export { isLoopbackHost } from '../server/host-origin-guard.js';
 export { MCP_SDK_RANGE } from './mcp-sdk-range.js';
 export { catalogueTools, FLAT_TOOL_LIMIT } from './tools/catalogue-tools.js';
 export type { McpTool } from './tools/mcp-tool.js';

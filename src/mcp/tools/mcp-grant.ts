@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { TenantId } from '../../model/tenant-id.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { GuardRefusal } from '../../server/http-guard.js';
+import { bearerToken } from '../../server/bearer-token.js';
 import type { ScopedPrincipal } from '../../tenants/scoped-token.js';
 import { timingSafeEqualText } from '../../values/timing-safe-equal.js';
 
@@ -44,34 +43,27 @@ export function grantKey(grant: McpGrant): string {
   return JSON.stringify([grant.tenant, grant.integrations ?? null, grant.readOnly]);
 }
 
-const REFUSED: GuardRefusal = { status: 401, message: 'A bearer token is required.' };
-
 /**
- * The grant of a request: the single token's (the server's tenant), a
- * scoped token's, or, on a server that asks for no token, the server's
- * tenant. One refusal for every bad token, said the same way as a missing one.
+ * The grant of a request's `Authorization` header: the single token's (the
+ * server's tenant), a scoped token's, or, on a server that asks for no
+ * token, the server's tenant. Undefined for every bad token alike, so a
+ * missing one and a wrong one are refused in the same words.
  */
 export async function authenticate(
-  request: IncomingMessage,
+  authorization: string | undefined,
   options: McpAuthOptions,
-): Promise<McpGrant | GuardRefusal> {
+): Promise<McpGrant | undefined> {
   const own: McpGrant = { tenant: options.tenant, readOnly: false };
   if (options.token === undefined && !options.access) return own;
-  const bearer = /^Bearer ([\x21-\x7e]{1,4096})$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (!bearer) return REFUSED;
+  const bearer = bearerToken(authorization);
+  if (!bearer) return undefined;
   if (options.token !== undefined && timingSafeEqualText(options.token, bearer)) return own;
-  if (!options.access) return REFUSED;
-  const principal = await options.access.verify(bearer).catch(() => undefined);
-  if (!principal) return REFUSED;
+  const principal = await options.access?.verify(bearer).catch(() => undefined);
+  if (!principal) return undefined;
   return {
     tenant: principal.tenant,
     integrations: principal.integrations,
     readOnly: principal.readOnly,
     tokenId: principal.tokenId,
   };
-}
-
-/** Whether `authenticate` answered a refusal. */
-export function isRefusal(value: McpGrant | GuardRefusal): value is GuardRefusal {
-  return 'status' in value;
 }

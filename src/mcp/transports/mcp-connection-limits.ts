@@ -1,5 +1,4 @@
-import type { ServerOptions } from 'node:http';
-import { serverTimeoutOptions } from '../../server/server-timeouts.js';
+import type { AppServerLimits } from '../../server/app-server.js';
 
 /**
  * How much of the machine callers who never finish a request can take. The
@@ -10,7 +9,9 @@ import { serverTimeoutOptions } from '../../server/server-timeouts.js';
  */
 export interface McpConnectionLimits {
   /**
-   * Connections open at once; one past it is closed as it arrives. Each
+   * Connections held at once. Past it, a new connection takes the place of
+   * the oldest one answering no request (still sending its headers, or
+   * idle), and is closed unread only when every one is answering. Each
    * session's listening stream holds one. Default four per session of
    * `maxSessions` (256 with its default).
    */
@@ -33,19 +34,15 @@ export const DEFAULT_MCP_CONNECTION_LIMITS: Readonly<
   requestTimeoutMs: 30_000,
 });
 
-/** The `node:http` server options and connection cap for `limits`. */
-export function connectionLimits(
-  limits: McpConnectionLimits,
-  maxSessions: number,
-): {
-  serverOptions: ServerOptions;
-  maxConnections: number;
-} {
-  const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.headersTimeoutMs;
-  const requestTimeoutMs = limits.requestTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.requestTimeoutMs;
+/** The shared server's limits for `limits`, over the defaults. */
+export function mcpServerLimits(limits: McpConnectionLimits, maxSessions: number): AppServerLimits {
+  const maxConnections =
+    limits.maxConnections ?? DEFAULT_MCP_CONNECTION_LIMITS.connectionsPerSession * maxSessions;
   return {
-    serverOptions: serverTimeoutOptions({ headersTimeoutMs, requestTimeoutMs }),
-    maxConnections:
-      limits.maxConnections ?? DEFAULT_MCP_CONNECTION_LIMITS.connectionsPerSession * maxSessions,
+    headersTimeoutMs: limits.headersTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: limits.requestTimeoutMs ?? DEFAULT_MCP_CONNECTION_LIMITS.requestTimeoutMs,
+    maxConnections,
+    // No cap of its own per address: an agent host, or the TLS proxy in front, brings every client from one.
+    maxConnectionsPerAddress: maxConnections,
   };
 }

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LiveAgentTools } from '../../agents/live-agent-tools.js';
 import type { Clock } from '../../model/clock.js';
+import { MCP_MAX_BODY_BYTES } from '../../server/body-limits.js';
 import type { McpSdk } from '../load-mcp-sdk.js';
 import { createMcpServer, type McpServerSettings } from '../mcp-server.js';
 import type { GrantTools } from '../tools/grant-tools.js';
 import { grantKey, type McpGrant } from '../tools/mcp-grant.js';
 import { readInitializeBody } from './initialize-body.js';
 import { answerMcpError } from './mcp-http-answer.js';
-import { MAX_REQUEST_BYTES, readMcpRequestBody } from './mcp-request-body.js';
+import { readMcpRequestBody } from './mcp-request-body.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
 
 type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
@@ -141,7 +142,7 @@ export class McpSessions {
     response.once('close', () => this.settle(session, listening));
     if (request.method !== 'POST') return session.transport.handleRequest(request, response);
     // The SDK validates the message, the headers and the session as before; only the reading is ours.
-    const body = await readMcpRequestBody(request, MAX_REQUEST_BYTES);
+    const body = await readMcpRequestBody(request, MCP_MAX_BODY_BYTES);
     if (!body.ok) {
       const headers: Record<string, string> = body.status === 413 ? { connection: 'close' } : {};
       return answerMcpError(response, body.status, body.message, { code: body.code, headers });

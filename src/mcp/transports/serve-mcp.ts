@@ -1,22 +1,18 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AgentToolsOptions } from '../../agents/agent-tools.js';
 import { LiveAgentTools } from '../../agents/live-agent-tools.js';
 import { InputError } from '../../errors/index.js';
 import { type Clock, systemClock } from '../../model/clock.js';
-import {
-  type GuardRefusal,
-  guardRequest,
-  type HttpGuardOptions,
-  isLoopbackHost,
-} from '../../server/http-guard.js';
+import { createAppServer } from '../../server/app-server.js';
+import { MCP_MAX_BODY_BYTES } from '../../server/body-limits.js';
+import { HostOriginGuard, isLoopbackHost } from '../../server/host-origin-guard.js';
 import { loadMcpSdk } from '../load-mcp-sdk.js';
-import { callerAuth, createMcpServer, type McpCallerAuth } from '../mcp-server.js';
+import { createMcpServer } from '../mcp-server.js';
 import { GrantTools } from '../tools/grant-tools.js';
-import { authenticate, isRefusal, type McpTokenAccess } from '../tools/mcp-grant.js';
+import type { McpTokenAccess } from '../tools/mcp-grant.js';
 import type { McpToolMode } from '../tools/mcp-tool-mode.js';
-import { connectionLimits, type McpConnectionLimits } from './mcp-connection-limits.js';
-import { answerMcpError } from './mcp-http-answer.js';
+import { type McpConnectionLimits, mcpServerLimits } from './mcp-connection-limits.js';
+import { answerMcpRefusal } from './mcp-http-answer.js';
+import { mcpRoutes } from './mcp-http-routes.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
 import { McpSessions } from './mcp-sessions.js';
 
@@ -29,7 +25,13 @@ export interface McpServeOptions extends AgentToolsOptions {
   version?: string | undefined;
 }
 
-export interface McpHttpServeOptions extends McpServeOptions, Partial<HttpGuardOptions>, McpConnectionLimits {
+export interface McpHttpServeOptions extends McpServeOptions, McpConnectionLimits {
+  /** The address to listen on. Default 127.0.0.1; any other needs `token` or `tokenAccess`. */
+  host?: string | undefined;
+  /** The bearer token every request must carry; required when `host` is not loopback. */
+  token?: string | undefined;
+  /** Browser origins allowed besides loopback ones (`https://app.example.com`), exact match. */
+  allowedOrigins?: readonly string[] | undefined;
   /** Default 0: any free port. */
   port?: number | undefined;
   /**
@@ -96,11 +98,6 @@ export async function serveMcpStdio(options: McpServeOptions): Promise<RunningMc
   return { closed: closed.then(stopWatching), close };
 }
 
-function refuse(response: ServerResponse, refusal: GuardRefusal): void {
-  const headers: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-  answerMcpError(response, refusal.status, refusal.message, { headers });
-}
-
 function sessionLimits(options: McpHttpServeOptions) {
   const limits = {
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -120,7 +117,7 @@ function sessionLimits(options: McpHttpServeOptions) {
  * Serves the tools over Streamable HTTP at `/mcp`, on 127.0.0.1 unless told
  * otherwise. Any other address needs a bearer token: without one the server
  * refuses to start. Every request passes the Host/Origin and token checks
- * first (see `guardRequest`).
+ * first (see `mcpRoutes`), on the servers' shared plumbing (`createAppServer`).
  */
 export async function serveMcpHttp(options: McpHttpServeOptions): Promise<RunningMcpHttpServer> {
   const host = options.host ?? '127.0.0.1';
@@ -136,43 +133,42 @@ export async function serveMcpHttp(options: McpHttpServeOptions): Promise<Runnin
   await tools.own();
   const settings = { mode: options.mode ?? 'auto', version: options.version ?? '0.0.0' };
   const sessions = new McpSessions(sdk, tools, settings, limits);
-  const guard = { host, allowedOrigins: options.allowedOrigins };
-  const auth = { token: options.token, access: options.tokenAccess, tenant: options.runtime.tenant };
-  const { serverOptions, maxConnections } = connectionLimits(options, limits.maxSessions);
-  const http = createServer(serverOptions, async (request, response) => {
-    try {
-      // Origin and token run first, so a foreign page or a bad token learns nothing, not even which paths exist.
-      const refusal = guardRequest(request, guard);
-      if (refusal) return refuse(response, refusal);
-      const grant = await authenticate(request, auth);
-      if (isRefusal(grant)) return refuse(response, grant);
-      if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') {
-        return answerMcpError(response, 404, 'Not found: the MCP endpoint is /mcp.');
-      }
-      // The SDK hands `auth` to each request's handler (`extra.authInfo`): the token's id names the caller in the audit trail.
-      (request as IncomingMessage & { auth?: McpCallerAuth }).auth = callerAuth(grant);
-      await sessions.handle(request, response, grant);
-    } catch {
-      if (!response.headersSent) answerMcpError(response, 500, 'The request could not be handled.');
-    }
+  const parts = {
+    guard: new HostOriginGuard({
+      boundHost: host,
+      allowedOrigins: options.allowedOrigins ?? [],
+      loopbackOrigins: true,
+    }),
+    auth: { token: options.token, access: options.tokenAccess, tenant: options.runtime.tenant },
+    sessions,
+  };
+  const served = createAppServer({
+    limits: mcpServerLimits(options, limits.maxSessions),
+    // Fastify reads no body here (the sessions read their own); its limit is the same as theirs all the same.
+    bodyLimit: MCP_MAX_BODY_BYTES,
+    answer: answerMcpRefusal,
+    routes: (app) => mcpRoutes(app, parts),
   });
-  http.maxConnections = maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, host, resolve);
-  });
-  const { port } = http.address() as AddressInfo;
+  const stop = async () => {
+    tools.stop();
+    await sessions.closeAll();
+  };
+  let origin: string;
+  try {
+    origin = await served.listen(options.port ?? 0, host);
+  } catch (error) {
+    // A port already taken: nothing is left watching or sweeping behind the refusal.
+    await stop();
+    throw error;
+  }
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
   const close = async () => {
-    tools.stop();
-    await sessions.closeAll();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-    http.closeAllConnections();
+    await stop();
+    await served.close();
     resolveClosed();
   };
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
-  return { url, closed, close, load: () => sessions.load() };
+  return { url: `${origin}/mcp`, closed, close, load: () => sessions.load() };
 }

@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HostOriginGuard } from '../../server/host-origin-guard.js';
+import { ServerRefusal } from '../../server/server-refusal.js';
+import { leaveBodiesUnread } from '../../server/unread-bodies.js';
+import { callerAuth, type McpCallerAuth } from '../mcp-server.js';
+import { authenticate, type McpAuthOptions, type McpGrant } from '../tools/mcp-grant.js';
+import { answerMcpError } from './mcp-http-answer.js';
+import type { McpSessions } from './mcp-sessions.js';
+
+export interface McpHttpParts {
+  guard: HostOriginGuard;
+  auth: McpAuthOptions;
+  sessions: McpSessions;
+}
+
+/** The refusal of the Host/Origin guard's verdict, in the words the MCP server has always said it. */
+function guardRefusal(refused: 'host' | 'origin'): ServerRefusal {
+  return refused === 'host'
+    ? new ServerRefusal(403, 'host_not_allowed', 'Host not allowed.')
+    : new ServerRefusal(403, 'origin_not_allowed', 'Origin not allowed.');
+}
+
+/**
+ * The MCP endpoint on the app: `/mcp`, every method, answered by the
+ * sessions through the SDK's Streamable HTTP transport. The Host/Origin
+ * guard and the token run first, for every path, so a foreign page or a bad
+ * token learns nothing, not even which paths exist. Bodies are left unread
+ * by the framework: a session reads its own, with its own limit, and only
+ * once it knows the request belongs to one.
+ */
+export function mcpRoutes(app: FastifyInstance, parts: McpHttpParts): void {
+  const grants = new WeakMap<FastifyRequest, McpGrant>();
+  leaveBodiesUnread(app);
+  app.addHook('onRequest', async (request) => {
+    const verdict = parts.guard.check(request.headers);
+    if ('refused' in verdict) throw guardRefusal(verdict.refused);
+    const grant = await authenticate(request.headers.authorization, parts.auth);
+    if (!grant) throw new ServerRefusal(401, 'unauthorized', 'A bearer token is required.');
+    grants.set(request, grant);
+  });
+  app.all('/mcp', async (request, reply) => {
+    // The SDK's transport answers on Node's own request and response: Fastify hands both over and writes nothing more.
+    reply.hijack();
+    const grant = grants.get(request) as McpGrant;
+    // The SDK hands `auth` to each request's handler (`extra.authInfo`): the token's id names the caller in the audit trail.
+    (request.raw as IncomingMessage & { auth?: McpCallerAuth }).auth = callerAuth(grant);
+    try {
+      await parts.sessions.handle(request.raw, reply.raw, grant);
+    } catch {
+      if (!reply.raw.headersSent) answerMcpError(reply.raw, 500, 'The request could not be handled.');
+    }
+  });
+}
