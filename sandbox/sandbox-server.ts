@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../src/model/clock.js';
-import { guardRequest } from '../src/server/http-guard.js';
+import { HostOriginGuard } from '../src/server/host-origin-guard.js';
 import { type ControlContext, controlRefusal, handleControl } from './control-endpoints.js';
 import type { Emulator } from './emulator.js';
 import type { FaultInjector } from './fault-injector.js';
@@ -105,6 +105,7 @@ function checkedLimit(limit: number): number {
 export class SandboxServer {
   private readonly server: http.Server;
   private readonly emulators = new Map<string, Emulator>();
+  private readonly hostOrigin: HostOriginGuard;
   /**
    * The latest requests the emulators received, oldest first, for assertions
    * that something (or nothing) was sent. A ring buffer over a plain array:
@@ -117,6 +118,11 @@ export class SandboxServer {
   readonly failures: unknown[] = [];
 
   constructor(private readonly options: SandboxServerOptions) {
+    this.hostOrigin = new HostOriginGuard({
+      boundHost: options.host,
+      allowedOrigins: [],
+      loopbackOrigins: true,
+    });
     this.logLimit = checkedLimit(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
     for (const emulator of options.emulators) this.emulators.set(emulator.mount, emulator);
     this.server = http.createServer((request, response) => {
@@ -178,10 +184,11 @@ export class SandboxServer {
     // server is "same origin" to the browser, so it could send the control
     // header and JSON, or drive an emulator. The MCP server's rule refuses
     // any Host (or Origin) that is not loopback, before a byte is read.
-    const refusal = guardRequest(request, { host: this.options.host });
-    if (refusal) {
+    const verdict = this.hostOrigin.check(request.headers);
+    if ('refused' in verdict) {
       response.setHeader('connection', 'close');
-      return write(response, json(refusal.status, { error: 'not_loopback', message: refusal.message }));
+      const message = verdict.refused === 'host' ? 'Host not allowed.' : 'Origin not allowed.';
+      return write(response, json(403, { error: 'not_loopback', message }));
     }
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const bytes = await readRaw(request);

@@ -4,7 +4,7 @@ import type { Clock } from '../model/clock.js';
 import type { TenantId } from '../model/tenant-id.js';
 import type { TriggerEventHandler } from '../model/trigger-event.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { isLoopbackHost } from '../server/http-guard.js';
+import { isLoopbackHost } from '../server/host-origin-guard.js';
 import type { DedupeStore } from '../store/dedupe-store.js';
 import type { TenantScopedStores, TenantStores } from '../store/tenant-stores.js';
 import type { Entitlements } from '../triggers/entitlements.js';
