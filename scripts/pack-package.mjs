@@ -7,14 +7,14 @@
 //
 // Usage: node scripts/pack-package.mjs <stage> <destination>   (prints the tarball's path)
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleCli } from './bundle-cli.mjs';
 import { bundleLibrary } from './bundle-library.mjs';
 import { bundleUi } from './bundle-ui.mjs';
-import { strip } from './published-manifest.mjs';
+import { COMPACTED_DOCUMENTS, strip } from './published-manifest.mjs';
 import { copyPublishedTypes } from './published-types.mjs';
 
 const run = promisify(execFile);
@@ -39,6 +39,10 @@ export async function buildStage(stage) {
     '--tsBuildInfoFile',
     path.join(stage, 'build.tsbuildinfo'),
   ]);
+  // A pack that died between strip and restore left the originals of an older
+  // build beside them; strip would restore those over the fresh copies below.
+  for (const name of ['package.json', ...COMPACTED_DOCUMENTS])
+    rmSync(path.join(stage, `${name}.unpacked`), { force: true });
   for (const file of [
     'package.json',
     'LICENSE',
