@@ -15,18 +15,26 @@ const TESTS = 'test/**/*.test.ts';
  */
 const USES_NOCK = /from '(nock|[./]+\/support\/(lost-writes|nock-ticketing)\.js)'/;
 
-function filesUsingNock(): string[] {
+/**
+ * A file that stops a serving command as a terminal would sends the process
+ * a signal (`process.emit('SIGTERM')`, or cli-harness's `stopListening`):
+ * a handler another file left in a shared worker would answer it too, and
+ * one that exits takes the worker down with the files after it.
+ */
+const SENDS_SIGNALS = /process\.emit\('SIG|stopListening\(/;
+
+function filesMatching(pattern: RegExp): string[] {
   return readdirSync('test', { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => path.join('test', file))
-    .filter((file) => USES_NOCK.test(readFileSync(file, 'utf8')));
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')));
 }
 /** Files that assert something of the whole process, which files before them in a worker could have changed. */
 const PROCESS_WIDE = [
   // No promise hook is on: any AsyncLocalStorage an earlier file used would have turned one on.
   'test/store/connections/file-connection-store.test.ts',
 ];
-const ownProcess = [...filesUsingNock(), ...PROCESS_WIDE];
+const ownProcess = [...filesMatching(USES_NOCK), ...filesMatching(SENDS_SIGNALS), ...PROCESS_WIDE];
 
 export default defineConfig({
   test: {
