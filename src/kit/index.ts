@@ -99,6 +99,7 @@ export {
   type WebhookAdmin,
   type WebhookContext,
 } from '../triggers/define-trigger.js';
+export { deleteIfPresent } from '../triggers/delete-if-present.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
 // Small value helpers.
 export { definedOnly } from '../values/defined-only.js';
