@@ -49,6 +49,19 @@ const MISSPELLINGS = {
     code: `await registry.invoke(runtime, 'notes.get_note', { connection: 'acme', input: { note_idd: 'n_1' } });`,
     expected: /'note_idd' does not exist/,
   },
+  'option-field-in-step': {
+    code: [
+      "import { defineStep } from 'toolsteps/kit';",
+      "import * as z from 'zod';",
+      "import { notebookOptions, notes } from '../src/index.js';",
+      'defineStep({',
+      "  id: 'notes.pick_notebook', integration: notes, title: 'Pick', description: '.', agentDescription: '.',",
+      "  keywords: [], input: z.strictObject({ notebook: z.string() }), output: z.object({}), access: 'read',",
+      '  idempotent: true, variables: {}, options: { notebok: notebookOptions }, run: async () => ({}),',
+      '});',
+    ].join('\n'),
+    expected: /'notebok' does not exist/,
+  },
   'option-field-in-options': {
     code: `await registry.options(runtime, 'notes.create_note', 'notebok', { connection: 'acme' });`,
     expected: /'"notebok"' is not assignable/,
