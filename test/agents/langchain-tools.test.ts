@@ -4,6 +4,7 @@ import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { langchainTools } from '../../src/agents/langchain-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
+import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../support/misfit-calls.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 /** The JSON the last tool message carries, as the agent loop hands it back to the model. */
@@ -48,34 +49,22 @@ describe('langchainTools() in LangChain’s createAgent loop, against the sandbo
   it('answers a call its schema refuses with our error JSON, naming the fields, and sends nothing', async () => {
     // LangChain checks arguments against the tool's JSON schema before the tool runs; its own answer
     // ("did not match expected schema", no field, no code) would leave the model guessing.
-    const wrongCalls = [
-      { subject: 42, description: 'Wrong type.' },
-      { subject: 'No description' },
-      { subject: '', description: 'Empty subject.' },
-    ];
-    const model = fakeModel()
-      .respondWithTools(
-        wrongCalls.map((args, index) => ({ name: 'ticketing__create_ticket', args, id: `bad_${index}` })),
-      )
-      .respond(new AIMessage('Giving up.'));
-    const posts = () =>
-      live.fixture.sandbox.server.requestLog.filter((entry) => entry.method === 'POST').length;
-    const before = posts();
+    const calls = MISFIT_CREATE_CALLS.map(({ args }, index) => ({
+      name: 'ticketing__create_ticket',
+      args,
+      id: `bad_${index}`,
+    }));
+    const model = fakeModel().respondWithTools(calls).respond(new AIMessage('Giving up.'));
+    const before = sandboxPosts(live);
     const agent = createAgent({ model, tools: await langchainTools(live.tools) });
     const { messages } = await agent.invoke({ messages: [{ role: 'user', content: 'Open a ticket.' }] });
     const answers = messages
       .filter((message) => ToolMessage.isInstance(message))
       .map((message) => JSON.parse(String(message.content)));
-    expect(answers).toHaveLength(3);
-    for (const [answer, field] of answers.map((answer, index) => [
-      answer,
-      ['subject', 'description', 'subject'][index],
-    ])) {
-      expect(answer.error).toMatchObject({ name: 'InputError', code: 'input_invalid', retryable: false });
-      expect(answer.error.fields.map((issue: { path: string }) => issue.path)).toContain(field);
-      expect(answer.error.sent).toBe(false);
-    }
-    expect(posts()).toBe(before);
+    expect(answers).toHaveLength(MISFIT_CREATE_CALLS.length);
+    for (const [index, { field }] of MISFIT_CREATE_CALLS.entries())
+      expectInputErrorNaming(answers[index].error, field);
+    expect(sandboxPosts(live)).toBe(before);
   });
 
   it('carries each step’s JSON input schema', async () => {
