@@ -139,7 +139,8 @@ export type StepOutput<S extends AnyStep> = z.output<S['output']>;
 
 /**
  * Keeps the literal id (`'ticketing.create_ticket'`) in the step's type, so a
- * registry of these steps can type `invoke` by id (see `StepWithId`).
+ * registry of these steps can type `invoke` by id (see `StepWithId`), and
+ * settles the `replay` declaration into the fields the runtime reads.
  */
 export function defineStep<
   const Id extends StepId<Owner['id']>,
@@ -163,5 +164,6 @@ export function defineStep<
   if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
   // Frozen through its default mapping too: the runtime compiles a frozen mapping once, not per call.
   const step = { ...settleWriteSafety(definition), variables: Object.freeze({ ...definition.variables }) };
+  // The spread of a definition that is one of several shapes is not narrowed to the settled one.
   return Object.freeze(step) as Step<Input, Output, Owner, Id>;
 }
