@@ -196,6 +196,31 @@ describe('house rules', () => {
     expect(long).toEqual([]);
   });
 
+  it('no step declares write safety in the deprecated fields: each says it in one `replay` declaration', () => {
+    // onReplay, alreadyDone, reconcile and checkHint outside a `replay: { mode, ... }` object.
+    const deprecated = new Set(['onReplay', 'alreadyDone', 'reconcile', 'checkHint']);
+    const found: string[] = [];
+    for (const file of sourceFiles('steps')) {
+      const source = parse(file);
+      const visit = (node: ts.Node) => {
+        if (ts.isObjectLiteralExpression(node)) {
+          const names = node.properties.map((property) => property.name?.getText(source));
+          if (!names.includes('mode')) {
+            for (const property of node.properties) {
+              const name = property.name?.getText(source);
+              if (name === undefined || !deprecated.has(name)) continue;
+              const line = source.getLineAndCharacterOfPosition(property.getStart(source)).line + 1;
+              found.push(`${file}:${line} ${name}`);
+            }
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('no error field is assigned after construction outside src/errors', () => {
     // An error means the same thing in every layer: a layer that learns more makes a new one.
     const errorFields =

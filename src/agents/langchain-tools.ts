@@ -40,7 +40,7 @@ export type LangChainTool = {
  * and hint, so the model reads what to fix instead of the run failing.
  */
 export async function langchainTools(tools: AgentTools): Promise<LangChainTool[]> {
-  const { tool } = await import('@langchain/core/tools').catch(
+  const { tool, ToolInputParsingException } = await import('@langchain/core/tools').catch(
     missingPeer('@langchain/core', LANGCHAIN_CORE_RANGE, 'langchainTools'),
   );
   return tools.tools.map((descriptor): LangChainTool => {
@@ -48,11 +48,31 @@ export async function langchainTools(tools: AgentTools): Promise<LangChainTool[]
       const outcome = await tools.runTool(descriptor.name, input, { signal: config?.signal });
       return JSON.stringify(outcomeJson(outcome));
     };
-    const made = tool(run, {
-      name: descriptor.name,
-      description: descriptor.description,
-      schema: descriptor.inputSchema,
-    });
+    const fields = { name: descriptor.name, description: descriptor.description };
+    const made = tool(run, { ...fields, schema: descriptor.inputSchema });
+    // Arguments the schema refuses go to a twin that takes any, so the step's own validation answers.
+    const unchecked = tool(run, { ...fields, schema: ANY_ARGUMENTS });
+    const checkedCall = made.call.bind(made);
+    made.call = (async (...args: Parameters<typeof made.call>) => {
+      try {
+        return await checkedCall(...args);
+      } catch (error) {
+        // The class of the copy of @langchain/core that made the tool, so the check holds whichever copy it is.
+        if (!(error instanceof ToolInputParsingException)) throw error;
+        return unchecked.call(...(args as Parameters<typeof unchecked.call>));
+      }
+    }) as typeof made.call;
     return made as LangChainTool;
   });
 }
+
+/**
+ * LangChain checks a tool's arguments against its schema before the tool
+ * runs, and a refusal reaches the model as "Received tool input did not
+ * match expected schema" with a stack, no field and no code: a model cannot
+ * correct its call from that. The schema still describes the tool to the
+ * model; a refused call is run unchecked instead, where our pipeline
+ * validates it (nothing is sent) and answers `{error}` with the fields, the
+ * code and the hint, as a tool message like any other answer.
+ */
+const ANY_ARGUMENTS = {};

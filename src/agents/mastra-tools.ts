@@ -48,11 +48,23 @@ export function mastraCallOf(
   return isLegacyContext(first) ? { input: first.context, signal } : { input: first, signal };
 }
 
+/**
+ * The schema Mastra shows the model and checks arguments against before
+ * `execute`. Mastra's own refusal would reach the model without our code,
+ * fields and `sent: false`; arguments that do not fit are handed to
+ * `execute` as they came instead (zod's `catch` with the input), where the
+ * step's validation refuses them, sends nothing, and answers `{error}`. The
+ * shape the model reads is the schema's, unchanged.
+ */
+function answeredByTheStep(schema: z.ZodType): z.ZodType {
+  return schema.catch((refused: { input: unknown }) => refused.input);
+}
+
 function mastraTool(tools: AgentTools, descriptor: ToolDescriptor) {
   return {
     id: descriptor.name,
     description: descriptor.description,
-    inputSchema: z.fromJSONSchema(descriptor.inputSchema),
+    inputSchema: answeredByTheStep(z.fromJSONSchema(descriptor.inputSchema)),
     execute: async (first: unknown, second?: unknown) => {
       const { input, signal } = mastraCallOf(first, second);
       return outcomeJson(await tools.runTool(descriptor.name, input, { signal }));

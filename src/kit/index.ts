@@ -60,12 +60,17 @@ export {
   type CreditEstimate,
   type CreditRule,
   defineStep,
+  type GoneMeansDoneReplay,
+  type ReconcileReplay,
+  type RefuseReplay,
+  type ReplayDeclaration,
   type Step,
   type StepAccess,
   type StepContext,
   type StepDefinition,
   type StepExample,
   type StepId,
+  type WriteSafetyDeclaration,
 } from '../step/define-step.js';
 export {
   fixedOptions,

@@ -31,7 +31,7 @@ export default defineStep({
   access: 'read',
   idempotent: false,
   // A batch is paid when it lands: one that may have landed is never sent again; each record says what is known.
-  onReplay: 'refuse',
+  replay: { mode: 'refuse' },
   credits: {
     basis: 'per record in each batch: 1 credit per matched company; no match costs nothing',
     estimate: (input) => ({ min: 0, max: input.companies.length }),

@@ -40,16 +40,18 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // A second add answers 409 (already in use): a lost answer is settled by reading the domain.
-  onReplay: 'reconcile',
-  reconcile: async (input, context) => {
-    const body = await unlessNotFound(
-      projectRequest(context, input.project, 'Reading a domain', {
-        method: 'GET',
-        path: 'projectDomain',
-        params: { domain: input.domain },
-      }),
-    );
-    return body === undefined ? undefined : { domain: toProjectDomain(body), already_done: true };
+  replay: {
+    mode: 'reconcile',
+    find: async (input, context) => {
+      const body = await unlessNotFound(
+        projectRequest(context, input.project, 'Reading a domain', {
+          method: 'GET',
+          path: 'projectDomain',
+          params: { domain: input.domain },
+        }),
+      );
+      return body === undefined ? undefined : { domain: toProjectDomain(body), already_done: true };
+    },
   },
   variables: { domain: '$.domain.name', verified: '$.domain.verified' },
   examples: [{ title: 'A www domain for the shop', input: { project: 'shop', domain: 'www.acme.com' } }],

@@ -70,10 +70,12 @@ export default defineStep({
   idempotent: true,
   // A cancel that may have landed, or whose replay was refused: if the deployment is now CANCELED,
   // our first cancel did it (a cancel by someone else in the same moment cannot be told apart).
-  onReplay: 'reconcile',
-  reconcile: async (input, { http }) => {
-    const current = await stateAfterRefusal(http, input.deployment_id);
-    return current?.state === 'CANCELED' ? { deployment: current, already_done: true } : undefined;
+  replay: {
+    mode: 'reconcile',
+    find: async (input, { http }) => {
+      const current = await stateAfterRefusal(http, input.deployment_id);
+      return current?.state === 'CANCELED' ? { deployment: current, already_done: true } : undefined;
+    },
   },
   variables: {
     deployment_id: '$.deployment.id',

@@ -115,9 +115,11 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // POST without an idempotency handle: never replayed once it may have arrived. What to check first:
-  onReplay: 'refuse',
-  checkHint: (input) =>
-    `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`,
+  replay: {
+    mode: 'refuse',
+    hint: (input) =>
+      `The deployment may or may not have been created. List Deployments for project "${input.project}" before creating it again.`,
+  },
   variables: { deployment_id: '$.deployment.id', url: '$.deployment.url', state: '$.deployment.state' },
   examples: [{ title: "A preview of the shop's main branch", input: { project: 'shop', branch: 'main' } }],
   async run(input, { http, constraints }) {

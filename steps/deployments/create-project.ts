@@ -37,14 +37,16 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // Names are unique, so a lost answer is settled by looking the name up (a replay would be a 409).
-  onReplay: 'reconcile',
-  reconcile: async (input, context) => {
-    const body = await unlessNotFound(
-      projectRequest(context, input.name, 'Reading a project', { method: 'GET', path: 'project' }),
-    );
-    return body === undefined ? undefined : { project: toProject(body), already_done: true };
+  replay: {
+    mode: 'reconcile',
+    find: async (input, context) => {
+      const body = await unlessNotFound(
+        projectRequest(context, input.name, 'Reading a project', { method: 'GET', path: 'project' }),
+      );
+      return body === undefined ? undefined : { project: toProject(body), already_done: true };
+    },
+    hint: (input) => `Get Project "${input.name}" before creating it again.`,
   },
-  checkHint: (input) => `Get Project "${input.name}" before creating it again.`,
   variables: { project_id: '$.project.id', name: '$.project.name' },
   examples: [
     {

@@ -25,9 +25,11 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // Never replayed once it may have landed; what to check before creating it again:
-  onReplay: 'refuse',
-  checkHint: () =>
-    'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
+  replay: {
+    mode: 'refuse',
+    hint: () =>
+      'The project may or may not have been created. Look for it in the organization before calling Create Project again.',
+  },
   variables: { project_id: '$.project_id' },
   examples: [
     {

@@ -16,7 +16,7 @@ export default defineStep({
   keywords: ['delete invite', 'cancel invite', 'revoke invite', 'withdraw invitation', 'pending invite'],
   input: z.strictObject({ invite_code: InviteCode }),
   ...projectRemoval('deleted', 'invite_code', {
-    alreadyDone:
+    alreadyDoneMeans:
       "True when this call's first request may have deleted the invite but its answer was lost, and the repeated request found the invite gone: it is deleted, most likely by that first request (someone accepting or deleting it in the same moment cannot be told apart). False when this call deleted it and said so.",
     key: 'The deleted invite.',
     project: 'Project the invite was for (the connection’s project).',

@@ -19,9 +19,11 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // It may email the invitee: never replayed once it may have landed; what to check before inviting again:
-  onReplay: 'refuse',
-  checkHint: (input) =>
-    `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
+  replay: {
+    mode: 'refuse',
+    hint: (input) =>
+      `The invite for ${input.email} may or may not have been created: check the project's pending invites before inviting again.`,
+  },
   variables: { invite_code: '$.invite_code', status: '$.status', user_id: '$.user_id' },
   examples: [{ title: 'Invite an editor', input: { email: 'dana@partner.example', role: 'editor' } }],
   async run(input, context) {

@@ -16,7 +16,7 @@ export default defineStep({
   keywords: ['remove user', 'remove member', 'revoke access', 'offboard', 'kick', 'delete user from project'],
   input: z.strictObject({ user_id: UserId }),
   ...projectRemoval('removed', 'user_id', {
-    alreadyDone:
+    alreadyDoneMeans:
       "True when this call's first request may have removed the user but its answer was lost, and the repeated request found them no longer a member: they are removed, most likely by that first request (a removal by someone else in the same moment cannot be told apart). False when this call removed them and said so.",
     key: 'The user removed from the project.',
     project: 'Project the user was removed from (the connection’s project).',

@@ -37,7 +37,7 @@ export default defineStep({
   }),
   access: 'write',
   idempotent: false,
-  checkHint: () => CHECK_HINT,
+  replay: { mode: 'refuse', hint: () => CHECK_HINT },
   options: { ticket_id: ticketOptions, author_id: requesterOptions },
   variables: { ticket_id: '$.ticket.id', comment_id: '$.comment_id', updated_at: '$.ticket.updated_at' },
   examples: [

@@ -79,13 +79,15 @@ export default defineStep({
   idempotent: false,
   // external_id is the provider's natural handle: a create that landed is found by it, before
   // creating (a caller's retry) and by the runtime after an ambiguous failure (our own attempt).
-  onReplay: 'reconcile',
-  reconcile: (input, { http }) => findByExternalId(http, input.external_id),
-  // Not found yet does not prove nothing was created: the first request may still be in progress.
-  checkHint: (input) =>
-    input.external_id
-      ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
-      : undefined,
+  replay: {
+    mode: 'reconcile',
+    find: (input, { http }) => findByExternalId(http, input.external_id),
+    // Not found yet does not prove nothing was created: the first request may still be in progress.
+    hint: (input) =>
+      input.external_id
+        ? 'The ticket may or may not have been created. Call Create Ticket again with the same external_id: it looks the ticket up before creating, so it will not make a duplicate.'
+        : undefined,
+  },
   variables: { ticket_id: '$.ticket.id', status: '$.ticket.status' },
   options: {
     assignee: assigneeOptions,

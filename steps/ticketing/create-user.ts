@@ -40,12 +40,14 @@ export default defineStep({
   access: 'write',
   idempotent: false,
   // Email and external_id are unique in the account: a create that landed is found by either.
-  onReplay: 'reconcile',
-  reconcile: (input, { http }) => findExisting(http, input),
-  checkHint: (input) =>
-    input.email || input.external_id
-      ? 'The user may or may not have been created. Call Create User again with the same email or external_id: it looks the user up first.'
-      : 'The user may or may not have been created. Search Users by name before creating again.',
+  replay: {
+    mode: 'reconcile',
+    find: (input, { http }) => findExisting(http, input),
+    hint: (input) =>
+      input.email || input.external_id
+        ? 'The user may or may not have been created. Call Create User again with the same email or external_id: it looks the user up first.'
+        : 'The user may or may not have been created. Search Users by name before creating again.',
+  },
   options: { organization_id: organizationOptions },
   variables: { user_id: '$.user.id', email: '$.user.email' },
   examples: [

@@ -25,8 +25,10 @@ export default defineStep({
   access: 'destructive',
   idempotent: true,
   // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ deleted: true as const, ticket_id: input.ticket_id, already_done: true }),
+  replay: {
+    mode: 'gone_means_done',
+    alreadyDone: (input) => ({ deleted: true as const, ticket_id: input.ticket_id, already_done: true }),
+  },
   variables: { ticket_id: '$.ticket_id' },
   examples: [{ title: 'Delete ticket 3 for good', input: { ticket_id: 3 } }],
   async run(input, { http }) {

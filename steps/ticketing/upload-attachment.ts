@@ -83,10 +83,13 @@ export default defineStep({
   }),
   access: 'write',
   idempotent: false,
-  checkHint: (input) =>
-    input.token
-      ? 'The file may have been added to the upload already; upload it under a new token (without token) rather than risk attaching it twice.'
-      : 'Upload it again: an upload whose token is never used expires unattached after 60 minutes.',
+  replay: {
+    mode: 'refuse',
+    hint: (input) =>
+      input.token
+        ? 'The file may have been added to the upload already; upload it under a new token (without token) rather than risk attaching it twice.'
+        : 'Upload it again: an upload whose token is never used expires unattached after 60 minutes.',
+  },
   variables: { token: '$.token', attachment_id: '$.attachment.id' },
   examples: [
     {

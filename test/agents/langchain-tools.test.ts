@@ -4,6 +4,7 @@ import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { langchainTools } from '../../src/agents/langchain-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
+import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../support/misfit-calls.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 /** The JSON the last tool message carries, as the agent loop hands it back to the model. */
@@ -43,6 +44,27 @@ describe('langchainTools() in LangChain’s createAgent loop, against the sandbo
     });
     expect(ToolMessage.isInstance(message)).toBe(true);
     expect(JSON.parse(message.content)).toMatchObject({ error: { code: 'not_found', status: 404 } });
+  });
+
+  it('answers a call its schema refuses with our error JSON, naming the fields, and sends nothing', async () => {
+    // LangChain checks arguments against the tool's JSON schema before the tool runs; its own answer
+    // ("did not match expected schema", no field, no code) would leave the model guessing.
+    const calls = MISFIT_CREATE_CALLS.map(({ args }, index) => ({
+      name: 'ticketing__create_ticket',
+      args,
+      id: `bad_${index}`,
+    }));
+    const model = fakeModel().respondWithTools(calls).respond(new AIMessage('Giving up.'));
+    const before = sandboxPosts(live);
+    const agent = createAgent({ model, tools: await langchainTools(live.tools) });
+    const { messages } = await agent.invoke({ messages: [{ role: 'user', content: 'Open a ticket.' }] });
+    const answers = messages
+      .filter((message) => ToolMessage.isInstance(message))
+      .map((message) => JSON.parse(String(message.content)));
+    expect(answers).toHaveLength(MISFIT_CREATE_CALLS.length);
+    for (const [index, { field }] of MISFIT_CREATE_CALLS.entries())
+      expectInputErrorNaming(answers[index].error, field);
+    expect(sandboxPosts(live)).toBe(before);
   });
 
   it('carries each step’s JSON input schema', async () => {

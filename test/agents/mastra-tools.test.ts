@@ -2,6 +2,7 @@ import { Agent } from '@mastra/core/agent';
 import { describe, expect, it } from 'vitest';
 import { mastraCallOf, mastraTools } from '../../src/agents/mastra-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
+import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../support/misfit-calls.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 type Part = { type: string; [key: string]: unknown };
@@ -22,29 +23,35 @@ function lastToolResult(prompt: PromptMessage[]) {
  * that follows a script: first it asks for a ticket, then it reads the
  * tool's result from the prompt Mastra sends back and answers with the id.
  */
-function scriptedModel() {
+function scriptedModel(args: object = { subject: 'From Mastra', description: 'Scripted model.' }) {
   const prompts: PromptMessage[][] = [];
+  /** The tools as each call offered them to the model: name and JSON input schema. */
+  const offered: { name: string; inputSchema: Record<string, unknown> }[][] = [];
   const turn = (prompt: PromptMessage[]): Part[] => {
     prompts.push(prompt);
     if (prompts.length === 1) {
-      const input = JSON.stringify({ subject: 'From Mastra', description: 'Scripted model.' });
+      const input = JSON.stringify(args);
       return [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'ticketing__create_ticket', input }];
     }
-    return [{ type: 'text', text: `Opened ticket ${lastToolResult(prompt).output.ticket.id}.` }];
+    const result = lastToolResult(prompt);
+    return [{ type: 'text', text: result.output ? `Opened ticket ${result.output.ticket.id}.` : 'Failed.' }];
   };
   const finishReason = (parts: Part[]) => (parts[0]?.type === 'tool-call' ? 'tool-calls' : 'stop');
   return {
     prompts,
+    offered,
     model: {
       specificationVersion: 'v2' as const,
       provider: 'scripted',
       modelId: 'scripted-1',
       supportedUrls: {},
-      async doGenerate(options: { prompt: PromptMessage[] }) {
+      async doGenerate(options: { prompt: PromptMessage[]; tools?: (typeof offered)[number] }) {
+        offered.push(options.tools ?? []);
         const content = turn(options.prompt);
         return { content, finishReason: finishReason(content), usage, warnings: [] };
       },
-      async doStream(options: { prompt: PromptMessage[] }) {
+      async doStream(options: { prompt: PromptMessage[]; tools?: (typeof offered)[number] }) {
+        offered.push(options.tools ?? []);
         const content = turn(options.prompt);
         const parts: Part[] = [{ type: 'stream-start', warnings: [] }];
         for (const part of content) {
@@ -89,6 +96,25 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
     expect(result.text).toBe(`Opened ticket ${id}.`);
   });
 
+  it('answers a call that does not fit the schema with our error JSON naming the field, and sends nothing', async () => {
+    // Mastra checks arguments against the tool's input schema before execute; its own answer would
+    // not carry our code, fields and `sent`, which is what the page promises the model.
+    for (const { args, field } of MISFIT_CREATE_CALLS) {
+      const { model, prompts } = scriptedModel(args);
+      const before = sandboxPosts(live);
+      const tools = await mastraTools(live.tools);
+      const agent = new Agent({
+        name: 'support',
+        instructions: 'Open tickets.',
+        model: model as never,
+        tools,
+      });
+      expect((await agent.generate('Open a ticket.', { maxSteps: 3 })).text).toBe('Failed.');
+      expectInputErrorNaming(lastToolResult(prompts[1] ?? []).error, field);
+      expect(sandboxPosts(live)).toBe(before);
+    }
+  });
+
   it('answers a typed error as the tool result, so the model can correct itself', async () => {
     const made = await mastraTools(live.tools);
     const answer = await made.ticketing__get_ticket_info?.execute(
@@ -112,12 +138,23 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
     });
   });
 
-  it('gives every step a zod input schema made from its JSON schema', async () => {
+  it('shows the model each step’s JSON input schema, required fields and types included', async () => {
+    const { model, offered } = scriptedModel();
     const made = await mastraTools(live.tools);
     expect(Object.keys(made)).toEqual(live.tools.tools.map((tool) => tool.name));
-    const create = made.ticketing__create_ticket;
-    expect(create?.inputSchema.safeParse({ subject: 'S', description: 'D' }).success).toBe(true);
-    expect(create?.inputSchema.safeParse({ subject: 'S' }).success).toBe(false);
+    const agent = new Agent({
+      name: 'support',
+      instructions: 'Open tickets.',
+      model: model as never,
+      tools: made,
+    });
+    await agent.generate('Open a ticket.', { maxSteps: 3 });
+    const create = offered[0]?.find((tool) => tool.name === 'ticketing__create_ticket');
+    expect(create?.inputSchema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['subject', 'description']),
+      properties: { subject: { type: 'string' }, description: { type: 'string' } },
+    });
   });
 
   it('makes a tool of every step of the catalogue: each JSON schema has a zod form', async () => {

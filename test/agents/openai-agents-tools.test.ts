@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { openaiAgentsTools } from '../../src/agents/openai-agents-tools.js';
 import { everyStepTools } from '../support/every-step-tools.js';
+import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../support/misfit-calls.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 
 /** The text of the last function call's result in a request's input, as the SDK hands it back to the model. */
@@ -29,10 +30,14 @@ function lastToolOutput(input: string | AgentInputItem[]): string {
 class ScriptedModel implements Model {
   readonly requests: ModelRequest[] = [];
 
+  constructor(
+    private readonly args: object = { subject: 'From the Agents SDK', description: 'Scripted model.' },
+  ) {}
+
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.requests.push(request);
     if (this.requests.length === 1) {
-      const args = { subject: 'From the Agents SDK', description: 'Scripted model.' };
+      const args = this.args;
       return this.respond({
         type: 'function_call',
         callId: 'call_1',
@@ -42,7 +47,7 @@ class ScriptedModel implements Model {
       });
     }
     const read = JSON.parse(lastToolOutput(request.input));
-    const text = `Opened ticket ${read.output.ticket.id}.`;
+    const text = read.output ? `Opened ticket ${read.output.ticket.id}.` : 'Failed.';
     return this.respond({
       type: 'message',
       role: 'assistant',
@@ -86,6 +91,20 @@ describe('openaiAgentsTools() in the OpenAI Agents SDK’s Runner, against the s
       strict: true,
       parameters: { additionalProperties: false },
     });
+  });
+
+  it('answers a call that does not fit the schema with our error JSON naming the field, and sends nothing', async () => {
+    for (const { args, field } of MISFIT_CREATE_CALLS) {
+      const model = new ScriptedModel(args);
+      const tools = await openaiAgentsTools(live.tools);
+      const agent = new Agent({ name: 'Support', instructions: 'Open tickets.', model, tools });
+      const before = sandboxPosts(live);
+      expect((await new Runner({ tracingDisabled: true }).run(agent, 'Open a ticket.')).finalOutput).toBe(
+        'Failed.',
+      );
+      expectInputErrorNaming(JSON.parse(lastToolOutput(model.requests[1]?.input ?? [])).error, field);
+      expect(sandboxPosts(live)).toBe(before);
+    }
   });
 
   it('offers each tool strict where its schema allows, loose where it has a map of free keys', async () => {

@@ -14,6 +14,7 @@ import type { Connection } from '../../src/model/connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { createRegistry } from '../../steps/index.js';
+import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../support/misfit-calls.js';
 import { strictRuleViolations } from '../support/openai-strict-rules.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
@@ -144,36 +145,33 @@ describe('calls through the exports, against the sandbox', () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found', status: 404 } });
     expect(anthropicToolResult('toolu_1', outcome)).toMatchObject({ type: 'tool_result', is_error: true });
     expect(JSON.parse(openAIChatToolResult('call_2', outcome).content).error.code).toBe('not_found');
+    // A call that does not fit the schema: the loops of the OpenAI and Anthropic pages hand the model the fields.
+    const misfit = await live.tools.runTool('ticketing__create_ticket', { subject: 42 });
+    const told = JSON.parse(openAIChatToolResult('call_3', misfit).content).error;
+    expect(told).toMatchObject({ code: 'input_invalid', sent: false });
+    expect(told.fields.map((issue: { path: string }) => issue.path).sort()).toEqual([
+      'description',
+      'subject',
+    ]);
+    expect(JSON.stringify(anthropicToolResult('toolu_2', misfit))).toContain('input_invalid');
+  });
+
+  it('answer a call that does not fit the schema with our error JSON, in the AI SDK’s loop, and send nothing', async () => {
+    for (const { args, field } of MISFIT_CREATE_CALLS) {
+      const model = twoTurnModel(args, 'Failed.');
+      const before = sandboxPosts(live);
+      const tools = await toAiSdkTools(live.tools);
+      const result = await generateText({ model, tools, prompt: 'Open a ticket.', stopWhen: stepCountIs(3) });
+      const output = result.steps[0]?.toolResults[0]?.output as { error?: never } | undefined;
+      expectInputErrorNaming(output?.error, field);
+      // What the model reads on its next turn: the tool result part of the prompt.
+      expect(JSON.stringify(model.doGenerateCalls[1]?.prompt ?? [])).toContain('input_invalid');
+      expect(sandboxPosts(live)).toBe(before);
+    }
   });
 
   it('drive toAiSdkTools() through a tool call of the AI SDK’s mock model', async () => {
-    const usage = {
-      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 1, text: 1, reasoning: undefined },
-    };
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        {
-          content: [
-            {
-              type: 'tool-call',
-              toolCallId: 'call-1',
-              toolName: 'ticketing__create_ticket',
-              input: JSON.stringify({ subject: 'From the AI SDK', description: 'Mock model.' }),
-            },
-          ],
-          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-          usage,
-          warnings: [],
-        },
-        {
-          content: [{ type: 'text', text: 'Done.' }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage,
-          warnings: [],
-        },
-      ],
-    });
+    const model = twoTurnModel({ subject: 'From the AI SDK', description: 'Mock model.' }, 'Done.');
     const result = await generateText({
       model,
       tools: await toAiSdkTools(live.tools),
@@ -189,6 +187,31 @@ describe('calls through the exports, against the sandbox', () => {
     expect(offered).toMatchObject({ type: 'function', inputSchema: { type: 'object' } });
   });
 });
+
+/** The AI SDK's mock model: first a create_ticket call with `args`, then `text` once it read the result. */
+function twoTurnModel(args: object, text: string): MockLanguageModelV3 {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  const call = {
+    type: 'tool-call' as const,
+    toolCallId: 'call-1',
+    toolName: 'ticketing__create_ticket',
+    input: JSON.stringify(args),
+  };
+  return new MockLanguageModelV3({
+    doGenerate: [
+      { content: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] },
+      {
+        content: [{ type: 'text', text }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage,
+        warnings: [],
+      },
+    ],
+  });
+}
 
 describe('a connection whose secret is the canary', () => {
   let fixture: TicketingFixture;

@@ -166,7 +166,7 @@ describe('toolsteps mcp --http with TOOLSTEPS_TOKEN_KEY', () => {
       await client.close();
       // What `tokens revoke` files (another CLI run cannot share this process's stdout meanwhile).
       await new FileTenantStores(home()).revocations.revoke(ACME, id, new Date(Date.now() + 3_600_000));
-      await expect(connectHttp(url, token)).rejects.toThrow(/bearer token is required/);
+      await expect(connectHttp(url, token)).rejects.toThrow(/bearer token is not valid/);
     } finally {
       process.emit('SIGTERM');
       await serving;

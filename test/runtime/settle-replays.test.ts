@@ -28,8 +28,7 @@ const swallowingDelete = defineStep({
   output: Removed,
   access: 'destructive',
   idempotent: true,
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ id: input.id, already_done: true }),
+  replay: { mode: 'gone_means_done', alreadyDone: (input) => ({ id: input.id, already_done: true }) },
   async run(input, { http }) {
     try {
       await http.request({ method: 'DELETE', path: `/things/${input.id}` });
@@ -56,8 +55,7 @@ function creating(id: string, onFailure: (key: string, error: unknown) => z.inpu
     output: Made,
     access: 'write',
     idempotent: false,
-    onReplay: 'reconcile',
-    reconcile: findThingByKey,
+    replay: { mode: 'reconcile', find: findThingByKey },
     async run(input, { http }) {
       try {
         const response = await http.request({ method: 'POST', path: '/things', body: { key: input.key } });

@@ -17,8 +17,7 @@ const deleteThing = defineStep({
   output: z.object({ id: z.number(), already_done: z.boolean() }),
   access: 'destructive',
   idempotent: true,
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ id: input.id, already_done: true }),
+  replay: { mode: 'gone_means_done', alreadyDone: (input) => ({ id: input.id, already_done: true }) },
   async run(input, { http }) {
     await http.request({ method: 'DELETE', path: `/things/${input.id}` });
     return { id: input.id, already_done: false };
@@ -32,18 +31,46 @@ const createThing = defineStep({
   output: z.object({ thing: Thing, recovered: z.boolean() }),
   access: 'write',
   idempotent: false,
-  onReplay: 'reconcile',
-  reconcile: findThingByKey,
-  checkHint: (input) => `Look for a thing with key ${input.key} before creating it again.`,
+  replay: {
+    mode: 'reconcile',
+    find: findThingByKey,
+    hint: (input) => `Look for a thing with key ${input.key} before creating it again.`,
+  },
   async run(input, { http }) {
     const response = await http.request({ method: 'POST', path: '/things', body: { key: input.key } });
     return { thing: Thing.parse(response.body), recovered: false };
   },
 });
 
+/** Creates a thing with no key to find it by: a create that may have landed can only be refused. */
+const addThing = defineStep({
+  id: 'probe.add_thing',
+  ...aboutTestStep(probe, 'Add Thing', 'Adds a thing; the provider gives it a key.'),
+  input: z.object({ note: z.string() }),
+  output: z.object({ thing: Thing }),
+  access: 'write',
+  idempotent: false,
+  replay: { mode: 'refuse', hint: (input) => `List things noted "${input.note}" before adding it again.` },
+  async run(input, { http }) {
+    const response = await http.request({ method: 'POST', path: '/things', body: { note: input.note } });
+    return { thing: Thing.parse(response.body) };
+  },
+});
+
 const invoke = invokeOnProbe;
 
-describe("onReplay 'gone_means_done'", () => {
+describe("replay 'refuse'", () => {
+  it('sends a write that may have landed once, and fails as unknown with the step’s own hint', async () => {
+    const scope = nock(PROBE).post('/api/things').replyWithError(reset());
+    const error = (await invoke(addThing, { note: 'n1' }).catch((e) => e)) as ToolstepsError;
+    expect(scope.isDone()).toBe(true);
+    expect(error).toMatchObject({ code: 'network_error', outcome: 'unknown', retryable: false });
+    expect(error.hint).toBe('List things noted "n1" before adding it again.');
+    expect(error.message).toContain('Outcome unknown: List things noted "n1"');
+  });
+});
+
+describe("replay 'gone_means_done'", () => {
   it('reads a 404 that answers the replay of a lost DELETE as our own work', async () => {
     lostDelete(5);
     const result = await invoke(deleteThing, { id: 5 });
@@ -57,7 +84,7 @@ describe("onReplay 'gone_means_done'", () => {
   });
 });
 
-describe("onReplay 'reconcile'", () => {
+describe("replay 'reconcile'", () => {
   it('finds the thing a lost create made, instead of failing or creating another', async () => {
     await expectRecovered(createThing, 'k1', 9);
   });
@@ -92,7 +119,42 @@ describe("onReplay 'reconcile'", () => {
   });
 });
 
-describe('declarations that cannot work are refused when the step is defined', () => {
+describe('a step still declared in the deprecated fields (onReplay, alreadyDone, reconcile, checkHint)', () => {
+  /** As integrations written before `replay` declare it: the same steps as above, in the old fields. */
+  const oldCreateThing = defineStep({
+    id: 'probe.create_thing_old',
+    ...aboutTestStep(probe, 'Create Thing', 'Creates a thing with a caller key.'),
+    input: createThing.input,
+    output: createThing.output,
+    access: 'write',
+    idempotent: false,
+    onReplay: 'reconcile',
+    reconcile: findThingByKey,
+    checkHint: (input) => `Look for a thing with key ${input.key} before creating it again.`,
+    run: createThing.run,
+  });
+  // A defined step carries the four fields (what the runtime reads): spread, it is a definition in the old form.
+  const oldDeleteThing = defineStep({
+    ...deleteThing,
+    id: 'probe.delete_thing_old',
+    onReplay: 'gone_means_done',
+    alreadyDone: (input) => ({ id: input.id, already_done: true }),
+  });
+
+  it('is settled as before: found by its look, done when the replay’s 404 says so, with its own hint', async () => {
+    await expectRecovered(oldCreateThing, 'k5', 11);
+    lostDelete(7);
+    expect((await invoke(oldDeleteThing, { id: 7 })).output).toEqual({ id: 7, already_done: true });
+    lostCreate('k6');
+    const error = (await invoke(oldCreateThing, { key: 'k6' }).catch((e) => e)) as ToolstepsError;
+    expect(error).toMatchObject({
+      outcome: 'unknown',
+      hint: 'Look for a thing with key k6 before creating it again.',
+    });
+  });
+});
+
+describe('deprecated declarations that cannot work are refused when the step is defined', () => {
   const base = {
     ...aboutTestStep(probe, 'x', 'x'),
     input: z.object({}),

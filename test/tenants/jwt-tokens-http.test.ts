@@ -17,7 +17,7 @@ import { TokenKeys } from '../../src/tenants/token-keys.js';
 import { verifyToken } from '../../src/tenants/verify-token.js';
 import { createRegistry } from '../../steps/index.js';
 import { type BuilderWorld, openBuilderWorld } from '../builder/builder-fixture.js';
-import { INITIALIZE, postMcp } from '../mcp/mcp-http-fixture.js';
+import { INITIALIZE, MCP_ACCEPT, postMcp } from '../mcp/mcp-http-fixture.js';
 
 /**
  * Scoped tokens as an embedder's backend mints them, against real servers
@@ -169,6 +169,17 @@ describe('a token minted by a backend that is not Node (the docs Python snippet,
     const mcpRefusal = await onMcp('garbage');
     expect(builderRefusal.status).toBe(401);
     expect(mcpRefusal.status).toBe(401);
+    // A token that was sent is never called missing: the client would look for the wrong fault.
+    expect(mcpRefusal.body).toContain('The bearer token is not valid.');
+    const withoutToken = await fetch(mcp.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: MCP_ACCEPT },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect({ status: withoutToken.status, body: await withoutToken.text() }).toEqual({
+      status: 401,
+      body: expect.stringContaining('A bearer token is required.'),
+    });
     for (const [name, token] of Object.entries(bad)) {
       expect(await onBuilder(token), name).toEqual(builderRefusal);
       expect(await onMcp(token), name).toEqual(mcpRefusal);

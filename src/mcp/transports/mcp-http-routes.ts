@@ -22,6 +22,18 @@ function guardRefusal(refused: 'host' | 'origin'): ServerRefusal {
 }
 
 /**
+ * The 401 for a request without a usable grant. A sent token that fails is
+ * not called missing (a client that sent one would look for the wrong fault),
+ * but which check failed (unknown, expired, revoked, wrong scope, malformed)
+ * is never said: every failed token gets the same words.
+ */
+function unauthorized(authorization: string | undefined): ServerRefusal {
+  return authorization === undefined || authorization.trim() === ''
+    ? new ServerRefusal(401, 'unauthorized', 'A bearer token is required.')
+    : new ServerRefusal(401, 'unauthorized', 'The bearer token is not valid.');
+}
+
+/**
  * The MCP endpoint on the app: `/mcp`, every method, answered by the
  * sessions through the SDK's Streamable HTTP transport. The Host/Origin
  * guard and the token run first, for every path, so a foreign page or a bad
@@ -36,7 +48,7 @@ export function mcpRoutes(app: FastifyInstance, parts: McpHttpParts): void {
     const verdict = parts.guard.check(request.headers);
     if ('refused' in verdict) throw guardRefusal(verdict.refused);
     const grant = await authenticate(request.headers.authorization, parts.auth);
-    if (!grant) throw new ServerRefusal(401, 'unauthorized', 'A bearer token is required.');
+    if (!grant) throw unauthorized(request.headers.authorization);
     grants.set(request, grant);
   });
   app.all('/mcp', async (request, reply) => {

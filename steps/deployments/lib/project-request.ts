@@ -51,7 +51,7 @@ export async function deploymentInScope(
 }
 
 /**
- * For `reconcile`: what a look finds, or undefined when the provider says it
+ * For a `reconcile` declaration's `find`: what a look finds, or undefined when the provider says it
  * does not exist. Any other failure is thrown, so the runtime keeps the
  * write's error with the look's beside it rather than guessing.
  */

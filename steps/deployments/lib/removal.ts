@@ -39,10 +39,13 @@ export function removalStep<Key extends string, Done extends string>(
   return {
     output,
     access: 'destructive' as const,
-    idempotent: true,
-    onReplay: 'gone_means_done' as const,
-    alreadyDone: (input: Record<Key, string>) =>
-      ({ [key]: input[key], [done]: true, already_done: true }) as z.input<typeof output>,
+    // Literal: only an idempotent step may declare gone_means_done, and the compiler checks that.
+    idempotent: true as const,
+    replay: {
+      mode: 'gone_means_done' as const,
+      alreadyDone: (input: Record<Key, string>) =>
+        ({ [key]: input[key], [done]: true, already_done: true }) as z.input<typeof output>,
+    },
     variables: { [key]: `$.${key}`, already_done: '$.already_done' },
   };
 }

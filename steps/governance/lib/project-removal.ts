@@ -5,7 +5,7 @@ import { connectionProject } from './connection-project.js';
 /** What one governance removal's output says, in its own words. */
 export interface ProjectRemovalTexts {
   /** What `already_done` means for this removal: who else could have done it in the same moment. */
-  alreadyDone: string;
+  alreadyDoneMeans: string;
   /** The removed thing, echoed from the input. */
   key: string;
   /** The project it was removed from. */
@@ -38,21 +38,24 @@ export function projectRemoval<Done extends string, Key extends string>(
   const named = { [key]: z.string().describe(texts.key) } as Record<Key, z.ZodString>;
   const output = z.object({
     ...flag,
-    already_done: z.boolean().describe(texts.alreadyDone),
+    already_done: z.boolean().describe(texts.alreadyDoneMeans),
     ...named,
     project_id: z.string().describe(texts.project),
   });
   return {
     output,
-    idempotent: true,
-    onReplay: 'gone_means_done' as const,
-    alreadyDone: (input: Record<Key, string>, context: Pick<StepContext, 'connection'>) =>
-      ({
-        [done]: true,
-        already_done: true,
-        [key]: input[key],
-        project_id: connectionProject(context),
-      }) as z.input<typeof output>,
+    // Literal: only an idempotent step may declare gone_means_done, and the compiler checks that.
+    idempotent: true as const,
+    replay: {
+      mode: 'gone_means_done' as const,
+      alreadyDone: (input: Record<Key, string>, context: Pick<StepContext, 'connection'>) =>
+        ({
+          [done]: true,
+          already_done: true,
+          [key]: input[key],
+          project_id: connectionProject(context),
+        }) as z.input<typeof output>,
+    },
     variables: { [key]: `$.${key}`, already_done: '$.already_done' },
   };
 }

@@ -21,7 +21,7 @@ async function findNote(http: HttpClient, notebook: string, title: string): Prom
 /**
  * A write that is not idempotent (each POST makes another note), with write
  * safety: when the create may have landed but its answer was lost, the
- * runtime never sends it again on its own; it asks `reconcile` to look, and a
+ * runtime never sends it again on its own; it asks `replay.find` to look, and a
  * note found is the step's output. The notebook's choices come from the account.
  */
 export const createNote = defineStep({
@@ -41,12 +41,14 @@ export const createNote = defineStep({
   access: 'write',
   idempotent: false,
   // Write safety: what a create that may have landed means (docs/library.md#write-safety).
-  onReplay: 'reconcile',
-  async reconcile(input, { http }) {
-    const note = await findNote(http, input.notebook, input.title);
-    return note && { note };
+  replay: {
+    mode: 'reconcile',
+    async find(input, { http }) {
+      const note = await findNote(http, input.notebook, input.title);
+      return note && { note };
+    },
+    hint: (input) => `Look for a note titled "${input.title}" in notebook ${input.notebook} first.`,
   },
-  checkHint: (input) => `Look for a note titled "${input.title}" in notebook ${input.notebook} first.`,
   variables: { note_id: '$.note.id' },
   options: { notebook: notebookOptions },
   examples: [{ title: 'A note in the work notebook', input: { notebook: 'nb_work', title: 'Standup' } }],

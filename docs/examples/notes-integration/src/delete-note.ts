@@ -20,8 +20,7 @@ export const deleteNote = defineStep({
   access: 'destructive',
   idempotent: true,
   // Write safety: a replay answered 404 finds the note gone, which is what was asked.
-  onReplay: 'gone_means_done',
-  alreadyDone: (input) => ({ deleted: input.note_id }),
+  replay: { mode: 'gone_means_done', alreadyDone: (input) => ({ deleted: input.note_id }) },
   variables: { deleted: '$.deleted' },
   examples: [{ title: 'Delete the welcome note', input: { note_id: 'n_1' } }],
   async run(input, { http }) {
