@@ -74,6 +74,8 @@ const notes = defineIntegration({
   authHeaders: ({ connection }) => ({ authorization: `Bearer ${connection.secrets.apiKey}` }),
   credentialHeaders: ['authorization'],
   parseError: () => ({}),
+  apiCall: { methods: ['GET'] },
+  paths: { hooks: '/v1/hooks' },
 });
 
 const NoteCreated = z.object({
