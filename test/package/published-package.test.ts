@@ -31,9 +31,9 @@ const ENTRIES = [
 ];
 
 /**
- * The package as `npm pack` makes it from the current sources (prepack's
- * build and published manifest, scripts/pack-package.mjs), built in a
- * staging folder beside package.json, never into the dist/ other tests run.
+ * The package as `npm run pack:staged` makes it from the current sources
+ * (the build and the published manifest, scripts/pack-package.mjs), built in
+ * a staging folder beside package.json, never into the dist/ other tests run.
  */
 async function packCurrentSources(destination: string): Promise<string> {
   const stage = path.join(repo, 'node_modules/.cache/published-package');
