@@ -7,10 +7,11 @@ import { DEFAULT_TENANT } from '../model/tenant-id.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
-import type { AnyTrigger, ProvisionResult } from './define-trigger.js';
+import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
 import type { RemovedItem } from './provider-webhook.js';
 import { provisionSubscription } from './provision-subscription.js';
+import { withProvisioned } from './provisioned-subscription.js';
 import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
 
 /** What subscribing a workflow to a trigger takes; everything is checked before anything is stored or sent. */
@@ -45,14 +46,6 @@ export interface TriggerSubscriptionsOptions {
   /** The organisation's plan, from the embedder: triggers need Enterprise. */
   entitlements: Entitlements;
   clock?: Clock;
-}
-
-/**
- * The subscription with what provisioning made at the provider: its ids, and
- * the signing secret when one was given (absent, the stored one stands).
- */
-function withProvisioned(current: Subscription, made: ProvisionResult): Subscription {
-  return { ...current, provider: { ...made.provider }, secret: made.secret ?? current.secret };
 }
 
 /**
@@ -162,9 +155,6 @@ export class TriggerSubscriptions {
         await store.update(id, (current) => withProvisioned(current, { provider, secret }));
       },
     });
-    // What `provision` returns is stored exactly as `context.record(...)` stores it: a trigger that
-    // only returns its webhook id and secret (the type says they are kept) must not end up ready
-    // without a secret, refusing every delivery, with a webhook `remove` does not know about.
     return store.update(id, (current) => ({ ...withProvisioned(current, result), state: 'ready' }));
   }
 
