@@ -38,10 +38,14 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
  * where the package is, never copied in. Modules loaded through
  * `createRequire` (undici, json-p3, re2js, csv-parse) are not seen by the
  * bundler and stay outside too, each loaded only by the code that needs it.
+ * zod, a required peer so that the library and the user's schemas share one
+ * copy, is bundled all the same: the CLI loads no user module to share it
+ * with, and its own copy is what keeps the cold start short (above).
  */
 function peerDependencies() {
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  return Object.keys(manifest.peerDependencies ?? {});
+  const optional = manifest.peerDependenciesMeta ?? {};
+  return Object.keys(manifest.peerDependencies ?? {}).filter((name) => optional[name]?.optional);
 }
 
 /** What both bundles are built with. */

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // Builds the package from the current sources into a staging folder and
-// packs it there, exactly as `npm pack` packs the repository (prepack's
-// build, then the published manifest), without touching the repository's
-// own dist/ or package.json, which other tests and commands read meanwhile.
-// The package tests and the package-size bench row use it.
+// packs it there: the one way the published tarball is made (`npm run
+// pack:staged`, `npm run release`, the package tests, `check:package`). The
+// build, the published manifest and the compact JSON documents are written
+// into the stage only, never into the repository's own dist/ or tracked
+// files, which other tests and commands read meanwhile and which a pack cut
+// short must not leave changed (`npm pack` in the clone itself refuses; see
+// refuse-pack-in-place.mjs).
 //
-// Usage: node scripts/pack-package.mjs <stage> <destination>   (prints the tarball's path)
+// Usage: node scripts/pack-package.mjs [stage] [destination]   (prints the tarball's path)
+//   stage: default node_modules/.cache/pack-stage; destination: default the current folder
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleCli } from './bundle-cli.mjs';
 import { bundleLibrary } from './bundle-library.mjs';
 import { bundleUi } from './bundle-ui.mjs';
-import { COMPACTED_DOCUMENTS, strip } from './published-manifest.mjs';
+import { writePublishedForms } from './published-manifest.mjs';
 import { copyPublishedTypes } from './published-types.mjs';
 
 const run = promisify(execFile);
@@ -39,10 +43,6 @@ export async function buildStage(stage) {
     '--tsBuildInfoFile',
     path.join(stage, 'build.tsbuildinfo'),
   ]);
-  // A pack that died between strip and restore left the originals of an older
-  // build beside them; strip would restore those over the fresh copies below.
-  for (const name of ['package.json', ...COMPACTED_DOCUMENTS])
-    rmSync(path.join(stage, `${name}.unpacked`), { force: true });
   for (const file of [
     'package.json',
     'LICENSE',
@@ -62,9 +62,15 @@ export async function buildStage(stage) {
   await bundleUi({ outdir: path.join(stage, 'dist/ui') });
 }
 
-/** Packs a built stage as prepack leaves it (the published manifest) and answers the tarball's path. */
+/**
+ * Packs a built stage in its published form (the manifest without the
+ * contributor scripts, the JSON documents compact) and answers the tarball's
+ * path. `--ignore-scripts`: the stage is built already, and its own copy of
+ * `prepack` is the repository's refusal.
+ */
 export async function packStage(stage, destination) {
-  strip(stage);
+  writePublishedForms(stage);
+  mkdirSync(destination, { recursive: true });
   const { stdout } = await run(
     'npm',
     ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination],
@@ -75,8 +81,11 @@ export async function packStage(stage, destination) {
   return path.join(destination, stdout.trim().split('\n').at(-1));
 }
 
+/** Where `npm run pack:staged` builds when given no stage: inside the repository, so the bundler resolves its dependencies. */
+export const DEFAULT_STAGE = path.join(repository, 'node_modules/.cache/pack-stage');
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [stage, destination] = process.argv.slice(2);
+  const [stage = DEFAULT_STAGE, destination = '.'] = process.argv.slice(2);
   await buildStage(path.resolve(stage));
   console.log(await packStage(path.resolve(stage), path.resolve(destination)));
 }

@@ -96,6 +96,7 @@ export {
   type RuntimeOptions,
   type Transport,
 } from './runtime/runtime.js';
+export type { ReplayDecision } from './runtime/settle-replays.js';
 export { BUILDER_MAX_BODY_BYTES, INTAKE_MAX_BODY_BYTES, MCP_MAX_BODY_BYTES } from './server/body-limits.js';
 export { AccountField, AccountFieldType } from './step/account-fields.js';
 export { MAX_OPTION_ITEMS, OPTIONS_CACHE_TTL_MS, OptionItem, OptionsPage } from './step/options-source.js';

@@ -50,5 +50,9 @@ export function renderOutcome(outcome: ToolOutcome): string {
   }
   const { meta, output, variables } = outcome.result;
   const head = `${meta.step} succeeded on connection ${meta.connection} (${meta.attempts} request${meta.attempts === 1 ? '' : 's'}, ${meta.durationMs} ms).`;
-  return `${head}\n${JSON.stringify({ output, variables })}`;
+  // A model reading text only must still learn that a write failed and the runtime found its work done.
+  const replay = meta.replay
+    ? ` A write failed (${meta.replay.after}) after it may have landed; the runtime found the work done: ${meta.replay.decision}.`
+    : '';
+  return `${head}${replay}\n${JSON.stringify({ output, variables })}`;
 }

@@ -1,9 +1,10 @@
 import type { LiveAgentTools } from '../agents/live-agent-tools.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { callCatalogueTool, catalogueTools, FLAT_TOOL_LIMIT } from './tools/catalogue-tools.js';
-import { type McpTool, mcpToolOf } from './tools/mcp-tool.js';
+import { callFlatTool, flatTools } from './tools/flat-tools.js';
+import type { McpTool } from './tools/mcp-tool.js';
 import type { McpToolMode } from './tools/mcp-tool-mode.js';
-import { type McpToolResult, mcpToolResult } from './tools/mcp-tool-result.js';
+import type { McpToolResult } from './tools/mcp-tool-result.js';
 
 export interface McpServerSettings {
   mode: McpToolMode;
@@ -17,7 +18,7 @@ export function usesCatalogue(live: LiveAgentTools, mode: McpToolMode): boolean 
 
 export function listMcpTools(live: LiveAgentTools, mode: McpToolMode): McpTool[] {
   const tools = live.current;
-  return usesCatalogue(live, mode) ? catalogueTools(tools) : tools.tools.map(mcpToolOf);
+  return usesCatalogue(live, mode) ? catalogueTools(tools) : flatTools(tools);
 }
 
 /**
@@ -45,7 +46,7 @@ export async function callMcpTool(
 ): Promise<McpToolResult> {
   const tools = live.current;
   if (usesCatalogue(live, mode)) return callCatalogueTool(tools, name, args, call.signal, call.caller);
-  return mcpToolResult(await tools.runTool(name, args, call));
+  return callFlatTool(tools, name, args, call);
 }
 
 /**

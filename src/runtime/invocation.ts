@@ -2,6 +2,7 @@ import type { VariableMapping } from '../mapping/mapping.js';
 import type { Connection } from '../model/connection.js';
 import type { RateLimitSnapshot } from '../model/rate-limit.js';
 import type { CreditEstimate, ProgressRecords } from '../step/define-step.js';
+import type { ReplayDecision } from './settle-replays.js';
 import type { SharedCreditBudget } from './shared-credit-budget.js';
 
 /** One call of a step: which connection, what input, and the safety settings (idempotency key, credit budget, signal) a retrying caller needs. */
@@ -52,6 +53,14 @@ export interface InvocationMeta {
   credits?: { estimated: CreditEstimate; charged: number | null } | undefined;
   rateLimit?: RateLimitSnapshot | undefined;
   rateLimitWaits: number;
+  /**
+   * Only when the runtime settled a write that failed after it may have
+   * landed: `reconciled` (the step's `reconcile` found the work at the
+   * provider) or `already_done` (a 404 answered the replay of an idempotent
+   * delete), and the code of the failure it settled. The output is then what
+   * that look found, not a fresh answer to the write.
+   */
+  replay?: ReplayDecision;
   /** True when this result is the recorded one of an earlier invocation with the same idempotency key. */
   fromIdempotencyRecord?: boolean;
   /**

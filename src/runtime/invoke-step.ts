@@ -131,7 +131,7 @@ async function bindAndRun<Output>(
     bindConnection(step, options.connection, { store, refresher: context.refresher }),
   );
   const spent: RequestStats[] = [];
-  const { raw, charged } = await withAuthHint(integration, () =>
+  const { raw, charged, replay } = await withAuthHint(integration, () =>
     runStep(
       step,
       input,
@@ -177,6 +177,7 @@ async function bindAndRun<Output>(
       credits: creditsSpent(estimate, charged),
       rateLimit: lastRateLimit(stats),
       rateLimitWaits: stats.rateLimitWaits,
+      ...(replay ? { replay } : {}),
     },
   };
 }

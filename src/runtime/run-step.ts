@@ -3,13 +3,15 @@ import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { type CreditsSpent, isToolstepsError } from '../errors/index.js';
 import type { AnyStep, CreditEstimate, StepContext } from '../step/define-step.js';
 import { scrubError } from './scrub-error.js';
-import { settlingReplays } from './settle-replays.js';
+import { type ReplayDecision, settlingReplays } from './settle-replays.js';
 import { unreadableAnswer } from './unreadable-answer.js';
 
 export interface StepRun {
   raw: unknown;
   /** Credits the provider reported as charged; null when it said nothing. */
   charged: number | null;
+  /** How the runtime found a write done, when `raw` is the output it settled on rather than the handler's. */
+  replay?: ReplayDecision;
 }
 
 /** What the runtime gives a step beyond its input; `reportCredits` is added here. */
@@ -77,7 +79,7 @@ export async function runStep(
     handled = { error };
   }
   const settled = replays.verdict();
-  if (settled) return { raw: settled.output, charged };
+  if (settled) return { raw: settled.output, charged, replay: settled.replay };
   if ('raw' in handled) return { raw: handled.raw, charged };
   throw scrubError(
     withCheckHint(step, input, asFamilyError(step, handled.error)),

@@ -25,19 +25,50 @@ function unsettled(error: unknown): error is ToolstepsError {
 }
 
 /**
+ * How the runtime settled a write that failed after it may have landed, for
+ * the invocation's `meta.replay`: the output alone cannot say it, since each
+ * step words its own (`recovered`, `already_done`) or says nothing.
+ */
+export interface ReplayDecision {
+  /**
+   * `reconciled`: the step's `reconcile` looked at the provider and found the
+   * work done; `already_done`: a 404 answered the replay of an idempotent
+   * write (`gone_means_done`), so our first attempt did it.
+   */
+  decision: 'reconciled' | 'already_done';
+  /** The error code of the write it settled (`network_error`, `timeout`, `not_found`, ...). */
+  after: string;
+}
+
+/** The step's output once a write is found done, and how it was found. */
+interface Settled {
+  output: unknown;
+  replay: ReplayDecision;
+}
+
+/**
  * Applies the step's `onReplay` declaration to a failed write:
  * `gone_means_done` reads a 404 that answers a replay as the work done by our
  * first attempt; `reconcile` asks the step's `reconcile` to look at the
  * provider. Returns the output when the work was found done, else undefined.
  */
-async function settle(step: AnyStep, input: unknown, context: StepContext, error: unknown): Promise<unknown> {
+async function settle(
+  step: AnyStep,
+  input: unknown,
+  context: StepContext,
+  error: unknown,
+): Promise<Settled | undefined> {
   if (!unsettled(error)) return undefined;
+  const found = (output: unknown, decision: ReplayDecision['decision']) =>
+    output === undefined ? undefined : { output, replay: { decision, after: error.code } };
   if (step.onReplay === 'gone_means_done') {
-    return error.code === 'not_found' && error.replayed ? step.alreadyDone?.(input, context) : undefined;
+    const done =
+      error.code === 'not_found' && error.replayed ? step.alreadyDone?.(input, context) : undefined;
+    return found(done, 'already_done');
   }
   if (step.onReplay !== 'reconcile' || !step.reconcile) return undefined;
   try {
-    return await step.reconcile(input, context);
+    return found(await step.reconcile(input, context), 'reconciled');
   } catch (lookup) {
     // The write's own error is the one that says what is known; the failed check travels with it.
     throw error.with({ context: { lookup: isToolstepsError(lookup) ? lookup.toJSON() : String(lookup) } });
@@ -47,8 +78,8 @@ async function settle(step: AnyStep, input: unknown, context: StepContext, error
 /** The step's client under its write-safety declaration, and the runtime's verdict on its writes. */
 export interface ReplaySettling {
   http: HttpClient;
-  /** The step's output when the runtime found one of its writes done; undefined while none was. */
-  verdict(): { output: unknown } | undefined;
+  /** The step's output when the runtime found one of its writes done, and how; undefined while none was. */
+  verdict(): Settled | undefined;
 }
 
 /**
@@ -69,7 +100,7 @@ export function settlingReplays(
   input: unknown,
   context: () => StepContext,
 ): ReplaySettling {
-  let settled: { output: unknown } | undefined;
+  let settled: Settled | undefined;
   const verdict = () => settled;
   if (step.onReplay !== 'gone_means_done' && step.onReplay !== 'reconcile') return { http, verdict };
   const settling: HttpClient = {
@@ -80,9 +111,8 @@ export function settlingReplays(
         return await http.request(request);
       } catch (error) {
         if (READS.has(request.method) || settled) throw error;
-        const output = await settle(step, input, context(), error);
-        if (output === undefined) throw error;
-        settled = { output };
+        settled = await settle(step, input, context(), error);
+        if (!settled) throw error;
         throw new ReplaySettled();
       }
     },

@@ -11,6 +11,7 @@ import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
 import type { RemovedItem } from './provider-webhook.js';
 import { provisionSubscription } from './provision-subscription.js';
+import { withProvisioned } from './provisioned-subscription.js';
 import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
 
 /** What subscribing a workflow to a trigger takes; everything is checked before anything is stored or sent. */
@@ -144,17 +145,17 @@ export class TriggerSubscriptions {
   ): Promise<Subscription> {
     const store = this.options.subscriptions;
     const { id } = subscription;
-    await provisionSubscription(this.options.runtime, {
+    const result = await provisionSubscription(this.options.runtime, {
       trigger,
       subscription,
       setup,
       retry,
       caller,
       record: async (provider, secret) => {
-        await store.update(id, (current) => ({ ...current, provider, secret: secret ?? current.secret }));
+        await store.update(id, (current) => withProvisioned(current, { provider, secret }));
       },
     });
-    return store.update(id, (current) => ({ ...current, state: 'ready' }));
+    return store.update(id, (current) => ({ ...withProvisioned(current, result), state: 'ready' }));
   }
 
   /**

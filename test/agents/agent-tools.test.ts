@@ -106,7 +106,11 @@ describe('catalogue mode', () => {
       'list_options',
       'run_step',
     ]);
-    expect(listMcpTools(live, 'flat')).toHaveLength(count);
+    // One tool per step, and list_options for the fields with choices.
+    expect(listMcpTools(live, 'flat')).toHaveLength(count + 1);
+    // Without a field that has choices, there is nothing for list_options to answer.
+    const noChoices = await LiveAgentTools.load({ registry, runtime, integrations: ['governance'] });
+    expect(listMcpTools(noChoices, 'flat').map((tool) => tool.name)).not.toContain('list_options');
     const big = createRegistry();
     for (const step of registry.listSteps()) {
       if (big.listSteps().length > FLAT_TOOL_LIMIT) break;
@@ -121,7 +125,7 @@ describe('catalogue mode', () => {
       'list_options',
       'run_step',
     ]);
-    expect(listMcpTools(large, 'flat')).toHaveLength(large.current.tools.length);
+    expect(listMcpTools(large, 'flat')).toHaveLength(large.current.tools.length + 1);
     expect(listMcpTools(live, 'catalog')).toHaveLength(4);
   });
 

@@ -16,11 +16,12 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     await client?.close();
   });
 
-  it('lists one tool per ticketing step, with valid names, non-empty schemas and honest annotations', async () => {
+  it('lists one tool per ticketing step, and list_options, with valid names, non-empty schemas and honest annotations', async () => {
     const { tools } = await client.listTools();
     seen.push(JSON.stringify(tools));
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual([
+      'list_options',
       'ticketing__add_comment',
       'ticketing__api_call',
       'ticketing__create_ticket',
@@ -43,7 +44,8 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       expect(tool.inputSchema.type).toBe('object');
       expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
-      expect(tool.outputSchema?.required).toEqual(['output', 'variables', 'meta']);
+      if (tool.name !== 'list_options')
+        expect(tool.outputSchema?.required).toEqual(['output', 'variables', 'meta']);
       expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.annotations?.openWorldHint).toBe(true);
     }
@@ -64,6 +66,36 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
     });
     // One connection: the agent is not asked to choose.
     expect(byName.get('ticketing__create_ticket')?.inputSchema.properties).not.toHaveProperty('connection');
+  });
+
+  it('marks the fields whose choices come from options, and list_options answers them by step id or tool name', async () => {
+    const { tools } = await client.listTools();
+    const create = tools.find((tool) => tool.name === 'ticketing__create_ticket');
+    const properties = (create?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    expect(properties.assignee).toMatchObject({
+      'x-toolsteps-options': { dependsOn: [], searchable: true, fixed: false },
+      description: expect.stringContaining(
+        'Choices: call list_options with step "ticketing.create_ticket" and field "assignee".',
+      ),
+    });
+    // A field without options carries no mark.
+    expect(properties.subject).not.toHaveProperty('x-toolsteps-options');
+    const listTool = tools.find((tool) => tool.name === 'list_options');
+    expect(listTool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(listTool?.description).toContain('x-toolsteps-options');
+
+    const sam = [{ value: 2, label: 'Sam Agent', description: 'sam@acme.example · agent' }];
+    for (const step of ['ticketing.create_ticket', 'ticketing__create_ticket']) {
+      const { result } = await call('list_options', { step, field: 'assignee', query: 'sam' });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ items: sam, truncated: false });
+    }
+    const { result: noChoices } = await call('list_options', {
+      step: 'ticketing.create_ticket',
+      field: 'subject',
+    });
+    expect(noChoices.isError).toBe(true);
+    expect(errorOf(noChoices)).toMatchObject({ code: 'input_invalid' });
   });
 
   /** Calls `tool` as the client, keeping its answer for the secret check; `sent` is what reached the sandbox since. */

@@ -32,7 +32,6 @@ import { packedPackage } from '../support/packed-package.js';
 const run = promisify(execFile);
 const repo = process.cwd();
 const EXAMPLE = path.join(repo, 'docs/examples/notes-integration');
-const tsc = path.join(repo, 'node_modules/typescript/bin/tsc');
 const API_KEY = 'notes-test-key-0123456789';
 
 /**
@@ -68,7 +67,13 @@ const MISSPELLINGS = {
     pending: 'issue 36: options() typed by step id and field',
   },
   'trigger-id': {
-    code: `registry.requireTrigger('notes.note_craeted');`,
+    code: [
+      "import { MemorySubscriptionStore, TriggerSubscriptions } from 'toolsteps';",
+      'const subscriptions = new TriggerSubscriptions({',
+      "  triggers: registry, runtime, subscriptions: new MemorySubscriptionStore(), entitlements: { plan: 'enterprise' },",
+      '});',
+      "await subscriptions.create({ trigger: 'notes.note_craeted', connection: 'acme', target: 'https://agents.example' });",
+    ].join('\n'),
     expected: /'"notes\.note_craeted"' is not assignable/,
     pending: 'issue 36: trigger ids typed like step ids',
   },
@@ -87,8 +92,7 @@ const INSTALLS = path.join(
 /**
  * A copy of the example with its dependencies installed as its author's
  * project installs them (the tarball, zod and the MCP SDK, from npm's cache
- * where it has them; its dev dependencies, typescript and @types/node, are
- * the repository's own). Kept for the same tarball and package.json, so a
+ * where it has them, with the example's own typescript and @types/node). Kept for the same tarball and package.json, so a
  * run whose sources did not change installs nothing, and tsc's incremental
  * state there skips checking the installed declarations again.
  */
@@ -102,7 +106,7 @@ async function installedExample(tarball: string): Promise<string> {
     const partial = `${project}.partial`;
     await mkdir(partial, { recursive: true });
     await writeFile(path.join(partial, 'package.json'), manifest);
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', tarball], {
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
       cwd: partial,
     });
     await rename(partial, project);
@@ -140,8 +144,8 @@ type NotesPackage = { createNotesRegistry(): Registry };
 
 /**
  * The installed example with the misspelt files beside its sources,
- * compiled in one tsc run by the example's own tsconfig (with Node's types
- * from this repository): tsc's report, '' when clean. It emits even with
+ * compiled in one run of its own tsc by its own tsconfig: tsc's report, ''
+ * when clean. It emits even with
  * the misspellings' errors: the package's own files are what the tests run.
  */
 async function compileExample(project: string): Promise<string> {
@@ -155,13 +159,13 @@ async function compileExample(project: string): Promise<string> {
       extends: './tsconfig.json',
       compilerOptions: {
         rootDir: '.',
-        typeRoots: [path.join(repo, 'node_modules/@types')],
         incremental: true,
         tsBuildInfoFile: 'suite.tsbuildinfo',
       },
       include: ['src', 'misspelt'],
     }),
   );
+  const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
   return run(process.execPath, [tsc, '-p', 'tsconfig.suite.json'], { cwd: project, maxBuffer: 8 << 20 }).then(
     () => '',
     (error: { stdout?: string }) => error.stdout ?? String(error),
@@ -257,10 +261,11 @@ describe('an outside integration (docs/examples/notes-integration) against the p
   it('finds a create whose answer was lost by its reconcile, and makes no second note', async () => {
     const { provider } = example;
     provider.loseNextAnswer('POST');
-    const { output } = await invoke('notes.create_note', { notebook: 'nb_work', title: 'Lost answer' });
+    const { output, meta } = await invoke('notes.create_note', { notebook: 'nb_work', title: 'Lost answer' });
     const made = provider.notes().filter((note) => note.title === 'Lost answer');
     expect(made).toHaveLength(1);
     expect(output).toEqual({ note: made[0] });
+    expect(meta.replay).toMatchObject({ decision: 'reconciled' });
   });
 
   it('deletes a note, and takes a 404 on the replay of a lost delete as done', async () => {
@@ -268,7 +273,9 @@ describe('an outside integration (docs/examples/notes-integration) against the p
     const { output } = await invoke('notes.create_note', { notebook: 'nb_work', title: 'To delete' });
     const id = (output as { note: { id: string } }).note.id;
     provider.loseNextAnswer('DELETE');
-    expect((await invoke('notes.delete_note', { note_id: id })).output).toEqual({ deleted: id });
+    const { output: deleted, meta } = await invoke('notes.delete_note', { note_id: id });
+    expect(deleted).toEqual({ deleted: id });
+    expect(meta.replay).toMatchObject({ decision: 'already_done' });
     expect(provider.notes().map((note) => note.id)).not.toContain(id);
     expect(registry.requireStep('notes.delete_note').access).toBe('destructive');
   });
@@ -364,7 +371,7 @@ describe('an outside integration (docs/examples/notes-integration) against the p
     });
   });
 
-  it('lists its steps as MCP tools (toolsteps/mcp over HTTP)', async () => {
+  it('lists its steps as MCP tools, and the choices of a field (toolsteps/mcp over HTTP)', async () => {
     const { mcp, registry, runtime } = example;
     const server = await mcp.serveMcpHttp({ registry, runtime, mode: 'flat', watchIntervalMs: 0 });
     const client = new Client({ name: 'outside-integration-test', version: '1.0.0' });
@@ -372,6 +379,7 @@ describe('an outside integration (docs/examples/notes-integration) against the p
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'list_options',
         'notes__api_call',
         'notes__create_note',
         'notes__delete_note',
@@ -380,6 +388,14 @@ describe('an outside integration (docs/examples/notes-integration) against the p
       ]);
       const remove = tools.find((tool) => tool.name === 'notes__delete_note');
       expect(remove?.annotations).toMatchObject({ destructiveHint: true });
+      // The notebook's choices: marked in the tool's schema, and listed from the account by list_options.
+      const create = tools.find((tool) => tool.name === 'notes__create_note');
+      expect(create?.inputSchema.properties?.notebook).toHaveProperty(['x-toolsteps-options']);
+      const listed = await client.callTool({
+        name: 'list_options',
+        arguments: { step: 'notes__create_note', field: 'notebook', query: 'home' },
+      });
+      expect(JSON.stringify(listed.structuredContent ?? listed.content)).toContain('nb_home');
     } finally {
       await client.close();
       await server.close();

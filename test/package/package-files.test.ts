@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { restore, strip } from '../../scripts/published-manifest.mjs';
+import { writePublishedForms } from '../../scripts/published-manifest.mjs';
 
 /** What a published copy of the package needs besides the code: a licence, no sources, no install script, its own manifest reachable. */
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
@@ -27,36 +27,38 @@ describe('the published package', () => {
     expect(pkg.files.some((entry) => entry.endsWith('.map') || entry.endsWith('.ts'))).toBe(false);
   });
 
-  it('builds through prepare in a clone, and keeps that script out of the published manifest', async () => {
+  it('builds through prepare in a clone, refuses npm pack there, and keeps clone-only scripts out of the published manifest', async () => {
     const scripts = (pkg as unknown as { scripts: Record<string, string> }).scripts;
     expect(scripts.prepare).toBe('npm run build');
-    expect(scripts.prepack).toMatch(/published-manifest\.mjs strip$/);
-    expect(scripts.postpack).toMatch(/published-manifest\.mjs restore$/);
+    expect(scripts.prepack).toBe('node scripts/refuse-pack-in-place.mjs');
+    expect(scripts.postpack).toBeUndefined();
+    expect(scripts['pack:staged']).toBe('node scripts/pack-package.mjs');
     const folder = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-manifest-'));
-    const original = `${JSON.stringify({ name: 'x', scripts: { prepare: 'npm run build', test: 'vitest' } }, null, 2)}\n`;
-    await writeFile(path.join(folder, 'package.json'), original);
-    strip(folder);
-    strip(folder); // a pack that died between strip and restore strips again from the original
+    const original = {
+      name: 'x',
+      scripts: { prepare: 'npm run build', prepack: 'node scripts/refuse-pack-in-place.mjs', test: 'vitest' },
+    };
+    await writeFile(path.join(folder, 'package.json'), `${JSON.stringify(original, null, 2)}\n`);
+    writePublishedForms(folder);
     expect(JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')).scripts).toEqual({
       test: 'vitest',
     });
-    restore(folder);
-    expect(await readFile(path.join(folder, 'package.json'), 'utf8')).toBe(original);
     await rm(folder, { recursive: true });
   });
 
-  it('packs manifest.json compact and puts the pretty one back after packing', async () => {
+  it('writes manifest.json compact in a staged copy, and refuses to write into the repository', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-manifest-'));
     const pretty = `${JSON.stringify({ steps: [{ id: 'a.b', title: 'B' }] }, null, 2)}\n`;
     await writeFile(path.join(folder, 'package.json'), '{"name":"x"}\n');
     await writeFile(path.join(folder, 'manifest.json'), pretty);
-    strip(folder);
+    writePublishedForms(folder);
     expect(await readFile(path.join(folder, 'manifest.json'), 'utf8')).toBe(
       '{"steps":[{"id":"a.b","title":"B"}]}\n',
     );
-    restore(folder);
-    expect(await readFile(path.join(folder, 'manifest.json'), 'utf8')).toBe(pretty);
     await rm(folder, { recursive: true });
+    const before = readFileSync('manifest.json', 'utf8');
+    expect(() => writePublishedForms(process.cwd())).toThrowError(/npm run pack:staged/);
+    expect(readFileSync('manifest.json', 'utf8')).toBe(before);
   });
 
   it('exports ./package.json, so tools can read the version through the exports map', () => {

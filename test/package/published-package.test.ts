@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -51,12 +51,28 @@ const ALLOWED = [
 ];
 
 /**
- * A TypeScript project of someone who installed toolsteps and none of its
- * optional peers: outside the repository (so nothing resolves from our own
- * node_modules), checking every library file it reaches (`skipLibCheck:
- * false`), with Node's types and no DOM.
+ * zod is a required peer (the library and the user's schemas must be one
+ * copy), so the project below installs it beside toolsteps as the README
+ * says, at the lowest version package.json declares: every check of this
+ * file then holds for the oldest zod a user may have.
  */
-describe('the published type declarations, in a project without any optional peer', () => {
+const ZOD_FLOOR = (() => {
+  const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const floor = /^\^(4\.\d+\.\d+)$/.exec(manifest.peerDependencies.zod ?? '')?.[1];
+  if (!floor) throw new Error(`peerDependencies.zod should be ^4.x.y, not ${manifest.peerDependencies.zod}`);
+  return floor;
+})();
+
+/**
+ * A TypeScript project of someone who installed toolsteps, its one required
+ * peer (zod, at the lowest version declared) and none of its optional peers:
+ * outside the repository (so nothing resolves from our own node_modules),
+ * checking every library file it reaches (`skipLibCheck: false`), with
+ * Node's types and no DOM.
+ */
+describe('the published type declarations, in a project with the lowest zod declared and no optional peer', () => {
   let temp: string;
   let consumer: string;
   let tarball: string;
@@ -79,9 +95,11 @@ describe('the published type declarations, in a project without any optional pee
     );
     // The dependencies come from npm's cache when it has them, from the registry otherwise.
     // Scripts are not ignored: installing the package must run none and npm must not warn of any.
-    const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
-      cwd: consumer,
-    });
+    const installed = await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `zod@${ZOD_FLOOR}`],
+      { cwd: consumer },
+    );
     installLog = `${installed.stdout}\n${installed.stderr}`;
   }, 600_000);
 
@@ -107,12 +125,19 @@ describe('the published type declarations, in a project without any optional pee
     expect(installLog).not.toMatch(/install-scripts|toolsteps@[^\s]+ \(/);
   });
 
-  it('installs without any optional peer', async () => {
+  it('installs without any optional peer, sharing the project’s zod rather than a copy of its own', async () => {
     expect(existsSync(path.join(consumer, 'node_modules/toolsteps/dist/types/src/index.d.ts'))).toBe(true);
     for (const peer of OPTIONAL_PEERS) {
       expect(existsSync(path.join(consumer, 'node_modules', peer)), peer).toBe(false);
     }
-    expect(await readdir(path.join(consumer, 'node_modules'))).toContain('zod');
+    const zod = JSON.parse(await readFile(path.join(consumer, 'node_modules/zod/package.json'), 'utf8'));
+    expect(zod.version).toBe(ZOD_FLOOR);
+    // A dependency would install a second zod under toolsteps whenever the project's is older.
+    expect(existsSync(path.join(consumer, 'node_modules/toolsteps/node_modules/zod'))).toBe(false);
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
+    expect(manifest.dependencies.zod).toBeUndefined();
+    expect(manifest.peerDependencies.zod).toBe(`^${ZOD_FLOOR}`);
+    expect(manifest.peerDependenciesMeta.zod).toBeUndefined();
   });
 
   it('type-check strictly with skipLibCheck false, NodeNext, and no peer', async () => {
@@ -170,6 +195,14 @@ describe('the published type declarations, in a project without any optional pee
 
   it('import at run time without any peer', async () => {
     const script = `for (const entry of ${JSON.stringify(ENTRIES)}) await import(entry);`;
+    await expect(
+      run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer }),
+    ).resolves.toBeDefined();
+  });
+
+  it('has, at the lowest zod declared, what the library calls beyond the types: z.fromJSONSchema (zod 4.1 has none)', async () => {
+    // The Mastra export builds its tools' schemas with it; its peer is not installed here to try it.
+    const script = "import * as z from 'zod'; if (typeof z.fromJSONSchema !== 'function') process.exit(1);";
     await expect(
       run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer }),
     ).resolves.toBeDefined();

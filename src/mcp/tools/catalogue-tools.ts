@@ -8,6 +8,7 @@ import { markOptions } from '../../options/described-input.js';
 import type { McpTool } from './mcp-tool.js';
 import { type McpToolResult, mcpDataResult, mcpToolResult } from './mcp-tool-result.js';
 import { ListOptionsInput, listOptions, listOptionsTool } from './options-tool.js';
+import { parseArguments } from './tool-arguments.js';
 
 /** Above this many tools, `auto` mode offers the catalogue: Cursor stops at 40 tools, Copilot at 128. */
 export const FLAT_TOOL_LIMIT = 40;
@@ -115,19 +116,6 @@ export function catalogueTools(tools: AgentTools): McpTool[] {
       },
     },
   ];
-}
-
-function parseArguments<T extends z.ZodType>(schema: T, args: unknown, tool: string): z.output<T> {
-  const parsed = schema.safeParse(args ?? {});
-  if (parsed.success) return parsed.data;
-  const fields = parsed.error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(arguments)',
-    message: issue.message,
-  }));
-  throw new InputError(
-    `Invalid arguments for ${tool}: ${fields.map((field) => `${field.path}: ${field.message}`).join('; ')}.`,
-    fields,
-  );
 }
 
 /** The offered tool of a step id, or an InputError saying why there is none. */

@@ -107,10 +107,8 @@ export const noteCreated = defineTrigger({
       body: { url: context.subscription.url, events: [EVENT] },
     });
     const { webhook } = readAnswer(CreatedWebhook, response.body, `POST ${path}`);
-    const provider = { webhook_id: webhook.id };
-    // Stored as soon as it is known, so `remove` can always find what exists.
-    await context.record(provider, webhook.secret);
-    return { provider, secret: webhook.secret };
+    // Stored with the subscription: `remove` deletes this id, the intake verifies with this secret.
+    return { provider: { webhook_id: webhook.id }, secret: webhook.secret };
   },
   async remove(context) {
     const id = context.provider.webhook_id;
