@@ -10,8 +10,10 @@
  * @module toolsteps/kit
  */
 
-// The registry an integration package builds from its integrations.
-export { Registry } from '../catalog/registry.js';
+// The registry an integration package builds from its integrations, typed by what it holds.
+export { Registry, type SearchHit, type StepsOf, type TriggerSearchHit } from '../catalog/registry.js';
+// The types of its methods typed by what it holds (InvokeId, InvokeInput, LookupId, OptionFieldOf...).
+export type * from '../catalog/typed-lookups.js';
 // The error family: a step throws these, never a bare Error.
 export {
   AuthError,
@@ -42,10 +44,11 @@ export {
   type ParsedProviderError,
   type ProviderFailure,
 } from '../model/define-integration.js';
+export type { KnownId } from '../model/known-id.js';
 export { intHeader, readQuotaHeaders } from '../model/rate-limit.js';
 // Write safety for bulk writes.
 export { safeToResend, writeOutcome } from '../model/write-outcome.js';
-export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
+export type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
 // Options (choices from the account or a closed list) and per-account input fields.
 export type {
   AccountField,
@@ -60,6 +63,8 @@ export {
   type CreditEstimate,
   type CreditRule,
   defineStep,
+  type OnReplay,
+  type ProgressRecords,
   type Step,
   type StepAccess,
   type StepContext,
@@ -82,6 +87,9 @@ export {
 } from '../step/options-source.js';
 // Reading a provider answer through its schema: an OutputError naming the fields, never a crash further on.
 export { type AnswerPart, readAnswer } from '../step/read-answer.js';
+// What a definition's functions return for a schema: literals kept without `as const`.
+export type { ReturnedValue } from '../step/returned-value.js';
+export type { OptionField, StepInput, StepOutput, StepWithId } from '../step/step-lookups.js';
 export {
   type AnyTrigger,
   type Constraints,
@@ -94,12 +102,16 @@ export {
   type RawDelivery,
   type RemoveContext,
   type SignatureScheme,
+  type TestDeliveryResult,
   type Trigger,
   type TriggerDefinition,
+  type TriggerId,
   type WebhookAdmin,
   type WebhookContext,
+  type WebhookStatus,
 } from '../triggers/define-trigger.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
+export type { TriggerWithId } from '../triggers/trigger-lookups.js';
 // Small value helpers.
 export { definedOnly } from '../values/defined-only.js';
 export { timingSafeEqualText } from '../values/timing-safe-equal.js';
