@@ -109,7 +109,7 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
  * (`$.person.emails[0].address`): valid RFC 9535 by the grammar alone
  * (shorthand, wildcard and index selectors, §2.5.1 to §2.3.3, an index
  * without leading zeros and within I-JSON's range), so their check needs
- * no JSONPath engine. test/mapping/mapping-problems.test.ts compiles
+ * no JSONPath engine. test/mapping/plainly-valid-path.test.ts compiles
  * samples of the form to hold it to that.
  */
 export const PLAINLY_VALID_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[(?:0|[1-9][0-9]{0,14})\])*$/;
@@ -119,9 +119,9 @@ export const PLAINLY_VALID_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[(?:0|
  * trigger's default variables), in a sentence, or undefined: checked by the
  * compiler invocations use, so a bad path fails where it is written rather
  * than on every call as the caller's bad input. An expression of the
- * plainly valid form is not compiled: defining the catalogue at start must
- * not load the general JSONPath engine (json-p3.ts), which the first
- * invocation that needs it loads.
+ * plainly valid form (most defaults) is not compiled, so defining steps
+ * whose defaults are all plain loads no JSONPath engine (json-p3.ts); one
+ * with a filter (`$.results[?@.status == 'matched']`) loads it then.
  */
 export function definedMappingProblem(mapping: VariableMapping, field = 'variables'): string | undefined {
   const check = (expression: string) =>
