@@ -37,7 +37,10 @@ export interface TriggerSearchHit {
  * so `invoke`, `options` and `describe` are typed by step id (and `options`
  * by field), and a subscription's trigger id is checked against its
  * triggers. A plain `Registry` holds any step, and ids from people or
- * models at run time go through `invokeUnchecked`.
+ * models at run time go through `invokeUnchecked`. `new Registry()` and the
+ * `register*` calls stay for registries built bit by bit, typed as holding
+ * any step; a type written by hand (`new Registry<typeof a | typeof b>()`)
+ * claims steps nothing checks it holds, so use `Registry.from` instead.
  */
 export class Registry<Steps extends AnyStep = AnyStep, Triggers extends AnyTrigger = AnyTrigger> {
   /**
