@@ -45,11 +45,13 @@ export const triggers = [...ticketingTriggers, ...deploymentsTriggers];
 /** The union of every step's type, each with its literal id, input and output. */
 export type CatalogStep = (typeof steps)[number];
 
-/** A registry of the whole catalogue, whose `invoke` is typed by step id. */
-export function createRegistry(): Registry<CatalogStep> {
-  const registry = new Registry<CatalogStep>();
-  for (const integration of integrations) registry.registerIntegration(integration);
-  for (const step of steps) registry.registerStep(step);
-  for (const trigger of triggers) registry.registerTrigger(trigger);
-  return registry;
+/** The union of every trigger's type, each with its literal id. */
+export type CatalogTrigger = (typeof triggers)[number];
+
+/**
+ * A registry of the whole catalogue, typed by what it registers: `invoke`,
+ * `options` and `describe` by step id, and subscriptions by trigger id.
+ */
+export function createRegistry(): Registry<CatalogStep, CatalogTrigger> {
+  return Registry.from({ integrations, steps, triggers });
 }

@@ -3,9 +3,20 @@ import type { Integration } from '../model/define-integration.js';
 import { type DescribedInput, describeInput } from '../options/described-input.js';
 import { type OptionsAnswer, type OptionsCall, resolveOptions } from '../options/resolve-options.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
-import type { AnyStep, StepInput, StepOutput, StepWithId } from '../step/define-step.js';
+import type { AnyStep } from '../step/define-step.js';
 import type { AnyTrigger } from '../triggers/define-trigger.js';
 import { CatalogShelf } from './catalog-shelf.js';
+import type {
+  InvokeId,
+  InvokeInput,
+  InvokeResult,
+  LookupId,
+  OptionFieldOf,
+  RegistryContents,
+} from './typed-lookups.js';
+
+/** The steps a registry holds, by its type. */
+export type StepsOf<R extends Registry> = NonNullable<R['holds']>['steps'];
 
 /** One step found by `search`, with its rank so a search bar can cut off weak matches. */
 export interface SearchHit {
@@ -19,22 +30,45 @@ export interface TriggerSearchHit {
   score: number;
 }
 
-/** What the step with id `Id` among `Steps` accepts as input. */
-export type InvokeInput<Steps extends AnyStep, Id extends string> = StepInput<StepWithId<Steps, Id>>;
-
-/** What invoking the step with id `Id` among `Steps` returns. */
-export type InvokeResult<Steps extends AnyStep, Id extends string> = InvocationResult<
-  StepOutput<StepWithId<Steps, Id>>
->;
-
 /**
- * Holds integrations and steps, refuses duplicates, ranks search results and
- * invokes. `Steps` is the union of the step types it holds (the catalogue's
- * `createRegistry()` says which), so `invoke` is typed by id; a plain
- * `Registry` holds any step, and ids from people or models at run time go
- * through `invokeUnchecked`.
+ * Holds integrations, steps and triggers, refuses duplicates, ranks search
+ * results and invokes. `Steps` and `Triggers` are the unions of the step and
+ * trigger types it holds: `Registry.from` takes them from what it registers,
+ * so `invoke`, `options` and `describe` are typed by step id (and `options`
+ * by field), and a subscription's trigger id is checked against its
+ * triggers. A plain `Registry` holds any step, and ids from people or
+ * models at run time go through `invokeUnchecked`. `new Registry()` and the
+ * `register*` calls stay for registries built bit by bit, typed as holding
+ * any step; a type written by hand (`new Registry<typeof a | typeof b>()`)
+ * claims steps nothing checks it holds, so use `Registry.from` instead.
  */
-export class Registry<Steps extends AnyStep = AnyStep> {
+export class Registry<Steps extends AnyStep = AnyStep, Triggers extends AnyTrigger = AnyTrigger> {
+  /**
+   * Type only, never set: the steps and triggers this registry holds, read
+   * by its typed methods (through their `this`) and by `TriggerSubscriptions`
+   * to check ids at compile time. The methods read it through `this` so that
+   * their signatures do not depend on the class's parameters: a typed
+   * registry stays assignable to a plain `Registry`.
+   */
+  declare readonly holds?: { steps: Steps; triggers: Triggers };
+
+  /**
+   * A registry of exactly these integrations, steps and triggers, typed by
+   * them: a step id it does not hold is a compile error, never a step that
+   * type-checks and fails at run time. Registers in the order given; throws
+   * as the `register*` methods do (a duplicate id, a step whose integration
+   * is not among `integrations`).
+   */
+  static from<Steps extends AnyStep = never, Triggers extends AnyTrigger = never>(
+    contents: RegistryContents<Steps, Triggers>,
+  ): Registry<Steps, Triggers> {
+    const registry = new Registry<Steps, Triggers>();
+    for (const integration of contents.integrations) registry.registerIntegration(integration);
+    for (const step of contents.steps ?? []) registry.registerStep(step);
+    for (const trigger of contents.triggers ?? []) registry.registerTrigger(trigger);
+    return registry;
+  }
+
   private readonly integrations = new Map<string, Integration>();
   // An item's integration is registered before it, and never replaced.
   private readonly steps = new CatalogShelf<AnyStep>(
@@ -141,11 +175,12 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    * type at compile time (and its schema at run time), the output is the
    * step's output type, and an id the registry does not hold is a type error.
    */
-  async invoke<const Id extends Steps['id']>(
+  async invoke<const Id extends string, This extends Registry = Registry>(
+    this: This,
     runtime: Runtime,
-    stepId: Id,
-    options: Omit<InvokeOptions, 'input'> & { input: InvokeInput<Steps, Id> },
-  ): Promise<InvokeResult<Steps, Id>> {
+    stepId: InvokeId<StepsOf<This>, Id>,
+    options: Omit<InvokeOptions, 'input'> & { input: InvokeInput<StepsOf<This>, Id> },
+  ): Promise<InvokeResult<StepsOf<This>, Id>> {
     return runtime.invoke(this.requireStep(stepId), options);
   }
 
@@ -163,11 +198,15 @@ export class Registry<Steps extends AnyStep = AnyStep> {
    * list, without one): `{ items: [{ value, label, description? }], next_cursor?, truncated }`.
    * Run through the step pipeline, cached briefly per tenant, connection,
    * field, query, cursor and depended-on input (docs/integrations.md#options-and-per-account-schemas).
+   * The step id and the field are checked at compile time: an id this registry
+   * does not hold, or a field whose choices the step does not declare, is a
+   * type error (an id typed `string`, known only at run time, takes any field).
    */
-  async options(
+  async options<const Id extends string, This extends Registry = Registry>(
+    this: This,
     runtime: Runtime,
-    stepId: string,
-    field: string,
+    stepId: LookupId<StepsOf<This>, Id>,
+    field: OptionFieldOf<StepsOf<This>, Id>,
     call: OptionsCall = {},
   ): Promise<OptionsAnswer> {
     return resolveOptions(runtime, this.requireStep(stepId), field, call);
@@ -176,10 +215,12 @@ export class Registry<Steps extends AnyStep = AnyStep> {
   /**
    * A step's input schema (fields with options marked); with a runtime and a
    * connection, specialised to that account (its custom fields as named,
-   * typed properties).
+   * typed properties). An id this registry does not hold is a type error,
+   * unless it is typed `string` (known only at run time).
    */
-  async describe(
-    stepId: string,
+  async describe<const Id extends string, This extends Registry = Registry>(
+    this: This,
+    stepId: LookupId<StepsOf<This>, Id>,
     account?: { runtime: Runtime; connection: string | Connection; signal?: AbortSignal },
   ): Promise<DescribedInput & { step: string }> {
     const step = this.requireStep(stepId);

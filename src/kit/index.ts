@@ -10,48 +10,80 @@
  * @module toolsteps/kit
  */
 
-// The registry an integration package builds from its integrations.
-export { Registry } from '../catalog/registry.js';
+// The registry an integration package builds from its integrations, typed by what it holds.
+export { Registry, type SearchHit, type StepsOf, type TriggerSearchHit } from '../catalog/registry.js';
+// The types of its methods typed by what it holds (InvokeId, InvokeInput, LookupId, OptionFieldOf...).
+export type * from '../catalog/typed-lookups.js';
+// The classes the family's members extend, named by their declarations.
+export type { FieldIssuesError } from '../errors/field-issues-error.js';
 // The error family: a step throws these, never a bare Error.
 export {
   AuthError,
   CreditError,
+  type CreditRange,
+  type CreditsSpent,
+  type ErrorCode,
+  type ErrorInit,
+  type ErrorJson,
   type FieldIssue,
   InputError,
   isToolstepsError,
   NetworkError,
   NotFoundError,
+  type Outcome,
   OutputError,
   PermissionError,
   PlanError,
   ProviderError,
+  type ProviderErrorCode,
   RateLimitError,
+  type Sent,
   TimeoutError,
   ToolstepsError,
 } from '../errors/index.js';
+export type { TransportError } from '../errors/transport-error.js';
 // Talking to the provider: the bound HTTP client, path segments, quota headers.
+export type { FetchFile } from '../http/fetch-file.js';
 export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
 export { NumericId, PathSegment, routedPath } from '../http/request-guards.js';
+export type { VariableMapping } from '../mapping/mapping.js';
 // Defining integrations, steps and triggers.
+export type { Connection, ConnectionKind, PublicConnection } from '../model/connection.js';
 export {
+  type AuthContext,
   type ConnectionCheck,
   defineIntegration,
   type HttpMethod,
   type Integration,
   type IntegrationDefinition,
+  type OAuthSettings,
   type ParsedProviderError,
   type ProviderFailure,
 } from '../model/define-integration.js';
-export { intHeader, readQuotaHeaders } from '../model/rate-limit.js';
+export type { KnownId } from '../model/known-id.js';
+export type { Logger } from '../model/logger.js';
+export {
+  intHeader,
+  type QuotaHeaders,
+  type QuotaResetFormat,
+  type RateLimitSnapshot,
+  type RateLimitWindow,
+  readQuotaHeaders,
+} from '../model/rate-limit.js';
 // Write safety for bulk writes.
 export { safeToResend, writeOutcome } from '../model/write-outcome.js';
-export type { InvokeOptions, Runtime } from '../runtime/runtime.js';
+export type { DescribedInput, OptionsMark } from '../options/described-input.js';
+export type { OptionsAnswer, OptionsCall } from '../options/resolve-options.js';
+export type { InvocationMeta } from '../runtime/invocation.js';
+export type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
+export type { SharedCreditBudget } from '../runtime/shared-credit-budget.js';
 // Options (choices from the account or a closed list) and per-account input fields.
 export type {
   AccountField,
   AccountSchemaSource,
   AccountValue,
 } from '../step/account-fields.js';
+export type { ApiCallInput, ApiCallOptions, ApiCallPathField } from '../step/api-call-input.js';
 export { defineApiCallStep } from '../step/api-call-step.js';
 // The output shape every paged list step shares.
 export { cursorPageOutput } from '../step/cursor-page.js';
@@ -61,6 +93,8 @@ export {
   type CreditRule,
   defineStep,
   type GoneMeansDoneReplay,
+  type OnReplay,
+  type ProgressRecords,
   type ReconcileReplay,
   type RefuseReplay,
   type ReplayDeclaration,
@@ -87,6 +121,9 @@ export {
 } from '../step/options-source.js';
 // Reading a provider answer through its schema: an OutputError naming the fields, never a crash further on.
 export { type AnswerPart, readAnswer } from '../step/read-answer.js';
+// What a definition's functions return for a schema: literals kept without `as const`.
+export type { ReturnedValue } from '../step/returned-value.js';
+export type { OptionField, StepInput, StepOutput, StepWithId } from '../step/step-lookups.js';
 export {
   type AnyTrigger,
   type Constraints,
@@ -99,13 +136,17 @@ export {
   type RawDelivery,
   type RemoveContext,
   type SignatureScheme,
+  type TestDeliveryResult,
   type Trigger,
   type TriggerDefinition,
+  type TriggerId,
   type WebhookAdmin,
   type WebhookContext,
+  type WebhookStatus,
 } from '../triggers/define-trigger.js';
 export { deleteIfPresent } from '../triggers/delete-if-present.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
+export type { TriggerWithId } from '../triggers/trigger-lookups.js';
 // Small value helpers.
-export { definedOnly } from '../values/defined-only.js';
+export { type DefinedOnly, definedOnly } from '../values/defined-only.js';
 export { timingSafeEqualText } from '../values/timing-safe-equal.js';

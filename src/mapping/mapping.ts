@@ -58,12 +58,15 @@ function compileExpression(expression: string): CompiledVariable {
 const compiledFrozen = new WeakMap<VariableMapping, Map<string, CompiledVariable>>();
 
 /**
- * Checks every name and expression before anything is sent, so a typo in a
- * mapping fails the invocation up front rather than after a paid call.
+ * Each name and expression of `mapping` through `compile`, and what is wrong
+ * with them: a name that is not a variable name, an expression that does
+ * not compile (RFC 9535).
  */
-export function compileMapping(mapping: VariableMapping, field = 'variables'): Map<string, CompiledVariable> {
-  const frozen = Object.isFrozen(mapping) ? compiledFrozen.get(mapping) : undefined;
-  if (frozen) return frozen;
+function compileEntries(
+  mapping: VariableMapping,
+  field: string,
+  compile: (expression: string) => CompiledVariable | undefined,
+): { compiled: Map<string, CompiledVariable>; issues: FieldIssue[] } {
   const compiled = new Map<string, CompiledVariable>();
   const issues: FieldIssue[] = [];
   for (const [name, expression] of Object.entries(mapping)) {
@@ -75,7 +78,8 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
       continue;
     }
     try {
-      compiled.set(name, compileExpression(expression));
+      const variable = compile(expression);
+      if (variable) compiled.set(name, variable);
     } catch (error) {
       issues.push({
         path: `${field}.${name}`,
@@ -83,10 +87,49 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
       });
     }
   }
+  return { compiled, issues };
+}
+
+/**
+ * Checks every name and expression before anything is sent, so a typo in a
+ * mapping fails the invocation up front rather than after a paid call.
+ */
+export function compileMapping(mapping: VariableMapping, field = 'variables'): Map<string, CompiledVariable> {
+  const frozen = Object.isFrozen(mapping) ? compiledFrozen.get(mapping) : undefined;
+  if (frozen) return frozen;
+  const { compiled, issues } = compileEntries(mapping, field, compileExpression);
   if (issues.length)
     throw new InputError(`Invalid variable mapping: ${issues.map((i) => i.path).join(', ')}.`, issues);
   if (Object.isFrozen(mapping)) compiledFrozen.set(mapping, compiled);
   return compiled;
+}
+
+/**
+ * Member names, `[*]` and non-negative indices from the root
+ * (`$.person.emails[0].address`): valid RFC 9535 by the grammar alone
+ * (shorthand, wildcard and index selectors, §2.5.1 to §2.3.3, an index
+ * without leading zeros and within I-JSON's range), so their check needs
+ * no JSONPath engine. test/mapping/plainly-valid-path.test.ts compiles
+ * samples of the form to hold it to that.
+ */
+export const PLAINLY_VALID_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[(?:0|[1-9][0-9]{0,14})\])*$/;
+
+/**
+ * What is wrong with a mapping written into a definition (a step's or a
+ * trigger's default variables), in a sentence, or undefined: checked by the
+ * compiler invocations use, so a bad path fails where it is written rather
+ * than on every call as the caller's bad input. An expression of the
+ * plainly valid form (most defaults) is not compiled, so defining steps
+ * whose defaults are all plain loads no JSONPath engine (json-p3.ts); one
+ * with a filter (`$.results[?@.status == 'matched']`) loads it then.
+ */
+export function definedMappingProblem(mapping: VariableMapping, field = 'variables'): string | undefined {
+  const check = (expression: string) =>
+    PLAINLY_VALID_PATH.test(expression) ? undefined : compileExpression(expression);
+  const { issues } = compileEntries(mapping, field, check);
+  return issues.length
+    ? `default ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}.`
+    : undefined;
 }
 
 /**

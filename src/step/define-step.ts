@@ -1,8 +1,10 @@
 import type * as z from 'zod';
+import { definedMappingProblem } from '../mapping/mapping.js';
 import type { Integration } from '../model/define-integration.js';
 import type { AccountSchemaSource } from './account-fields.js';
 import { optionsDeclarationProblem } from './options-declaration.js';
 import type { StepOptions } from './options-source.js';
+import type { ReturnedValue } from './returned-value.js';
 import type { StepContext } from './step-context.js';
 import {
   type DeprecatedWriteSafety,
@@ -49,12 +51,21 @@ export interface StepExample<Input> {
 /** `<integration>.<verb_noun>`: a step id whose prefix is the id of its integration. */
 export type StepId<IntegrationId extends string = string> = `${IntegrationId}.${string}`;
 
-/** What every step declares besides its write safety: id, texts for people and models, schemas and the handler. */
+/**
+ * What every step declares besides its write safety: id, texts for people
+ * and models, schemas and the handler. `Options` and `Account` are the
+ * step's own `options` map and account schema (`defineStep` infers them), so
+ * `registry.options` knows which fields have choices.
+ */
 export interface StepBasics<
   Input extends z.ZodType,
   Output extends z.ZodType,
   Owner extends Integration = Integration,
   Id extends StepId<Owner['id']> = StepId<Owner['id']>,
+  Options extends object = StepOptions<z.input<Input>>,
+  Account extends AccountSchemaSource<z.input<Input>> | undefined =
+    | AccountSchemaSource<z.input<Input>>
+    | undefined,
 > {
   /** `<integration>.<verb_noun>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
   id: Id;
@@ -74,13 +85,17 @@ export interface StepBasics<
   /** Default output-to-variable mapping: variable name to RFC 9535 JSONPath over the output. */
   variables: Readonly<Record<string, string>>;
   /** Input fields whose choices come from the connected account or a closed list (`registry.options`). */
-  options?: StepOptions<z.input<Input>> | undefined;
+  options?: Options | undefined;
   /** Input that depends on the account (custom fields), offered as named, typed properties (`registry.describe`). */
-  accountSchema?: AccountSchemaSource<z.input<Input>> | undefined;
+  accountSchema?: Account | undefined;
   /** Example inputs; every step of the catalogue has at least one, run against the sandbox by a test. */
   examples?: readonly StepExample<z.input<Input>>[];
-  /** Builds the provider request from validated input and shapes the answer into `output`, which is validated after. */
-  run(input: z.output<Input>, context: StepContext): Promise<z.input<Output>>;
+  /**
+   * Builds the provider request from validated input and shapes the answer
+   * into `output`, which is validated after. A literal it returns keeps its
+   * type without `as const` (see `ReturnedValue`).
+   */
+  run(input: z.output<Input>, context: StepContext): Promise<ReturnedValue<Output>>;
 }
 
 /**
@@ -93,7 +108,11 @@ export type StepDefinition<
   Output extends z.ZodType,
   Owner extends Integration = Integration,
   Id extends StepId<Owner['id']> = StepId<Owner['id']>,
-> = StepBasics<Input, Output, Owner, Id> &
+  Options extends object = StepOptions<z.input<Input>>,
+  Account extends AccountSchemaSource<z.input<Input>> | undefined =
+    | AccountSchemaSource<z.input<Input>>
+    | undefined,
+> = StepBasics<Input, Output, Owner, Id, Options, Account> &
   (
     | WriteSafetyDeclaration<z.output<Input>, z.input<Output>>
     | DeprecatedWriteSafety<z.output<Input>, z.input<Output>>
@@ -105,49 +124,58 @@ export interface DefinedStep<
   Output extends z.ZodType,
   Owner extends Integration = Integration,
   Id extends StepId<Owner['id']> = StepId<Owner['id']>,
-> extends StepBasics<Input, Output, Owner, Id>,
+  Options extends object = StepOptions<z.input<Input>>,
+  Account extends AccountSchemaSource<z.input<Input>> | undefined =
+    | AccountSchemaSource<z.input<Input>>
+    | undefined,
+> extends StepBasics<Input, Output, Owner, Id, Options, Account>,
     WriteSafety<z.output<Input>, z.input<Output>> {}
 
-/** A defined step, read-only, typed by its input and output schemas so `invoke` is typed by step id. */
+/**
+ * A defined step, read-only, typed by its input and output schemas so
+ * `invoke` is typed by step id, and by its options map and account schema so
+ * `options` is typed by field.
+ */
 export type Step<
   Input extends z.ZodType = z.ZodType,
   Output extends z.ZodType = z.ZodType,
   Owner extends Integration = Integration,
   Id extends StepId<Owner['id']> = StepId<Owner['id']>,
-> = Readonly<DefinedStep<Input, Output, Owner, Id>>;
+  Options extends object = StepOptions<z.input<Input>>,
+  Account extends AccountSchemaSource<z.input<Input>> | undefined =
+    | AccountSchemaSource<z.input<Input>>
+    | undefined,
+> = Readonly<DefinedStep<Input, Output, Owner, Id, Options, Account>>;
 
 /** Any step, whatever its schemas: what a registry and catalogue-wide code hold. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds steps of every input and output type.
 export type AnyStep = Step<any, any>;
 
 /**
- * The step among `Steps` whose id is `Id`. Distributes over the union, so a
- * catalogue of literal ids picks exactly one step, and a wide `AnyStep`
- * (whose id is any `a.b`) answers itself.
- */
-export type StepWithId<Steps extends AnyStep, Id extends string> = Steps extends AnyStep
-  ? Id extends Steps['id']
-    ? Steps
-    : never
-  : never;
-
-/** What a caller may pass as the step's input: the input schema's `z.input` (before defaults and transforms). */
-export type StepInput<S extends AnyStep> = z.input<S['input']>;
-
-/** What the step returns once its output is validated: the output schema's `z.output`. */
-export type StepOutput<S extends AnyStep> = z.output<S['output']>;
-
-/**
- * Keeps the literal id (`'ticketing.create_ticket'`) in the step's type, so a
- * registry of these steps can type `invoke` by id (see `StepWithId`), and
- * settles the `replay` declaration into the fields the runtime reads.
+ * Keeps the literal id in the step's type, so a registry types `invoke` by
+ * id, and its options' keys, so `options` is typed by field. The output
+ * schema is `const` so `run` returns literals without `as const`
+ * (`ReturnedValue`). Settles the `replay` declaration into the fields the
+ * runtime reads.
  */
 export function defineStep<
   const Id extends StepId<Owner['id']>,
   Input extends z.ZodType,
-  Output extends z.ZodType,
+  const Output extends z.ZodType,
   Owner extends Integration,
->(definition: StepDefinition<Input, Output, Owner, Id>): Step<Input, Output, Owner, Id> {
+  // The names of the fields `options` declares: inferred from its keys, which must be input fields.
+  OptionFields extends keyof z.input<Input> & string = never,
+  Account extends AccountSchemaSource<z.input<Input>> | undefined = undefined,
+>(
+  definition: StepDefinition<
+    Input,
+    Output,
+    Owner,
+    Id,
+    StepOptions<z.input<Input>> & { readonly [Field in OptionFields]?: unknown },
+    Account
+  >,
+): Step<Input, Output, Owner, Id, Pick<StepOptions<z.input<Input>>, OptionFields>, Account> {
   // The type checks the prefix at compile time; this checks it for JavaScript callers and the name's form.
   for (const id of [definition.id, ...(definition.aliases ?? [])]) {
     const [prefix, name, extra] = id.split('.');
@@ -160,10 +188,20 @@ export function defineStep<
       throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
     }
   }
-  const problem = writeSafetyProblem(definition) ?? optionsDeclarationProblem(definition);
+  const problem =
+    writeSafetyProblem(definition) ??
+    optionsDeclarationProblem(definition) ??
+    definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
   // Frozen through its default mapping too: the runtime compiles a frozen mapping once, not per call.
   const step = { ...settleWriteSafety(definition), variables: Object.freeze({ ...definition.variables }) };
   // The spread of a definition that is one of several shapes is not narrowed to the settled one.
-  return Object.freeze(step) as Step<Input, Output, Owner, Id>;
+  return Object.freeze(step) as Step<
+    Input,
+    Output,
+    Owner,
+    Id,
+    Pick<StepOptions<z.input<Input>>, OptionFields>,
+    Account
+  >;
 }

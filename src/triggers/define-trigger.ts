@@ -1,40 +1,16 @@
 import type * as z from 'zod';
 import type { HttpClient } from '../http/http-client.js';
+import { definedMappingProblem } from '../mapping/mapping.js';
 import type { PublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
+import type { ReturnedValue } from '../step/returned-value.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
+import type { SignatureScheme } from './signature-scheme.js';
+import type { TriggerId } from './trigger-id.js';
 
-/** One delivery as it arrived: the raw bytes are what the provider signed, so nothing reads them first. */
-export interface RawDelivery {
-  headers: Headers;
-  body: Uint8Array;
-}
-
-/**
- * How a provider signs its deliveries. It lives with the integration (each
- * provider has its own rule); the intake only calls it, so `src/` never
- * names a provider.
- */
-export interface SignatureScheme {
-  /** Short name for people and the manifest, e.g. `hmac-sha256-base64(timestamp+body)`. */
-  name: string;
-  /** The headers the scheme reads. */
-  headers: readonly string[];
-  /**
-   * Whether the delivery carries a right signature for `secret`. Compares
-   * with `crypto.timingSafeEqual`; a missing or malformed header is false.
-   */
-  verify(delivery: RawDelivery, secret: string): boolean;
-  /**
-   * When the provider signs a timestamp: the time it names (epoch ms), or
-   * undefined when the header is missing or unreadable. Absent when the
-   * provider signs none; the trigger's `eventTime` then reads the payload.
-   */
-  signedTime?(headers: Headers): number | undefined;
-  /** How far a signed timestamp may be from our clock, either way. Default 5 minutes. */
-  toleranceMs?: number;
-}
+export type { RawDelivery, SignatureScheme } from './signature-scheme.js';
+export type { TriggerId } from './trigger-id.js';
 
 /**
  * Where the replay window (intake stage 5) reads a delivery's time. Either
@@ -168,11 +144,21 @@ export interface ProvisionResult {
   secret?: string | undefined;
 }
 
-/** What a trigger file hands to `defineTrigger`: the event's schema, how deliveries are verified and parsed, and how the webhook is made and removed. */
-export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodType> {
-  /** `<integration>.<event_name>`; the file name is the kebab form of the second half. */
-  id: string;
-  integration: Integration;
+/**
+ * What a trigger file hands to `defineTrigger`: the event's schema, how
+ * deliveries are verified and parsed, and how the webhook is made and
+ * removed. `Id` keeps the literal id, so a registry's triggers are known by
+ * id to the compiler as its steps are.
+ */
+export interface TriggerDefinition<
+  Event extends z.ZodType,
+  Setup extends z.ZodType,
+  Owner extends Integration = Integration,
+  Id extends TriggerId<Owner['id']> = TriggerId<Owner['id']>,
+> {
+  /** `<integration>.<event_name>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
+  id: Id;
+  integration: Owner;
   title: string;
   description: string;
   /** For models: what starts the agent, what the variables hold. */
@@ -200,7 +186,7 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
    * and time: shown by `describe`, sent by `triggers test`, and checked by a
    * test to pass `event` and to `parse` back to the same facts.
    */
-  example?(facts: EventFacts): z.input<Event>;
+  example?(facts: EventFacts): ReturnedValue<Event>;
   /** Reading the webhook at the provider, and its test delivery (`triggers status`, `triggers test`). */
   webhook?: WebhookAdmin;
   /** Creates the webhook (and any rule) at the provider and returns its ids and signing secret. */
@@ -212,10 +198,13 @@ export interface TriggerDefinition<Event extends z.ZodType, Setup extends z.ZodT
   remove(context: RemoveContext): Promise<RemovedItem[]>;
 }
 
-/** A defined trigger, read-only, typed by its event and setup schemas. */
-export type Trigger<Event extends z.ZodType = z.ZodType, Setup extends z.ZodType = z.ZodType> = Readonly<
-  TriggerDefinition<Event, Setup>
->;
+/** A defined trigger, read-only, typed by its event and setup schemas and its literal id. */
+export type Trigger<
+  Event extends z.ZodType = z.ZodType,
+  Setup extends z.ZodType = z.ZodType,
+  Owner extends Integration = Integration,
+  Id extends TriggerId<Owner['id']> = TriggerId<Owner['id']>,
+> = Readonly<TriggerDefinition<Event, Setup, Owner, Id>>;
 
 /** Any trigger, whatever its schemas: what a registry holds. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds triggers of every payload and setup type.
@@ -223,11 +212,16 @@ export type AnyTrigger = Trigger<any, any>;
 
 /**
  * Checks a trigger definition where it is written (id shape, event time
- * source) rather than on the first delivery, and freezes it.
+ * source, default variables) rather than on the first delivery, and freezes
+ * it. Keeps the literal id in the trigger's type; the event schema is a
+ * `const` parameter so that `example` may return literals without `as const`.
  */
-export function defineTrigger<Event extends z.ZodType, Setup extends z.ZodType>(
-  definition: TriggerDefinition<Event, Setup>,
-): Trigger<Event, Setup> {
+export function defineTrigger<
+  const Id extends TriggerId<Owner['id']>,
+  const Event extends z.ZodType,
+  Setup extends z.ZodType,
+  Owner extends Integration,
+>(definition: TriggerDefinition<Event, Setup, Owner, Id>): Trigger<Event, Setup, Owner, Id> {
   const [prefix, name] = definition.id.split('.');
   if (prefix !== definition.integration.id || !name || !/^[a-z][a-z0-9_]*$/.test(name)) {
     throw new Error(`Trigger id "${definition.id}" must be "${definition.integration.id}.<event_name>".`);
@@ -238,5 +232,7 @@ export function defineTrigger<Event extends z.ZodType, Setup extends z.ZodType>(
       `Trigger ${definition.id}: eventTime ${time.from} needs ${time.from === 'signature' ? 'a scheme that signs a time (verify.signedTime)' : 'a maxAgeMs above 0'}.`,
     );
   }
+  const problem = definedMappingProblem(definition.variables);
+  if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
   return Object.freeze(definition);
 }

@@ -13,33 +13,17 @@ import type { RemovedItem } from './provider-webhook.js';
 import { provisionSubscription } from './provision-subscription.js';
 import { withProvisioned } from './provisioned-subscription.js';
 import { removeAtProvider, type SubscriptionRemoval, summarizeRemoval } from './remove-at-provider.js';
+import type { CreateSubscriptionRequest, SubscribedTriggerId } from './subscription-request.js';
 
-/** What subscribing a workflow to a trigger takes; everything is checked before anything is stored or sent. */
-export interface CreateSubscriptionRequest {
-  trigger: string;
-  connection: string;
-  /** Public base URL the provider reaches; deliveries go to `<target>/hooks/<id>`. */
-  target: string;
-  setup?: Record<string, unknown>;
-  mapping?: Record<string, string>;
-  constraints?: Record<string, string[]>;
-  /** Default true. */
-  active?: boolean;
-  /**
-   * The webhook is made by hand in the provider's settings: nothing is
-   * provisioned. The provider shows the secret only once the URL is pasted,
-   * so it may come later (`setSecret`); until then every delivery is refused.
-   */
-  manual?: { secret?: string | undefined };
-  /** Who asked (a builder token's id): named in the audit records of the subscription and its provider calls. */
-  caller?: string | undefined;
-}
+export type { CreateSubscriptionRequest, SubscribedTriggerId } from './subscription-request.js';
 
 /** What subscriptions are made with: the registry, a runtime for the provider calls, the store and the plan. */
-export interface TriggerSubscriptionsOptions {
+export interface TriggerSubscriptionsOptions<TriggerId extends string = string> {
   triggers: {
     /** The trigger a subscription names; it throws an InputError for an unknown id, which this passes on. */
     requireTrigger(id: string): AnyTrigger;
+    /** Type only: what the registry holds (`Registry.holds`), so `create` checks its `trigger` at compile time. */
+    readonly holds?: { triggers: { id: TriggerId } } | undefined;
   };
   runtime: Runtime;
   subscriptions: SubscriptionStore;
@@ -57,10 +41,12 @@ export interface TriggerSubscriptionsOptions {
  * finishes); the webhook's URL names the subscription, so what a lost
  * answer made is found again rather than made twice or left behind.
  */
-export class TriggerSubscriptions {
+export class TriggerSubscriptions<TriggerId extends string = string> {
   private readonly clock: Clock;
+  /** Type only, never set: the registry's trigger ids, read by `create` through its `this` (see `Registry.holds`). */
+  declare readonly triggerIds?: TriggerId;
 
-  constructor(private readonly options: TriggerSubscriptionsOptions) {
+  constructor(private readonly options: TriggerSubscriptionsOptions<TriggerId>) {
     this.clock = options.clock ?? systemClock;
   }
 
@@ -102,7 +88,10 @@ export class TriggerSubscriptions {
    * the provider and stores it `active`; a failure midway leaves a record that
    * `activate` finishes, never a webhook nobody knows of.
    */
-  async create(request: CreateSubscriptionRequest): Promise<Subscription> {
+  async create<const Id extends string, This extends TriggerSubscriptions = TriggerSubscriptions>(
+    this: This,
+    request: CreateSubscriptionRequest<SubscribedTriggerId<NonNullable<This['triggerIds']>, Id>>,
+  ): Promise<Subscription> {
     const { trigger, setup } = await this.validate(request);
     const store = this.options.subscriptions;
     const { tenant } = this.options.runtime;

@@ -1,8 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Registry } from '../../src/catalog/registry.js';
+import { Registry } from '../../src/catalog/registry.js';
 import { InputError } from '../../src/errors/index.js';
 import { type InvocationResult, Runtime } from '../../src/runtime/runtime.js';
+import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
+import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { createRegistry } from '../../steps/index.js';
+import getTicketInfo from '../../steps/ticketing/get-ticket-info.js';
+import { ticketing } from '../../steps/ticketing/integration.js';
 
 // The types are under test here: tsc checks this file (npm test's typecheck), and a
 // `@ts-expect-error` line that stops being an error fails the typecheck. The calls sit in
@@ -80,5 +84,51 @@ describe('registry.invoke is typed by step id', () => {
   it('on a registry of any steps, takes any id and input', () => {
     const wide = {} as Registry;
     typeOnly(() => wide.invoke(runtime, 'any.step', { connection, input: { anything: 1 } }));
+  });
+});
+
+describe('options, describe and subscriptions are typed by what the registry holds', () => {
+  it('refuses a misspelt step id in options and describe, and a field without options', () => {
+    typeOnly(() => [
+      registry.options(runtime, 'ticketing.create_ticket', 'assignee', { connection }),
+      registry.describe('ticketing.create_ticket'),
+      // @ts-expect-error a typo in the id
+      registry.options(runtime, 'ticketing.create_tciket', 'assignee', { connection }),
+      // @ts-expect-error a typo in the id
+      registry.describe('ticketing.create_tciket'),
+      registry.options(runtime, 'deployments.list_deployments', 'project', { connection }),
+      // @ts-expect-error a misspelt field of List Deployments' options (it has no account fields)
+      registry.options(runtime, 'deployments.list_deployments', 'projet', { connection }),
+      // @ts-expect-error a step with no options at all
+      registry.options(runtime, 'governance.delete_invite', 'invite_code', { connection }),
+    ]);
+    // An id known only at run time (a search hit, a model's choice) takes any field, checked at run time.
+    const fromUser: string = 'ticketing.create_ticket';
+    typeOnly(() => [registry.options(runtime, fromUser, 'anything'), registry.describe(fromUser)]);
+  });
+
+  it('builds its type from what it registers: a step it does not hold cannot be invoked', () => {
+    const only = Registry.from({ integrations: [ticketing], steps: [getTicketInfo] });
+    typeOnly(() => [
+      only.invoke(runtime, 'ticketing.get_ticket_info', { connection, input: { ticket_id: 1 } }),
+      // @ts-expect-error registered in the catalogue, not in this registry
+      only.invoke(runtime, 'ticketing.create_ticket', { connection, input: {} }),
+    ]);
+    expect(only.listSteps().map((step) => step.id)).toEqual(['ticketing.get_ticket_info']);
+  });
+
+  it('refuses a misspelt trigger id when subscribing', () => {
+    const manager = new TriggerSubscriptions({
+      triggers: registry,
+      runtime,
+      subscriptions: new MemorySubscriptionStore(),
+      entitlements: { plan: 'enterprise' },
+    });
+    const request = { connection, target: 'https://hooks.example' };
+    typeOnly(() => [
+      manager.create({ ...request, trigger: 'ticketing.ticket_created' }),
+      // @ts-expect-error a typo in the trigger id
+      manager.create({ ...request, trigger: 'ticketing.ticket_creatd' }),
+    ]);
   });
 });

@@ -64,7 +64,6 @@ const MISSPELLINGS = {
   'option-field-in-options': {
     code: `await registry.options(runtime, 'notes.create_note', 'notebok', { connection: 'acme' });`,
     expected: /'"notebok"' is not assignable/,
-    pending: 'issue 36: options() typed by step id and field',
   },
   'trigger-id': {
     code: [
@@ -75,7 +74,6 @@ const MISSPELLINGS = {
       "await subscriptions.create({ trigger: 'notes.note_craeted', connection: 'acme', target: 'https://agents.example' });",
     ].join('\n'),
     expected: /'"notes\.note_craeted"' is not assignable/,
-    pending: 'issue 36: trigger ids typed like step ids',
   },
 } as const;
 
@@ -226,9 +224,7 @@ describe('an outside integration (docs/examples/notes-integration) against the p
   });
 
   for (const [name, misspelling] of Object.entries(MISSPELLINGS)) {
-    // A case the kit does not catch yet is expected to fail here, so the day it is caught this says so.
-    const check = 'pending' in misspelling ? it.fails : it;
-    check(`refuses a misspelt name at compile time: ${name}`, () => {
+    it(`refuses a misspelt name at compile time: ${name}`, () => {
       const own = errors().filter((line) => line.startsWith(`misspelt/${name}.ts`));
       expect(own.join('\n')).toMatch(misspelling.expected);
     });

@@ -1,6 +1,7 @@
-import type { InvokeInput, InvokeResult, Registry } from '../../src/catalog/registry.js';
+import type { Registry } from '../../src/catalog/registry.js';
+import type { InvokeInput, InvokeResult } from '../../src/catalog/typed-lookups.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../../src/runtime/runtime.js';
-import { type CatalogStep, createRegistry } from '../../steps/index.js';
+import { type CatalogStep, type CatalogTrigger, createRegistry } from '../../steps/index.js';
 
 /** The id of a step in the catalogue, as a literal: `'ticketing.create_ticket' | ...`. */
 export type CatalogStepName = CatalogStep['id'];
@@ -26,7 +27,7 @@ export type UncheckedInvoke<Extra> = (
 ) => Promise<InvocationResult>;
 
 export interface CatalogInvokers {
-  registry: Registry<CatalogStep>;
+  registry: Registry<CatalogStep, CatalogTrigger>;
   invoke: TypedInvoke<InvokeExtras>;
   invokeUnchecked: UncheckedInvoke<InvokeExtras>;
 }
@@ -42,7 +43,7 @@ export function catalogInvokers(runtime: Runtime, connection: string): CatalogIn
     // The same aliases as the registry's signature, but while Id is generic TS does not equate
     // the catalogue union it has distributed with the one it has not; callers get the checked types.
     const options = { connection, input, ...extra } as never;
-    return registry.invoke(runtime, stepId, options) as unknown as Promise<CatalogResult<Id>>;
+    return registry.invoke(runtime, stepId as never, options) as unknown as Promise<CatalogResult<Id>>;
   }
   return {
     registry,

@@ -369,6 +369,7 @@ describe('the plan rule and bad options', () => {
     await expect(manager.create({ ...base, connection: 'deploys' })).rejects.toMatchObject({
       code: 'input_invalid',
     });
+    // @ts-expect-error an id the registry does not hold is a compile error too; this is the run-time refusal
     await expect(manager.create({ ...base, trigger: 'ticketing.nothing' })).rejects.toMatchObject({
       code: 'input_invalid',
     });

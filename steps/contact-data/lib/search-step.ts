@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { OptionsSource, StepDefinition, StepExample } from '../../../src/kit/index.js';
+import type { OptionsSource, ReturnedValue, StepDefinition, StepExample } from '../../../src/kit/index.js';
 import { contactData } from '../integration.js';
 import { countryOptions, industryOptions } from './filter-options.js';
 import {
@@ -94,7 +94,7 @@ export function searchStep<
       const filters = Object.fromEntries(spec.filters.map((name) => [wireFilterNames[name], given[name]]));
       const request = { path: spec.path, filters, limit: given.limit };
       const { items, summary } = await searchPage(context, request, spec.wireItem, spec.fromWire);
-      return { [spec.list]: items, ...summary } as z.input<typeof output>;
+      return { [spec.list]: items, ...summary } as ReturnedValue<typeof output>;
     },
   };
   return definition;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SIGNING_SECRET, ticketingSignature } from '../../../sandbox/index.js';
-import type { StepInput } from '../../../src/step/define-step.js';
+import type { StepInput } from '../../../src/step/step-lookups.js';
 import type updateTicket from '../../../steps/ticketing/update-ticket.js';
 import { type TicketingFixture, ticketingFixture } from '../../support/ticketing-fixture.js';
 import { type Received, webhookReceiver } from '../webhooks/webhook-receiver.js';

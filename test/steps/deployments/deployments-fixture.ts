@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { RuntimeOptions } from '../../../src/runtime/runtime.js';
-import type { StepInput } from '../../../src/step/define-step.js';
+import type { StepInput } from '../../../src/step/step-lookups.js';
 import { definedOnly } from '../../../src/values/defined-only.js';
 import type createDeploymentStep from '../../../steps/deployments/create-deployment.js';
 import { type SandboxFixture, sandboxFixture } from '../../support/sandbox-fixture.js';

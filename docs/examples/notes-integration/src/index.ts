@@ -21,22 +21,16 @@ export {
   notesSignature,
 };
 
-/** The steps this package offers: the registry's type, so `invoke` is typed by step id and input. */
-export type NotesStep =
-  | typeof getNote
-  | typeof listNotes
-  | typeof createNote
-  | typeof deleteNote
-  | typeof notesApiCall;
-
-/** A registry of the integration, its steps and its trigger, for a Runtime, an MCP server or agent tools. */
+/**
+ * A registry of the integration, its steps and its trigger, for a Runtime, an
+ * MCP server or agent tools. Typed from what it holds: `invoke`, `options`
+ * and `describe` take only these step ids (and `options` only the fields
+ * with choices), and subscriptions only this trigger's id.
+ */
 export function createNotesRegistry() {
-  return new Registry<NotesStep>()
-    .registerIntegration(notes)
-    .registerStep(getNote)
-    .registerStep(listNotes)
-    .registerStep(createNote)
-    .registerStep(deleteNote)
-    .registerStep(notesApiCall)
-    .registerTrigger(noteCreated);
+  return Registry.from({
+    integrations: [notes],
+    steps: [getNote, listNotes, createNote, deleteNote, notesApiCall],
+    triggers: [noteCreated],
+  });
 }

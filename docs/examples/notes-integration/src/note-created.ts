@@ -12,8 +12,7 @@ import { notes } from './integration.js';
 import { Note } from './note.js';
 import { notesSignature } from './webhook-signature.js';
 
-// `as const`: the literal type, which the event's `type: z.literal(EVENT)` and `example` need.
-const EVENT = 'note.created' as const;
+const EVENT = 'note.created';
 
 /** A webhook as the provider lists it; the secret is in the create answer only. */
 const Webhook = z.object({ id: z.string(), url: z.string(), events: z.array(z.string()) });

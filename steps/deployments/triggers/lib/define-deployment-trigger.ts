@@ -15,8 +15,8 @@ import {
 } from './deployment-webhook.js';
 import { deploymentsEventTime, deploymentsSignature } from './signature.js';
 
-export interface DeploymentTriggerSpec {
-  id: string;
+export interface DeploymentTriggerSpec<Id extends `deployments.${string}` = `deployments.${string}`> {
+  id: Id;
   /** The provider's webhook event type this trigger subscribes to and accepts (provider facts, "Webhooks"). */
   eventType: string;
   title: string;
@@ -31,9 +31,12 @@ export interface DeploymentTriggerSpec {
  * Every deployment trigger is the same webhook, envelope, signature, setup
  * and scoping; one event type and its words tell them apart.
  */
-export function defineDeploymentTrigger(spec: DeploymentTriggerSpec) {
-  const { eventType, extraVariables, ...words } = spec;
+export function defineDeploymentTrigger<const Id extends `deployments.${string}`>(
+  spec: DeploymentTriggerSpec<Id>,
+) {
+  const { eventType, extraVariables, id, ...words } = spec;
   return defineTrigger({
+    id,
     ...words,
     integration: deployments,
     event: deploymentEventSchema(eventType),
