@@ -132,8 +132,8 @@ export interface CappedRequestOptions {
  */
 export function readCappedRequest(request: IncomingMessage, options: CappedRequestOptions): Promise<Buffer> {
   const { limit, declared, deadlineMs } = options;
-  checkDeclaredLength(declared, limit);
   return new Promise((resolve, reject) => {
+    checkDeclaredLength(declared, limit);
     const chunks: Buffer[] = [];
     let total = 0;
     let timer: NodeJS.Timeout | undefined;
