@@ -35,8 +35,11 @@ function requestOf(n) {
 }
 
 async function startChild(build, side, argument) {
+  // TOOLSTEPS_BENCH_PROFILE_DIR: each server writes a V8 CPU profile there, as the intake's and MCP's children do.
+  const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
   const child = fork(path.join(here, 'builder-server-child.mjs'), [build, side, argument], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   const ready = await new Promise((resolve, reject) => {
     child.once('exit', (code) =>

@@ -26,20 +26,20 @@ export const JSON_HEADERS = {
 } as const;
 
 /**
- * The `Server-Timing` of every JSON answer of the API, a refusal too, set
- * once it is serialised (an `onSend` hook): this server's own time on the
- * request (`app`), from its turn in the API to its JSON written out, in ms.
- * A provider call the handler awaited is inside it; an answer from the
- * options cache has none. Operators and the benchmark read it without
- * guessing at what the network added.
+ * Sends a JSON answer of the API, a refusal too, with its headers and its
+ * `Server-Timing`: this server's own time on the request (`app`), from its
+ * turn in the API to its JSON serialised, in ms. A provider call the
+ * handler awaited is inside it; an answer from the options cache has none.
+ * Operators and the benchmark read it without guessing at what the network
+ * added. Set here rather than in an `onSend` hook, which every answer would
+ * pay for (docs/benchmarks.md).
  */
-export async function timeJsonAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+export function sendJson(request: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
   const started = (request as Timed)[STARTED];
-  const type = reply.getHeader('content-type');
-  if (started !== undefined && typeof type === 'string' && type.startsWith('application/json')) {
+  reply.headers(JSON_HEADERS);
+  if (started !== undefined)
     reply.header('server-timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
-  }
-  return payload;
+  return reply.send(text);
 }
 
 const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
@@ -70,13 +70,13 @@ function asApiError(error: unknown, maxBodyBytes: number): unknown {
 }
 
 /** Writes the API's error body for any failure, with the headers its status calls for. */
-function answerError(error: unknown, reply: FastifyReply, maxBodyBytes: number) {
+function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, maxBodyBytes: number) {
   if (reply.sent) return void reply.raw.destroy();
   const { status, body } = errorAnswer(asApiError(error, maxBodyBytes));
   if (status === 401) reply.header('www-authenticate', 'Bearer');
   if (body.error.retryAfterMs !== undefined)
     reply.header('retry-after', String(Math.ceil(body.error.retryAfterMs / 1000)));
-  return reply.code(status).headers(JSON_HEADERS).send(JSON.stringify(body));
+  return sendJson(request, reply.code(status), JSON.stringify(body));
 }
 
 /**
@@ -98,6 +98,6 @@ export function builderAnswer(
       (error.code === 'route_not_found' || error.code === 'bad_request_target');
     if (noRoute && !isApiPath(target.pathname)) return page(request, reply);
     const answered = noRoute ? new ApiRefusal(404, 'route_not_found', `No route ${target.pathname}.`) : error;
-    return answerError(answered, reply, maxBodyBytes);
+    return answerError(answered, request, reply, maxBodyBytes);
   };
 }

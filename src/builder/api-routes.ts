@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { packageVersion } from '../disk/package-root.js';
-import { allowNamedOrigins } from '../server/named-origins-cors.js';
-import { type CountRequest, rateLimitBy } from '../server/rate-limit.js';
+import { type AnswerCors, namedOriginsCors } from '../server/named-origins-cors.js';
+import { FixedWindows } from '../server/rate-limit.js';
 import { ServerRefusal } from '../server/server-refusal.js';
 import { zodValidatorCompiler } from '../server/zod-validator.js';
-import { API_PREFIX, JSON_HEADERS, startTiming, timeJsonAnswer } from './api-answer.js';
+import { API_PREFIX, sendJson, startTiming } from './api-answer.js';
 import { ANSWERED, type RouteHandler } from './api-call.js';
 import { ROUTES, type RouteId } from './api-contract.js';
 import { ApiRefusal } from './api-refusal.js';
@@ -53,26 +53,51 @@ const noRoute = () => new ServerRefusal(404, 'route_not_found', 'Not found.');
  * A path parameter is one whole segment: one that is empty or decodes to a
  * `/` names no route, as it named none before the router decoded it.
  */
-async function wholeSegments(request: FastifyRequest) {
+function checkWholeSegments(request: FastifyRequest) {
   const params = request.params as Record<string, string>;
-  if (Object.values(params).some((value) => !value || value.includes('/'))) throw noRoute();
+  for (const name in params) {
+    const value = params[name];
+    if (!value || value.includes('/')) throw noRoute();
+  }
 }
 
-/** The bearer token's claims (builder scope), then its rate: before any body is read. */
-function authorise(services: BuilderServices, count: CountRequest) {
-  return async (request: FastifyRequest) => {
-    (request as Authorised)[CLAIMS] = await bearerClaims(
-      request.headers.authorization,
-      services.options.tokens,
+async function wholeSegments(request: FastifyRequest) {
+  checkWholeSegments(request);
+}
+
+/**
+ * A token route's own checks before any body is read, in one hook (each
+ * hook Fastify runs costs every request): whole path segments, the bearer
+ * token's claims (builder scope), then its rate. A callback hook that
+ * answers in the request's own turn when the verifier does (session
+ * tokens), without a promise.
+ */
+function authorise(services: BuilderServices, rate: FixedWindows) {
+  /** The refusal of a verified token past its rate, if any; the claims are kept for the handler. */
+  const admit = (request: FastifyRequest, claims: BuilderPrincipal): Error | undefined => {
+    (request as Authorised)[CLAIMS] = claims;
+    const retryAfterMs = rate.count(claims.tokenId);
+    return retryAfterMs === undefined ? undefined : tooMany(retryAfterMs);
+  };
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    let claims: BuilderPrincipal | Promise<BuilderPrincipal>;
+    try {
+      checkWholeSegments(request);
+      claims = bearerClaims(request.headers.authorization, services.options.tokens);
+    } catch (error) {
+      return done(error as Error);
+    }
+    // done() runs the next hooks at once: it is called once, outside any try.
+    if (!(claims instanceof Promise)) return done(admit(request, claims));
+    claims.then(
+      (verified) => done(admit(request, verified)),
+      (error: Error) => done(error),
     );
-    await count(request);
   };
 }
 
-const sendJson = (reply: FastifyReply, text: string) => reply.headers(JSON_HEADERS).send(text);
-
 /** The framework route of one table entry: the table's method, path and zod schemas, then its handler. */
-function frameworkRoute(route: RouteSpec, services: BuilderServices, count: CountRequest): RouteOptions {
+function frameworkRoute(route: RouteSpec, services: BuilderServices, rate: FixedWindows): RouteOptions {
   const schema = {
     ...(route.query && { querystring: route.query }),
     ...(route.body && { body: route.body }),
@@ -80,7 +105,11 @@ function frameworkRoute(route: RouteSpec, services: BuilderServices, count: Coun
   // HEAD is not a method of the API: it is answered 405 like any other it does not take.
   const base = { method: route.method, url: routerPath(route.path), schema, exposeHeadRoute: false };
   if (route.id === 'openApiDocument') {
-    return { ...base, onRequest: wholeSegments, handler: (_, reply) => sendJson(reply, openApiDocument()) };
+    return {
+      ...base,
+      onRequest: wholeSegments,
+      handler: (request, reply) => sendJson(request, reply, openApiDocument()),
+    };
   }
   if (route.id === 'oauthCallback') {
     return {
@@ -92,7 +121,7 @@ function frameworkRoute(route: RouteSpec, services: BuilderServices, count: Coun
   const handler = HANDLERS[route.id as keyof typeof HANDLERS];
   return {
     ...base,
-    onRequest: [wholeSegments, authorise(services, count)],
+    onRequest: authorise(services, rate),
     handler: async (request, reply) => {
       const claims = claimsOf(request);
       const result = await handler({
@@ -107,7 +136,7 @@ function frameworkRoute(route: RouteSpec, services: BuilderServices, count: Coun
         reply,
       });
       if (result === ANSWERED) return reply;
-      return sendJson(reply, JSON.stringify(route.response.parse(result)));
+      return sendJson(request, reply, JSON.stringify(route.response.parse(result)));
     },
   };
 }
@@ -130,16 +159,23 @@ function wrongMethods(app: FastifyInstance) {
 
 /**
  * The browser's side first, before the token is read: a loopback server
- * answers only loopback Host names, a foreign Origin is refused, and a
- * preflight must name its Origin.
+ * answers only loopback Host names, a foreign Origin is refused, a
+ * preflight must name its Origin, and an allowed one is answered here (CORS).
+ * A callback hook, not an async one: it never waits, and every request runs it.
  */
-function guardOrigin(services: BuilderServices) {
-  return async (request: FastifyRequest) => {
+function guardOrigin(services: BuilderServices, cors: AnswerCors) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     startTiming(request);
-    const origin = checkedOrigin(services.origins(), request.headers);
-    if (request.method === 'OPTIONS' && !origin) {
-      throw new ApiRefusal(400, 'input_invalid', 'A preflight needs an Origin.');
+    let origin: string | undefined;
+    try {
+      origin = checkedOrigin(services.origins(), request.headers);
+      if (request.method === 'OPTIONS' && !origin) {
+        throw new ApiRefusal(400, 'input_invalid', 'A preflight needs an Origin.');
+      }
+    } catch (error) {
+      return done(error as Error);
     }
+    if (!cors(request.method, origin, reply)) done();
   };
 }
 
@@ -158,27 +194,25 @@ const emptyBodyAsObject: typeof zodValidatorCompiler = (route) => {
  */
 export function apiRoutes(services: BuilderServices, maxBodyBytes: number) {
   return async (app: FastifyInstance) => {
-    app.addHook('onRequest', guardOrigin(services));
-    await allowNamedOrigins(app, {
+    const cors = namedOriginsCors({
       allows: (origin) => services.origins().allows(origin),
       methods: ['GET', 'POST', 'DELETE'],
       headers: ['authorization', 'content-type'],
       maxAgeSeconds: 600,
     });
-    app.addHook('onSend', timeJsonAnswer);
+    app.addHook('onRequest', guardOrigin(services, cors));
+    // A preflight of any path reaches the hook above, which answers it; one it lets through names no route.
+    app.options('*', async () => {
+      throw noRoute();
+    });
     app.setNotFoundHandler(async () => {
       throw noRoute();
     });
     app.setValidatorCompiler(emptyBodyAsObject);
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', jsonBodyParser(maxBodyBytes));
-    const count = await rateLimitBy(
-      app,
-      tokenWindow(services.options.rateLimit),
-      (request) => claimsOf(request).tokenId,
-      tooMany,
-    );
-    for (const route of ROUTES) app.route(frameworkRoute(route, services, count));
+    const rate = new FixedWindows(tokenWindow(services.options.rateLimit));
+    for (const route of ROUTES) app.route(frameworkRoute(route, services, rate));
     wrongMethods(app);
   };
 }

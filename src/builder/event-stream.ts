@@ -45,10 +45,12 @@ export const triggerEvents: RouteHandler = async (call) => {
     headers: call.reply.getHeaders() as OutgoingHttpHeaders,
     endAfterMs: call.claims.expiresAt.getTime() - call.server.now(),
     stillAllowed: () =>
-      bearerClaims(call.request.headers.authorization, call.server.options.tokens).then(
-        () => true,
-        () => false,
-      ),
+      Promise.resolve()
+        .then(() => bearerClaims(call.request.headers.authorization, call.server.options.tokens))
+        .then(
+          () => true,
+          () => false,
+        ),
     onClose: listening.stop,
   });
   call.server.trackStream(call.reply.raw);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { checkDeclaredLength, declaredLength, readCappedBody, requestChunks } from '../server/capped-body.js';
+import { checkDeclaredLength, declaredLength, readCappedRequest } from '../server/capped-body.js';
 import { ServerRefusal } from '../server/server-refusal.js';
 
 /** The longest a client may take to send a body: a page sends a few KB at once. */
@@ -22,15 +22,8 @@ export function jsonBodyParser(maxBytes: number) {
     if (declared && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
       throw new ServerRefusal(415, 'unsupported_media_type', 'Send the body as application/json.');
     }
-    // A timer of our own, cleared once the body is in: AbortSignal.timeout costs far more per request,
-    // and keeps its timer until the deadline even when the body came at once (docs/benchmarks.md).
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), BODY_DEADLINE_MS);
-    const bytes = await readCappedBody(requestChunks(request.raw), {
-      limit: maxBytes,
-      signal: deadline.signal,
-    }).finally(() => clearTimeout(timer));
-    const text = Buffer.from(bytes).toString('utf8');
+    const bytes = await readCappedRequest(request.raw, { limit: maxBytes, deadlineMs: BODY_DEADLINE_MS });
+    const text = bytes.toString('utf8');
     if (!text.trim()) return {};
     try {
       return JSON.parse(text);

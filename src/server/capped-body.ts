@@ -109,6 +109,67 @@ export async function consumeCappedBody(
   }
 }
 
+export interface CappedRequestOptions {
+  /** The most bytes read; past it, BodyTooLarge. */
+  limit: number;
+  /** What the request declared (`declaredLength`): over the limit, refused before a byte is read. */
+  declared?: number | undefined;
+  /** How long the body may take to arrive whole; past it, BodyTimedOut. */
+  deadlineMs?: number | undefined;
+}
+
+/**
+ * A Node request's body, held whole within the limit: the capped reader for
+ * the servers' JSON bodies (the builder's, MCP's), on the stream's own
+ * events with one plain timer for the deadline. Reading it through
+ * `requestChunks` and an AbortSignal cost each request an async iterator, an
+ * EventTarget and a listener added and removed per chunk: the largest part
+ * of what a small JSON request cost the builder over its old hand-written
+ * server (docs/benchmarks.md). Past the limit it stops reading where it is
+ * (the stream paused, never destroyed, so the sender gets the answer, not a
+ * reset); a request that ends early, or fails, rejects with what the stream
+ * said.
+ */
+export function readCappedRequest(request: IncomingMessage, options: CappedRequestOptions): Promise<Buffer> {
+  const { limit, declared, deadlineMs } = options;
+  return new Promise((resolve, reject) => {
+    checkDeclaredLength(declared, limit);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      if (timer) clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    };
+    const fail = (error: unknown) => {
+      stop();
+      request.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > limit) return fail(new BodyTooLarge(limit));
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    };
+    const onError = (error: Error) => fail(error);
+    // A request whose connection closes before its body ended never emits `end`.
+    const onClose = () =>
+      fail(Object.assign(new Error('The request ended before its body.'), { code: 'ECONNRESET' }));
+    if (deadlineMs !== undefined) timer = setTimeout(() => fail(new BodyTimedOut()), deadlineMs);
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
+  });
+}
+
 /** The raw body, held whole within the limit: for a signature over every byte, or JSON to parse. */
 export async function readCappedBody(body: BodySource, options: CappedBodyOptions): Promise<Uint8Array> {
   if (body instanceof Uint8Array) {

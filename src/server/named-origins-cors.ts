@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply } from 'fastify';
 
 /** Which pages may read a server's answers, and what their preflights may ask for. */
 export interface NamedOriginsCors {
@@ -13,26 +12,36 @@ export interface NamedOriginsCors {
   maxAgeSeconds: number;
 }
 
-/** Required when a server is made, not when this module is, as Fastify itself is (app-server.ts). */
-const loadCors = () => createRequire(import.meta.url)('@fastify/cors') as typeof import('@fastify/cors');
+/** Answers a request's CORS part; true when it answered the request itself (a preflight). */
+export type AnswerCors = (method: string, origin: string | undefined, reply: FastifyReply) => boolean;
 
 /**
- * CORS for the origins a server names, through Fastify's own CORS plugin
- * (preflights answered before any route or token is read): an allowed page
- * gets its exact origin back, never `*`, with
- * `Access-Control-Allow-Credentials` so that it may send and keep a cookie
- * the server sets (the builder's sign-in proof); any other origin gets no
- * CORS header at all. Refusing a foreign origin outright is the
- * HostOriginGuard's part, in a hook that runs before this one.
+ * CORS for the origins a server names, called from the server's own first
+ * hook once its Host/Origin guard has let the request in, so preflights are
+ * answered before any route or token is read: an allowed page gets its
+ * exact origin back, never `*`, with `Access-Control-Allow-Credentials` so
+ * that it may send and keep a cookie the server sets (the builder's sign-in
+ * proof); any other origin gets no CORS header at all, and every answer
+ * says `Vary: Origin`. A preflight from an allowed origin is answered 204
+ * whatever else it names, as a browser expects. The headers are those
+ * Fastify's CORS plugin wrote, which did this before in a hook of its own
+ * that every request paid for, an Origin or none (docs/benchmarks.md).
  */
-export async function allowNamedOrigins(app: FastifyInstance, rules: NamedOriginsCors): Promise<void> {
-  await app.register(loadCors(), {
-    origin: (origin, allow) => allow(null, origin !== undefined && rules.allows(origin) ? origin : false),
-    credentials: true,
-    methods: [...rules.methods],
-    allowedHeaders: [...rules.headers],
-    maxAge: rules.maxAgeSeconds,
-    // A preflight from an allowed origin is answered whatever else it names, as a browser expects.
-    strictPreflight: false,
-  });
+export function namedOriginsCors(rules: NamedOriginsCors): AnswerCors {
+  const methods = rules.methods.join(', ');
+  const headers = rules.headers.join(', ');
+  const maxAge = String(rules.maxAgeSeconds);
+  return (method, origin, reply) => {
+    reply.header('vary', 'Origin');
+    if (origin === undefined || !rules.allows(origin)) return false;
+    reply.header('access-control-allow-origin', origin);
+    reply.header('access-control-allow-credentials', 'true');
+    if (method !== 'OPTIONS') return false;
+    reply.header('access-control-allow-methods', methods);
+    reply.header('access-control-allow-headers', headers);
+    reply.header('access-control-max-age', maxAge);
+    // Safari waits for a body on a 204 without Content-Length 0.
+    reply.code(204).header('content-length', '0').send();
+    return true;
+  };
 }

@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-
 /** How many requests one caller (a token, for one) may make per window. */
 export interface RateWindow {
   requests: number;
@@ -9,35 +6,45 @@ export interface RateWindow {
   maxTracked: number;
 }
 
-/** Counts one request of its caller; rejects with the server's own refusal past the limit. */
-export type CountRequest = (request: FastifyRequest) => Promise<void>;
-
-/** Required when a server is made, not when this module is, as Fastify itself is (app-server.ts). */
-const loadRateLimit = () =>
-  createRequire(import.meta.url)('@fastify/rate-limit') as typeof import('@fastify/rate-limit');
+interface Window {
+  count: number;
+  endsAt: number;
+}
 
 /**
- * A fixed window per caller, kept by Fastify's rate-limit plugin in the
- * process's memory. The server says who the caller is (`keyOf`, once it
- * knows: after a token is verified, so a forged token cannot spend another's
- * requests) and how a request past the limit is refused (`refuse`, given
- * the time until the window ends, for Retry-After). The plugin adds no
- * header of its own: the refusal carries what the server says.
+ * A fixed window per caller, in the process's memory: a caller's window
+ * starts at its first request and lasts `windowMs`; past `requests` in it,
+ * each request is refused until it ends. Counted in the request's own turn,
+ * without a promise or a hook of its own: the builder counts every token
+ * request, and Fastify's rate-limit plugin, which did this before, cost each
+ * one a promise and a store callback (docs/benchmarks.md). At most
+ * `maxTracked` callers are held (a Map keeps insertion order, so the oldest
+ * window is the first key).
  */
-export async function rateLimitBy(
-  app: FastifyInstance,
-  window: RateWindow,
-  keyOf: (request: FastifyRequest) => string,
-  refuse: (retryAfterMs: number) => Error,
-): Promise<CountRequest> {
-  await app.register(loadRateLimit(), { global: false, cache: window.maxTracked });
-  const count = app.createRateLimit({
-    max: window.requests,
-    timeWindow: window.windowMs,
-    keyGenerator: keyOf,
-  });
-  return async (request) => {
-    const verdict = await count(request);
-    if (!verdict.isAllowed && verdict.isExceeded) throw refuse(verdict.ttl);
-  };
+export class FixedWindows {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly window: RateWindow,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request of `caller`: undefined when it may go on, else the ms until its window ends (for Retry-After). */
+  count(caller: string): number | undefined {
+    const now = this.now();
+    let current = this.windows.get(caller);
+    if (!current || current.endsAt <= now) {
+      if (current) this.windows.delete(caller);
+      else if (this.windows.size >= this.window.maxTracked) this.forgetOldest();
+      current = { count: 0, endsAt: now + this.window.windowMs };
+      this.windows.set(caller, current);
+    }
+    current.count += 1;
+    return current.count > this.window.requests ? current.endsAt - now : undefined;
+  }
+
+  private forgetOldest(): void {
+    const oldest = this.windows.keys().next();
+    if (!oldest.done) this.windows.delete(oldest.value);
+  }
 }

@@ -114,8 +114,8 @@ export type StepDefinition<
     | undefined,
 > = StepBasics<Input, Output, Owner, Id, Options, Account> &
   (
-    | WriteSafetyDeclaration<z.output<Input>, z.input<Output>>
-    | DeprecatedWriteSafety<z.output<Input>, z.input<Output>>
+    | WriteSafetyDeclaration<z.output<Input>, ReturnedValue<Output>>
+    | DeprecatedWriteSafety<z.output<Input>, ReturnedValue<Output>>
   );
 
 /** A step once defined: its `replay` declaration settled into the fields the runtime reads (`WriteSafety`). */

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   BodyTimedOut,
   BodyTooLarge,
   consumeCappedBody,
   declaredLength,
   readCappedBody,
+  readCappedRequest,
 } from '../../src/server/capped-body.js';
 
 /** `count` chunks of `size` bytes, counting in `seen.read` how many were pulled. */
@@ -66,5 +69,77 @@ describe('the one capped body reader', () => {
     expect(declaredLength(new Headers({ 'content-length': '42' }))).toBe(42);
     expect(declaredLength({ 'content-length': '4e2' })).toBeUndefined();
     expect(declaredLength({})).toBeUndefined();
+  });
+});
+
+/** A node:http server that reads each request with `read` and answers what came of it: `200 <bytes>` or `<status> <error name>`. */
+let closeServer: (() => void) | undefined;
+afterEach(() => closeServer?.());
+async function serveReads(read: (request: IncomingMessage) => Promise<Buffer>): Promise<number> {
+  const server = createServer((request, response) => {
+    read(request).then(
+      (bytes) => response.end(`200 ${bytes.byteLength}`),
+      (error: Error & { status?: number }) =>
+        response.writeHead(error.status ?? 500).end(`${error.status} ${error.name}`),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closeServer = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return (server.address() as { port: number }).port;
+}
+
+/** Sends `head` then `body` on a raw socket; resolves everything the server wrote until it closed or `waitMs` passed. */
+function exchange(port: number, head: string, body: string, waitMs = 1_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head + body));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', (error) => resolve(`${answer}[${(error as NodeJS.ErrnoException).code}]`));
+    const done = setTimeout(() => {
+      socket.destroy();
+      resolve(answer);
+    }, waitMs);
+    socket.on('close', () => {
+      clearTimeout(done);
+      resolve(answer);
+    });
+  });
+}
+
+describe("the capped reader of a Node request's body", () => {
+  it('returns a body within the limit whole', async () => {
+    const port = await serveReads((request) => readCappedRequest(request, { limit: 1024 }));
+    const answer = await exchange(
+      port,
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 600\r\n\r\n',
+      'a'.repeat(600),
+    );
+    expect(answer).toMatch(/\r\n\r\n200 600$/);
+  });
+
+  it('stops at the first chunk past the limit, and the sender gets the answer, not a reset', async () => {
+    const port = await serveReads((request) => readCappedRequest(request, { limit: 100 }));
+    const head = 'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const answer = await exchange(port, head, `c8\r\n${'a'.repeat(200)}\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*413 BodyTooLarge/);
+  });
+
+  it('gives up with BodyTimedOut when the body has not arrived whole by its deadline', async () => {
+    const port = await serveReads((request) => readCappedRequest(request, { limit: 1024, deadlineMs: 100 }));
+    const answer = await exchange(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n', 'abc');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 [\s\S]*408 BodyTimedOut/);
+  });
+
+  it('refuses a declared length over the limit before reading a byte', async () => {
+    const port = await serveReads((request) =>
+      readCappedRequest(request, { limit: 10, declared: declaredLength(request.headers) }),
+    );
+    const answer = await exchange(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n', '');
+    expect(answer).toMatch(/413 BodyTooLarge/);
   });
 });

@@ -22,11 +22,32 @@ function probe(variables: Record<string, string>) {
     async run(input) {
       return { status: 'created', names: [input.name], kind: 'a' };
     },
+    // The replay declaration's functions return literals without `as const` too.
+    replay: {
+      mode: 'gone_means_done',
+      alreadyDone: (input) => ({ status: 'created', names: [input.name], kind: 'b' }),
+    },
   });
 }
 
+/** A write that looks before it sends again: `find` answers a literal output as `run` does. */
+const probeReconcile = defineStep({
+  id: 'ticketing.probe_reconcile',
+  ...aboutTestStep(ticketing, 'Probe reconcile', 'A step used only to test definitions.'),
+  input: z.strictObject({ name: z.string() }),
+  output: z.object({ status: z.literal('found'), names: z.array(z.string()) }),
+  access: 'write',
+  idempotent: false,
+  variables: {},
+  async run(input) {
+    return { status: 'found', names: [input.name] };
+  },
+  replay: { mode: 'reconcile', find: async (input) => ({ status: 'found', names: [input.name] }) },
+});
+
 describe('defineStep and defineTrigger check what they are given where it is written', () => {
   it('accept literal outputs without as const', () => {
+    expect(probeReconcile.onReplay).toBe('reconcile');
     expect(probe({ status: '$.status', first: '$.names[0]' }).variables).toEqual({
       status: '$.status',
       first: '$.names[0]',

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLarge, declaredLength, readCappedBody, requestChunks } from '../../server/capped-body.js';
+import { BodyTooLarge, declaredLength, readCappedRequest } from '../../server/capped-body.js';
 
 export type McpRequestBody =
   | { ok: true; message: unknown }
@@ -14,9 +14,9 @@ export type McpRequestBody =
  * JSON-RPC handling does. Refusals come as the JSON-RPC errors the SDK gives.
  */
 export async function readMcpRequestBody(request: IncomingMessage, limit: number): Promise<McpRequestBody> {
-  let bytes: Uint8Array;
+  let bytes: Buffer;
   try {
-    bytes = await readCappedBody(requestChunks(request), {
+    bytes = await readCappedRequest(request, {
       limit,
       declared: declaredLength(request.headers),
     });
@@ -29,7 +29,7 @@ export async function readMcpRequestBody(request: IncomingMessage, limit: number
   try {
     return {
       ok: true,
-      message: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
+      message: JSON.parse(bytes.toString('utf8')),
     };
   } catch {
     return { ok: false, status: 400, code: -32700, message: 'Parse error: Invalid JSON' };
