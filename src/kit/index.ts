@@ -144,6 +144,7 @@ export {
   type WebhookContext,
   type WebhookStatus,
 } from '../triggers/define-trigger.js';
+export { deleteIfPresent } from '../triggers/delete-if-present.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
 export type { TriggerWithId } from '../triggers/trigger-lookups.js';
 // Small value helpers.

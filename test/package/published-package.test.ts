@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStage, packStage } from '../../scripts/pack-package.mjs';
 import { type DocExample, docExamples, exampleFolder } from '../support/doc-examples.js';
+import { packedPackage } from '../support/packed-package.js';
 import { compileProject, strictProject, writeExamples } from '../support/strict-typescript.js';
 
 const run = promisify(execFile);
@@ -29,17 +29,6 @@ const ENTRIES = [
   'toolsteps/steps',
   'toolsteps/sandbox',
 ];
-
-/**
- * The package as `npm run pack:staged` makes it from the current sources
- * (the build and the published manifest, scripts/pack-package.mjs), built in
- * a staging folder beside package.json, never into the dist/ other tests run.
- */
-async function packCurrentSources(destination: string): Promise<string> {
-  const stage = path.join(repo, 'node_modules/.cache/published-package');
-  await buildStage(stage);
-  return packStage(stage, destination);
-}
 
 /**
  * What the tarball may hold: the built library, its declarations, the CLI's
@@ -92,7 +81,8 @@ describe('the published type declarations, in a project with the lowest zod decl
 
   beforeAll(async () => {
     temp = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-consumer-'));
-    tarball = await packCurrentSources(temp);
+    // Packed once per content of the sources, for this file and the outside integration's.
+    tarball = await packedPackage();
     packed = (await run('tar', ['-tzf', tarball])).stdout
       .trim()
       .split('\n')

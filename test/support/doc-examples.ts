@@ -47,6 +47,36 @@ export function docExamples(root = process.cwd(), pages = docPages(root)): DocEx
   return examples;
 }
 
+/** A ```ts fragment that quotes a file of the repository: its first line names it (`// docs/examples/x/src/y.ts`). */
+export interface DocExcerpt {
+  page: string;
+  /** The quoted file, from the repository's root. */
+  file: string;
+  /** The quoted lines, in runs: a `// ...` line between two runs stands for lines left out. */
+  runs: string[][];
+}
+
+const QUOTED_FILE = /^\/\/ ((?:docs|src|steps|sandbox|cli|test)\/[\w./-]+\.ts)\n/;
+
+/** Every fragment of `pages` that quotes a repository file, for a test that holds it to that file's text. */
+export function docExcerpts(root = process.cwd(), pages = docPages(root)): DocExcerpt[] {
+  const excerpts: DocExcerpt[] = [];
+  for (const page of pages) {
+    const text = readFileSync(path.join(root, page), 'utf8');
+    for (const [, info, code] of text.matchAll(BLOCK)) {
+      const file = info?.trim() === 'ts fragment' && code ? QUOTED_FILE.exec(code)?.[1] : undefined;
+      if (!file || !code) continue;
+      const runs: string[][] = [[]];
+      for (const line of code.replace(QUOTED_FILE, '').trimEnd().split('\n')) {
+        if (line.trim() === '// ...') runs.push([]);
+        else runs.at(-1)?.push(line);
+      }
+      excerpts.push({ page, file, runs: runs.filter((run) => run.length) });
+    }
+  }
+  return excerpts;
+}
+
 /** Where a page's examples are written: one folder per page, so relative imports stay within it. */
 export function exampleFolder(example: Pick<DocExample, 'page'>): string {
   return example.page.replace(/\.md$/, '').replace(/[^\w-]+/g, '-');

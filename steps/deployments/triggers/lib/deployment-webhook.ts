@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   definedOnly,
+  deleteIfPresent,
   type HttpClient,
   type ListedWebhook,
   NotFoundError,
@@ -27,14 +28,8 @@ function webhookPath(id: string): string {
 }
 
 /** `DELETE /v1/webhooks/{id}`: `already_gone` when the provider has none by that id. */
-async function deleteWebhook(http: HttpClient, id: string): Promise<RemovalOutcome> {
-  try {
-    await http.request({ method: 'DELETE', path: webhookPath(id) });
-    return 'removed';
-  } catch (error) {
-    if (error instanceof NotFoundError) return 'already_gone';
-    throw error;
-  }
+function deleteWebhook(http: HttpClient, id: string): Promise<RemovalOutcome> {
+  return deleteIfPresent(http, webhookPath(id));
 }
 
 const ListedWebhooks = z.array(

@@ -1,9 +1,13 @@
 import * as z from 'zod';
-import type { HttpClient, ProvisionContext, ProvisionResult } from '../../../../src/kit/index.js';
+import {
+  deleteIfPresent,
+  type HttpClient,
+  type ProvisionContext,
+  type ProvisionResult,
+} from '../../../../src/kit/index.js';
 import { cursorPages } from './cursor-pages.js';
 import {
   adoptOrCreateWebhook,
-  deleteIfPresent,
   providerPath,
   readSigningSecret,
   ticketingWebhookPaths,

@@ -1,11 +1,12 @@
-import type {
-  ProvisionContext,
-  ProvisionResult,
-  RemoveContext,
-  RemovedItem,
+import {
+  deleteIfPresent,
+  type ProvisionContext,
+  type ProvisionResult,
+  type RemoveContext,
+  type RemovedItem,
 } from '../../../../src/kit/index.js';
 import { PENDING, provisionBusinessRule, type RuleConditions, rulesNotifying } from './business-rule.js';
-import { adoptOrCreateWebhook, deleteIfPresent, providerPath, readSigningSecret } from './webhook-api.js';
+import { adoptOrCreateWebhook, providerPath, readSigningSecret } from './webhook-api.js';
 
 /** How a trigger that offers the business-rule path turns its setup into rule conditions. */
 export interface RuleOption<Setup> {

@@ -1,6 +1,11 @@
 import * as z from 'zod';
-import { NotFoundError, type WebhookAdmin, type WebhookContext } from '../../../../src/kit/index.js';
-import { deleteIfPresent, listWebhooks, providerPath, ticketingWebhookPaths } from './webhook-api.js';
+import {
+  deleteIfPresent,
+  NotFoundError,
+  type WebhookAdmin,
+  type WebhookContext,
+} from '../../../../src/kit/index.js';
+import { listWebhooks, providerPath, ticketingWebhookPaths } from './webhook-api.js';
 
 const ShownWebhook = z.object({
   webhook: z

@@ -1,10 +1,9 @@
 import * as z from 'zod';
 import {
+  deleteIfPresent,
   type HttpClient,
   type ListedWebhook,
-  NotFoundError,
   type ProvisionContext,
-  type RemovalOutcome,
 } from '../../../../src/kit/index.js';
 import { cursorPages } from './cursor-pages.js';
 
@@ -94,17 +93,6 @@ export async function readSigningSecret(
   const secret = SigningSecret.parse(answer.body).signing_secret.secret;
   await context.record({ webhook_id: webhookId, ...alongside }, secret);
   return secret;
-}
-
-/** Deletes what `path` names: `already_gone` when the provider has no such thing (the state remove wants). */
-export async function deleteIfPresent(http: HttpClient, path: string): Promise<RemovalOutcome> {
-  try {
-    await http.request({ method: 'DELETE', path });
-    return 'removed';
-  } catch (error) {
-    if (error instanceof NotFoundError) return 'already_gone';
-    throw error;
-  }
 }
 
 const WebhookPage = z
