@@ -76,6 +76,7 @@ export type { DescribedInput, OptionsMark } from '../options/described-input.js'
 export type { OptionsAnswer, OptionsCall } from '../options/resolve-options.js';
 export type { InvocationMeta } from '../runtime/invocation.js';
 export type { InvocationResult, InvokeOptions, Runtime } from '../runtime/runtime.js';
+export type { ReplayDecision } from '../runtime/settle-replays.js';
 export type { SharedCreditBudget } from '../runtime/shared-credit-budget.js';
 // Options (choices from the account or a closed list) and per-account input fields.
 export type {
@@ -89,6 +90,7 @@ export { defineApiCallStep } from '../step/api-call-step.js';
 export { cursorPageOutput } from '../step/cursor-page.js';
 export {
   type AnyStep,
+  type CheckHint,
   type CreditEstimate,
   type CreditRule,
   defineStep,

@@ -16,6 +16,7 @@ import {
 
 export type { ProgressRecords, StepContext } from './step-context.js';
 export type {
+  CheckHint,
   DeprecatedWriteSafety,
   GoneMeansDoneReplay,
   OnReplay,

@@ -34,7 +34,7 @@ export type StepAccess = 'read' | 'write' | 'destructive';
 export type OnReplay = 'gone_means_done' | 'refuse' | 'reconcile';
 
 /** What to check before sending a write again when it may have landed; undefined keeps the generic hint. */
-type CheckHint<In> = (input: In) => string | undefined;
+export type CheckHint<In> = (input: In) => string | undefined;
 
 /**
  * Fail with `outcome: 'unknown'` once the write may have landed (see
