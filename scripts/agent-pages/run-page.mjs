@@ -12,7 +12,6 @@
 // Prints one JSON line: { problems: string[], runs: [...] }.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { FileConnectionStore } from 'toolsteps';
 import { sandboxConnections, startSandbox } from 'toolsteps/sandbox';
@@ -88,11 +87,12 @@ async function misfitMcpExample(file) {
 
 const problems = [];
 const runs = [];
+// The connections' home lies inside the consumer project, which the check deletes with it.
+const home = await mkdtemp(path.join(process.cwd(), 'toolsteps-home-'));
 const sandbox = await startSandbox();
 const model = await startScriptedModel();
 try {
   const registry = createRegistry();
-  const home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-page-home-'));
   const store = new FileConnectionStore(home);
   for (const connection of Object.values(
     await sandboxConnections(sandbox, { registry, integrations: ['ticketing'] }),
