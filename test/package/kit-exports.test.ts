@@ -41,7 +41,7 @@ it('exports every type its exported signatures name', () => {
     const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
     if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) return;
     if (ts.isTypeAliasDeclaration(node)) {
-      node.typeParameters?.forEach((parameter) => visit(parameter, owner));
+      for (const parameter of node.typeParameters ?? []) visit(parameter, owner);
       return;
     }
     const name = ts.isTypeReferenceNode(node)

@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FIRST = [
   'test/package/published-package.test.ts',
   'test/package/outside-integration.test.ts',
+  'test/package/outside-integration.test.ts',
   'test/bench/bench-smoke.test.ts',
   'test/triggers/hand-off-faults.test.ts',
   'test/coordination/many-workers-webhooks.test.ts',
