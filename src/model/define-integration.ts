@@ -6,6 +6,7 @@ import type { RateLimitSnapshot } from './rate-limit.js';
 /** The methods a provider request may use; an integration's API Call step narrows them further. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
+/** How an integration signs users in with OAuth: where, how the token endpoint is spoken to, and when to refresh. */
 export interface OAuthSettings {
   /** Where the user signs in and allows access, from the connection's effective base URL. */
   authorizeUrl(baseUrl: string): string;
@@ -46,6 +47,7 @@ export interface ParsedProviderError {
   fields?: { path: string; message: string }[];
 }
 
+/** What an integration's `authHeaders` is given: the connection whose credentials it turns into request headers. */
 export interface AuthContext {
   connection: Connection;
   /** An integration-defined variant, for APIs whose header shape depends on the operation. */

@@ -8,6 +8,7 @@ const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 /** The spec names the path field `endpoint` for T, A and C and `path` for D. */
 export type ApiCallPathField = 'endpoint' | 'path';
 
+/** How an integration's generic API Call step is shaped: the path field's name, custom headers, raw uploads. */
 export interface ApiCallOptions<
   PathField extends ApiCallPathField = ApiCallPathField,
   CustomHeaders extends boolean = boolean,
