@@ -136,7 +136,10 @@ function frameworkRoute(route: RouteSpec, services: BuilderServices, rate: Fixed
         reply,
       });
       if (result === ANSWERED) return reply;
-      return sendJson(request, reply, JSON.stringify(route.response.parse(result)));
+      // Sent, and not returned: a reply is a thenable, and an async handler that returns one
+      // has its promise wait on it for one more turn.
+      sendJson(request, reply, JSON.stringify(route.response.parse(result)));
+      return undefined;
     },
   };
 }

@@ -1,7 +1,13 @@
 import { InputError } from '../errors/index.js';
+import { RecentAnswers } from '../values/recent-answers.js';
 import { closestIds } from '../values/unknown-field-suggestion.js';
 import { SearchIndex } from './search-index.js';
 import type { Searchable, SearchableIntegration } from './search-ranking.js';
+
+/** Distinct searches whose answers a shelf keeps until it changes. */
+const REMEMBERED_SEARCHES = 256;
+/** Longer queries are ranked afresh each time: a search bar's words are short, and a kept answer is keyed by them. */
+const REMEMBERED_QUERY_LENGTH = 200;
 
 /** What the registry shelves: steps (which may keep former ids as aliases) and triggers. */
 interface Shelved extends Searchable {
@@ -21,6 +27,12 @@ export class CatalogShelf<Item extends Shelved> {
   /** A former id to the id it now resolves to. */
   private readonly aliases = new Map<string, string>();
   private index: SearchIndex<Item> | undefined;
+  /**
+   * The last searches' answers: a search bar sends the same few words
+   * again and again (each keystroke's prefix, from every builder), and an
+   * answer holds until an item is added, which drops them with the index.
+   */
+  private recent = new RecentAnswers<readonly { item: Item; score: number }[]>(REMEMBERED_SEARCHES);
 
   constructor(
     private readonly noun: 'step' | 'trigger',
@@ -41,6 +53,7 @@ export class CatalogShelf<Item extends Shelved> {
     this.items.set(item.id, item);
     for (const alias of item.aliases ?? []) this.aliases.set(alias, item.id);
     this.index = undefined;
+    this.recent = new RecentAnswers(REMEMBERED_SEARCHES);
   }
 
   /** The item with this id or former id, or undefined. */
@@ -73,6 +86,12 @@ export class CatalogShelf<Item extends Shelved> {
 
   /** The items for `query`, best first, with their scores. */
   search(query: string, limit: number): { item: Item; score: number }[] {
+    if (query.length > REMEMBERED_QUERY_LENGTH) return this.ranked(query, limit);
+    // A copy: the kept list is never handed out to be changed.
+    return this.recent.get(`${limit} ${query}`, () => this.ranked(query, limit)).slice();
+  }
+
+  private ranked(query: string, limit: number): { item: Item; score: number }[] {
     this.index ??= new SearchIndex([...this.items.values()], this.integrationOf);
     return this.index.rank(query, limit);
   }

@@ -52,6 +52,12 @@ export type HostOriginVerdict = { origin: string | undefined } | { refused: 'hos
 export class HostOriginGuard {
   private readonly allowed: ReadonlySet<string>;
   private readonly loopbackBound: boolean;
+  /**
+   * The last Host header seen and whether it named this machine: a
+   * server's callers send the same one, request after request, and
+   * reading it is parsing a URL.
+   */
+  private lastHost: { header: string; loopback: boolean } | undefined;
 
   constructor(private readonly policy: HostOriginPolicy) {
     this.allowed = new Set([...policy.allowedOrigins].map(normalOrigin));
@@ -59,13 +65,20 @@ export class HostOriginGuard {
   }
 
   check(headers: { host?: string | undefined; origin?: string | undefined }): HostOriginVerdict {
-    if (this.loopbackBound) {
-      const host = hostnameOf(headers.host ?? '');
-      if (!host || !isLoopbackHost(host)) return { refused: 'host' };
-    }
+    if (this.loopbackBound && !this.namesLoopback(headers.host ?? '')) return { refused: 'host' };
     const { origin } = headers;
     if (origin === undefined || this.allows(origin)) return { origin };
     return { refused: 'origin' };
+  }
+
+  /** Whether a Host header names a loopback host. */
+  private namesLoopback(header: string): boolean {
+    const last = this.lastHost;
+    if (last?.header === header) return last.loopback;
+    const host = hostnameOf(header);
+    const loopback = !!host && isLoopbackHost(host);
+    this.lastHost = { header, loopback };
+    return loopback;
   }
 
   /** Whether a page of `origin` may call (listed, or loopback where those are allowed). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Registry } from '../../src/catalog/registry.js';
 import { createRegistry } from '../../steps/index.js';
 import createTicket from '../../steps/ticketing/create-ticket.js';
+import deleteTicket from '../../steps/ticketing/delete-ticket.js';
 import { ticketing } from '../../steps/ticketing/integration.js';
 
 describe('registry', () => {
@@ -28,6 +29,17 @@ describe('registry', () => {
     // The dedicated step outranks Update Ticket, which can also reply.
     expect(registry.search('zendesk comment reply')[0]?.step.id).toBe('ticketing.add_comment');
     expect(registry.search('xyzzy')).toEqual([]);
+  });
+
+  it('answers a search asked again as the first time, and a step registered since in it', () => {
+    const registry = new Registry().registerIntegration(ticketing).registerStep(createTicket);
+    const ids = () => registry.search('ticket').map((hit) => hit.step.id);
+    const first = registry.search('ticket');
+    first.pop();
+    expect(ids()).toEqual(['ticketing.create_ticket']);
+    registry.registerStep(deleteTicket);
+    expect(ids().sort()).toEqual(['ticketing.create_ticket', 'ticketing.delete_ticket']);
+    expect(registry.search('ticket', 1)).toHaveLength(1);
   });
 
   it('suggests close ids for an unknown step', () => {

@@ -15,6 +15,10 @@ describe('the Host and Origin guard', () => {
     expect(loopback.check({ host: '[::1]:4020' })).toEqual({ origin: undefined });
     expect(loopback.check({ host: 'evil.example:4020' })).toEqual({ refused: 'host' });
     expect(loopback.check({})).toEqual({ refused: 'host' });
+    // The same Host again, after another: each is judged as the first time.
+    expect(loopback.check({ host: '127.0.0.1:4020' })).toEqual({ origin: undefined });
+    expect(loopback.check({ host: 'evil.example:4020' })).toEqual({ refused: 'host' });
+    expect(loopback.check({ host: 'evil.example:4020' })).toEqual({ refused: 'host' });
   });
 
   it('passes a request without Origin, and a listed Origin; refuses any other', () => {
