@@ -74,6 +74,7 @@ const sizes = values.smoke
       coldRuns: 1,
       coldInstructionRuns: 0,
       importRuns: 1,
+      importInstructionRuns: 0,
       paging: { tickets: 250, repeats: 2 },
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
@@ -103,6 +104,8 @@ const sizes = values.smoke
       coldInstructionRuns: 3,
       // Thirteen fresh processes a round, about two seconds: 15 rounds.
       importRuns: 15,
+      // Thirteen counted imports a run under callgrind, two at a time: the median of 3, as the cold starts.
+      importInstructionRuns: 3,
       paging: { tickets: 20_000, repeats: 5 },
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
@@ -199,7 +202,10 @@ if (wanted('ui')) {
 }
 
 // Before the sandbox starts: its processes would share the cores with the fresh imports.
-if (wanted('import')) importRows(row, await measureImportCost(build, { runs: sizes.importRuns }));
+if (wanted('import')) {
+  const runs = { runs: sizes.importRuns, instructionRuns: sizes.importInstructionRuns };
+  importRows(row, await measureImportCost(build, runs));
+}
 
 const main = await startSandboxProcess(build, {
   ticketing: { requestsPerMinute: 1_000_000_000 },

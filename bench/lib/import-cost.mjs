@@ -4,11 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleLibrary, importsAtLoad } from '../../scripts/bundle-library.mjs';
 import { median } from './cpu-sides.mjs';
+import { countAll, instructionCounter, millions } from './instruction-count.mjs';
 
 const repository = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 
 /** The goal of issue 37: an entry costs at most this much more than importing its own dependencies alone. */
 export const IMPORT_GOAL = 1.3;
+/** A counted import runs for seconds under callgrind, two at a time; one ten times that long is stuck. */
+const COUNTED_RUN_TIMEOUT_MS = 180_000;
 
 /**
  * The package as a consumer resolves it: a folder with the package.json (its
@@ -74,8 +77,13 @@ function timed([flags, code], cwd) {
  * files), and a bare `node -e ""` for reference. Every case runs `runs`
  * times, interleaved round by round so a burst of load on the shared machine
  * hits them alike; each figure is the median.
+ *
+ * With `instructionRuns`, each case's instructions too, the median of that
+ * many counted runs (lib/instruction-count.mjs): what the load of a shared
+ * machine barely moves. `instructions` names the counter, or why nothing
+ * was counted.
  */
-export async function measureImportCost(build, { runs }) {
+export async function measureImportCost(build, { runs, instructionRuns = 0 }) {
   const root = await packageRoot(build);
   const entries = [];
   for (const entry of publicEntries(root)) {
@@ -94,12 +102,15 @@ export async function measureImportCost(build, { runs }) {
   for (let run = 0; run < runs; run += 1) {
     for (const [index, args] of cases.entries()) samples[index].push(timed(args, root));
   }
-  const medians = samples.map((times) => ({
+  const instructions = instructionRuns > 0 ? await countInstructions(cases, root, instructionRuns) : {};
+  const medians = samples.map((times, index) => ({
     ms: median(times.map((time) => time.ms)),
     cpuMs: median(times.map((time) => time.cpuMs)),
+    instructions: instructions.perCase?.[index],
   }));
   return {
     runs,
+    instructions: { counter: instructions.counter, runs: instructionRuns, reason: instructions.reason },
     bare: medians[0],
     entries: entries.map((entry, index) => ({
       specifier: entry.specifier,
@@ -109,6 +120,25 @@ export async function measureImportCost(build, { runs }) {
     })),
   };
 }
+
+/** Each case's median instructions over `runs` counted runs, or `{ reason }` where nothing counts. */
+async function countInstructions(cases, cwd, runs) {
+  const counter = await instructionCounter();
+  if (!counter.count) return { reason: counter.reason };
+  const jobs = [];
+  for (let run = 0; run < runs; run += 1) {
+    for (const [flags, code] of cases) {
+      jobs.push(() => counter.count([...flags, '-e', code], { cwd, timeoutMs: COUNTED_RUN_TIMEOUT_MS }));
+    }
+  }
+  const counts = await countAll(jobs);
+  const perCase = cases.map((_, index) => median(counts.filter((_, job) => job % cases.length === index)));
+  return { counter: counter.name, perCase };
+}
+
+/** A row under an entry's: another measure of the same two processes, without a goal. */
+const measureRow = (row, measure, ours, baseline, format) =>
+  row(`  ... ${measure}`, format(ours), format(baseline), `${(ours / baseline).toFixed(2)}x`, '');
 
 /** The import rows: each entry against its dependencies alone, wall and CPU time, with the goal, and bare node. */
 export function importRows(row, measured) {
@@ -132,12 +162,13 @@ export function importRows(row, measured) {
       `<= ${IMPORT_GOAL}x`,
       ratio <= IMPORT_GOAL,
     );
-    row(
-      '  ... CPU',
-      ms(entry.ours.cpuMs),
-      ms(entry.baseline.cpuMs),
-      `${(entry.ours.cpuMs / entry.baseline.cpuMs).toFixed(2)}x`,
-      '',
-    );
+    measureRow(row, 'CPU', entry.ours.cpuMs, entry.baseline.cpuMs, ms);
+    if (entry.ours.instructions)
+      measureRow(row, 'instructions', entry.ours.instructions, entry.baseline.instructions, millions);
   }
+  const counted = measured.instructions;
+  const how = counted.counter
+    ? `${counted.counter}, median of ${counted.runs}; bare node -e "" ${millions(measured.bare.instructions)}`
+    : `not counted (${counted.reason ?? '--smoke'})`;
+  row(`import, instructions: ${how}`, '', '', '', '');
 }
