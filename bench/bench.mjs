@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework]
+ *                        [--only per-call|stores|tenants|mcp|cold|import|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -33,6 +33,7 @@ import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { fairShareRows } from './lib/fair-share-rows.mjs';
 import { measureFrameworks } from './lib/framework-load.mjs';
 import { frameworkRows } from './lib/framework-rows.mjs';
+import { importRows, measureImportCost } from './lib/import-cost.mjs';
 import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { measureMcp } from './lib/mcp-figures.mjs';
@@ -72,6 +73,8 @@ const sizes = values.smoke
       perCallInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
+      importRuns: 1,
+      importInstructionRuns: 0,
       paging: { tickets: 250, repeats: 2 },
       bulk: { contacts: 300, speed: 60, perMinute: 2 },
       concurrency: { callers: 10, calls: 30 },
@@ -99,6 +102,10 @@ const sizes = values.smoke
       coldRuns: 15,
       // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
       coldInstructionRuns: 3,
+      // Thirteen fresh processes a round, about two seconds: 15 rounds.
+      importRuns: 15,
+      // Thirteen counted imports a run under callgrind, two at a time: the median of 3, as the cold starts.
+      importInstructionRuns: 3,
       paging: { tickets: 20_000, repeats: 5 },
       bulk: { contacts: 10_000, speed: 20, perMinute: 60 },
       concurrency: { callers: 500, calls: 10_000 },
@@ -192,6 +199,12 @@ if (wanted('ui')) {
       '',
     );
   }
+}
+
+// Before the sandbox starts: its processes would share the cores with the fresh imports.
+if (wanted('import')) {
+  const runs = { runs: sizes.importRuns, instructionRuns: sizes.importInstructionRuns };
+  importRows(row, await measureImportCost(build, runs));
 }
 
 const main = await startSandboxProcess(build, {

@@ -20,15 +20,17 @@ import { build } from 'esbuild';
 
 const repository = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-/** Each entry of the exports map that is code: its bundle's name and the compiled module it starts from. */
-export function libraryEntries(manifest, root = repository) {
+/**
+ * Each entry of the exports map that is code: its bundle's name and the
+ * compiled module it starts from, under `compiled` (the package's dist/).
+ */
+export function libraryEntries(manifest, root = repository, compiled = path.join(root, 'dist')) {
   const entries = {};
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target !== 'object' || !target.default?.startsWith('./dist/lib/')) continue;
     const name = path.basename(target.default, '.js');
     entries[name] = path.join(
-      root,
-      'dist',
+      compiled,
       target.types.slice('./dist/types/'.length).replace(/\.d\.ts$/, '.js'),
     );
     if (subpath === '.' && name !== 'index')
@@ -37,13 +39,16 @@ export function libraryEntries(manifest, root = repository) {
   return entries;
 }
 
-/** Bundles the package at `root` (its compiled dist/ and its package.json) into `root`/dist/lib/. */
-export async function bundleLibrary({ root = repository } = {}) {
+/**
+ * Bundles the package at `root` (its package.json, and its modules as tsc
+ * compiled them under `compiled`, its dist/ by default) into `root`/dist/lib/.
+ */
+export async function bundleLibrary({ root = repository, compiled = path.join(root, 'dist') } = {}) {
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const outdir = path.join(root, 'dist/lib');
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: libraryEntries(manifest, root),
+    entryPoints: libraryEntries(manifest, root, compiled),
     outdir,
     bundle: true,
     splitting: true,
@@ -61,6 +66,42 @@ export async function bundleLibrary({ root = repository } = {}) {
   });
   if (result.warnings.length)
     throw new Error(`bundling the library gave ${result.warnings.length} warning(s)`);
+}
+
+/**
+ * The packages and Node built-ins a bundle of dist/lib/ imports at load: its
+ * static imports and those of the chunks it statically imports, read from
+ * esbuild's metafile of the bundle with every package left outside. Dynamic
+ * `import()`s are what a call loads when it needs it, so they are not
+ * followed. What the bench measures an entry's import against
+ * (bench/lib/import-cost.mjs), and what a test holds its load to.
+ */
+export async function importsAtLoad(bundle) {
+  const absWorkingDir = path.dirname(path.resolve(bundle));
+  const { metafile } = await build({
+    entryPoints: [path.resolve(bundle)],
+    absWorkingDir,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const found = new Set();
+  const seen = new Set();
+  const visit = (input) => {
+    if (seen.has(input)) return;
+    seen.add(input);
+    for (const imported of metafile.inputs[input]?.imports ?? []) {
+      if (imported.kind !== 'import-statement') continue;
+      if (imported.external) found.add(imported.path);
+      else visit(imported.path);
+    }
+  };
+  visit(path.basename(bundle));
+  return [...found].sort();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await bundleLibrary();

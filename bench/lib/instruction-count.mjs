@@ -34,11 +34,11 @@ const OUTPUT_LIMIT = 1 << 20;
 export const SEEDED_NODE_FLAGS = ['--hash-seed=1', '--random-seed=1'];
 
 /** Runs `command args` with a deadline; resolves what `read` makes of the scratch directory the tool reported in. */
-function runCounted(label, command, args, { env, timeoutMs }, read) {
+function runCounted(label, command, args, { env, cwd, timeoutMs }, read) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-instructions-'));
   const finish = () => rmSync(scratch, { recursive: true, force: true });
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args(scratch), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args(scratch), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = { stdout: '', stderr: '' };
     for (const stream of ['stdout', 'stderr']) {
       child[stream].setEncoding('utf8');
@@ -121,7 +121,7 @@ const COUNTERS = {
   perf: {
     name: 'perf stat',
     tool: 'perf',
-    count: (args, { env = process.env, timeoutMs }) =>
+    count: (args, { env = process.env, cwd, timeoutMs }) =>
       runCounted(
         label('perf stat', args),
         'perf',
@@ -132,14 +132,14 @@ const COUNTERS = {
           process.execPath,
           ...args,
         ],
-        { env, timeoutMs },
+        { env, cwd, timeoutMs },
         (scratch) => parsePerfInstructions(readFileSync(path.join(scratch, 'perf.csv'), 'utf8')),
       ),
   },
   callgrind: {
     name: 'callgrind',
     tool: 'valgrind',
-    count: (args, { env = process.env, timeoutMs }) =>
+    count: (args, { env = process.env, cwd, timeoutMs }) =>
       runCounted(
         label('callgrind', args),
         'valgrind',
@@ -150,7 +150,7 @@ const COUNTERS = {
           process.execPath,
           ...args,
         ],
-        { env, timeoutMs },
+        { env, cwd, timeoutMs },
         (scratch) => parseCallgrindCollected(readFileSync(path.join(scratch, 'callgrind.log'), 'utf8')),
       ),
     /**
@@ -181,7 +181,7 @@ let detected;
 /**
  * The first counter that counts `node --version` here (perf, then
  * callgrind), detected once per process: `{ name, count(args, { env,
- * timeoutMs }) }`, where `count` resolves the instructions of `node ...args`,
+ * cwd, timeoutMs }) }`, where `count` resolves the instructions of `node ...args`,
  * or `{ name: undefined, reason }` when neither counts.
  */
 export function instructionCounter() {

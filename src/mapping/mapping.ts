@@ -105,23 +105,29 @@ export function compileMapping(mapping: VariableMapping, field = 'variables'): M
 }
 
 /**
- * Member names, `[*]` and non-negative indices from the root
- * (`$.person.emails[0].address`): valid RFC 9535 by the grammar alone
- * (shorthand, wildcard and index selectors, §2.5.1 to §2.3.3, an index
- * without leading zeros and within I-JSON's range), so their check needs
- * no JSONPath engine. test/mapping/plainly-valid-path.test.ts compiles
- * samples of the form to hold it to that.
+ * Member names, `[*]`, non-negative indices and filters that compare a
+ * member of the current node with a text literal, from the root
+ * (`$.person.emails[0].address`, `$.results[?@.status == 'matched'].contact`):
+ * valid RFC 9535 by the grammar alone (shorthand, wildcard and index
+ * selectors, §2.5.1 to §2.3.3, an index without leading zeros and within
+ * I-JSON's range; a filter selector, §2.3.5, whose comparison has a relative
+ * singular query on one side and on the other a single-quoted literal of
+ * printable ASCII without a quote or backslash, so it needs no escape), so
+ * their check needs no JSONPath engine, and defining a step whose defaults
+ * filter loads none either. test/mapping/plainly-valid-path.test.ts
+ * compiles samples of the form to hold it to that.
  */
-export const PLAINLY_VALID_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[(?:0|[1-9][0-9]{0,14})\])*$/;
+export const PLAINLY_VALID_PATH =
+  /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[(?:0|[1-9][0-9]{0,14})\]|\[\?@(?:\.[A-Za-z_][A-Za-z0-9_]*)+ ?[!=]= ?'[ -&(-[\]-~]*'\])*$/;
 
 /**
  * What is wrong with a mapping written into a definition (a step's or a
  * trigger's default variables), in a sentence, or undefined: checked by the
  * compiler invocations use, so a bad path fails where it is written rather
  * than on every call as the caller's bad input. An expression of the
- * plainly valid form (most defaults) is not compiled, so defining steps
- * whose defaults are all plain loads no JSONPath engine (json-p3.ts); one
- * with a filter (`$.results[?@.status == 'matched']`) loads it then.
+ * plainly valid form (every default of the catalogue) is not compiled, so
+ * defining steps whose defaults are all plain loads no JSONPath engine
+ * (json-p3.ts); one with any other expression loads it then.
  */
 export function definedMappingProblem(mapping: VariableMapping, field = 'variables'): string | undefined {
   const check = (expression: string) =>

@@ -1,4 +1,5 @@
-import { jwtVerify, type ProtectedHeaderParameters } from 'jose';
+import type { ProtectedHeaderParameters } from 'jose';
+import { loadJose } from './load-jose.js';
 import {
   MAX_TOKEN_TTL_MS,
   principalOf,
@@ -41,6 +42,7 @@ export async function jwtPrincipal(
   now: number,
 ): Promise<ScopedPrincipal | undefined> {
   if (!JWT_SHAPE.test(bearer)) return undefined;
+  const { jwtVerify } = await loadJose();
   const keyFor = (header: ProtectedHeaderParameters) => {
     const key = keys.byId(header.kid);
     if (!key) throw new UnknownKey();

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { InputError } from '../errors/input-error.js';
 import { checkRecord } from '../model/check-record.js';
 import { type Clock, systemClock } from '../model/clock.js';
 import { parseTenantId, type TenantId } from '../model/tenant-id.js';
 import { TOKEN_ALGORITHM } from './jwt-principal.js';
+import { loadJose } from './load-jose.js';
 import {
   audienceOf,
   MAX_TOKEN_TTL_MS,
@@ -65,6 +65,7 @@ export async function signToken(options: SignTokenOptions): Promise<SignedToken>
       readOnly: options.readOnly ?? false,
     },
   });
+  const { SignJWT } = await loadJose();
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT', kid: options.key.id })
     .sign(options.key.secretKey());

@@ -41,6 +41,10 @@ describe('bench/bench.mjs --smoke', () => {
         'src/builder/session-tokens.ts',
         'src/store/memory/memory-tenant-stores.ts',
         'src/store/memory/memory-dedupe-store.ts',
+        // Issue 37's import rows bundle every public entry, as the package ships them.
+        'src/kit/index.ts',
+        'src/agents/index.ts',
+        'src/mcp/index.ts',
       ],
       'toolsteps-bench-smoke',
     );
@@ -62,6 +66,13 @@ describe('bench/bench.mjs --smoke', () => {
       'cold search zendesk',
       'cold run get_ticket_info',
       "import 'toolsteps'",
+      // Issue 37: each public entry against its own dependencies alone.
+      "import('toolsteps'), wall",
+      "import('toolsteps/kit'), wall",
+      "import('toolsteps/steps'), wall",
+      "import('toolsteps/sandbox'), wall",
+      "import('toolsteps/agents'), wall",
+      "import('toolsteps/mcp'), wall",
       'paging 250 tickets x2: RSS growth',
       '10 concurrent callers, one connection (errors 0)',
       'bulk enrichment, 300 contacts, 2/min at 60x (3 requests)',
@@ -84,6 +95,7 @@ describe('bench/bench.mjs --smoke', () => {
     expect(lines.find((line) => line.startsWith('step form first render in Chromium'))).toMatch(
       /( measured$|not measured \()/,
     );
+    expect(lines.find((line) => line.startsWith('import: bare node -e ""'))).toMatch(/ ms \/ [\d.]+ ms$/);
     // No goal either (issue 35's choice of framework): Fastify, a dependency, is always measured.
     expect(lines.find((line) => line.startsWith('  ... fastify, POST /hooks/:id'))).toMatch(/ us, \d+\/s /);
   }, 480_000);
