@@ -82,6 +82,8 @@ describe.each(WIDTHS)('the reference page at %ipx', (width) => {
   });
 
   it('trigger setup, tested', async () => {
+    // A fresh page: the empty setup as a person first meets it, at this width too.
+    await session.page.reload();
     await tab('Triggers').click();
     const setup = session.page.locator('#trigger-setup');
     await shoot('trigger-empty', width);

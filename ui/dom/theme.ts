@@ -32,7 +32,7 @@ input, select, textarea { width: 100%; }
 textarea { min-height: 4em; }
 button { cursor: pointer; }
 button.primary { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); }
-button:disabled { cursor: not-allowed; opacity: .7; }
+button:disabled { cursor: not-allowed; opacity: .5; }
 :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .row { display: flex; gap: var(--_gap); align-items: end; flex-wrap: wrap; }
 .row > .grow { flex: 1 1 12em; }

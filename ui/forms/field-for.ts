@@ -1,6 +1,7 @@
 import { type FormField, plainField } from './form-field.js';
 import { multiSelectField } from './multi-select-field.js';
-import { type OptionsLoader, optionsField } from './options-field.js';
+import { optionsField } from './options-field.js';
+import type { OptionsLoader } from './options-pager.js';
 import type { FieldSpec } from './schema-fields.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { OptionItem } from '../client/api-types.js';
 import { h, render, uniqueId } from '../dom/dom.js';
 import { fieldFrame } from './form-field.js';
-import type { OptionsField, OptionsLoader } from './options-field.js';
-import { OptionsPager } from './options-pager.js';
+import type { OptionsField } from './options-field.js';
+import { type OptionsLoader, OptionsPager } from './options-pager.js';
 import type { FieldSpec } from './schema-fields.js';
 
 /**

@@ -1,11 +1,7 @@
-import type { OptionsResponse } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
 import { emptyChoice, type FieldFrame, type FormField, fieldFrame } from './form-field.js';
-import { OptionsPager } from './options-pager.js';
+import { type OptionsLoader, OptionsPager } from './options-pager.js';
 import type { FieldSpec } from './schema-fields.js';
-
-/** Fetches one page of a field's choices from the connected account. */
-export type OptionsLoader = (request: { query?: string; cursor?: string }) => Promise<OptionsResponse>;
 
 export interface OptionsField extends FormField {
   /** Loads the first page, keeping the choice (the form was drawn again for the same account). */

@@ -1,5 +1,7 @@
-import type { OptionItem } from '../client/api-types.js';
-import type { OptionsLoader } from './options-field.js';
+import type { OptionItem, OptionsResponse } from '../client/api-types.js';
+
+/** Fetches one page of a field's choices from the connected account. */
+export type OptionsLoader = (request: { query?: string; cursor?: string }) => Promise<OptionsResponse>;
 
 /**
  * The pages of a field's choices as the account answers them: the items so
