@@ -1,4 +1,5 @@
 import {
+  aboveFloor,
   compareIds,
   MIN_PREFIX,
   queryTerms,
@@ -94,7 +95,7 @@ export class SearchIndex<Item extends Searchable> {
       sums[index] = 0;
       matched[index] = 0;
     }
-    return top.best().map(({ index, score }) => ({ item: this.items[index] as Item, score }));
+    return aboveFloor(top.best().map(({ index, score }) => ({ item: this.items[index] as Item, score })));
   }
 
   /** Buffers one query fills and leaves zeroed: `rank` runs to its end before another can start. */

@@ -91,6 +91,20 @@ export function scoreStep(step: Searchable, integration: SearchableIntegration, 
   return combineTermScores(bests);
 }
 
+/**
+ * Hits below this share of the best hit's score are left out: with a step
+ * that the words name ("create ticket": Create Ticket, both words in its
+ * title), a step that only shares the provider's name or one word of a
+ * description is noise a person has to read past, not a result.
+ */
+export const RELEVANCE_FLOOR = 0.5;
+
+/** The hits (best first) that score at least RELEVANCE_FLOOR of the best one. */
+export function aboveFloor<Hit extends { score: number }>(hits: Hit[]): Hit[] {
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((hit) => hit.score >= best * RELEVANCE_FLOOR);
+}
+
 /** Characters of step and trigger ids, whose order localeCompare gives without its collator. */
 const ID_CHARACTERS = /^[a-z0-9_.]*$/;
 
@@ -110,7 +124,8 @@ export function compareIds(a: string, b: string): number {
 }
 
 /**
- * The items that match the query, best first (ties by id), at most `limit`:
+ * The items that match the query well enough (see RELEVANCE_FLOOR), best
+ * first (ties by id), at most `limit`:
  * the one ranking behind the registry's step and trigger search and the
  * CLI's search over the manifest.
  */
@@ -126,5 +141,5 @@ export function rankItems<Item extends Searchable>(
     if (score > 0) hits.push({ item, score });
   }
   hits.sort((a, b) => b.score - a.score || compareIds(a.item.id, b.item.id));
-  return hits.slice(0, limit);
+  return aboveFloor(hits.slice(0, limit));
 }

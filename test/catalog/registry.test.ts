@@ -42,6 +42,25 @@ describe('registry', () => {
     expect(registry.search('ticket', 1)).toHaveLength(1);
   });
 
+  it('leaves out steps that share only the provider or a description word with the words a step names', () => {
+    const ids = createRegistry()
+      .search('create ticket')
+      .map((hit) => hit.step.id);
+    expect(ids[0]).toBe('ticketing.create_ticket');
+    // Other integrations' Create steps and the ticketing steps that only say "ticket" are not results.
+    for (const unrelated of [
+      'deployments.create_deployment',
+      'governance.create_project',
+      'ticketing.get_organization',
+      'ticketing.list_users',
+      'ticketing.add_comment',
+    ]) {
+      expect(ids).not.toContain(unrelated);
+    }
+    // A query no step names keeps its broad answer: every ticketing step for the provider's name.
+    expect(createRegistry().search('zendesk').length).toBe(createRegistry().listSteps('ticketing').length);
+  });
+
   it('suggests close ids for an unknown step', () => {
     expect(() => createRegistry().requireStep('ticketing.create_tickets')).toThrowError(
       /Did you mean: ticketing.create_ticket/,

@@ -1,6 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_TICKETING_ACCOUNT } from '../../cli/sandbox-connect-settings.js';
+import { allowIfAsked, returnFromSignIn, submitConnectForm } from './support/builder-page.js';
 import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
 
@@ -32,21 +33,6 @@ afterAll(async () => {
 
 const tab = (name: string) => page.getByRole('tab', { name, exact: true });
 const section = (name: string | RegExp) => page.getByRole('region', { name });
-
-/** Signs in on the sandbox's allow screen when it shows one (the sandbox user always says yes). */
-async function allowIfAsked(target: Page): Promise<void> {
-  const allow = target.getByRole('button', { name: /^(allow|authorize|approve)/i });
-  if (await allow.count()) await allow.first().click();
-}
-
-/** Fills the connect form's fields the integration asks for, then submits it, when it shows one. */
-async function submitConnectForm(scope: Locator, submit: string): Promise<void> {
-  const form = scope.getByRole('group');
-  if (!(await form.count())) return;
-  const subdomain = form.getByLabel('Subdomain');
-  if (await subdomain.count()) await subdomain.fill('acme');
-  await form.getByRole('button', { name: submit }).click();
-}
 
 /** The accessible name of the focused control, through shadow roots: its aria-label, its label, or its text. */
 function focusedName(): Promise<string> {
@@ -131,12 +117,7 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await ticketing.getByRole('button', { name: 'Connect new account' }).click();
     await submitConnectForm(ticketing, 'Continue to sign in');
     // The page leaves for the provider's sign-in and allow screen, and the API's callback brings it back.
-    const back = (url: URL) => url.origin === builder.origin && url.searchParams.has('toolsteps_connect');
-    await page.waitForURL((url) => back(url) || url.origin === builder.sandbox.url);
-    if (!back(new URL(page.url()))) {
-      await allowIfAsked(page);
-      await page.waitForURL(back);
-    }
+    await returnFromSignIn(page, builder);
     expect(visited.some((url) => url.startsWith(`${builder.sandbox.url}/`))).toBe(true);
     const again = section(/^Ticketing/);
     await expect.poll(() => again.getByRole('status').first().textContent()).toMatch(/^Connected /);
@@ -179,6 +160,8 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     const form = page.locator('#step-form');
     await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
     await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
+    // Optional fields are folded under "More options".
+    await form.getByText(/^More options/).click();
     await form.getByLabel('Priority', { exact: true }).selectOption('high');
     await chooseAssignee();
     const mapper = page.locator('#step-variables');
@@ -217,6 +200,8 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await page.keyboard.type('Typed, not clicked');
     await pressTabUntil('Description');
     await page.keyboard.type('Every step from the keyboard.');
+    await pressTabUntil(/^More options/);
+    await page.keyboard.press('Enter');
     await pressTabUntil('Assignee');
     if (await assigneeHasOptions()) {
       const assignee = page.locator('#step-form').getByLabel('Assignee', { exact: true });
@@ -273,6 +258,7 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     const form = page.locator('#step-form');
     // The ticket is a dropdown of the account's recent tickets (options, issue 24).
     await form.getByLabel('Ticket id', { exact: true }).selectOption(createdTicketId);
+    await form.getByText(/^More options/).click();
     await form.getByLabel('Status', { exact: true }).selectOption('solved');
     await form.getByLabel(/really write/).check();
     await form.getByRole('button', { name: 'Test step' }).click();

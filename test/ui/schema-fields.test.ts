@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkField } from '../../ui/forms/field-value.js';
+import { emptyChoice } from '../../ui/forms/form-field.js';
 import { fieldsOf, sampleOf } from '../../ui/forms/schema-fields.js';
 import { jsonPathOf, variableNameFor } from '../../ui/views/json-path.js';
 
@@ -79,6 +80,47 @@ describe('the step form reads the input schema', () => {
     expect(checkField(seats, '1.5')).toEqual({ problem: 'Must be a whole number.' });
     expect(checkField(custom[2]!, '26/11/2026')).toEqual({ problem: 'Must be a date (YYYY-MM-DD).' });
     expect(checkField(custom[4]!, ['au'])).toEqual({ value: ['au'] });
+  });
+});
+
+describe('lists, untouched checkboxes, defaults and the provider’s words', () => {
+  const fields = fieldsOf(step('ticketing.create_ticket').input);
+  const field = (name: string) => fields.find((entry) => entry.name === name)!;
+
+  it('sends a list as a list, each item as its schema takes it', () => {
+    expect(checkField(field('tags'), ['vip', 'printer'])).toEqual({ value: ['vip', 'printer'] });
+    expect(checkField(field('followers'), ['7', '9'])).toEqual({ value: [7, 9] });
+    expect(checkField(field('followers'), ['7', '{{requester}}'])).toEqual({ value: [7, '{{requester}}'] });
+    expect(checkField(field('followers'), ['sam'])?.problem).toMatch(/sam/);
+    expect(checkField(field('followers'), [])).toBeUndefined();
+  });
+
+  it('leaves out a checkbox nobody touched; sends one that was', () => {
+    const [vip] = fieldsOf({ type: 'object', properties: { vip: { type: 'boolean' } } });
+    expect(checkField(vip!, '')).toBeUndefined();
+    expect(checkField(vip!, false)).toEqual({ value: false });
+    expect(checkField(vip!, true)).toEqual({ value: true });
+  });
+
+  it('labels choices in the provider’s case and names the default a dropdown leaves in place', () => {
+    const manifestTriggers = (
+      JSON.parse(readFileSync('manifest.json', 'utf8')) as { triggers: { id: string; setup: object }[] }
+    ).triggers;
+    const setup = manifestTriggers.find((trigger) => trigger.id === 'ticketing.ticket_status_changed')!.setup;
+    const [statuses, delivery] = fieldsOf(setup as Record<string, unknown>);
+    expect(statuses!.kind).toBe('multi');
+    expect(statuses!.choices.map((value) => statuses!.labelOf(value))).toEqual([
+      'NEW',
+      'OPEN',
+      'PENDING',
+      'HOLD',
+      'SOLVED',
+      'CLOSED',
+    ]);
+    expect(checkField(statuses!, ['solved'])).toEqual({ value: ['solved'] });
+    expect(delivery!.defaultValue).toBe('event_webhook');
+    expect(emptyChoice(delivery!)).toBe('Default (Every change)');
+    expect(emptyChoice(field('priority'))).toBe('Not set');
   });
 });
 

@@ -8,23 +8,36 @@ import type {
 } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
 import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { fieldFor } from '../forms/field-for.js';
 import { checkField } from '../forms/field-value.js';
-import { type FormField, plainField } from '../forms/form-field.js';
+import type { FormField } from '../forms/form-field.js';
 import { collectInput } from '../forms/form-input.js';
 import { keptOnRedraw } from '../forms/kept-values.js';
-import { type OptionsField, optionsField } from '../forms/options-field.js';
-import { fieldsOf } from '../forms/schema-fields.js';
+import type { OptionsField } from '../forms/options-field.js';
+import { type FieldSpec, fieldsOf } from '../forms/schema-fields.js';
 import { showServerProblems } from '../forms/server-problems.js';
-import { withVariablePicker } from '../forms/variable-insert.js';
+import { VariableInsert } from '../forms/variable-insert.js';
 import { confirmationBox, writeConfirmation } from '../forms/write-confirmation.js';
+import { integrationIcon } from '../views/integration-icons.js';
 import { showTestResult } from '../views/test-result-view.js';
+
+/**
+ * A raw list of custom fields (a JSON box) whose fields the account's own
+ * typed fields already offer: left out, so a person meets each field once.
+ */
+function typedElsewhere(spec: FieldSpec, description: StepDescription): boolean {
+  return spec.kind === 'json' && /custom/.test(spec.name) && description.accountFields.length > 0;
+}
 
 /**
  * `<toolsteps-step-form step="ticketing.create_ticket" connection="...">`:
  * the step's input form, generated from its JSON Schema as the chosen
- * account has it (custom fields typed), with dropdowns of the account's
- * choices, workflow variables to insert, inline messages from the same
- * schema, and "Test step" with its "Test result".
+ * account has it (custom fields typed), required fields first and the
+ * optional ones folded under "More options", dropdowns and multi-selects of
+ * the account's choices, one "Insert variable" control for the field last
+ * focused, inline messages from the same schema, and "Test step" (in a
+ * footer that stays in view) with its "Test result". Fields left empty or
+ * untouched are not sent.
  *
  * Properties: `variables` (workflow variable name to sample value: offered
  * for insertion, and filled in on a test), `mapping` (variable name to
@@ -32,7 +45,8 @@ import { showTestResult } from '../views/test-result-view.js';
  * While it loads a step's form it carries `aria-busy="true"`.
  * Events: `toolsteps-change` ({ step, input, valid }), `toolsteps-loaded`
  * ({ step: StepDescription }), `toolsteps-test-result` ({ ok, result?, error? }).
- * Parts: `field`, `label`, `control`, `hint`, `problem`, `test`, `result`.
+ * Parts: `field`, `label`, `control`, `hint`, `problem`, `more-options`, `chips`, `choices`,
+ * `insert-variable`, `actions`, `test`, `result`.
  */
 export class ToolstepsStepForm extends ToolstepsElement {
   static readonly tag = 'toolsteps-step-form';
@@ -43,6 +57,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
   #title!: HTMLElement;
   #result!: HTMLElement;
   #confirm!: HTMLElement;
+  #testButton!: HTMLButtonElement;
+  readonly #insert = new VariableInsert();
   #variables: Record<string, unknown> = {};
   #loading = new AbortController();
   /** The account the form was last drawn for. */
@@ -87,6 +103,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
       tabIndex: -1,
     });
     this.#confirm = h('div');
+    this.#testButton = h('button', { type: 'submit', className: 'primary', part: 'test' }, 'Test step');
     render(this.body, this.#title, this.#form, this.#result);
   }
 
@@ -99,6 +116,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
     const kept = this.#keptValues(step);
     // Busy until the form for this step and account is shown: assistive technology, and tests, wait for it.
     this.setAttribute('aria-busy', 'true');
+    this.say('Loading the form…');
     void this.attempt(async () => {
       const connection = this.getAttribute('connection') || undefined;
       const description = await this.requireClient().get<StepDescription>(
@@ -123,25 +141,52 @@ export class ToolstepsStepForm extends ToolstepsElement {
 
   #render(kept: Record<string, unknown>): void {
     const description = this.#description!;
-    this.#title.textContent = description.title;
+    render(this.#title, integrationIcon(description.integration), description.title);
     const connection = this.getAttribute('connection') ?? '';
     this.#drawnFor = connection;
-    this.#fields = fieldsOf(description.input).map((spec) =>
-      spec.options && (connection || spec.options.fixed)
-        ? optionsField(
-            spec,
-            (request) => this.#loadOptions(spec.name, request),
-            (error) => this.fail(error),
-          )
-        : plainField(spec),
-    );
+    // An account's own field is labelled with the account's title for it ("VIP customer"), not its property name.
+    const accountTitles = new Map(description.accountFields.map((field) => [field.name, field.title]));
+    this.#fields = fieldsOf(description.input)
+      .filter((spec) => !typedElsewhere(spec, description))
+      // Its hint would only repeat the title and the field's kind.
+      .map((spec) =>
+        accountTitles.has(spec.name)
+          ? { ...spec, title: accountTitles.get(spec.name)!, description: undefined }
+          : spec,
+      )
+      .map((spec) =>
+        fieldFor(
+          spec,
+          spec.options && (connection || spec.options.fixed)
+            ? (request) => this.#loadOptions(spec.name, request)
+            : undefined,
+          (error) => this.fail(error),
+        ),
+      );
     for (const field of this.#fields) field.write(kept[field.spec.name]);
     this.#confirm = writeConfirmation(description.access);
+    this.#insert.show(this.#fields, Object.keys(this.#variables));
+    const required = this.#fields.filter((field) => field.spec.required);
+    const optional = this.#fields.filter((field) => !field.spec.required);
+    // Optional fields stay folded unless one already holds a value (kept from the last drawing).
+    const filled = optional.some((field) => kept[field.spec.name] !== undefined);
     render(
       this.#form,
-      this.#fields.map((field) => withVariablePicker(field, Object.keys(this.#variables))),
-      this.#confirm,
-      h('button', { type: 'submit', className: 'primary', part: 'test' }, 'Test step'),
+      required.map((field) => field.element),
+      optional.length
+        ? h(
+            'details',
+            { part: 'more-options', className: 'more', open: filled },
+            h('summary', null, `More options (${optional.length})`),
+            optional.map((field) => field.element),
+          )
+        : null,
+      h(
+        'div',
+        { className: 'actions', part: 'actions' },
+        this.#confirm,
+        h('div', { className: 'row' }, this.#insert.element, this.#testButton),
+      ),
     );
     for (const field of this.#fields) {
       field.element.addEventListener('change', () => this.#onFieldChange(field));
@@ -212,6 +257,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
       confirmWrite,
     };
     this.say('Testing…');
+    this.#testButton.disabled = true;
+    this.#testButton.textContent = 'Testing…';
     try {
       const result = await this.requireClient().post<TestRunResponse>(
         pathOf('testStep', { stepId: description.id }),
@@ -233,6 +280,9 @@ export class ToolstepsStepForm extends ToolstepsElement {
             : { code: 'error', message: (error as Error).message },
       });
       return undefined;
+    } finally {
+      this.#testButton.disabled = false;
+      this.#testButton.textContent = 'Test step';
     }
   }
 
@@ -240,12 +290,18 @@ export class ToolstepsStepForm extends ToolstepsElement {
     return `
       h3 { margin: 0 0 var(--_gap); font-size: 1.1em; }
       .required { color: var(--_danger); }
-      .confirm label.inline { display: inline; font-weight: 400; }
-      .confirm input { width: auto; }
-      .insert-variable { width: auto; margin-top: 4px; font-size: .9em; }
+      h3 { display: flex; align-items: center; gap: var(--_gap); }
       .options-tools { margin-top: 4px; }
       .result:empty { display: none; }
       .result { margin-top: var(--_gap); }
+      details.more { margin: 0 0 var(--_gap); border-top: 1px solid var(--_border); padding-top: var(--_gap); }
+      details.more > summary { cursor: pointer; font-weight: 600; margin-bottom: var(--_gap); }
+      .actions { position: sticky; bottom: 0; z-index: 1; background: var(--_surface);
+        border-top: 1px solid var(--_border); padding: var(--_gap) 0; margin-top: var(--_gap); }
+      .actions .confirm { margin-bottom: var(--_gap); }
+      .actions .row { align-items: center; justify-content: space-between; }
+      .variable-insert { display: flex; gap: var(--_gap); align-items: center; flex-wrap: wrap; }
+      .insert-variable { width: auto; }
     `;
   }
 }

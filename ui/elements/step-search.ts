@@ -2,19 +2,22 @@ import { pathOf } from '../client/api-routes.js';
 import type { SearchResponse, StepHit } from '../client/api-types.js';
 import { h, render, uniqueId } from '../dom/dom.js';
 import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { integrationIcon } from '../views/integration-icons.js';
 
 const ACCESS_WORDS = { read: 'reads', write: 'writes', destructive: 'destructive' } as const;
 
 /**
  * `<toolsteps-step-search>`: the tool-step search bar. Typing searches
  * (ranked as `toolsteps search`); each result shows its integration, title,
- * access and cost; choosing one fires `toolsteps-select` with the hit.
+ * access and cost; choosing one fires `toolsteps-select` with the hit and
+ * closes the results (typing, or ArrowDown, opens them again), so the form
+ * below comes into view. "Searching…" shows while the API answers.
  * Keyboard: type, ArrowDown into the results, ArrowUp/ArrowDown between
  * them, Enter or Space to choose, Escape back to the box.
  *
  * Attributes: `query` (the starting search), `limit` (default 20).
  * Events: `toolsteps-select` ({ step: StepHit }), `toolsteps-change` ({ query, hits }).
- * Parts: `input`, `results`, `result`, `title`, `integration`, `access`, `cost`.
+ * Parts: `input`, `results`, `result`, `icon`, `title`, `integration`, `access`, `cost`.
  */
 export class ToolstepsStepSearch extends ToolstepsElement {
   static readonly tag = 'toolsteps-step-search';
@@ -70,6 +73,7 @@ export class ToolstepsStepSearch extends ToolstepsElement {
       void this.search(this.#input.value);
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
+      this.#results.hidden = !this.#hits.length;
       this.#focusResult(0);
     }
   }
@@ -80,6 +84,7 @@ export class ToolstepsStepSearch extends ToolstepsElement {
     const controller = new AbortController();
     this.#inflight = controller;
     const limit = this.getAttribute('limit') ?? '20';
+    if (query.trim()) this.#searching(query);
     const answer = await this.attempt(() =>
       this.requireClient().get<SearchResponse>(
         pathOf('searchSteps'),
@@ -87,11 +92,25 @@ export class ToolstepsStepSearch extends ToolstepsElement {
         controller.signal,
       ),
     );
-    if (!answer || controller.signal.aborted) return this.#hits;
+    this.#results.removeAttribute('aria-busy');
+    if (!answer || controller.signal.aborted) {
+      if (!controller.signal.aborted) this.#results.hidden = true;
+      return this.#hits;
+    }
     this.#hits = answer.hits;
     this.#show(query);
     this.emit('toolsteps-change', { query, hits: this.#hits });
     return this.#hits;
+  }
+
+  /** While the API answers: the list says so (the old hits stay until the new ones come). */
+  #searching(query: string): void {
+    this.say(`Searching for “${query.trim()}”…`);
+    this.#results.setAttribute('aria-busy', 'true');
+    if (!this.#hits.length || this.#results.hidden) {
+      render(this.#results, h('li', { className: 'hint loading' }, 'Searching…'));
+      this.#results.hidden = false;
+    }
   }
 
   #show(query: string): void {
@@ -120,6 +139,7 @@ export class ToolstepsStepSearch extends ToolstepsElement {
       },
       h('span', { part: 'title' }, hit.title),
     );
+    const icon = integrationIcon(hit.integration);
     const details = h(
       'span',
       { id: detailsId, className: 'hint details' },
@@ -129,7 +149,7 @@ export class ToolstepsStepSearch extends ToolstepsElement {
       ' · ',
       h('span', { part: 'cost' }, hit.cost ? `paid: ${hit.cost}` : 'free'),
     );
-    return h('li', { 'data-step': hit.id }, button, ' ', details);
+    return h('li', { 'data-step': hit.id, className: 'hit' }, icon, h('span', null, button, ' ', details));
   }
 
   #onResultKey(event: KeyboardEvent, index: number): void {
@@ -150,6 +170,9 @@ export class ToolstepsStepSearch extends ToolstepsElement {
       row.toggleAttribute('aria-current', row.getAttribute('data-step') === hit.id);
     }
     this.say(`${hit.title} chosen.`);
+    // The list closes: the chosen step's form, below it, is what the person works on next.
+    this.#results.hidden = true;
+    this.#input.focus();
     this.emit('toolsteps-select', { step: hit });
   }
 
@@ -159,6 +182,8 @@ export class ToolstepsStepSearch extends ToolstepsElement {
       button.result { border: 0; background: none; padding: 2px 0; font-weight: 600; text-align: left; }
       button.result:hover { text-decoration: underline; }
       li[aria-current] { outline: 2px solid var(--_accent); }
+      li.hit { display: flex; gap: var(--_gap); align-items: center; }
+      .icon { flex: none; }
     `;
   }
 }

@@ -20,7 +20,9 @@ import { ToolstepsVariableMapper } from './variable-mapper.js';
  * agent. Choose the provider and the event, the account, map the event's
  * data to the agent's input variables (`inputs`), send a test event through
  * the real intake (or wait for a real one), then activate. Events that
- * arrive for the tenant's subscriptions are listed as they come.
+ * arrive for the tenant's subscriptions are listed as they come. "Send test
+ * event" and "Activate" are enabled once a provider, an event and an account
+ * are chosen; a message about a choice made since is cleared.
  *
  * Events: `toolsteps-change` ({ trigger, connection, mapping }),
  * `toolsteps-test-result` ({ ok, result?, error? }), `toolsteps-activated`
@@ -37,6 +39,9 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   #result!: HTMLElement;
   #feed!: TriggerEventFeed;
   #activate!: HTMLButtonElement;
+  #sendTest!: HTMLButtonElement;
+  /** The subscription of what is chosen is active: Activate has nothing to do until the choice changes and is tested. */
+  #active = false;
   #triggers: TriggerView[] = [];
   #draft = new SubscriptionDraft();
 
@@ -47,8 +52,16 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   protected override setup(): void {
     const providerId = uniqueId('provider');
     const eventId = uniqueId('event');
-    this.#provider = h('select', { id: providerId, part: 'provider', onchange: () => this.#showEvents() });
-    this.#event = h('select', { id: eventId, part: 'event', onchange: () => this.#showTrigger() });
+    this.#provider = h(
+      'select',
+      { id: providerId, part: 'provider', disabled: true, onchange: () => this.#showEvents() },
+      h('option', { value: '' }, 'Loading providers…'),
+    );
+    this.#event = h(
+      'select',
+      { id: eventId, part: 'event', disabled: true, onchange: () => this.#showTrigger() },
+      h('option', { value: '' }, 'Choose a provider first'),
+    );
     this.#picker = new ToolstepsConnectionPicker();
     // The inner picker's own events stay inside: the host hears this element's toolsteps-change only.
     this.#picker.addEventListener('toolsteps-change', (event) => {
@@ -71,8 +84,19 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     });
     this.#activate = h(
       'button',
-      { type: 'button', part: 'activate', className: 'primary', onclick: () => void this.activate() },
+      {
+        type: 'button',
+        part: 'activate',
+        className: 'primary',
+        disabled: true,
+        onclick: () => void this.activate(),
+      },
       'Activate',
+    );
+    this.#sendTest = h(
+      'button',
+      { type: 'button', part: 'send-test', disabled: true, onclick: () => void this.sendTestEvent() },
+      'Send test event',
     );
     render(
       this.body,
@@ -85,17 +109,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       this.#picker,
       this.#options.element,
       this.#mapper,
-      h(
-        'div',
-        { className: 'row actions' },
-        h(
-          'button',
-          { type: 'button', part: 'send-test', onclick: () => void this.sendTestEvent() },
-          'Send test event',
-        ),
-        this.#feed.waitButton,
-        this.#activate,
-      ),
+      h('div', { className: 'row actions' }, this.#sendTest, this.#feed.waitButton, this.#activate),
       this.#result,
       h('h4', null, 'Events received'),
       this.#feed.log,
@@ -120,12 +134,19 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       ]);
       this.#triggers = triggers;
       const providers = integrations.filter((entry) => triggers.some((t) => t.integration === entry.id));
+      const chosen = this.#provider.value;
       render(
         this.#provider,
-        h('option', { value: '' }, 'Choose a provider'),
+        h('option', { value: '' }, providers.length ? 'Choose a provider' : 'No provider has events'),
         providers.map((entry) => h('option', { value: entry.id }, entry.title)),
       );
+      this.#provider.value = chosen;
+      this.#provider.disabled = !providers.length;
       this.#showEvents();
+    }).then((loaded) => {
+      if (loaded === undefined && !this.#triggers.length) {
+        render(this.#provider, h('option', { value: '' }, 'Providers could not be loaded'));
+      }
     });
   }
 
@@ -141,6 +162,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
       h('option', { value: '' }, integration ? 'Choose an event' : 'Choose a provider first'),
       triggers.map((trigger) => h('option', { value: trigger.id }, trigger.title)),
     );
+    this.#event.disabled = !integration;
     if (integration) this.#picker.integration = integration;
     this.#showTrigger();
   }
@@ -161,6 +183,11 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   }
 
   #changed(): void {
+    // What the status line said about an earlier choice ("Choose a provider and an event first") is stale now.
+    if (this.statusLine.getAttribute('role') === 'alert') this.say('');
+    const ready = Boolean(this.#event.value && this.#picker.value);
+    this.#sendTest.disabled = !ready;
+    this.#activate.disabled = !ready || this.#active;
     this.emit('toolsteps-change', {
       trigger: this.#event.value || null,
       connection: this.#picker.value || null,
@@ -182,6 +209,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     return this.#draft.ensure(() => this.requireClient(), choice, {
       replaced: (active) => {
         if (!active) return;
+        this.#active = false;
         this.#activate.textContent = 'Activate';
         this.#activate.disabled = false;
       },
@@ -191,6 +219,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
 
   /** Sends the trigger's sample event through the real intake and shows what it mapped. */
   async sendTestEvent(): Promise<SubscriptionTestResponse | undefined> {
+    this.#sendTest.disabled = true;
     const result = await this.attempt(async () => {
       const subscription = await this.#ensureSubscription();
       if (!subscription) return undefined;
@@ -199,6 +228,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
         pathOf('testSubscription', { subscriptionId: subscription.id }),
       );
     });
+    this.#sendTest.disabled = !(this.#event.value && this.#picker.value);
     if (!result) {
       this.emit('toolsteps-test-result', {
         ok: false,
@@ -223,6 +253,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
     });
     if (!active) return undefined;
     this.#draft.activated(active);
+    this.#active = true;
     this.#activate.textContent = 'Active';
     this.#activate.disabled = true;
     this.say('Active: events now start the agent.');

@@ -211,7 +211,9 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
       .tree ul { list-style: none; margin: 0; padding-left: 1.2em; }
       .tree > ul { padding-left: 0; }
       .key { color: var(--_muted); }
-      button.value { border: 1px dashed var(--_border); padding: 0 4px; font-family: var(--toolsteps-mono, ui-monospace, monospace); font-size: .9em; }
+      button.value { border: 1px dashed var(--_border); padding: 0 4px; font-family: var(--toolsteps-mono, ui-monospace, monospace); font-size: .9em;
+        text-align: left; overflow-wrap: anywhere; max-width: 100%; }
+      td input { min-width: 0; }
       table { border-collapse: collapse; width: 100%; margin-bottom: var(--_gap); }
       th { text-align: left; font-weight: 600; }
       td { padding: 2px 4px 2px 0; }

@@ -81,12 +81,35 @@ function checkScalar(text: string, schema: Bounds): Checked {
   };
 }
 
+/**
+ * A list's items, each as its item schema takes it (a follower's user id as a
+ * number, a status as one of the listed values); a `{{variable}}` is passed as written.
+ */
+function checkItems(field: FieldSpec, items: readonly string[]): Checked {
+  const itemSchema = ((field.schema as { items?: Bounds }).items ?? {}) as Bounds;
+  const values: unknown[] = [];
+  for (const item of items) {
+    if (hasPlaceholder(item)) {
+      values.push(item);
+      continue;
+    }
+    const choice = field.choices.find((c) => String(c) === item);
+    if (field.kind === 'multi' && choice === undefined)
+      return { problem: `“${item}” is not one of the choices.` };
+    const checked = field.kind === 'multi' ? { value: choice } : checkScalar(item, itemSchema);
+    if (checked.problem) return { problem: `“${item}”: ${checked.problem}` };
+    values.push(checked.value);
+  }
+  return { value: values };
+}
+
 /** The field's value from its control's text, or the message to show under it. Empty: absent. */
 export function checkField(field: FieldSpec, raw: string | boolean | string[]): Checked | undefined {
-  if (field.kind === 'boolean') return { value: raw === true };
+  // A checkbox nobody touched reads '': absent, as the step's own default is meant to apply.
+  if (field.kind === 'boolean') return raw === '' ? undefined : { value: raw === true };
   if (Array.isArray(raw)) {
     if (!raw.length) return field.required ? { problem: 'Choose at least one.' } : undefined;
-    return { value: raw };
+    return checkItems(field, raw);
   }
   const text = String(raw);
   if (!text.trim()) return field.required ? { problem: `${field.title} is required.` } : undefined;
@@ -96,20 +119,14 @@ export function checkField(field: FieldSpec, raw: string | boolean | string[]): 
       const choice = field.choices.find((c) => String(c) === text);
       return choice === undefined ? { problem: 'Choose one of the listed values.' } : { value: choice };
     }
-    case 'list': {
-      const items = text
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
-      const itemSchema = ((field.schema as { items?: Bounds }).items ?? {}) as Bounds;
-      const values: unknown[] = [];
-      for (const item of items) {
-        const checked = checkScalar(item, itemSchema);
-        if (checked.problem) return { problem: `“${item}”: ${checked.problem}` };
-        values.push(checked.value);
-      }
-      return { value: values };
-    }
+    case 'list':
+      return checkItems(
+        field,
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      );
     case 'json':
       try {
         return { value: JSON.parse(text) };

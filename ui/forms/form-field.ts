@@ -56,6 +56,8 @@ export function fieldFrame(spec: FieldSpec): FieldFrame {
         problem,
       ),
     setProblem: (control, message) => {
+      // A field folded under "More options" unfolds to show what is wrong with it.
+      if (message) control.closest('details')?.setAttribute('open', '');
       problem.hidden = !message;
       problem.textContent = message ?? '';
       if (message) control.setAttribute('aria-invalid', 'true');
@@ -87,28 +89,34 @@ function textControl(spec: FieldSpec, frame: FieldFrame): HTMLInputElement | HTM
   return h('input', { ...common, type, inputmode, autocomplete: 'off' });
 }
 
-/** A field whose control is a text box, a checkbox, a list of choices or checkboxes for a multi-choice. */
+/** A field whose control is a text box, a checkbox or a dropdown (lists are multi-select-field.ts's). */
 export function plainField(spec: FieldSpec): FormField {
   const frame = fieldFrame(spec);
   if (spec.kind === 'boolean') {
+    // Untouched, it reads '' and is left out of the input: the step's default applies, not a `false` nobody chose.
+    let touched = false;
     const box = h('input', {
       id: frame.id,
       type: 'checkbox',
       part: 'control',
       'aria-describedby': frame.describedBy,
+      onchange: () => {
+        touched = true;
+      },
     });
     return {
       spec,
       element: frame.wrap(box),
-      read: () => box.checked,
+      read: () => (touched || box.checked ? box.checked : ''),
       write: (value) => {
+        touched = typeof value === 'boolean';
         box.checked = value === true;
       },
       setProblem: (message) => frame.setProblem(box, message),
       focus: () => box.focus(),
     };
   }
-  if (spec.kind === 'enum' || spec.kind === 'multi') return choiceField(spec, frame);
+  if (spec.kind === 'enum') return choiceField(spec, frame);
   const input = textControl(spec, frame);
   return {
     spec,
@@ -130,6 +138,15 @@ export function plainField(spec: FieldSpec): FormField {
   };
 }
 
+/** What the empty choice of a dropdown says: to choose, the default it leaves in place, or that it is left out. */
+export function emptyChoice(spec: FieldSpec): string {
+  if (spec.required) return 'Choose…';
+  const fallback = spec.defaultValue;
+  return typeof fallback === 'string' || typeof fallback === 'number'
+    ? `Default (${spec.labelOf(fallback)})`
+    : 'Not set';
+}
+
 function choiceField(spec: FieldSpec, frame: FieldFrame): FormField {
   const select = h(
     'select',
@@ -137,22 +154,19 @@ function choiceField(spec: FieldSpec, frame: FieldFrame): FormField {
       id: frame.id,
       name: spec.name,
       part: 'control',
-      multiple: spec.kind === 'multi',
       required: spec.required,
       'aria-describedby': frame.describedBy,
     },
-    spec.kind === 'enum' ? h('option', { value: '' }, spec.required ? 'Choose…' : '(none)') : null,
-    spec.choices.map((choice) => h('option', { value: String(choice) }, String(choice))),
+    h('option', { value: '' }, emptyChoice(spec)),
+    spec.choices.map((choice) => h('option', { value: String(choice) }, spec.labelOf(choice))),
   );
   const variables = h('optgroup', { label: 'Workflow variables' });
   return {
     spec,
     element: frame.wrap(select),
-    read: () =>
-      spec.kind === 'multi' ? [...select.selectedOptions].map((option) => option.value) : select.value,
+    read: () => select.value,
     write: (value) => {
-      const wanted = (Array.isArray(value) ? value : [value]).map(String);
-      for (const option of select.options) option.selected = wanted.includes(option.value);
+      select.value = value === undefined || value === null ? '' : String(value);
     },
     setProblem: (message) => frame.setProblem(select, message),
     focus: () => select.focus(),

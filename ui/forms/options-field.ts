@@ -1,10 +1,7 @@
-import type { OptionItem, OptionsResponse } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
-import { type FieldFrame, type FormField, fieldFrame } from './form-field.js';
+import { emptyChoice, type FieldFrame, type FormField, fieldFrame } from './form-field.js';
+import { type OptionsLoader, OptionsPager } from './options-pager.js';
 import type { FieldSpec } from './schema-fields.js';
-
-/** Fetches one page of a field's choices from the connected account. */
-export type OptionsLoader = (request: { query?: string; cursor?: string }) => Promise<OptionsResponse>;
 
 export interface OptionsField extends FormField {
   /** Loads the first page, keeping the choice (the form was drawn again for the same account). */
@@ -25,14 +22,11 @@ class OptionsFieldControl implements OptionsField {
   readonly #select: HTMLSelectElement;
   readonly #search: HTMLInputElement;
   readonly #more: HTMLButtonElement;
-  #items: OptionItem[] = [];
-  #cursor: string | null = null;
+  readonly #pager: OptionsPager;
   #chosen = '';
   /** Values chosen that no page holds: workflow variables, or a value set from outside. */
   #extra: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Numbers each request, so an answer that comes after a newer one's (a slow search, a stale reload) is dropped. */
-  #requests = 0;
 
   constructor(
     readonly spec: FieldSpec,
@@ -40,6 +34,7 @@ class OptionsFieldControl implements OptionsField {
     readonly onFailure: (error: unknown) => void,
   ) {
     this.#frame = fieldFrame(spec);
+    this.#pager = new OptionsPager(load, () => this.#show(), onFailure);
     const title = spec.title;
     this.#select = h('select', {
       id: this.#frame.id,
@@ -55,6 +50,8 @@ class OptionsFieldControl implements OptionsField {
       type: 'search',
       part: 'options-search',
       autocomplete: 'off',
+      // A list the account answers whole needs no search box beside it.
+      hidden: !spec.options?.searchable,
       'aria-label': `Search ${title}`,
       placeholder: `Search ${title.toLowerCase()}…`,
       oninput: () => {
@@ -119,30 +116,27 @@ class OptionsFieldControl implements OptionsField {
     void this.#fetch(false).then(() => this.#select.focus());
   }
 
-  async #fetch(append: boolean): Promise<void> {
-    const request = ++this.#requests;
-    try {
-      const query = this.#search.value.trim();
-      const cursor = append ? this.#cursor : null;
-      const page = await this.load({ ...(query ? { query } : {}), ...(cursor ? { cursor } : {}) });
-      if (request !== this.#requests) return;
-      this.#items = append ? [...this.#items, ...page.options] : page.options;
-      this.#cursor = page.nextCursor;
-      this.#show();
-    } catch (error) {
-      if (request === this.#requests) this.onFailure(error);
-    }
+  #fetch(append: boolean): Promise<void> {
+    return this.#pager.fetch(this.#search.value.trim(), append);
   }
 
   #show(): void {
-    const loaded = new Set(this.#items.map((item) => String(item.value)));
+    const { items, state, cursor } = this.#pager;
+    const loaded = new Set(items.map((item) => String(item.value)));
     const kept = [this.#chosen, ...this.#extra].filter((value) => value && !loaded.has(value));
     const empty =
-      this.#items.length || kept.length ? (this.spec.required ? 'Choose…' : '(none)') : 'No choices loaded';
+      state === 'loading'
+        ? 'Loading choices…'
+        : state === 'failed'
+          ? 'Choices could not be loaded'
+          : items.length || kept.length
+            ? emptyChoice(this.spec)
+            : 'No choices';
+    this.#select.setAttribute('aria-busy', String(state === 'loading'));
     render(
       this.#select,
       h('option', { value: '' }, empty),
-      this.#items.map((item) =>
+      items.map((item) =>
         h(
           'option',
           { value: String(item.value), title: item.description },
@@ -152,7 +146,7 @@ class OptionsFieldControl implements OptionsField {
       [...new Set(kept)].map((value) => h('option', { value }, value)),
     );
     this.#select.value = this.#chosen;
-    this.#more.hidden = !this.#cursor;
+    this.#more.hidden = !cursor;
   }
 }
 

@@ -31,6 +31,13 @@ export interface FieldSpec {
    * (answered without an account).
    */
   options: { dependsOn: readonly string[]; searchable: boolean; fixed: boolean } | undefined;
+  /** The value the step takes when the field is left empty (the schema's `default`), if it names one. */
+  defaultValue: unknown;
+  /**
+   * What a person reads for each choice: the schema's `x-toolsteps-labels` (the provider's own
+   * words and case, as its events write them), else the value with its underscores as spaces.
+   */
+  labelOf(value: string | number): string;
   schema: JsonSchema;
 }
 
@@ -57,6 +64,23 @@ export const titleOf = (name: string) => {
     .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
+
+/** `event_webhook` -> "Event webhook": a value's words, for a choice the schema gives no label. */
+const wordsOf = (value: string | number) =>
+  typeof value === 'number' || !/_/.test(value) ? String(value) : titleOf(value);
+
+/** The labels a schema (or its items' schema) gives its choices, by value. */
+function labelsOf(schema: Schema): Record<string, string> {
+  const own = (schema['x-toolsteps-labels'] ?? schema.items?.['x-toolsteps-labels']) as
+    | Record<string, string>
+    | undefined;
+  if (own) return own;
+  for (const branch of [...branches(schema), ...branches(schema.items ?? {})]) {
+    const found = branch['x-toolsteps-labels'] as Record<string, string> | undefined;
+    if (found) return found;
+  }
+  return {};
+}
 
 /** The branches of a union without its `null`: `string | null` is an optional string to a form. */
 function branches(schema: Schema): Schema[] {
@@ -110,6 +134,7 @@ export function fieldsOf(input: JsonSchema): FieldSpec[] {
       | undefined;
     const kind = kindOf(property);
     const format = branches(property).find((branch) => branch.format)?.format;
+    const labels = labelsOf(property);
     return {
       name,
       title: property.title ?? titleOf(name),
@@ -130,6 +155,8 @@ export function fieldsOf(input: JsonSchema): FieldSpec[] {
             fixed: marker.fixed ?? false,
           }
         : undefined,
+      defaultValue: property.default,
+      labelOf: (value) => labels[String(value)] ?? wordsOf(value),
       schema: property,
     };
   });

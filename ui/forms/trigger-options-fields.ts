@@ -1,7 +1,8 @@
 import type { TriggerView } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
+import { fieldFor } from './field-for.js';
 import { checkField } from './field-value.js';
-import { type FormField, plainField } from './form-field.js';
+import type { FormField } from './form-field.js';
 import { fieldsOf } from './schema-fields.js';
 
 /**
@@ -14,7 +15,7 @@ export class TriggerOptionsFields {
 
   /** Shows the options of `trigger`, empty, or none when no trigger is chosen. */
   show(trigger: TriggerView | undefined): void {
-    this.#fields = trigger ? fieldsOf(trigger.setup).map((spec) => plainField(spec)) : [];
+    this.#fields = trigger ? fieldsOf(trigger.setup).map((spec) => fieldFor(spec, undefined, () => {})) : [];
     render(
       this.element,
       this.#fields.length

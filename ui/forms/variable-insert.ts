@@ -2,27 +2,57 @@ import { h } from '../dom/dom.js';
 import type { FormField } from './form-field.js';
 
 /**
- * Adds an "Insert variable…" dropdown (part `insert-variable`) under a field
- * that can take one, offering each workflow variable as `{{name}}`; a field
- * is returned as it is when there is no variable or it takes none.
+ * The form's one "Insert variable" control (part `insert-variable`): it
+ * offers each workflow variable as `{{name}}` and puts the one chosen into
+ * the field that had the focus last, which it names; one control for the
+ * form instead of a dropdown under every field.
  */
-export function withVariablePicker(field: FormField, names: readonly string[]): HTMLElement {
-  if (!names.length || !field.insertVariable) return field.element;
-  const picker = h(
-    'select',
-    {
+export class VariableInsert {
+  readonly element: HTMLElement;
+  readonly #select: HTMLSelectElement;
+  readonly #target: HTMLElement;
+  #field: FormField | undefined;
+
+  constructor() {
+    this.#select = h('select', {
       part: 'insert-variable',
-      'aria-label': `Insert variable into ${field.spec.title}`,
       className: 'insert-variable',
-      onchange: (event: Event) => {
-        const select = event.target as HTMLSelectElement;
-        if (select.value) field.insertVariable!(select.value);
-        select.value = '';
-      },
-    },
-    h('option', { value: '' }, 'Insert variable…'),
-    names.map((name) => h('option', { value: name }, `{{${name}}}`)),
-  );
-  field.element.append(picker);
-  return field.element;
+      'aria-label': 'Insert variable',
+      disabled: true,
+      onchange: () => this.#insert(),
+    });
+    this.#target = h(
+      'span',
+      { className: 'hint', 'aria-live': 'polite' },
+      'Click a field to insert a variable.',
+    );
+    this.element = h('div', { className: 'variable-insert' }, this.#select, this.#target);
+  }
+
+  /** Offers `names` for the fields of a newly drawn form; hidden when there are none. */
+  show(fields: readonly FormField[], names: readonly string[]): void {
+    this.#field = undefined;
+    this.element.hidden = !names.length;
+    this.#select.replaceChildren(
+      h('option', { value: '' }, 'Insert variable…'),
+      ...names.map((name) => h('option', { value: name }, `{{${name}}}`)),
+    );
+    this.#select.disabled = true;
+    this.#target.textContent = 'Click a field to insert a variable.';
+    for (const field of fields) {
+      if (!field.insertVariable) continue;
+      field.element.addEventListener('focusin', () => {
+        this.#field = field;
+        this.#select.disabled = false;
+        this.#select.setAttribute('aria-label', `Insert variable into ${field.spec.title}`);
+        this.#target.textContent = `into ${field.spec.title}`;
+      });
+    }
+  }
+
+  #insert(): void {
+    const name = this.#select.value;
+    this.#select.value = '';
+    if (name && this.#field) this.#field.insertVariable!(name);
+  }
 }

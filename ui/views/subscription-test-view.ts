@@ -1,26 +1,30 @@
 import type { SubscriptionTestResponse } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
+import { resultCard } from './result-card.js';
 
-const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
-/** What a subscription's test event gave: received and mapped (or skipped, and why), and the variables it set. */
+/**
+ * What a subscription's test event gave, as a card: mapped (or skipped, and
+ * why), the variables it set, and whether the provider delivered it, in words.
+ */
 export function showSubscriptionTest(region: HTMLElement, result: SubscriptionTestResponse): void {
+  const delivery = result.delivery;
   render(
     region,
-    h('h4', null, 'Test result'),
-    h(
-      'p',
-      { className: result.skipped ? 'problem' : 'ok' },
-      result.skipped ? `Skipped: ${result.skipped}` : 'The test event was received and mapped.',
+    resultCard(
+      result.skipped ? 'skipped' : 'ok',
+      result.skipped
+        ? `The agent would not start for this event: ${result.skipped}.`
+        : 'The sample event was received and would start the agent with:',
+      result.variables,
+      delivery
+        ? h(
+            'p',
+            { className: delivery.delivered ? 'hint' : 'problem' },
+            delivery.delivered
+              ? 'The provider delivered a test event to this builder.'
+              : `The provider could not deliver a test event: ${delivery.message}`,
+          )
+        : null,
     ),
-    h(
-      'dl',
-      null,
-      Object.entries(result.variables).flatMap(([name, value]) => [
-        h('dt', null, name),
-        h('dd', null, h('code', null, shown(value))),
-      ]),
-    ),
-    result.delivery ? h('p', { className: 'hint' }, result.delivery.message) : null,
   );
 }

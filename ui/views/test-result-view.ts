@@ -1,9 +1,13 @@
 import type { TestRunResponse } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
+import { resultCard } from './result-card.js';
 
-const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+/** "in 0.4 seconds", "in 120 ms": how long the run took, as a person says it. */
+function took(durationMs: number): string {
+  return durationMs >= 1000 ? `${(durationMs / 1000).toFixed(1)} seconds` : `${Math.round(durationMs)} ms`;
+}
 
-/** What a test run gave: the mapped variables first (what the workflow gets), then the output. */
+/** What a test run gave, as a card: how it went, the mapped variables (what the workflow gets), then the output. */
 export function showTestResult(
   region: HTMLElement,
   result: TestRunResponse | undefined,
@@ -12,30 +16,24 @@ export function showTestResult(
   if (!result) {
     render(
       region,
-      h('h4', null, 'Test result'),
-      h('p', { className: 'problem' }, `The test failed: ${(error as Error)?.message ?? String(error)}`),
+      resultCard('failed', `The test did not run: ${(error as Error)?.message ?? String(error)}`, {}),
     );
     return;
   }
-  const variables = Object.entries(result.variables);
+  const retries = result.meta.attempts - 1;
+  const retried = retries > 0 ? `, after ${retries === 1 ? 'one retry' : `${retries} retries`}` : '';
   render(
     region,
-    h('h4', null, 'Test result'),
-    h(
-      'p',
-      { className: 'ok' },
-      `Ran in ${Math.round(result.meta.durationMs)} ms, ${result.meta.attempts} attempt(s).`,
+    resultCard(
+      'ok',
+      `Ran in ${took(result.meta.durationMs)}${retried}.`,
+      result.variables,
+      h(
+        'details',
+        null,
+        h('summary', null, 'Everything the step returned'),
+        h('pre', null, JSON.stringify(result.output, null, 2)),
+      ),
     ),
-    variables.length
-      ? h(
-          'dl',
-          { part: 'variables', className: 'variables' },
-          variables.flatMap(([name, value]) => [
-            h('dt', null, name),
-            h('dd', null, h('code', null, shown(value))),
-          ]),
-        )
-      : null,
-    h('details', null, h('summary', null, 'Output'), h('pre', null, JSON.stringify(result.output, null, 2))),
   );
 }

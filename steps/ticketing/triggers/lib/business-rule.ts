@@ -27,8 +27,15 @@ import {
 export const Delivery = z
   .enum(['event_webhook', 'business_rule'])
   .default('event_webhook')
+  // The choices in a person's words; the description says the same for an agent reading the values.
+  .meta({
+    'x-toolsteps-labels': {
+      event_webhook: 'Every change',
+      business_rule: 'Matching changes only',
+    },
+  })
   .describe(
-    'event_webhook (default): the provider sends every change and the filter runs here. business_rule: a provider trigger with the filter as its conditions sends only matching changes (no previous value in the payload).',
+    'How changes arrive. Every change (event_webhook, the default): the provider sends every change and the filter runs here. Matching changes only (business_rule): a provider trigger with the filter as its conditions sends only those, without the previous value.',
   );
 
 export interface RuleCondition {

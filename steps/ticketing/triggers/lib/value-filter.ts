@@ -8,12 +8,21 @@ function listedWithoutCase(value: unknown, allowed: readonly string[] | undefine
   return allowed.some((entry) => entry.toLowerCase() === text);
 }
 
-/** A setup filter: an optional, non-empty list of the values that should start the agent. */
+/**
+ * A setup filter: an optional, non-empty list of the values that should start the agent.
+ * Its choices are labelled in capitals (`x-toolsteps-labels`), as the provider's events
+ * write them, so a person picks the value the payload shows; the list compares without case.
+ */
 export function onlyValues<const Values extends readonly [string, ...string[]]>(
   values: Values,
   description: string,
 ) {
-  return z.array(z.enum(values)).min(1).optional().describe(description);
+  const labels = Object.fromEntries(values.map((value) => [value, value.toUpperCase()]));
+  return z
+    .array(z.enum(values).meta({ 'x-toolsteps-labels': labels }))
+    .min(1)
+    .optional()
+    .describe(description);
 }
 
 /** Why an event is skipped when its `field` value is outside the setup's list; undefined when it passes. */
