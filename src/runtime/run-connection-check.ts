@@ -20,7 +20,8 @@ function failureSays(error: unknown): string {
   if (!isToolstepsError(error)) return error instanceof Error ? error.message : String(error);
   const advice: Partial<Record<string, string>> = {
     auth_failed: 'the credentials were refused',
-    reauthorization_required: 'the credentials were refused; sign in again (toolsteps connect --force)',
+    // No command named here: a builder's page shows this line too (the CLI adds its own way on).
+    reauthorization_required: 'the credentials were refused; sign in again',
     permission_denied: 'the credentials work, but may not read this',
     network_error: 'the provider could not be reached',
     timeout: 'the provider did not answer in time',
