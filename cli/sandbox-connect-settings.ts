@@ -1,5 +1,6 @@
 import type { Sandbox } from '../sandbox/index.js';
 import type { ConnectSetting } from '../src/builder/builder-options.js';
+import { InputError } from '../src/errors/input-error.js';
 
 /** The sandbox's confidential OAuth client (TICKETING_SANDBOX_CLIENTS, DEPLOYMENTS_SANDBOX_CLIENTS): the server signs in with it. */
 const SERVER_CLIENT = { clientId: 'toolsteps-server', clientSecret: 'sandbox-client-secret' };
@@ -32,4 +33,24 @@ export function sandboxConnectSettings(sandbox: Pick<Sandbox, 'baseUrl'>): Recor
     anz_data: { flow: 'api_key', fields: { baseUrl: sandbox.baseUrl('anz-data') } },
     contact_data: { flow: 'api_key', fields: { baseUrl: sandbox.baseUrl('contact-data') } },
   };
+}
+
+/**
+ * A sandbox started apart (`toolsteps sandbox`, or one shared by a team), by
+ * its URL: every emulator is a path under it, as the sandbox lays them out.
+ */
+export function sandboxAt(url: string): Pick<Sandbox, 'baseUrl' | 'url'> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = new URL('invalid:');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InputError(`--sandbox-url expects the sandbox's http(s) URL, got "${url}".`, [
+      { path: 'sandbox-url', message: 'an http(s) URL' },
+    ]);
+  }
+  const root = parsed.href.replace(/\/+$/, '');
+  return { url: root, baseUrl: (mount, account) => `${root}/${mount}${account ? `/${account}` : ''}` };
 }

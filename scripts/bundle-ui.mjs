@@ -2,7 +2,7 @@
 // Bundles the UI kit for the browser into dist/ui/, the folder `toolsteps ui`
 // serves:
 //   toolsteps-ui.js   the kit in one ES module (for a plain <script type="module">
-//                     and the size budget); bundlers use dist/ui/index.js instead
+//                     and the size budget); `toolsteps/ui` in the exports map names it too
 //   index.html, page.js, page.css   the reference builder page; page.js loads
 //                     the kit from toolsteps-ui.js, as an embedder's page would
 //

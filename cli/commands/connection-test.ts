@@ -21,7 +21,7 @@ export async function testConnection(id: string, _options: unknown, command: Com
   const connection = await requireConnection(store, id);
   const integration = registry.integration(connection.integration);
   const token = connectionState(connection, integration);
-  const { code: _code, ...result } = integration
+  const { code, ...result } = integration
     ? await runConnectionCheck(runtime, integration, id)
     : { ok: false, request: null, says: `unknown integration "${connection.integration}"`, code: null };
   const report: TestReport = { id, integration: connection.integration, ...result, token };
@@ -30,7 +30,11 @@ export async function testConnection(id: string, _options: unknown, command: Com
     const verdict = report.ok === null ? 'not tested' : report.ok ? 'works' : 'FAILED';
     process.stdout.write(`${id} (${report.integration}): ${verdict}\n`);
     if (report.request) process.stdout.write(`  ${report.request}\n`);
-    process.stdout.write(`  ${report.says}\n`);
+    const wayOn =
+      code === 'reauthorization_required'
+        ? ` (toolsteps connect ${report.integration} --id ${id} --force)`
+        : '';
+    process.stdout.write(`  ${report.says}${wayOn}\n`);
     const expiry = token.expiresAt ? `${token.state}, expires ${token.expiresAt}` : 'no expiry';
     process.stdout.write(`  token: ${expiry}${token.refreshable ? ', refreshable' : ''}\n`);
   }

@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Sandbox } from '../../sandbox/index.js';
 import { packageRoot } from '../../src/disk/package-root.js';
+import { InputError } from '../../src/errors/input-error.js';
 import { parseTenantId } from '../../src/model/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliTenant } from '../cli-tenant.js';
 import { loadSandbox } from '../library-sandbox.js';
 import { realConnectSettings } from '../real-connect-settings.js';
-import { sandboxConnectSettings } from '../sandbox-connect-settings.js';
+import { sandboxAt, sandboxConnectSettings } from '../sandbox-connect-settings.js';
+import { sandboxNotice } from '../sandbox-notice.js';
 
 export interface ServeBuilderOptions {
   host: string;
@@ -18,6 +20,8 @@ export interface ServeBuilderOptions {
   page: boolean;
   tenant?: string;
   sandbox?: boolean;
+  /** A sandbox started apart: connect to it instead of the real providers. */
+  sandboxUrl?: string;
   allowOrigin?: string[];
   publicUrl?: string;
   oauthClient?: string[];
@@ -31,14 +35,21 @@ export async function serveBuilder(options: ServeBuilderOptions): Promise<void> 
   // The global --tenant (or TOOLSTEPS_TENANT) names the page's tenant, as for every command.
   const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
   let sandbox: Sandbox | undefined;
+  if (options.sandbox && options.sandboxUrl) {
+    throw new InputError(
+      'Give --sandbox (start one here) or --sandbox-url (use one started apart), not both.',
+      [{ path: 'sandbox-url', message: 'not with --sandbox' }],
+    );
+  }
   if (options.sandbox) {
     const { startSandbox } = await loadSandbox();
     sandbox = await startSandbox({ port: 0 });
     // Its request log would keep every credential the page's requests carried.
     sandbox.server.requestLogLimit = 0;
   }
-  const connect = sandbox
-    ? sandboxConnectSettings(sandbox)
+  const target = sandbox ?? (options.sandboxUrl ? sandboxAt(options.sandboxUrl) : undefined);
+  const connect = target
+    ? sandboxConnectSettings(target)
     : realConnectSettings(await cliRegistry(), options.oauthClient);
   const { running, tokens } = await launchBuilderServer({
     host: options.host,
@@ -50,7 +61,7 @@ export async function serveBuilder(options: ServeBuilderOptions): Promise<void> 
   });
   const token = tokens.mint(tenant, { ttlMs: options.ttlMs });
   const minutes = Math.round(options.ttlMs / 60_000);
-  if (sandbox) process.stderr.write(`Sandbox at ${sandbox.url}: every integration connects to it.\n`);
+  if (target) process.stderr.write(await sandboxNotice(target.url));
   if (options.page) {
     if (!existsSync(path.join(pageFolder(), 'index.html'))) {
       process.stderr.write(`No page in ${pageFolder()} yet: the API serves, the page answers 404.\n`);

@@ -8,6 +8,7 @@ interface ServeOptions {
   publicUrl?: string;
   oauthClient?: string[];
   sandbox?: boolean;
+  sandboxUrl?: string;
   tokenTtl: string;
 }
 
@@ -40,7 +41,14 @@ export default function registerServeCommand(program: Command): void {
       'an OAuth client to connect that integration with (repeatable); its secret is read from TOOLSTEPS_OAUTH_SECRET_<INTEGRATION>',
       collect,
     )
-    .option('--sandbox', 'start the sandbox in this process and connect every integration to it')
+    .option(
+      '--sandbox',
+      'start the sandbox in this process: every sign-in and key goes to it; prints the keys its key forms take',
+    )
+    .option(
+      '--sandbox-url <url>',
+      'use a sandbox started apart (toolsteps sandbox) at this URL instead: sign-ins go to it, not to the real providers',
+    )
     .option('--token-ttl <seconds>', 'life of the builder token printed at start', '3600')
     .action(async (options: ServeOptions) => {
       const port = integerOption(options.port, '--port', { min: 0, max: 65535 });

@@ -9,17 +9,7 @@ import {
   TestRunRequest,
   TestRunResponse,
 } from './api-schemas.js';
-import {
-  ConnectionsQuery,
-  ConnectionsResponse,
-  ConnectionTestResponse,
-  FlowStatus,
-  IntegrationsResponse,
-  ReconnectRequest,
-  RemovedResponse,
-  StartConnectRequest,
-  StartConnectResponse,
-} from './connection-schemas.js';
+import * as connections from './connection-schemas.js';
 import type { RouteSpec } from './route-spec.js';
 import {
   CreateSubscriptionBody,
@@ -90,7 +80,7 @@ export const ROUTES = [
     path: '/v1/integrations',
     summary: 'Integrations and how each is connected from a page.',
     auth: 'builder',
-    response: IntegrationsResponse,
+    response: connections.IntegrationsResponse,
   },
   {
     id: 'listConnections',
@@ -98,8 +88,8 @@ export const ROUTES = [
     path: '/v1/connections',
     summary: "The token's tenant's connections.",
     auth: 'builder',
-    query: ConnectionsQuery,
-    response: ConnectionsResponse,
+    query: connections.ConnectionsQuery,
+    response: connections.ConnectionsResponse,
   },
   {
     id: 'startConnection',
@@ -108,8 +98,8 @@ export const ROUTES = [
     summary:
       'Connects an account: an OAuth sign-in to open (redirect or pop-up), or an API key stored at once.',
     auth: 'builder',
-    body: StartConnectRequest,
-    response: StartConnectResponse,
+    body: connections.StartConnectRequest,
+    response: connections.StartConnectResponse,
   },
   {
     id: 'connectFlowStatus',
@@ -117,7 +107,7 @@ export const ROUTES = [
     path: '/v1/connect-flows/{flowId}',
     summary: 'How an OAuth sign-in started by this tenant stands.',
     auth: 'builder',
-    response: FlowStatus,
+    response: connections.FlowStatus,
   },
   {
     id: 'oauthCallback',
@@ -126,7 +116,7 @@ export const ROUTES = [
     summary:
       "The provider's redirect back: checks the state and that this browser started the flow (its sign-in cookie), exchanges the code, stores the connection for the tenant that started the flow.",
     auth: 'oauth_state',
-    response: FlowStatus,
+    response: connections.FlowStatus,
     contentType: 'html',
   },
   {
@@ -135,7 +125,7 @@ export const ROUTES = [
     path: '/v1/connections/{connectionId}/test',
     summary: "One free authenticated read with the connection, through the provider's cheapest check.",
     auth: 'builder',
-    response: ConnectionTestResponse,
+    response: connections.ConnectionTestResponse,
   },
   {
     id: 'reconnectConnection',
@@ -143,8 +133,17 @@ export const ROUTES = [
     path: '/v1/connections/{connectionId}/reconnect',
     summary: 'Signs in again (OAuth) or replaces the key (api_key), keeping the connection id.',
     auth: 'builder',
-    body: ReconnectRequest,
-    response: StartConnectResponse,
+    body: connections.ReconnectRequest,
+    response: connections.StartConnectResponse,
+  },
+  {
+    id: 'renameConnection',
+    method: 'PATCH',
+    path: '/v1/connections/{connectionId}',
+    summary: 'Renames the account: the label people see in the picker.',
+    auth: 'builder',
+    body: connections.RenameRequest,
+    response: connections.ConnectionView,
   },
   {
     id: 'disconnectConnection',
@@ -152,7 +151,7 @@ export const ROUTES = [
     path: '/v1/connections/{connectionId}',
     summary: 'Removes the connection from the store.',
     auth: 'builder',
-    response: RemovedResponse,
+    response: connections.RemovedResponse,
   },
   {
     id: 'listTriggers',
@@ -220,7 +219,7 @@ export const ROUTES = [
     path: '/v1/subscriptions/{subscriptionId}',
     summary: 'Removes the webhook at the provider, then the subscription.',
     auth: 'builder',
-    response: RemovedResponse,
+    response: connections.RemovedResponse,
   },
   {
     id: 'triggerEvents',

@@ -199,7 +199,7 @@ export function apiRoutes(services: BuilderServices, maxBodyBytes: number) {
   return async (app: FastifyInstance) => {
     const cors = namedOriginsCors({
       allows: (origin) => services.origins().allows(origin),
-      methods: ['GET', 'POST', 'DELETE'],
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
       headers: ['authorization', 'content-type'],
       maxAgeSeconds: 600,
     });

@@ -1,11 +1,19 @@
 import type * as z from 'zod';
 import { InputError, NotFoundError, TimeoutError } from '../errors/index.js';
+import type { Connection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import { runConnectionCheck } from '../runtime/run-connection-check.js';
+import { noteCheck } from './account-check.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import type { ConnectSetting } from './builder-options.js';
+import { storeCheckedKey } from './checked-key.js';
 import { connectDraft, draftConnection } from './connect-draft.js';
-import type { ConnectionsQuery, ReconnectRequest, StartConnectRequest } from './connection-schemas.js';
+import type {
+  ConnectionsQuery,
+  ReconnectRequest,
+  RenameRequest,
+  StartConnectRequest,
+} from './connection-schemas.js';
 import { toConnectionView } from './connection-view.js';
 import { flowCookie, flowCookieScope } from './flow-cookie.js';
 import { callbackUrl } from './oauth-callback.js';
@@ -78,7 +86,7 @@ async function newDraft(
 }
 
 /** Starts a sign-in, or stores an API key at once; `existing` keeps a reconnected connection's id and age. */
-async function begin(call: ApiCall, request: StartRequest, existing?: { createdAt: number }) {
+async function begin(call: ApiCall, request: StartRequest, existing?: Connection) {
   const { integration, setting } = connectable(call, request.integration);
   checkReturnTo(call, request.returnTo);
   const draft = existing
@@ -91,11 +99,7 @@ async function begin(call: ApiCall, request: StartRequest, existing?: { createdA
     const connection = draftConnection(integration, draft, { apiKey: request.apiKey }, now, {
       createdAt: existing?.createdAt,
     });
-    const entry = { action: 'connection.store' as const, target: connection.id, integration: integration.id };
-    await call.tenant.runtime.recordWrite({ ...entry, caller: call.claims.tokenId }, () =>
-      call.tenant.stores.connections.put(connection),
-    );
-    return { flow: 'api_key', connection: toConnectionView(connection, integration, now) };
+    return { flow: 'api_key', connection: await storeCheckedKey(call, integration, connection, existing) };
   }
   if (request.apiKey)
     throw new InputError(`${integration.title} connects by signing in, not with a key.`, [
@@ -157,7 +161,7 @@ const reconnectConnection: RouteHandler = async (call) => {
   return begin(
     call,
     { integration: connection.integration, id: connection.id, label: connection.label, fields, ...request },
-    { createdAt: connection.createdAt },
+    connection,
   );
 };
 
@@ -176,7 +180,31 @@ const testConnection: RouteHandler = async (call) => {
     connection.id,
     call.claims.tokenId,
   );
-  return { id: connection.id, integration: integration.id, ...report };
+  await noteCheck(call.tenant.stores.connections, connection.id, report, call.server.now());
+  const { account = null, ...rest } = report;
+  return { id: connection.id, integration: integration.id, ...rest, account };
+};
+
+/** A person's own name for an account, so two accounts of one provider read apart. */
+const renameConnection: RouteHandler = async (call) => {
+  requireWritable(call);
+  const connection = await requireConnection(call, call.params.connectionId!);
+  const { label } = call.body as z.output<typeof RenameRequest>;
+  const entry = { action: 'connection.store' as const, target: connection.id, caller: call.claims.tokenId };
+  const renamed = await call.tenant.runtime.recordWrite(
+    { ...entry, integration: connection.integration },
+    () =>
+      call.tenant.stores.connections.update(connection.id, (current) => ({
+        ...current,
+        label,
+        updatedAt: call.server.now(),
+      })),
+  );
+  return toConnectionView(
+    renamed,
+    call.server.options.registry.integration(renamed.integration),
+    call.server.now(),
+  );
 };
 
 const disconnectConnection: RouteHandler = async (call) => {
@@ -195,5 +223,6 @@ export const connectionRoutes = {
   reconnectConnection,
   connectFlowStatus,
   testConnection,
+  renameConnection,
   disconnectConnection,
 };

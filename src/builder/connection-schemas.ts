@@ -33,6 +33,15 @@ export const ConnectionView = z
     fields: z.record(z.string(), z.string()),
     expiresAt: z.string().nullable(),
     state: z.enum(['ok', 'expiring', 'expired']),
+    /**
+     * How the account fared its last check (a key checked at save, a sign-in
+     * checked at its return, a connection test): `unknown` before any, or
+     * where the provider has no free read. Render it as it comes: the
+     * connection lifecycle adds states to this vocabulary.
+     */
+    health: z.string(),
+    /** When that check ran; null when none has. */
+    checkedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -56,6 +65,13 @@ export const StartConnectRequest = z
     returnTo: z.url().optional(),
   })
   .meta({ id: 'StartConnectRequest' });
+
+export const RenameRequest = z
+  .object({
+    /** The account's name as people will see it in the picker ("Support team", "ann@acme.test"). */
+    label: z.string().trim().min(1).max(200),
+  })
+  .meta({ id: 'RenameRequest' });
 
 export const ReconnectRequest = StartConnectRequest.pick({ apiKey: true, returnTo: true }).meta({
   id: 'ReconnectRequest',
@@ -98,6 +114,8 @@ export const ConnectionTestResponse = z
     says: z.string(),
     /** The error code when `ok` is false; `reauthorization_required` means: reconnect. */
     code: z.string().nullable(),
+    /** Whom the credentials act for, where the provider's answer says (an email, a user or team name). */
+    account: z.string().nullable(),
   })
   .meta({ id: 'ConnectionTestResponse' });
 

@@ -13,6 +13,8 @@ export function toConnectionView(connection: Connection, integration: Integratio
     fields: { ...connection.fields },
     expiresAt: token.expiresAt,
     state: token.state,
+    health: connection.health?.state ?? 'unknown',
+    checkedAt: connection.health ? new Date(connection.health.checkedAt).toISOString() : null,
     createdAt: new Date(connection.createdAt).toISOString(),
     updatedAt: new Date(connection.updatedAt).toISOString(),
   };

@@ -5,6 +5,7 @@ import { isToolstepsError, NotFoundError } from '../errors/index.js';
 import type { Integration } from '../model/define-integration.js';
 import type { TenantId } from '../model/tenant-id.js';
 import { definedOnly } from '../values/defined-only.js';
+import { checkNewAccount, noteCheck } from './account-check.js';
 import type { ConnectSetting } from './builder-options.js';
 import { type ConnectDraft, draftConnection } from './connect-draft.js';
 import { toConnectionView } from './connection-view.js';
@@ -205,7 +206,10 @@ export class OAuthFlows {
     await context.runtime.recordWrite({ ...entry, integration: flow.integration.id }, () =>
       context.stores.connections.put(connection),
     );
-    flow.connection = toConnectionView(connection, flow.integration, this.now());
+    // Checked at once: its health shown from the start, and the account's name as its label.
+    const report = await checkNewAccount(runtime, flow.integration, connection.id, flow.caller);
+    const checked = await noteCheck(context.stores.connections, connection.id, report, this.now());
+    flow.connection = toConnectionView(checked, flow.integration, this.now());
     this.end(flow, 'connected');
   }
 

@@ -32,7 +32,7 @@ export type RouteAuth = 'builder' | 'public' | 'oauth_state';
 export interface RouteSpec {
   /** The operation id, stable: the UI kit and generated clients call it by name. */
   id: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI path template: `{name}` is one path segment. */
   path: string;
   summary: string;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ConnectionHealth } from './connection-health.js';
 import { connectionIdPattern } from './connection-id.js';
 
 export const connectionKinds = ['oauth2', 'oauth2_no_refresh', 'api_key'] as const;
@@ -37,6 +38,8 @@ export const Connection = z
     /** Epoch ms at which the access token stops working; absent for long-lived tokens and keys. */
     expiresAt: z.number().int().optional(),
     scopes: z.array(z.string()).optional(),
+    /** The last check's verdict (a builder's key check at save, a connection test). */
+    health: ConnectionHealth.optional(),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

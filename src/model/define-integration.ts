@@ -63,8 +63,14 @@ export interface AuthContext {
  */
 export interface ConnectionCheck {
   path: string;
-  /** Reads the check's answer into one line for `connections test`; undefined when the body says nothing useful. */
-  describe?(body: unknown): { ok: boolean; says: string } | undefined;
+  /**
+   * Reads the check's answer into one line for `connections test`, and,
+   * where the answer names whom the credentials act for (an email, a user
+   * or team name), that as `account`: a builder labels the connection with
+   * it so a person can tell two accounts of one provider apart. Undefined
+   * when the body says nothing useful.
+   */
+  describe?(body: unknown): { ok: boolean; says: string; account?: string } | undefined;
 }
 
 /**

@@ -21,10 +21,11 @@ export interface SessionOwner {
 export async function withProviderSession<T>(
   runtime: Runtime,
   owner: SessionOwner,
-  on: string | { connection: string; caller?: string | undefined },
+  on: string | { connection: string; caller?: string | undefined; signal?: AbortSignal | undefined },
   work: (context: StepContext) => Promise<T>,
 ): Promise<T> {
-  const { connection, caller } = typeof on === 'string' ? { connection: on, caller: undefined } : on;
+  const { connection, caller, signal } =
+    typeof on === 'string' ? { connection: on, caller: undefined, signal: undefined } : on;
   let result: T | undefined;
   const session = defineStep({
     id: `${owner.integration.id}.provider_session`,
@@ -43,6 +44,11 @@ export async function withProviderSession<T>(
       return {};
     },
   });
-  await runtime.invoke(session, { connection, input: {}, ...(caller === undefined ? {} : { caller }) });
+  await runtime.invoke(session, {
+    connection,
+    input: {},
+    ...(caller === undefined ? {} : { caller }),
+    ...(signal === undefined ? {} : { signal }),
+  });
   return result as T;
 }

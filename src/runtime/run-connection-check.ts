@@ -11,6 +11,8 @@ export interface ConnectionCheckReport {
   says: string;
   /** The error code when the read failed (`reauthorization_required`: sign in again). */
   code: string | null;
+  /** Whom the credentials act for, where the provider's answer says (an email, a user or team name). */
+  account?: string;
 }
 
 /** What a failed check means for the user, from the error's code. */
@@ -18,7 +20,8 @@ function failureSays(error: unknown): string {
   if (!isToolstepsError(error)) return error instanceof Error ? error.message : String(error);
   const advice: Partial<Record<string, string>> = {
     auth_failed: 'the credentials were refused',
-    reauthorization_required: 'the credentials were refused; sign in again (toolsteps connect --force)',
+    // No command named here: a builder's page shows this line too (the CLI adds its own way on).
+    reauthorization_required: 'the credentials were refused; sign in again',
     permission_denied: 'the credentials work, but may not read this',
     network_error: 'the provider could not be reached',
     timeout: 'the provider did not answer in time',
@@ -36,6 +39,7 @@ export async function runConnectionCheck(
   integration: Integration,
   id: string,
   caller?: string,
+  signal?: AbortSignal,
 ): Promise<ConnectionCheckReport> {
   const check = integration.connectionCheck;
   if (!check || 'unavailable' in check) {
@@ -51,11 +55,17 @@ export async function runConnectionCheck(
     const answer = await withProviderSession(
       runtime,
       { integration, title: `Test connection ${id}` },
-      { connection: id, caller },
+      { connection: id, caller, signal },
       (context) => context.http.request({ method: 'GET', path: check.path }),
     );
     const read = check.describe?.(answer.body) ?? { ok: true, says: 'credentials accepted' };
-    return { ok: read.ok, request: `${request} -> ${answer.status}`, says: read.says, code: null };
+    return {
+      ok: read.ok,
+      request: `${request} -> ${answer.status}`,
+      says: read.says,
+      code: null,
+      ...(read.ok && read.account ? { account: read.account } : {}),
+    };
   } catch (error) {
     return {
       ok: false,

@@ -71,7 +71,11 @@ describe('connecting accounts through the builder API', () => {
     expect(await again.text()).toContain('no longer valid');
     const forged = await fetch(`${world.server.url}/v1/oauth/callback?state=forged&code=abc`);
     expect(forged.status).toBe(400);
-    expect((await storesOf(world).connections.list()).map((item) => item.id)).toContain('desk-twice');
+    // Named for the account it signed in as (the provider's "Show Self" answer), and checked.
+    expect(await storesOf(world).connections.get('desk-twice')).toMatchObject({
+      label: expect.stringMatching(/@/),
+      health: { state: 'ok' },
+    });
   });
 
   it('deployments: the pop-up page tells only the opener at the starting origin, and the connection is the starting tenant’s', async () => {
@@ -100,13 +104,47 @@ describe('connecting accounts through the builder API', () => {
       ['anz', 'desk', 'desk-twice', 'ship'].sort(),
     );
     expect(JSON.stringify(listed.body)).not.toContain(ANZ_DATA_SANDBOX_KEY);
+    // A wrong key is checked at save and refused there, in words for the person at the form; nothing is kept.
     const wrong = await world.json('/v1/connections', {
       body: { integration: 'contact_data', id: 'contacts', apiKey: 'not-the-key' },
     });
-    expect(wrong.status).toBe(200);
-    const tested = await world.json('/v1/connections/contacts/test', { method: 'POST' });
-    expect(tested.body).toMatchObject({ ok: false });
-    expect(JSON.stringify(tested.body)).not.toContain('not-the-key');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({
+      code: 'input_invalid',
+      message:
+        'Contact data (Lusha) did not accept this API key. Check that you copied all of it and that it is still active.',
+      fields: [{ path: 'apiKey', message: 'refused by the provider' }],
+    });
+    expect(JSON.stringify(wrong.body)).not.toContain('not-the-key');
+    expect(JSON.stringify(wrong.body)).not.toContain('toolsteps');
+    expect(await storesOf(world).connections.get('contacts')).toBeUndefined();
+  });
+
+  it('a connection is named, renamed and its health shown from its checks', async () => {
+    const added = await world.json('/v1/connections', {
+      body: {
+        integration: 'anz_data',
+        id: 'anz-named',
+        label: 'Marketing key',
+        apiKey: ANZ_DATA_SANDBOX_KEY,
+      },
+    });
+    expect(added.body.connection).toMatchObject({ label: 'Marketing key', health: 'ok' });
+    expect(added.body.connection.checkedAt).toMatch(/^\d{4}-/);
+    const renamed = await world.json('/v1/connections/anz-named', {
+      method: 'PATCH',
+      body: { label: '  Sales key ' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: 'anz-named', label: 'Sales key', health: 'ok' });
+    const empty = await world.json('/v1/connections/anz-named', { method: 'PATCH', body: { label: ' ' } });
+    expect(empty.status).toBe(400);
+    const listed = await world.json('/v1/connections?integration=anz_data');
+    expect(listed.body.connections).toContainEqual(
+      expect.objectContaining({ id: 'anz-named', label: 'Sales key' }),
+    );
+    const removed = await world.json('/v1/connections/anz-named', { method: 'DELETE' });
+    expect(removed.body).toEqual({ id: 'anz-named', removed: true });
   });
 
   it('a failed sign-in says why without the client secret, the code or the verifier', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANZ_DATA_SANDBOX_KEY, CONTACT_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
 import { type BuilderWorld, openBuilderWorld, storesOf } from './builder-fixture.js';
 
 /**
@@ -18,7 +19,7 @@ describe('connection ids and a token limited to some integrations', () => {
     limited = world.token('acme', { integrations: ['contact_data', 'ticketing'] });
     // The tenant's connection of an integration the limited token does not see.
     const stored = await world.json('/v1/connections', {
-      body: { integration: 'anz_data', id: 'desk', apiKey: 'hidden-key' },
+      body: { integration: 'anz_data', id: 'desk', apiKey: ANZ_DATA_SANDBOX_KEY },
     });
     expect(stored.status).toBe(200);
   });
@@ -30,7 +31,7 @@ describe('connection ids and a token limited to some integrations', () => {
     const answers = [];
     for (const id of ['desk', 'nobody-holds-this']) {
       for (const request of [
-        { integration: 'contact_data', id, apiKey: 'other-key' },
+        { integration: 'contact_data', id, apiKey: CONTACT_DATA_SANDBOX_KEY },
         { integration: 'ticketing', id },
       ]) {
         const answer = await world.json('/v1/connections', { body: request, token: limited });
@@ -43,13 +44,13 @@ describe('connection ids and a token limited to some integrations', () => {
     expect(answers[2]).toEqual(answers[0]);
     expect(answers[3]).toEqual(answers[1]);
     const kept = await storesOf(world).connections.get('desk');
-    expect(kept).toMatchObject({ integration: 'anz_data', secrets: { apiKey: 'hidden-key' } });
+    expect(kept).toMatchObject({ integration: 'anz_data', secrets: { apiKey: ANZ_DATA_SANDBOX_KEY } });
     expect(await storesOf(world).connections.get('nobody-holds-this')).toBeUndefined();
   });
 
   it('connects with an id the server makes from the integration', async () => {
     const made = await world.json('/v1/connections', {
-      body: { integration: 'contact_data', apiKey: 'other-key' },
+      body: { integration: 'contact_data', apiKey: CONTACT_DATA_SANDBOX_KEY },
       token: limited,
     });
     expect(made.status).toBe(200);
@@ -62,12 +63,12 @@ describe('connection ids and a token limited to some integrations', () => {
 
   it('a token that sees every integration still chooses ids, and hears of one that is taken', async () => {
     const taken = await world.json('/v1/connections', {
-      body: { integration: 'contact_data', id: 'desk', apiKey: 'other-key' },
+      body: { integration: 'contact_data', id: 'desk', apiKey: CONTACT_DATA_SANDBOX_KEY },
     });
     expect(taken.status).toBe(400);
     expect(taken.body.error.fields).toEqual([{ path: 'id', message: 'already exists' }]);
     const chosen = await world.json('/v1/connections', {
-      body: { integration: 'contact_data', id: 'contacts-2', apiKey: 'other-key' },
+      body: { integration: 'contact_data', id: 'contacts-2', apiKey: CONTACT_DATA_SANDBOX_KEY },
     });
     expect(chosen.status).toBe(200);
     expect(chosen.body.connection.id).toBe('contacts-2');

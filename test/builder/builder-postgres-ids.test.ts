@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
 import { acmeConnection } from '../support/acme-connection.js';
 import { postgresSuiteEnabled, usePostgresStores } from '../support/test-postgres.js';
 import { type BuilderWorld, openBuilderWorld } from './builder-fixture.js';
@@ -59,7 +60,7 @@ describe.skipIf(!enabled)('ids that cannot be, against a builder server on Postg
   it('refuses an impossible id in a body as input_invalid (creation) or 404 (a lookup), never 502', async () => {
     for (const id of ['\u0000', 'desk\u0000', 'caf\u00e9', '\ud800']) {
       const created = await world.json('/v1/connections', {
-        body: { integration: 'anz_data', id, apiKey: 'k-123' },
+        body: { integration: 'anz_data', id, apiKey: ANZ_DATA_SANDBOX_KEY },
       });
       expect(created.status).toBe(400);
       expect(created.body.error.code).toBe('input_invalid');
@@ -74,7 +75,7 @@ describe.skipIf(!enabled)('ids that cannot be, against a builder server on Postg
       expect(subscribed.status).toBe(404);
     }
     const stored = await world.json('/v1/connections', {
-      body: { integration: 'anz_data', id: 'anz-after', apiKey: 'k-123' },
+      body: { integration: 'anz_data', id: 'anz-after', apiKey: ANZ_DATA_SANDBOX_KEY },
     });
     expect(stored.status).toBe(200);
   });

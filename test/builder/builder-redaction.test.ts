@@ -42,6 +42,11 @@ beforeAll(async () => {
       };
     },
   });
+  // The key is checked at save: the free balance read answers as the provider would.
+  hostile.script((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"credits_remaining":5}');
+    return request.path.endsWith('/credits');
+  });
   const added = await world.json('/v1/connections', {
     body: { integration: 'anz_data', id: 'anz', apiKey: API_KEY },
   });

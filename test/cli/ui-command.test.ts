@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/program.js';
+import { ANZ_DATA_SANDBOX_KEY, CONTACT_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
 import { packageRoot } from '../../src/disk/package-root.js';
 import {
   addSandboxTicketing,
@@ -101,8 +102,58 @@ describe('toolsteps serve', () => {
       });
       expect(hits.headers.get('access-control-allow-origin')).toBe('https://builder.example');
       expect((await hits.json()).hits.length).toBeGreaterThan(0);
+      // The key forms' keys are the sandbox's, printed: nothing else on a page says them.
+      expect(running.err()).toContain(`contact_data: API key ${CONTACT_DATA_SANDBOX_KEY}`);
+      expect(running.err()).toContain(`anz_data:     API key ${ANZ_DATA_SANDBOX_KEY}`);
+      const saved = await fetch(`${base}/v1/connections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ integration: 'contact_data', apiKey: CONTACT_DATA_SANDBOX_KEY }),
+      });
+      expect(saved.status).toBe(200);
+      const { connection } = await saved.json();
+      await fetch(`${base}/v1/connections/${connection.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
     } finally {
       expect(await running.stop()).toBe(0);
+    }
+  });
+
+  it('--sandbox-url: sign-ins go to a sandbox started apart, not to the real provider', async () => {
+    const running = await serving(
+      ['serve', '--port', '0', '--sandbox-url', world.sandbox.url],
+      /builder token/,
+    );
+    try {
+      const [, base] = /builder API at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(running.out()) ?? [];
+      const [, token] = /: (tsb_\S+)/.exec(running.err()) ?? [];
+      expect(running.err()).toContain(`Sandbox at ${world.sandbox.url}`);
+      const started = await fetch(`${base}/v1/connections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ integration: 'ticketing' }),
+      });
+      const { authorizeUrl } = await started.json();
+      expect(new URL(authorizeUrl).origin).toBe(new URL(world.sandbox.url).origin);
+      const allow = await fetch(authorizeUrl, { redirect: 'manual' });
+      expect(allow.headers.get('location')).toMatch(new RegExp(`^${base}/v1/oauth/callback`));
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
+  });
+
+  it('refuses --sandbox with --sandbox-url, and a sandbox URL that is not http(s)', async () => {
+    for (const args of [
+      ['--sandbox', '--sandbox-url', world.sandbox.url],
+      ['--sandbox-url', 'file:///tmp'],
+    ]) {
+      const { result, restore } = captureOutput();
+      const code = await runCli(['serve', '--port', '0', ...args]);
+      restore();
+      expect(code).not.toBe(0);
+      expect(result.err).toMatch(/--sandbox-url/);
     }
   });
 });

@@ -85,7 +85,7 @@ describe('sessions and origins in Chromium', () => {
     const page = await pickCreateTicketIn('embed.html', 'zendesk');
     await expect
       .poll(() => page.locator('#picked').textContent())
-      .toBe('Picked Create Ticket (ticketing.create_ticket)');
+      .toBe('Create Ticket (ticketing.create_ticket)');
     await screenshot(page, 'embed-html');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();

@@ -17,6 +17,7 @@ export const PATHS = {
   oauthCallback: '/v1/oauth/callback',
   testConnection: '/v1/connections/{connectionId}/test',
   reconnectConnection: '/v1/connections/{connectionId}/reconnect',
+  renameConnection: '/v1/connections/{connectionId}',
   disconnectConnection: '/v1/connections/{connectionId}',
   listTriggers: '/v1/triggers',
   listSubscriptions: '/v1/subscriptions',

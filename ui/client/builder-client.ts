@@ -139,7 +139,8 @@ let defaultClient: BuilderClient | undefined;
 /** Sets the client every element uses unless it is given its own (`element.client = ...`). */
 export function configure(options: BuilderClientOptions | BuilderClient): BuilderClient {
   defaultClient = options instanceof BuilderClient ? options : new BuilderClient(options);
-  document.dispatchEvent(new CustomEvent('toolsteps-configured'));
+  // On a server (a framework's server render) there is no document and no element to reload.
+  globalThis.document?.dispatchEvent(new CustomEvent('toolsteps-configured'));
   return defaultClient;
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from './api-error.js';
 import { pathOf } from './api-routes.js';
-import type { FlowStatus, StartConnectResponse } from './api-types.js';
+import type { FlowStatus, StartConnectResponse, StepHit } from './api-types.js';
 import type { BuilderClient } from './builder-client.js';
 
 /**
@@ -8,7 +8,9 @@ import type { BuilderClient } from './builder-client.js';
  * the state, the PKCE verifier and the client secret; the page only opens
  * the provider's sign-in (in this tab or a pop-up) and asks the server how
  * the flow stands. A redirect leaves the page, so the flow's id waits in
- * sessionStorage (this tab only, gone when it closes) until the page is back.
+ * sessionStorage (this tab only, gone when it closes) until the page is back,
+ * with the step the person had chosen, so the kit can bring the page back
+ * to where it was: the same step chosen again, then the new account.
  */
 const PENDING_KEY = 'toolsteps-connect-flow';
 const POLL_MS = 700;
@@ -18,6 +20,16 @@ const MAX_BACKOFF_MS = 30_000;
 interface PendingFlow {
   flowId: string;
   integration: string;
+  /** The step chosen when the sign-in left, chosen again on the way back (once: `replayed`). */
+  step?: StepHit;
+  replayed?: boolean;
+}
+
+let lastChoice: StepHit | undefined;
+
+/** Remembers the step last chosen on this page (every `toolsteps-select`), for a redirect to come back to. */
+export function rememberChoice(step: StepHit): void {
+  lastChoice = step;
 }
 
 /** Leaves for the provider's sign-in; the page comes back at `returnTo`. */
@@ -25,8 +37,35 @@ export function followRedirect(
   started: Extract<StartConnectResponse, { flowId: string }>,
   integration: string,
 ): void {
-  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ flowId: started.flowId, integration }));
+  const step = lastChoice?.integration === integration ? lastChoice : undefined;
+  const pending: PendingFlow = { flowId: started.flowId, integration, ...(step ? { step } : {}) };
+  sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   location.assign(started.authorizeUrl);
+}
+
+function readPending(): PendingFlow | undefined {
+  const raw = sessionStorage.getItem(PENDING_KEY);
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as PendingFlow;
+  } catch {
+    sessionStorage.removeItem(PENDING_KEY);
+    return undefined;
+  }
+}
+
+/**
+ * The step to choose again, once, when the page has just come back from a
+ * redirect sign-in this tab started (the callback's `toolsteps_flow` names
+ * it): the search fires `toolsteps-select` for it, so the host shows the
+ * step and its account picker as before, and the picker finishes the flow.
+ */
+export function returnedChoice(): StepHit | undefined {
+  const pending = readPending();
+  if (!pending?.step || pending.replayed) return undefined;
+  if (new URL(location.href).searchParams.get('toolsteps_flow') !== pending.flowId) return undefined;
+  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ ...pending, replayed: true }));
+  return pending.step;
 }
 
 /** What the API's callback adds to `returnTo`: which flow came back, and how it went. */
@@ -38,16 +77,8 @@ const RETURN_PARAMS = ['toolsteps_flow', 'toolsteps_connect'];
  * some other flow id is ignored); the callback's parameters leave the address.
  */
 export function takePendingFlow(integration: string): string | undefined {
-  const raw = sessionStorage.getItem(PENDING_KEY);
-  if (!raw) return undefined;
-  let pending: PendingFlow | undefined;
-  try {
-    pending = JSON.parse(raw) as PendingFlow;
-  } catch {
-    sessionStorage.removeItem(PENDING_KEY);
-    return undefined;
-  }
-  if (pending.integration !== integration) return undefined;
+  const pending = readPending();
+  if (pending?.integration !== integration) return undefined;
   sessionStorage.removeItem(PENDING_KEY);
   const url = new URL(location.href);
   if (RETURN_PARAMS.some((name) => url.searchParams.has(name))) {

@@ -4,12 +4,21 @@ import { h, render } from './dom.js';
 import { THEME_CSS } from './theme.js';
 
 /**
+ * HTMLElement where there is one. On a server (Node, a framework's server
+ * render) there is none, and a class cannot extend `undefined`: importing
+ * the kit there must not throw, so its classes extend a stand-in that is
+ * never constructed (no element is defined without `customElements`).
+ */
+const ElementBase: typeof HTMLElement =
+  typeof HTMLElement === 'undefined' ? (class {} as typeof HTMLElement) : HTMLElement;
+
+/**
  * What every element of the kit shares: an open shadow root with the theme,
  * the API client (its own `client` property, or the one `configure()` set),
  * DOM events that bubble out of the shadow root, and one status line that
  * screen readers hear (`role=status`, or `role=alert` for errors).
  */
-export abstract class ToolstepsElement extends HTMLElement {
+export abstract class ToolstepsElement extends ElementBase {
   #client: BuilderClient | undefined;
   #started = false;
   protected readonly root: ShadowRoot;

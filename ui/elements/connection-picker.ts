@@ -12,12 +12,29 @@ import type {
 import { followRedirect, openSignInWindow, settledFlow, takePendingFlow } from '../client/connect-flow.js';
 import { h, render, uniqueId } from '../dom/dom.js';
 import { ToolstepsElement } from '../dom/toolsteps-element.js';
+import { AccountEditor } from '../forms/account-editor.js';
 import { ConnectForm } from '../forms/connect-form.js';
 
+/** The account as people tell it apart: its label (asked for, or the provider's name for it), and its site. */
 const nameOf = (connection: ConnectionView) => {
-  const name = connection.label ?? connection.fields.subdomain ?? connection.id;
+  const { label } = connection;
+  const site = connection.fields.subdomain;
+  const name =
+    label && site && !label.includes(site) ? `${label} (${site})` : (label ?? site ?? connection.id);
   return connection.state === 'expired' ? `${name} (signed out: reconnect)` : name;
 };
+
+/**
+ * The chosen account's health in words: `ok` and `failing` from its last
+ * check; any state the API adds later is shown as it comes.
+ */
+const HEALTH: Record<string, string> = {
+  ok: 'Working at its last check',
+  failing: 'Failing: its last check did not work. Reconnect it, or check its key.',
+  unknown: '',
+};
+const healthOf = (connection: ConnectionView | undefined) =>
+  connection ? (HEALTH[connection.health] ?? connection.health) : '';
 
 /**
  * `<toolsteps-connection-picker integration="ticketing">`: the dropdown of
@@ -26,10 +43,15 @@ const nameOf = (connection: ConnectionView) => {
  * form), and "Reconnect" when the chosen account's sign-in has lapsed or a
  * call said so (`markNeedsReconnect()`).
  *
+ * Each account shows its label (asked for at connect, or the provider's
+ * own name for it: an email, a user or team), its health, and "Rename" and
+ * "Disconnect". Back from a redirect sign-in, the picker finishes the flow
+ * itself: the new account is chosen and the events below fire.
+ *
  * Attributes: `integration` (required), `value` (the connection to choose).
  * Events: `toolsteps-change` ({ integration, connection }),
  * `toolsteps-connected` ({ integration, connection: ConnectionView }).
- * Parts: `select`, `connect`, `reconnect`, `form`, `submit`.
+ * Parts: `select`, `health`, `connect`, `reconnect`, `rename`, `disconnect`, `form`, `submit`.
  */
 export class ToolstepsConnectionPicker extends ToolstepsElement {
   static readonly tag = 'toolsteps-connection-picker';
@@ -37,7 +59,11 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
   #select!: HTMLSelectElement;
   #connect!: HTMLButtonElement;
   #reconnect!: HTMLButtonElement;
+  #rename!: HTMLButtonElement;
+  #disconnect!: HTMLButtonElement;
+  #health!: HTMLElement;
   #form!: ConnectForm;
+  #editor!: AccountEditor;
   #integration: IntegrationView | undefined;
   #connections: ConnectionView[] = [];
   #work = new AbortController();
@@ -79,19 +105,26 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
 
   protected override setup(): void {
     const selectId = uniqueId('connection');
-    this.#select = h('select', { id: selectId, part: 'select', onchange: () => this.#changed() });
-    this.#connect = h(
-      'button',
-      { type: 'button', part: 'connect', onclick: () => this.#openForm(false) },
-      'Connect new account',
-    );
-    this.#reconnect = h(
-      'button',
-      { type: 'button', part: 'reconnect', hidden: true, onclick: () => this.#openForm(true) },
-      'Reconnect',
-    );
+    const healthId = uniqueId('health');
+    this.#select = h('select', {
+      id: selectId,
+      part: 'select',
+      'aria-describedby': healthId,
+      onchange: () => this.#changed(),
+    });
+    this.#health = h('p', { id: healthId, className: 'hint', part: 'health' });
+    const button = (label: string, part: string, onclick: () => void) =>
+      h('button', { type: 'button', part, onclick }, label);
+    this.#connect = button('Connect new account', 'connect', () => this.#openForm(false));
+    this.#reconnect = button('Reconnect', 'reconnect', () => this.#openForm(true));
+    this.#rename = button('Rename', 'rename', () => this.#edit('rename'));
+    this.#disconnect = button('Disconnect', 'disconnect', () => this.#edit('disconnect'));
     this.#form = new ConnectForm(
       (reconnecting, values) => void this.#start(reconnecting, values),
+      () => this.#closeForm(),
+    );
+    this.#editor = new AccountEditor(
+      (action, name) => void this.#applyEdit(action, name),
       () => this.#closeForm(),
     );
     render(
@@ -102,9 +135,14 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
         h('div', { className: 'grow' }, h('label', { htmlFor: selectId }, 'Connection'), this.#select),
         this.#connect,
         this.#reconnect,
+        this.#rename,
+        this.#disconnect,
       ),
+      this.#health,
       this.#form.element,
+      this.#editor.element,
     );
+    this.#showReconnect();
   }
 
   protected override refresh(): void {
@@ -151,10 +189,54 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     if (this.#select.value !== chosen) this.#changed();
   }
 
+  /** The buttons and the health line that fit the chosen account. */
   #showReconnect(): void {
-    const chosen = this.#connections.find((c) => c.id === this.#select?.value);
-    if (this.#reconnect)
-      this.#reconnect.hidden = !chosen || !(this.#needsReconnect || chosen.state === 'expired');
+    if (!this.#reconnect) return;
+    const chosen = this.#chosen();
+    this.#reconnect.hidden = !chosen || !(this.#needsReconnect || chosen.state === 'expired');
+    this.#rename.disabled = this.#disconnect.disabled = !chosen;
+    this.#health.textContent = healthOf(chosen);
+    this.#health.className = chosen?.health === 'failing' ? 'hint problem' : 'hint';
+  }
+
+  #chosen(): ConnectionView | undefined {
+    return this.#connections.find((c) => c.id === this.#select?.value);
+  }
+
+  #edit(action: 'rename' | 'disconnect'): void {
+    const chosen = this.#chosen();
+    if (!chosen) return;
+    this.#form.close();
+    this.#editor.open(action, action === 'rename' ? (chosen.label ?? '') : nameOf(chosen));
+  }
+
+  /** Renames or disconnects the chosen account, then shows the accounts as the API now has them. */
+  async #applyEdit(action: 'rename' | 'disconnect', name: string): Promise<void> {
+    const chosen = this.#chosen();
+    if (!chosen) return;
+    const path = pathOf(action === 'rename' ? 'renameConnection' : 'disconnectConnection', {
+      connectionId: chosen.id,
+    });
+    const done = await this.attempt(async () => {
+      const client = this.requireClient();
+      if (action === 'rename') await client.request('PATCH', path, { body: { label: name } });
+      else await client.delete(path);
+      return true;
+    });
+    if (!done) return;
+    this.#editor.close();
+    await this.#reload(action === 'rename' ? chosen.id : '');
+    this.say(action === 'rename' ? `Renamed to ${name}.` : `Disconnected ${nameOf(chosen)}.`);
+    this.#select.focus();
+  }
+
+  /** The integration's accounts again, `chosen` chosen among them. */
+  async #reload(chosen: string): Promise<void> {
+    const { connections } = await this.requireClient().get<ConnectionsResponse>(pathOf('listConnections'), {
+      integration: this.integration,
+    });
+    this.#connections = connections;
+    this.#showConnections(chosen);
   }
 
   #changed(): void {
@@ -165,12 +247,14 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
 
   /** Shows the connect form, or (an OAuth flow with nothing to fill) starts signing in at once. */
   #openForm(reconnecting: boolean): void {
+    this.#editor.close();
     const title = this.#integration?.title ?? this.integration;
     if (!this.#form.open(this.#integration, title, reconnecting)) void this.#start(reconnecting, {});
   }
 
   #closeForm(): void {
     this.#form.close();
+    this.#editor.close();
     this.#connect.focus();
   }
 
@@ -178,11 +262,17 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
   async #start(reconnecting: boolean, values: Record<string, string>): Promise<void> {
     const flow = this.#integration?.connect;
     const popup = flow === 'popup' ? openSignInWindow() : null;
-    const { apiKey, ...fields } = values;
+    const { apiKey, label, ...fields } = values;
     const chosen = this.#select.value;
     const body: StartConnectRequest | ReconnectRequest = reconnecting
       ? { ...(apiKey ? { apiKey } : {}), returnTo: this.#returnTo() }
-      : { integration: this.integration, fields, ...(apiKey ? { apiKey } : {}), returnTo: this.#returnTo() };
+      : {
+          integration: this.integration,
+          fields,
+          ...(label ? { label } : {}),
+          ...(apiKey ? { apiKey } : {}),
+          returnTo: this.#returnTo(),
+        };
     this.say(flow === 'api_key' ? 'Checking the key…' : 'Opening the sign-in…');
     const started = await this.attempt(() =>
       this.requireClient().startSignIn<StartConnectResponse>(
@@ -226,15 +316,15 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
   async #connected(connection: ConnectionView): Promise<void> {
     this.#needsReconnect = false;
     this.#form.close();
-    const { connections } = await this.requireClient().get<ConnectionsResponse>(pathOf('listConnections'), {
-      integration: this.integration,
-    });
-    this.#connections = connections;
-    this.#showConnections(connection.id);
+    await this.#reload(connection.id);
     this.say(`Connected ${nameOf(connection)}.`);
     this.emit('toolsteps-connected', { integration: this.integration, connection });
     this.emit('toolsteps-change', { integration: this.integration, connection: connection.id });
     this.#select.focus();
+  }
+
+  protected override styles(): string {
+    return 'button.danger { color: var(--_danger); border-color: var(--_danger); } [part=health] { margin: 4px 0 0; }';
   }
 
   /** Where a redirect sign-in brings the browser back: this page, without its fragment. */

@@ -1,5 +1,6 @@
 import { pathOf } from '../client/api-routes.js';
 import type { SearchResponse, StepHit } from '../client/api-types.js';
+import { returnedChoice } from '../client/connect-flow.js';
 import { h, render, uniqueId } from '../dom/dom.js';
 import { ToolstepsElement } from '../dom/toolsteps-element.js';
 import { integrationIcon } from '../views/integration-icons.js';
@@ -58,6 +59,9 @@ export class ToolstepsStepSearch extends ToolstepsElement {
   }
 
   protected override refresh(): void {
+    // Back from a redirect sign-in: the step chosen before it is chosen again (after the host's listeners are on).
+    const returned = returnedChoice();
+    if (returned) queueMicrotask(() => this.#choose(returned));
     if (this.#input.value.trim()) void this.search(this.#input.value);
   }
 

@@ -15,6 +15,23 @@ function connectRows(integration: IntegrationView | undefined, reconnecting: boo
       field.description ? h('p', { className: 'hint' }, field.description) : null,
     );
   });
+  if (!reconnecting && (rows.length || integration?.connect === 'api_key')) {
+    // Asked where a form is shown anyway; a sign-in's account is named from the provider's answer when left empty.
+    const id = uniqueId('account-label');
+    rows.push(
+      h(
+        'div',
+        { className: 'field' },
+        h('label', { htmlFor: id }, 'Account name (optional)'),
+        h('input', { id, name: 'label', maxLength: 200, autocomplete: 'off' }),
+        h(
+          'p',
+          { className: 'hint' },
+          'How the account is listed. Left empty: the provider’s name for it, where it gives one.',
+        ),
+      ),
+    );
+  }
   if (integration?.connect === 'api_key') {
     const id = uniqueId('api-key');
     rows.push(

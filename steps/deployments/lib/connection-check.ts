@@ -13,6 +13,10 @@ export const deploymentsConnectionCheck: ConnectionCheck = {
     const parsed = AuthUser.safeParse(body);
     if (!parsed.success) return undefined;
     const { username, email } = parsed.data.user;
-    return { ok: true, says: `signed in as ${username}${email ? ` <${email}>` : ''}` };
+    return {
+      ok: true,
+      says: `signed in as ${username}${email ? ` <${email}>` : ''}`,
+      account: email ?? username,
+    };
   },
 };

@@ -29,6 +29,7 @@ export const ticketingConnectionCheck: ConnectionCheck = {
     return {
       ok: true,
       says: `signed in as ${name ?? `user ${id}`}${email ? ` <${email}>` : ''}${role ? ` (${role})` : ''}`,
+      account: email ?? name ?? `user ${id}`,
     };
   },
 };

@@ -16,8 +16,13 @@ import { bundleUi } from '../../../scripts/bundle-ui.mjs';
  */
 export interface EmbedderSite {
   origin: string;
-  /** From now on, POST /builder-session answers with a token of this builder. */
-  serve(builder: { origin: string; mintToken(tenant: string): string }): void;
+  /** From now on, POST /builder-session answers with a token of this builder, living `lifeSeconds` (900). */
+  serve(
+    builder: { origin: string; mintToken(tenant: string, ttlMs?: number): string },
+    lifeSeconds?: number,
+  ): void;
+  /** How many sessions the pages have asked for (a page renews its token with a new one). */
+  sessionsMinted(): number;
   stop(): Promise<void>;
 }
 
@@ -30,8 +35,8 @@ async function siteFiles(): Promise<Map<string, { type: string; body: string | B
   const react = await build({
     stdin: {
       contents: `import { mount } from './react-builder.tsx';
-        const session = await fetch('/builder-session', { method: 'POST' }).then((answer) => answer.json());
-        mount(document.getElementById('root'), session);`,
+        const renew = () => fetch('/builder-session', { method: 'POST' }).then((answer) => answer.json());
+        mount(document.getElementById('root'), await renew(), renew);`,
       resolveDir: path.resolve('docs/examples'),
       loader: 'tsx',
     },
@@ -59,12 +64,20 @@ async function siteFiles(): Promise<Map<string, { type: string; body: string | B
   ]);
 }
 
-export async function startEmbedderSite(): Promise<EmbedderSite> {
+/**
+ * `sameSite`: on the API's own host (127.0.0.1, another port: another origin
+ * but the same site), as a page that starts redirect sign-ins must be
+ * (docs/embedding.md, "The sign-in cookie, and your sites"); otherwise on a
+ * loopback address of its own, another site.
+ */
+export async function startEmbedderSite(options: { sameSite?: boolean } = {}): Promise<EmbedderSite> {
   const files = await siteFiles();
-  let session: ((tenant: string) => { apiBase: string; token: string }) | undefined;
+  let session: ((tenant: string) => { apiBase: string; token: string; expiresIn: number }) | undefined;
+  let minted = 0;
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://site');
     if (request.method === 'POST' && url.pathname === '/builder-session' && session) {
+      minted += 1;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(session('default')));
       return;
@@ -77,14 +90,19 @@ export async function startEmbedderSite(): Promise<EmbedderSite> {
     response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' });
     response.end(file.body);
   });
-  const host = `127.0.0.${nextHost++}`;
+  const host = options.sameSite ? '127.0.0.1' : `127.0.0.${nextHost++}`;
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    serve: (builder) => {
-      session = (tenant) => ({ apiBase: builder.origin, token: builder.mintToken(tenant) });
+    serve: (builder, lifeSeconds = 900) => {
+      session = (tenant) => ({
+        apiBase: builder.origin,
+        token: builder.mintToken(tenant, lifeSeconds * 1000),
+        expiresIn: lifeSeconds,
+      });
     },
+    sessionsMinted: () => minted,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
