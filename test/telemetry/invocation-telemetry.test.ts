@@ -2,13 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestOtelSdk, type TestOtelSdk } from '../support/otel-sdk.js';
-import {
-  connectionSecrets,
-  metricItems,
-  privateDataFindings,
-  sandboxPrivateValues,
-  spanItems,
-} from '../support/private-data-scan.js';
+import { privateDataFindings, scanRun } from '../support/private-data-scan.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /**
@@ -230,19 +224,21 @@ describe('an invocation, with the SDK registered', () => {
 
   it('leaves nothing private in any span, event or metric exported in this file', async () => {
     exported.push(...sdk.spans());
-    const connections = await fx.store.list();
-    const values = [
-      ...sandboxPrivateValues(fx.sandbox),
-      ...connectionSecrets([...connections, fx.connection]),
-      ...Object.values(WRITTEN),
-      QUERY,
-      'status:open',
-    ];
-    const items = [...spanItems(exported), ...metricItems(await sdk.metrics())];
-    expect(items.length).toBeGreaterThan(20);
-    expect(values).toEqual(expect.arrayContaining([fx.connection.secrets.accessToken, 'ada@acme.example']));
-    expect(privateDataFindings(items, values)).toEqual([]);
+    const scan = scanRun({
+      spans: exported,
+      metrics: await sdk.metrics(),
+      sandbox: fx.sandbox,
+      connections: [...(await fx.store.list()), fx.connection],
+      values: [...Object.values(WRITTEN), QUERY, 'status:open'],
+    });
+    expect(scan.items).toBeGreaterThan(20);
+    expect(scan.values).toEqual(
+      expect.arrayContaining([fx.connection.secrets.accessToken, 'ada@acme.example']),
+    );
+    expect(scan.findings).toEqual([]);
     // The scan finds what it looks for.
-    expect(privateDataFindings([{ where: 'probe', text: `x${WRITTEN.subject}x` }], values)).toHaveLength(1);
+    expect(privateDataFindings([{ where: 'probe', text: `x${WRITTEN.subject}x` }], scan.values)).toHaveLength(
+      1,
+    );
   });
 });
