@@ -23,6 +23,14 @@ const USES_NOCK = /from '(nock|[./]+\/support\/(lost-writes|nock-ticketing)\.js)
  */
 const SENDS_SIGNALS = /process\.emit\('SIG|stopListening\(/;
 
+/**
+ * A file that registers an OpenTelemetry SDK (test/support/otel-sdk.ts) turns
+ * telemetry on for the whole process: the files after it in a shared worker
+ * would emit spans, and ones that assert no OpenTelemetry module is loaded
+ * would fail.
+ */
+const REGISTERS_OTEL = /from '(@opentelemetry\/sdk-[\w-]+|[./]+\/support\/otel-sdk\.js)'/;
+
 function filesMatching(pattern: RegExp): string[] {
   return readdirSync('test', { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
@@ -34,7 +42,12 @@ const PROCESS_WIDE = [
   // No promise hook is on: any AsyncLocalStorage an earlier file used would have turned one on.
   'test/store/connections/file-connection-store.test.ts',
 ];
-const ownProcess = [...filesMatching(USES_NOCK), ...filesMatching(SENDS_SIGNALS), ...PROCESS_WIDE];
+const ownProcess = [
+  ...filesMatching(USES_NOCK),
+  ...filesMatching(SENDS_SIGNALS),
+  ...filesMatching(REGISTERS_OTEL),
+  ...PROCESS_WIDE,
+];
 
 export default defineConfig({
   test: {

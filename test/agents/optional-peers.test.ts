@@ -8,6 +8,7 @@ const OPTIONAL_PEERS = [
   '@openai/agents',
   '@langchain/core',
   '@mastra/core',
+  '@opentelemetry/api',
 ];
 
 async function sourceFiles(directory: string): Promise<string[]> {

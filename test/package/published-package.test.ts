@@ -20,6 +20,7 @@ const OPTIONAL_PEERS = [
   '@openai/agents',
   '@langchain/core',
   '@mastra/core',
+  '@opentelemetry/api',
 ];
 const ENTRIES = [
   'toolsteps',

@@ -10,6 +10,7 @@ export const SRC_LAYERS: readonly (readonly string[])[] = [
   ['errors'],
   ['model'],
   ['mapping', 'peers', 'disk'],
+  ['telemetry'],
   ['http'],
   ['server'],
   ['store'],
