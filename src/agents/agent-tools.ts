@@ -24,6 +24,8 @@ export interface CallToolOptions {
   signal?: AbortSignal | undefined;
   /** Who calls, for the audit trail of write steps (an MCP token's id); default the runtime's caller. */
   caller?: string | undefined;
+  /** The agent runtime's id of this tool call, for the invocation's span (`gen_ai.tool.call.id`). */
+  toolCallId?: string | undefined;
 }
 
 /**
@@ -82,6 +84,7 @@ export class AgentTools {
       creditBudget: this.options.creditBudget,
       signal: options.signal,
       ...(options.caller === undefined ? {} : { caller: options.caller }),
+      ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
     });
   }
 

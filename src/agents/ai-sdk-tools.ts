@@ -21,7 +21,7 @@ export interface AiSdkTool {
   /** Runs the step; never throws for a step's failure, so the model reads the error and can correct its input. */
   execute: (
     input: Record<string, unknown>,
-    options: { abortSignal?: AbortSignal | undefined },
+    options: { abortSignal?: AbortSignal | undefined; toolCallId?: string | undefined },
   ) => Promise<Record<string, unknown>>;
 }
 
@@ -45,7 +45,12 @@ export async function toAiSdkTools(tools: AgentTools): Promise<Record<string, Ai
       description: descriptor.description,
       inputSchema: ai.jsonSchema<Record<string, unknown>>(descriptor.inputSchema),
       execute: async (args, options) =>
-        aiSdkToolResult(await tools.runTool(descriptor.name, args, { signal: options.abortSignal })),
+        aiSdkToolResult(
+          await tools.runTool(descriptor.name, args, {
+            signal: options.abortSignal,
+            toolCallId: options.toolCallId,
+          }),
+        ),
     };
     // Passing it through `tool()` is where the compiler holds our type to the AI SDK's.
     record[descriptor.name] = ai.tool<Record<string, unknown>, Record<string, unknown>>(made) as AiSdkTool;

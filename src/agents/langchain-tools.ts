@@ -44,8 +44,11 @@ export async function langchainTools(tools: AgentTools): Promise<LangChainTool[]
     missingPeer('@langchain/core', LANGCHAIN_CORE_RANGE, 'langchainTools'),
   );
   return tools.tools.map((descriptor): LangChainTool => {
-    const run = async (input: unknown, config?: { signal?: AbortSignal }) => {
-      const outcome = await tools.runTool(descriptor.name, input, { signal: config?.signal });
+    const run = async (input: unknown, config?: { signal?: AbortSignal; toolCall?: { id?: string } }) => {
+      const outcome = await tools.runTool(descriptor.name, input, {
+        signal: config?.signal,
+        toolCallId: config?.toolCall?.id,
+      });
       return JSON.stringify(outcomeJson(outcome));
     };
     const fields = { name: descriptor.name, description: descriptor.description };

@@ -38,14 +38,17 @@ function isLegacyContext(first: unknown): first is { context: unknown } {
 
 /**
  * Mastra 0.x calls `execute({ context: input, runtimeContext, ... }, { abortSignal })`;
- * 1.x calls `execute(input, { abortSignal, ... })`. The arguments and the signal, either way.
+ * 1.x calls `execute(input, { abortSignal, ... })`. The arguments, the signal and the tool call id
+ * (the AI SDK's, which Mastra passes on), either way.
  */
 export function mastraCallOf(
   first: unknown,
   second: unknown,
-): { input: unknown; signal: AbortSignal | undefined } {
-  const signal = (second as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
-  return isLegacyContext(first) ? { input: first.context, signal } : { input: first, signal };
+): { input: unknown; signal: AbortSignal | undefined; toolCallId: string | undefined } {
+  const { abortSignal: signal, toolCallId } =
+    (second as { abortSignal?: AbortSignal; toolCallId?: string } | undefined) ?? {};
+  const call = { signal, toolCallId: typeof toolCallId === 'string' ? toolCallId : undefined };
+  return isLegacyContext(first) ? { input: first.context, ...call } : { input: first, ...call };
 }
 
 /**
@@ -66,8 +69,8 @@ function mastraTool(tools: AgentTools, descriptor: ToolDescriptor) {
     description: descriptor.description,
     inputSchema: answeredByTheStep(z.fromJSONSchema(descriptor.inputSchema)),
     execute: async (first: unknown, second?: unknown) => {
-      const { input, signal } = mastraCallOf(first, second);
-      return outcomeJson(await tools.runTool(descriptor.name, input, { signal }));
+      const { input, signal, toolCallId } = mastraCallOf(first, second);
+      return outcomeJson(await tools.runTool(descriptor.name, input, { signal, toolCallId }));
     },
   };
 }

@@ -94,8 +94,15 @@ export async function openaiAgentsTools(
   );
   return tools.tools.map((descriptor): OpenAIAgentsTool => {
     const { strict, parameters } = parametersOf(descriptor, options.strict ?? true);
-    const execute = async (input: unknown, _context: unknown, details?: { signal?: AbortSignal }) => {
-      const outcome = await tools.runTool(descriptor.name, input, { signal: details?.signal });
+    const execute = async (
+      input: unknown,
+      _context: unknown,
+      details?: { signal?: AbortSignal; toolCall?: { callId?: string } },
+    ) => {
+      const outcome = await tools.runTool(descriptor.name, input, {
+        signal: details?.signal,
+        toolCallId: details?.toolCall?.callId,
+      });
       return JSON.stringify(outcomeJson(outcome));
     };
     const common = {

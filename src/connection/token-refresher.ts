@@ -10,6 +10,7 @@ import { definedOnly } from '../values/defined-only.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
 import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';
+import { observedRefresh } from './refresh-telemetry.js';
 import { RefreshWriteAhead } from './refresh-write-ahead.js';
 import { TokenKeeper } from './token-keeper.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
@@ -146,7 +147,7 @@ export class TokenRefresher {
       );
     }
     await this.writeAhead.before(integration, current, recovered.entry);
-    return this.send(integration, current, refreshToken, clientId);
+    return observedRefresh(integration.id, id, () => this.send(integration, current, refreshToken, clientId));
   }
 
   /** Sends the refresh token; what comes back is kept (`TokenKeeper`), a refusal is recorded. */

@@ -93,6 +93,11 @@ export interface Outgoing {
   maxResponseBytes: number;
   /** Hand a successful answer over as its bytes, whatever its media type (a file, not an API answer). */
   asBytes?: boolean;
+  /**
+   * Attempts sent so far for the step's request, shared by its retries,
+   * refresh replay and redirect hops: the attempt span's `http.request.resend_count`.
+   */
+  sends?: { count: number };
 }
 
 /** A stage of the transport: sends one request (however it likes) and says how it ended. */

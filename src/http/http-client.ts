@@ -4,6 +4,7 @@ import type { Connection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { Gate } from '../model/rate-limit.js';
+import { telemetryRegistered } from '../telemetry/index.js';
 import { attempt } from './attempt.js';
 import { rejectFailures } from './classify-failures.js';
 import {
@@ -18,6 +19,7 @@ import {
 import { followRedirects } from './follow-redirects.js';
 import { withRateGate } from './rate-gate.js';
 import { type RetryOptions, withRetries } from './retries.js';
+import { observedGate, withAttemptSpans } from './transport-telemetry.js';
 import type { Wire } from './wire.js';
 
 export type { HttpRequest } from './exchange.js';
@@ -80,6 +82,12 @@ export interface BoundCredentials {
   refresh?: (() => Promise<Connection>) | undefined;
 }
 
+/** A step's request and the count of attempts sent for it, which its refresh replay goes on counting. */
+interface CountedRequest {
+  request: HttpRequest;
+  sends: { count: number };
+}
+
 function refused(error: unknown): error is AuthError {
   return error instanceof AuthError && error.status === 401;
 }
@@ -136,7 +144,12 @@ export function createHttpClient(options: HttpClientOptions): TransportClient {
   const { integration, credentials, clock, signal } = options;
   const secrets = options.secrets ?? (() => Object.values(credentials.current().secrets));
   const redact = (text: string) => redactSecrets(text, secrets());
-  const once = attempt({ ...options, readRateLimit: integration.readRateLimit, redact, secrets });
+  const sent = attempt({ ...options, readRateLimit: integration.readRateLimit, redact, secrets });
+  // Decided once per client (one invocation): without an SDK registered, nothing of telemetry is in the way.
+  const traced = telemetryRegistered();
+  const connectionId = () => credentials.current().id;
+  const once = traced ? withAttemptSpans(sent, { integration, connectionId }) : sent;
+  const gate = traced ? observedGate(options.gate, clock, integration.id) : options.gate;
   const classified = rejectFailures(followRedirects(once, baseScope(options.baseUrl)), {
     integration,
     redact,
@@ -145,14 +158,15 @@ export function createHttpClient(options: HttpClientOptions): TransportClient {
     connection: () => credentials.current(),
     canRefresh: credentials.refresh !== undefined,
   });
-  const retried = withRetries(withRateGate(classified, options.gate, signal), options);
-  const send = withAuthRefresh(async (request: HttpRequest): Promise<Exchange> => {
+  const retried = withRetries(withRateGate(classified, gate, signal), options);
+  const counted = withAuthRefresh(async ({ request, sends }: CountedRequest): Promise<Exchange> => {
     try {
-      return await retried(prepareRequest(request, credentials.current(), options));
+      return await retried({ ...prepareRequest(request, credentials.current(), options), sends });
     } catch (error) {
       return { ok: false, error, stats: NO_STATS };
     }
   }, credentials);
+  const send = (request: HttpRequest) => counted({ request, sends: { count: 0 } });
   return {
     baseUrl: options.baseUrl,
     send,

@@ -6,6 +6,7 @@ import type { Clock } from '../model/clock.js';
 import type { Logger } from '../model/logger.js';
 import { mayHaveLanded } from '../model/write-outcome.js';
 import { type Answer, addStats, type Exchange, NO_STATS, type Outgoing, type Send } from './exchange.js';
+import { noteRetry } from './transport-telemetry.js';
 
 /** How hard the transport retries; the defaults suit interactive calls, a batch job may allow longer waits. */
 export interface RetryOptions {
@@ -102,6 +103,8 @@ export interface WithRetriesOptions {
   clock: Clock;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Whose requests these are, for the retry's event and metric. */
+  integration?: { id: string } | undefined;
 }
 
 /** The error a request finally fails with: a write that may have landed says so and is not retryable. */
@@ -158,6 +161,7 @@ export function withRetries(send: Send, options: WithRetriesOptions): Send {
             delayMs: decision.delayMs,
           });
           retries += 1;
+          noteRetry(options.integration?.id ?? 'unknown', error, retries, decision.delayMs);
           await clock.sleep(decision.delayMs, signal);
           return true;
         },

@@ -41,6 +41,12 @@ export interface InvokeOptions {
   caller?: string;
   /** Marks the audit record of a test run (a builder page testing a draft). */
   test?: boolean;
+  /**
+   * The agent runtime's id of this tool call (the AI SDK's `toolCallId`, an
+   * OpenAI `call_id`, an Anthropic `tool_use` id), for the invocation's span
+   * (`gen_ai.tool.call.id`, docs/observability.md).
+   */
+  toolCallId?: string | undefined;
 }
 
 /** How the call went, for logs and for agents deciding what to do next: attempts, time, credits, the provider's remaining quota. */

@@ -12,11 +12,13 @@ import type { AnyStep } from '../step/define-step.js';
 import { auditedWrite, type WriteEntry } from '../store/audit/audited-write.js';
 import type { ConnectionStore } from '../store/connection-store.js';
 import type { TenantScopedStores } from '../store/tenant-stores.js';
+import { tracedLogger } from '../telemetry/index.js';
 import { getOrCreate } from '../values/get-or-create.js';
 import { genericInput } from './account-input.js';
 import { AnswerCache } from './answer-cache.js';
 import { auditRun } from './audit-run.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
+import { observedInvocation } from './invocation-telemetry.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
 import { type RuntimeOptions, type RuntimeSettings, settleOptions } from './runtime-options.js';
 import { LimitsReader } from './tenant-share.js';
@@ -50,7 +52,9 @@ export class Runtime {
   private readonly context: InvocationContext;
 
   constructor(options: RuntimeOptions = {}) {
-    const settings = settleOptions(options);
+    const settled = settleOptions(options);
+    // Lines written inside an invocation's span carry its trace and span ids.
+    const settings = { ...settled, logger: tracedLogger(settled.logger) };
     this.settings = settings;
     this.tenant = settings.tenant;
     this.stores = settings.stores;
@@ -103,14 +107,18 @@ export class Runtime {
    * Runs one step against a connection, stage by stage (runtime/invoke-step.ts);
    * a write or destructive one is recorded in the tenant's audit trail.
    * An input that names the account's own fields (custom fields) is checked
-   * against them and mapped to the step's generic input first.
+   * against them and mapped to the step's generic input first. With an
+   * OpenTelemetry SDK registered, the invocation is one `execute_tool` span
+   * under the caller's active span (docs/observability.md).
    */
   async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
-    return auditRun<Output>(this.settings, step, options, async () => {
-      const input = await genericInput(this, step, options.connection, options.input, options.signal);
-      const invocation = input === options.input ? options : { ...options, input };
-      return invokeStep<Output>(this.context, step, invocation);
-    });
+    return observedInvocation(this.tenant, step, options, () =>
+      auditRun<Output>(this.settings, step, options, async () => {
+        const input = await genericInput(this, step, options.connection, options.input, options.signal);
+        const invocation = input === options.input ? options : { ...options, input };
+        return invokeStep<Output>(this.context, step, invocation);
+      }),
+    );
   }
 
   /**

@@ -136,6 +136,8 @@ describe('mastraTools() in a Mastra Agent’s loop, against the sandbox', () => 
       input,
       signal,
     });
+    // The AI SDK's tool call id, which Mastra passes on, names the invocation's span.
+    expect(mastraCallOf(input, { abortSignal: signal, toolCallId: 'call_1' }).toolCallId).toBe('call_1');
   });
 
   it('shows the model each step’s JSON input schema, required fields and types included', async () => {
