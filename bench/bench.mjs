@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework]
+ *                        [--only per-call|stores|tenants|mcp|cold|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework|otel]
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -36,6 +36,7 @@ import { frameworkRows } from './lib/framework-rows.mjs';
 import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { measureMcp } from './lib/mcp-figures.mjs';
+import { measureOtel, otelRows } from './lib/otel-figures.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { measureStorePerCall } from './lib/per-call-stores.mjs';
@@ -66,6 +67,7 @@ const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist')
 const sizes = values.smoke
   ? {
       perCall: { rounds: 1, calls: 2, warmup: 2 },
+      otel: { processes: 1, rounds: 1, calls: 2, warmup: 2 },
       stores: { rounds: 1, calls: 2, warmup: 2 },
       mcp: { rounds: 1, calls: 2, warmup: 2, sessions: 5, callsPerSession: 1 },
       intake: { rounds: 1, count: 20, concurrency: 4 },
@@ -90,6 +92,8 @@ const sizes = values.smoke
     }
   : {
       perCall: { rounds: 15, calls: 200, warmup: 300 },
+      // Three kinds of process taking turns five times, each against its own bare baseline: a few minutes.
+      otel: { processes: 5, rounds: 9, calls: 200, warmup: 300 },
       // Eight sides of get_ticket_info, interleaved: about 40 s on the 2-core machine.
       stores: { rounds: 9, calls: 150, warmup: 200 },
       mcp: { rounds: 9, calls: 100, warmup: 200, sessions: 200, callsPerSession: 5 },
@@ -228,6 +232,7 @@ try {
       sizes,
     );
   }
+  if (wanted('otel')) otelRows(row, measureOtel(build, main, sizes.otel), signedUs);
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
   if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
   if (wanted('builder')) builderRows(row, await measureBuilderLoad(build, main, sizes.builder));

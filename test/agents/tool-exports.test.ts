@@ -1,5 +1,4 @@
 import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { toAiSdkTools } from '../../src/agents/ai-sdk-tools.js';
@@ -18,6 +17,7 @@ import { expectInputErrorNaming, MISFIT_CREATE_CALLS, sandboxPosts } from '../su
 import { strictRuleViolations } from '../support/openai-strict-rules.js';
 import { useSandboxAgentTools } from '../support/sandbox-agent-tools.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { twoTurnModel } from '../support/two-turn-model.js';
 
 const CANARY = 'canary-secret-7f3a9c1e5b';
 
@@ -187,31 +187,6 @@ describe('calls through the exports, against the sandbox', () => {
     expect(offered).toMatchObject({ type: 'function', inputSchema: { type: 'object' } });
   });
 });
-
-/** The AI SDK's mock model: first a create_ticket call with `args`, then `text` once it read the result. */
-function twoTurnModel(args: object, text: string): MockLanguageModelV3 {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  };
-  const call = {
-    type: 'tool-call' as const,
-    toolCallId: 'call-1',
-    toolName: 'ticketing__create_ticket',
-    input: JSON.stringify(args),
-  };
-  return new MockLanguageModelV3({
-    doGenerate: [
-      { content: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] },
-      {
-        content: [{ type: 'text', text }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
 
 describe('a connection whose secret is the canary', () => {
   let fixture: TicketingFixture;

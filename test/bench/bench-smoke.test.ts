@@ -74,6 +74,8 @@ describe('bench/bench.mjs --smoke', () => {
       'MCP 5 concurrent HTTP sessions',
       'intake: listen, file stores',
       'builder API: search + options, 5 concurrent clients',
+      // Issue 39: the library with @opentelemetry/api installed and no SDK, against it not installed.
+      '  ... @opentelemetry/api installed, no SDK registered, vs not installed',
     ];
     const lines = result.stdout.split('\n');
     for (const figure of figures) {

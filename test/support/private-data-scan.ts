@@ -122,3 +122,24 @@ export function sandboxPrivateValues(sandbox?: Sandbox, subdomains: readonly str
   }
   return values;
 }
+
+/** What one test file exported and what it must not have: the sandbox's values, its connections' secrets, and its own. */
+export interface PrivateDataRun {
+  spans: readonly ReadableSpan[];
+  metrics?: ResourceMetrics | undefined;
+  sandbox?: Sandbox | undefined;
+  connections?: Iterable<Connection> | undefined;
+  /** The test's own private values: the text it wrote, the queries it sent. */
+  values?: readonly string[] | undefined;
+}
+
+/** The findings of one run's scan: empty when nothing private left. */
+export function scanRun(run: PrivateDataRun): { findings: string[]; items: number; values: string[] } {
+  const values = [
+    ...sandboxPrivateValues(run.sandbox),
+    ...connectionSecrets(run.connections ?? []),
+    ...(run.values ?? []),
+  ];
+  const items = [...spanItems(run.spans), ...(run.metrics ? metricItems(run.metrics) : [])];
+  return { findings: privateDataFindings(items, values), items: items.length, values };
+}

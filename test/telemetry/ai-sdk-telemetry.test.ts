@@ -1,17 +1,11 @@
 import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentTools } from '../../src/agents/agent-tools.js';
 import { toAiSdkTools } from '../../src/agents/ai-sdk-tools.js';
 import { startTestOtelSdk, type TestOtelSdk } from '../support/otel-sdk.js';
-import {
-  connectionSecrets,
-  metricItems,
-  privateDataFindings,
-  sandboxPrivateValues,
-  spanItems,
-} from '../support/private-data-scan.js';
+import { scanRun } from '../support/private-data-scan.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
+import { twoTurnModel } from '../support/two-turn-model.js';
 
 /**
  * The AI SDK's own telemetry (`experimental_telemetry`) and ours in one
@@ -35,35 +29,11 @@ afterAll(async () => {
   await sdk?.shutdown();
 });
 
-function scriptedModel(): MockLanguageModelV3 {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  };
-  const call = {
-    type: 'tool-call' as const,
-    toolCallId: 'call-ai-7',
-    toolName: 'ticketing__create_ticket',
-    input: JSON.stringify(ARGS),
-  };
-  return new MockLanguageModelV3({
-    doGenerate: [
-      { content: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] },
-      {
-        content: [{ type: 'text', text: 'Done.' }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
-
 describe('an AI SDK generateText with telemetry on, calling a toolsteps tool', () => {
   it('nests our invocation span under the SDK’s tool-call span', async () => {
     const tools = await AgentTools.load({ registry: fx.registry, runtime: fx.runtime });
     const result = await generateText({
-      model: scriptedModel(),
+      model: twoTurnModel(ARGS, 'Done.', 'call-ai-7'),
       tools: await toAiSdkTools(tools),
       prompt: 'Open a ticket.',
       stopWhen: stepCountIs(3),
@@ -92,12 +62,13 @@ describe('an AI SDK generateText with telemetry on, calling a toolsteps tool', (
   it('leaves nothing private in what toolsteps exported', async () => {
     const ours = sdk.spans().filter((span) => span.instrumentationScope.name === 'toolsteps');
     expect(ours.length).toBeGreaterThan(1);
-    const values = [
-      ...sandboxPrivateValues(fx.sandbox),
-      ...connectionSecrets([fx.connection, ...(await fx.store.list())]),
-      ...Object.values(ARGS),
-    ];
-    const items = [...spanItems(ours), ...metricItems(await sdk.metrics())];
-    expect(privateDataFindings(items, values)).toEqual([]);
+    const scan = scanRun({
+      spans: ours,
+      metrics: await sdk.metrics(),
+      sandbox: fx.sandbox,
+      connections: [fx.connection, ...(await fx.store.list())],
+      values: Object.values(ARGS),
+    });
+    expect(scan.findings).toEqual([]);
   });
 });

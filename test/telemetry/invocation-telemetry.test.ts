@@ -1,14 +1,10 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseTenantId } from '../../src/model/tenant-id.js';
+import { contactDataFixture } from '../steps/contact-data/contact-data-fixture.js';
 import { startTestOtelSdk, type TestOtelSdk } from '../support/otel-sdk.js';
-import {
-  connectionSecrets,
-  metricItems,
-  privateDataFindings,
-  sandboxPrivateValues,
-  spanItems,
-} from '../support/private-data-scan.js';
+import { privateDataFindings, scanRun } from '../support/private-data-scan.js';
 import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /**
@@ -230,19 +226,55 @@ describe('an invocation, with the SDK registered', () => {
 
   it('leaves nothing private in any span, event or metric exported in this file', async () => {
     exported.push(...sdk.spans());
-    const connections = await fx.store.list();
-    const values = [
-      ...sandboxPrivateValues(fx.sandbox),
-      ...connectionSecrets([...connections, fx.connection]),
-      ...Object.values(WRITTEN),
-      QUERY,
-      'status:open',
-    ];
-    const items = [...spanItems(exported), ...metricItems(await sdk.metrics())];
-    expect(items.length).toBeGreaterThan(20);
-    expect(values).toEqual(expect.arrayContaining([fx.connection.secrets.accessToken, 'ada@acme.example']));
-    expect(privateDataFindings(items, values)).toEqual([]);
+    const scan = scanRun({
+      spans: exported,
+      metrics: await sdk.metrics(),
+      sandbox: fx.sandbox,
+      connections: [...(await fx.store.list()), fx.connection],
+      values: [...Object.values(WRITTEN), QUERY, 'status:open'],
+    });
+    expect(scan.items).toBeGreaterThan(20);
+    expect(scan.values).toEqual(
+      expect.arrayContaining([fx.connection.secrets.accessToken, 'ada@acme.example']),
+    );
+    expect(scan.findings).toEqual([]);
     // The scan finds what it looks for.
-    expect(privateDataFindings([{ where: 'probe', text: `x${WRITTEN.subject}x` }], values)).toHaveLength(1);
+    expect(privateDataFindings([{ where: 'probe', text: `x${WRITTEN.subject}x` }], scan.values)).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe('a paid lookup, with the SDK registered', () => {
+  it('counts the credits it spent under its tenant', async () => {
+    const paid = await contactDataFixture({ runtime: { tenant: parseTenantId('acme-co') } });
+    try {
+      const result = await paid.invoke('contact_data.find_company', { domain: 'contoso.example' });
+      const charged = result.meta.credits?.charged;
+      expect(charged).toBeGreaterThan(0);
+      const invocation = sdk.spans().find((span) => span.name === 'execute_tool contact_data.find_company');
+      expect(invocation?.attributes).toMatchObject({
+        'toolsteps.credits': charged,
+        'toolsteps.tenant.id': 'acme-co',
+      });
+      const collected = await sdk.metrics();
+      const spent = collected.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === 'toolsteps.credits.spent');
+      expect(spent?.dataPoints.map((point) => [point.attributes, point.value])).toEqual([
+        [
+          {
+            'toolsteps.step.id': 'contact_data.find_company',
+            'toolsteps.integration': 'contact_data',
+            'toolsteps.tenant.id': 'acme-co',
+          },
+          charged,
+        ],
+      ]);
+      const scan = scanRun({ spans: sdk.spans(), sandbox: paid.sandbox, connections: [paid.connection] });
+      expect(scan.findings).toEqual([]);
+    } finally {
+      await paid.close();
+    }
   });
 });
