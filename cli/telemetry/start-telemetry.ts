@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { packageVersion } from '../../src/disk/package-root.js';
-import { exporterPackage, type TelemetrySettings, telemetryPackages } from './telemetry-settings.js';
+import {
+  exporterPackage,
+  type SdkPackage,
+  type TelemetrySettings,
+  telemetryPackages,
+} from './telemetry-settings.js';
 
 /** How long a stopping command waits for the last spans and metrics to be sent. */
 export const TELEMETRY_FLUSH_DEADLINE_MS = 5_000;
@@ -42,7 +47,7 @@ const IMPORTS = {
   '@opentelemetry/exporter-trace-otlp-proto': () => import('@opentelemetry/exporter-trace-otlp-proto'),
   '@opentelemetry/exporter-metrics-otlp-http': () => import('@opentelemetry/exporter-metrics-otlp-http'),
   '@opentelemetry/exporter-metrics-otlp-proto': () => import('@opentelemetry/exporter-metrics-otlp-proto'),
-};
+} satisfies Record<SdkPackage, () => Promise<unknown>>;
 type Imported = { [Name in keyof typeof IMPORTS]: Awaited<ReturnType<(typeof IMPORTS)[Name]>> };
 
 /** Imports what the settings need, all or nothing: a missing package names every one missing. */
@@ -53,10 +58,10 @@ async function importPackages(settings: TelemetrySettings): Promise<Partial<Impo
   await Promise.all(
     Object.keys(wanted).map(async (name) => {
       try {
-        loaded[name] = await IMPORTS[name as keyof typeof IMPORTS]();
+        loaded[name] = await IMPORTS[name as SdkPackage]();
       } catch (error) {
         if (!notFound(error, name)) throw error;
-        missing[name] = wanted[name] as string;
+        missing[name] = wanted[name as SdkPackage] as string;
       }
     }),
   );

@@ -81,26 +81,36 @@ export function telemetrySettings(env: NodeJS.ProcessEnv = process.env): Telemet
   };
 }
 
+/**
+ * Every package a start may import, with the range this package is written
+ * against: each an optional peer. The exporters are experimental packages
+ * (0.x): the 0.2xx line is the one built for the 2.x SDK, which runs on Node 20.
+ */
+export const SDK_PACKAGES = {
+  '@opentelemetry/api': '^1.9.0',
+  '@opentelemetry/resources': '^2.0.0',
+  '@opentelemetry/sdk-trace-node': '^2.0.0',
+  '@opentelemetry/sdk-metrics': '^2.0.0',
+  '@opentelemetry/exporter-trace-otlp-http': '>=0.200.0 <0.300.0',
+  '@opentelemetry/exporter-trace-otlp-proto': '>=0.200.0 <0.300.0',
+  '@opentelemetry/exporter-metrics-otlp-http': '>=0.200.0 <0.300.0',
+  '@opentelemetry/exporter-metrics-otlp-proto': '>=0.200.0 <0.300.0',
+} as const;
+
+/** A package a start may import. */
+export type SdkPackage = keyof typeof SDK_PACKAGES;
+
 /** The OTLP exporter package of a signal: `-otlp-http` sends JSON, `-otlp-proto` protobuf. */
 export function exporterPackage<Signal extends 'trace' | 'metrics'>(signal: Signal, protocol: OtlpProtocol) {
   const suffix = protocol === 'http/json' ? 'http' : 'proto';
   return `@opentelemetry/exporter-${signal}-otlp-${suffix}` as const;
 }
 
-/** The packages a start with these settings imports, each with the range this package is written against. */
-export function telemetryPackages(settings: TelemetrySettings): Record<string, string> {
-  const packages: Record<string, string> = {
-    '@opentelemetry/api': '^1.9.0',
-    '@opentelemetry/resources': '^2.0.0',
-  };
-  // The exporters are experimental packages (0.x): the 0.2xx line is the one built for the 2.x SDK.
-  if (settings.traces) {
-    packages['@opentelemetry/sdk-trace-node'] = '^2.0.0';
-    packages[exporterPackage('trace', settings.traces)] = '>=0.200.0 <0.300.0';
-  }
-  if (settings.metrics) {
-    packages['@opentelemetry/sdk-metrics'] = '^2.0.0';
-    packages[exporterPackage('metrics', settings.metrics)] = '>=0.200.0 <0.300.0';
-  }
-  return packages;
+/** The packages a start with these settings imports, each with its range. */
+export function telemetryPackages(settings: TelemetrySettings): Partial<Record<SdkPackage, string>> {
+  const names: SdkPackage[] = ['@opentelemetry/api', '@opentelemetry/resources'];
+  if (settings.traces) names.push('@opentelemetry/sdk-trace-node', exporterPackage('trace', settings.traces));
+  if (settings.metrics)
+    names.push('@opentelemetry/sdk-metrics', exporterPackage('metrics', settings.metrics));
+  return Object.fromEntries(names.map((name) => [name, SDK_PACKAGES[name]]));
 }
