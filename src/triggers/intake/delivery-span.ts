@@ -8,6 +8,7 @@ import {
   type SafeAttributes,
   safeAttributes,
   setSafeAttributes,
+  telemetryRegistered,
 } from '../../telemetry/index.js';
 import type { IntakeRefusal } from './intake-refusal.js';
 
@@ -94,7 +95,7 @@ function metricAttributes(facts: DeliveryFacts): Record<string, AttributeValue> 
  * a `traceparent` the sender put on the request is only linked, since a
  * delivery comes from outside and its ids are the sender's to choose. The
  * hand-over runs inside the span, so what it starts (the queue, the
- * forward, the command) joins the trace. With telemetry off it only runs.
+ * forward, the command) joins the trace. With no SDK registered it only runs.
  */
 export async function tracedDelivery<T>(
   method: string,
@@ -103,6 +104,7 @@ export async function tracedDelivery<T>(
   run: (facts: DeliveryFacts) => Promise<T>,
 ): Promise<T> {
   const facts: DeliveryFacts = { context: {} };
+  if (!telemetryRegistered()) return run(facts);
   const route = routeOf(path);
   const traceparent = headers.get('traceparent');
   const answer = await inSpan(
