@@ -97,7 +97,7 @@ export interface Outgoing {
    * Attempts sent so far for the step's request, shared by its retries,
    * refresh replay and redirect hops: the attempt span's `http.request.resend_count`.
    */
-  sends?: { count: number };
+  sends?: { count: number } | undefined;
 }
 
 /** A stage of the transport: sends one request (however it likes) and says how it ended. */
@@ -175,6 +175,7 @@ export function prepareRequest(
   request: HttpRequest,
   connection: Connection,
   options: PrepareOptions,
+  sends?: { count: number },
 ): Outgoing {
   const { integration } = options;
   const url = joinUrl(options.baseUrl, request.path, { ...options.defaultQuery, ...request.query });
@@ -210,5 +211,6 @@ export function prepareRequest(
       (IDEMPOTENT_METHODS.has(request.method) || (request.method === 'POST' && options.stepIdempotent)),
     timeoutMs: request.timeoutMs ?? options.requestTimeoutMs,
     maxResponseBytes: request.maxResponseBytes ?? options.maxResponseBytes,
+    sends,
   };
 }

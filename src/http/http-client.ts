@@ -161,7 +161,7 @@ export function createHttpClient(options: HttpClientOptions): TransportClient {
   const retried = withRetries(withRateGate(classified, gate, signal), options);
   const counted = withAuthRefresh(async ({ request, sends }: CountedRequest): Promise<Exchange> => {
     try {
-      return await retried({ ...prepareRequest(request, credentials.current(), options), sends });
+      return await retried(prepareRequest(request, credentials.current(), options, sends));
     } catch (error) {
       return { ok: false, error, stats: NO_STATS };
     }

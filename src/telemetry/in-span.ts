@@ -1,6 +1,6 @@
 import type { Context, Link, Span } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, instrumentationVersion } from './instrumentation-scope.js';
-import { type OtelApi, otelApi, tracingRegistered } from './load-otel.js';
+import { type OtelApi, otelApi, telemetryRegistered, tracingRegistered } from './load-otel.js';
 import { type SafeAttributes, safeAttributes } from './safe-attributes.js';
 import { contextFromCarrier, type TraceCarrier } from './trace-context.js';
 
@@ -32,7 +32,8 @@ const KINDS: Record<SpanKindName, number> = { internal: 0, server: 1, client: 2,
 
 /**
  * Runs `fn` inside a new active span when a tracer provider is registered,
- * else runs `fn(undefined)` having loaded nothing. A thrown error is recorded
+ * else runs `fn(undefined)`, having loaded nothing unless a meter provider is
+ * registered. A thrown error is recorded
  * by its type only (`error.type`, status ERROR; no message, no stack: they may
  * quote provider answers), and thrown on. `fn` may set the status itself, for
  * failures it returns rather than throws.
@@ -42,9 +43,10 @@ export async function inSpan<T>(
   options: InSpanOptions,
   fn: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!tracingRegistered()) return fn(undefined);
+  if (!telemetryRegistered()) return fn(undefined);
+  // Loaded for metrics alone too: the instruments of the work inside need the module.
   const api = await otelApi();
-  if (!api) return fn(undefined);
+  if (!api || !tracingRegistered()) return fn(undefined);
   const parent = options.parent ? contextFromCarrier(api, options.parent) : api.context.active();
   const span = api.trace.getTracer(INSTRUMENTATION_NAME, instrumentationVersion()).startSpan(
     name,

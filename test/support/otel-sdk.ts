@@ -31,17 +31,17 @@ export interface TestOtelSdk {
  * Registers a tracer provider (SimpleSpanProcessor into memory), a meter
  * provider (read on demand), the AsyncLocalStorage context manager and the
  * W3C propagator. `propagator: false` leaves the propagator out, to test the
- * library's own W3C fallback. Files that call this run in a process of their
+ * library's own W3C fallback; `traces: false` the tracer provider (metrics alone). Files that call this run in a process of their
  * own (vitest.config.ts): the registration is process-wide.
  */
-export function startTestOtelSdk(options: { propagator?: boolean } = {}): TestOtelSdk {
+export function startTestOtelSdk(options: { propagator?: boolean; traces?: boolean } = {}): TestOtelSdk {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new OnDemandReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(tracerProvider);
+  if (options.traces !== false) trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   if (options.propagator !== false) propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {

@@ -127,6 +127,24 @@ describe('the W3C fallback, with no propagator registered', () => {
   });
 });
 
+describe('metrics alone, no tracer provider', () => {
+  it('records metrics without starting spans', async () => {
+    const sdk = startTestOtelSdk({ traces: false });
+    try {
+      const span = await inSpan('no span', { kind: 'internal', attributes: {} }, async (started) => started);
+      expect(span).toBeUndefined();
+      instruments()?.invocations.add(1, safeAttributes({ 'toolsteps.step.id': 'a.b' }));
+      const collected = await sdk.metrics();
+      expect(
+        collected.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name)),
+      ).toEqual(['toolsteps.invocations']);
+      expect(sdk.spans()).toEqual([]);
+    } finally {
+      await sdk.shutdown();
+    }
+  });
+});
+
 describe('what may be an attribute', () => {
   it('templates a path: the integration’s template first, ids and queries out otherwise', () => {
     expect(urlTemplate('/api/v2/tickets/42.json?include=users', ['/api/v2/tickets/{id}.json'])).toBe(
