@@ -139,7 +139,10 @@ describe('MCP tools/call', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers } }));
   });
   afterAll(async () => {
-    privateValues.push(...scan.sandboxPrivateValues(fixture.sandbox), ...scan.connectionSecrets([fixture.connection]));
+    privateValues.push(
+      ...scan.sandboxPrivateValues(fixture.sandbox),
+      ...scan.connectionSecrets([fixture.connection]),
+    );
     await client?.close();
     await mcp?.close();
     await fixture?.close();
