@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultToolstepsHome } from '../src/disk/toolsteps-home.js';
 import type { CodeCacheFolder } from './code-cached-require.js';
 import { commandWord } from './command-word.js';
+import { SERVING_COMMANDS } from './serving-commands.js';
 
 /**
  * Set by scripts/bundle-cli.mjs in the bin it builds: where the command
@@ -12,15 +13,7 @@ import { commandWord } from './command-word.js';
  */
 declare const TOOLSTEPS_COMMAND_TREE: { file: string } | undefined;
 
-/** Commands that run until stopped: their start is paid once, and they keep V8's optimising compilers. */
-export const SERVING_COMMANDS: ReadonlySet<string> = new Set([
-  'sandbox',
-  'listen',
-  'worker',
-  'mcp',
-  'serve',
-  'ui',
-]);
+export { SERVING_COMMANDS };
 
 /**
  * Every other top-level command: each keeps a code cache of its own, of the

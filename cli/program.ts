@@ -6,6 +6,7 @@ import { closeCliStores } from './cli-stores.js';
 import { selectTenantFor } from './cli-tenant.js';
 import { commandWord } from './command-word.js';
 import { EXIT_BAD_INPUT, EXIT_OK, type OutputMode, reportError } from './output.js';
+import { SERVING_COMMANDS } from './serving-commands.js';
 
 /**
  * Every top-level command, in the order `--help` lists them, with the module
@@ -78,8 +79,9 @@ export async function buildProgram(
       'the tenant (organization) whose connections, subscriptions and records to use; default TOOLSTEPS_TENANT, else "default"',
     )
     // Checked before any command runs, so a bad tenant id never reaches a store.
-    .hook('preAction', (_program, command) => {
+    .hook('preAction', async (_program, command) => {
       selectTenantFor(command.optsWithGlobals().tenant);
+      if (servesUntilStopped(command)) await startTelemetryOnce(mode.json);
     })
     .configureOutput({
       writeErr: (text) => {
@@ -92,6 +94,25 @@ export async function buildProgram(
   const modules = await Promise.all(commandModulesFor(argv).map((entry) => entry.load()));
   for (const module of modules) module.default(program);
   return program;
+}
+
+/**
+ * A serving command (`serve`, `ui`, `listen`, `worker`, `mcp --http`,
+ * `sandbox`): the ones that start the OpenTelemetry SDK when the `OTEL_*`
+ * variables ask for it. `mcp` over stdio does not: its stdout is the protocol.
+ */
+function servesUntilStopped(command: Command): boolean {
+  if (command.parent?.parent || !SERVING_COMMANDS.has(command.name())) return false;
+  return command.name() !== 'mcp' || Boolean(command.opts().http);
+}
+
+/** How to stop the SDK a serving command started, flushing what it holds; set once per process. */
+let stopTelemetry: (() => Promise<void>) | undefined;
+
+async function startTelemetryOnce(json: boolean): Promise<void> {
+  if (stopTelemetry) return;
+  const { startCliTelemetry } = await import('./telemetry/cli-telemetry.js');
+  stopTelemetry = await startCliTelemetry(json);
 }
 
 /** Runs the CLI and returns its exit code: 0 success, 2 bad input, 1 anything else. */
@@ -111,6 +132,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     return reportError(error, mode);
   } finally {
+    // The servers are closed by now: their last spans and metrics go out first, within a deadline.
+    await stopTelemetry?.();
+    stopTelemetry = undefined;
     await closeCliStores();
     await closeSharedDispatcher();
   }

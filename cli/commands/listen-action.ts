@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { traceFields } from '../../src/telemetry/traced-logger.js';
 import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
 import { cliTenantChosen } from '../cli-tenant.js';
@@ -32,13 +33,19 @@ const QUEUE_HAND_OFF_DEADLINE_MS = 10_000;
 /** How long a stopping listener waits for done marks its store has not confirmed yet. */
 const SETTLE_ON_STOP_MS = 10_000;
 
+/**
+ * One log line of a serving command on stderr: for people, or under `--json`
+ * one JSON object, which carries `trace_id` and `span_id` when written inside
+ * a span (a delivery's, a queued event's), so the line and its trace find
+ * each other.
+ */
 export function logLine(
   json: boolean,
   kind: 'refused' | 'skipped' | 'listening' | 'working' | 'dead',
   text: string,
   fields: Record<string, unknown>,
 ): void {
-  if (json) process.stderr.write(`${JSON.stringify({ [kind]: fields })}\n`);
+  if (json) process.stderr.write(`${JSON.stringify({ [kind]: { ...fields, ...traceFields() } })}\n`);
   else process.stderr.write(`${kind}: ${text}\n`);
 }
 

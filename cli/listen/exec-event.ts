@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { TimeoutError } from '../../src/errors/index.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import { injectTraceContext, inSpan } from '../../src/telemetry/index.js';
 
 /** How long one `--exec` command may run, by default. */
 export const EXEC_DEADLINE_MS = 60_000;
@@ -25,6 +26,35 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 /**
+ * The command's environment: this process's, the event's tenant, and the
+ * active span's trace context as the environment carries it (`TRACEPARENT`,
+ * `TRACESTATE`: the names OpenTelemetry's environment carrier uses), so a
+ * command that traces continues the event's trace. A TRACESTATE this
+ * process inherited never rides along with another trace's TRACEPARENT.
+ */
+function commandEnvironment(event: TriggerEvent): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const carrier = injectTraceContext({});
+  if (carrier.traceparent) {
+    delete env.TRACESTATE;
+    for (const [key, value] of Object.entries(carrier)) env[key.toUpperCase()] = value;
+  }
+  // The event's tenant, so the command starts that tenant's agent and no other's.
+  env.TOOLSTEPS_TENANT = event.tenant;
+  return env;
+}
+
+/**
+ * Runs `command` in an INTERNAL span (`exec`) whose context the command
+ * gets in its environment; see `runCommand`.
+ */
+export function execEvent(command: string, event: TriggerEvent, options: ExecOptions = {}): Promise<void> {
+  return inSpan('exec', { kind: 'internal', attributes: { 'toolsteps.handoff': 'exec' } }, () =>
+    runCommand(command, event, options),
+  );
+}
+
+/**
  * Runs `command` in a shell with the event as JSON on its stdin. A non-zero
  * exit throws: the event stays undone. The command runs in a process group
  * of its own, so its deadline holds for everything it started: past the
@@ -33,7 +63,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
  * The promise settles only once the group is gone, so the hand-off never
  * outlives its deadline plus the grace.
  */
-export function execEvent(command: string, event: TriggerEvent, options: ExecOptions = {}): Promise<void> {
+function runCommand(command: string, event: TriggerEvent, options: ExecOptions): Promise<void> {
   const deadlineMs = options.deadlineMs ?? EXEC_DEADLINE_MS;
   const graceMs = options.killGraceMs ?? EXEC_KILL_GRACE_MS;
   return new Promise((resolve, reject) => {
@@ -41,8 +71,7 @@ export function execEvent(command: string, event: TriggerEvent, options: ExecOpt
       shell: true,
       detached: true,
       stdio: ['pipe', 'inherit', 'inherit'],
-      // The event's tenant, so the command starts that tenant's agent and no other's.
-      env: { ...process.env, TOOLSTEPS_TENANT: event.tenant },
+      env: commandEnvironment(event),
     });
     const pgid = child.pid as number;
     let stopped: string | undefined;

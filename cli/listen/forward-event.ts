@@ -1,5 +1,11 @@
 import { NetworkError, TimeoutError } from '../../src/errors/index.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import {
+  injectTraceContext,
+  inSpan,
+  type SafeAttributes,
+  setSafeAttributes,
+} from '../../src/telemetry/index.js';
 import type { ForwardTarget } from './forward-target.js';
 
 /** The header that names the event's tenant on a forward (also the body's `tenant`). */
@@ -14,18 +20,46 @@ function transportCode(error: unknown): string | undefined {
   return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
+/** What a forward's span may say of its target: scheme, host and port, as `redacted` shows them; never its path or query. */
+function targetAttributes(target: ForwardTarget): SafeAttributes {
+  const url = new URL(target.url());
+  return {
+    'http.request.method': 'POST',
+    'server.address': url.hostname,
+    'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    'url.scheme': url.protocol.slice(0, -1),
+    'toolsteps.handoff': 'forward',
+  };
+}
+
 /**
- * POSTs the event as JSON to the target. Anything but a 2xx within the
+ * POSTs the event as JSON to the target, in a CLIENT span (`POST`) whose
+ * context goes with the request as `traceparent`, so the platform's own
+ * spans (an invocation's) continue the event's trace. Anything but a 2xx within the
  * deadline (or before `signal` aborts) throws, so the event stays undone
  * and is tried again. Errors name the target only as `target.redacted`, and
  * keep no raw cause that might quote the URL: they travel to logs and, in
  * `worker`, into Redis as the job's failure.
  */
-export async function forwardEvent(
+export function forwardEvent(
   target: ForwardTarget,
   event: TriggerEvent,
   options: { deadlineMs?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
+  return inSpan('POST', { kind: 'client', attributes: targetAttributes(target) }, async (span) => {
+    const status = await post(target, event, options);
+    if (span) setSafeAttributes(span, { 'http.response.status_code': status });
+    if (status < 200 || status > 299)
+      throw new NetworkError(`Forwarding to ${target.redacted} answered ${status}.`, { status });
+  });
+}
+
+/** One POST of the event within the deadline; its status, or a typed error naming only `target.redacted`. */
+async function post(
+  target: ForwardTarget,
+  event: TriggerEvent,
+  options: { deadlineMs?: number; signal?: AbortSignal },
+): Promise<number> {
   const deadlineMs = options.deadlineMs ?? FORWARD_DEADLINE_MS;
   const deadline = AbortSignal.timeout(deadlineMs);
   let response: Response;
@@ -33,7 +67,7 @@ export async function forwardEvent(
     response = await fetch(target.url(), {
       method: 'POST',
       // The tenant in a header too, so a receiver can route before it parses the body.
-      headers: { 'content-type': 'application/json', [TENANT_HEADER]: event.tenant },
+      headers: injectTraceContext({ 'content-type': 'application/json', [TENANT_HEADER]: event.tenant }),
       body: JSON.stringify(event),
       signal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
       redirect: 'manual',
@@ -46,8 +80,5 @@ export async function forwardEvent(
     });
   }
   await response.body?.cancel();
-  if (!response.ok)
-    throw new NetworkError(`Forwarding to ${target.redacted} answered ${response.status}.`, {
-      status: response.status,
-    });
+  return response.status;
 }

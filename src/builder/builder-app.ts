@@ -3,6 +3,7 @@ import { requestTarget } from '../http/request-target.js';
 import { type AppServer, createAppServer } from '../server/app-server.js';
 import { BUILDER_MAX_BODY_BYTES } from '../server/body-limits.js';
 import { leaveBodiesUnread } from '../server/unread-bodies.js';
+import { instruments, safeAttributes } from '../telemetry/index.js';
 import type { Intake } from '../triggers/intake/intake.js';
 import { intakeRoutes } from '../triggers/intake/intake-routes.js';
 import { API_PREFIX, builderAnswer } from './api-answer.js';
@@ -12,6 +13,19 @@ import { builderServerLimits } from './builder-connection-limits.js';
 import type { BuilderServices } from './builder-services.js';
 import { checkedOrigin } from './origin-check.js';
 import { serveStaticFile } from './static-files.js';
+
+/** Counts one builder API request and its time, by method, route template and status. */
+function recordBuilderRequest(request: { method: string; route: string; status: number }, seconds: number) {
+  const meters = instruments();
+  if (!meters) return;
+  const attributes = safeAttributes({
+    'http.request.method': request.method,
+    'http.route': request.route,
+    'http.response.status_code': request.status,
+  });
+  meters.builderRequests.add(1, attributes);
+  meters.builderRequestDuration.record(seconds, attributes);
+}
 
 /** Anything outside `/v1` and the intakes: the static page when there is one, after the Host and Origin check. */
 async function servePage(services: BuilderServices, request: FastifyRequest, reply: FastifyReply) {
@@ -39,6 +53,7 @@ export function builderAppServer(services: BuilderServices, intake: Intake): App
     limits: builderServerLimits(services.options.connectionLimits),
     bodyLimit: maxBodyBytes,
     answer,
+    requestTelemetry: { routePrefix: API_PREFIX, record: recordBuilderRequest },
     routes: (app) => {
       // A path no route has reads no body: the page never takes one.
       leaveBodiesUnread(app);

@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import { systemClock } from '../model/clock.js';
 import { HostOriginGuard } from '../server/host-origin-guard.js';
+import { otelApi } from '../telemetry/index.js';
 import { builderAppServer } from './builder-app.js';
 import { type BuilderServerOptions, checkServerOptions } from './builder-options.js';
 import type { BuilderServices } from './builder-services.js';
@@ -45,6 +46,8 @@ export async function startBuilderServer(options: BuilderServerOptions): Promise
       response.once('close', () => streams.delete(response));
     },
   };
+  // Loads the OpenTelemetry API when an SDK is registered, so the server traces its requests from the first.
+  await otelApi();
   const app = builderAppServer(services, tenantIntake(options, hub));
   const url = await app.listen(options.port ?? 0, host);
   publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '');

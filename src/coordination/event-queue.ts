@@ -2,6 +2,15 @@ import { DEFAULT_TENANT, parseTenantId } from '../model/tenant-id.js';
 import type { TriggerEvent } from '../model/trigger-event.js';
 import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
+import { metricsRegistered, withExtractedContext } from '../telemetry/index.js';
+import {
+  countDeadLetter,
+  eventOf,
+  processTraced,
+  type QueuedEvent,
+  reportQueueDepth,
+  sendTraced,
+} from './queued-trace.js';
 import { redisFailure } from './redis-failure.js';
 
 /** The semver range of BullMQ this package is written against. */
@@ -51,12 +60,22 @@ function withTenant(event: TriggerEvent): TriggerEvent {
   return { ...event, tenant: parseTenantId(event.tenant ?? DEFAULT_TENANT) };
 }
 
+/** Events not yet done: waiting, delayed, prioritized or running. */
+const depthOf = (queue: import('bullmq').Queue) => () =>
+  queue
+    .getJobCounts('waiting', 'delayed', 'prioritized', 'active')
+    .then((counts) => Object.values(counts).reduce((sum, count) => sum + count, 0));
+
 /** Where `listen --queue` puts accepted events: a durable BullMQ queue. */
 export class EventQueue {
+  private readonly stopReporting: () => Promise<void>;
+
   private constructor(
     private readonly queue: import('bullmq').Queue,
     private readonly client: IoRedisClient,
-  ) {}
+  ) {
+    this.stopReporting = reportQueueDepth(EVENTS_QUEUE, depthOf(queue));
+  }
 
   static async open(options: EventQueueOptions): Promise<EventQueue> {
     const { Queue } = await loadBullmq();
@@ -82,12 +101,16 @@ export class EventQueue {
    * @throws NetworkError when Redis does not take it (`redisFailure`).
    */
   async add(event: TriggerEvent): Promise<void> {
-    await this.queue.add(event.trigger, event, { jobId: eventJobId(event) }).catch((error: unknown) => {
-      throw redisFailure(this.client, error);
+    const jobId = eventJobId(event);
+    await sendTraced(EVENTS_QUEUE, jobId, event, async (data) => {
+      await this.queue.add(event.trigger, data, { jobId }).catch((error: unknown) => {
+        throw redisFailure(this.client, error);
+      });
     });
   }
 
   async close(): Promise<void> {
+    await this.stopReporting();
     await this.queue.close();
     await this.client.quit().catch(() => this.client.disconnect());
   }
@@ -119,8 +142,15 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
     connectRedis(options.redisUrl),
   ]);
   const dead = new Queue(DEAD_EVENTS_QUEUE, { connection: deadClient, prefix });
+  // Only read for the depth metric: without a meter provider there is no such reading.
+  const events = metricsRegistered()
+    ? new Queue(EVENTS_QUEUE, { connection: deadClient, prefix })
+    : undefined;
+  const stopReporting = events ? reportQueueDepth(EVENTS_QUEUE, depthOf(events)) : async () => {};
   const leaseMs = options.leaseMs ?? 30_000;
-  const worker = new Worker<TriggerEvent>(EVENTS_QUEUE, async (job) => options.handle(withTenant(job.data)), {
+  const run = (job: import('bullmq').Job<QueuedEvent>) =>
+    processTraced(EVENTS_QUEUE, job, (event) => options.handle(withTenant(event)));
+  const worker = new Worker<QueuedEvent>(EVENTS_QUEUE, run, {
     connection: workerClient,
     prefix,
     concurrency: options.concurrency ?? 1,
@@ -128,7 +158,7 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
     stalledInterval: leaseMs,
     maxStalledCount: options.attempts ?? 5,
   });
-  worker.on('completed', (job) => options.onCompleted?.(withTenant(job.data)));
+  worker.on('completed', (job) => options.onCompleted?.(withTenant(eventOf(job.data))));
   worker.on('failed', (job, error) => {
     if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
     const reason = error.message;
@@ -138,7 +168,13 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
         { event: job.data, reason, attempts: job.attemptsMade },
         { jobId: job.id ?? eventJobId(job.data) },
       )
-      .then(() => options.onDead?.(job.data, reason))
+      .then(() => {
+        countDeadLetter(EVENTS_QUEUE, job.data);
+        // In the event's trace, so the line that says it went dead carries the trace's id.
+        return withExtractedContext(job.data.trace_context ?? {}, async () =>
+          options.onDead?.(eventOf(job.data), reason),
+        );
+      })
       .catch(() => undefined);
   });
   worker.on('error', () => undefined);
@@ -146,6 +182,8 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
   return {
     close: async () => {
       await worker.close();
+      await stopReporting();
+      await events?.close();
       await dead.close();
       for (const client of [workerClient, deadClient]) await client.quit().catch(() => client.disconnect());
     },

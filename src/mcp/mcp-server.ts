@@ -5,6 +5,7 @@ import { callFlatTool, flatTools } from './tools/flat-tools.js';
 import type { McpTool } from './tools/mcp-tool.js';
 import type { McpToolMode } from './tools/mcp-tool-mode.js';
 import type { McpToolResult } from './tools/mcp-tool-result.js';
+import { tracedToolCall } from './traced-tool-call.js';
 
 export interface McpServerSettings {
   mode: McpToolMode;
@@ -68,10 +69,12 @@ export function createMcpServer(sdk: McpSdk, live: LiveAgentTools, settings: Mcp
     tools: listMcpTools(live, settings.mode),
   }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) =>
-    callMcpTool(live, settings.mode, request.params.name, request.params.arguments, {
-      signal: extra.signal,
-      caller: extra.authInfo?.clientId,
-    }),
+    tracedToolCall(request.params.name, { meta: request.params._meta, id: extra.requestId }, () =>
+      callMcpTool(live, settings.mode, request.params.name, request.params.arguments, {
+        signal: extra.signal,
+        caller: extra.authInfo?.clientId,
+      }),
+    ),
   );
   const stopListening = live.onChange(() => {
     // A client that has gone away cannot hear it; the next session lists afresh.

@@ -2,7 +2,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { otelApiIfLoaded } from '../telemetry/index.js';
 import { type ConnectionCaps, ConnectionGuard } from './connection-guard.js';
+import { addRequestSpans, type RequestTelemetry } from './request-spans.js';
 import { asServerRefusal, ServerRefusal } from './server-refusal.js';
 import { type ServerTimeouts, serverTimeoutOptions } from './server-timeouts.js';
 import { zodValidatorCompiler } from './zod-validator.js';
@@ -31,6 +33,12 @@ export interface AppServerOptions {
   answer: AnswerRefusal;
   /** Adds the server's routes, hooks and plugins; runs before the app boots. */
   routes(app: FastifyInstance): void;
+  /**
+   * A SERVER span and a count per request of these routes (request-spans.ts),
+   * when telemetry is on as the server is made (an SDK registered and
+   * `otelApi()` awaited); otherwise nothing is added to any request.
+   */
+  requestTelemetry?: RequestTelemetry | undefined;
 }
 
 /** One of our servers: the Fastify app, the `node:http` server under it, and its connection guard. */
@@ -96,6 +104,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   app.setNotFoundHandler((request, reply) =>
     options.answer(new ServerRefusal(404, 'route_not_found', 'Not found.'), request, reply),
   );
+  if (options.requestTelemetry && otelApiIfLoaded()) addRequestSpans(app, options.requestTelemetry);
   options.routes(app);
   const server = own.server();
   const guard = new ConnectionGuard(options.limits);

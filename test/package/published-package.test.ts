@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SDK_PACKAGES } from '../../cli/telemetry/telemetry-settings.js';
 import { type DocExample, docExamples, exampleFolder } from '../support/doc-examples.js';
 import { packedPackage } from '../support/packed-package.js';
 import { compileProject, strictProject, writeExamples } from '../support/strict-typescript.js';
@@ -21,6 +22,8 @@ const OPTIONAL_PEERS = [
   '@langchain/core',
   '@mastra/core',
   '@opentelemetry/api',
+  // The SDK the CLI's serving commands start (cli/telemetry/), each an optional peer too.
+  ...Object.keys(SDK_PACKAGES),
 ];
 const ENTRIES = [
   'toolsteps',

@@ -56,3 +56,9 @@ export async function clearTestKeys(url: string, prefix: string): Promise<void> 
     client.disconnect();
   }
 }
+
+/** A Redis suite's place: its database's URL, a key prefix of its own run, and whether it runs here. */
+export async function redisSuite(db: number, name: string) {
+  const url = testRedisUrl(db);
+  return { url, prefix: testPrefix(name), enabled: await redisSuiteEnabled(url) };
+}

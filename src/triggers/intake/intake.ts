@@ -7,6 +7,13 @@ import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
+import {
+  type DeliveryContext,
+  type DeliveryFacts,
+  noteAnswer,
+  noteRefusal,
+  tracedDelivery,
+} from './delivery-span.js';
 import { filterEvent } from './filter-event.js';
 import { findSubscription } from './find-subscription.js';
 import { type ClaimedEvent, type HandOffTiming, handOver } from './hand-over.js';
@@ -67,12 +74,7 @@ export interface IntakeOptions extends IntakeTenantOptions {
   onSkipped?: (reason: string, context: DeliveryContext) => void;
 }
 
-/** Which delivery a log line or skip notice is about; ids only, never the payload. */
-export interface DeliveryContext {
-  tenant?: string;
-  subscription?: string;
-  event_id?: string;
-}
+export type { DeliveryContext } from './delivery-span.js';
 
 /** One webhook request as any HTTP server hands it over, so the intake is not tied to one framework. */
 export interface IntakeRequest {
@@ -138,6 +140,13 @@ async function filterAndMap(
   }
 }
 
+/** A failure the stages did not foresee, as the refusal that asks the provider to send it again. */
+function asRefusal(error: unknown): IntakeRefusal {
+  return error instanceof IntakeRefusal
+    ? error
+    : new IntakeRefusal(500, 'internal_error', 'The delivery could not be handled; send it again.');
+}
+
 /** What the sender of a delivery that started nothing is told. */
 function answerOf(refusal: IntakeRefusal): IntakeAnswer {
   const body: Record<string, unknown> = refusal.answer
@@ -168,9 +177,10 @@ export function createIntake(options: IntakeOptions): Intake {
 
   async function stages(
     request: IntakeRequest,
-    context: DeliveryContext,
-    times: DeliveryTimes & { verified?: boolean },
+    delivery: DeliveryFacts,
+    times: DeliveryTimes,
   ): Promise<IntakeAnswer> {
+    const { context } = delivery;
     if (request.method !== 'POST')
       throw new IntakeRefusal(405, 'method_not_allowed', 'Deliveries are POSTed.');
     const declared = declaredLength(request.headers);
@@ -184,11 +194,12 @@ export function createIntake(options: IntakeOptions): Intake {
     const { subscription, trigger, served } = found;
     const { dedupe } = served;
     Object.assign(context, { tenant: served.tenant, subscription: subscription.id });
+    delivery.trigger = trigger.id;
     const body = await readBody(clock, times, () =>
       readBodyWithinLimit(request.body, declared, settings.maxBodyBytes),
     );
     verifySignature(trigger, subscription, { headers: request.headers, body });
-    times.verified = true;
+    delivery.verified = true;
     const { payload, facts } = parseEvent(trigger, body);
     context.event_id = facts.eventId;
     const now = clock.now();
@@ -218,20 +229,17 @@ export function createIntake(options: IntakeOptions): Intake {
 
   return {
     settle: (timeoutMs) => tenants.settle(timeoutMs),
-    async handle(request) {
-      const context: DeliveryContext = {};
-      const times: DeliveryTimes & { verified?: boolean } = { arrived: clock.now() };
-      try {
-        return await stages(request, context, times);
-      } catch (error) {
-        const refusal =
-          error instanceof IntakeRefusal
-            ? error
-            : new IntakeRefusal(500, 'internal_error', 'The delivery could not be handled; send it again.');
-        options.onRefused?.(refusal, context);
-        if (!times.verified) await untilUnverifiedAnswer(clock, times, settings.unverifiedFloorMs);
-        return answerOf(refusal);
-      }
-    },
+    handle: (request) =>
+      tracedDelivery(request.method, request.path, request.headers, async (delivery) => {
+        const times: DeliveryTimes = { arrived: clock.now() };
+        try {
+          return noteAnswer(delivery, await stages(request, delivery, times));
+        } catch (error) {
+          const refusal = noteRefusal(delivery, asRefusal(error));
+          options.onRefused?.(refusal, delivery.context);
+          if (!delivery.verified) await untilUnverifiedAnswer(clock, times, settings.unverifiedFloorMs);
+          return answerOf(refusal);
+        }
+      }),
   };
 }
