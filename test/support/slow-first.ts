@@ -11,9 +11,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FIRST = [
   'test/package/published-package.test.ts',
   'test/package/outside-integration.test.ts',
-  'test/package/outside-integration.test.ts',
   'test/bench/bench-smoke.test.ts',
+  'test/triggers/hand-off-redis-outage.test.ts',
   'test/triggers/hand-off-faults.test.ts',
+  'test/triggers/hand-off-forward-secret.test.ts',
   'test/coordination/many-workers-webhooks.test.ts',
   'test/coordination/many-workers-refresh.test.ts',
   'test/coordination/many-workers-quota.test.ts',
