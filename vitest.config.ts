@@ -10,8 +10,9 @@ const TESTS = 'test/**/*.test.ts';
 
 /**
  * nock intercepts the process's fetch from its first import to the process's
- * end, and a file's `disableNetConnect` outlives it: a file that uses nock
- * (directly or through a helper of test/support) gets a process of its own.
+ * end: a file that uses nock (directly or through a helper of test/support)
+ * runs in the `nock` project, whose workers hold only such files, and
+ * test/support/nock-between-files.ts clears what each left for the next.
  */
 const USES_NOCK = /from '(nock|[./]+\/support\/(lost-writes|nock-ticketing)\.js)'/;
 
@@ -42,12 +43,8 @@ const PROCESS_WIDE = [
   // No promise hook is on: any AsyncLocalStorage an earlier file used would have turned one on.
   'test/store/connections/file-connection-store.test.ts',
 ];
-const ownProcess = [
-  ...filesMatching(USES_NOCK),
-  ...filesMatching(SENDS_SIGNALS),
-  ...filesMatching(REGISTERS_OTEL),
-  ...PROCESS_WIDE,
-];
+const ownProcess = [...filesMatching(SENDS_SIGNALS), ...filesMatching(REGISTERS_OTEL), ...PROCESS_WIDE];
+const nocked = filesMatching(USES_NOCK).filter((file) => !ownProcess.includes(file));
 
 export default defineConfig({
   test: {
@@ -70,8 +67,17 @@ export default defineConfig({
           // Files follow one another in a worker that stays, importing the library, the
           // catalogue and zod once instead of once per file (most of a file's start).
           isolate: false,
-          exclude: [...configDefaults.exclude, ...ownProcess],
+          exclude: [...configDefaults.exclude, ...nocked, ...ownProcess],
           setupFiles: ['test/support/shared-worker.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'nock',
+          include: nocked.length ? nocked : ['-'],
+          isolate: false,
+          setupFiles: ['test/support/shared-worker.ts', 'test/support/nock-between-files.ts'],
         },
       },
       { extends: true, test: { name: 'own-process', include: ownProcess.length ? ownProcess : ['-'] } },

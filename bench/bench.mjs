@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
  *
  *   npm run bench                    # builds, then node bench/bench.mjs
  *   node bench/bench.mjs [--build DIR] [--smoke] [--instructions]
- *                        [--only per-call|stores|tenants|mcp|cold|import|paging|concurrency|intake|bulk|package|catalog|ui|builder|fair-share|framework|otel]
+ *                        [--only NAME]...   (the names: lib/figure-names.mjs)
  *
  * CPU figures come from process.cpuUsage(). Instruction counts, which a busy
  * machine barely moves, come from `perf stat -e instructions` or, where perf
@@ -31,6 +31,7 @@ import { builderRows } from './lib/builder-rows.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { intakeRows, mcpRows, storeRows } from './lib/edge-rows.mjs';
 import { fairShareRows } from './lib/fair-share-rows.mjs';
+import { FIGURE_NAMES } from './lib/figure-names.mjs';
 import { measureFrameworks } from './lib/framework-load.mjs';
 import { frameworkRows } from './lib/framework-rows.mjs';
 import { importRows, measureImportCost } from './lib/import-cost.mjs';
@@ -64,6 +65,14 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true },
   },
 });
+const unknownNames = (values.only ?? []).filter((name) => !FIGURE_NAMES.includes(name));
+if (unknownNames.length) {
+  // A misspelt name would measure nothing and print an empty table that looks like a result.
+  process.stderr.write(
+    `--only ${unknownNames.join(', ')}: not a figure; one of ${FIGURE_NAMES.join(', ')}\n`,
+  );
+  process.exit(2);
+}
 const build = path.resolve(values.build ?? path.join(path.dirname(here), 'dist'));
 const sizes = values.smoke
   ? {
