@@ -206,11 +206,13 @@ describe('an outside integration (docs/examples/notes-integration) against the p
   let compiled: string;
   let example: LoadedExample;
 
+  // The pack is shared with published-package, which started it first: on a fresh clone this hook
+  // waits for that build and pack beside the suite's slowest files, then installs and compiles.
   beforeAll(async () => {
     const project = await installedExample(await packedPackage());
     compiled = await compileExample(project);
     example = await loadExample(project);
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     await example?.provider.close();
