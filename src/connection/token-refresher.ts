@@ -9,7 +9,9 @@ import { MemoryRefreshJournal, type RefreshJournal } from '../store/refresh-jour
 import { definedOnly } from '../values/defined-only.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
+import { recordLifecycle } from './record-lifecycle.js';
 import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';
+import { refreshTokenEnd } from './refresh-token-end.js';
 import { RefreshWriteAhead } from './refresh-write-ahead.js';
 import { TokenKeeper } from './token-keeper.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
@@ -32,6 +34,8 @@ export interface TokenRefresherOptions {
    * than the Redis client waits out a restart).
    */
   saveDeadlineMs?: number;
+  /** The refresh-token lifetime to ask for, in seconds, by integration id, where the provider lets the client choose. */
+  refreshTokenLifetimes?: Readonly<Record<string, number>>;
 }
 
 const DEFAULT_SAVE_DEADLINE_MS = 120_000;
@@ -83,6 +87,31 @@ export class TokenRefresher {
     return connection.expiresAt - this.options.clock.now() <= margin;
   }
 
+  /** Whether the refresh token ends within `windowMs` (keep-alive's window), as far as anything says. */
+  private endsWithin(integration: Integration, connection: Connection, windowMs: number): boolean {
+    const end = refreshTokenEnd(connection, integration);
+    return end !== undefined && end - this.options.clock.now() <= windowMs;
+  }
+
+  /**
+   * Keep-alive: refreshes a connection whose refresh token ends within
+   * `windowMs`, before it does. The check is made again on the stored
+   * connection under its lock, so however many workers find it due at once,
+   * the provider sees one refresh and the others get its result.
+   */
+  refreshAhead(integration: Integration, connection: Connection, windowMs: number): Promise<Connection> {
+    if (!this.canRefresh(integration, connection)) return Promise.resolve(connection);
+    if (!this.endsWithin(integration, connection, windowMs) && !this.needsRefresh(connection)) {
+      return Promise.resolve(connection);
+    }
+    return this.singleFlight(integration, connection.id, undefined, windowMs);
+  }
+
+  /** The refresh-token lifetime this refresher asks for an integration's tokens, in seconds, if one was configured. */
+  refreshTokenLifetimeS(integrationId: string): number | undefined {
+    return this.options.refreshTokenLifetimes?.[integrationId];
+  }
+
   canRefresh(integration: Integration, connection: Connection): boolean {
     return Boolean(integration.connection.oauth?.refreshes && connection.secrets.refreshToken);
   }
@@ -104,20 +133,34 @@ export class TokenRefresher {
       }
       return connection;
     }
-    const running = this.inFlight.get(connection.id);
+    return this.singleFlight(integration, connection.id, rejectedToken);
+  }
+
+  /** One refresh of `id` at a time in this process, under the store's lock across processes. */
+  private singleFlight(
+    integration: Integration,
+    id: string,
+    rejectedToken: string | undefined,
+    aheadMs?: number,
+  ): Promise<Connection> {
+    const running = this.inFlight.get(id);
     if (running) return running;
     const { store } = this.options;
-    const locked = store.withConnectionLock
-      ? store.withConnectionLock(connection.id, () => this.refresh(integration, connection.id, rejectedToken))
-      : this.refresh(integration, connection.id, rejectedToken);
+    const refresh = () => this.refresh(integration, id, rejectedToken, aheadMs);
+    const locked = store.withConnectionLock ? store.withConnectionLock(id, refresh) : refresh();
     const work = locked.finally(() => {
-      this.inFlight.delete(connection.id);
+      this.inFlight.delete(id);
     });
-    this.inFlight.set(connection.id, work);
+    this.inFlight.set(id, work);
     return work;
   }
 
-  private async refresh(integration: Integration, id: string, rejectedToken?: string): Promise<Connection> {
+  private async refresh(
+    integration: Integration,
+    id: string,
+    rejectedToken?: string,
+    aheadMs?: number,
+  ): Promise<Connection> {
     const stored = await this.options.store.get(id);
     if (!stored) {
       throw new AuthError(
@@ -129,7 +172,9 @@ export class TokenRefresher {
     const current = recovered.connection;
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
-    if (alreadyReplaced || (rejectedToken === undefined && !this.needsRefresh(current))) return current;
+    const due =
+      this.needsRefresh(current) || (aheadMs !== undefined && this.endsWithin(integration, current, aheadMs));
+    if (alreadyReplaced || (rejectedToken === undefined && !due)) return current;
     // Tokens that wait in the journal are used while they work; a refresh starts only from a saved pair.
     if (recovered.unsaved) {
       if (rejectedToken === undefined) return current;
@@ -171,6 +216,7 @@ export class TokenRefresher {
           clock,
           knownSecrets: secretValues(current),
           // A rotated refresh token in an answer we cannot use: kept, its access token marked expired.
+          ...definedOnly({ refreshTokenLifetimeS: this.options.refreshTokenLifetimes?.[integration.id] }),
           keepRotatedRefreshToken: async (refreshToken) => {
             rotated = true;
             const now = clock.now();
@@ -200,8 +246,11 @@ export class TokenRefresher {
     error: unknown,
   ): Promise<Connection> {
     const id = current.id;
+    const at = this.options.clock.now();
     if (!(error instanceof AuthError)) {
       await this.writeAhead.cleared(id);
+      const reason = (error as { code?: string }).code ?? 'failed';
+      await recordLifecycle(this.options.store, id, { lastRefresh: { at, outcome: 'failed', reason } });
       throw error;
     }
     // A store without a cross-process lock: another process may have rotated the pair first.
@@ -209,6 +258,10 @@ export class TokenRefresher {
     if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
     if (error.providerCode === 'invalid_grant') await this.writeAhead.refused(current);
     else await this.writeAhead.cleared(id);
+    await recordLifecycle(this.options.store, id, {
+      lastRefresh: { at, outcome: 'refused', reason: error.providerCode ?? error.code },
+      health: { state: 'needs_reconnect', checkedAt: at, reason: 'the provider refused the refresh token' },
+    });
     throw reauthorizationNeeded(integration, id, error.message, error.asInit());
   }
 }
