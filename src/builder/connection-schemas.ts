@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ConnectionHealthState } from '../model/connection-health.js';
 import { JsonSchemaDocument } from './api-schemas.js';
 
 /** How a person connects an account of an integration from a builder page. */
@@ -33,6 +34,12 @@ export const ConnectionView = z
     fields: z.record(z.string(), z.string()),
     expiresAt: z.string().nullable(),
     state: z.enum(['ok', 'expiring', 'expired']),
+    /** The connection's health in the one vocabulary; the picker offers Reconnect on `needs_reconnect`. */
+    health: z.object({
+      state: ConnectionHealthState,
+      checkedAt: z.string(),
+      reason: z.string().nullable(),
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
