@@ -101,9 +101,8 @@ export class TokenRefresher {
    */
   refreshAhead(integration: Integration, connection: Connection, windowMs: number): Promise<Connection> {
     if (!this.canRefresh(integration, connection)) return Promise.resolve(connection);
-    if (!this.endsWithin(integration, connection, windowMs) && !this.needsRefresh(connection)) {
-      return Promise.resolve(connection);
-    }
+    // Only the refresh token's end counts: an access token that lapses is renewed by the next call.
+    if (!this.endsWithin(integration, connection, windowMs)) return Promise.resolve(connection);
     return this.singleFlight(integration, connection.id, undefined, windowMs);
   }
 
@@ -173,7 +172,7 @@ export class TokenRefresher {
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
     const due =
-      this.needsRefresh(current) || (aheadMs !== undefined && this.endsWithin(integration, current, aheadMs));
+      aheadMs === undefined ? this.needsRefresh(current) : this.endsWithin(integration, current, aheadMs);
     if (alreadyReplaced || (rejectedToken === undefined && !due)) return current;
     // Tokens that wait in the journal are used while they work; a refresh starts only from a saved pair.
     if (recovered.unsaved) {
