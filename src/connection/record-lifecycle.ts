@@ -1,3 +1,4 @@
+import { AuthError } from '../errors/index.js';
 import type { Connection } from '../model/connection.js';
 import type { ConnectionStore } from '../store/connection-store.js';
 
@@ -21,4 +22,26 @@ export async function recordLifecycle(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Records a refresh that got no tokens: a refusal (an AuthError) means the
+ * grant is gone, so the connection `needs_reconnect`; anything else is a
+ * `failed` refresh, to be tried again, which says nothing about the grant.
+ */
+export async function recordRefreshFailure(
+  store: ConnectionStore,
+  id: string,
+  at: number,
+  error: unknown,
+): Promise<void> {
+  if (!(error instanceof AuthError)) {
+    const reason = (error as { code?: string }).code ?? 'failed';
+    await recordLifecycle(store, id, { lastRefresh: { at, outcome: 'failed', reason } });
+    return;
+  }
+  await recordLifecycle(store, id, {
+    lastRefresh: { at, outcome: 'refused', reason: error.providerCode ?? error.code },
+    health: { state: 'needs_reconnect', checkedAt: at, reason: 'the provider refused the refresh token' },
+  });
 }

@@ -16,3 +16,14 @@ export function refreshTokenEnd(
   const lifetime = integration?.connection.oauth?.refreshTokenLifetime;
   return lifetime ? connection.updatedAt + lifetime.defaultS * 1000 : undefined;
 }
+
+/** Whether the refresh token ends within `windowMs` of `now` (keep-alive's window), as far as anything says. */
+export function endsWithin(
+  connection: Pick<Connection, 'refreshExpiresAt' | 'updatedAt'>,
+  integration: Integration | undefined,
+  now: number,
+  windowMs: number,
+): boolean {
+  const end = refreshTokenEnd(connection, integration);
+  return end !== undefined && end - now <= windowMs;
+}

@@ -9,9 +9,9 @@ import { MemoryRefreshJournal, type RefreshJournal } from '../store/refresh-jour
 import { definedOnly } from '../values/defined-only.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
-import { recordLifecycle } from './record-lifecycle.js';
+import { recordRefreshFailure } from './record-lifecycle.js';
 import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';
-import { refreshTokenEnd } from './refresh-token-end.js';
+import { endsWithin } from './refresh-token-end.js';
 import { RefreshWriteAhead } from './refresh-write-ahead.js';
 import { TokenKeeper } from './token-keeper.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
@@ -39,6 +39,8 @@ export interface TokenRefresherOptions {
 }
 
 const DEFAULT_SAVE_DEADLINE_MS = 120_000;
+/** Why a refresh runs: a token the provider refused (a 401), or keep-alive's window; neither: the access token is due. */
+type RefreshReason = { rejectedToken?: string; aheadMs?: number };
 /** Beyond the token request and the save's retries, how long others still wait on a refresh's `sending` entry. */
 const CLOCK_MARGIN_MS = 10_000;
 
@@ -87,23 +89,14 @@ export class TokenRefresher {
     return connection.expiresAt - this.options.clock.now() <= margin;
   }
 
-  /** Whether the refresh token ends within `windowMs` (keep-alive's window), as far as anything says. */
-  private endsWithin(integration: Integration, connection: Connection, windowMs: number): boolean {
-    const end = refreshTokenEnd(connection, integration);
-    return end !== undefined && end - this.options.clock.now() <= windowMs;
-  }
-
-  /**
-   * Keep-alive: refreshes a connection whose refresh token ends within
-   * `windowMs`, before it does. The check is made again on the stored
-   * connection under its lock, so however many workers find it due at once,
-   * the provider sees one refresh and the others get its result.
-   */
+  /** Keep-alive: a refresh token ending within `windowMs` is renewed; re-checked under the lock, one worker sends it. */
   refreshAhead(integration: Integration, connection: Connection, windowMs: number): Promise<Connection> {
-    if (!this.canRefresh(integration, connection)) return Promise.resolve(connection);
-    // Only the refresh token's end counts: an access token that lapses is renewed by the next call.
-    if (!this.endsWithin(integration, connection, windowMs)) return Promise.resolve(connection);
-    return this.singleFlight(integration, connection.id, undefined, windowMs);
+    const now = this.options.clock.now();
+    const due =
+      this.canRefresh(integration, connection) && endsWithin(connection, integration, now, windowMs);
+    return due
+      ? this.singleFlight(integration, connection.id, { aheadMs: windowMs })
+      : Promise.resolve(connection);
   }
 
   /** The refresh-token lifetime this refresher asks for an integration's tokens, in seconds, if one was configured. */
@@ -132,20 +125,15 @@ export class TokenRefresher {
       }
       return connection;
     }
-    return this.singleFlight(integration, connection.id, rejectedToken);
+    return this.singleFlight(integration, connection.id, definedOnly({ rejectedToken }));
   }
 
   /** One refresh of `id` at a time in this process, under the store's lock across processes. */
-  private singleFlight(
-    integration: Integration,
-    id: string,
-    rejectedToken: string | undefined,
-    aheadMs?: number,
-  ): Promise<Connection> {
+  private singleFlight(integration: Integration, id: string, why: RefreshReason): Promise<Connection> {
     const running = this.inFlight.get(id);
     if (running) return running;
     const { store } = this.options;
-    const refresh = () => this.refresh(integration, id, rejectedToken, aheadMs);
+    const refresh = () => this.refresh(integration, id, why);
     const locked = store.withConnectionLock ? store.withConnectionLock(id, refresh) : refresh();
     const work = locked.finally(() => {
       this.inFlight.delete(id);
@@ -154,12 +142,8 @@ export class TokenRefresher {
     return work;
   }
 
-  private async refresh(
-    integration: Integration,
-    id: string,
-    rejectedToken?: string,
-    aheadMs?: number,
-  ): Promise<Connection> {
+  private async refresh(integration: Integration, id: string, why: RefreshReason): Promise<Connection> {
+    const { rejectedToken, aheadMs } = why;
     const stored = await this.options.store.get(id);
     if (!stored) {
       throw new AuthError(
@@ -172,7 +156,9 @@ export class TokenRefresher {
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
     const due =
-      aheadMs === undefined ? this.needsRefresh(current) : this.endsWithin(integration, current, aheadMs);
+      aheadMs === undefined
+        ? this.needsRefresh(current)
+        : endsWithin(current, integration, this.options.clock.now(), aheadMs);
     if (alreadyReplaced || (rejectedToken === undefined && !due)) return current;
     // Tokens that wait in the journal are used while they work; a refresh starts only from a saved pair.
     if (recovered.unsaved) {
@@ -248,8 +234,7 @@ export class TokenRefresher {
     const at = this.options.clock.now();
     if (!(error instanceof AuthError)) {
       await this.writeAhead.cleared(id);
-      const reason = (error as { code?: string }).code ?? 'failed';
-      await recordLifecycle(this.options.store, id, { lastRefresh: { at, outcome: 'failed', reason } });
+      await recordRefreshFailure(this.options.store, id, at, error);
       throw error;
     }
     // A store without a cross-process lock: another process may have rotated the pair first.
@@ -257,10 +242,7 @@ export class TokenRefresher {
     if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
     if (error.providerCode === 'invalid_grant') await this.writeAhead.refused(current);
     else await this.writeAhead.cleared(id);
-    await recordLifecycle(this.options.store, id, {
-      lastRefresh: { at, outcome: 'refused', reason: error.providerCode ?? error.code },
-      health: { state: 'needs_reconnect', checkedAt: at, reason: 'the provider refused the refresh token' },
-    });
+    await recordRefreshFailure(this.options.store, id, at, error);
     throw reauthorizationNeeded(integration, id, error.message, error.asInit());
   }
 }

@@ -102,12 +102,17 @@ describe.skipIf(!redisEnabled)('keep-alive across 4 workers on one Redis', () =>
   }, 240_000);
 });
 
+/** One worker in memory, on a sandbox and a clock of its own. */
+async function oneProcess() {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const sandbox = await sandboxAt(clock);
+  const store = new MemoryConnectionStore();
+  return { clock, sandbox, store, runtime: new Runtime({ store, clock }) };
+}
+
 describe('keep-alive and health', () => {
   it('an expired refresh token: needs_reconnect and one event (4 passes, no refresh sent); reconnected: healthy, not told again', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const sandbox = await sandboxAt(clock);
-    const store = new MemoryConnectionStore();
-    const runtime = new Runtime({ store, clock });
+    const { clock, sandbox, store, runtime } = await oneProcess();
     await store.put(connectedNow(sandbox, clock, 'forgotten'));
     const told: HealthChange[] = [];
     const pass = () =>
@@ -139,10 +144,7 @@ describe('keep-alive and health', () => {
   });
 
   it('a grant the provider revoked: the refresh is refused, the connection needs_reconnect and is told once', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const sandbox = await sandboxAt(clock);
-    const store = new MemoryConnectionStore();
-    const runtime = new Runtime({ store, clock });
+    const { clock, sandbox, store, runtime } = await oneProcess();
     await store.put(connectedNow(sandbox, clock, 'revoked'));
     sandbox.ticketing.oauth.revokeAccount('acme');
     clock.advance(24 * DAY_MS);
@@ -167,10 +169,7 @@ describe('keep-alive and health', () => {
   });
 
   it('a connection without a refresh token is checked with a provider read, at most once a day, not refreshed', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const sandbox = await sandboxAt(clock);
-    const store = new MemoryConnectionStore();
-    const runtime = new Runtime({ store, clock });
+    const { clock, sandbox, store, runtime } = await oneProcess();
     // An integration's deployments token: long-lived, no refresh token.
     const now = clock.now();
     await store.put({
