@@ -37,7 +37,11 @@ export interface OAuthSettings {
    * (else access) token with the client's credentials to a revocation
    * endpoint (RFC 7009, D's apps).
    */
-  revocation?: { kind: 'bearer_delete' | 'rfc7009'; url(baseUrl: string): string };
+  revocation?: {
+    kind: 'bearer_delete' | 'rfc7009';
+    /** The revocation endpoint, from the connection's effective base URL. */
+    url(baseUrl: string): string;
+  };
   /** Separator between scopes in the authorize URL. */
   scopeSeparator?: string;
 }

@@ -26,6 +26,7 @@ export interface HealthChange {
   health: Omit<ConnectionHealth, 'checkedAt'> & { checkedAt: string };
 }
 
+/** What one keep-alive pass needs: the integrations it knows, its window and schedule, and whom to tell. */
 export interface KeepAliveOptions {
   /** The integration of an id (a registry's `integration`), or undefined when unknown: such connections are left alone. */
   integration(id: string): Integration | undefined;
