@@ -11,6 +11,11 @@
 export { buildManifest, type Manifest, serializeManifest } from './catalog/manifest.js';
 export type { SearchHit, TriggerSearchHit } from './catalog/registry.js';
 export { parseConnectionFields, resolveBaseUrl } from './connection/connection-fields.js';
+export {
+  assessHealth,
+  DEFAULT_KEEP_ALIVE_WINDOW_MS,
+  type HealthView,
+} from './connection/connection-health.js';
 export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loopback-authorization.js';
 export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
 export { createPkcePair } from './connection/pkce.js';
@@ -68,6 +73,12 @@ export {
   type PublicConnection,
   toPublicConnection,
 } from './model/connection.js';
+export {
+  ConnectionHealth,
+  ConnectionHealthState,
+  connectionHealthStates,
+  RefreshOutcome,
+} from './model/connection-health.js';
 export { type Logger, MemoryLogger, silentLogger } from './model/logger.js';
 export type { RateLimitSnapshot, RateLimitWindow } from './model/rate-limit.js';
 export {
@@ -88,6 +99,13 @@ export type { HandOff, TriggerEvent, TriggerEventHandler } from './model/trigger
 export { type DescribedInput, OPTIONS_KEYWORD, type OptionsMark } from './options/described-input.js';
 export type { OptionsAnswer, OptionsCall } from './options/resolve-options.js';
 export { MAX_CACHED_ANSWERS } from './runtime/answer-cache.js';
+export {
+  DEFAULT_CHECK_EVERY_MS,
+  type HealthChange,
+  type KeepAliveOptions,
+  type KeepAliveReport,
+  keepAlivePass,
+} from './runtime/keep-alive-pass.js';
 export {
   type InvocationMeta,
   type InvocationResult,

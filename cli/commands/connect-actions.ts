@@ -30,6 +30,7 @@ export interface ConnectOptions {
   open?: boolean;
   force?: boolean;
   timeout: string;
+  refreshTokenDays?: string;
 }
 
 /** The longest `--timeout` for a sign-in: an hour, in seconds. */
@@ -97,7 +98,11 @@ export async function connect(
     integration,
     baseUrl,
     clientId: options.clientId,
-    ...definedOnly({ clientSecret, scopes: scopes?.length ? scopes : undefined }),
+    ...definedOnly({
+      clientSecret,
+      scopes: scopes?.length ? scopes : undefined,
+      refreshTokenLifetimeS: refreshTokenLifetimeOf(options),
+    }),
     callbackPort,
     timeoutMs: timeoutS * 1000,
     fetch: runtime.fetch,
@@ -124,6 +129,12 @@ export async function connect(
   else process.stdout.write(`Connected "${connection.id}" (${integration.title}).\n`);
 }
 
+/** `--refresh-token-days` in seconds (the provider's bounds are applied when it is sent). */
+function refreshTokenLifetimeOf(options: ConnectOptions): number | undefined {
+  if (options.refreshTokenDays === undefined) return undefined;
+  return integerOption(options.refreshTokenDays, '--refresh-token-days', { min: 1, max: 366 }) * 86_400;
+}
+
 /** The connection to store, checked like any other; called once before sign-in so a bad value fails early. */
 export function connectionDraft(parts: {
   integration: Integration;
@@ -140,6 +151,7 @@ export function connectionDraft(parts: {
     ...definedOnly({
       label: options.label || undefined,
       expiresAt: tokens?.expiresAt || undefined,
+      refreshExpiresAt: tokens?.refreshExpiresAt,
       scopes: tokens?.scopes,
     }),
     kind: integration.connection.kind,

@@ -25,6 +25,10 @@ export default function registerConnectCommand(program: Command): void {
       'port of the loopback callback, http://127.0.0.1:<n>/callback (0 = any free port); real providers need the exact redirect URL you registered',
       '0',
     )
+    .option(
+      '--refresh-token-days <days>',
+      'ask for refresh tokens that live this long, where the provider lets you choose (ticketing: 7 to 90)',
+    )
     .option('--open', 'open the sign-in page in a browser')
     .option('--timeout <seconds>', 'how long to wait for the sign-in to complete', '300')
     .option('--force', 'replace a stored connection with the same id')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { parseConnectionFields } from '../../src/connection/connection-fields.js';
+import { assessHealth } from '../../src/connection/connection-health.js';
 import { connectionState } from '../../src/connection/connection-state.js';
 import { InputError } from '../../src/errors/input-error.js';
 import { NotFoundError } from '../../src/errors/not-found-error.js';
@@ -9,6 +10,7 @@ import { checkConnection } from '../../src/store/check-connection.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { cliContext, cliRegistry } from '../cli-context.js';
 import { cliStores } from '../cli-stores.js';
+import { keepAliveWindowMs } from '../keep-alive-window.js';
 import { listedConnections } from '../listed-connections.js';
 import { connectionIdOption, integerOption } from '../option-values.js';
 import { printJson } from '../output.js';
@@ -130,11 +132,12 @@ export async function secretsOf(integration: Integration, options: AddOptions): 
 
 export async function listConnections(_options: unknown, command: Command): Promise<void> {
   const [registry, { connections, secretsRead }] = await Promise.all([cliRegistry(), listedConnections()]);
+  const now = Date.now();
+  const windowMs = keepAliveWindowMs();
   const rows = connections.map((connection) => {
-    const { state, refreshable, expiresAt } = connectionState(
-      connection,
-      registry.integration(connection.integration),
-    );
+    const integration = registry.integration(connection.integration);
+    const { state, refreshable, expiresAt } = connectionState(connection, integration, now);
+    const health = assessHealth(connection, integration, now, windowMs);
     return {
       id: connection.id,
       integration: connection.integration,
@@ -143,6 +146,7 @@ export async function listConnections(_options: unknown, command: Command): Prom
       ...definedOnly({ expiresAt: expiresAt ?? undefined }),
       state,
       refreshable,
+      health: { ...health, checkedAt: new Date(health.checkedAt).toISOString() },
     };
   });
   if (command.optsWithGlobals().json) {
@@ -163,11 +167,12 @@ export async function listConnections(_options: unknown, command: Command): Prom
       : `${row.state === 'ok' ? 'valid' : row.state}${refresh(row.refreshable)}`;
   process.stdout.write(
     formatTable(
-      ['ID', 'INTEGRATION', 'LABEL', 'TOKEN', 'BASE URL'],
+      ['ID', 'INTEGRATION', 'LABEL', 'HEALTH', 'TOKEN', 'BASE URL'],
       rows.map((row) => [
         row.id,
         row.integration,
         row.label ?? '',
+        row.health.state,
         token(row),
         row.fields.baseUrl ?? '(provider)',
       ]),

@@ -19,6 +19,12 @@ export default function registerConnectionCommands(program: Command): void {
       await testConnection(id, options, command);
     });
   registerRekeyConnections(connections);
+  connections
+    .command('keep-alive')
+    .description(
+      'One keep-alive pass (for cron): renew refresh tokens that end within TOOLSTEPS_KEEP_ALIVE_WINDOW_DAYS (default 7), check the others, report health.',
+    )
+    .action(lazyAction(() => import('./keep-alive-action.js'), 'keepAliveOnce'));
 }
 
 function registerAddConnection(connections: Command): void {

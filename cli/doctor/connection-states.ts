@@ -1,10 +1,13 @@
 import type { Registry } from '../../src/catalog/registry.js';
+import { assessHealth } from '../../src/connection/connection-health.js';
 import { connectionState, type StoredConnectionView } from '../../src/connection/connection-state.js';
+import { keepAliveWindowMs } from '../keep-alive-window.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /**
- * Each stored connection's token, read from the store (no request): an
- * expired token nothing can refresh fails, one about to expire warns.
+ * Each stored connection's token and health, read from the store (no
+ * request): an expired token nothing can refresh, or a connection that
+ * `needs_reconnect`, fails; one about to expire, or `expiring`, warns.
  * `connections test <id>` asks the provider. A store read without its
  * secrets (Redis, no encryption key) says whether each can refresh is unknown.
  */
@@ -19,15 +22,18 @@ export async function checkConnectionStates(
   for (const connection of connections) {
     const integration = registry.integration(connection.integration);
     const state = connectionState(connection, integration, now);
+    const health = assessHealth(connection, integration, now, keepAliveWindowMs());
     const refresh =
       state.refreshable === null ? 'refresh unknown' : state.refreshable ? 'refreshable' : 'not refreshable';
     const expiry = state.expiresAt ? `${state.state} (expires ${state.expiresAt}), ${refresh}` : 'no expiry';
     const known = integration ? '' : ' [unknown integration]';
     details.push(
-      `${connection.id} (${connection.integration}${known}): ${expiry}${state.advice ? ` - ${state.advice}` : ''}`,
+      `${connection.id} (${connection.integration}${known}): ${health.state}${health.reason ? ` (${health.reason})` : ''}, ${expiry}${adviceOf(connection, state.advice, health.state)}`,
     );
-    if (state.advice || !integration)
-      worst = state.state === 'expired' || !integration ? 'fail' : worst === 'fail' ? worst : 'warn';
+    const fails = state.state === 'expired' || !integration || health.state === 'needs_reconnect';
+    const warns = Boolean(state.advice) || health.state !== 'healthy';
+    if (fails) worst = 'fail';
+    else if (warns && worst !== 'fail') worst = 'warn';
   }
   return {
     name: 'connections',
@@ -37,4 +43,11 @@ export async function checkConnectionStates(
       : 'no connections yet (toolsteps connect / connections add)',
     details,
   };
+}
+
+/** What to do about a connection, when anything: sign in again for one that needs it. */
+function adviceOf(connection: StoredConnectionView, advice: string | null, health: string): string {
+  if (advice) return ` - ${advice}`;
+  if (health !== 'needs_reconnect') return '';
+  return ` - sign in again: toolsteps connect ${connection.integration} --id ${connection.id} --force`;
 }

@@ -5,6 +5,7 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { revokeAppToken } from './app-token-revocation.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
 import { DeploymentsAssumptions } from './deployments-assumptions.js';
@@ -191,6 +192,9 @@ export class DeploymentsEmulator implements Emulator {
     }
     if (request.method === 'POST' && request.path === '/login/oauth/token') {
       return this.appOAuth.exchange(request.body, PLATFORM);
+    }
+    if (request.method === 'POST' && request.path === '/login/oauth/token/revoke') {
+      return revokeAppToken(this.appOAuth, request.body);
     }
 
     const token = bearerToken(request.headers);

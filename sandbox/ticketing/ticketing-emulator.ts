@@ -17,6 +17,7 @@ import { TicketingAssumptions } from './ticketing-assumptions.js';
 import { seedTicketingAccount } from './ticketing-seed.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
+import { revokeTokenRoute } from './token-revocation-route.js';
 import { triggerRoutes } from './trigger-routes.js';
 import { uploadRoutes } from './upload-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -80,6 +81,8 @@ export class TicketingEmulator implements Emulator {
       tokenPrefix: 'tkt',
       accessTokenTtlMs: options.accessTokenTtlMs ?? 30 * 60_000,
       issuesRefreshTokens: true,
+      // The token endpoint's table: expires_in 5 min to 2 days, refresh_token_expires_in 7 to 90 days.
+      lifetimeRequests: { accessS: { min: 300, max: 172_800 }, refreshS: { min: 604_800, max: 7_776_000 } },
       clients: TICKETING_SANDBOX_CLIENTS,
     });
     this.limiter = new FixedWindowLimiter(options.clock, options.requestsPerMinute ?? 700, 60_000);
@@ -163,6 +166,13 @@ export class TicketingEmulator implements Emulator {
         headers,
       );
     }
+    const revoked = revokeTokenRoute(
+      this.oauth,
+      { method: request.method, path },
+      bearerToken(request.headers) ?? '',
+      account.subdomain,
+    );
+    if (revoked) return withHeaders(revoked, headers);
     const writes = request.method !== 'GET';
     if (writes && !check.scopes.some((scope) => scope === 'write' || scope.endsWith(':write'))) {
       return withHeaders(

@@ -1,3 +1,4 @@
+import { healthOfCheck } from '../connection/check-health.js';
 import { InputError } from '../errors/index.js';
 import type { Connection } from '../model/connection.js';
 import type { ConnectionHealth } from '../model/connection-health.js';
@@ -30,12 +31,9 @@ export function checkNewAccount(
   );
 }
 
-/** The check's verdict as stored on the connection; none when the provider has no free read. */
+/** The check's verdict as stored on the connection, in the one vocabulary; none when it says nothing of the connection. */
 export function healthOf(report: ConnectionCheckReport, now: number): ConnectionHealth | undefined {
-  if (report.ok === null) return undefined;
-  return report.ok
-    ? { state: 'ok', checkedAt: now }
-    : { state: 'failing', checkedAt: now, ...(report.code ? { code: report.code } : {}) };
+  return healthOfCheck(report.ok, report.code, now);
 }
 
 /**

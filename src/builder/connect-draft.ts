@@ -82,6 +82,7 @@ export function draftConnection(
   now: number,
   extra: {
     expiresAt?: number | undefined;
+    refreshExpiresAt?: number | undefined;
     scopes?: string[] | undefined;
     createdAt?: number | undefined;
   } = {},
@@ -92,7 +93,12 @@ export function draftConnection(
     kind: integration.connection.kind,
     fields: draft.fields,
     secrets,
-    ...definedOnly({ label: draft.label, expiresAt: extra.expiresAt || undefined, scopes: extra.scopes }),
+    ...definedOnly({
+      label: draft.label,
+      expiresAt: extra.expiresAt || undefined,
+      refreshExpiresAt: extra.refreshExpiresAt,
+      scopes: extra.scopes,
+    }),
     createdAt: extra.createdAt ?? now,
     updatedAt: now,
   });

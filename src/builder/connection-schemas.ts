@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ConnectionHealthState } from '../model/connection-health.js';
 import { JsonSchemaDocument } from './api-schemas.js';
 
 /** How a person connects an account of an integration from a builder page. */
@@ -33,15 +34,12 @@ export const ConnectionView = z
     fields: z.record(z.string(), z.string()),
     expiresAt: z.string().nullable(),
     state: z.enum(['ok', 'expiring', 'expired']),
-    /**
-     * How the account fared its last check (a key checked at save, a sign-in
-     * checked at its return, a connection test): `unknown` before any, or
-     * where the provider has no free read. Render it as it comes: the
-     * connection lifecycle adds states to this vocabulary.
-     */
-    health: z.string(),
-    /** When that check ran; null when none has. */
-    checkedAt: z.string().nullable(),
+    /** The connection's health in the one vocabulary; the picker offers Reconnect on `needs_reconnect`. */
+    health: z.object({
+      state: ConnectionHealthState,
+      checkedAt: z.string(),
+      reason: z.string().nullable(),
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

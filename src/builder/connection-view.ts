@@ -1,3 +1,4 @@
+import { assessHealth } from '../connection/connection-health.js';
 import { connectionState } from '../connection/connection-state.js';
 import type { Connection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
@@ -5,6 +6,7 @@ import type { Integration } from '../model/define-integration.js';
 /** A connection as the API answers it: public fields and token state, never a secret. */
 export function toConnectionView(connection: Connection, integration: Integration | undefined, now: number) {
   const token = connectionState(connection, integration, now);
+  const health = assessHealth(connection, integration, now);
   return {
     id: connection.id,
     integration: connection.integration,
@@ -13,8 +15,11 @@ export function toConnectionView(connection: Connection, integration: Integratio
     fields: { ...connection.fields },
     expiresAt: token.expiresAt,
     state: token.state,
-    health: connection.health?.state ?? 'unknown',
-    checkedAt: connection.health ? new Date(connection.health.checkedAt).toISOString() : null,
+    health: {
+      state: health.state,
+      checkedAt: new Date(health.checkedAt).toISOString(),
+      reason: health.reason ?? null,
+    },
     createdAt: new Date(connection.createdAt).toISOString(),
     updatedAt: new Date(connection.updatedAt).toISOString(),
   };

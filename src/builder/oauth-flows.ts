@@ -184,6 +184,9 @@ export class OAuthFlows {
         dispatcher: runtime.httpDispatcher,
         clock: runtime.clock,
         timeoutMs: EXCHANGE_TIMEOUT_MS,
+        ...definedOnly({
+          refreshTokenLifetimeS: runtime.refresher.refreshTokenLifetimeS(flow.integration.id),
+        }),
       },
       {
         code,
@@ -199,6 +202,7 @@ export class OAuthFlows {
     };
     const connection = draftConnection(flow.integration, flow.draft, secrets, this.now(), {
       expiresAt: tokens.expiresAt,
+      refreshExpiresAt: tokens.refreshExpiresAt,
       scopes: tokens.scopes,
       createdAt: flow.createdAt,
     });

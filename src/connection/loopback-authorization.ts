@@ -22,6 +22,8 @@ export interface LoopbackAuthorizationOptions {
   dispatcher: Dispatcher | undefined;
   clock: Clock;
   timeoutMs?: number;
+  /** The refresh-token lifetime to ask for, in seconds, where the provider lets the client choose. */
+  refreshTokenLifetimeS?: number;
   /**
    * Port of the callback server, `http://127.0.0.1:<port>/callback`. 0 (the
    * default) takes any free port, which the sandbox accepts; a real
@@ -124,6 +126,7 @@ export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions
         fetch: options.fetch,
         dispatcher: options.dispatcher,
         clock: options.clock,
+        ...(options.refreshTokenLifetimeS ? { refreshTokenLifetimeS: options.refreshTokenLifetimeS } : {}),
       },
       {
         code: result.code,

@@ -25,10 +25,19 @@ export interface TokenKeeperOptions {
   saveDeadlineMs: number;
 }
 
-/** The connection with tokens put over its secrets, as of when they were issued. */
+/**
+ * The connection with tokens put over its secrets, as of when they were
+ * issued: a new refresh token brings its own end (unknown when the provider
+ * did not say), and the refresh is recorded as the connection's last.
+ */
 export function withTokens(stored: Connection, tokens: UnsavedTokens): Connection {
+  const { refreshExpiresAt: _previousEnd, ...rest } = stored;
+  const refreshExpiresAt = tokens.refreshToken ? tokens.refreshExpiresAt : stored.refreshExpiresAt;
   return {
-    ...stored,
+    ...rest,
+    ...definedOnly({ refreshExpiresAt }),
+    lastRefresh: { at: tokens.issuedAt, outcome: 'refreshed' },
+    health: { state: 'healthy', checkedAt: tokens.issuedAt, reason: 'refreshed' },
     secrets: {
       ...stored.secrets,
       ...definedOnly({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }),

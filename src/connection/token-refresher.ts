@@ -9,8 +9,10 @@ import { MemoryRefreshJournal, type RefreshJournal } from '../store/refresh-jour
 import { definedOnly } from '../values/defined-only.js';
 import { resolveBaseUrl } from './connection-fields.js';
 import { refreshTokens } from './oauth-client.js';
+import { recordRefreshFailure } from './record-lifecycle.js';
 import { notSavedYet, reauthorizationNeeded } from './refresh-errors.js';
 import { observedRefresh } from './refresh-telemetry.js';
+import { endsWithin } from './refresh-token-end.js';
 import { RefreshWriteAhead } from './refresh-write-ahead.js';
 import { TokenKeeper } from './token-keeper.js';
 import { DEFAULT_TOKEN_TIMEOUT_MS } from './token-request.js';
@@ -33,9 +35,13 @@ export interface TokenRefresherOptions {
    * than the Redis client waits out a restart).
    */
   saveDeadlineMs?: number;
+  /** The refresh-token lifetime to ask for, in seconds, by integration id, where the provider lets the client choose. */
+  refreshTokenLifetimes?: Readonly<Record<string, number>>;
 }
 
 const DEFAULT_SAVE_DEADLINE_MS = 120_000;
+/** Why a refresh runs: a token the provider refused (a 401), or keep-alive's window; neither: the access token is due. */
+type RefreshReason = { rejectedToken?: string; aheadMs?: number };
 /** Beyond the token request and the save's retries, how long others still wait on a refresh's `sending` entry. */
 const CLOCK_MARGIN_MS = 10_000;
 
@@ -84,6 +90,21 @@ export class TokenRefresher {
     return connection.expiresAt - this.options.clock.now() <= margin;
   }
 
+  /** Keep-alive: a refresh token ending within `windowMs` is renewed; re-checked under the lock, one worker sends it. */
+  refreshAhead(integration: Integration, connection: Connection, windowMs: number): Promise<Connection> {
+    const now = this.options.clock.now();
+    const due =
+      this.canRefresh(integration, connection) && endsWithin(connection, integration, now, windowMs);
+    return due
+      ? this.singleFlight(integration, connection.id, { aheadMs: windowMs })
+      : Promise.resolve(connection);
+  }
+
+  /** The refresh-token lifetime this refresher asks for an integration's tokens, in seconds, if one was configured. */
+  refreshTokenLifetimeS(integrationId: string): number | undefined {
+    return this.options.refreshTokenLifetimes?.[integrationId];
+  }
+
   canRefresh(integration: Integration, connection: Connection): boolean {
     return Boolean(integration.connection.oauth?.refreshes && connection.secrets.refreshToken);
   }
@@ -105,20 +126,25 @@ export class TokenRefresher {
       }
       return connection;
     }
-    const running = this.inFlight.get(connection.id);
+    return this.singleFlight(integration, connection.id, definedOnly({ rejectedToken }));
+  }
+
+  /** One refresh of `id` at a time in this process, under the store's lock across processes. */
+  private singleFlight(integration: Integration, id: string, why: RefreshReason): Promise<Connection> {
+    const running = this.inFlight.get(id);
     if (running) return running;
     const { store } = this.options;
-    const locked = store.withConnectionLock
-      ? store.withConnectionLock(connection.id, () => this.refresh(integration, connection.id, rejectedToken))
-      : this.refresh(integration, connection.id, rejectedToken);
+    const refresh = () => this.refresh(integration, id, why);
+    const locked = store.withConnectionLock ? store.withConnectionLock(id, refresh) : refresh();
     const work = locked.finally(() => {
-      this.inFlight.delete(connection.id);
+      this.inFlight.delete(id);
     });
-    this.inFlight.set(connection.id, work);
+    this.inFlight.set(id, work);
     return work;
   }
 
-  private async refresh(integration: Integration, id: string, rejectedToken?: string): Promise<Connection> {
+  private async refresh(integration: Integration, id: string, why: RefreshReason): Promise<Connection> {
+    const { rejectedToken, aheadMs } = why;
     const stored = await this.options.store.get(id);
     if (!stored) {
       throw new AuthError(
@@ -130,7 +156,11 @@ export class TokenRefresher {
     const current = recovered.connection;
     // Another process or an earlier flight may have refreshed it already.
     const alreadyReplaced = rejectedToken !== undefined && current.secrets.accessToken !== rejectedToken;
-    if (alreadyReplaced || (rejectedToken === undefined && !this.needsRefresh(current))) return current;
+    const due =
+      aheadMs === undefined
+        ? this.needsRefresh(current)
+        : endsWithin(current, integration, this.options.clock.now(), aheadMs);
+    if (alreadyReplaced || (rejectedToken === undefined && !due)) return current;
     // Tokens that wait in the journal are used while they work; a refresh starts only from a saved pair.
     if (recovered.unsaved) {
       if (rejectedToken === undefined) return current;
@@ -172,6 +202,7 @@ export class TokenRefresher {
           clock,
           knownSecrets: secretValues(current),
           // A rotated refresh token in an answer we cannot use: kept, its access token marked expired.
+          ...definedOnly({ refreshTokenLifetimeS: this.options.refreshTokenLifetimes?.[integration.id] }),
           keepRotatedRefreshToken: async (refreshToken) => {
             rotated = true;
             const now = clock.now();
@@ -201,8 +232,10 @@ export class TokenRefresher {
     error: unknown,
   ): Promise<Connection> {
     const id = current.id;
+    const at = this.options.clock.now();
     if (!(error instanceof AuthError)) {
       await this.writeAhead.cleared(id);
+      await recordRefreshFailure(this.options.store, id, at, error);
       throw error;
     }
     // A store without a cross-process lock: another process may have rotated the pair first.
@@ -210,6 +243,7 @@ export class TokenRefresher {
     if (latest && latest.secrets.refreshToken !== refreshToken && !this.needsRefresh(latest)) return latest;
     if (error.providerCode === 'invalid_grant') await this.writeAhead.refused(current);
     else await this.writeAhead.cleared(id);
+    await recordRefreshFailure(this.options.store, id, at, error);
     throw reauthorizationNeeded(integration, id, error.message, error.asInit());
   }
 }

@@ -32,11 +32,17 @@ export interface TokenEndpointOptions {
    * it must be kept before the request fails.
    */
   keepRotatedRefreshToken?: (refreshToken: string) => Promise<void>;
+  /**
+   * The refresh-token lifetime to ask for, in seconds, where the integration
+   * lets the client choose one (`OAuthSettings.refreshTokenLifetime`); clamped
+   * to its bounds. Undefined: the provider's default.
+   */
+  refreshTokenLifetimeS?: number;
 }
 
 export interface TokenExchange {
   grant: 'authorization_code' | 'refresh_token';
-  params: Record<string, string | undefined>;
+  params: Record<string, string | number | undefined>;
   /** The secrets sent, plus the forms we put them in. */
   secrets: string[];
 }
@@ -48,11 +54,13 @@ export async function sendTokenRequest(
   exchange: TokenExchange,
 ): Promise<{ status: number; ok: boolean; text: string }> {
   const oauth = oauthOf(options.integration);
-  const entries = Object.entries(exchange.params).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
+  const entries = Object.entries({ ...exchange.params, ...lifetimeAsked(options) }).filter(
+    (entry): entry is [string, string | number] => entry[1] !== undefined,
   );
   const json = oauth.tokenRequestEncoding === 'json';
-  const body = json ? JSON.stringify(Object.fromEntries(entries)) : new URLSearchParams(entries).toString();
+  const body = json
+    ? JSON.stringify(Object.fromEntries(entries))
+    : new URLSearchParams(entries.map(([name, value]) => [name, String(value)])).toString();
   const where = `POST ${new URL(url).pathname}`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TOKEN_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
@@ -89,6 +97,14 @@ export async function sendTokenRequest(
       cause: new Error(redactSecrets(message, exchange.secrets)),
     });
   }
+}
+
+/** The refresh-token lifetime field to send, clamped to what the provider takes; none when it takes none. */
+function lifetimeAsked(options: TokenEndpointOptions): Record<string, number> {
+  const asked = options.refreshTokenLifetimeS;
+  const lifetime = oauthOf(options.integration).refreshTokenLifetime;
+  if (asked === undefined || !lifetime || !Number.isFinite(asked)) return {};
+  return { [lifetime.parameter]: Math.round(Math.min(Math.max(asked, lifetime.minS), lifetime.maxS)) };
 }
 
 /** Reads a body up to `limit` bytes; a larger one is refused rather than buffered. */

@@ -36,6 +36,8 @@ export const TokenResponse = z.object({
   token_type: z.string().optional().catch(undefined),
   refresh_token: tokenText.optional(),
   expires_in: lifetimeSeconds,
+  /** T's refresh-token lifetime (its token endpoint's table); providers that do not say leave it unknown. */
+  refresh_token_expires_in: lifetimeSeconds,
   scope: z.string().max(4096).optional().catch(undefined),
 });
 
@@ -45,6 +47,8 @@ export interface TokenSet {
   refreshToken?: string;
   /** Epoch ms, a whole number (the connection schema stores integers). */
   expiresAt?: number;
+  /** Epoch ms at which the refresh token ends, when the provider said (`refresh_token_expires_in`). */
+  refreshExpiresAt?: number;
   scopes?: string[];
 }
 
@@ -68,6 +72,9 @@ export function readTokenAnswer(payload: unknown, now: number): TokenAnswer {
   const tokens: TokenSet = { accessToken: token.access_token };
   if (token.refresh_token) tokens.refreshToken = token.refresh_token;
   if (token.expires_in !== undefined) tokens.expiresAt = Math.round(now) + token.expires_in * 1000;
+  if (token.refresh_token && token.refresh_token_expires_in !== undefined) {
+    tokens.refreshExpiresAt = Math.round(now) + token.refresh_token_expires_in * 1000;
+  }
   const scopes = token.scope?.split(/[ ,]+/).filter(Boolean);
   if (scopes?.length) tokens.scopes = scopes;
   return { usable: true, tokens };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ConnectionHealth } from './connection-health.js';
+import { ConnectionHealth, RefreshOutcome } from './connection-health.js';
 import { connectionIdPattern } from './connection-id.js';
 
 export const connectionKinds = ['oauth2', 'oauth2_no_refresh', 'api_key'] as const;
@@ -37,9 +37,22 @@ export const Connection = z
     secrets: ConnectionSecrets,
     /** Epoch ms at which the access token stops working; absent for long-lived tokens and keys. */
     expiresAt: z.number().int().optional(),
-    scopes: z.array(z.string()).optional(),
-    /** The last check's verdict (a builder's key check at save, a connection test). */
+    /**
+     * Epoch ms at which the refresh token stops working (`refresh_token_expires_in`);
+     * absent when the provider did not say, and on connections saved before it was kept.
+     */
+    refreshExpiresAt: z.number().int().optional(),
+    /** Epoch ms of the last call that worked with this connection (recorded at most once an hour). */
+    lastUsedAt: z.number().int().optional(),
+    /** The last token refresh and how it ended. */
+    lastRefresh: RefreshOutcome.optional(),
+    /**
+     * The state last recorded (keep-alive, a refused refresh, a check): what
+     * a change into `needs_reconnect` or `expiring` is told against. Writing
+     * it leaves `updatedAt` alone, which measures the credentials' age.
+     */
     health: ConnectionHealth.optional(),
+    scopes: z.array(z.string()).optional(),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

@@ -22,6 +22,26 @@ export interface OAuthSettings {
    */
   refreshes: boolean;
   defaultScopes: readonly string[];
+  /**
+   * When the provider lets the client choose how long a refresh token lives
+   * (T: `refresh_token_expires_in`, 7 to 90 days, 30 when not asked): the
+   * token request's field and its bounds in seconds. A lifetime an embedder
+   * configures for the integration is clamped to them and sent on connect
+   * and on every refresh.
+   */
+  refreshTokenLifetime?: { parameter: string; minS: number; maxS: number; defaultS: number };
+  /**
+   * How a grant is given back when its connection is removed, where the
+   * provider has a way: `bearer_delete` sends DELETE to `url` with the access
+   * token (T's RevokeOAuthToken on `current`); `rfc7009` posts the refresh
+   * (else access) token with the client's credentials to a revocation
+   * endpoint (RFC 7009, D's apps).
+   */
+  revocation?: {
+    kind: 'bearer_delete' | 'rfc7009';
+    /** The revocation endpoint, from the connection's effective base URL. */
+    url(baseUrl: string): string;
+  };
   /** Separator between scopes in the authorize URL. */
   scopeSeparator?: string;
 }

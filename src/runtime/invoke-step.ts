@@ -1,3 +1,4 @@
+import { noteUse } from '../connection/note-use.js';
 import type { TokenRefresher } from '../connection/token-refresher.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from '../coordination/idempotency-record.js';
@@ -156,6 +157,7 @@ async function bindAndRun<Output>(
       { estimate, secrets: bound.secrets },
     ),
   );
+  await noteUse(store, bound.credentials.current(), clock.now());
   const stats = spent.reduce(addStats, NO_STATS);
   const secrets = bound.secrets();
   // A secret can reach the output only through an answer that quoted it or an input that held it.

@@ -41,6 +41,12 @@ export interface RuntimeOptions {
   retry?: Partial<RetryOptions>;
   /** Refresh OAuth tokens this long before they expire. Default 5 minutes. */
   refreshMarginMs?: number;
+  /**
+   * How long to ask refresh tokens to live, in seconds, by integration id,
+   * where the provider lets the client choose (ticketing: 7 to 90 days, 30
+   * when not asked): sent on every refresh, clamped to the provider's bounds.
+   */
+  refreshTokenLifetimes?: Readonly<Record<string, number>>;
   /** Longest wait the rate gate accepts before failing. Default 60 s. */
   maxRateLimitWaitMs?: number;
   /** Time limit of one HTTP attempt. Default 30 s. */
@@ -90,6 +96,7 @@ export interface RuntimeSettings {
   transport: ResolvedTransport;
   retry: RetryOptions;
   refreshMarginMs: number;
+  refreshTokenLifetimes: Readonly<Record<string, number>> | undefined;
   maxRateLimitWaitMs: number;
   requestTimeoutMs: number;
   maxResponseBytes: number;
@@ -130,6 +137,7 @@ export function settleOptions(options: RuntimeOptions): RuntimeSettings {
     transport: resolveTransport(options.transport),
     retry: { ...defaultRetryOptions, ...options.retry },
     refreshMarginMs: options.refreshMarginMs ?? 5 * 60_000,
+    refreshTokenLifetimes: options.refreshTokenLifetimes,
     maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 60_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -70,6 +70,7 @@ export class Runtime {
       logger: this.logger,
       marginMs: settings.refreshMarginMs,
       timeoutMs: settings.requestTimeoutMs,
+      refreshTokenLifetimes: settings.refreshTokenLifetimes ?? {},
     });
     this.context = {
       settings,

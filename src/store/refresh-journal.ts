@@ -10,6 +10,8 @@ export const UnsavedTokens = z
     accessToken: z.string().min(1).optional(),
     refreshToken: z.string().min(1).optional(),
     expiresAt: z.number().int().optional(),
+    /** When the new refresh token ends, when the provider said. */
+    refreshExpiresAt: z.number().int().optional(),
     scopes: z.array(z.string()).optional(),
     /** When the provider issued them: the connection's `updatedAt` once saved. */
     issuedAt: z.number().int(),

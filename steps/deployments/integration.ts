@@ -47,6 +47,9 @@ export const deployments = defineIntegration({
       refreshUrl: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRefresh}`,
       tokenRequestEncoding: 'form',
       refreshes: true,
+      // Apps' tokens (the ones with a refresh token) are revoked at the endpoint their metadata lists;
+      // an integration's long-lived token has none.
+      revocation: { kind: 'rfc7009', url: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRevoke}` },
       // Permissions are configured on the provider's integration, not requested as scopes.
       defaultScopes: [],
     },

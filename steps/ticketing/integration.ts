@@ -37,6 +37,15 @@ export const ticketing = defineIntegration({
       tokenRequestEncoding: 'json',
       refreshes: true,
       defaultScopes: ['read', 'write'],
+      // The token endpoint's table: refresh_token_expires_in from 7 to 90 days, 30 when not asked.
+      refreshTokenLifetime: {
+        parameter: 'refresh_token_expires_in',
+        minS: 604_800,
+        maxS: 7_776_000,
+        defaultS: 2_592_000,
+      },
+      // RevokeOAuthToken: `current` names the bearer token itself, and its refresh token dies with it.
+      revocation: { kind: 'bearer_delete', url: (baseUrl) => `${baseUrl}/api/v2/oauth/tokens/current.json` },
     },
   },
   baseUrl: (fields) => `https://${fields.subdomain.toLowerCase()}.zendesk.com`,

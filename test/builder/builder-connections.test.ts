@@ -74,7 +74,7 @@ describe('connecting accounts through the builder API', () => {
     // Named for the account it signed in as (the provider's "Show Self" answer), and checked.
     expect(await storesOf(world).connections.get('desk-twice')).toMatchObject({
       label: expect.stringMatching(/@/),
-      health: { state: 'ok' },
+      health: { state: 'healthy' },
     });
   });
 
@@ -129,14 +129,14 @@ describe('connecting accounts through the builder API', () => {
         apiKey: ANZ_DATA_SANDBOX_KEY,
       },
     });
-    expect(added.body.connection).toMatchObject({ label: 'Marketing key', health: 'ok' });
-    expect(added.body.connection.checkedAt).toMatch(/^\d{4}-/);
+    expect(added.body.connection).toMatchObject({ label: 'Marketing key', health: { state: 'healthy' } });
+    expect(added.body.connection.health.checkedAt).toMatch(/^\d{4}-/);
     const renamed = await world.json('/v1/connections/anz-named', {
       method: 'PATCH',
       body: { label: '  Sales key ' },
     });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ id: 'anz-named', label: 'Sales key', health: 'ok' });
+    expect(renamed.body).toMatchObject({ id: 'anz-named', label: 'Sales key', health: { state: 'healthy' } });
     const empty = await world.json('/v1/connections/anz-named', { method: 'PATCH', body: { label: ' ' } });
     expect(empty.status).toBe(400);
     const listed = await world.json('/v1/connections?integration=anz_data');

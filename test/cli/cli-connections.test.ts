@@ -85,10 +85,10 @@ describe('connections list', () => {
     const table = await cli('connections', 'list');
     expect(table.code).toBe(0);
     const [header, ...rows] = table.out.trimEnd().split('\n');
-    expect(header).toMatch(/^ID\s+INTEGRATION\s+LABEL\s+TOKEN\s+BASE URL$/);
+    expect(header).toMatch(/^ID\s+INTEGRATION\s+LABEL\s+HEALTH\s+TOKEN\s+BASE URL$/);
     const desk = rows.find((row) => row.startsWith('desk '));
     expect(desk).toMatch(
-      /^desk\s+ticketing\s+Second\s+no expiry\s+http:\/\/127\.0\.0\.1:\d+\/ticketing\/acme$/,
+      /^desk\s+ticketing\s+Second\s+healthy\s+no expiry\s+http:\/\/127\.0\.0\.1:\d+\/ticketing\/acme$/,
     );
     const hinted = rows.find((row) => row.startsWith('hinted '));
     expect(hinted).toMatch(/valid, refreshable/);

@@ -99,6 +99,6 @@ describe.skipIf(!enabled)('toolsteps doctor with Redis: persistence, and no key 
       'TOOLSTEPS_ENCRYPTION_KEY is not set: shared connections can be listed but not used or changed',
     );
     expect(named('connections')).toMatchObject({ status: 'ok', summary: '1 connection' });
-    expect(named('connections')?.details.join('\n')).toContain('acme-data (anz_data): no expiry');
+    expect(named('connections')?.details.join('\n')).toContain('acme-data (anz_data): healthy, no expiry');
   });
 });

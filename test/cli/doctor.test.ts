@@ -52,7 +52,8 @@ describe('toolsteps doctor', () => {
     let { code, checks } = await doctor();
     expect(code).toBe(0);
     expect(named(checks, 'connections').details[0]).toMatch(
-      /^fresh \(ticketing\): ok \(expires .*\), not refreshable$/,
+      // A token nothing can renew, ending within the keep-alive window: expiring, in the one health vocabulary.
+      /^fresh \(ticketing\): expiring \(the token ends .*\), ok \(expires .*\), not refreshable$/,
     );
     // Age the stored token past its expiry, as time would.
     const file = path.join(world.home, 'connections', 'fresh.json');

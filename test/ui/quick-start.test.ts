@@ -88,7 +88,7 @@ describe('the embedding quick start in Chromium', () => {
     await expect.poll(() => chosen.inputValue()).not.toBe('');
     // Named for whom it signed in as (the provider's "Show Self"), with its site.
     expect(await chosen.locator('option:checked').textContent()).toMatch(/^\S+@acme\.\S+$/);
-    expect(await picker(page).getByText('Working at its last check').count()).toBe(1);
+    expect(await picker(page).getByText('Working.').count()).toBe(1);
     const connected = await eventsOf(page, 'toolsteps-connected');
     expect(connected).toEqual([
       {
@@ -141,7 +141,7 @@ describe('the embedding quick start in Chromium', () => {
       await accountPicker.getByLabel('API key').fill(builder.contactDataKey);
       await accountPicker.getByRole('button', { name: 'Save API key' }).click();
       await expect.poll(() => accounts(accountPicker)).toEqual(['Choose an account', 'Marketing']);
-      expect(await accountPicker.getByText('Working at its last check').count()).toBe(1);
+      expect(await accountPicker.getByText('Working.').count()).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `account-picker-connected-${width}`);
 

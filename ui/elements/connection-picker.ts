@@ -15,26 +15,35 @@ import { ToolstepsElement } from '../dom/toolsteps-element.js';
 import { AccountEditor } from '../forms/account-editor.js';
 import { ConnectForm } from '../forms/connect-form.js';
 
+/** States in which the account cannot work until the person signs in again. */
+const needsSignIn = (connection: ConnectionView) =>
+  connection.state === 'expired' || connection.health.state === 'needs_reconnect';
+
 /** The account as people tell it apart: its label (asked for, or the provider's name for it), and its site. */
 const nameOf = (connection: ConnectionView) => {
   const { label } = connection;
   const site = connection.fields.subdomain;
   const name =
     label && site && !label.includes(site) ? `${label} (${site})` : (label ?? site ?? connection.id);
-  return connection.state === 'expired' ? `${name} (signed out: reconnect)` : name;
+  return needsSignIn(connection) ? `${name} (signed out: reconnect)` : name;
 };
 
 /**
- * The chosen account's health in words: `ok` and `failing` from its last
- * check; any state the API adds later is shown as it comes.
+ * The chosen account's health in words, one line per state of the API's one
+ * vocabulary (docs/connection-lifecycle.md); a state added later is shown as
+ * it comes.
  */
 const HEALTH: Record<string, string> = {
-  ok: 'Working at its last check',
-  failing: 'Failing: its last check did not work. Reconnect it, or check its key.',
-  unknown: '',
+  healthy: 'Working.',
+  expiring: 'Its sign-in ends soon: it is renewed by itself, or reconnect it now.',
+  needs_reconnect: 'Signed out at the provider: reconnect it to use it again.',
+  rate_limited: 'The provider asked to wait at its last check; it will be tried again.',
+  unreachable: 'The provider could not be reached at its last check; it will be tried again.',
 };
 const healthOf = (connection: ConnectionView | undefined) =>
-  connection ? (HEALTH[connection.health] ?? connection.health) : '';
+  connection ? (HEALTH[connection.health.state] ?? connection.health.state) : '';
+/** States the health line shows as a problem. */
+const PROBLEM_STATES = new Set(['needs_reconnect', 'rate_limited', 'unreachable']);
 
 /**
  * `<toolsteps-connection-picker integration="ticketing">`: the dropdown of
@@ -193,10 +202,10 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
   #showReconnect(): void {
     if (!this.#reconnect) return;
     const chosen = this.#chosen();
-    this.#reconnect.hidden = !chosen || !(this.#needsReconnect || chosen.state === 'expired');
+    this.#reconnect.hidden = !chosen || !(this.#needsReconnect || needsSignIn(chosen));
     this.#rename.disabled = this.#disconnect.disabled = !chosen;
     this.#health.textContent = healthOf(chosen);
-    this.#health.className = chosen?.health === 'failing' ? 'hint problem' : 'hint';
+    this.#health.className = chosen && PROBLEM_STATES.has(chosen.health.state) ? 'hint problem' : 'hint';
   }
 
   #chosen(): ConnectionView | undefined {

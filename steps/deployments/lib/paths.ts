@@ -30,6 +30,7 @@ export const deploymentsPaths = {
   teamMembers: '/v3/teams/{id}/members',
   oauthToken: '/v2/oauth/access_token',
   oauthRefresh: '/login/oauth/token',
+  oauthRevoke: '/login/oauth/token/revoke',
   oauthAuthorize: '/oauth/authorize',
 } as const;
 

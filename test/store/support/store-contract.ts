@@ -54,6 +54,36 @@ export function describeStoreContract(name: string, backend: ContractBackend): v
       });
     });
 
+    it('keeps a connection’s lifecycle (refresh token’s end, last use, last refresh, health), and loads one saved before it existed', async () => {
+      const { connections } = await backend.open();
+      const [kept, old] = [freshId('lifecycle'), freshId('old')];
+      const lifecycle = {
+        refreshExpiresAt: Date.UTC(2026, 1, 1),
+        lastUsedAt: Date.UTC(2026, 0, 2),
+        lastRefresh: { at: Date.UTC(2026, 0, 3), outcome: 'refused' as const, reason: 'invalid_grant' },
+        health: { state: 'needs_reconnect' as const, checkedAt: Date.UTC(2026, 0, 3), reason: 'refused' },
+      };
+      await connections.put({ ...acmeConnection(kept, 'with-lifecycle'), ...lifecycle });
+      // A connection as stores held them before any of these fields: nothing to add, it loads as it is.
+      await connections.put(acmeConnection(old, 'before-lifecycle'));
+      expect(await connections.get(kept)).toMatchObject({
+        ...lifecycle,
+        secrets: { accessToken: 'with-lifecycle' },
+      });
+      const loaded = await connections.get(old);
+      expect(loaded).toMatchObject({ id: old, secrets: { accessToken: 'before-lifecycle' } });
+      expect(loaded).not.toHaveProperty('refreshExpiresAt');
+      expect(loaded).not.toHaveProperty('health');
+      const healed = await connections.update(kept, (current) => ({
+        ...current,
+        health: { state: 'healthy', checkedAt: Date.UTC(2026, 0, 4) },
+      }));
+      expect(healed.health?.state).toBe('healthy');
+      expect((await connections.list()).find((item) => item.id === kept)?.refreshExpiresAt).toBe(
+        lifecycle.refreshExpiresAt,
+      );
+    });
+
     it('hands out copies: a caller editing what it read or wrote never changes the stored record', async () => {
       const { connections } = await backend.open();
       const id = freshId('copy');
