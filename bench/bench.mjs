@@ -16,7 +16,8 @@ import { spawnSync } from 'node:child_process';
  * (lib/instruction-count.mjs; TOOLSTEPS_BENCH_COUNTER=perf|callgrind|none
  * picks one): every cold start is counted (the median of 3 runs), and with
  * `--instructions` each per-call case too, ours and bare, in a process of its
- * own (lib/per-call-instructions.mjs; three to four minutes under callgrind,
+ * own (lib/per-call-instructions.mjs), and the otel goal as instructions
+ * (lib/otel-instructions.mjs; minutes under callgrind,
  * so not by default). Without a counter the table says so in one row.
  * `--smoke` runs every figure with tiny sizes and counts nothing (the test
  * suite runs it so the benchmark cannot rot); its ratios mean nothing. The
@@ -39,6 +40,7 @@ import { measureIntake } from './lib/intake-measure.mjs';
 import { measureBulk, measureConcurrency } from './lib/load-figures.mjs';
 import { measureMcp } from './lib/mcp-figures.mjs';
 import { measureOtel, otelRows } from './lib/otel-figures.mjs';
+import { measureOtelInstructions, otelInstructionRow } from './lib/otel-instructions.mjs';
 import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { measureStorePerCall } from './lib/per-call-stores.mjs';
@@ -272,7 +274,12 @@ try {
     concurrencyRow(row, await measureConcurrency(client, main, sizes.concurrency), sizes);
   // Last on the shared sandbox: its thousands of calls from other processes ran before the stores'
   // figure once, and that figure's recording then saw three requests instead of two.
-  if (wanted('otel')) otelRows(row, measureOtel(build, main, sizes.otel), signedUs);
+  if (wanted('otel')) {
+    otelRows(row, measureOtel(build, main, sizes.otel), signedUs);
+    if (values.instructions) {
+      otelInstructionRow(row, await measureOtelInstructions(build, main, sizes.perCallInstructions));
+    }
+  }
 } finally {
   await main.stop();
 }

@@ -16,12 +16,17 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export function measureOtel(build, sandbox, { processes, ...sizes }) {
   const runs = { absent: [], api: [], sdk: [] };
-  const hide = ['--import', path.join(here, 'hide-opentelemetry.mjs')];
+  // Every side runs under a loader hook (which costs each later import() alike): one that hides
+  // @opentelemetry/* for the "not installed" side, one that passes everything on for the others.
+  const loaderOf = (mode) => [
+    '--import',
+    path.join(here, mode === 'absent' ? 'hide-opentelemetry.mjs' : 'same-loader.mjs'),
+  ];
   const child = path.join(here, 'otel-child.mjs');
   const common = [build, JSON.stringify(sandbox)];
   for (let turn = 0; turn < processes; turn += 1) {
     for (const mode of Object.keys(runs)) {
-      const args = [...(mode === 'absent' ? hide : []), child, ...common, mode, JSON.stringify(sizes)];
+      const args = [...loaderOf(mode), child, ...common, mode, JSON.stringify(sizes)];
       const ran = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
       if (ran.status !== 0) throw new Error(`the otel figure (${mode}) failed:\n${ran.stderr}`);
       runs[mode].push(JSON.parse(ran.stdout));

@@ -59,10 +59,32 @@ export async function measurePerCallInstructions(build, sandbox, { warmup, calls
     }
   }
   const started = performance.now();
-  let perCall;
-  let runs;
+  const { perCall, runs } = await countPerCall(counter, runsOf, calls);
+  const wallMs = performance.now() - started;
+  return {
+    counter: counter.name,
+    split: Boolean(counter.countParts),
+    runs,
+    wallMs,
+    cases: PER_CALL_CASES.map((entry, index) => ({
+      name: entry.name,
+      ours: perCall[index * SIDES.length],
+      bare: perCall[index * SIDES.length + 1],
+    })),
+  };
+}
+
+/**
+ * Instructions per counted call of each run `runsOf([calls])` lists (child
+ * arguments whose last is the number of counted calls): callgrind splits one
+ * run at the child's marks, so the count between them is those calls alone;
+ * a counter that cannot (perf) counts each run with `calls` and with none,
+ * and the difference is the calls. Resolves `{ perCall, runs }`, one figure
+ * per run in order and how many processes were counted.
+ */
+export async function countPerCall(counter, runsOf, calls) {
   if (counter.countParts) {
-    runs = runsOf([calls]);
+    const runs = runsOf([calls]);
     const parts = await countAll(
       runs.map(
         (args) => () =>
@@ -74,30 +96,18 @@ export async function measurePerCallInstructions(build, sandbox, { warmup, calls
     );
     for (const [index, found] of parts.entries()) {
       if (found.length !== 3)
-        throw new Error(`${runs[index].slice(3, 5).join(' ')} split into ${found.length} parts, not 3`);
+        throw new Error(`${runs[index].join(' ').slice(-200)} split into ${found.length} parts, not 3`);
     }
-    perCall = parts.map((found) => found[1] / calls);
-  } else {
-    runs = runsOf([0, calls]);
-    const counts = await countAll(
-      runs.map(
-        (args) => () => counter.count([...STEADY_NODE_FLAGS, ...args], { timeoutMs: COUNTED_RUN_TIMEOUT_MS }),
-      ),
-    );
-    perCall = counts
-      .filter((_, index) => index % 2 === 1)
-      .map((count, index) => (count - counts[2 * index]) / calls);
+    return { perCall: parts.map((found) => found[1] / calls), runs: runs.length };
   }
-  const wallMs = performance.now() - started;
-  return {
-    counter: counter.name,
-    split: Boolean(counter.countParts),
-    runs: runs.length,
-    wallMs,
-    cases: PER_CALL_CASES.map((entry, index) => ({
-      name: entry.name,
-      ours: perCall[index * SIDES.length],
-      bare: perCall[index * SIDES.length + 1],
-    })),
-  };
+  const runs = runsOf([0, calls]);
+  const counts = await countAll(
+    runs.map(
+      (args) => () => counter.count([...STEADY_NODE_FLAGS, ...args], { timeoutMs: COUNTED_RUN_TIMEOUT_MS }),
+    ),
+  );
+  const perCall = counts
+    .filter((_, index) => index % 2 === 1)
+    .map((count, index) => (count - counts[2 * index]) / calls);
+  return { perCall, runs: runs.length };
 }
