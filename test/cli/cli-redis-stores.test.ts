@@ -93,11 +93,13 @@ describe.skipIf(!enabled)('the CLI with TOOLSTEPS_REDIS_URL: connections shared,
         state: 'ok',
         // The refresh token is sealed with the other secrets: with a key it is known (true), here it is not.
         refreshable: null,
+        // Read from the public part (token ends, what was last recorded): no secret is needed for it.
+        health: { state: 'healthy', checkedAt: expect.any(String) },
       },
     ]);
     const table = await toolsteps(['connections', 'list'], { TOOLSTEPS_ENCRYPTION_KEY: undefined });
     expect(table.code).toBe(0);
-    expect(table.out).toMatch(/^shared-acme\s+ticketing\s+no expiry/m);
+    expect(table.out).toMatch(/^shared-acme\s+ticketing\s+healthy\s+no expiry/m);
     expect(table.err).toContain('TOOLSTEPS_ENCRYPTION_KEY is not set');
     const withKey = await toolsteps(['connections', 'list', '--json'], {});
     expect(JSON.parse(withKey.out)).toEqual([
