@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { followRedirectSignIn } from './support/builder-page.js';
 import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
 import { type EmbedderSite, startEmbedderSite } from './support/embedder-site.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
@@ -76,12 +77,7 @@ describe('the embedding quick start in Chromium', () => {
     await picker(page).getByRole('button', { name: 'Connect new account' }).click();
     // The page leaves for the sandbox's sign-in, and the API's callback brings it back to embed.html.
     const back = (url: URL) => url.origin === site.origin && url.searchParams.has('toolsteps_flow');
-    await page.waitForURL((url) => back(url) || url.origin === new URL(builder.sandbox.url).origin);
-    if (!back(new URL(page.url()))) {
-      const allow = page.getByRole('button', { name: /^(allow|authorize|approve)/i });
-      if (await allow.count()) await allow.first().click();
-      await page.waitForURL(back);
-    }
+    await followRedirectSignIn(page, back, new URL(builder.sandbox.url).origin);
     // The kit chose the same step again and the new account, with no help from the page.
     await expect.poll(() => page.locator('#picked').textContent()).toBe('List Users (ticketing.list_users)');
     const chosen = picker(page).getByLabel('Connection');

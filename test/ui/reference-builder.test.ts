@@ -344,12 +344,7 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     await expect.poll(() => reconnect.isVisible()).toBe(true);
     await screenshot(page, 'reconnect-offered');
     await reconnect.click();
-    const back = (url: URL) => url.origin === builder.origin && url.searchParams.has('toolsteps_connect');
-    await page.waitForURL((url) => back(url) || url.origin === builder.sandbox.url);
-    if (!back(new URL(page.url()))) {
-      await allowIfAsked(page);
-      await page.waitForURL(back);
-    }
+    await returnFromSignIn(page, builder);
     // The page has read the sign-in's outcome once its parameters leave the address.
     await expect.poll(() => new URL(page.url()).search).toBe('');
     // A new session (this suite's token has spent much of its requests for the minute): the reconnected account is the one it uses.

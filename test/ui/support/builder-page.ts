@@ -18,14 +18,33 @@ export async function submitConnectForm(scope: Locator, submit: string): Promise
   await form.getByRole('button', { name: submit }).click();
 }
 
-/** Follows a redirect sign-in: the provider's sign-in and allow screen, when it shows one, and back to the builder's page. */
+/**
+ * Follows a redirect sign-in until the page is back (`back`), through the
+ * provider's allow screen when it shows one. Which of the two the page
+ * reached is decided from the address that matched, never by reading the
+ * address again: the kit takes the callback's parameters out of the address
+ * as soon as it has read them, so a second look can miss a return that
+ * already happened and wait for a navigation that never comes.
+ */
+export async function followRedirectSignIn(
+  page: Page,
+  back: (url: URL) => boolean,
+  providerOrigin: string,
+): Promise<void> {
+  let returned = false;
+  await page.waitForURL((url) => {
+    returned = back(url);
+    return returned || url.origin === providerOrigin;
+  });
+  if (returned) return;
+  await allowIfAsked(page);
+  await page.waitForURL(back);
+}
+
+/** Follows a redirect sign-in started from the reference page back to it. */
 export async function returnFromSignIn(page: Page, builder: ReferenceBuilder): Promise<void> {
   const back = (url: URL) => url.origin === builder.origin && url.searchParams.has('toolsteps_connect');
-  await page.waitForURL((url) => back(url) || url.origin === builder.sandbox.url);
-  if (!back(new URL(page.url()))) {
-    await allowIfAsked(page);
-    await page.waitForURL(back);
-  }
+  await followRedirectSignIn(page, back, new URL(builder.sandbox.url).origin);
 }
 
 /**
