@@ -94,8 +94,11 @@ export function processTraced(
 /** How long one reading of the queue's depth may wait on Redis before the collection goes on without it. */
 export const QUEUE_DEPTH_READ_DEADLINE_MS = 2000;
 
-/** `count()`, or undefined when it fails or has not answered within `deadlineMs`. */
-async function readWithin(count: () => Promise<number>, deadlineMs: number): Promise<number | undefined> {
+/** `count()`, or undefined when it fails, has nothing to say, or has not answered within `deadlineMs`. */
+async function readWithin(
+  count: () => Promise<number | undefined>,
+  deadlineMs: number,
+): Promise<number | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), deadlineMs);
@@ -120,7 +123,7 @@ async function readWithin(count: () => Promise<number>, deadlineMs: number): Pro
  */
 export function reportQueueDepth(
   queue: string,
-  count: () => Promise<number>,
+  count: () => Promise<number | undefined>,
   deadlineMs = QUEUE_DEPTH_READ_DEADLINE_MS,
 ): () => Promise<void> {
   if (!metricsRegistered()) return async () => {};
