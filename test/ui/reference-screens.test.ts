@@ -90,6 +90,11 @@ describe.each(WIDTHS)('the reference page at %ipx', (width) => {
     await session.page.reload();
     await tab('Triggers').click();
     const setup = session.page.locator('#trigger-setup');
+    // Nothing chosen: no account to pick, nothing to connect yet.
+    await expect
+      .poll(() => setup.getByLabel('Connection', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Choose a provider first']);
+    expect(await setup.getByRole('button', { name: 'Connect new account' }).isDisabled()).toBe(true);
     await shoot('trigger-empty', width);
     await setup.getByLabel('Provider', { exact: true }).selectOption({ label: 'Ticketing (Zendesk)' });
     await setup.getByLabel('Event', { exact: true }).selectOption({ label: 'Ticket status changed' });

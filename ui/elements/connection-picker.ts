@@ -151,7 +151,8 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
       this.#form.element,
       this.#editor.element,
     );
-    this.#showReconnect();
+    // Until its integration is known and loaded: nothing to choose, nothing to connect.
+    this.#showConnections('');
   }
 
   protected override refresh(): void {
@@ -162,7 +163,12 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
 
   async #load(signal: AbortSignal): Promise<void> {
     const integration = this.integration;
-    if (!integration) return;
+    if (!integration) {
+      this.#integration = undefined;
+      this.#connections = [];
+      this.#showConnections('');
+      return;
+    }
     await this.attempt(async () => {
       const client = this.requireClient();
       const [{ integrations }, { connections }] = await Promise.all([
@@ -184,7 +190,11 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     const none = h(
       'option',
       { value: '' },
-      this.#connections.length ? 'Choose an account' : 'No account yet',
+      !this.integration
+        ? 'Choose a provider first'
+        : this.#connections.length
+          ? 'Choose an account'
+          : 'No account yet',
     );
     render(
       this.#select,
