@@ -15,9 +15,13 @@ import { ToolstepsElement } from '../dom/toolsteps-element.js';
 import { AccountEditor } from '../forms/account-editor.js';
 import { ConnectForm } from '../forms/connect-form.js';
 
-/** States in which the account cannot work until the person signs in again. */
-const needsSignIn = (connection: ConnectionView) =>
-  connection.state === 'expired' || connection.health.state === 'needs_reconnect';
+/**
+ * Whether the account cannot work until the person signs in again: its
+ * health says so. Not the access token's own `state`: an expired access
+ * token with a live refresh token is renewed at the next call, and one that
+ * cannot be renewed is `needs_reconnect` already.
+ */
+const needsSignIn = (connection: ConnectionView) => connection.health.state === 'needs_reconnect';
 
 /** The account as people tell it apart: its label (asked for, or the provider's name for it), and its site. */
 const nameOf = (connection: ConnectionView) => {
