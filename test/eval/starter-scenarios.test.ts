@@ -1,23 +1,13 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, sandboxTwins, startSandbox } from '../../sandbox/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/eval/run-scenario.js';
 import type { Scenario } from '../../src/eval/scenario.js';
 import { loadScenarioFile } from '../../src/eval/scenario-file.js';
-import type { Twins } from '../../src/eval/twins.js';
-import { createRegistry } from '../../steps/index.js';
+import { useEvalTwins } from './eval-twins.js';
 import { STARTER_AGENTS } from './starter-agents.js';
 
 const FOLDER = 'docs/examples/eval/scenarios';
-const registry = createRegistry();
-let sandbox: Sandbox;
-let twins: Twins;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  twins = sandboxTwins(sandbox, { registry });
-});
-afterAll(() => sandbox.close());
+const fixture = useEvalTwins();
 
 describe.each(Object.entries(STARTER_AGENTS))('the starter scenario %s', (name, agents) => {
   let scenario: Scenario;
@@ -26,14 +16,22 @@ describe.each(Object.entries(STARTER_AGENTS))('the starter scenario %s', (name, 
   });
 
   it('passes with the scripted agent written to pass it', async () => {
-    const result = await runScenario(scenario, { registry, twins, agent: agents.pass });
+    const result = await runScenario(scenario, {
+      registry: fixture.registry,
+      twins: fixture.twins,
+      agent: agents.pass,
+    });
     const failed = result.runs[0]?.checks.filter((check) => !check.passed);
     expect(failed).toEqual([]);
     expect(result).toMatchObject({ passed: true, passRate: 1 });
   });
 
   it('fails, with the reason in the report, with the scripted agent written to make the mistake', async () => {
-    const result = await runScenario(scenario, { registry, twins, agent: agents.mistake });
+    const result = await runScenario(scenario, {
+      registry: fixture.registry,
+      twins: fixture.twins,
+      agent: agents.mistake,
+    });
     expect(result.passed).toBe(false);
     const reasons =
       result.runs[0]?.checks.filter((check) => !check.passed).map((check) => check.reason) ?? [];
