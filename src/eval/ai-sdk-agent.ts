@@ -1,6 +1,7 @@
 import { toAiSdkTools } from '../agents/ai-sdk-tools.js';
 import { missingPeer } from '../peers/optional-peer.js';
-import type { EvalAgent, EvalSession } from './eval-agent.js';
+import type { EvalAgent } from './eval-agent.js';
+import { taskPrompt } from './task-prompt.js';
 
 export interface AiSdkAgentOptions {
   /** Your model: any AI SDK 6 language model (`openai('gpt-5')`, a gateway id, a MockLanguageModelV3...). */
@@ -10,11 +11,6 @@ export interface AiSdkAgentOptions {
   system?: string;
   /** Most model steps (a step is one model answer and its tool calls). Default 10. */
   maxSteps?: number;
-}
-
-/** The task as the model reads it: the text, then the structured input as JSON. */
-export function taskPrompt(task: EvalSession['task']): string {
-  return task.input ? `${task.text}\n\nInput:\n${JSON.stringify(task.input, null, 2)}` : task.text;
 }
 
 /**

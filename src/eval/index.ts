@@ -14,6 +14,8 @@ export { agentFromFunction } from './eval-agent.js';
 export type { ArmedFault } from './fault-arming.js';
 export { htmlReport } from './html-report.js';
 export { junitReport } from './junit-report.js';
+export type { OpenAIChatAgentOptions, OpenAIChatClient } from './openai-chat-agent.js';
+export { openaiChatAgent } from './openai-chat-agent.js';
 export type { RecordedCall } from './recorded-call.js';
 export type { RunEvaluationOptions } from './run-evaluation.js';
 export { runEvaluation, writeReports } from './run-evaluation.js';
