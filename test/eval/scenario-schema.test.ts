@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { scenarioSchemaDocument } from '../../cli/eval/scenario-schema-document.js';
 import { parseScenario } from '../../src/eval/scenario-file.js';
+import { ScriptFile } from '../../src/eval/scripted-agent.js';
 
 const FOLDER = 'docs/examples/eval/scenarios';
 const STARTERS = readdirSync(FOLDER).filter((file) => file.endsWith('.yaml'));
@@ -54,5 +55,16 @@ describe('parseScenario', () => {
     expect(() => parseScenario(`${base}checks: { state: [{ twin: ticketing, path: $.tickets }] }`)).toThrow(
       /needs count, min_count, max_count, equals or at_most/,
     );
+  });
+});
+
+describe('the example scripted agents', () => {
+  it('are scripted agent files the CLI reads', () => {
+    const folder = 'docs/examples/eval/agents';
+    for (const file of readdirSync(folder)) {
+      expect(ScriptFile.safeParse(parseYaml(readFileSync(`${folder}/${file}`, 'utf8'))).success, file).toBe(
+        true,
+      );
+    }
   });
 });
