@@ -7,6 +7,8 @@
 
 export type { AiSdkAgentOptions } from './ai-sdk-agent.js';
 export { aiSdkAgent } from './ai-sdk-agent.js';
+export type { AnthropicAgentOptions, AnthropicMessagesClient } from './anthropic-agent.js';
+export { anthropicAgent } from './anthropic-agent.js';
 export type { CheckResult } from './check-results.js';
 export { commandAgent } from './command-agent.js';
 export type { AgentAnswer, EvalAgent, EvalSession, OfferedTool } from './eval-agent.js';

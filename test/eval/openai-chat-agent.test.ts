@@ -1,44 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiChatAgent } from '../../src/eval/openai-chat-agent.js';
 import { runScenario } from '../../src/eval/run-scenario.js';
 import { loadScenarioFile } from '../../src/eval/scenario-file.js';
 import { useEvalTwins } from './eval-twins.js';
-
-/**
- * A Chat Completions endpoint on loopback that answers from a script: the
- * official `openai` client talks to it over a real socket, as it would to
- * the provider, and what it was sent is kept.
- */
-function scriptedChatServer(turns: object[]) {
-  const bodies: {
-    messages: { role: string; content?: string }[];
-    tools: { function: { name: string } }[];
-  }[] = [];
-  const server = http.createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => {
-      raw += chunk;
-    });
-    request.on('end', () => {
-      bodies.push(JSON.parse(raw));
-      const message = turns[bodies.length - 1] ?? { role: 'assistant', content: 'out of script' };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: `c${bodies.length}`,
-          object: 'chat.completion',
-          created: 0,
-          model: 'scripted',
-          choices: [{ index: 0, message, finish_reason: 'stop' }],
-        }),
-      );
-    });
-  });
-  return { server, bodies };
-}
+import { useScriptedEndpoint } from './scripted-endpoint.js';
 
 const toolCall = (id: string, name: string, args: object) => ({
   role: 'assistant',
@@ -46,28 +12,35 @@ const toolCall = (id: string, name: string, args: object) => ({
   tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
 });
 
+const TURNS = [
+  toolCall('call_1', 'ticketing__get_ticket_info', { ticket_id: 4 }),
+  // Strict mode: the model sends null for every field it leaves out; the tools strip them.
+  toolCall('call_2', 'ticketing__update_ticket', {
+    ticket_id: 4,
+    priority: 'high',
+    group_id: 360_002,
+    status: null,
+  }),
+  { role: 'assistant', content: 'Routed to Billing.' },
+];
+
+interface ChatBody {
+  messages: { role: string; content?: string }[];
+  tools: { function: { name: string } }[];
+}
+
 describe('openaiChatAgent', () => {
   const fixture = useEvalTwins();
-  const chat = scriptedChatServer([
-    toolCall('call_1', 'ticketing__get_ticket_info', { ticket_id: 4 }),
-    // Strict mode: the model sends null for every field it leaves out; the tools strip them.
-    toolCall('call_2', 'ticketing__update_ticket', {
-      ticket_id: 4,
-      priority: 'high',
-      group_id: 360_002,
-      status: null,
-    }),
-    { role: 'assistant', content: 'Routed to Billing.' },
-  ]);
-  let url: string;
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => chat.server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(chat.server.address() as AddressInfo).port}/v1`;
-  });
-  afterAll(() => new Promise((resolve) => chat.server.close(resolve)));
+  const chat = useScriptedEndpoint<ChatBody>((index) => ({
+    id: `c${index}`,
+    object: 'chat.completion',
+    created: 0,
+    model: 'scripted',
+    choices: [{ index: 0, message: TURNS[index] ?? TURNS.at(-1), finish_reason: 'stop' }],
+  }));
 
   it('runs the triage scenario through the official client and a Chat Completions tool loop', async () => {
-    const client = new OpenAI({ apiKey: 'sk-test', baseURL: url, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${chat.url()}/v1`, maxRetries: 0 });
     const agent = openaiChatAgent({ client, model: 'scripted', system: 'Triage tickets.' });
     const scenario = await loadScenarioFile('docs/examples/eval/scenarios/triage-ticket.yaml');
     const result = await runScenario(scenario, { registry: fixture.registry, twins: fixture.twins, agent });
