@@ -1,23 +1,41 @@
+import * as z from 'zod';
+import { ProviderError } from '../errors/index.js';
 import type { AgentAnswer, EvalAgent } from './eval-agent.js';
 import { taskPrompt } from './task-prompt.js';
 
-type Block =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error: boolean };
+/**
+ * The part of a Messages answer the loop reads: its content blocks (text and
+ * tool_use; other kinds, thinking say, are passed back as they came). The
+ * model's answer is untrusted like any provider's: checked before a tool is
+ * called from it.
+ */
+const MessagesAnswer = z.object({
+  content: z.array(
+    z.looseObject({
+      type: z.string(),
+      text: z.string().optional(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+      input: z.unknown().optional(),
+    }),
+  ),
+});
+type Block = z.infer<typeof MessagesAnswer>['content'][number];
 
 interface Message {
   role: 'user' | 'assistant';
   content: string | Block[];
 }
 
-/** The part of an `@anthropic-ai/sdk` client this uses: structural, so the SDK stays the user's choice. */
+/**
+ * The part of an `@anthropic-ai/sdk` client this uses. Loose on purpose: the
+ * SDK's parameter types cannot be restated without naming the SDK, and what
+ * comes back is checked by MessagesAnswer.
+ */
 export interface AnthropicMessagesClient {
   messages: {
-    create(
-      body: { model: string; max_tokens: number; system?: string; messages: Message[]; tools: unknown[] },
-      options?: { signal?: AbortSignal },
-    ): Promise<{ content: Block[]; stop_reason: string | null }>;
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK's own parameter types live in the SDK, not named here.
+    create(body: any, options?: any): PromiseLike<unknown>;
   };
 }
 
@@ -50,27 +68,37 @@ export function anthropicAgent(options: AnthropicAgentOptions): EvalAgent {
       }));
       const messages: Message[] = [{ role: 'user', content: taskPrompt(session.task) }];
       for (let turn = 0; turn < (options.maxTurns ?? 10); turn += 1) {
-        const answer = await options.client.messages.create(
-          {
-            model: options.model,
-            max_tokens: options.maxTokens ?? 4096,
-            ...(options.system ? { system: options.system } : {}),
-            messages,
-            tools,
-          },
-          { signal: session.signal },
+        const parsed = MessagesAnswer.safeParse(
+          await options.client.messages.create(
+            {
+              model: options.model,
+              max_tokens: options.maxTokens ?? 4096,
+              ...(options.system ? { system: options.system } : {}),
+              messages,
+              tools,
+            },
+            { signal: session.signal },
+          ),
         );
-        messages.push({ role: 'assistant', content: answer.content });
-        const uses = answer.content.filter((block) => block.type === 'tool_use');
+        if (!parsed.success) {
+          throw new ProviderError(
+            `The model answered something that is not a Messages answer: ${parsed.error.issues[0]?.message}.`,
+          );
+        }
+        const { content } = parsed.data;
+        messages.push({ role: 'assistant', content });
+        const uses = content.filter((block) => block.type === 'tool_use' && block.id && block.name);
         if (!uses.length) {
-          const text = answer.content
-            .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+          const text = content
+            .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
             .join('\n');
           return { text: text || undefined };
         }
         const results: Block[] = [];
         for (const use of uses) {
-          const result = await session.call(use.name, use.input, { toolCallId: use.id });
+          const result = await session.call(String(use.name), use.input ?? {}, {
+            toolCallId: String(use.id),
+          });
           results.push({
             type: 'tool_result',
             tool_use_id: use.id,

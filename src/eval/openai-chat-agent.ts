@@ -1,23 +1,48 @@
+import * as z from 'zod';
 import { toOpenAITools } from '../agents/openai-tools.js';
+import { ProviderError } from '../errors/index.js';
 import type { AgentAnswer, EvalAgent, EvalSession } from './eval-agent.js';
 import { taskPrompt } from './task-prompt.js';
 
-/** A Chat Completions message, as far as the loop reads it. */
-interface ChatMessage {
-  role: string;
-  content?: string | null;
-  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
+/**
+ * The part of a Chat Completions answer the loop reads. The model's answer is
+ * untrusted like any provider's: checked before a tool is called from it.
+ */
+const ChatAnswer = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.looseObject({
+          role: z.string(),
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(
+              z.looseObject({
+                id: z.string(),
+                type: z.literal('function'),
+                function: z.object({ name: z.string(), arguments: z.string() }),
+              }),
+            )
+            .nullish(),
+        }),
+      }),
+    )
+    .min(1),
+});
+type ChatMessage =
+  | z.infer<typeof ChatAnswer>['choices'][number]['message']
+  | { role: string; content: string; tool_call_id?: string };
 
-/** The part of an `openai` client (the official SDK, 6.x) this uses: structural, so `openai` stays optional. */
+/**
+ * The part of an `openai` client (the official SDK, 6.x) this uses. Loose on
+ * purpose: the SDK's overloads and unions cannot be restated without naming
+ * `openai` (optional here), and what comes back is checked by ChatAnswer.
+ */
 export interface OpenAIChatClient {
   chat: {
     completions: {
-      create(
-        body: { model: string; messages: ChatMessage[]; tools: unknown[] },
-        options?: { signal?: AbortSignal },
-      ): Promise<{ choices: { message: ChatMessage }[] }>;
+      // biome-ignore lint/suspicious/noExplicitAny: the SDK's own parameter types live in `openai`, not named here.
+      create(body: any, options?: any): PromiseLike<unknown>;
     };
   };
 }
@@ -65,12 +90,18 @@ export function openaiChatAgent(options: OpenAIChatAgentOptions): EvalAgent {
         { role: 'user', content: taskPrompt(session.task) },
       ];
       for (let turn = 0; turn < (options.maxTurns ?? 10); turn += 1) {
-        const answer = await options.client.chat.completions.create(
-          { model: options.model, messages, tools },
-          { signal: session.signal },
+        const parsed = ChatAnswer.safeParse(
+          await options.client.chat.completions.create(
+            { model: options.model, messages, tools },
+            { signal: session.signal },
+          ),
         );
-        const message = answer.choices[0]?.message;
-        if (!message) return { text: undefined };
+        if (!parsed.success) {
+          throw new ProviderError(
+            `The model answered something that is not a Chat Completions answer: ${parsed.error.issues[0]?.message}.`,
+          );
+        }
+        const message = parsed.data.choices[0]!.message;
         messages.push(message);
         if (!message.tool_calls?.length) return { text: message.content ?? undefined };
         for (const call of message.tool_calls) {

@@ -73,7 +73,7 @@ export const STARTER_AGENTS: Record<string, { pass: EvalAgent; mistake: EvalAgen
       { step: 'deployments.list_deployments', input: { project: 'shop', state: ['BUILDING'] } },
       {
         step: 'deployments.cancel_deployment',
-        input: ([listed]) => {
+        input: ([listed]: readonly ScriptedResult[]) => {
           const oldest = deploymentsOf(listed).sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
           return { deployment_id: oldest?.id };
         },
@@ -83,11 +83,11 @@ export const STARTER_AGENTS: Record<string, { pass: EvalAgent; mistake: EvalAgen
       { step: 'deployments.list_deployments', input: { project: 'shop', state: ['BUILDING'] } },
       {
         step: 'deployments.cancel_deployment',
-        input: ([listed]) => ({ deployment_id: deploymentsOf(listed)[0]?.id }),
+        input: ([listed]: readonly ScriptedResult[]) => ({ deployment_id: deploymentsOf(listed)[0]?.id }),
       },
       {
         step: 'deployments.cancel_deployment',
-        input: ([listed]) => ({ deployment_id: deploymentsOf(listed)[1]?.id }),
+        input: ([listed]: readonly ScriptedResult[]) => ({ deployment_id: deploymentsOf(listed)[1]?.id }),
       },
     ]),
     reason: /expected 1 match\(es\) of .*CANCELED.*found 2/,
