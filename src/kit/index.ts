@@ -111,6 +111,7 @@ export {
 // Versions: an earlier major served through a migration to the current one (docs/writing-an-integration.md#versions).
 export {
   type AnyEarlierMajor,
+  type EarlierExample,
   type EarlierMajor,
   type EarlierMajorDefinition,
   earlierMajor,

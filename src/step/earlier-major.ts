@@ -9,7 +9,7 @@ import {
 } from './step-version.js';
 
 /** An input of an earlier major that works against the sandbox (as a step's `examples`). */
-interface EarlierExample<Input> {
+export interface EarlierExample<Input> {
   title: string;
   input: Input;
 }
