@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addSandboxTicketing, cli, jsonError, runStep, useCliWorld } from './cli-harness.js';
+import { addSandboxTicketing, cli, createTrigger, jsonError, runStep, useCliWorld } from './cli-harness.js';
 
 // `toolsteps run` and `describe` take `id@major`: List Tickets majors 1 and 2 side by side against the
 // sandbox; `manifest --check` fails on a breaking change without a new major.
@@ -86,5 +86,37 @@ describe('toolsteps and step majors', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it('upgrade is a dry run that says which subscriptions follow the latest major; --apply pins them', async () => {
+    const target = 'https://agents.example.com';
+    process.env.TS_MAJORS_SECRET = 'whsec-majors-1';
+    const secret = ['--manual', '--secret-env', 'TS_MAJORS_SECRET', '--json'];
+    const bare = JSON.parse((await createTrigger('ticketing.ticket_created', 'desk', target, ...secret)).out);
+    const pinned = JSON.parse(
+      (await createTrigger('ticketing.ticket_created@1', 'desk', target, ...secret)).out,
+    );
+    delete process.env.TS_MAJORS_SECRET;
+    expect([bare.trigger, pinned.trigger]).toEqual([
+      'ticketing.ticket_created',
+      'ticketing.ticket_created@1',
+    ]);
+    const actionOf = (out: string, id: string) =>
+      (
+        JSON.parse(out) as { subscriptions: { subscription: string; action: string; to?: string }[] }
+      ).subscriptions.find((entry) => entry.subscription === id);
+    const dry = await cli('upgrade', '--json');
+    expect(dry.code).toBe(0);
+    expect(actionOf(dry.out, bare.id)).toMatchObject({ action: 'pin', to: 'ticketing.ticket_created@1' });
+    expect(actionOf(dry.out, pinned.id)).toMatchObject({ action: 'current' });
+    const listed = JSON.parse((await cli('subscriptions', '--json')).out) as {
+      id: string;
+      trigger: string;
+    }[];
+    expect(listed.find((entry) => entry.id === bare.id)?.trigger).toBe('ticketing.ticket_created');
+    expect((await cli('upgrade', '--apply', '--json')).code).toBe(0);
+    const after = JSON.parse((await cli('subscriptions', '--json')).out) as { id: string; trigger: string }[];
+    expect(after.find((entry) => entry.id === bare.id)?.trigger).toBe('ticketing.ticket_created@1');
+    expect(actionOf((await cli('upgrade', '--json')).out, bare.id)).toMatchObject({ action: 'current' });
   });
 });

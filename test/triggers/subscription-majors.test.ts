@@ -3,6 +3,7 @@ import { MemoryDedupeStore } from '../../src/store/memory/memory-dedupe-store.js
 import { MemorySubscriptionStore } from '../../src/store/memory/memory-subscription-store.js';
 import { findSubscription } from '../../src/triggers/intake/find-subscription.js';
 import { servedTenants } from '../../src/triggers/intake/intake-tenants.js';
+import { planSubscriptionUpgrades } from '../../src/triggers/subscription-upgrades.js';
 import { TriggerSubscriptions } from '../../src/triggers/trigger-subscriptions.js';
 import { nockTicketing } from '../support/nock-ticketing.js';
 import { subscriptionFor } from './trigger-fixtures.js';
@@ -54,5 +55,24 @@ describe('a subscription saved with its trigger major', () => {
     expect(await findSubscription('/hooks/sub_00000000000000a2', tenants, registry)).toMatchObject({
       refusal: { status: 401, code: 'trigger_unavailable' },
     });
+  });
+
+  it('plans an upgrade per subscription: pin a bare id, keep the current major, flag one not served or unknown', () => {
+    const { registry } = nockTicketing();
+    const plan = planSubscriptionUpgrades(
+      [
+        subscriptionFor('ticketing.ticket_created', { id: 'sub_00000000000000b1' }),
+        subscriptionFor('ticketing.ticket_created@1', { id: 'sub_00000000000000b2' }),
+        subscriptionFor('ticketing.ticket_created@2', { id: 'sub_00000000000000b3' }),
+        subscriptionFor('ticketing.gone', { id: 'sub_00000000000000b4' }),
+      ],
+      registry,
+    );
+    expect(plan.map((entry) => [entry.action, entry.to])).toEqual([
+      ['pin', 'ticketing.ticket_created@1'],
+      ['current', undefined],
+      ['not_served', undefined],
+      ['unknown_trigger', undefined],
+    ]);
   });
 });
