@@ -13,6 +13,13 @@ export interface ToolFilter {
    * the agent never chooses (and never sees the others).
    */
   connections?: readonly string[] | undefined;
+  /**
+   * Step references to pin (`ticketing.list_tickets@1`, `ticketing.create_ticket`):
+   * only these steps are offered, each at the major it names (the latest for
+   * a bare id), so an agent configured on major 1 keeps calling major 1
+   * after the package moves to major 2. All steps at their latest when absent.
+   */
+  steps?: readonly string[] | undefined;
 }
 
 export function stepPassesFilter(step: AnyStep, filter: ToolFilter): boolean {
