@@ -117,6 +117,11 @@ export class DeploymentsEmulator implements Emulator {
     return world;
   }
 
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
+  }
+
   reset(): void {
     this.world = this.newWorld();
     this.oauth.reset();

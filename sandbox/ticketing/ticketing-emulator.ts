@@ -115,6 +115,11 @@ export class TicketingEmulator implements Emulator {
     return account;
   }
 
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
+  }
+
   reset(): void {
     this.accounts.clear();
     this.oauth.reset();

@@ -1,0 +1,47 @@
+import { Vercel } from '@vercel/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+
+/**
+ * @vercel/sdk, unmodified, on the account-level routes: the account's
+ * domains (the SDK requires `echMode`, `suffix`, `userId` and a full
+ * creator on each) and deployment webhooks. Its response validation is
+ * strict, so a field the sandbox leaves out fails here.
+ */
+let sandbox: Sandbox;
+let vercel: Vercel;
+const teamId = 'team_acme';
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  vercel = new Vercel({
+    bearerToken: sandbox.deployments.issueToken(1),
+    serverURL: sandbox.baseUrl('deployments'),
+  });
+});
+afterAll(() => sandbox.close());
+
+describe('@vercel/sdk against the deployments sandbox: account domains and webhooks', () => {
+  it("lists and reads the account's domains, personal and a team's", async () => {
+    const personal = await vercel.domains.getDomains({});
+    expect(personal.domains.map((domain) => domain.name)).toContain('ada.dev');
+    expect(personal.domains[0]).toMatchObject({ teamId: null, creator: { username: 'ada' } });
+    const team = await vercel.domains.getDomains({ teamId, limit: 1 });
+    expect(team.domains).toHaveLength(1);
+    const one = await vercel.domains.getDomain({ domain: team.domains[0]?.name ?? '', teamId });
+    expect(one.domain).toMatchObject({ name: team.domains[0]?.name, teamId, echMode: 'auto' });
+  });
+
+  it('creates, lists, reads and deletes a deployment webhook', async () => {
+    const created = await vercel.webhooks.createWebhook({
+      teamId,
+      requestBody: { url: 'http://127.0.0.1:9/hook', events: ['deployment.succeeded'] },
+    });
+    expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['deployment.succeeded'] });
+    const listed = await vercel.webhooks.getWebhooks({ teamId });
+    expect(JSON.stringify(listed)).toContain(created.id);
+    expect(await vercel.webhooks.getWebhook({ id: created.id, teamId })).toMatchObject({ id: created.id });
+    await vercel.webhooks.deleteWebhook({ id: created.id, teamId });
+    await expect(vercel.webhooks.getWebhook({ id: created.id, teamId })).rejects.toThrow();
+  });
+});
