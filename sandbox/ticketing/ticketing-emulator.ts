@@ -8,6 +8,7 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { directoryRoutes } from './directory-routes.js';
+import { organizationRoutes } from './organization-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
@@ -91,6 +92,7 @@ export class TicketingEmulator implements Emulator {
     userRoutes(this.api);
     directoryRoutes(this.api);
     peopleRoutes(this.api);
+    organizationRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);
     triggerRoutes(this.api);

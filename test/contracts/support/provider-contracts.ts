@@ -89,6 +89,43 @@ export const ZENDESK_CORRECTIONS: DescriptionCorrection[] = [
     reason:
       'the schema points at the custom field definition (CustomFieldObject), but TicketResponseExample and TicketCreateRequestExample send and answer [{"id", "value"}], as "Setting custom field values" describes',
   })),
+  {
+    at: '/paths/~1api~1v2~1organizations~1{organization_id}/put',
+    merge: {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['organization'],
+              properties: {
+                // OrganizationObject's fields, none required: an update names only what changes.
+                organization: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    name: { type: 'string' },
+                    domain_names: { type: 'array', items: { type: 'string' } },
+                    details: { type: 'string', nullable: true },
+                    notes: { type: 'string', nullable: true },
+                    external_id: { type: 'string', nullable: true },
+                    group_id: { type: 'integer', nullable: true },
+                    tags: { type: 'array', items: { type: 'string' } },
+                    shared_tickets: { type: 'boolean' },
+                    shared_comments: { type: 'boolean' },
+                    organization_fields: { type: 'object' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    reason:
+      'Update Organization has no requestBody, but its own "Example Request" sends {"organization": {"notes": ...}}: the writable fields of OrganizationObject, each optional',
+  },
 ];
 
 export const zendeskSupport = new OpenApiContract(loadVendored('zendesk-support.json'), {
