@@ -7,9 +7,11 @@ import createProject from './create-project.js';
 import deleteDeployment from './delete-deployment.js';
 import deleteEnvVar from './delete-env-var.js';
 import deleteProject from './delete-project.js';
+import getAccountDomain from './get-account-domain.js';
 import getDeployment from './get-deployment.js';
 import getDeploymentEvents from './get-deployment-events.js';
 import getProject from './get-project.js';
+import listAccountDomains from './list-account-domains.js';
 import listDeployments from './list-deployments.js';
 import listDomains from './list-domains.js';
 import listEnvVars from './list-env-vars.js';
@@ -39,6 +41,8 @@ export const deploymentsSteps = [
   listDomains,
   addDomain,
   removeDomain,
+  listAccountDomains,
+  getAccountDomain,
   listTeams,
   listTeamMembers,
   apiCall,

@@ -15,7 +15,7 @@ export default defineStep({
     'Reads one group of agents by numeric id, e.g. the group_id of a ticket. A deleted group is NotFoundError. Read-only and safe to retry.',
   keywords: ['group', 'team', 'queue', 'department'],
   input: z.strictObject({ group_id: GroupId }),
-  output: z.object({ group: Group }),
+  output: z.object({ group: Group.describe('The group.') }),
   access: 'read',
   idempotent: true,
   options: { group_id: groupOptions },

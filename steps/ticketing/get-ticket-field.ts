@@ -15,7 +15,7 @@ export default defineStep({
     "Reads one ticket field by id: type, title, whether it is required, and a dropdown's choices (name shown, value stored: custom_fields take the value). Read-only and safe to retry.",
   keywords: ['ticket field', 'custom field', 'field choices', 'dropdown options'],
   input: z.strictObject({ ticket_field_id: TicketFieldId }),
-  output: z.object({ ticket_field: TicketField }),
+  output: z.object({ ticket_field: TicketField.describe('The field.') }),
   access: 'read',
   idempotent: true,
   options: { ticket_field_id: ticketFieldOptions },

@@ -15,7 +15,7 @@ export default defineStep({
     'Reads one ticket form by id: the name agents and end users see and the ids of the fields it shows, in order (read them with Get Ticket Field). Read-only and safe to retry.',
   keywords: ['ticket form', 'form', 'request type'],
   input: z.strictObject({ ticket_form_id: TicketFormId }),
-  output: z.object({ ticket_form: TicketForm }),
+  output: z.object({ ticket_form: TicketForm.describe('The form.') }),
   access: 'read',
   idempotent: true,
   options: { ticket_form_id: ticketFormOptions },

@@ -114,6 +114,13 @@ describe('deployments resource steps against the provider description', () => {
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
 
+  it('list and get account domains (issue 42)', async () => {
+    const listed = await fx.exchangesOf('deployments.list_account_domains', { limit: 1 }, team);
+    const shown = await fx.exchangesOf('deployments.get_account_domain', { domain: 'acme.com' }, team);
+    expect((shown.output as { domain: { team_id: string } }).domain.team_id).toBe('team_acme');
+    expectConforming([...listed.exchanges, ...shown.exchanges]);
+  });
+
   it('list teams and team members', async () => {
     const runs = [
       await fx.exchangesOf('deployments.list_teams', { limit: 5 }),

@@ -72,6 +72,8 @@ const STEPS_OF: Record<string, string[]> = {
     'deployments.list_domains',
     'deployments.add_domain',
     'deployments.remove_domain',
+    'deployments.list_account_domains',
+    'deployments.get_account_domain',
     'deployments.list_teams',
     'deployments.list_team_members',
     'deployments.api_call',

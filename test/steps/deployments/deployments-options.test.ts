@@ -22,6 +22,12 @@ const options = (step: string, field: string, extra: Record<string, unknown> = {
   fx.registry.options(fx.runtime, step, field, { connection: 'vercel-main', ...extra });
 
 describe('deployments options', () => {
+  it('domain of get_account_domain: the account’s domains, verified or not (issue 42)', async () => {
+    const domains = await options('deployments.get_account_domain', 'domain');
+    expect(domains.items.length).toBeGreaterThan(0);
+    expect(domains.items[0]).toMatchObject({ description: expect.stringMatching(/verified/) });
+  });
+
   it('project: the team’s projects, searchable, within the embedder’s project constraints', async () => {
     const all = await options('deployments.create_deployment', 'project');
     expect(all.items.map((item) => item.value).sort()).toEqual(['docs', 'shop']);
