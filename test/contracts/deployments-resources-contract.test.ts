@@ -121,6 +121,27 @@ describe('deployments resource steps against the provider description', () => {
     expectConforming([...listed.exchanges, ...shown.exchanges]);
   });
 
+  it('list, get, assign and delete aliases (issue 42)', async () => {
+    const created = await fx.invoke(
+      'deployments.create_deployment',
+      { project: 'shop', branch: 'main' },
+      team,
+    );
+    const deployment_id = created.output.deployment.id;
+    const runs = [
+      await fx.exchangesOf('deployments.list_aliases', { project: 'shop', limit: 5 }, team),
+      await fx.exchangesOf('deployments.get_alias', { alias: 'shop-acme.vercel.app' }, team),
+      await fx.exchangesOf(
+        'deployments.assign_alias',
+        { deployment_id, alias: 'shop-acme.vercel.app' },
+        team,
+      ),
+      await fx.exchangesOf('deployments.delete_alias', { alias: 'shop-acme.vercel.app' }, team),
+    ];
+    expect(runs[2]?.output).toMatchObject({ deployment_id, previous_deployment_id: expect.any(String) });
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
   it('list teams and team members', async () => {
     const runs = [
       await fx.exchangesOf('deployments.list_teams', { limit: 5 }),

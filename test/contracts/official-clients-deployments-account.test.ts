@@ -32,6 +32,35 @@ describe('@vercel/sdk against the deployments sandbox: account domains and webho
     expect(one.domain).toMatchObject({ name: team.domains[0]?.name, teamId, echMode: 'auto' });
   });
 
+  it('lists aliases, reads one, assigns one to a deployment (moving it keeps its uid) and deletes it', async () => {
+    const listed = await vercel.aliases.listAliases({ teamId, projectId: 'shop' });
+    expect(listed.aliases.map((alias) => alias.alias)).toEqual(['shop-acme.vercel.app']);
+    const seeded = listed.aliases[0]!;
+    const shown = await vercel.aliases.getAlias({ idOrAlias: 'shop-acme.vercel.app', teamId });
+    expect(shown).toMatchObject({ uid: seeded.uid, deploymentId: seeded.deploymentId });
+    const deployment = await vercel.deployments.createDeployment({
+      teamId,
+      requestBody: {
+        name: 'shop',
+        project: 'shop',
+        gitSource: { type: 'github', repoId: 2001, ref: 'main' },
+      },
+    });
+    const assigned = await vercel.aliases.assignAlias({
+      id: deployment.id,
+      teamId,
+      requestBody: { alias: 'shop-acme.vercel.app' },
+    });
+    expect(assigned).toMatchObject({ uid: seeded.uid, oldDeploymentId: seeded.deploymentId });
+    const fresh = await vercel.aliases.assignAlias({
+      id: deployment.id,
+      teamId,
+      requestBody: { alias: 'beta.acme.com' },
+    });
+    expect(await vercel.aliases.deleteAlias({ aliasId: fresh.uid, teamId })).toEqual({ status: 'SUCCESS' });
+    await expect(vercel.aliases.getAlias({ idOrAlias: fresh.uid, teamId })).rejects.toThrow();
+  });
+
   it('creates, lists, reads and deletes a deployment webhook', async () => {
     const created = await vercel.webhooks.createWebhook({
       teamId,

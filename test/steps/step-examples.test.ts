@@ -95,6 +95,7 @@ const MADE_BY: Record<string, { step: string; field: string; from: (output: neve
       'deployments.get_deployment',
       'deployments.get_deployment_events',
       'deployments.delete_deployment',
+      'deployments.assign_alias',
     ].map((id) => [
       id,
       {
