@@ -114,6 +114,7 @@ export const SELECTIONS = [
       '/v4/aliases/{idOrAlias}': ['get'],
       '/v2/deployments/{id}/aliases': ['post'],
       '/v2/aliases/{aliasId}': ['delete'],
+      '/v10/projects/{projectId}/promote/{deploymentId}': ['post'],
       '/v3/teams/{teamId}/members': ['get'],
       '/v2/teams': ['get'],
       '/v2/teams/{teamId}': ['get'],

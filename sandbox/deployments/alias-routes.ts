@@ -1,6 +1,6 @@
 import type { Router } from '../router.js';
 import { json, objectBody, type Reply } from '../sandbox-http.js';
-import { type AliasRecord, newId } from './deployments-state.js';
+import { type AliasRecord, newId, stateAt } from './deployments-state.js';
 import type { Caller, DeploymentsRequest } from './deployments-wire.js';
 import { apiError, badRequest, intParam, notFound, timePage } from './deployments-wire.js';
 
@@ -93,4 +93,36 @@ export function aliasRoutes(router: Router<Caller>): void {
       request.caller.scope.aliases.delete(alias.alias);
       return json(200, { status: 'SUCCESS' });
     });
+}
+
+/**
+ * Promote (`POST /v10/projects/{id}/promote/{deploymentId}`) and roll back
+ * (`POST /v1/projects/{id}/rollback/{deploymentId}`): the project's aliases
+ * move to a READY deployment of the project; a rollback only to an earlier
+ * production one. 201, no body.
+ */
+function moveProduction(kind: 'promote' | 'rollback') {
+  return (request: DeploymentsRequest): Reply => {
+    const { scope, now } = request.caller;
+    const project = scope.project(request.params.id ?? '');
+    if (!project) return notFound('Project');
+    const deployment = scope.deployment(request.params.deploymentId ?? '');
+    if (!deployment || deployment.projectId !== project.id) return notFound('Deployment of this project');
+    if (stateAt(deployment, now).readyState !== 'READY')
+      return apiError(400, 'deployment_not_ready', 'Only a READY deployment can serve production.');
+    if (kind === 'rollback' && deployment.target !== 'production')
+      return apiError(400, 'not_production', 'Roll back only to an earlier production deployment.');
+    for (const alias of scope.aliases.values()) {
+      if (alias.projectId === project.id)
+        Object.assign(alias, { deploymentId: deployment.id, updatedAt: now });
+    }
+    return { status: 201 };
+  };
+}
+
+/** Promote and roll back. */
+export function productionRoutes(router: Router<Caller>): void {
+  router
+    .on('POST', '/v10/projects/:id/promote/:deploymentId', moveProduction('promote'))
+    .on('POST', '/v1/projects/:id/rollback/:deploymentId', moveProduction('rollback'));
 }

@@ -5,7 +5,7 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import { aliasRoutes } from './alias-routes.js';
+import { aliasRoutes, productionRoutes } from './alias-routes.js';
 import { revokeAppToken } from './app-token-revocation.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
@@ -100,6 +100,7 @@ export class DeploymentsEmulator implements Emulator {
     projectRoutes(this.api);
     domainRoutes(this.api);
     aliasRoutes(this.api);
+    productionRoutes(this.api);
     envRoutes(this.api);
     teamRoutes(this.api);
     deploymentWebhookRoutes(this.api);

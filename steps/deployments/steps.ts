@@ -22,7 +22,10 @@ import listEnvVars from './list-env-vars.js';
 import listProjects from './list-projects.js';
 import listTeamMembers from './list-team-members.js';
 import listTeams from './list-teams.js';
+import promoteDeployment from './promote-deployment.js';
+import redeploy from './redeploy.js';
 import removeDomain from './remove-domain.js';
+import rollbackProject from './rollback-project.js';
 import updateEnvVar from './update-env-var.js';
 import updateProject from './update-project.js';
 
@@ -32,6 +35,9 @@ export const deploymentsSteps = [
   getDeployment,
   getDeploymentEvents,
   cancelDeployment,
+  redeploy,
+  promoteDeployment,
+  rollbackProject,
   deleteDeployment,
   listProjects,
   getProject,

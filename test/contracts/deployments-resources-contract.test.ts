@@ -142,6 +142,23 @@ describe('deployments resource steps against the provider description', () => {
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
 
+  it('redeploy and promote_deployment (issue 42); rollback_project has no operation in the vendored description', async () => {
+    const listed = await fx.invoke(
+      'deployments.list_deployments',
+      { project: 'shop', environment: 'production' },
+      team,
+    );
+    const production = listed.output.deployments[0]!.id;
+    const redeployed = await fx.exchangesOf('deployments.redeploy', { deployment_id: production }, team);
+    expect(redeployed.exchanges.at(-1)?.body).toMatchObject({ deploymentId: production, name: 'shop' });
+    const promoted = await fx.exchangesOf(
+      'deployments.promote_deployment',
+      { project: 'shop', deployment_id: production },
+      team,
+    );
+    expectConforming([...redeployed.exchanges, ...promoted.exchanges]);
+  });
+
   it('list teams and team members', async () => {
     const runs = [
       await fx.exchangesOf('deployments.list_teams', { limit: 5 }),

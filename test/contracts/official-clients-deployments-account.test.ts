@@ -1,6 +1,7 @@
 import { Vercel } from '@vercel/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
+import { ManualClock } from '../../src/model/clock.js';
 
 /**
  * @vercel/sdk, unmodified, on the account-level routes: the account's
@@ -11,9 +12,10 @@ import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 let sandbox: Sandbox;
 let vercel: Vercel;
 const teamId = 'team_acme';
+const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ clock });
   vercel = new Vercel({
     bearerToken: sandbox.deployments.issueToken(1),
     serverURL: sandbox.baseUrl('deployments'),
@@ -59,6 +61,26 @@ describe('@vercel/sdk against the deployments sandbox: account domains and webho
     });
     expect(await vercel.aliases.deleteAlias({ aliasId: fresh.uid, teamId })).toEqual({ status: 'SUCCESS' });
     await expect(vercel.aliases.getAlias({ idOrAlias: fresh.uid, teamId })).rejects.toThrow();
+  });
+
+  it('redeploys, promotes a READY deployment and rolls back to the earlier production one', async () => {
+    const [production] = (
+      await vercel.deployments.getDeployments({ teamId, projectId: 'shop', target: 'production' })
+    ).deployments;
+    const rebuilt = await vercel.deployments.createDeployment({
+      teamId,
+      requestBody: { name: 'shop', deploymentId: production!.uid, target: 'production' },
+    });
+    expect(rebuilt).toMatchObject({ name: 'shop', readyState: 'QUEUED' });
+    clock.advance(60_000);
+    await vercel.projects.requestPromote({ projectId: 'shop', deploymentId: rebuilt.id, teamId });
+    expect(await vercel.aliases.getAlias({ idOrAlias: 'shop-acme.vercel.app', teamId })).toMatchObject({
+      deploymentId: rebuilt.id,
+    });
+    await vercel.projects.requestRollback({ projectId: 'shop', deploymentId: production!.uid, teamId });
+    expect(await vercel.aliases.getAlias({ idOrAlias: 'shop-acme.vercel.app', teamId })).toMatchObject({
+      deploymentId: production!.uid,
+    });
   });
 
   it('creates, lists, reads and deletes a deployment webhook', async () => {

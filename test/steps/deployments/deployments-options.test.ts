@@ -75,8 +75,8 @@ describe('deployments options', () => {
           Object.hasOwn((step.input.properties ?? {}) as Record<string, unknown>, 'project'),
       )
       .map((step) => step.id);
-    // All but the project list and create, the deployment-id steps, the teams, account domains, alias reads by name and API Call.
-    expect(takingProject).toHaveLength(13);
+    // All but the project list and create, the deployment-id steps (promote and roll back take both), the teams, account domains, alias reads by name and API Call.
+    expect(takingProject).toHaveLength(15);
     for (const step of takingProject) {
       const projects = await options(step, 'project');
       expect(projects.items.map((item) => item.value).sort(), step).toEqual(['docs', 'shop']);
