@@ -9,6 +9,7 @@ const ANSWER_LIMIT = 16 * 1024;
 
 /** How a revocation request goes out: the runtime's token transport and clock-free deadline. */
 export interface RevocationTransport {
+  /** The fetch that sends it (the runtime's `fetch`, the one OAuth token requests use). */
   fetch: typeof globalThis.fetch;
   /** undefined: fetch's own global dispatcher. */
   dispatcher: Dispatcher | undefined;

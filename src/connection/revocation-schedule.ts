@@ -8,6 +8,7 @@ export interface RevocationSchedule {
   maxDelayMs?: number;
 }
 
+/** Tries in all before a pending revocation is given up, unless `RevocationSchedule.maxAttempts` says otherwise. */
 export const DEFAULT_REVOCATION_ATTEMPTS = 8;
 const DEFAULT_FIRST_DELAY_MS = 60_000;
 const DEFAULT_MAX_DELAY_MS = 12 * 60 * 60_000;
