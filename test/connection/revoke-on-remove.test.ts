@@ -383,3 +383,36 @@ describe('what each integration revokes', () => {
     }
   });
 });
+
+describe('the file store’s pending revocations', () => {
+  it('skips a damaged or planted file rather than stopping every other revocation', async () => {
+    const home = await fs.mkdtemp(path.join(tmpdir(), 'toolsteps-revoke-files-'));
+    folders.push(home);
+    const tenants = new FileTenantStores(home);
+    const clock = new ManualClock(Date.UTC(2026, 2, 1));
+    const kept = {
+      id: 'rv_0123456789abcdef0123',
+      tenant: 'default',
+      connection: {
+        id: 'kept',
+        integration: 'ticketing',
+        kind: 'oauth2' as const,
+        fields: { subdomain: 'acme' },
+        secrets: { accessToken: 'kept-token' },
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      },
+      attempts: 1,
+      nextAttemptAt: clock.now(),
+      createdAt: clock.now(),
+    };
+    await tenants.pendingRevocations.put(kept);
+    await fs.writeFile(path.join(home, 'pending-revocations', 'rv_ffffffffffffffffffff.json'), '{"id":', {
+      mode: 0o600,
+    });
+    await fs.writeFile(path.join(home, 'pending-revocations', 'rv_eeeeeeeeeeeeeeeeeeee.json'), '{"id":"x"}', {
+      mode: 0o600,
+    });
+    expect((await tenants.pendingRevocations.list()).map((one) => one.id)).toEqual([kept.id]);
+  });
+});

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../../disk/atomic-write.js';
+import { InputError } from '../../errors/index.js';
 import { type PendingRevocation, pendingRevocationIdPattern } from '../../model/pending-revocation.js';
 import { KeyedMutex } from '../../values/keyed-mutex.js';
 import { LockedRecordStore } from '../locked-record-store.js';
@@ -47,7 +48,12 @@ export class FilePendingRevocations extends LockedRecordStore<PendingRevocation>
       throw error;
     });
     const ids = names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5));
-    const found = await Promise.all(ids.sort().map((id) => this.get(id)));
+    // One damaged or planted file must not stop every other revocation: it is skipped (doctor lists what is read).
+    const unreadable = (error: unknown) => {
+      if (error instanceof InputError || error instanceof SyntaxError) return undefined;
+      throw error;
+    };
+    const found = await Promise.all(ids.sort().map((id) => this.get(id).catch(unreadable)));
     return found.filter((item): item is PendingRevocation => item !== undefined);
   }
 
