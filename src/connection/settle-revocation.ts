@@ -79,13 +79,11 @@ export async function settleRevocation(
     },
   };
   // A store that cannot save it now leaves the record as it was, claimed: the next run after the claim tries it again.
-  await options.store
-    .put(next)
-    .catch((error: unknown) =>
-      options.logger?.warn('could not save a pending revocation', {
-        pending: pending.id,
-        error: (error as Error)?.name,
-      }),
-    );
+  await options.store.put(next).catch((error: unknown) =>
+    options.logger?.warn('could not save a pending revocation', {
+      pending: pending.id,
+      error: (error as Error)?.name,
+    }),
+  );
   return { state: 'pending', reason: attempt.reason, ...failure, nextAttemptAt, pendingId: pending.id };
 }

@@ -47,7 +47,11 @@ export async function removeConnection(
   const connection = await runtime.store.get(id);
   const entry = { action: 'connection.remove' as const, target: id, caller: options.caller };
   if (!connection) {
-    return { id, removed: false, revocation: { state: 'not_revocable', reason: 'there was no such connection' } };
+    return {
+      id,
+      removed: false,
+      revocation: { state: 'not_revocable', reason: 'there was no such connection' },
+    };
   }
   const outcome = await revokeOnRemoval(
     options.integration(connection.integration),
