@@ -53,6 +53,7 @@ export {
   type AuthContext,
   type ConnectionCheck,
   defineIntegration,
+  type GrantRevocation,
   type HttpMethod,
   type Integration,
   type IntegrationDefinition,

@@ -22,6 +22,8 @@ export const ticketingPaths = {
   search: '/api/v2/search.json',
   searchExport: '/api/v2/search/export.json',
   uploads: '/api/v2/uploads.json',
+  /** RevokeOAuthToken on `current`: the bearer token of the request itself. */
+  revokeCurrentToken: '/api/v2/oauth/tokens/current.json',
 } as const;
 
 /** Fills `{id}` in a path with a value that is already a validated positive integer. */
