@@ -38,6 +38,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'tokens',
   'audit',
   'eval',
+  'upgrade',
 ]);
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */

@@ -88,6 +88,7 @@ describe('bench/bench.mjs --smoke', () => {
         'src/kit/index.ts',
         'src/agents/index.ts',
         'src/mcp/index.ts',
+        'src/eval/index.ts',
       ],
       'toolsteps-bench-smoke',
     );

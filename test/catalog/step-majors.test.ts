@@ -60,16 +60,14 @@ describe('majors 1 and 2 side by side on the library', () => {
   });
 
   it('runs every earlier major’s examples of the catalogue against the sandbox', async () => {
-    const runs = fx.registry
-      .listSteps()
-      .flatMap((step) =>
-        (step.earlier ?? []).flatMap((earlier) =>
-          (earlier.examples ?? []).map((example) => ({
-            reference: `${step.id}@${earlier.version.split('.')[0]}`,
-            example,
-          })),
-        ),
-      );
+    const runs = fx.registry.listSteps().flatMap((step) =>
+      (step.earlier ?? []).flatMap((earlier) =>
+        (earlier.examples ?? []).map((example) => ({
+          reference: `${step.id}@${earlier.version.split('.')[0]}`,
+          example,
+        })),
+      ),
+    );
     expect(runs.map((run) => run.reference)).toContain('ticketing.list_tickets@1');
     for (const { reference, example } of runs) {
       const result = await fx.invokeUnchecked(reference, example.input);

@@ -13,7 +13,7 @@ describe('toolsteps CLI', () => {
     const listed = await cli('list');
     expect(listed.code).toBe(0);
     expect(listed.out).toContain('ticketing.create_ticket');
-    const found = await cli('search', 'zendesk', 'create', '--json');
+    const found = await cli('search', 'zendesk', 'create', 'ticket', '--json');
     expect(JSON.parse(found.out)[0].id).toBe('ticketing.create_ticket');
     const described = await cli('describe', 'ticketing.delete_ticket', '--json');
     expect(JSON.parse(described.out)).toMatchObject({

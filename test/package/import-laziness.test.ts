@@ -43,6 +43,7 @@ const ENTRIES = [
   'sandbox/index.ts',
   'src/agents/index.ts',
   'src/mcp/index.ts',
+  'src/eval/index.ts',
 ];
 
 let root: string;
@@ -86,7 +87,7 @@ const importing = (specifiers: string[]) =>
   specifiers.map((specifier) => `import ${JSON.stringify(specifier)};`).join('');
 
 describe('importing an entry loads what its bundle imports at load, and nothing a call loads later', () => {
-  const subpaths = ['.', './kit', './steps', './sandbox', './agents', './mcp'];
+  const subpaths = ['.', './kit', './steps', './sandbox', './agents', './mcp', './eval'];
   for (const subpath of subpaths) {
     const specifier = path.posix.join('toolsteps', subpath);
     it(`import('${specifier}')`, async () => {
