@@ -7,10 +7,12 @@ import { parseTenantId } from '../../src/model/tenant-id.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
 import { cliTenant } from '../cli-tenant.js';
+import type { KeepAliveFlags } from '../keep-alive-flags.js';
 import { loadSandbox } from '../library-sandbox.js';
 import { realConnectSettings } from '../real-connect-settings.js';
 import { sandboxAt, sandboxConnectSettings } from '../sandbox-connect-settings.js';
 import { sandboxNotice } from '../sandbox-notice.js';
+import { servingKeepAlive } from './serving-keep-alive.js';
 
 export interface ServeBuilderOptions {
   host: string;
@@ -25,6 +27,8 @@ export interface ServeBuilderOptions {
   allowOrigin?: string[];
   publicUrl?: string;
   oauthClient?: string[];
+  /** `serve`: keeps every tenant's connections alive on a schedule (`ui`, a developer's page, does not). */
+  keepAliveLoop?: { flags: KeepAliveFlags; json: boolean };
 }
 
 /** The page the UI kit builds: whatever `dist/ui/` holds (404 for everything when it is absent). */
@@ -34,6 +38,9 @@ const pageFolder = () => path.join(packageRoot(), 'dist', 'ui');
 export async function serveBuilder(options: ServeBuilderOptions): Promise<void> {
   // The global --tenant (or TOOLSTEPS_TENANT) names the page's tenant, as for every command.
   const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
+  const keepAlive = options.keepAliveLoop
+    ? servingKeepAlive(options.keepAliveLoop.flags, options.keepAliveLoop.json)
+    : undefined;
   let sandbox: Sandbox | undefined;
   if (options.sandbox && options.sandboxUrl) {
     throw new InputError(
@@ -76,7 +83,11 @@ export async function serveBuilder(options: ServeBuilderOptions): Promise<void> 
     );
     process.stderr.write(`A builder token for tenant "${tenant}", for ${minutes} min: ${token}\n`);
   }
+  const keeping = await keepAlive?.start(async (change) => {
+    process.stderr.write(`${JSON.stringify({ told: change })}\n`);
+  });
   await untilStopped();
+  await keeping?.stop();
   await running.close();
   await sandbox?.close();
 }
