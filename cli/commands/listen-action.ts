@@ -102,9 +102,12 @@ export async function listen(options: ListenOptions, command: Command): Promise<
       tenants: only ?? 'all',
     },
   );
-  const keeping = await keepAlive.start(async (change) => {
-    process.stdout.write(`${JSON.stringify(change)}\n`);
-  });
+  // A health change takes the path a started event takes: the queue, or the forward and --exec.
+  const { healthEvent } = await import('../../src/runtime/health-change.js');
+  const handOff = queue ? await queuedHandler(queue) : eventHandler(sinks);
+  const keeping = await keepAlive.start((change) =>
+    handOff(healthEvent(change), { signal: AbortSignal.timeout(handOffDeadlineMs(sinks)) }),
+  );
   await untilStopped();
   await keeping.stop();
   await new Promise((resolve) => server.close(resolve));

@@ -30,11 +30,15 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
       { path: 'TOOLSTEPS_REDIS_URL', message: 'required' },
     ]);
   }
-  const { runEventWorker } = await import('../../src/coordination/event-queue.js');
+  const [{ runEventWorker, EventQueue }, { healthEvent }] = await Promise.all([
+    import('../../src/coordination/event-queue.js'),
+    import('../../src/runtime/health-change.js'),
+  ]);
+  const prefix = process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps';
   const handle = eventHandler(sinks);
   const worker = await runEventWorker({
     redisUrl,
-    prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps',
+    prefix,
     handle,
     ...settings,
     onDead: (event: TriggerEvent, reason: string) =>
@@ -45,11 +49,14 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
       }),
   });
   logLine(json, 'working', `taking events from the queue (${settings.concurrency} at a time)`, settings);
+  // A health change goes on the queue as an event: forwarded or run like a trigger's, retried, deduped by its id.
+  const queue = keepAlive.settings ? await EventQueue.open({ redisUrl, prefix }) : undefined;
   const keeping = await keepAlive.start(async (change) => {
-    process.stdout.write(`${JSON.stringify(change)}\n`);
+    await queue?.add(healthEvent(change));
   });
   await untilStopped();
   await keeping.stop();
+  await queue?.close();
   await worker.close();
 }
 

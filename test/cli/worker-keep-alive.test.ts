@@ -1,9 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import type { TriggerEvent } from '../../src/model/trigger-event.js';
+import type { HealthChange } from '../../src/runtime/health-change.js';
 import { KEEP_ALIVE_NEXT_PASS_KEY } from '../../src/runtime/keep-alive-schedule.js';
 import {
   type CapturedChild,
@@ -77,8 +81,8 @@ async function stopAll(): Promise<void> {
   );
 }
 
-function startWorker(): CapturedChild {
-  const started = spawnCaptured(main, ['worker', '--json', '--keep-alive-every', '1d'], {
+function startWorker(...args: string[]): CapturedChild {
+  const started = spawnCaptured(main, ['worker', '--json', '--keep-alive-every', '1d', ...args], {
     ...process.env,
     ...env,
   });
@@ -144,3 +148,84 @@ describe.skipIf(!redisEnabled)(
     }, 300_000);
   },
 );
+
+/** The platform's side: every health event forwarded to it, and what it answered (503 to the first, to make the worker retry). */
+async function platform(): Promise<{
+  url: string;
+  server: Server;
+  accepted: TriggerEvent[];
+  attempts: number;
+}> {
+  const seen = { accepted: [] as TriggerEvent[], attempts: 0 };
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      seen.attempts += 1;
+      if (seen.attempts === 1) {
+        response.writeHead(503).end();
+        return;
+      }
+      seen.accepted.push(JSON.parse(body) as TriggerEvent);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(seen, { url: `http://127.0.0.1:${port}/platform/events`, server });
+}
+
+describe.skipIf(!redisEnabled)('toolsteps worker: health events through the trigger path', () => {
+  it('a grant the provider revoked: the platform gets one needs_reconnect event across 4 workers, retried after a 503; reconnected: one healthy event, then nothing', async () => {
+    await stopAll();
+    const store = stores.connections;
+    for (const connection of await store.list()) await store.remove(connection.id);
+    const first = ticketingOAuthConnection(sandbox, 'gone', { now: clock.now(), asIssued: true });
+    await store.put(first);
+    const receiver = await platform();
+    try {
+      const all: CapturedChild[] = [];
+      for (let index = 0; index < 4; index += 1) all.push(startWorker('--forward-to', receiver.url));
+      await waitFor(() => all.every(({ stderr }) => stderr.includes('"working"')), 'the workers');
+      const passed = passesOf(all).length;
+      // The grant goes at the provider; 24 days on its refresh token is due and refused.
+      sandbox.ticketing.oauth.revokeAccount('acme');
+      await clock.advance(24 * DAY_MS);
+      await waitFor(() => passesOf(all).length === passed + 1, 'the pass that finds it refused');
+      for (let day = 1; day <= 3; day += 1) {
+        await clock.advance(DAY_MS);
+        await waitFor(() => passesOf(all).length === passed + 1 + day, `pass ${day} after`);
+      }
+      await waitFor(() => receiver.accepted.length === 1, 'the needs_reconnect event', 30_000);
+      expect((await store.get('gone'))?.health?.state).toBe('needs_reconnect');
+      // Reconnected: back to healthy, told once.
+      const reconnected = ticketingOAuthConnection(sandbox, 'gone', { now: clock.now(), asIssued: true });
+      await store.put(reconnected);
+      for (let day = 1; day <= 3; day += 1) {
+        await clock.advance(DAY_MS);
+        await waitFor(() => passesOf(all).length === passed + 4 + day, `pass ${day} after reconnecting`);
+      }
+      await waitFor(() => receiver.accepted.length === 2, 'the healthy event', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.attempts).toBe(3);
+      expect(receiver.accepted.map((event) => [event.trigger, event.event_id])).toEqual([
+        ['connection.needs_reconnect', `gone.needs_reconnect.${first.updatedAt}`],
+        ['connection.healthy', `gone.healthy.${reconnected.updatedAt}`],
+      ]);
+      const [told] = receiver.accepted;
+      expect(told).toMatchObject({ tenant: 'default', subscription: 'connection-health' });
+      expect((told?.payload as HealthChange | undefined)?.connection).toEqual({
+        id: 'gone',
+        integration: 'ticketing',
+        label: null,
+      });
+      expect(JSON.stringify(receiver.accepted)).not.toMatch(/tkt_|refresh_token/);
+      expect((await store.get('gone'))?.health?.state).toBe('healthy');
+    } finally {
+      await stopAll();
+      receiver.server.close();
+    }
+  }, 300_000);
+});
