@@ -149,6 +149,15 @@ describe.skipIf(!redisEnabled)(
   },
 );
 
+/** No worker running, and the store holding one connection signed in now: `id`. */
+async function aloneWith(id: string) {
+  await stopAll();
+  for (const connection of await stores.connections.list()) await stores.connections.remove(connection.id);
+  const connection = ticketingOAuthConnection(sandbox, id, { now: clock.now(), asIssued: true });
+  await stores.connections.put(connection);
+  return connection;
+}
+
 /** The platform's side: every health event forwarded to it, and what it answered (503 to the first, to make the worker retry). */
 async function platform(): Promise<{
   url: string;
@@ -179,11 +188,8 @@ async function platform(): Promise<{
 
 describe.skipIf(!redisEnabled)('toolsteps worker: health events through the trigger path', () => {
   it('a grant the provider revoked: the platform gets one needs_reconnect event across 4 workers, retried after a 503; reconnected: one healthy event, then nothing', async () => {
-    await stopAll();
     const store = stores.connections;
-    for (const connection of await store.list()) await store.remove(connection.id);
-    const first = ticketingOAuthConnection(sandbox, 'gone', { now: clock.now(), asIssued: true });
-    await store.put(first);
+    const first = await aloneWith('gone');
     const receiver = await platform();
     try {
       const all: CapturedChild[] = [];
@@ -222,10 +228,50 @@ describe.skipIf(!redisEnabled)('toolsteps worker: health events through the trig
         label: null,
       });
       expect(JSON.stringify(receiver.accepted)).not.toMatch(/tkt_|refresh_token/);
-      expect((await store.get('gone'))?.health?.state).toBe('healthy');
+      expect((await stores.connections.get('gone'))?.health?.state).toBe('healthy');
     } finally {
       await stopAll();
       receiver.server.close();
     }
   }, 300_000);
+});
+
+describe.skipIf(!redisEnabled)('toolsteps worker: killed with kill -9 mid keep-alive pass', () => {
+  it('the refresh it was sending is dropped by the provider; a worker of the next period refreshes once, and the state says so', async () => {
+    const store = stores.connections;
+    const connection = await aloneWith('killed');
+    const tokenRequests = () =>
+      sandbox.server.requestLog.filter((entry) => entry.path.includes('/oauth/tokens')).length;
+    const requestsBefore = tokenRequests();
+    const grantsBefore = sandbox.ticketing.oauth.grants.refresh_token;
+    // The token endpoint holds the first refresh; the provider drops it once its client is gone.
+    sandbox.faults.add({
+      target: 'ticketing',
+      pathIncludes: '/oauth/tokens',
+      count: 1,
+      action: { kind: 'delay', ms: 20_000, dropIfAbandoned: true },
+    });
+    const doomed = startWorker();
+    await waitFor(() => doomed.stderr.includes('"working"'), 'the first worker');
+    await clock.advance(24 * DAY_MS);
+    await waitFor(() => tokenRequests() === requestsBefore + 1, 'the refresh the first worker sends');
+    const others = [startWorker(), startWorker(), startWorker()];
+    await waitFor(() => others.every(({ stderr }) => stderr.includes('"working"')), 'the other workers');
+    doomed.child.kill('SIGKILL');
+    await new Promise((resolve) => doomed.child.once('exit', resolve));
+    // Its pass is lost with it; the next period's pass, in one of the others, finishes the work.
+    await clock.advance(DAY_MS);
+    await waitFor(() => passesOf(others).length === 1, 'the next pass', 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [line] = passesOf(others).map((text) => JSON.parse(text)['kept-alive']);
+    expect(line).toMatchObject({ refreshed: 1, failed: [] });
+    expect(passesOf(others)).toHaveLength(1);
+    expect(tokenRequests()).toBe(requestsBefore + 2);
+    expect(sandbox.ticketing.oauth.grants.refresh_token).toBe(grantsBefore + 1);
+    const saved = await store.get('killed');
+    expect(saved?.secrets.refreshToken).not.toBe(connection.secrets.refreshToken);
+    expect(saved?.lastRefresh?.outcome).toBe('refreshed');
+    expect(saved?.health?.state).toBe('healthy');
+    await stopAll();
+  }, 240_000);
 });
