@@ -25,7 +25,9 @@ import { MovedClock } from './support/moved-clock.js';
  * Redis), over 90 days of a moved clock: the keep-alive schedule held in
  * Redis makes one pass per period between the four, each due connection is
  * renewed once per pass (counted at the sandbox), and a restart keeps the
- * rhythm instead of passing again at once.
+ * rhythm instead of passing again at once. Then health events through the
+ * trigger path (the worker's --forward-to, counted at the platform's side),
+ * a worker killed with kill -9 mid-pass, and serve sharing the schedule.
  */
 
 const DAY_MS = 86_400_000;
@@ -274,4 +276,29 @@ describe.skipIf(!redisEnabled)('toolsteps worker: killed with kill -9 mid keep-a
     expect(saved?.health?.state).toBe('healthy');
     await stopAll();
   }, 240_000);
+});
+
+describe.skipIf(!redisEnabled)('toolsteps serve beside a worker: one schedule', () => {
+  it('serve and a worker on one Redis make one pass per period between them, and the due connection is renewed once', async () => {
+    const connection = await aloneWith('served');
+    const serve = spawnCaptured(main, ['serve', '--port', '0', '--json', '--keep-alive-every', '1d'], {
+      ...process.env,
+      ...env,
+    });
+    children.push(serve);
+    const both = [serve, startWorker()];
+    await waitFor(() => serve.stdout.includes('builder API at'), 'serve');
+    await waitFor(() => both[1]?.stderr.includes('"working"') ?? false, 'the worker');
+    const passed = passesOf(both).length;
+    const grants = sandbox.ticketing.oauth.grants.refresh_token;
+    await clock.advance(24 * DAY_MS);
+    await waitFor(() => passesOf(both).length === passed + 1, 'the pass');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(passesOf(both)).toHaveLength(passed + 1);
+    expect(sandbox.ticketing.oauth.grants.refresh_token).toBe(grants + 1);
+    const saved = await stores.connections.get('served');
+    expect(saved?.secrets.refreshToken).not.toBe(connection.secrets.refreshToken);
+    expect(saved?.health?.state).toBe('healthy');
+    await stopAll();
+  }, 180_000);
 });
