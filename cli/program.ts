@@ -38,6 +38,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['tenants'], load: () => import('./commands/tenant-commands.js') },
   { names: ['tokens'], load: () => import('./commands/token-commands.js') },
   { names: ['audit'], load: () => import('./commands/audit-command.js') },
+  { names: ['eval'], load: () => import('./commands/eval-command.js') },
 ];
 
 /**

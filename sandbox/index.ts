@@ -48,6 +48,7 @@ export {
   type SandboxIntegrationId,
   sandboxConnections,
 } from './sandbox-connections.js';
+export { sandboxTwins } from './sandbox-twins.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 export {
@@ -55,6 +56,8 @@ export {
   TEST_SIGNING_SECRET,
   ticketingSignature,
 } from './ticketing/ticketing-webhook-sender.js';
+export type { TwinControl } from './twin-control.js';
+export { TWIN_SEED_SCHEMAS } from './twin-seed-schemas.js';
 export type { Delivery, DeliveryAttempt } from './webhooks/webhook-dispatcher.js';
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 export { type WebhookFaultRule, WebhookFaults } from './webhooks/webhook-faults.js';

@@ -17,6 +17,7 @@ import {
   type DerivedState,
   stateAt,
 } from './deployments-state.js';
+import { deploymentsTwin } from './deployments-twin.js';
 import { apiError, type Caller } from './deployments-wire.js';
 import { DeploymentsWorld } from './deployments-world.js';
 import { domainRoutes } from './domain-routes.js';
@@ -73,6 +74,18 @@ export class DeploymentsEmulator implements Emulator {
   private readonly api = new Router<Caller>();
   /** Announces deployment changes (created, finished, failed, cancelled) to the owners' webhooks. */
   readonly webhooks: DeploymentWebhookSender;
+  /** What evaluation scenarios seed and check. */
+  readonly twin = deploymentsTwin(
+    () => this.world,
+    () => this.options.clock.now(),
+    {
+      expireAll: () => this.oauth.expireAll() + this.appOAuth.expireAll(),
+      revokeAll: () => {
+        this.oauth.revokeAccount(PLATFORM);
+        this.appOAuth.revokeAccount(PLATFORM);
+      },
+    },
+  );
 
   constructor(private readonly options: DeploymentsEmulatorOptions) {
     this.oauth = new OAuthProvider({

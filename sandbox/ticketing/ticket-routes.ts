@@ -162,6 +162,7 @@ function deleteTicket(request: TicketingRequest): Reply {
   const ticket = ticketOf(request);
   if (!ticket) return json(404, NOT_FOUND);
   request.caller.account.tickets.delete(ticket.id);
+  request.caller.account.deletedTicketIds.push(ticket.id);
   return { status: 204 };
 }
 

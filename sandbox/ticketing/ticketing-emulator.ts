@@ -15,6 +15,7 @@ import { ticketRoutes } from './ticket-routes.js';
 import { TicketingAccount } from './ticketing-account.js';
 import { TicketingAssumptions } from './ticketing-assumptions.js';
 import { seedTicketingAccount } from './ticketing-seed.js';
+import { ticketingTwin } from './ticketing-twin.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { revokeTokenRoute } from './token-revocation-route.js';
@@ -74,6 +75,11 @@ export class TicketingEmulator implements Emulator {
   private readonly api = new Router<TicketingCaller>();
   /** Turns ticket changes into signed webhook deliveries. */
   readonly webhooks: TicketingWebhookSender;
+  /** What evaluation scenarios seed and check: the sandbox connection's account, `acme`. */
+  readonly twin = ticketingTwin(() => this.account('acme'), {
+    expireAll: () => this.oauth.expireAll(),
+    revokeAccount: (account) => this.oauth.revokeAccount(account),
+  });
 
   constructor(private readonly options: TicketingEmulatorOptions) {
     this.oauth = new OAuthProvider({

@@ -4,6 +4,8 @@ import type { AnyStep } from '../step/define-step.js';
 export interface ToolFilter {
   /** Only these integrations (ids); all when absent. */
   integrations?: readonly string[] | undefined;
+  /** Only these steps (ids); all of the integrations' when absent. An evaluation scenario offers just what its task needs. */
+  steps?: readonly string[] | undefined;
   /** Only steps whose access is `read`: nothing the agent does can change a provider's state. */
   readOnly?: boolean | undefined;
   /**
@@ -15,6 +17,7 @@ export interface ToolFilter {
 
 export function stepPassesFilter(step: AnyStep, filter: ToolFilter): boolean {
   if (filter.integrations && !filter.integrations.includes(step.integration.id)) return false;
+  if (filter.steps && !filter.steps.includes(step.id)) return false;
   if (filter.readOnly && step.access !== 'read') return false;
   return true;
 }
