@@ -26,7 +26,7 @@ import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ti
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from './webhooks/webhook-faults.js';
 
-export { ScaledClock, type ScaledClockSettings } from '../src/model/clock.js';
+export { AdvancingClock, ScaledClock, type ScaledClockSettings } from '../src/model/clock.js';
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
 export { CONTROL_HEADER } from './control-endpoints.js';

@@ -5,6 +5,7 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { aliasRoutes, productionRoutes } from './alias-routes.js';
 import { revokeAppToken } from './app-token-revocation.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
@@ -111,6 +112,8 @@ export class DeploymentsEmulator implements Emulator {
     eventRoutes(this.api);
     projectRoutes(this.api);
     domainRoutes(this.api);
+    aliasRoutes(this.api);
+    productionRoutes(this.api);
     envRoutes(this.api);
     teamRoutes(this.api);
     deploymentWebhookRoutes(this.api);
@@ -128,6 +131,11 @@ export class DeploymentsEmulator implements Emulator {
     });
     seedDeploymentsWorld(world, this.options.clock.now());
     return world;
+  }
+
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
   }
 
   reset(): void {

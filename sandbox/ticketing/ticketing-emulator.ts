@@ -8,6 +8,7 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { directoryRoutes } from './directory-routes.js';
+import { organizationRoutes } from './organization-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
@@ -97,6 +98,7 @@ export class TicketingEmulator implements Emulator {
     userRoutes(this.api);
     directoryRoutes(this.api);
     peopleRoutes(this.api);
+    organizationRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);
     triggerRoutes(this.api);
@@ -119,6 +121,11 @@ export class TicketingEmulator implements Emulator {
       this.accounts.set(key, account);
     }
     return account;
+  }
+
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
   }
 
   reset(): void {

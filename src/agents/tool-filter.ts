@@ -4,8 +4,6 @@ import type { AnyStep } from '../step/define-step.js';
 export interface ToolFilter {
   /** Only these integrations (ids); all when absent. */
   integrations?: readonly string[] | undefined;
-  /** Only these steps (ids); all of the integrations' when absent. An evaluation scenario offers just what its task needs. */
-  steps?: readonly string[] | undefined;
   /** Only steps whose access is `read`: nothing the agent does can change a provider's state. */
   readOnly?: boolean | undefined;
   /**
@@ -13,11 +11,19 @@ export interface ToolFilter {
    * the agent never chooses (and never sees the others).
    */
   connections?: readonly string[] | undefined;
+  /**
+   * Step references to pin (`ticketing.list_tickets@1`, `ticketing.create_ticket`):
+   * only these steps are offered, each at the major it names (the latest for
+   * a bare id), so an agent configured on major 1 keeps calling major 1
+   * after the package moves to major 2 (an evaluation scenario offers just
+   * what its task needs the same way). All steps at their latest when absent.
+   */
+  steps?: readonly string[] | undefined;
 }
 
+/** Whether a step is offered under the filter; `steps` is not read here: the pinned references are resolved to their steps (an alias or a major included) before. */
 export function stepPassesFilter(step: AnyStep, filter: ToolFilter): boolean {
   if (filter.integrations && !filter.integrations.includes(step.integration.id)) return false;
-  if (filter.steps && !filter.steps.includes(step.id)) return false;
   if (filter.readOnly && step.access !== 'read') return false;
   return true;
 }

@@ -5,6 +5,7 @@ import type { PublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { ReturnedValue } from '../step/returned-value.js';
+import { type VersionString, versionProblem } from '../step/step-version.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
 import type { TriggerId } from './trigger-id.js';
@@ -159,6 +160,14 @@ export interface TriggerDefinition<
   /** `<integration>.<event_name>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
   id: Id;
   integration: Owner;
+  /**
+   * `major.minor` of the event payload and setup (default `1.0`), as for
+   * steps: a subscription saves the major it was made with, and the
+   * compatibility check refuses a breaking payload change without a new major.
+   */
+  version?: VersionString | undefined;
+  /** One line per version, shown in the manifest; it must cover `version`. */
+  changelog?: Readonly<Record<string, string>> | undefined;
   title: string;
   description: string;
   /** For models: what starts the agent, what the variables hold. */
@@ -232,7 +241,7 @@ export function defineTrigger<
       `Trigger ${definition.id}: eventTime ${time.from} needs ${time.from === 'signature' ? 'a scheme that signs a time (verify.signedTime)' : 'a maxAgeMs above 0'}.`,
     );
   }
-  const problem = definedMappingProblem(definition.variables);
+  const problem = versionProblem(definition) ?? definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
   return Object.freeze(definition);
 }

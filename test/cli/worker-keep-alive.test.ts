@@ -16,8 +16,8 @@ import {
   waitFor,
 } from '../coordination/support/worker-processes.js';
 import { bundleForChild } from '../support/bundle-for-child.js';
+import { sandboxTicketingConnection } from '../support/sandbox-ticketing-connection.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 import { MovedClock } from './support/moved-clock.js';
 
 /**
@@ -101,9 +101,9 @@ describe.skipIf(!redisEnabled)(
   () => {
     it('90 days: one pass per day between the four, one refresh per due connection, counted at the sandbox; a restart keeps the rhythm', async () => {
       const store = stores.connections;
-      await store.put(ticketingOAuthConnection(sandbox, 'idle-a', { now: clock.now(), asIssued: true }));
+      await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-a'));
       await clock.advance(5 * DAY_MS);
-      await store.put(ticketingOAuthConnection(sandbox, 'idle-b', { now: clock.now(), asIssued: true }));
+      await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-b'));
       const all: CapturedChild[] = [];
       for (let index = 0; index < 4; index += 1) all.push(startWorker());
       // The first worker up finds no schedule in Redis and passes at once.
@@ -155,7 +155,7 @@ describe.skipIf(!redisEnabled)(
 async function aloneWith(id: string) {
   await stopAll();
   for (const connection of await stores.connections.list()) await stores.connections.remove(connection.id);
-  const connection = ticketingOAuthConnection(sandbox, id, { now: clock.now(), asIssued: true });
+  const connection = sandboxTicketingConnection(sandbox, clock, id);
   await stores.connections.put(connection);
   return connection;
 }
@@ -209,7 +209,7 @@ describe.skipIf(!redisEnabled)('toolsteps worker: health events through the trig
       await waitFor(() => receiver.accepted.length === 1, 'the needs_reconnect event', 30_000);
       expect((await store.get('gone'))?.health?.state).toBe('needs_reconnect');
       // Reconnected: back to healthy, told once.
-      const reconnected = ticketingOAuthConnection(sandbox, 'gone', { now: clock.now(), asIssued: true });
+      const reconnected = sandboxTicketingConnection(sandbox, clock, 'gone');
       await store.put(reconnected);
       for (let day = 1; day <= 3; day += 1) {
         await clock.advance(DAY_MS);

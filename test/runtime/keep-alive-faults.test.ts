@@ -13,9 +13,9 @@ import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { integrations } from '../../steps/index.js';
 import { newEncryptionKey } from '../coordination/support/worker-processes.js';
 import { startOwnRedis } from '../support/own-redis.js';
+import { sandboxTicketingConnection } from '../support/sandbox-ticketing-connection.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 import { redisSuiteEnabled, testRedisUrl } from '../support/test-redis.js';
-import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 
 /**
  * Keep-alive's refresh meeting a fault at the save: Redis stopped for 30 s
@@ -49,7 +49,7 @@ describe.skipIf(!redisEnabled)(
         const now = Date.now();
         // Its refresh token ends in 3 days: inside the window, so the pass renews it.
         const connection = {
-          ...ticketingOAuthConnection(sandbox, 'outage', { now, asIssued: true }),
+          ...sandboxTicketingConnection(sandbox, { now: () => now }, 'outage'),
           refreshExpiresAt: now + 3 * DAY_MS,
         };
         await store.put(connection);
@@ -109,7 +109,7 @@ describe.skipIf(!mounted)(
         const home = path.join(small.dir, 'home');
         await mkdir(home);
         const store = new FileConnectionStore(home);
-        const connection = ticketingOAuthConnection(sandbox, 'full', { now: clock.now(), asIssued: true });
+        const connection = sandboxTicketingConnection(sandbox, clock, 'full');
         await store.put(connection);
         clock.advance(24 * DAY_MS);
         await small.fill(1);

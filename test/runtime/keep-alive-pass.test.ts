@@ -9,17 +9,14 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { integrations } from '../../steps/index.js';
+import { sandboxTicketingConnection } from '../support/sandbox-ticketing-connection.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
-import { ticketingOAuthConnection } from '../support/ticketing-oauth-connection.js';
 
 const DAY_MS = 86_400_000;
 const REDIS_URL = testRedisUrl(15);
 const PREFIX = testPrefix('keep-alive');
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
 const integration = (id: string) => integrations.find((known) => known.id === id);
-/** A ticketing connection signed in now, both tokens' ends as the sandbox said them. */
-const connectedNow = (sandbox: Sandbox, clock: ManualClock, id: string) =>
-  ticketingOAuthConnection(sandbox, id, { now: clock.now(), asIssued: true });
 
 const opened: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -51,9 +48,9 @@ describe.skipIf(!redisEnabled)('keep-alive across 4 workers on one Redis', () =>
       });
     }
     const store = (workers[0] as { stores: RedisStores }).stores.connections;
-    await store.put(connectedNow(sandbox, clock, 'idle-a'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-a'));
     clock.advance(5 * DAY_MS);
-    await store.put(connectedNow(sandbox, clock, 'idle-b'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-b'));
     let refreshes = 0;
     for (let day = 1; day <= 90; day += 1) {
       clock.advance(DAY_MS);
@@ -100,7 +97,7 @@ async function oneProcess() {
 describe('keep-alive and health', () => {
   it('an expired refresh token: needs_reconnect and one event (4 passes, no refresh sent); reconnected: healthy, told once, the failure not told again', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    const connected = connectedNow(sandbox, clock, 'forgotten');
+    const connected = sandboxTicketingConnection(sandbox, clock, 'forgotten');
     await store.put(connected);
     const told: HealthChange[] = [];
     const pass = () =>
@@ -125,7 +122,7 @@ describe('keep-alive and health', () => {
     ]);
     expect(JSON.stringify(told)).not.toMatch(/tkt_/);
     // Reconnecting stores the connection anew: back to healthy, told once.
-    const reconnected = connectedNow(sandbox, clock, 'forgotten');
+    const reconnected = sandboxTicketingConnection(sandbox, clock, 'forgotten');
     await store.put(reconnected);
     expect((await pass()).health).toEqual({ forgotten: 'healthy' });
     clock.advance(DAY_MS);
@@ -138,7 +135,7 @@ describe('keep-alive and health', () => {
 
   it('a health event whose delivery fails is told again by the next pass, then never again', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    await store.put(connectedNow(sandbox, clock, 'forgotten'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
     clock.advance(31 * DAY_MS);
     let attempts = 0;
     const delivered: string[] = [];
@@ -157,7 +154,7 @@ describe('keep-alive and health', () => {
 
   it('a grant the provider revoked: the refresh is refused, the connection needs_reconnect and is told once', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    await store.put(connectedNow(sandbox, clock, 'revoked'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'revoked'));
     sandbox.ticketing.oauth.revokeAccount('acme');
     clock.advance(24 * DAY_MS);
     const told: HealthChange[] = [];

@@ -6,19 +6,11 @@ import { definedOnly } from '../../src/values/defined-only.js';
  * An OAuth connection to the sandbox's `acme` help desk with tokens the
  * sandbox has just issued. It expires in an hour unless `expiresAt` says
  * otherwise: refresh tests pass a time in the past so the first call is due.
- * `asIssued` takes both ends from the sandbox's answer instead.
  */
 export function ticketingOAuthConnection(
   sandbox: Sandbox,
   id: string,
-  options: {
-    label?: string;
-    now?: number;
-    expiresAt?: number;
-    createdAt?: number;
-    /** Record both tokens' ends as the sandbox said them (`expires_in`, `refresh_token_expires_in`), as a sign-in does. */
-    asIssued?: boolean;
-  } = {},
+  options: { label?: string; now?: number; expiresAt?: number; createdAt?: number } = {},
 ): Connection {
   const tokens = sandbox.ticketing.issueTokens('acme');
   const now = options.now ?? Date.now();
@@ -30,9 +22,7 @@ export function ticketingOAuthConnection(
     kind: 'oauth2',
     fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
     secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token as string },
-    expiresAt:
-      options.expiresAt ?? now + (options.asIssued ? (tokens.expires_in as number) * 1000 : 3_600_000),
-    refreshExpiresAt: options.asIssued ? now + (tokens.refresh_token_expires_in as number) * 1000 : undefined,
+    expiresAt: options.expiresAt ?? now + 3_600_000,
     createdAt,
     updatedAt: createdAt,
   }) as Connection;
