@@ -110,13 +110,18 @@ export type { HandOff, TriggerEvent, TriggerEventHandler } from './model/trigger
 export { type DescribedInput, OPTIONS_KEYWORD, type OptionsMark } from './options/described-input.js';
 export type { OptionsAnswer, OptionsCall } from './options/resolve-options.js';
 export { MAX_CACHED_ANSWERS } from './runtime/answer-cache.js';
+export { HEALTH_EVENTS_SUBSCRIPTION, type HealthChange, healthEvent } from './runtime/health-change.js';
 export {
   DEFAULT_CHECK_EVERY_MS,
-  type HealthChange,
   type KeepAliveOptions,
   type KeepAliveReport,
   keepAlivePass,
 } from './runtime/keep-alive-pass.js';
+export {
+  DEFAULT_KEEP_ALIVE_PERIOD_MS,
+  type KeepAliveScheduleOptions,
+  startKeepAliveSchedule,
+} from './runtime/keep-alive-schedule.js';
 export {
   type ConnectionRemoval,
   type RemoveConnectionOptions,

@@ -2,15 +2,16 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
-import { traceFields } from '../../src/telemetry/traced-logger.js';
 import type { DeliveryContext } from '../../src/triggers/intake/intake.js';
 import type { IntakeRefusal } from '../../src/triggers/intake/intake-refusal.js';
 import { cliTenantChosen } from '../cli-tenant.js';
+import type { KeepAliveFlags } from '../keep-alive-flags.js';
 import { eventHandler, handOffDeadlineMs, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';
+import { logLine } from '../serving-log-line.js';
 import { triggerContext } from '../trigger-context.js';
 
-export interface ListenOptions extends SinkOptions {
+export interface ListenOptions extends SinkOptions, KeepAliveFlags {
   port: string;
   host: string;
   queue?: boolean;
@@ -33,22 +34,6 @@ const QUEUE_HAND_OFF_DEADLINE_MS = 10_000;
 /** How long a stopping listener waits for done marks its store has not confirmed yet. */
 const SETTLE_ON_STOP_MS = 10_000;
 
-/**
- * One log line of a serving command on stderr: for people, or under `--json`
- * one JSON object, which carries `trace_id` and `span_id` when written inside
- * a span (a delivery's, a queued event's), so the line and its trace find
- * each other.
- */
-export function logLine(
-  json: boolean,
-  kind: 'refused' | 'skipped' | 'listening' | 'working' | 'dead',
-  text: string,
-  fields: Record<string, unknown>,
-): void {
-  if (json) process.stderr.write(`${JSON.stringify({ [kind]: { ...fields, ...traceFields() } })}\n`);
-  else process.stderr.write(`${kind}: ${text}\n`);
-}
-
 /** Waits for Ctrl-C or a stop signal. */
 export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
@@ -67,6 +52,8 @@ export async function listen(options: ListenOptions, command: Command): Promise<
   const port = integerOption(options.port, '--port', { min: 0, max: 65_535 });
   const sinks = sinkSettings(options);
   const limits = serverLimits(options);
+  const { servingKeepAlive } = await import('./serving-keep-alive.js');
+  const keepAlive = servingKeepAlive(options, json, false);
   // The intake and its context load only here, never for other commands.
   const [{ registry, stores }, { createIntake }, { createIntakeServer }] = await Promise.all([
     triggerContext({ serving: true }),
@@ -115,7 +102,14 @@ export async function listen(options: ListenOptions, command: Command): Promise<
       tenants: only ?? 'all',
     },
   );
+  // A health change takes the path a started event takes: the queue, or the forward and --exec.
+  const { healthEvent } = await import('../../src/runtime/health-change.js');
+  const handOff = queue ? await queuedHandler(queue) : eventHandler(sinks);
+  const keeping = await keepAlive.start((change) =>
+    handOff(healthEvent(change), { signal: AbortSignal.timeout(handOffDeadlineMs(sinks)) }),
+  );
   await untilStopped();
+  await keeping.stop();
   await new Promise((resolve) => server.close(resolve));
   await intake.settle(SETTLE_ON_STOP_MS);
   await queue?.close();

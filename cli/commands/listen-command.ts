@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
+import { keepAliveFlags } from '../keep-alive-flags.js';
 import { lazyAction } from '../lazy-action.js';
 
 const actions = () => import('./listen-action.js');
 
 /** `listen`: runs the intake; each started event is one JSON line on stdout. */
 export default function registerListenCommand(program: Command): void {
-  program
+  const command = program
     .command('listen')
     .description('Receive trigger deliveries: verify, dedupe and print each started event as one JSON line.')
     .requiredOption('--port <n>', 'port to listen on (0 = any free port)')
@@ -34,6 +35,6 @@ export default function registerListenCommand(program: Command): void {
       '--request-timeout <seconds>',
       'time a request may take to arrive whole (headers and body); then it is answered 408 and closed',
       '20',
-    )
-    .action(lazyAction(actions, 'listen'));
+    );
+  keepAliveFlags(command, false).action(lazyAction(actions, 'listen'));
 }

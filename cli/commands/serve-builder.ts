@@ -4,13 +4,17 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { packageRoot } from '../../src/disk/package-root.js';
 import { InputError } from '../../src/errors/input-error.js';
 import { parseTenantId } from '../../src/model/tenant-id.js';
+import type { HealthChange } from '../../src/runtime/health-change.js';
 import { launchBuilderServer, untilStopped } from '../builder-launch.js';
 import { cliRegistry } from '../cli-context.js';
+import { cliStores } from '../cli-stores.js';
 import { cliTenant } from '../cli-tenant.js';
+import type { KeepAliveFlags } from '../keep-alive-flags.js';
 import { loadSandbox } from '../library-sandbox.js';
 import { realConnectSettings } from '../real-connect-settings.js';
 import { sandboxAt, sandboxConnectSettings } from '../sandbox-connect-settings.js';
 import { sandboxNotice } from '../sandbox-notice.js';
+import { servingKeepAlive } from './serving-keep-alive.js';
 
 export interface ServeBuilderOptions {
   host: string;
@@ -25,15 +29,49 @@ export interface ServeBuilderOptions {
   allowOrigin?: string[];
   publicUrl?: string;
   oauthClient?: string[];
+  /** `serve`: keeps every tenant's connections alive on a schedule (`ui`, a developer's page, does not). */
+  keepAliveLoop?: { flags: KeepAliveFlags; json: boolean };
 }
 
 /** The page the UI kit builds: whatever `dist/ui/` holds (404 for everything when it is absent). */
 const pageFolder = () => path.join(packageRoot(), 'dist', 'ui');
 
+/**
+ * Where `serve` puts a health change: with Redis, on the event queue that
+ * `toolsteps worker` forwards or runs (as it does trigger events); without,
+ * one JSON line on stderr (`{"told": ...}`) for the operator's log.
+ */
+async function healthChangeSink(): Promise<{
+  tell(change: HealthChange): Promise<void>;
+  close(): Promise<void>;
+}> {
+  const { redisUrl } = await cliStores();
+  if (!redisUrl) {
+    return {
+      tell: async (change) => {
+        process.stderr.write(`${JSON.stringify({ told: change })}\n`);
+      },
+      close: async () => {},
+    };
+  }
+  const [{ EventQueue }, { healthEvent }] = await Promise.all([
+    import('../../src/coordination/event-queue.js'),
+    import('../../src/runtime/health-change.js'),
+  ]);
+  const queue = await EventQueue.open({
+    redisUrl,
+    prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps',
+  });
+  return { tell: (change) => queue.add(healthEvent(change)), close: () => queue.close() };
+}
+
 /** What `serve` and `ui` run: the sandbox when asked, the builder server, a token, then until stopped. */
 export async function serveBuilder(options: ServeBuilderOptions): Promise<void> {
   // The global --tenant (or TOOLSTEPS_TENANT) names the page's tenant, as for every command.
   const tenant = options.tenant === undefined ? cliTenant() : parseTenantId(options.tenant);
+  const keepAlive = options.keepAliveLoop
+    ? servingKeepAlive(options.keepAliveLoop.flags, options.keepAliveLoop.json)
+    : undefined;
   let sandbox: Sandbox | undefined;
   if (options.sandbox && options.sandboxUrl) {
     throw new InputError(
@@ -76,7 +114,11 @@ export async function serveBuilder(options: ServeBuilderOptions): Promise<void> 
     );
     process.stderr.write(`A builder token for tenant "${tenant}", for ${minutes} min: ${token}\n`);
   }
+  const sink = keepAlive?.settings ? await healthChangeSink() : undefined;
+  const keeping = sink ? await keepAlive?.start((change) => sink.tell(change)) : undefined;
   await untilStopped();
+  await keeping?.stop();
+  await sink?.close();
   await running.close();
   await sandbox?.close();
 }

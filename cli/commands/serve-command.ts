@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { type KeepAliveFlags, keepAliveFlags } from '../keep-alive-flags.js';
 import { collect, integerOption } from '../option-values.js';
 
-interface ServeOptions {
+interface ServeOptions extends KeepAliveFlags {
   port: string;
   host: string;
   allowOrigin?: string[];
@@ -18,7 +19,7 @@ interface ServeOptions {
  * only for this command.
  */
 export default function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('Serve the builder API (HTTP JSON under /v1) for builder pages and their backends.')
     .option('--port <n>', 'port to listen on (0: any free port)', '4020')
@@ -49,11 +50,12 @@ export default function registerServeCommand(program: Command): void {
       '--sandbox-url <url>',
       'use a sandbox started apart (toolsteps sandbox) at this URL instead: sign-ins go to it, not to the real providers',
     )
-    .option('--token-ttl <seconds>', 'life of the builder token printed at start', '3600')
-    .action(async (options: ServeOptions) => {
-      const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
-      const ttlMs = 1000 * integerOption(options.tokenTtl, '--token-ttl', { min: 60, max: 86_400 });
-      const { serveBuilder } = await import('./serve-builder.js');
-      await serveBuilder({ ...options, port, ttlMs, page: false });
-    });
+    .option('--token-ttl <seconds>', 'life of the builder token printed at start', '3600');
+  keepAliveFlags(command, true).action(async (options: ServeOptions, invoked: Command) => {
+    const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
+    const ttlMs = 1000 * integerOption(options.tokenTtl, '--token-ttl', { min: 60, max: 86_400 });
+    const { serveBuilder } = await import('./serve-builder.js');
+    const json = Boolean(invoked.optsWithGlobals().json);
+    await serveBuilder({ ...options, port, ttlMs, page: false, keepAliveLoop: { flags: options, json } });
+  });
 }

@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { InputError } from '../../src/errors/input-error.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import { cliStores } from '../cli-stores.js';
+import { type KeepAliveFlags, keepAliveFlags } from '../keep-alive-flags.js';
 import { eventHandler, type SinkOptions, sinkSettings } from '../listen/event-handler.js';
 import { integerOption } from '../option-values.js';
-import { logLine, untilStopped } from './listen-action.js';
+import { logLine } from '../serving-log-line.js';
+import { untilStopped } from './listen-action.js';
 
-interface WorkerOptions extends SinkOptions {
+interface WorkerOptions extends SinkOptions, KeepAliveFlags {
   concurrency: string;
   attempts: string;
   leaseMs: string;
@@ -20,17 +22,23 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
     attempts: integerOption(options.attempts, '--attempts', { min: 1, max: 100 }),
     leaseMs: integerOption(options.leaseMs, '--lease-ms', { min: 1000, max: 3_600_000 }),
   };
+  const { servingKeepAlive } = await import('./serving-keep-alive.js');
+  const keepAlive = servingKeepAlive(options, json);
   const { redisUrl } = await cliStores();
   if (!redisUrl) {
     throw new InputError('toolsteps worker reads the event queue in Redis: set TOOLSTEPS_REDIS_URL.', [
       { path: 'TOOLSTEPS_REDIS_URL', message: 'required' },
     ]);
   }
-  const { runEventWorker } = await import('../../src/coordination/event-queue.js');
+  const [{ runEventWorker, EventQueue }, { healthEvent }] = await Promise.all([
+    import('../../src/coordination/event-queue.js'),
+    import('../../src/runtime/health-change.js'),
+  ]);
+  const prefix = process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps';
   const handle = eventHandler(sinks);
   const worker = await runEventWorker({
     redisUrl,
-    prefix: process.env.TOOLSTEPS_REDIS_PREFIX?.trim() || 'toolsteps',
+    prefix,
     handle,
     ...settings,
     onDead: (event: TriggerEvent, reason: string) =>
@@ -41,13 +49,24 @@ async function work(options: WorkerOptions, command: Command): Promise<void> {
       }),
   });
   logLine(json, 'working', `taking events from the queue (${settings.concurrency} at a time)`, settings);
+  // A health change goes on the queue as an event: forwarded or run like a trigger's, retried, deduped by its id.
+  const queue = keepAlive.settings ? await EventQueue.open({ redisUrl, prefix }) : undefined;
+  const keeping = await keepAlive.start(async (change) => {
+    await queue?.add(healthEvent(change));
+  });
   await untilStopped();
+  await keeping.stop();
+  await queue?.close();
   await worker.close();
 }
 
-/** `worker`: runs queued events (from `listen --queue`) with retries and a dead-letter queue. */
+/**
+ * `worker`: runs queued events (from `listen --queue`) with retries and a
+ * dead-letter queue, and keeps every tenant's connections alive on the
+ * schedule the workers share in Redis.
+ */
 export default function registerWorkerCommand(program: Command): void {
-  program
+  const command = program
     .command('worker')
     .description(
       'Run the events `listen --queue` accepted: forward or exec each, retrying, and keep the ones that never succeed in a dead-letter queue.',
@@ -63,6 +82,6 @@ export default function registerWorkerCommand(program: Command): void {
     )
     .option('--concurrency <n>', 'events run at once', '1')
     .option('--attempts <n>', 'runs per event before it goes to the dead-letter queue', '5')
-    .option('--lease-ms <ms>', "how long a worker's hold on an event lasts without renewal", '30000')
-    .action(work);
+    .option('--lease-ms <ms>', "how long a worker's hold on an event lasts without renewal", '30000');
+  keepAliveFlags(command, true).action(work);
 }

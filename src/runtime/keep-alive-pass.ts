@@ -6,26 +6,12 @@ import { isToolstepsError } from '../errors/index.js';
 import type { Connection } from '../model/connection.js';
 import type { ConnectionHealth, ConnectionHealthState } from '../model/connection-health.js';
 import type { Integration } from '../model/define-integration.js';
+import { type HealthChange, tellHealthChange } from './health-change.js';
 import { runConnectionCheck } from './run-connection-check.js';
 import type { Runtime } from './runtime.js';
 
 /** A connection without a refresh token is checked with a provider read at most this often, by default. */
 export const DEFAULT_CHECK_EVERY_MS = 24 * 60 * 60_000;
-/** How long a health change is remembered as told, so no worker tells it twice. */
-const TOLD_FOR_MS = 400 * 24 * 60 * 60_000;
-
-/**
- * A connection's change into `needs_reconnect` or `expiring`: what the
- * platform acts on (email the organization's admin). Public facts only:
- * never a token, never a provider's words.
- */
-export interface HealthChange {
-  type: 'connection.needs_reconnect' | 'connection.expiring';
-  tenant: string;
-  connection: { id: string; integration: string; label: string | null };
-  health: Omit<ConnectionHealth, 'checkedAt'> & { checkedAt: string };
-}
-
 /** What one keep-alive pass needs: the integrations it knows, its window and schedule, and whom to tell. */
 export interface KeepAliveOptions {
   /** The integration of an id (a registry's `integration`), or undefined when unknown: such connections are left alone. */
@@ -34,7 +20,11 @@ export interface KeepAliveOptions {
   windowMs?: number;
   /** A connection without a refresh token is checked with a provider read at most this often (default a day). */
   checkEveryMs?: number;
-  /** Told each change into `needs_reconnect` or `expiring` once, whichever worker finds it. */
+  /**
+   * Told each change into `needs_reconnect` or `expiring`, and back to
+   * `healthy` after one, once, whichever worker finds it. A throw leaves
+   * it untold (the pass reports it failed): the next pass tells it again.
+   */
   onHealthChange?(change: HealthChange): void | Promise<void>;
 }
 
@@ -42,23 +32,11 @@ export interface KeepAliveOptions {
 export interface KeepAliveReport {
   refreshed: string[];
   checked: string[];
-  /** Connections whose renewal or check failed, with the error's code. */
+  /** Connections whose renewal, check or health event failed, with the error's code. */
   failed: { id: string; code: string }[];
   health: Record<string, ConnectionHealthState>;
   /** The changes told (`onHealthChange`) by this pass. */
   told: HealthChange[];
-}
-
-const localMarks = new WeakMap<Runtime, Set<string>>();
-
-/** Marks `key` as told for every worker sharing the coordinator (in this process without one); true the first time. */
-async function firstTelling(runtime: Runtime, key: string): Promise<boolean> {
-  if (runtime.coordination) return runtime.coordination.markOnce(key, TOLD_FOR_MS);
-  const marks = localMarks.get(runtime) ?? new Set<string>();
-  localMarks.set(runtime, marks);
-  if (marks.has(key)) return false;
-  marks.add(key);
-  return true;
 }
 
 /** The error code a failed renewal or check records, and the health it means when it says anything. */
@@ -109,32 +87,6 @@ async function tend(
 }
 
 /**
- * Tells a change into `needs_reconnect` or `expiring` once: the mark names
- * the connection, the state and the credentials' generation (`updatedAt`),
- * so a reconnected connection that fails again is told again, and the same
- * failure never twice, however many workers or passes find it.
- */
-async function tell(
-  runtime: Runtime,
-  connection: Connection,
-  health: ConnectionHealth,
-  options: KeepAliveOptions,
-  report: KeepAliveReport,
-): Promise<void> {
-  if (health.state !== 'needs_reconnect' && health.state !== 'expiring') return;
-  const key = `connection-health:${connection.id}:${health.state}:${connection.updatedAt}`;
-  if (!(await firstTelling(runtime, key))) return;
-  const change: HealthChange = {
-    type: `connection.${health.state}`,
-    tenant: runtime.tenant,
-    connection: { id: connection.id, integration: connection.integration, label: connection.label ?? null },
-    health: { ...health, checkedAt: new Date(health.checkedAt).toISOString() },
-  };
-  report.told.push(change);
-  await options.onHealthChange?.(change);
-}
-
-/**
  * One keep-alive pass over the runtime's tenant's connections: each refresh
  * token that ends within the window is renewed ahead of time, once across
  * every worker sharing the store (the refresher's lock and write-ahead
@@ -160,7 +112,9 @@ export async function keepAlivePass(runtime: Runtime, options: KeepAliveOptions)
     if (latest.health?.state !== health.state) {
       await recordLifecycle(runtime.store, listed.id, { health });
     }
-    await tell(runtime, latest, health, options, report);
+    const telling = await tellHealthChange(runtime, latest, health, options.onHealthChange);
+    if (telling && 'told' in telling) report.told.push(telling.told);
+    if (telling && 'failed' in telling) report.failed.push({ id: listed.id, code: telling.failed });
   }
   return report;
 }

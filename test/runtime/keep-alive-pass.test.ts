@@ -3,7 +3,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
 import { ManualClock } from '../../src/model/clock.js';
-import { type HealthChange, keepAlivePass } from '../../src/runtime/keep-alive-pass.js';
+import type { HealthChange } from '../../src/runtime/health-change.js';
+import { keepAlivePass } from '../../src/runtime/keep-alive-pass.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
@@ -94,9 +95,10 @@ async function oneProcess() {
 }
 
 describe('keep-alive and health', () => {
-  it('an expired refresh token: needs_reconnect and one event (4 passes, no refresh sent); reconnected: healthy, not told again', async () => {
+  it('an expired refresh token: needs_reconnect and one event (4 passes, no refresh sent); reconnected: healthy, told once, the failure not told again', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
+    const connected = sandboxTicketingConnection(sandbox, clock, 'forgotten');
+    await store.put(connected);
     const told: HealthChange[] = [];
     const pass = () =>
       keepAlivePass(runtime, { integration, onHealthChange: (change) => void told.push(change) });
@@ -108,6 +110,7 @@ describe('keep-alive and health', () => {
     expect(told).toEqual([
       {
         type: 'connection.needs_reconnect',
+        id: `forgotten.needs_reconnect.${connected.updatedAt}`,
         tenant: 'default',
         connection: { id: 'forgotten', integration: 'ticketing', label: null },
         health: {
@@ -118,12 +121,35 @@ describe('keep-alive and health', () => {
       },
     ]);
     expect(JSON.stringify(told)).not.toMatch(/tkt_/);
-    // Reconnecting stores the connection anew.
-    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
+    // Reconnecting stores the connection anew: back to healthy, told once.
+    const reconnected = sandboxTicketingConnection(sandbox, clock, 'forgotten');
+    await store.put(reconnected);
     expect((await pass()).health).toEqual({ forgotten: 'healthy' });
     clock.advance(DAY_MS);
     expect((await pass()).health).toEqual({ forgotten: 'healthy' });
-    expect(told).toHaveLength(1);
+    expect(told.map((change) => change.id)).toEqual([
+      `forgotten.needs_reconnect.${connected.updatedAt}`,
+      `forgotten.healthy.${reconnected.updatedAt}`,
+    ]);
+  });
+
+  it('a health event whose delivery fails is told again by the next pass, then never again', async () => {
+    const { clock, sandbox, store, runtime } = await oneProcess();
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
+    clock.advance(31 * DAY_MS);
+    let attempts = 0;
+    const delivered: string[] = [];
+    const onHealthChange = (change: { id: string }) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('the platform is down');
+      delivered.push(change.id);
+    };
+    const first = await keepAlivePass(runtime, { integration, onHealthChange });
+    expect(first.told).toEqual([]);
+    expect(first.failed).toEqual([{ id: 'forgotten', code: 'health_event_not_delivered' }]);
+    for (let round = 0; round < 3; round += 1) await keepAlivePass(runtime, { integration, onHealthChange });
+    expect(attempts).toBe(2);
+    expect(delivered).toHaveLength(1);
   });
 
   it('a grant the provider revoked: the refresh is refused, the connection needs_reconnect and is told once', async () => {
