@@ -5,6 +5,7 @@ import type { PublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { ReturnedValue } from '../step/returned-value.js';
+import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
 import type { TriggerId } from './trigger-id.js';
@@ -215,6 +216,8 @@ export type AnyTrigger = Trigger<any, any>;
  * source, default variables) rather than on the first delivery, and freezes
  * it. Keeps the literal id in the trigger's type; the event schema is a
  * `const` parameter so that `example` may return literals without `as const`.
+ * `event` and `setup` may be getters, each built when first read and kept,
+ * as a step's `input` and `output` (`defineStep`).
  */
 export function defineTrigger<
   const Id extends TriggerId<Owner['id']>,
@@ -234,5 +237,6 @@ export function defineTrigger<
   }
   const problem = definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
-  return Object.freeze(definition);
+  // Getters stay getters, each run once (see `copyWithGettersRunOnce`).
+  return Object.freeze(copyWithGettersRunOnce(definition));
 }
