@@ -33,21 +33,26 @@ export default defineStep({
   agentDescription:
     'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
   keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
-  input: z
-    .strictObject({
-      status: TicketStatus.optional(),
-      priority: TicketPriority.optional(),
-      assignee: Assignee.optional(),
-      created_after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
-      created_before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
-      limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
-      cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
-    })
-    .refine(
-      (value) => !value.created_after || !value.created_before || value.created_after < value.created_before,
-      { path: ['created_before'], message: 'created_before must be later than created_after' },
-    ),
-  output: cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' }),
+  get input() {
+    return z
+      .strictObject({
+        status: TicketStatus.optional(),
+        priority: TicketPriority.optional(),
+        assignee: Assignee.optional(),
+        created_after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
+        created_before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
+        limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
+        cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
+      })
+      .refine(
+        (value) =>
+          !value.created_after || !value.created_before || value.created_after < value.created_before,
+        { path: ['created_before'], message: 'created_before must be later than created_after' },
+      );
+  },
+  get output() {
+    return cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' });
+  },
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' },
