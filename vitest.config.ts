@@ -68,7 +68,7 @@ export default defineConfig({
           // catalogue and zod once instead of once per file (most of a file's start).
           isolate: false,
           exclude: [...configDefaults.exclude, ...nocked, ...ownProcess],
-          setupFiles: ['test/support/shared-worker.ts'],
+          setupFiles: ['test/support/shared-worker.ts', 'test/support/suite-telemetry-capture.ts'],
         },
       },
       {
@@ -77,7 +77,11 @@ export default defineConfig({
           name: 'nock',
           include: nocked.length ? nocked : ['-'],
           isolate: false,
-          setupFiles: ['test/support/shared-worker.ts', 'test/support/nock-between-files.ts'],
+          setupFiles: [
+            'test/support/shared-worker.ts',
+            'test/support/nock-between-files.ts',
+            'test/support/suite-telemetry-capture.ts',
+          ],
         },
       },
       { extends: true, test: { name: 'own-process', include: ownProcess.length ? ownProcess : ['-'] } },

@@ -1,5 +1,7 @@
 import type { Registry } from '../src/catalog/registry.js';
+import { stepAtReference } from '../src/catalog/versioned-lookup.js';
 import type { AnyStep } from '../src/step/define-step.js';
+import { parseReference } from '../src/step/step-version.js';
 import { cliStores } from './cli-stores.js';
 
 /**
@@ -20,10 +22,14 @@ const STEP_ID = /^([a-z0-9_]+)\.([a-z0-9_]+)$/;
  * goes to the registry, which resolves aliases and suggests the closest ids.
  */
 export async function cliStep(stepId: string): Promise<AnyStep> {
-  const [, integration, name] = STEP_ID.exec(stepId) ?? [];
+  // `id@major` loads the step's module as the bare id does, then picks the major; an unknown one goes to the registry's error.
+  const id = parseReference(stepId)?.id ?? stepId;
+  const [, integration, name] = STEP_ID.exec(id) ?? [];
   if (integration && name) {
     const module = await stepModule(integration.replaceAll('_', '-'), name.replaceAll('_', '-'));
-    if (module?.default?.id === stepId) return module.default;
+    const step = module?.default;
+    const found = step?.id === id ? stepAtReference(stepId, () => step) : undefined;
+    if (found) return found;
   }
   return (await cliRegistry()).requireStep(stepId);
 }

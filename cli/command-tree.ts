@@ -37,6 +37,7 @@ export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set([
   'tenants',
   'tokens',
   'audit',
+  'eval',
 ]);
 
 /** Whether the arguments start a command that serves until stopped (`mcp`, `listen`, ...). */

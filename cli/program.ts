@@ -30,6 +30,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['db'], load: () => import('./commands/db-command.js') },
   { names: ['triggers'], load: () => import('./commands/trigger-commands.js') },
   { names: ['subscriptions'], load: () => import('./commands/subscription-commands.js') },
+  { names: ['upgrade'], load: () => import('./commands/upgrade-command.js') },
   { names: ['listen'], load: () => import('./commands/listen-command.js') },
   { names: ['worker'], load: () => import('./commands/worker-command.js') },
   { names: ['mcp'], load: () => import('./commands/mcp-command.js') },
@@ -38,6 +39,7 @@ export const COMMAND_MODULES: readonly {
   { names: ['tenants'], load: () => import('./commands/tenant-commands.js') },
   { names: ['tokens'], load: () => import('./commands/token-commands.js') },
   { names: ['audit'], load: () => import('./commands/audit-command.js') },
+  { names: ['eval'], load: () => import('./commands/eval-command.js') },
 ];
 
 /**

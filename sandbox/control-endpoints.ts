@@ -95,10 +95,54 @@ function reset(context: ControlContext): Reply {
   return json(200, { ok: true });
 }
 
+const TokensBody = z.strictObject({ action: z.enum(['expire', 'revoke']) });
+
+/**
+ * `/_sandbox/seed|state|tokens/<mount>`: an evaluation scenario's reach into
+ * one twin (twin-control.ts). State is a GET, open like health; seeding and
+ * spoiling tokens change state, so they need the control header.
+ */
+function handleTwin(context: ControlContext, method: string, path: string, body: unknown): Reply | undefined {
+  const [, verb = '', mount = '', ...rest] = path.split('/');
+  if (!['seed', 'state', 'tokens'].includes(verb) || rest.length) return undefined;
+  const twin = context.emulators.get(mount)?.twin;
+  if (!twin) return json(404, { error: 'no_such_twin', mount });
+  if (verb === 'state' && method === 'GET') return json(200, twin.state());
+  if (verb === 'seed' && method === 'POST') {
+    const seed = twin.seedSchema.safeParse(body ?? {});
+    if (!seed.success) return invalid(seed.error);
+    try {
+      twin.seed(seed.data);
+    } catch (error) {
+      // A seed naming what the twin lacks (a user, a group, a project): the scenario is wrong, not the sandbox.
+      return json(400, {
+        error: 'invalid_seed',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return json(200, { ok: true });
+  }
+  if (verb === 'tokens' && method === 'POST') {
+    const tokens = TokensBody.safeParse(body);
+    if (!tokens.success) return invalid(tokens.error);
+    if (tokens.data.action === 'expire' && twin.expireTokens)
+      return json(200, { ok: true, expired: twin.expireTokens() });
+    if (tokens.data.action === 'revoke' && twin.revokeGrants) {
+      twin.revokeGrants();
+      return json(200, { ok: true });
+    }
+    return json(409, {
+      error: 'no_tokens',
+      message: `The ${mount} twin issues no tokens to ${tokens.data.action}.`,
+    });
+  }
+  return json(405, { error: 'method_not_allowed' });
+}
+
 /**
  * `/_sandbox/*`: health (GET, open), and with the control header and a JSON
  * body: reset, faults, webhook-faults, webhooks/settle, clock (a manual
- * clock only).
+ * clock only); and each twin's seed, state and tokens (handleTwin).
  */
 export async function handleControl(
   context: ControlContext,
@@ -109,6 +153,8 @@ export async function handleControl(
   const route = `${method} ${path}`;
   if (route === 'GET /health') return json(200, { ok: true, emulators: [...context.emulators.keys()] });
   if (route === 'POST /reset') return reset(context);
+  const twin = handleTwin(context, method, path, body);
+  if (twin) return twin;
   if (route === 'POST /faults') {
     const rule = FaultRuleBody.safeParse(body);
     if (!rule.success) return invalid(rule.error);

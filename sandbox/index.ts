@@ -26,7 +26,7 @@ import { TicketingEmulator, type TicketingEmulatorOptions } from './ticketing/ti
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookFaults } from './webhooks/webhook-faults.js';
 
-export { ScaledClock, type ScaledClockSettings } from '../src/model/clock.js';
+export { AdvancingClock, ScaledClock, type ScaledClockSettings } from '../src/model/clock.js';
 export { ANZ_DATA_SANDBOX_KEY, AnzDataEmulator } from './anz-data/anz-data-emulator.js';
 export { CONTACT_DATA_SANDBOX_KEY, ContactDataEmulator } from './contact-data/contact-data-emulator.js';
 export { CONTROL_HEADER } from './control-endpoints.js';
@@ -48,6 +48,7 @@ export {
   type SandboxIntegrationId,
   sandboxConnections,
 } from './sandbox-connections.js';
+export { sandboxTwins } from './sandbox-twins.js';
 export { TICKET_EVENT_TYPES } from './ticketing/ticket-events.js';
 export { TICKETING_SANDBOX_CLIENTS, TicketingEmulator } from './ticketing/ticketing-emulator.js';
 export {
@@ -55,6 +56,8 @@ export {
   TEST_SIGNING_SECRET,
   ticketingSignature,
 } from './ticketing/ticketing-webhook-sender.js';
+export type { TwinControl } from './twin-control.js';
+export { TWIN_SEED_SCHEMAS } from './twin-seed-schemas.js';
 export type { Delivery, DeliveryAttempt } from './webhooks/webhook-dispatcher.js';
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 export { type WebhookFaultRule, WebhookFaults } from './webhooks/webhook-faults.js';

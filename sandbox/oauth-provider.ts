@@ -369,6 +369,17 @@ export class OAuthProvider {
     for (const [token, grant] of this.refresh) if (grant.account === account) this.refresh.delete(token);
   }
 
+  /**
+   * Every access token issued so far expires now, as if the clock had passed
+   * them (an evaluation's "expired access token" fault); refresh tokens stay
+   * good, so a client that refreshes recovers. Returns how many expired.
+   */
+  expireAll(): number {
+    const now = this.options.clock.now();
+    for (const grant of this.access.values()) grant.expiresAt = now;
+    return this.access.size;
+  }
+
   reset(): void {
     this.codes.clear();
     this.access.clear();

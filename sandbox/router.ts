@@ -15,6 +15,7 @@ export type RouteHandler<Caller> = (request: RouteRequest<Caller>) => Reply | Pr
 
 interface Route<Caller> {
   method: string;
+  template: string;
   pattern: RegExp;
   names: string[];
   handler: RouteHandler<Caller>;
@@ -64,7 +65,7 @@ export class Router<Caller> {
         return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('');
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+    this.routes.push({ method, template, pattern: new RegExp(`^${source}$`), names, handler });
   }
 
   match(request: Pick<SandboxRequest, 'method' | 'path'>): RouteMatch<Caller> {
@@ -81,6 +82,11 @@ export class Router<Caller> {
       return { handler: route.handler, params };
     }
     return pathMatched ? 'method' : undefined;
+  }
+
+  /** Every method and template served, in registration order: what tests hold official clients against. */
+  served(): { method: string; template: string }[] {
+    return this.routes.map(({ method, template }) => ({ method, template }));
   }
 
   /** Runs a matched route with the caller the emulator authenticated. */

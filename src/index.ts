@@ -19,6 +19,15 @@ export {
 export { authorizeViaLoopback, followAuthorizeRedirects } from './connection/loopback-authorization.js';
 export { buildAuthorizeUrl, exchangeCode, refreshTokens, type TokenSet } from './connection/oauth-client.js';
 export { createPkcePair } from './connection/pkce.js';
+export {
+  type PendingRevocationOutcome,
+  type PendingRevocationSource,
+  type RetryPendingOptions,
+  type RetryPendingReport,
+  retryPendingRevocations,
+} from './connection/retry-pending-revocations.js';
+export { DEFAULT_REVOCATION_ATTEMPTS, type RevocationSchedule } from './connection/revocation-schedule.js';
+export { type GrantAttempt, notRevocable, revokeGrant } from './connection/revoke-grant.js';
 export type { CoordinationStatus, Coordinator, HeldLock } from './coordination/coordinator.js';
 export { LocalCoordinator } from './coordination/local-coordinator.js';
 export {
@@ -80,7 +89,9 @@ export {
   RefreshOutcome,
 } from './model/connection-health.js';
 export { type Logger, MemoryLogger, silentLogger } from './model/logger.js';
+export { PendingRevocation } from './model/pending-revocation.js';
 export type { RateLimitSnapshot, RateLimitWindow } from './model/rate-limit.js';
+export { RevocationReport, RevocationState, revocationStates } from './model/revocation-report.js';
 export {
   type PublicSubscription,
   Subscription,
@@ -106,6 +117,11 @@ export {
   type KeepAliveReport,
   keepAlivePass,
 } from './runtime/keep-alive-pass.js';
+export {
+  type ConnectionRemoval,
+  type RemoveConnectionOptions,
+  removeConnection,
+} from './runtime/remove-connection.js';
 export {
   type InvocationMeta,
   type InvocationResult,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { deprecationNote, versionFacts } from '../../src/step/version-facts.js';
 import { definedOnly } from '../../src/values/defined-only.js';
 import { Catalog } from '../catalog.js';
 import { printSearchResults, stepLine } from '../catalog-lines.js';
@@ -63,8 +64,10 @@ async function describeStep(
   const { describedInput, describedSchema } = await import('../described-schema.js');
   const step = registry.requireStep(stepId);
   const input = await describedInput(step, options.connection);
+  const version = versionFacts(step, registry);
   const description = {
     id: step.id,
+    ...version,
     title: step.title,
     integration: step.integration,
     description: step.description,
@@ -83,6 +86,11 @@ async function describeStep(
   }
   const out = process.stdout;
   out.write(`${step.title} (${step.id})\n${step.description}\n\n`);
+  out.write(
+    `version ${version.version} (${version.reference}); served majors: ${version.majors.join(', ')}\n`,
+  );
+  const note = deprecationNote(step);
+  out.write(note ? `${note}\n\n` : '\n');
   out.write(`For agents: ${step.agentDescription}\n\n`);
   out.write(
     `access: ${step.access}   idempotent: ${step.idempotent}${step.credits ? `   credits: ${step.credits.basis}` : ''}\n\n`,

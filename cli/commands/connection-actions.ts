@@ -3,7 +3,6 @@ import { parseConnectionFields } from '../../src/connection/connection-fields.js
 import { assessHealth } from '../../src/connection/connection-health.js';
 import { connectionState } from '../../src/connection/connection-state.js';
 import { InputError } from '../../src/errors/input-error.js';
-import { NotFoundError } from '../../src/errors/not-found-error.js';
 import type { ConnectionSecrets } from '../../src/model/connection.js';
 import type { Integration } from '../../src/model/define-integration.js';
 import { checkConnection } from '../../src/store/check-connection.js';
@@ -215,17 +214,4 @@ export async function rekeyConnections(
       `Left unsealed, and refused when used: ${unsealed.join(', ')} (stored before public fields were sealed). Check their base URLs and fields with \`toolsteps connections list\`, then run \`toolsteps connections rekey --trust-unsealed\`.\n`,
     );
   }
-}
-
-export async function removeConnection(id: string, _options: unknown, command: Command): Promise<void> {
-  const { store, runtime } = await cliContext();
-  await runtime.recordWrite({ action: 'connection.remove', target: id }, async () => {
-    if (!(await store.remove(id))) {
-      throw new NotFoundError(`No connection with id "${id}".`, {
-        fields: [{ path: 'id', message: 'unknown' }],
-      });
-    }
-  });
-  if (command.optsWithGlobals().json) printJson({ id, removed: true });
-  else process.stdout.write(`Removed connection "${id}".\n`);
 }

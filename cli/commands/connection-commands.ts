@@ -4,7 +4,7 @@ import { collect } from '../option-values.js';
 
 const actions = () => import('./connection-actions.js');
 
-/** `connections add|list|remove|test|rekey`. Secrets come from environment variables or stdin, never a flag value. */
+/** `connections add|list|remove|revoke-pending|test|rekey|keep-alive`. Secrets come from environment variables or stdin, never a flag value. */
 export default function registerConnectionCommands(program: Command): void {
   const connections = program.command('connections').description('Manage stored connections.');
   registerAddConnection(connections);
@@ -74,10 +74,23 @@ function registerRekeyConnections(connections: Command): void {
     .action(lazyAction(actions, 'rekeyConnections'));
 }
 
+const revocationActions = () => import('./revocation-actions.js');
+
+/** `remove` revokes the grant at the provider; `revoke-pending` retries the revocations that failed. */
 function registerRemoveConnection(connections: Command): void {
   connections
     .command('remove')
-    .description('Delete a stored connection.')
+    .description(
+      'Delete a stored connection now and revoke its grant at the provider (a failed revocation is kept and retried; exits 1 while it may be alive).',
+    )
     .argument('<id>')
-    .action(lazyAction(actions, 'removeConnection'));
+    .action(lazyAction(revocationActions, 'removeConnection'));
+  connections
+    .command('revoke-pending')
+    .description(
+      'Retry the revocations of removed connections that failed (due ones, with backoff); exits 1 while any grant may still be alive.',
+    )
+    .option('--now', 'try every pending revocation now, whatever its backoff says')
+    .option('--list', 'only list what waits, sending nothing')
+    .action(lazyAction(revocationActions, 'revokePending'));
 }

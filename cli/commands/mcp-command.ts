@@ -20,6 +20,7 @@ interface McpOptions {
   sessionIdle: string;
   allowOrigin?: string[];
   integrations?: string;
+  step?: string[];
   readOnly?: boolean;
   creditBudget?: string;
   connection?: string[];
@@ -33,6 +34,16 @@ function listOption(value: string | undefined): string[] | undefined {
     ?.split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** Which steps (at which majors), integrations and connections the agent is offered. */
+function toolFilterOf(options: McpOptions) {
+  return definedOnly({
+    integrations: listOption(options.integrations),
+    steps: options.step,
+    readOnly: options.readOnly,
+    connections: options.connection,
+  });
 }
 
 function modeOf(options: McpOptions): 'auto' | 'flat' | 'catalog' {
@@ -120,6 +131,7 @@ export default function registerMcpCommand(program: Command): void {
     )
     .option('--allow-origin <origin>', 'a browser origin allowed besides loopback ones (repeatable)', collect)
     .option('--integrations <ids>', 'only these integrations, comma-separated')
+    .option('--step <ref>', 'offer only this step (repeatable), at its major (x.y@1)', collect)
     .option('--read-only', 'only steps that read')
     .option('--credit-budget <n>', 'refuse, before sending, a call that may cost more credits than this')
     .option('--connection <id>', 'pin this connection for its integration (repeatable)', collect)
@@ -135,10 +147,8 @@ export default function registerMcpCommand(program: Command): void {
         mode: modeOf(options),
         version: packageVersion(),
         watchIntervalMs: integerOption(options.watchInterval, '--watch-interval', { min: 0, max: 3_600_000 }),
+        ...toolFilterOf(options),
         ...definedOnly({
-          integrations: listOption(options.integrations),
-          readOnly: options.readOnly,
-          connections: options.connection,
           creditBudget:
             options.creditBudget === undefined
               ? undefined

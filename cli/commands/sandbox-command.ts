@@ -14,7 +14,7 @@ function portRefusal(error: NodeJS.ErrnoException, port: number): unknown {
   );
 }
 
-/** `sandbox [--port N]`: serve every emulator on loopback until interrupted. */
+/** `sandbox [--port N] [--manual-clock]`: serve every emulator on loopback until interrupted. */
 export default function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
@@ -26,10 +26,15 @@ export default function registerSandboxCommand(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
-    .action(async (options: { port: string; assume: string[] }) => {
+    .option(
+      '--manual-clock',
+      'run on a clock that POST /_sandbox/clock moves forward ({"advance_ms": n}), to reach a token\'s end by hand',
+    )
+    .action(async (options: { port: string; assume: string[]; manualClock?: boolean }) => {
       const port = integerOption(options.port, '--port', { min: 0, max: 65535 });
       // Every emulator is loaded only for this command, not for each start of the CLI.
       const {
+        AdvancingClock,
         ANZ_DATA_SANDBOX_KEY,
         CONTACT_DATA_SANDBOX_KEY,
         CONTROL_HEADER,
@@ -39,7 +44,8 @@ export default function registerSandboxCommand(program: Command): void {
       } = await loadSandbox();
       // A wrong name or value is refused before the port is opened.
       const assume = assumptionsFromFlags(options.assume);
-      const sandbox = await startSandbox({ port, assume }).catch((error: NodeJS.ErrnoException) => {
+      const clock = options.manualClock ? { clock: new AdvancingClock() } : {};
+      const sandbox = await startSandbox({ port, assume, ...clock }).catch((error: NodeJS.ErrnoException) => {
         throw portRefusal(error, port);
       });
       // Nobody reads the request log of a sandbox in its own process, and its
@@ -47,6 +53,11 @@ export default function registerSandboxCommand(program: Command): void {
       sandbox.server.requestLogLimit = 0;
       process.stdout.write(`toolsteps sandbox listening at ${sandbox.url}\n`);
       if (options.assume.length) process.stdout.write(`  assuming: ${options.assume.join(', ')}\n`);
+      if (options.manualClock) {
+        process.stdout.write(
+          `  clock: manual; move it on with POST ${sandbox.url}/_sandbox/clock {"advance_ms": 86400000} and the header "${CONTROL_HEADER}: 1"\n`,
+        );
+      }
       process.stdout.write(
         `  ticketing: ${sandbox.baseUrl('ticketing', '<subdomain>')}  (OAuth client id: toolsteps-cli)\n`,
       );

@@ -3,7 +3,8 @@ import { InputError } from '../../src/errors/input-error.js';
 import { parseTenantId, type TenantId } from '../../src/model/tenant-id.js';
 import { cliStores } from '../cli-stores.js';
 import { cliTenant, cliTenantChosen, selectTenantFor } from '../cli-tenant.js';
-import { printJson } from '../output.js';
+import { EXIT_FAILURE, printJson } from '../output.js';
+import { revocationLine, revocationTroubled } from '../revocation-lines.js';
 import { triggerContext } from '../trigger-context.js';
 
 export async function listTenants(_options: unknown, command: Command): Promise<void> {
@@ -61,12 +62,19 @@ export async function deleteTenant(id: string, options: { yes?: boolean }, comma
     caller: 'cli',
     ...(queuedEvents ? { queuedEvents } : {}),
   });
+  // A grant that may still be alive at its provider (pending, given up) is worth a non-zero exit.
+  if (erasure.connections.some((connection) => revocationTroubled(connection.revocation))) {
+    process.exitCode = EXIT_FAILURE;
+  }
   if (command.optsWithGlobals().json) {
     printJson(erasure);
     return;
   }
   for (const removal of erasure.subscriptions) {
     process.stdout.write(`Removed subscription ${removal.id}: ${removal.provider}\n`);
+  }
+  for (const connection of erasure.connections) {
+    process.stdout.write(`${revocationLine(`Connection ${connection.id}'s grant`, connection.revocation)}\n`);
   }
   if (erasure.queuedEvents) {
     const { removed, running } = erasure.queuedEvents;

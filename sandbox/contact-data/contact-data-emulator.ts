@@ -7,6 +7,7 @@ import { ContactDataDirectory } from './contact-data-directory.js';
 import type { ContactDataAccount, ContactDataPlan } from './contact-data-lookups.js';
 import { contactDataRoutes } from './contact-data-routes.js';
 import { CONTACT_DATA_SEED } from './contact-data-seed.js';
+import { contactDataTwin } from './contact-data-twin.js';
 import { failure } from './contact-data-wire.js';
 import { type ContactDataQuota, KeyQuotas } from './key-quotas.js';
 
@@ -54,6 +55,12 @@ export class ContactDataEmulator implements Emulator {
   private accounts = new Map<string, ContactDataAccount>();
   private readonly api = new Router<ContactDataAccount>();
   readonly assumptions: ContactDataAssumptions;
+  /** What evaluation scenarios seed and check: the sandbox key's credits. */
+  readonly twin = contactDataTwin({
+    setBalance: (credits) => this.setBalance(CONTACT_DATA_SANDBOX_KEY, credits),
+    balance: () => this.balance(CONTACT_DATA_SANDBOX_KEY),
+    spent: () => this.spent(CONTACT_DATA_SANDBOX_KEY),
+  });
 
   constructor(private readonly options: ContactDataEmulatorOptions) {
     this.quotas = new KeyQuotas(options.clock, {

@@ -1,6 +1,6 @@
 import { definedOnly } from '../../src/values/defined-only.js';
 import type { Router } from '../router.js';
-import { json, objectBody } from '../sandbox-http.js';
+import { json, objectBody, type Reply } from '../sandbox-http.js';
 import { CANCELABLE, type DeploymentRecord, READY_STATES, stateAt } from './deployments-state.js';
 import type { Caller, DeploymentsRequest } from './deployments-wire.js';
 import { apiError, badRequest, intParam, notFound, timePage } from './deployments-wire.js';
@@ -147,10 +147,34 @@ function listDeployments(request: DeploymentsRequest) {
   });
 }
 
+/**
+ * A redeploy (`deploymentId` in the body): the earlier deployment's
+ * project, source, meta and settings, its target unless the body names one.
+ */
+function redeployBody(
+  request: DeploymentsRequest,
+  body: Record<string, unknown>,
+): { body: Record<string, unknown> } | { problem: Reply } {
+  const source = request.caller.scope.deployment(String(body.deploymentId));
+  if (!source) return { problem: notFound(`Deployment "${String(body.deploymentId)}"`) };
+  const redeploy = {
+    name: typeof body.name === 'string' && body.name ? body.name : source.name,
+    project: source.projectId,
+    ...(source.gitSource ? { gitSource: source.gitSource } : { files: [] }),
+    meta: source.meta,
+    projectSettings: source.projectSettings,
+    target: body.target === undefined ? (source.target ?? undefined) : body.target,
+  };
+  return { body: redeploy };
+}
+
 function createDeployment(request: DeploymentsRequest) {
   const caller = request.caller;
-  const body = objectBody(request);
-  if (!body) return badRequest('the body must be a JSON object.');
+  const given = objectBody(request);
+  if (!given) return badRequest('the body must be a JSON object.');
+  const redeploy = typeof given.deploymentId === 'string' ? redeployBody(request, given) : { body: given };
+  if ('problem' in redeploy) return redeploy.problem;
+  const { body } = redeploy;
   if (typeof body.name !== 'string' || body.name === '')
     return badRequest('missing required property `name`.');
   if (body.files !== undefined && body.gitSource !== undefined) {

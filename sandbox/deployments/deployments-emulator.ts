@@ -5,6 +5,7 @@ import { OAuthProvider } from '../oauth-provider.js';
 import { Router } from '../router.js';
 import { bearerToken, type Reply, type SandboxRequest, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { aliasRoutes, productionRoutes } from './alias-routes.js';
 import { revokeAppToken } from './app-token-revocation.js';
 import { deploymentRoutes } from './deployment-routes.js';
 import { DeploymentWebhookSender } from './deployment-webhook-sender.js';
@@ -17,6 +18,7 @@ import {
   type DerivedState,
   stateAt,
 } from './deployments-state.js';
+import { deploymentsTwin } from './deployments-twin.js';
 import { apiError, type Caller } from './deployments-wire.js';
 import { DeploymentsWorld } from './deployments-world.js';
 import { domainRoutes } from './domain-routes.js';
@@ -73,6 +75,18 @@ export class DeploymentsEmulator implements Emulator {
   private readonly api = new Router<Caller>();
   /** Announces deployment changes (created, finished, failed, cancelled) to the owners' webhooks. */
   readonly webhooks: DeploymentWebhookSender;
+  /** What evaluation scenarios seed and check. */
+  readonly twin = deploymentsTwin(
+    () => this.world,
+    () => this.options.clock.now(),
+    {
+      expireAll: () => this.oauth.expireAll() + this.appOAuth.expireAll(),
+      revokeAll: () => {
+        this.oauth.revokeAccount(PLATFORM);
+        this.appOAuth.revokeAccount(PLATFORM);
+      },
+    },
+  );
 
   constructor(private readonly options: DeploymentsEmulatorOptions) {
     this.oauth = new OAuthProvider({
@@ -98,6 +112,8 @@ export class DeploymentsEmulator implements Emulator {
     eventRoutes(this.api);
     projectRoutes(this.api);
     domainRoutes(this.api);
+    aliasRoutes(this.api);
+    productionRoutes(this.api);
     envRoutes(this.api);
     teamRoutes(this.api);
     deploymentWebhookRoutes(this.api);
@@ -115,6 +131,11 @@ export class DeploymentsEmulator implements Emulator {
     });
     seedDeploymentsWorld(world, this.options.clock.now());
     return world;
+  }
+
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
   }
 
   reset(): void {

@@ -127,12 +127,25 @@ export function seedDeploymentsWorld(world: DeploymentsWorld, now: number): void
     [acme, shop, 'production', 3],
   ];
   for (const [scope, project, target, daysAgo] of history) {
-    world.createDeployment(scope, {
+    const deployment = world.createDeployment(scope, {
       project,
       creator: ada,
       target,
       gitSource: { type: 'github', repoId: project.link?.repoId, ref: 'main' },
       createdAt: now - daysAgo * DAY_MS,
     });
+    // A production deployment answers at its project's own hostname, as the provider aliases it.
+    if (target === 'production') {
+      const alias = `${project.name}-${scope.slug}.vercel.app`;
+      scope.aliases.set(alias, {
+        uid: newId('alias'),
+        alias,
+        deploymentId: deployment.id,
+        projectId: project.id,
+        creatorId: ada.id,
+        createdAt: deployment.createdAt,
+        updatedAt: deployment.createdAt,
+      });
+    }
   }
 }

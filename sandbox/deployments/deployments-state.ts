@@ -182,6 +182,17 @@ export interface DeploymentWebhookRecord {
   secret: string;
 }
 
+/** A hostname pointing at one deployment (`POST /v2/deployments/{id}/aliases`); moving it keeps its uid. */
+export interface AliasRecord {
+  uid: string;
+  alias: string;
+  deploymentId: string;
+  projectId: string;
+  creatorId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** Everything one owner (a personal account or a team) holds. */
 export class OwnerScope {
   readonly projects = new Map<string, ProjectRecord>();
@@ -190,6 +201,7 @@ export class OwnerScope {
   readonly projectDomains = new Map<string, ProjectDomainRecord>();
   readonly envs = new Map<string, EnvRecord>();
   readonly webhooks = new Map<string, DeploymentWebhookRecord>();
+  readonly aliases = new Map<string, AliasRecord>();
   constructor(
     readonly ownerId: string,
     readonly slug: string,

@@ -89,7 +89,13 @@ function removeProjectDomain(request: DeploymentsRequest): Reply {
   return json(200, {});
 }
 
-function renderDomain(domain: DomainRecord) {
+/**
+ * An account domain as the provider answers it: every field the SDK's own
+ * schema requires (`echMode`, `suffix`, `teamId` null for a personal
+ * domain, `userId` always, the creator's username and email).
+ */
+function renderDomain(domain: DomainRecord, world: Caller['world']) {
+  const creator = [...world.users.values()].find((user) => user.id === domain.creatorId);
   return {
     id: domain.id,
     name: domain.name,
@@ -97,11 +103,17 @@ function renderDomain(domain: DomainRecord) {
     verified: domain.verified,
     nameservers: ['ns1.registrar.example', 'ns2.registrar.example'],
     intendedNameservers: ['ns1.vercel-dns.com', 'ns2.vercel-dns.com'],
+    customNameservers: [],
+    echMode: 'auto',
+    suffix: false,
+    renew: false,
     createdAt: domain.createdAt,
     expiresAt: null,
     boughtAt: null,
-    creator: { id: domain.creatorId },
-    ...(domain.ownerId.startsWith('team_') ? { teamId: domain.ownerId } : { userId: domain.ownerId }),
+    transferredAt: null,
+    creator: { id: domain.creatorId, username: creator?.username ?? '', email: creator?.email ?? '' },
+    teamId: domain.ownerId.startsWith('team_') ? domain.ownerId : null,
+    userId: domain.creatorId,
   };
 }
 
@@ -129,10 +141,13 @@ export function domainRoutes(router: Router<Caller>): void {
         .filter((domain) => until === undefined || domain.createdAt < until)
         .sort((a, b) => b.createdAt - a.createdAt);
       const { page, pagination } = timePage(domains, limit ?? 20, (domain) => domain.createdAt);
-      return json(200, { domains: page.map((domain) => renderDomain(domain)), pagination });
+      return json(200, {
+        domains: page.map((domain) => renderDomain(domain, request.caller.world)),
+        pagination,
+      });
     })
     .on('GET', '/v5/domains/:domain', (request) => {
       const domain = request.caller.scope.domains.get((request.params.domain ?? '').toLowerCase());
-      return domain ? json(200, { domain: renderDomain(domain) }) : notFound('Domain');
+      return domain ? json(200, { domain: renderDomain(domain, request.caller.world) }) : notFound('Domain');
     });
 }

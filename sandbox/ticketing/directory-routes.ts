@@ -1,6 +1,12 @@
 import type { Router } from '../router.js';
 import { json, type Reply } from '../sandbox-http.js';
-import { cursorPage, pageLink, type TicketingCaller, type TicketingRequest } from './ticketing-wire.js';
+import {
+  cursorPage,
+  NOT_FOUND,
+  pageLink,
+  type TicketingCaller,
+  type TicketingRequest,
+} from './ticketing-wire.js';
 
 /** Offset paging as the provider's autocomplete and tag lists page: `page`, `per_page` (at most 100). */
 function offsetPage<T>(request: TicketingRequest, all: T[], member: string): Reply {
@@ -75,7 +81,23 @@ function listWithUrls(member: 'ticket_fields' | 'ticket_forms', records: 'ticket
       ...record,
       url: `${base}/api/v2/${member}/${record.id}.json`,
     }));
+    // Ticket fields page by cursor when asked (`page[size]`); both lists by offset otherwise.
+    if (request.query.has('page[size]')) return cursorPage(request, listed, member, (record) => record, 100);
     return offsetPage(request, listed, member);
+  };
+}
+
+/** One group, ticket field or form by id (`{"group": {...}}`), with its `url`; 404 when there is none. */
+function showOne(
+  member: 'group' | 'ticket_field' | 'ticket_form',
+  records: 'groups' | 'ticketFields' | 'ticketForms',
+) {
+  return (request: TicketingRequest): Reply => {
+    const record = request.caller.account[records].get(Number(request.params.id));
+    if (!record || ('deleted' in record && record.deleted)) return json(404, NOT_FOUND);
+    return json(200, {
+      [member]: { ...record, url: `${request.caller.base}/api/v2/${member}s/${record.id}.json` },
+    });
   };
 }
 
@@ -92,6 +114,9 @@ export function directoryRoutes(router: Router<TicketingCaller>): void {
       .on('GET', `/api/v2/groups${suffix}`, listGroups)
       .on('GET', `/api/v2/tags${suffix}`, listTags)
       .on('GET', `/api/v2/ticket_fields${suffix}`, listWithUrls('ticket_fields', 'ticketFields'))
-      .on('GET', `/api/v2/ticket_forms${suffix}`, listWithUrls('ticket_forms', 'ticketForms'));
+      .on('GET', `/api/v2/ticket_forms${suffix}`, listWithUrls('ticket_forms', 'ticketForms'))
+      .on('GET', `/api/v2/groups/:id${suffix}`, showOne('group', 'groups'))
+      .on('GET', `/api/v2/ticket_fields/:id${suffix}`, showOne('ticket_field', 'ticketFields'))
+      .on('GET', `/api/v2/ticket_forms/:id${suffix}`, showOne('ticket_form', 'ticketForms'));
   }
 }

@@ -103,9 +103,9 @@ function showTicket(request: TicketingRequest): Reply {
 }
 
 /**
- * Updates fields; `tags` replaces the set. The provider's description of this
- * endpoint has no add or remove: those go to the ticket's tags endpoint, so
- * `additional_tags` and `remove_tags` are ignored here like any unknown field.
+ * Updates fields; `tags` replaces the set, `additional_tags` adds to it and
+ * `remove_tags` takes the named ones out (provider-facts: the OpenAPI
+ * description omits the two, the API and its own clients use them).
  */
 function updateTicket(request: TicketingRequest): Reply {
   const { account, userId, base } = request.caller;
@@ -128,6 +128,14 @@ function updateTicket(request: TicketingRequest): Reply {
   const assignee = resolveAssignee(account, fields);
   if (assignee !== undefined) ticket.assignee_id = assignee;
   if (fields.tags !== undefined) ticket.tags = normalizeTags(fields.tags);
+  if (fields.additional_tags !== undefined) {
+    const added = normalizeTags(fields.additional_tags);
+    ticket.tags = [...ticket.tags, ...added.filter((tag) => !ticket.tags.includes(tag))];
+  }
+  if (fields.remove_tags !== undefined) {
+    const removed = normalizeTags(fields.remove_tags);
+    ticket.tags = ticket.tags.filter((tag) => !removed.includes(tag));
+  }
   applyPeople(ticket, fields);
   if (Array.isArray(fields.custom_fields)) {
     for (const field of fields.custom_fields as { id: number; value: unknown }[]) {
@@ -162,6 +170,7 @@ function deleteTicket(request: TicketingRequest): Reply {
   const ticket = ticketOf(request);
   if (!ticket) return json(404, NOT_FOUND);
   request.caller.account.tickets.delete(ticket.id);
+  request.caller.account.deletedTicketIds.push(ticket.id);
   return { status: 204 };
 }
 

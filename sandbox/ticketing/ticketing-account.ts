@@ -30,6 +30,8 @@ export class TicketingAccount {
   readonly uploads = new Map<string, { attachments: AttachmentRecord[]; expiresAt: number }>();
   /** Every uploaded file's content, by the token in its content_url. */
   readonly files = new Map<string, { attachment: AttachmentRecord; bytes: Buffer }>();
+  /** Tickets deleted through the API, oldest first, so a scenario can check that nothing was. */
+  readonly deletedTicketIds: number[] = [];
   plan: TicketingPlan = 'enterprise';
   /** The provider's numeric account id, stable per subdomain (event bodies carry it). */
   readonly accountId: number;

@@ -8,6 +8,7 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { directoryRoutes } from './directory-routes.js';
+import { organizationRoutes } from './organization-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
@@ -15,6 +16,7 @@ import { ticketRoutes } from './ticket-routes.js';
 import { TicketingAccount } from './ticketing-account.js';
 import { TicketingAssumptions } from './ticketing-assumptions.js';
 import { seedTicketingAccount } from './ticketing-seed.js';
+import { ticketingTwin } from './ticketing-twin.js';
 import { TicketingWebhookSender } from './ticketing-webhook-sender.js';
 import { NOT_FOUND, type TicketingCaller } from './ticketing-wire.js';
 import { revokeTokenRoute } from './token-revocation-route.js';
@@ -74,6 +76,11 @@ export class TicketingEmulator implements Emulator {
   private readonly api = new Router<TicketingCaller>();
   /** Turns ticket changes into signed webhook deliveries. */
   readonly webhooks: TicketingWebhookSender;
+  /** What evaluation scenarios seed and check: the sandbox connection's account, `acme`. */
+  readonly twin = ticketingTwin(() => this.account('acme'), {
+    expireAll: () => this.oauth.expireAll(),
+    revokeAccount: (account) => this.oauth.revokeAccount(account),
+  });
 
   constructor(private readonly options: TicketingEmulatorOptions) {
     this.oauth = new OAuthProvider({
@@ -91,6 +98,7 @@ export class TicketingEmulator implements Emulator {
     userRoutes(this.api);
     directoryRoutes(this.api);
     peopleRoutes(this.api);
+    organizationRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);
     triggerRoutes(this.api);
@@ -113,6 +121,11 @@ export class TicketingEmulator implements Emulator {
       this.accounts.set(key, account);
     }
     return account;
+  }
+
+  /** The API routes this emulator serves (method and template), for coverage tests. */
+  servedRoutes(): { method: string; template: string }[] {
+    return this.api.served();
   }
 
   reset(): void {

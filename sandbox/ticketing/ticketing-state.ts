@@ -31,6 +31,13 @@ export interface OrganizationRecord {
   name: string;
   domain_names: string[];
   created_at: string;
+  /** Set by a create or update through the API; the seed leaves them out. */
+  details?: string | null;
+  notes?: string | null;
+  external_id?: string | null;
+  group_id?: number | null;
+  tags?: string[];
+  updated_at?: string;
 }
 
 /** A file as the provider describes it (AttachmentObject). */

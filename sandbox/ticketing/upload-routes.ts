@@ -9,13 +9,43 @@ import { invalid, NOT_FOUND, type TicketingCaller, type TicketingRequest } from 
 const UPLOAD_TTL_MS = 60 * 60_000;
 const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+$/i;
 
+/**
+ * Declared types that say nothing about the file: the provider's own upload
+ * example sends `application/binary`, and node-zendesk sends a file read
+ * from a path with its default `application/json` header. For these the
+ * attachment's type comes from the file name's extension, as the provider's
+ * attachments show it.
+ */
+const GENERIC_TYPES = new Set(['application/binary', 'application/octet-stream', 'application/json']);
+const TYPE_OF_EXTENSION: Record<string, string> = {
+  txt: 'text/plain',
+  log: 'text/plain',
+  csv: 'text/csv',
+  html: 'text/html',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+};
+
+/** The attachment's media type: the declared one, unless it is generic and the name says better. */
+function attachmentType(declared: string, fileName: string): string {
+  if (!GENERIC_TYPES.has(declared.toLowerCase())) return declared;
+  const extension = fileName.split('.').at(-1)?.toLowerCase() ?? '';
+  return TYPE_OF_EXTENSION[extension] ?? (declared === 'application/json' ? 'application/binary' : declared);
+}
+
 function token(): string {
   return randomBytes(12).toString('base64url');
 }
 
 /**
- * `POST /api/v2/uploads.json?filename=<name>[&token=<token>]` with the raw
- * file as the body and its media type as Content-Type: an attachment, and
+ * `POST /api/v2/uploads.json?filename=<name>[&token=<token>][&binary=...]`
+ * with the raw file as the body and its media type (or a generic one, see
+ * GENERIC_TYPES) as Content-Type: an attachment, and
  * an upload token that create and update take as `comment.uploads`; the
  * same token adds more files to one upload.
  */
@@ -38,7 +68,7 @@ function upload(request: TicketingRequest): Reply {
     id: account.newId('attachment'),
     file_name: fileName,
     content_url: `${base}/attachments/token/${fileToken}/?name=${encodeURIComponent(fileName)}`,
-    content_type: contentType,
+    content_type: attachmentType(contentType, fileName),
     size: bytes.byteLength,
     thumbnails: [],
   };
@@ -55,6 +85,18 @@ function upload(request: TicketingRequest): Reply {
       attachment,
     },
   });
+}
+
+/** `DELETE /api/v2/uploads/{token}`: 204, the upload and its files are gone; an unknown token is a 404. */
+function deleteUpload(request: TicketingRequest): Reply {
+  const { account } = request.caller;
+  const entry = account.uploads.get(request.params.token ?? '');
+  if (!entry) return json(404, NOT_FOUND);
+  account.uploads.delete(request.params.token ?? '');
+  for (const [fileToken, file] of account.files) {
+    if (entry.attachments.includes(file.attachment)) account.files.delete(fileToken);
+  }
+  return { status: 204 };
 }
 
 /** An attachment's content, as its bytes with its media type. */
@@ -88,5 +130,6 @@ export function takeUploads(
 export function uploadRoutes(router: Router<TicketingCaller>): void {
   router
     .on('POST', ['/api/v2/uploads.json', '/api/v2/uploads'], upload)
+    .on('DELETE', ['/api/v2/uploads/:token.json', '/api/v2/uploads/:token'], deleteUpload)
     .on('GET', ['/attachments/token/:token/', '/attachments/token/:token'], download);
 }

@@ -118,10 +118,26 @@ function updateUser(request: TicketingRequest): Reply {
   return json(200, { user });
 }
 
+/**
+ * `DELETE /api/v2/users/{id}`: 200 with the user, now inactive; the
+ * provider keeps a deleted user's record out of lists and reads (404 after).
+ * The signed-in user cannot delete themself.
+ */
+function deleteUser(request: TicketingRequest): Reply {
+  const { account, userId } = request.caller;
+  const id = Number(request.params.id);
+  const user = account.users.get(id);
+  if (!user) return json(404, NOT_FOUND);
+  if (id === userId) return json(403, { error: 'Forbidden', description: 'You cannot delete yourself' });
+  account.users.delete(id);
+  return json(200, { user: { ...user, active: false, updated_at: account.timestamp() } });
+}
+
 /** User search and user writes; registered before the `:id` routes, which would take "search" as an id. */
 export function userRoutes(router: Router<TicketingCaller>): void {
   router
     .on('GET', ['/api/v2/users/search.json', '/api/v2/users/search'], searchUsers)
     .on('POST', '/api/v2/users.json', createUser)
-    .on('PUT', '/api/v2/users/:id.json', updateUser);
+    .on('PUT', '/api/v2/users/:id.json', updateUser)
+    .on('DELETE', ['/api/v2/users/:id.json', '/api/v2/users/:id'], deleteUser);
 }

@@ -3,10 +3,12 @@ import { InputError, NotFoundError } from '../errors/index.js';
 import type { OptionsCall } from '../options/resolve-options.js';
 import type { InvocationResult, Runtime } from '../runtime/runtime.js';
 import type { AnyStep } from '../step/define-step.js';
+import { parseReference } from '../step/step-version.js';
 import { stripAbsentNulls } from './absent-nulls.js';
 import { type ConnectionChoices, loadConnectionChoices } from './connection-choice.js';
 import { CONNECTION_ARGUMENT, describeTool, type ToolDescriptor } from './tool-descriptor.js';
 import { stepPassesFilter, type ToolFilter } from './tool-filter.js';
+import { stepIdOf } from './tool-name.js';
 import { settle, type ToolOutcome } from './tool-outcome.js';
 
 export interface AgentToolsOptions extends ToolFilter {
@@ -44,7 +46,11 @@ export class AgentTools {
     readonly choices: ConnectionChoices,
   ) {
     const tools: ToolDescriptor[] = [];
-    for (const step of options.registry.listSteps()) {
+    // Pinned references resolve (and an unknown one throws) here, when the agent is configured.
+    const offered = options.steps
+      ? [...new Set(options.steps.map((reference) => options.registry.requireStep(reference)))]
+      : options.registry.listSteps();
+    for (const step of offered) {
       const connections = choices.get(step.integration.id) ?? [];
       if (connections.length && stepPassesFilter(step, options)) tools.push(describeTool(step, connections));
     }
@@ -61,16 +67,40 @@ export class AgentTools {
     return this.options.registry;
   }
 
-  /** The tool a model asked for by name, or undefined for a name this agent was not offered. */
+  /**
+   * The tool a model asked for by name, or undefined for a name this agent
+   * was not offered: an earlier major's name (`..__v1`) is offered wherever
+   * its step is, so a client that saved it keeps calling it.
+   */
   tool(name: string): ToolDescriptor | undefined {
-    return this.byName.get(name);
+    const offered = this.byName.get(name);
+    if (offered || !name.includes('__v')) return offered;
+    try {
+      return this.toolOfStep(stepIdOf(name));
+    } catch {
+      return undefined;
+    }
   }
 
-  /** The tool of a step id (or a former id), if it is offered. */
+  /**
+   * The tool of a step id (or a former id, or `id@major`), if it is offered;
+   * a major that is not among the tools listed is served with the
+   * connections of the step's offered major.
+   */
   toolOfStep(stepId: string): ToolDescriptor | undefined {
     const step = this.options.registry.step(stepId);
-    return step ? this.tools.find((tool) => tool.stepId === step.id) : undefined;
+    if (!step) return undefined;
+    const offered = this.tools.find((tool) => tool.stepId === step.id);
+    if (offered) return offered;
+    const sibling = this.tools.find((tool) => sameStep(tool.stepId, step.id));
+    if (!sibling) return undefined;
+    const made = this.otherMajors.get(step.id) ?? describeTool(step, sibling.connections);
+    this.otherMajors.set(step.id, made);
+    return made;
   }
+
+  /** Tools of majors that are not listed, made on first use. */
+  private readonly otherMajors = new Map<string, ToolDescriptor>();
 
   /** Runs a tool; resolves to `{output, variables, meta}` or rejects with a typed error. */
   async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<InvocationResult> {
@@ -137,7 +167,7 @@ export class AgentTools {
   }
 
   private requireTool(name: string): ToolDescriptor {
-    const tool = this.byName.get(name);
+    const tool = this.tool(name);
     if (tool) return tool;
     const words = name.replace(/_+/g, ' ');
     const near = this.options.registry
@@ -172,6 +202,11 @@ export class AgentTools {
     }
     return chosen;
   }
+}
+
+/** Whether two references name majors of one step (`x.y@1` and `x.y`). */
+function sameStep(a: string, b: string): boolean {
+  return (parseReference(a)?.id ?? a) === (parseReference(b)?.id ?? b);
 }
 
 /** The agent's `connection` choice apart from the step input; no step has an input field of that name. */

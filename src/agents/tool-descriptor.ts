@@ -1,4 +1,5 @@
 import type { AnyStep } from '../step/define-step.js';
+import { deprecationNote } from '../step/version-facts.js';
 import type { ConnectionOption } from './connection-choice.js';
 import {
   type JsonSchema,
@@ -97,8 +98,13 @@ export function resultSchemaOf(output: JsonSchema): ObjectJsonSchema {
   };
 }
 
+/** The model's description, with the cost of a paid step and, first, the retirement of a deprecated major. */
 function descriptionOf(step: AnyStep): string {
-  return step.credits ? `${step.agentDescription} Credits: ${step.credits.basis}.` : step.agentDescription;
+  const described = step.credits
+    ? `${step.agentDescription} Credits: ${step.credits.basis}.`
+    : step.agentDescription;
+  const note = deprecationNote(step);
+  return note ? `${note} ${described}` : described;
 }
 
 /** The tool for one step, given the connections it may use (at least one). */

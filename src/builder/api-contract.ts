@@ -149,9 +149,10 @@ export const ROUTES = [
     id: 'disconnectConnection',
     method: 'DELETE',
     path: '/v1/connections/{connectionId}',
-    summary: 'Removes the connection from the store.',
+    summary:
+      'Removes the connection from the store at once, then revokes its grant at the provider where it has a way (`revocation` says how that went; a failure is kept and retried).',
     auth: 'builder',
-    response: connections.RemovedResponse,
+    response: connections.DisconnectedResponse,
   },
   {
     id: 'listTriggers',

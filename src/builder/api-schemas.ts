@@ -61,7 +61,16 @@ export const SearchResponse = z.object({ hits: z.array(StepHit) }).meta({ id: 'S
 export const DescribeQuery = z.object({ connection: z.string().max(64).optional() });
 export const StepDescription = z
   .object({
+    /** The id as asked for: `ticketing.list_tickets@1` for an earlier major. */
     id: z.string(),
+    /** `major.minor` of the major described. */
+    version: z.string(),
+    /** `id@major` of the major described: what a saved draft stores to keep running it after an upgrade. */
+    reference: z.string(),
+    /** Every served major of the step, as references, latest first. */
+    majors: z.array(z.string()),
+    /** On a deprecated major, its replacement and the last day (UTC) it is served; null otherwise. */
+    deprecated: z.object({ replacement: z.string(), endsOn: z.string() }).nullable(),
     title: z.string(),
     integration: z.string(),
     description: z.string(),

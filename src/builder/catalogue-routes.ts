@@ -3,6 +3,7 @@ import type { Registry } from '../catalog/registry.js';
 import { InputError } from '../errors/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyStep } from '../step/define-step.js';
+import { versionFacts } from '../step/version-facts.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
 import type { DescribeQuery, OptionsRequest, SearchQuery } from './api-schemas.js';
@@ -80,8 +81,11 @@ const describeStep: RouteHandler = async (call) => {
     ? await extended.describe(step.id, account)
     : { input: schemaOf(step.input, 'input'), options: {}, accountFields: [] };
   const specialised = extended.describe && connection !== undefined ? connection : null;
+  const { deprecated, ...version } = versionFacts(step, registry);
   return {
     id: step.id,
+    ...version,
+    deprecated: deprecated ?? null,
     title: step.title,
     integration: step.integration.id,
     description: step.description,

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { InputError, NotFoundError, TimeoutError } from '../errors/index.js';
 import type { Connection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
+import { removeConnection } from '../runtime/remove-connection.js';
 import { runConnectionCheck } from '../runtime/run-connection-check.js';
 import { noteCheck } from './account-check.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
@@ -207,14 +208,16 @@ const renameConnection: RouteHandler = async (call) => {
   );
 };
 
+/** Removes the connection at once, then revokes its grant at the provider; a failed revocation waits among the pending ones. */
 const disconnectConnection: RouteHandler = async (call) => {
   requireWritable(call);
   const connection = await requireConnection(call, call.params.connectionId!);
-  const entry = { action: 'connection.remove' as const, target: connection.id, caller: call.claims.tokenId };
-  await call.tenant.runtime.recordWrite({ ...entry, integration: connection.integration }, () =>
-    call.tenant.stores.connections.remove(connection.id),
-  );
-  return { id: connection.id, removed: true };
+  const { revocation } = await removeConnection(call.tenant.runtime, connection.id, {
+    integration: (id) => call.server.options.registry.integration(id),
+    pendingRevocations: call.server.options.tenants,
+    caller: call.claims.tokenId,
+  });
+  return { id: connection.id, removed: true, revocation };
 };
 
 export const connectionRoutes = {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ConnectionHealthState } from '../model/connection-health.js';
+import { RevocationReport } from '../model/revocation-report.js';
 import { JsonSchemaDocument } from './api-schemas.js';
 
 /** How a person connects an account of an integration from a builder page. */
@@ -120,3 +121,12 @@ export const ConnectionTestResponse = z
 export const RemovedResponse = z
   .object({ id: z.string(), removed: z.literal(true) })
   .meta({ id: 'RemovedResponse' });
+
+/**
+ * A disconnect: the connection is gone from the store, and `revocation` says
+ * what became of its grant at the provider (`pending`: it failed for now and
+ * is retried; `gave_up`: the person should end it in the provider's settings).
+ */
+export const DisconnectedResponse = z
+  .object({ id: z.string(), removed: z.literal(true), revocation: RevocationReport })
+  .meta({ id: 'DisconnectedResponse' });

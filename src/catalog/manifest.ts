@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { markOptions } from '../options/described-input.js';
+import type { AnyEarlierMajor } from '../step/earlier-major.js';
+import { FIRST_VERSION } from '../step/step-version.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { Registry } from './registry.js';
 
@@ -10,6 +12,18 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unk
     string,
     unknown
   >;
+}
+
+/** An earlier major as the manifest lists it: what saved configurations of it validate and map against. */
+function earlierEntry(earlier: AnyEarlierMajor) {
+  return {
+    version: earlier.version,
+    deprecated: { ...earlier.deprecated },
+    ...definedOnly({ changelog: earlier.changelog && { ...earlier.changelog } }),
+    input: schemaOf(earlier.input, 'input'),
+    output: schemaOf(earlier.output, 'output'),
+    variables: { ...earlier.variables },
+  };
 }
 
 /** The catalogue: every integration and step, with JSON Schemas generated from the zod schemas. */
@@ -41,6 +55,11 @@ export function buildManifest(registry: Registry) {
       // Former ids that still resolve; present only on steps that were renamed.
       ...definedOnly({ aliases: step.aliases?.length ? [...step.aliases] : undefined }),
       integration: step.integration.id,
+      version: step.version ?? FIRST_VERSION,
+      ...definedOnly({
+        changelog: step.changelog && { ...step.changelog },
+        deprecated: step.deprecated && { ...step.deprecated },
+      }),
       title: step.title,
       description: step.description,
       agentDescription: step.agentDescription,
@@ -51,10 +70,14 @@ export function buildManifest(registry: Registry) {
       input: markOptions(schemaOf(step.input, 'input'), step),
       output: schemaOf(step.output, 'output'),
       variables: { ...step.variables },
+      // Earlier majors still served (`id@major`), newest first; present only on steps that have one.
+      ...definedOnly({ earlier: step.earlier?.length ? step.earlier.map(earlierEntry) : undefined }),
     })),
     triggers: registry.listTriggers().map((trigger) => ({
       id: trigger.id,
       integration: trigger.integration.id,
+      version: trigger.version ?? FIRST_VERSION,
+      ...definedOnly({ changelog: trigger.changelog && { ...trigger.changelog } }),
       title: trigger.title,
       description: trigger.description,
       agentDescription: trigger.agentDescription,

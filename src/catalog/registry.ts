@@ -14,6 +14,7 @@ import type {
   OptionFieldOf,
   RegistryContents,
 } from './typed-lookups.js';
+import { stepAtReference, triggerAtReference, unknownMajorError } from './versioned-lookup.js';
 
 /** The steps a registry holds, by its type. */
 export type StepsOf<R extends Registry> = NonNullable<R['holds']>['steps'];
@@ -126,14 +127,23 @@ export class Registry<Steps extends AnyStep = AnyStep, Triggers extends AnyTrigg
     return [...this.integrations.values()];
   }
 
-  /** The step with this id, or with this former id (an alias). */
-  step(id: string): AnyStep | undefined {
-    return this.steps.get(id);
+  /**
+   * The step with this id or former id (its latest major), or at the major
+   * a reference names (`ticketing.list_tickets@1`), or undefined.
+   */
+  step(reference: string): AnyStep | undefined {
+    return stepAtReference(reference, (id) => this.steps.get(id));
   }
 
-  /** The step (by id or alias), or an InputError that suggests the closest ids. */
-  requireStep(id: string): AnyStep {
-    return this.steps.require(id);
+  /**
+   * The step (by id, alias or `id@major`), or an InputError: for an unknown
+   * id it suggests the closest ids, for a major the step does not serve it
+   * names the majors it does.
+   */
+  requireStep(reference: string): AnyStep {
+    const step = this.step(reference);
+    if (step) return step;
+    throw unknownMajorError('step', reference, (id) => this.steps.get(id)) ?? this.steps.require(reference);
   }
 
   /** Every step, or one integration's, in registration order; aliases are not listed twice. */
@@ -150,14 +160,19 @@ export class Registry<Steps extends AnyStep = AnyStep, Triggers extends AnyTrigg
     return this.steps.search(query, limit).map(({ item, score }) => ({ step: item, score }));
   }
 
-  /** The trigger with this id, or undefined. */
-  trigger(id: string): AnyTrigger | undefined {
-    return this.triggers.get(id);
+  /** The trigger with this id (or `id@major`, for its current major), or undefined. */
+  trigger(reference: string): AnyTrigger | undefined {
+    return triggerAtReference(reference, (id) => this.triggers.get(id));
   }
 
-  /** The trigger, or an InputError that suggests the closest ids. */
-  requireTrigger(id: string): AnyTrigger {
-    return this.triggers.require(id);
+  /** The trigger, or an InputError that suggests the closest ids, or names the major it serves. */
+  requireTrigger(reference: string): AnyTrigger {
+    const trigger = this.trigger(reference);
+    if (trigger) return trigger;
+    throw (
+      unknownMajorError('trigger', reference, (id) => this.triggers.get(id)) ??
+      this.triggers.require(reference)
+    );
   }
 
   /** Every trigger, or one integration's, in registration order. */

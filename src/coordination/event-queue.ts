@@ -60,11 +60,16 @@ function withTenant(event: TriggerEvent): TriggerEvent {
   return { ...event, tenant: parseTenantId(event.tenant ?? DEFAULT_TENANT) };
 }
 
-/** Events not yet done: waiting, delayed, prioritized or running. */
-const depthOf = (queue: import('bullmq').Queue) => () =>
-  queue
-    .getJobCounts('waiting', 'delayed', 'prioritized', 'active')
-    .then((counts) => Object.values(counts).reduce((sum, count) => sum + count, 0));
+/**
+ * Events not yet done: waiting, delayed, prioritized or running; undefined
+ * while `client` is not connected. Not asked then: ioredis would hold the
+ * command until Redis came back, and the queue's close would wait for it.
+ */
+const depthOf = (queue: import('bullmq').Queue, client: IoRedisClient) => async () => {
+  if (client.status !== 'ready') return undefined;
+  const counts = await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+};
 
 /** Where `listen --queue` puts accepted events: a durable BullMQ queue. */
 export class EventQueue {
@@ -74,7 +79,7 @@ export class EventQueue {
     private readonly queue: import('bullmq').Queue,
     private readonly client: IoRedisClient,
   ) {
-    this.stopReporting = reportQueueDepth(EVENTS_QUEUE, depthOf(queue));
+    this.stopReporting = reportQueueDepth(EVENTS_QUEUE, depthOf(queue, client));
   }
 
   static async open(options: EventQueueOptions): Promise<EventQueue> {
@@ -146,7 +151,7 @@ export async function runEventWorker(options: EventWorkerOptions): Promise<{ clo
   const events = metricsRegistered()
     ? new Queue(EVENTS_QUEUE, { connection: deadClient, prefix })
     : undefined;
-  const stopReporting = events ? reportQueueDepth(EVENTS_QUEUE, depthOf(events)) : async () => {};
+  const stopReporting = events ? reportQueueDepth(EVENTS_QUEUE, depthOf(events, deadClient)) : async () => {};
   const leaseMs = options.leaseMs ?? 30_000;
   const run = (job: import('bullmq').Job<QueuedEvent>) =>
     processTraced(EVENTS_QUEUE, job, (event) => options.handle(withTenant(event)));

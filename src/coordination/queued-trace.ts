@@ -4,6 +4,8 @@ import {
   inSpan,
   instruments,
   metricsRegistered,
+  type ObservableResult,
+  otelApi,
   type SafeAttributes,
   safeAttributes,
   type TraceCarrier,
@@ -89,38 +91,60 @@ export function processTraced(
   );
 }
 
-/** How often a process holding the queue reads its depth, when metrics are on. */
-export const QUEUE_DEPTH_EVERY_MS = 15_000;
+/** How long one reading of the queue's depth may wait on Redis before the collection goes on without it. */
+export const QUEUE_DEPTH_READ_DEADLINE_MS = 2000;
+
+/** `count()`, or undefined when it fails, has nothing to say, or has not answered within `deadlineMs`. */
+async function readWithin(
+  count: () => Promise<number | undefined>,
+  deadlineMs: number,
+): Promise<number | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), deadlineMs);
+  });
+  try {
+    return await Promise.race([count().catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
- * Reports the queue's depth (events waiting, delayed or running) in
- * `toolsteps.queue.depth`, read from Redis now, every `everyMs`, and once
- * more when stopped: each reporting process's series holds the depth it last
- * read (the counter moves by the difference), so a dashboard takes their
- * maximum, not their sum. Does nothing unless a meter provider is registered.
- * Returns the stop, which reads one last time.
+ * Reports the queue's depth (events waiting, delayed or running) in the
+ * observable gauge `toolsteps.queue.depth`: read from Redis when the meter
+ * reader collects, not on a timer of our own, so the exported value is the
+ * depth at export time and a process without an export pays nothing. Each
+ * reporting process observes the same queue, so a dashboard takes their
+ * maximum, not their sum. Does nothing unless a meter provider is
+ * registered. The returned stop reads one last time, which the next
+ * collection (the SDK's flush at shutdown) exports once; the Redis client
+ * may be closed after it.
  */
 export function reportQueueDepth(
   queue: string,
-  count: () => Promise<number>,
-  everyMs = QUEUE_DEPTH_EVERY_MS,
+  count: () => Promise<number | undefined>,
+  deadlineMs = QUEUE_DEPTH_READ_DEADLINE_MS,
 ): () => Promise<void> {
   if (!metricsRegistered()) return async () => {};
-  let reported = 0;
   const attributes = safeAttributes({ 'messaging.system': 'bullmq', 'messaging.destination.name': queue });
-  const read = async () => {
-    const depth = await count().catch(() => undefined);
-    const counter = instruments()?.queueDepth;
-    if (depth === undefined || !counter) return;
-    counter.add(depth - reported, attributes);
-    reported = depth;
+  let lastRead: number | undefined;
+  let stopped = false;
+  const observe = async (result: ObservableResult): Promise<void> => {
+    const depth = stopped ? lastRead : await readWithin(count, deadlineMs);
+    if (depth !== undefined) result.observe(depth, attributes);
+    // After the stop, the last reading is exported once and the gauge lets go of this queue.
+    if (stopped) (await gauge)?.removeCallback(observe);
   };
-  void read();
-  const timer = setInterval(() => void read(), everyMs);
-  timer.unref();
+  // The API is loaded on the first registered use; the instruments need it.
+  const gauge = otelApi().then(() => {
+    const queueDepth = instruments()?.queueDepth;
+    queueDepth?.addCallback(observe);
+    return queueDepth;
+  });
   return async () => {
-    clearInterval(timer);
-    await read();
+    lastRead = await readWithin(count, deadlineMs);
+    stopped = true;
   };
 }
 

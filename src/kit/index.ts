@@ -53,6 +53,7 @@ export {
   type AuthContext,
   type ConnectionCheck,
   defineIntegration,
+  type GrantRevocation,
   type HttpMethod,
   type Integration,
   type IntegrationDefinition,
@@ -108,6 +109,16 @@ export {
   type StepId,
   type WriteSafetyDeclaration,
 } from '../step/define-step.js';
+// Versions: an earlier major served through a migration to the current one (docs/writing-an-integration.md#versions).
+export {
+  type AnyEarlierMajor,
+  type EarlierExample,
+  type EarlierMajor,
+  type EarlierMajorDefinition,
+  earlierMajor,
+  type LatestSchemas,
+  type StepVersions,
+} from '../step/earlier-major.js';
 export {
   fixedOptions,
   MAX_OPTION_ITEMS,
@@ -126,6 +137,7 @@ export { type AnswerPart, readAnswer } from '../step/read-answer.js';
 // What a definition's functions return for a schema: literals kept without `as const`.
 export type { ReturnedValue } from '../step/returned-value.js';
 export type { OptionField, StepInput, StepOutput, StepWithId } from '../step/step-lookups.js';
+export type { Deprecation, VersionString } from '../step/step-version.js';
 export {
   type AnyTrigger,
   type Constraints,

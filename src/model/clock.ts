@@ -89,3 +89,26 @@ export class ScaledClock implements Clock {
     return systemClock.sleep(Math.ceil(Math.max(0, ms) / this.settings.speed), signal);
   }
 }
+
+/**
+ * Real time plus a jump a person makes by hand (`advance`): it keeps
+ * running, so rate windows refill and waits wait, and `POST /_sandbox/clock`
+ * moves it on, so a token's or a refresh token's end can be reached on
+ * purpose (`toolsteps sandbox --manual-clock`).
+ */
+export class AdvancingClock implements Clock {
+  private offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /** Moves the clock on by `ms`; it never goes back. */
+  advance(ms: number): void {
+    this.offsetMs += Math.max(0, ms);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
+}

@@ -30,20 +30,32 @@ export interface OAuthSettings {
    * and on every refresh.
    */
   refreshTokenLifetime?: { parameter: string; minS: number; maxS: number; defaultS: number };
-  /**
-   * How a grant is given back when its connection is removed, where the
-   * provider has a way: `bearer_delete` sends DELETE to `url` with the access
-   * token (T's RevokeOAuthToken on `current`); `rfc7009` posts the refresh
-   * (else access) token with the client's credentials to a revocation
-   * endpoint (RFC 7009, D's apps).
-   */
-  revocation?: {
-    kind: 'bearer_delete' | 'rfc7009';
-    /** The revocation endpoint, from the connection's effective base URL. */
-    url(baseUrl: string): string;
-  };
   /** Separator between scopes in the authorize URL. */
   scopeSeparator?: string;
+}
+
+/**
+ * How a removed connection's grant is given back to its provider, where the
+ * provider has a way (`connection.revocation`):
+ * - `bearer_delete`: DELETE to `url` with the access token as bearer (T's
+ *   RevokeOAuthToken on `current`: the token and the refresh token issued
+ *   with it stop working). An access token past its end is first renewed
+ *   with the refresh token, which (rotation) kills the old pair, and the
+ *   new one is revoked.
+ * - `rfc7009`: POST a form with `token` (the refresh token, then the access
+ *   token) and the client's credentials to a revocation endpoint (RFC 7009,
+ *   D's apps).
+ */
+export interface GrantRevocation {
+  kind: 'bearer_delete' | 'rfc7009';
+  /** The revocation endpoint, from the connection's effective base URL. */
+  url(baseUrl: string): string;
+  /**
+   * When only grants with a refresh token are known to the endpoint (D: an
+   * app's tokens, not an integration's long-lived one): why a connection
+   * without one cannot be revoked here, said to the person removing it.
+   */
+  withoutRefreshToken?: string;
 }
 
 /** What the transport hands an integration to classify a failed response. */
@@ -113,6 +125,12 @@ export interface IntegrationDefinition<Fields extends z.ZodObject = z.ZodObject,
     /** Secrets the connection must hold to be usable. */
     requiredSecrets: readonly ('accessToken' | 'apiKey')[];
     oauth?: OAuthSettings;
+    /**
+     * How a removed connection's grant is revoked at the provider, or, when
+     * the provider has no way (an API key is revoked by a person in the
+     * provider's dashboard), why not (`unavailable`), so removing it says so.
+     */
+    revocation?: GrantRevocation | { unavailable: string };
   };
   /** The provider host for a connection's validated fields; a `baseUrl` override replaces it. */
   baseUrl(fields: z.infer<Fields>): string;

@@ -2,10 +2,12 @@ import type * as z from 'zod';
 import { definedMappingProblem } from '../mapping/mapping.js';
 import type { Integration } from '../model/define-integration.js';
 import type { AccountSchemaSource } from './account-fields.js';
+import { type AnyEarlierMajor, earlierMajorsProblem, type StepVersions } from './earlier-major.js';
 import { optionsDeclarationProblem } from './options-declaration.js';
 import type { StepOptions } from './options-source.js';
 import type { ReturnedValue } from './returned-value.js';
 import type { StepContext } from './step-context.js';
+import { type Deprecation, deprecationProblem, type VersionString, versionProblem } from './step-version.js';
 import {
   type DeprecatedWriteSafety,
   settleWriteSafety,
@@ -73,6 +75,19 @@ export interface StepBasics<
   /** Former ids that still resolve to this step (registry, CLI), listed in the manifest, never shown as steps. */
   aliases?: readonly StepId<Owner['id']>[];
   integration: Owner;
+  /**
+   * `major.minor` (default `1.0`): a new minor for what no saved
+   * configuration can notice, a new major for what it could (see
+   * docs/writing-an-integration.md#versions). The manifest and the
+   * compatibility check read it.
+   */
+  version?: VersionString | undefined;
+  /** One line per version (`{ '1.0': 'First version.', '2.0': '...' }`), shown in the manifest; it must cover `version`. */
+  changelog?: Readonly<Record<string, string>> | undefined;
+  /** Set on a major that is being retired: its replacement and the last day it is served. */
+  deprecated?: Deprecation | undefined;
+  /** Earlier majors still served through migrations to this one (`earlierMajor`), newest first. */
+  earlier?: readonly AnyEarlierMajor[] | undefined;
   title: string;
   /** For people browsing the catalogue. */
   description: string;
@@ -171,6 +186,8 @@ export function defineStep<
   // The names of the fields `options` declares: inferred from its keys, which must be input fields.
   OptionFields extends keyof z.input<Input> & string = never,
   Account extends AccountSchemaSource<z.input<Input>> | undefined = undefined,
+  const Version extends VersionString = '1.0',
+  const Earlier extends readonly AnyEarlierMajor[] = readonly [],
 >(
   definition: StepDefinition<
     Input,
@@ -179,8 +196,9 @@ export function defineStep<
     Id,
     StepOptions<z.input<Input>> & { readonly [Field in OptionFields]?: unknown },
     Account
-  >,
-): Step<Input, Output, Owner, Id, Pick<StepOptions<z.input<Input>>, OptionFields>, Account> {
+  > & { version?: Version; earlier?: Earlier },
+): Step<Input, Output, Owner, Id, Pick<StepOptions<z.input<Input>>, OptionFields>, Account> &
+  StepVersions<Version, Earlier> {
   // The type checks the prefix at compile time; this checks it for JavaScript callers and the name's form.
   for (const id of [definition.id, ...(definition.aliases ?? [])]) {
     const [prefix, name, extra] = id.split('.');
@@ -197,6 +215,9 @@ export function defineStep<
   // declared on its fields are checked then, so a wrong one still fails before any form or call uses it.
   const inputIsGetter = Object.getOwnPropertyDescriptor(definition, 'input')?.get !== undefined;
   const problem =
+    versionProblem(definition) ??
+    earlierMajorsProblem(definition) ??
+    (definition.deprecated && deprecationProblem(definition.deprecated)) ??
     writeSafetyProblem(definition) ??
     (inputIsGetter ? undefined : optionsDeclarationProblem(definition)) ??
     definedMappingProblem(definition.variables);
@@ -221,5 +242,6 @@ export function defineStep<
     Id,
     Pick<StepOptions<z.input<Input>>, OptionFields>,
     Account
-  >;
+  > &
+    StepVersions<Version, Earlier>;
 }

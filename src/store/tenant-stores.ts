@@ -1,7 +1,9 @@
+import type { PendingRevocation } from '../model/pending-revocation.js';
 import type { TenantId } from '../model/tenant-id.js';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { ConnectionStore } from './connection-store.js';
 import type { TenantLimitStore } from './limit-store.js';
+import type { RecordStore } from './record-store.js';
 import type { SubscriptionStore } from './subscription-store.js';
 import type { TokenRevocations } from './token-revocations.js';
 
@@ -34,6 +36,14 @@ export interface TenantSummary {
 export interface TenantStores {
   /** Revoked scoped tokens, per tenant, in the same backend as the records. */
   readonly revocations: TokenRevocations;
+  /**
+   * Removed connections whose revocation at the provider failed and is to
+   * be tried again (`retryPendingRevocations`), every tenant's (each record
+   * names its tenant), sealed as the backend seals connections. Kept apart
+   * from the tenants' own records so that erasing a tenant leaves them to be
+   * done. A backend without it reports such a revocation as given up.
+   */
+  readonly pendingRevocations?: RecordStore<PendingRevocation>;
   /** One tenant's stores; whatever is done through them cannot read or change another tenant's records. */
   forTenant(tenant: TenantId): TenantScopedStores;
   /**

@@ -26,7 +26,7 @@
  */
 export { errorType, type InSpanOptions, inSpan, markFailed, type SpanKindName } from './in-span.js';
 export { INSTRUMENTATION_NAME, instrumentationVersion } from './instrumentation-scope.js';
-export { type Instruments, instruments } from './instruments.js';
+export { type Instruments, instruments, type ObservableResult } from './instruments.js';
 export {
   metricsRegistered,
   OTEL_API_RANGE,

@@ -1,4 +1,4 @@
-import type { Counter, Gauge, Histogram, Meter, MeterProvider, UpDownCounter } from '@opentelemetry/api';
+import type { Counter, Gauge, Histogram, Meter, MeterProvider, ObservableGauge } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, instrumentationVersion } from './instrumentation-scope.js';
 import { metricsRegistered, otelApiIfLoaded } from './load-otel.js';
 
@@ -28,8 +28,8 @@ export interface Instruments {
   tokenRefreshes: Counter;
   /** Webhook deliveries by trigger and decision (started, duplicate, refused) and the refusal's reason. */
   webhookDeliveries: Counter;
-  /** Events waiting in the event queue. */
-  queueDepth: UpDownCounter;
+  /** Events waiting in the event queue, read from Redis when the meter reader collects. */
+  queueDepth: ObservableGauge;
   /** Events the queue gave up on (dead letters). */
   deadLetters: Counter;
   /** Builder API requests, by route and status. */
@@ -37,6 +37,9 @@ export interface Instruments {
   /** How long a builder API request took (seconds), by route and status. */
   builderRequestDuration: Histogram;
 }
+
+/** What an observable instrument's callback reports into. */
+export type { ObservableResult } from '@opentelemetry/api';
 
 const SECONDS_BOUNDARIES = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -53,7 +56,7 @@ function createInstruments(meter: Meter): Instruments {
     creditsSpent: meter.createCounter('toolsteps.credits.spent', { unit: '{credit}' }),
     tokenRefreshes: meter.createCounter('toolsteps.token.refreshes', { unit: '{refresh}' }),
     webhookDeliveries: meter.createCounter('toolsteps.webhook.deliveries', { unit: '{delivery}' }),
-    queueDepth: meter.createUpDownCounter('toolsteps.queue.depth', { unit: '{event}' }),
+    queueDepth: meter.createObservableGauge('toolsteps.queue.depth', { unit: '{event}' }),
     deadLetters: meter.createCounter('toolsteps.queue.dead_letters', { unit: '{event}' }),
     builderRequests: meter.createCounter('toolsteps.builder.requests', { unit: '{request}' }),
     builderRequestDuration: meter.createHistogram('toolsteps.builder.request.duration', seconds),

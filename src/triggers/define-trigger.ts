@@ -5,6 +5,7 @@ import type { PublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { ReturnedValue } from '../step/returned-value.js';
+import { type VersionString, versionProblem } from '../step/step-version.js';
 import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
@@ -160,6 +161,14 @@ export interface TriggerDefinition<
   /** `<integration>.<event_name>`; the file name is the kebab form of the second half. A wrong prefix is a type error. */
   id: Id;
   integration: Owner;
+  /**
+   * `major.minor` of the event payload and setup (default `1.0`), as for
+   * steps: a subscription saves the major it was made with, and the
+   * compatibility check refuses a breaking payload change without a new major.
+   */
+  version?: VersionString | undefined;
+  /** One line per version, shown in the manifest; it must cover `version`. */
+  changelog?: Readonly<Record<string, string>> | undefined;
   title: string;
   description: string;
   /** For models: what starts the agent, what the variables hold. */
@@ -235,7 +244,7 @@ export function defineTrigger<
       `Trigger ${definition.id}: eventTime ${time.from} needs ${time.from === 'signature' ? 'a scheme that signs a time (verify.signedTime)' : 'a maxAgeMs above 0'}.`,
     );
   }
-  const problem = definedMappingProblem(definition.variables);
+  const problem = versionProblem(definition) ?? definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
   // Getters stay getters, each run once (see `copyWithGettersRunOnce`).
   return Object.freeze(copyWithGettersRunOnce(definition));

@@ -26,11 +26,11 @@ export interface CreateSubscriptionRequest<TriggerId extends string = string> {
 }
 
 /**
- * The trigger id `create` takes: one of the registry's triggers, or a
- * `string` known only at run time; any, when the registry's type does not
- * name its triggers.
+ * The trigger id `create` takes: one of the registry's triggers (or
+ * `id@major`, which the subscription then keeps), or a `string` known only
+ * at run time; any, when the registry's type does not name its triggers.
  */
 export type SubscribedTriggerId<
   TriggerId extends string,
   Id extends string,
-> = `${string}.${string}` extends TriggerId ? string : KnownId<Id, TriggerId>;
+> = `${string}.${string}` extends TriggerId ? string : KnownId<Id, TriggerId | `${TriggerId}@${number}`>;

@@ -6,6 +6,7 @@ import { newSubscriptionId, type Subscription } from '../model/subscription.js';
 import { DEFAULT_TENANT } from '../model/tenant-id.js';
 import { checkConstraints } from '../runtime/check-constraints.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { latestMajor, parseReference, referenceOf } from '../step/step-version.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import type { AnyTrigger } from './define-trigger.js';
 import { type Entitlements, requireTriggerPlan } from './entitlements.js';
@@ -99,7 +100,13 @@ export class TriggerSubscriptions<TriggerId extends string = string> {
       id: newSubscriptionId(),
       // The default tenant's records carry no tenant, as before tenants: their URLs stay as they were.
       ...(tenant === DEFAULT_TENANT ? {} : { tenant }),
-      trigger: trigger.id,
+      // A trigger named with its major (`id@1`) is kept so: the intake then serves this subscription only
+      // while the trigger is at that major, and refuses its deliveries (trigger_unavailable) once it is not,
+      // rather than map a payload whose paths moved. A bare id follows the trigger's latest major.
+      trigger:
+        parseReference(request.trigger)?.major === undefined
+          ? trigger.id
+          : referenceOf(trigger.id, latestMajor(trigger)),
       connection: request.connection,
       target: request.target,
       provider: {},

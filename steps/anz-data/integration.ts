@@ -33,6 +33,9 @@ export const anzData = defineIntegration({
     kind: 'api_key',
     fields: z.object({}),
     requiredSecrets: ['apiKey'],
+    revocation: {
+      unavailable: "an API key: revoke it in the provider's dashboard if it should stop working",
+    },
   },
   baseUrl: () => ANZ_DATA_DEFAULT_HOST,
   // Provider facts: `Authorization: Bearer <key>`.

@@ -39,6 +39,9 @@ export const contactData = defineIntegration({
     kind: 'api_key',
     fields: z.object({}),
     requiredSecrets: ['apiKey'],
+    revocation: {
+      unavailable: "an API key: revoke it in the provider's dashboard if it should stop working",
+    },
   },
   baseUrl: () => CONTACT_DATA_HOST,
   // The provider reads the key from an `api_key` header (not Authorization).

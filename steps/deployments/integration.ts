@@ -47,11 +47,17 @@ export const deployments = defineIntegration({
       refreshUrl: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRefresh}`,
       tokenRequestEncoding: 'form',
       refreshes: true,
-      // Apps' tokens (the ones with a refresh token) are revoked at the endpoint their metadata lists;
-      // an integration's long-lived token has none.
-      revocation: { kind: 'rfc7009', url: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRevoke}` },
       // Permissions are configured on the provider's integration, not requested as scopes.
       defaultScopes: [],
+    },
+    // Apps' tokens (the ones with a refresh token) are revoked at the endpoint their metadata lists
+    // (RFC 7009); an integration's long-lived token has none, and that endpoint would answer 200 for
+    // a token it does not know, so it is not sent there.
+    revocation: {
+      kind: 'rfc7009',
+      url: (baseUrl) => `${baseUrl}${deploymentsPaths.oauthRevoke}`,
+      withoutRefreshToken:
+        "an integration's long-lived token has no revocation endpoint: remove the integration from the account's Integrations settings to end it",
     },
   },
   baseUrl: () => DEPLOYMENTS_API_HOST,

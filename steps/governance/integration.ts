@@ -40,6 +40,10 @@ export const governance = defineIntegration({
       ),
     }),
     requiredSecrets: ['apiKey'],
+    revocation: {
+      unavailable:
+        "an API key: the platform has no revocation endpoint for it; delete the key in the platform's settings if it should stop working",
+    },
   },
   baseUrl: (fields) => regionBaseUrl(fields.region),
   authHeaders: ({ connection, variant }) => {

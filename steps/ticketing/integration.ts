@@ -44,9 +44,9 @@ export const ticketing = defineIntegration({
         maxS: 7_776_000,
         defaultS: 2_592_000,
       },
-      // RevokeOAuthToken: `current` names the bearer token itself, and its refresh token dies with it.
-      revocation: { kind: 'bearer_delete', url: (baseUrl) => `${baseUrl}/api/v2/oauth/tokens/current.json` },
     },
+    // RevokeOAuthToken: `current` names the bearer token itself, and its refresh token dies with it.
+    revocation: { kind: 'bearer_delete', url: (baseUrl) => `${baseUrl}${ticketingPaths.revokeCurrentToken}` },
   },
   baseUrl: (fields) => `https://${fields.subdomain.toLowerCase()}.zendesk.com`,
   authHeaders: ({ connection }) => ({ authorization: `Bearer ${connection.secrets.accessToken}` }),

@@ -1,15 +1,9 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep } from '../../src/kit/index.js';
+import { cursorPageOutput, defineStep, earlierMajor } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
+import { IsoDate, ListTicketsInputMajor1, upgradeListTicketsInput } from './lib/list-tickets-major-1.js';
 import { ticketingPath } from './lib/paths.js';
 import { Assignee, Ticket, TicketPriority, TicketStatus } from './lib/ticket-schema.js';
-
-const IsoDate = z
-  .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/,
-    'an ISO 8601 date or date-time',
-  );
 
 /**
  * The tickets pass through unchecked here: the output schema checks each one
@@ -24,46 +18,76 @@ const CursorPage = z.object({
   meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }),
 });
 
+/** The creation range as one value: its two ends are checked against each other where they sit. */
+const CreatedRange = z
+  .strictObject({
+    after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
+    before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
+  })
+  .refine((range) => !range.after || !range.before || range.after < range.before, {
+    path: ['before'],
+    message: 'before must be later than after',
+  });
+
+const ListTicketsInput = z.strictObject({
+  status: TicketStatus.optional(),
+  priority: TicketPriority.optional(),
+  assignee: Assignee.optional(),
+  created: CreatedRange.optional().describe(
+    'Only tickets created within this range (either end may be left open).',
+  ),
+  limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
+  cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
+});
+
+const ListTicketsOutput = cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' });
+
+const VARIABLES = { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' };
+
 export default defineStep({
   id: 'ticketing.list_tickets',
   integration: ticketing,
+  version: '2.0',
+  changelog: {
+    '1.0': 'First version: created_after and created_before as two top-level fields.',
+    '2.0': 'The creation range is one `created: { after, before }` object; major 1 is served by migration.',
+  },
+  earlier: [
+    earlierMajor(
+      { input: ListTicketsInput, output: ListTicketsOutput },
+      {
+        version: '1.0',
+        input: ListTicketsInputMajor1,
+        // The output did not change: major 1's mappings read the same paths.
+        output: ListTicketsOutput,
+        variables: VARIABLES,
+        deprecated: { replacement: 'ticketing.list_tickets@2', endsOn: '2027-06-30' },
+        changelog: { '1.0': 'First version: created_after and created_before as two top-level fields.' },
+        examples: [{ title: 'Open tickets, ten per page', input: { status: 'open', limit: 10 } }],
+        upgradeInput: upgradeListTicketsInput,
+        downgradeOutput: (output) => output,
+      },
+    ),
+  ],
   title: 'List Tickets',
   description:
     'List tickets, newest pages first, optionally filtered by status, priority, assignee and creation date.',
   agentDescription:
     'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
   keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
-  get input() {
-    return z
-      .strictObject({
-        status: TicketStatus.optional(),
-        priority: TicketPriority.optional(),
-        assignee: Assignee.optional(),
-        created_after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
-        created_before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
-        limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
-        cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
-      })
-      .refine(
-        (value) =>
-          !value.created_after || !value.created_before || value.created_after < value.created_before,
-        { path: ['created_before'], message: 'created_before must be later than created_after' },
-      );
-  },
-  get output() {
-    return cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' });
-  },
+  input: ListTicketsInput,
+  output: ListTicketsOutput,
   access: 'read',
   idempotent: true,
-  variables: { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' },
+  variables: VARIABLES,
   examples: [{ title: 'Open tickets, ten per page', input: { status: 'open', limit: 10 } }],
   async run(input, { http }) {
     const terms = [
       input.status && `status:${input.status}`,
       input.priority && `priority:${input.priority}`,
       input.assignee !== undefined && `assignee:${input.assignee}`,
-      input.created_after && `created>${input.created_after}`,
-      input.created_before && `created<${input.created_before}`,
+      input.created?.after && `created>${input.created.after}`,
+      input.created?.before && `created<${input.created.before}`,
     ].filter((term): term is string => Boolean(term));
     // An undefined query value is not sent.
     const paging = { 'page[size]': input.limit, 'page[after]': input.cursor || undefined };

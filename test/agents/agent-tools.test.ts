@@ -35,11 +35,18 @@ describe('AgentTools filters', () => {
     expect(all.tools.every((tool) => tool.stepId.startsWith('ticketing.'))).toBe(true);
     const reads = await AgentTools.load({ registry: createRegistry(), runtime, readOnly: true });
     expect(reads.tools.map((tool) => tool.stepId).sort()).toEqual([
+      'ticketing.get_current_user',
+      'ticketing.get_group',
       'ticketing.get_organization',
+      'ticketing.get_ticket_field',
+      'ticketing.get_ticket_form',
       'ticketing.get_ticket_info',
       'ticketing.get_user',
       'ticketing.list_comments',
+      'ticketing.list_groups',
       'ticketing.list_organizations',
+      'ticketing.list_ticket_fields',
+      'ticketing.list_ticket_forms',
       'ticketing.list_tickets',
       'ticketing.list_users',
       'ticketing.search_tickets',

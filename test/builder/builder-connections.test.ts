@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANZ_DATA_SANDBOX_KEY } from '../../sandbox/index.js';
+import { createRegistry } from '../../steps/index.js';
+import { failTicketingRevocations } from '../support/ticketing-revocation-fault.js';
 import {
   allowAtProvider,
   type BuilderWorld,
@@ -16,6 +18,7 @@ beforeAll(async () => {
 afterAll(() => world.close());
 
 const signIn = (authorizeUrl: string) => followSignIn(world, authorizeUrl);
+const registry = createRegistry();
 
 /** Every secret the tenant's stored connections hold. */
 async function storedSecrets(tenant = 'acme'): Promise<string[]> {
@@ -144,7 +147,11 @@ describe('connecting accounts through the builder API', () => {
       expect.objectContaining({ id: 'anz-named', label: 'Sales key' }),
     );
     const removed = await world.json('/v1/connections/anz-named', { method: 'DELETE' });
-    expect(removed.body).toEqual({ id: 'anz-named', removed: true });
+    expect(removed.body).toEqual({
+      id: 'anz-named',
+      removed: true,
+      revocation: { state: 'not_revocable', reason: expect.stringContaining('an API key') },
+    });
   });
 
   it('a failed sign-in says why without the client secret, the code or the verifier', async () => {
@@ -184,9 +191,51 @@ describe('connecting accounts through the builder API', () => {
     const after = await storesOf(world).connections.get('desk');
     expect(after!.secrets.accessToken).not.toBe(before!.secrets.accessToken);
     expect(after!.createdAt).toBe(before!.createdAt);
+    const revocations = world.sandbox.ticketing.oauth.revocations.revoked;
     const removed = await world.json('/v1/connections/desk-twice', { method: 'DELETE' });
-    expect(removed.body).toEqual({ id: 'desk-twice', removed: true });
+    expect(removed.body).toEqual({
+      id: 'desk-twice',
+      removed: true,
+      revocation: { state: 'revoked', attempts: 1 },
+    });
+    expect(world.sandbox.ticketing.oauth.revocations.revoked).toBe(revocations + 1);
     expect(await storesOf(world).connections.get('desk-twice')).toBeUndefined();
+  });
+
+  it('a disconnect the provider fails to revoke answers `pending`, keeps it sealed away from the tenant, and a retry completes it', async () => {
+    const started = await world.json('/v1/connections', {
+      body: { integration: 'ticketing', id: 'desk-flaky' },
+    });
+    await signIn(started.body.authorizeUrl);
+    const secrets = (await storesOf(world).connections.get('desk-flaky'))!.secrets;
+    failTicketingRevocations(world.sandbox);
+    const revocations = world.sandbox.ticketing.oauth.revocations.revoked;
+    const removed = await world.json('/v1/connections/desk-flaky', { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({
+      id: 'desk-flaky',
+      removed: true,
+      revocation: {
+        state: 'pending',
+        code: 'revocation_failed',
+        attempts: 1,
+        pendingId: expect.stringMatching(/^rv_/),
+      },
+    });
+    for (const secret of Object.values(secrets)) expect(JSON.stringify(removed.body)).not.toContain(secret);
+    expect(await storesOf(world).connections.get('desk-flaky')).toBeUndefined();
+    const { retryPendingRevocations } = await import('../../src/connection/retry-pending-revocations.js');
+    const report = await retryPendingRevocations(world.tenants, {
+      integration: (id) => registry.integration(id),
+      clock: { now: () => Date.now() + 60_000, sleep: async () => {} },
+      fetch: globalThis.fetch,
+      dispatcher: undefined,
+    });
+    expect(report.outcomes.map((one) => [one.connection.id, one.revocation.state])).toEqual([
+      ['desk-flaky', 'revoked'],
+    ]);
+    expect(world.sandbox.ticketing.oauth.revocations.revoked).toBe(revocations + 1);
+    expect(await world.tenants.pendingRevocations.list()).toEqual([]);
   });
 
   it('another tenant’s connection and sign-in ids are not found, exactly like ids nobody holds', async () => {

@@ -87,6 +87,38 @@ describe('registry.invoke is typed by step id', () => {
   });
 });
 
+describe('a reference names a major: id@major is typed by that major', () => {
+  it('types ticketing.list_tickets@1 by its old input and @2 (and the bare id) by the new one', () => {
+    const after = '2026-01-01';
+    typeOnly(() => [
+      registry.invoke(runtime, 'ticketing.list_tickets@1', { connection, input: { created_after: after } }),
+      registry.invoke(runtime, 'ticketing.list_tickets@2', { connection, input: { created: { after } } }),
+      registry.invoke(runtime, 'ticketing.list_tickets', {
+        connection,
+        input: { created: { before: after } },
+      }),
+      // A step that never declared a version is major 1.
+      registry.invoke(runtime, 'ticketing.get_ticket_info@1', { connection, input: { ticket_id: 1 } }),
+      // @ts-expect-error major 2 has no created_after: it is `created.after` there
+      registry.invoke(runtime, 'ticketing.list_tickets@2', { connection, input: { created_after: after } }),
+      // @ts-expect-error major 1 has no `created` object
+      registry.invoke(runtime, 'ticketing.list_tickets@1', { connection, input: { created: { after } } }),
+      // @ts-expect-error List Tickets serves majors 1 and 2 only
+      registry.invoke(runtime, 'ticketing.list_tickets@3', { connection, input: {} }),
+      registry.describe('ticketing.list_tickets@1'),
+      // @ts-expect-error a misspelt field of the options of a step named with its major
+      registry.options(runtime, 'deployments.list_deployments@1', 'projet', { connection }),
+    ]);
+  });
+
+  it('gives both majors the same output type where the output did not change', () => {
+    typeOnly(async () => {
+      const old = await registry.invoke(runtime, 'ticketing.list_tickets@1', { connection, input: {} });
+      expectTypeOf(old.output.next_cursor).toEqualTypeOf<string | null>();
+    });
+  });
+});
+
 describe('options, describe and subscriptions are typed by what the registry holds', () => {
   it('refuses a misspelt step id in options and describe, and a field without options', () => {
     typeOnly(() => [

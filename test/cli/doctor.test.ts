@@ -31,6 +31,7 @@ describe('toolsteps doctor', () => {
       'node',
       'store',
       'connections',
+      'revocations',
       'proxy',
       'coordination',
       'database',

@@ -114,6 +114,51 @@ describe('deployments resource steps against the provider description', () => {
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
 
+  it('list and get account domains (issue 42)', async () => {
+    const listed = await fx.exchangesOf('deployments.list_account_domains', { limit: 1 }, team);
+    const shown = await fx.exchangesOf('deployments.get_account_domain', { domain: 'acme.com' }, team);
+    expect((shown.output as { domain: { team_id: string } }).domain.team_id).toBe('team_acme');
+    expectConforming([...listed.exchanges, ...shown.exchanges]);
+  });
+
+  it('list, get, assign and delete aliases (issue 42)', async () => {
+    const created = await fx.invoke(
+      'deployments.create_deployment',
+      { project: 'shop', branch: 'main' },
+      team,
+    );
+    const deployment_id = created.output.deployment.id;
+    const runs = [
+      await fx.exchangesOf('deployments.list_aliases', { project: 'shop', limit: 5 }, team),
+      await fx.exchangesOf('deployments.get_alias', { alias: 'shop-acme.vercel.app' }, team),
+      await fx.exchangesOf(
+        'deployments.assign_alias',
+        { deployment_id, alias: 'shop-acme.vercel.app' },
+        team,
+      ),
+      await fx.exchangesOf('deployments.delete_alias', { alias: 'shop-acme.vercel.app' }, team),
+    ];
+    expect(runs[2]?.output).toMatchObject({ deployment_id, previous_deployment_id: expect.any(String) });
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
+  it('redeploy and promote_deployment (issue 42); rollback_project has no operation in the vendored description', async () => {
+    const listed = await fx.invoke(
+      'deployments.list_deployments',
+      { project: 'shop', environment: 'production' },
+      team,
+    );
+    const production = listed.output.deployments[0]!.id;
+    const redeployed = await fx.exchangesOf('deployments.redeploy', { deployment_id: production }, team);
+    expect(redeployed.exchanges.at(-1)?.body).toMatchObject({ deploymentId: production, name: 'shop' });
+    const promoted = await fx.exchangesOf(
+      'deployments.promote_deployment',
+      { project: 'shop', deployment_id: production },
+      team,
+    );
+    expectConforming([...redeployed.exchanges, ...promoted.exchanges]);
+  });
+
   it('list teams and team members', async () => {
     const runs = [
       await fx.exchangesOf('deployments.list_teams', { limit: 5 }),

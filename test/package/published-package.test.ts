@@ -29,6 +29,7 @@ const ENTRIES = [
   'toolsteps',
   'toolsteps/agents',
   'toolsteps/mcp',
+  'toolsteps/eval',
   'toolsteps/kit',
   'toolsteps/steps',
   'toolsteps/sandbox',
@@ -46,6 +47,8 @@ const ALLOWED = [
   /^manifest\.json$/,
   // The builder API's OpenAPI document (toolsteps/builder-openapi.json).
   /^builder-openapi\.json$/,
+  // The JSON Schema of evaluation scenario files (toolsteps/eval-scenario.schema.json).
+  /^eval-scenario\.schema\.json$/,
   /^dist\/lib\/(chunks\/)?[\w-]+\.js$/,
   /^dist\/types\/(src|steps|sandbox|ui)\/[\w/-]+\.d\.ts$/,
   /^dist\/cli\/toolsteps(-commands)?\.cjs$/,

@@ -3,12 +3,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
 import { ManualClock } from '../../src/model/clock.js';
-import type { Connection } from '../../src/model/connection.js';
 import { type HealthChange, keepAlivePass } from '../../src/runtime/keep-alive-pass.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { MemoryConnectionStore } from '../../src/store/memory/memory-connection-store.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import { integrations } from '../../steps/index.js';
+import { sandboxTicketingConnection } from '../support/sandbox-ticketing-connection.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const DAY_MS = 86_400_000;
@@ -31,23 +31,6 @@ async function sandboxAt(clock: ManualClock): Promise<Sandbox> {
   return sandbox;
 }
 
-/** A ticketing connection with tokens the sandbox issues now, its refresh token's end as the sandbox said it. */
-function connectedNow(sandbox: Sandbox, clock: ManualClock, id: string): Connection {
-  const tokens = sandbox.ticketing.issueTokens('acme');
-  const now = clock.now();
-  return {
-    id,
-    integration: 'ticketing',
-    kind: 'oauth2',
-    fields: { subdomain: 'acme', baseUrl: sandbox.baseUrl('ticketing', 'acme'), clientId: 'toolsteps-cli' },
-    secrets: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token as string },
-    expiresAt: now + (tokens.expires_in as number) * 1000,
-    refreshExpiresAt: now + (tokens.refresh_token_expires_in as number) * 1000,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 describe.skipIf(!redisEnabled)('keep-alive across 4 workers on one Redis', () => {
   it('keeps idle connections alive for 90 days: one refresh per due connection per pass, counted at the sandbox', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
@@ -64,9 +47,9 @@ describe.skipIf(!redisEnabled)('keep-alive across 4 workers on one Redis', () =>
       });
     }
     const store = (workers[0] as { stores: RedisStores }).stores.connections;
-    await store.put(connectedNow(sandbox, clock, 'idle-a'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-a'));
     clock.advance(5 * DAY_MS);
-    await store.put(connectedNow(sandbox, clock, 'idle-b'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'idle-b'));
     let refreshes = 0;
     for (let day = 1; day <= 90; day += 1) {
       clock.advance(DAY_MS);
@@ -113,7 +96,7 @@ async function oneProcess() {
 describe('keep-alive and health', () => {
   it('an expired refresh token: needs_reconnect and one event (4 passes, no refresh sent); reconnected: healthy, not told again', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    await store.put(connectedNow(sandbox, clock, 'forgotten'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
     const told: HealthChange[] = [];
     const pass = () =>
       keepAlivePass(runtime, { integration, onHealthChange: (change) => void told.push(change) });
@@ -136,7 +119,7 @@ describe('keep-alive and health', () => {
     ]);
     expect(JSON.stringify(told)).not.toMatch(/tkt_/);
     // Reconnecting stores the connection anew.
-    await store.put(connectedNow(sandbox, clock, 'forgotten'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'forgotten'));
     expect((await pass()).health).toEqual({ forgotten: 'healthy' });
     clock.advance(DAY_MS);
     expect((await pass()).health).toEqual({ forgotten: 'healthy' });
@@ -145,7 +128,7 @@ describe('keep-alive and health', () => {
 
   it('a grant the provider revoked: the refresh is refused, the connection needs_reconnect and is told once', async () => {
     const { clock, sandbox, store, runtime } = await oneProcess();
-    await store.put(connectedNow(sandbox, clock, 'revoked'));
+    await store.put(sandboxTicketingConnection(sandbox, clock, 'revoked'));
     sandbox.ticketing.oauth.revokeAccount('acme');
     clock.advance(24 * DAY_MS);
     const told: HealthChange[] = [];

@@ -95,12 +95,25 @@ const MADE_BY: Record<string, { step: string; field: string; from: (output: neve
       'deployments.get_deployment',
       'deployments.get_deployment_events',
       'deployments.delete_deployment',
+      'deployments.assign_alias',
+      'deployments.redeploy',
     ].map((id) => [
       id,
       {
         step: 'deployments.create_deployment',
         field: 'deployment_id',
         from: (o: { deployment: { id: string } }) => o.deployment.id,
+      },
+    ]),
+  ),
+  // Promote and roll back want a READY production deployment: the shop's seeded one.
+  ...Object.fromEntries(
+    ['deployments.promote_deployment', 'deployments.rollback_project'].map((id) => [
+      id,
+      {
+        step: 'deployments.list_deployments',
+        field: 'deployment_id',
+        from: (o: { deployments: { id: string }[] }) => o.deployments[0]?.id,
       },
     ]),
   ),

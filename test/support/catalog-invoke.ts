@@ -1,10 +1,10 @@
 import type { Registry } from '../../src/catalog/registry.js';
-import type { InvokeInput, InvokeResult } from '../../src/catalog/typed-lookups.js';
+import type { InvokeInput, InvokeResult, StepReferences } from '../../src/catalog/typed-lookups.js';
 import type { InvocationResult, InvokeOptions, Runtime } from '../../src/runtime/runtime.js';
 import { type CatalogStep, type CatalogTrigger, createRegistry } from '../../steps/index.js';
 
-/** The id of a step in the catalogue, as a literal: `'ticketing.create_ticket' | ...`. */
-export type CatalogStepName = CatalogStep['id'];
+/** The id of a step in the catalogue, or `id@major`, as a literal: `'ticketing.create_ticket' | 'ticketing.list_tickets@1' | ...`. */
+export type CatalogStepName = StepReferences<CatalogStep>;
 /** What the step with this id accepts. */
 export type CatalogInput<Id extends CatalogStepName> = InvokeInput<CatalogStep, Id>;
 /** What invoking the step with this id returns. */

@@ -1,6 +1,9 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { bundleForChild } from './bundle-for-child.js';
+import { scanSuiteTelemetry } from './suite-telemetry-scan.js';
 import { childCache, compiledModules, TRANSPILED } from './transpile-for-child.js';
 
 /**
@@ -39,10 +42,41 @@ async function prune(folder: string, depth: number): Promise<void> {
   }
 }
 
-export async function setup(): Promise<void> {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the shared and nock projects' workers write what their telemetry exported ('' when off). */
+    telemetryCaptureDir: string;
+  }
+}
+
+/**
+ * Also, unless `TOOLSTEPS_TELEMETRY_SCAN=off`: a folder for what the suite's
+ * telemetry exports (test/support/suite-telemetry-capture.ts), scanned for
+ * private data when the run ends; a finding fails the run.
+ */
+export async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const scanned = process.env.TOOLSTEPS_TELEMETRY_SCAN !== 'off';
+  const captured = scanned ? await mkdtemp(path.join(os.tmpdir(), 'toolsteps-telemetry-')) : '';
+  project.provide('telemetryCaptureDir', captured);
   await prune(TRANSPILED, 1);
   await prune(path.join(childCache(), 'toolsteps-cli-bundles'), 0);
   const all = (await Promise.all(SOURCE_FOLDERS.map(sources))).flat();
   await compiledModules([...all, ...TEST_ENTRIES]);
   await bundleForChild(CACHE);
+  if (!captured) return undefined;
+  return async () => {
+    // A project none of whose files captured (the own-process one) has nothing to say.
+    if (!(await readdir(captured)).length) return void (await rm(captured, { recursive: true, force: true }));
+    try {
+      const { findings, summary } = await scanSuiteTelemetry(captured);
+      process.stdout.write(`${summary}\n`);
+      if (findings.length) {
+        // An error thrown here is printed but does not change vitest's exit code; this does.
+        process.stderr.write(`Private data in the suite's telemetry:\n${findings.slice(0, 40).join('\n')}\n`);
+        process.exitCode = 1;
+      }
+    } finally {
+      await rm(captured, { recursive: true, force: true });
+    }
+  };
 }

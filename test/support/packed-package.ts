@@ -17,6 +17,7 @@ const INPUT_FILES = [
   'tsconfig.build.json',
   'manifest.json',
   'builder-openapi.json',
+  'eval-scenario.schema.json',
   'README.md',
   'LICENSE',
 ];

@@ -22,6 +22,6 @@ export const SRC_LAYERS: readonly (readonly string[])[] = [
   ['kit'],
   ['agents'],
   ['mcp'],
-  ['builder'],
+  ['builder', 'eval'],
   ['index.ts'],
 ];

@@ -1,7 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { followRedirectSignIn } from './support/builder-page.js';
-import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
+import {
+  type Browser,
+  horizontalOverflow,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+} from './support/chromium.js';
 import { type EmbedderSite, startEmbedderSite } from './support/embedder-site.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
 
@@ -61,6 +67,13 @@ async function choose(page: Page, query: string, title: string): Promise<void> {
   await page.getByRole('button', { name: title, exact: true }).click();
 }
 
+/** Screenshots a screen once it is known not to scroll sideways at the page's width (a phone's 390 px too). */
+async function shoot(page: Page, name: string): Promise<void> {
+  const { overflow, culprits } = await horizontalOverflow(page);
+  expect(overflow, `${name} scrolls sideways from ${culprits.join('; ')}`).toBe(0);
+  await screenshot(page, name);
+}
+
 const picker = (page: Page) => page.locator('toolsteps-connection-picker');
 
 /** The picker's dropdown's option texts. */
@@ -98,7 +111,7 @@ describe('the embedding quick start in Chromium', () => {
     expect(await page.locator('#form').getAttribute('connection')).toBe(await chosen.inputValue());
     // The callback's parameters leave the address once the picker has read the flow.
     expect(new URL(page.url()).search).toBe('');
-    await screenshot(page, 'quick-start-returned-1280');
+    await shoot(page, 'quick-start-returned-1280');
 
     // The test result reaches the page and the mapper, which then shows the real output.
     await page.locator('#form').getByRole('button', { name: 'Test step' }).click();
@@ -110,7 +123,7 @@ describe('the embedding quick start in Chromium', () => {
       .poll(() => mapper.getByRole('button', { name: /^Add variable for \$\.users/ }).count())
       .toBeGreaterThan(0);
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'quick-start-tested-1280');
+    await shoot(page, 'quick-start-tested-1280');
     await page.close();
   });
 
@@ -130,7 +143,7 @@ describe('the embedding quick start in Chromium', () => {
           'Contact data (Lusha) did not accept this API key. Check that you copied all of it and that it is still active.',
         );
       expect(await accounts(accountPicker)).toEqual(['No account yet']);
-      await screenshot(page, `account-picker-key-refused-${width}`);
+      await shoot(page, `account-picker-key-refused-${width}`);
 
       // The form stays open: the right key, named.
       await accountPicker.getByLabel('Account name (optional)').fill('Marketing');
@@ -139,7 +152,7 @@ describe('the embedding quick start in Chromium', () => {
       await expect.poll(() => accounts(accountPicker)).toEqual(['Choose an account', 'Marketing']);
       expect(await accountPicker.getByText('Working.').count()).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, `account-picker-connected-${width}`);
+      await shoot(page, `account-picker-connected-${width}`);
 
       await accountPicker.getByRole('button', { name: 'Rename' }).click();
       await accountPicker.getByLabel('Account name').fill('Sales team');
@@ -148,7 +161,7 @@ describe('the embedding quick start in Chromium', () => {
 
       await accountPicker.getByRole('button', { name: 'Disconnect' }).click();
       await expect.poll(() => accountPicker.getByText(/^Disconnect Sales team\?/).count()).toBe(1);
-      await screenshot(page, `account-picker-disconnect-${width}`);
+      await shoot(page, `account-picker-disconnect-${width}`);
       await accountPicker.getByRole('button', { name: 'Disconnect account' }).click();
       await expect.poll(() => accounts(accountPicker)).toEqual(['No account yet']);
       await page.close();
@@ -166,7 +179,7 @@ describe('the embedding quick start in Chromium', () => {
         await choose(page, 'list users', 'List Users');
         await expect.poll(() => accounts(picker(page))).toContainEqual(expect.stringMatching(/@/));
         expect(site.sessionsMinted() - before).toBeGreaterThan(1);
-        await screenshot(page, `quick-start-react-${width}`);
+        await shoot(page, `quick-start-react-${width}`);
         await page.close();
       }
     } finally {
@@ -180,7 +193,41 @@ describe('the embedding quick start in Chromium', () => {
     await choose(page, 'list users', 'List Users');
     await expect.poll(() => picker(page).getByLabel('Connection').inputValue()).not.toBe('');
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'quick-start-390');
+    await shoot(page, 'quick-start-390');
     await page.close();
+  });
+
+  it('plain HTML, the longest form at a desktop’s and a phone’s width: search, form, more options, tested, none scrolling sideways', async () => {
+    for (const width of [1280, 390]) {
+      const page = await recordingPage(width);
+      await page.goto(`${site.origin}/embed.html`);
+      // A write step with lists, searches and dates: the most the kit draws.
+      await page.getByLabel('Search tool steps').fill('create ticket');
+      const hit = page.getByRole('button', { name: 'Create Ticket', exact: true });
+      await expect.poll(() => hit.count()).toBe(1);
+      await shoot(page, `quick-start-search-${width}`);
+      await hit.click();
+      const form = page.locator('#form');
+      await expect
+        .poll(() =>
+          form.evaluate(
+            (element) => Boolean(element.getAttribute('connection')) && !element.hasAttribute('aria-busy'),
+          ),
+        )
+        .toBe(true);
+      await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
+      await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
+      await shoot(page, `quick-start-step-form-${width}`);
+      await form.locator('details.more').evaluate((details) => {
+        (details as HTMLDetailsElement).open = true;
+      });
+      await shoot(page, `quick-start-more-options-${width}`);
+      await form.getByLabel(/really write/).check();
+      await form.getByRole('button', { name: 'Test step' }).click();
+      await expect.poll(() => page.locator('#result').textContent()).toMatch(/^Test passed/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shoot(page, `quick-start-create-ticket-tested-${width}`);
+      await page.close();
+    }
   });
 });

@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useConnectedPage } from './support/builder-page.js';
-import { screenshotFolder, seriousViolations } from './support/chromium.js';
+import {
+  fullPageScreenshot,
+  horizontalOverflow,
+  screenshotFolder,
+  seriousViolations,
+} from './support/chromium.js';
 
 /**
  * Every screen of the reference page at a desktop and a phone width, with
@@ -23,10 +28,9 @@ const tab = (name: string) => session.page.getByRole('tab', { name, exact: true 
 async function shoot(screen: string, width: number): Promise<void> {
   // The focus ring of the last click is no part of the screen.
   await session.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await session.page.screenshot({
-    path: path.join(folder, `reference-${screen}-${width}.png`),
-    fullPage: true,
-  });
+  const { overflow, culprits } = await horizontalOverflow(session.page);
+  expect(overflow, `${screen} at ${width}px scrolls sideways from ${culprits.join('; ')}`).toBe(0);
+  await fullPageScreenshot(session.page, path.join(folder, `reference-${screen}-${width}.png`));
   expect(await seriousViolations(session.page), `${screen} at ${width}px`).toEqual([]);
 }
 
@@ -86,6 +90,11 @@ describe.each(WIDTHS)('the reference page at %ipx', (width) => {
     await session.page.reload();
     await tab('Triggers').click();
     const setup = session.page.locator('#trigger-setup');
+    // Nothing chosen: no account to pick, nothing to connect yet.
+    await expect
+      .poll(() => setup.getByLabel('Connection', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Choose a provider first']);
+    expect(await setup.getByRole('button', { name: 'Connect new account' }).isDisabled()).toBe(true);
     await shoot('trigger-empty', width);
     await setup.getByLabel('Provider', { exact: true }).selectOption({ label: 'Ticketing (Zendesk)' });
     await setup.getByLabel('Event', { exact: true }).selectOption({ label: 'Ticket status changed' });

@@ -4,6 +4,10 @@
  * (`toolsteps-step-form { --toolsteps-accent: #7c3aed }`), and the pieces
  * carry `part` names for `::part()` rules. The defaults meet WCAG AA
  * contrast, which the browser tests check with axe-core.
+ *
+ * A field that grows in a row (`.grow`) asks for 16em, so on a phone it
+ * takes a line of its own instead of being cut short beside its buttons;
+ * an empty status line takes no room, so sections keep even spacing.
  */
 export const THEME_CSS = `
 :host {
@@ -35,14 +39,15 @@ button.primary { background: var(--_accent); color: var(--_accent-text); border-
 button:disabled { cursor: not-allowed; opacity: .5; }
 :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .row { display: flex; gap: var(--_gap); align-items: end; flex-wrap: wrap; }
-.row > .grow { flex: 1 1 12em; }
+.row > .grow { flex: 1 1 16em; }
 .field { margin-bottom: calc(var(--_gap) * 1.5); }
 .field-label { display: flex; gap: 4px; }
 .field-label label { margin-bottom: 4px; }
 .hint { color: var(--_muted); font-size: .9em; margin: 2px 0 0; }
 .problem { color: var(--_danger); font-size: .9em; margin: 4px 0 0; }
 .ok { color: var(--_ok); }
-.status { min-height: 1.2em; margin: var(--_gap) 0; }
+.status { margin: var(--_gap) 0; }
+.status:empty { margin: 0; }
 .status.error { color: var(--_danger); font-weight: 600; }
 .list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--_border); border-radius: var(--_radius); }
 .list > li { padding: 6px 8px; border-top: 1px solid var(--_border); }

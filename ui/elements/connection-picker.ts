@@ -15,9 +15,13 @@ import { ToolstepsElement } from '../dom/toolsteps-element.js';
 import { AccountEditor } from '../forms/account-editor.js';
 import { ConnectForm } from '../forms/connect-form.js';
 
-/** States in which the account cannot work until the person signs in again. */
-const needsSignIn = (connection: ConnectionView) =>
-  connection.state === 'expired' || connection.health.state === 'needs_reconnect';
+/**
+ * Whether the account cannot work until the person signs in again: its
+ * health says so. Not the access token's own `state`: an expired access
+ * token with a live refresh token is renewed at the next call, and one that
+ * cannot be renewed is `needs_reconnect` already.
+ */
+const needsSignIn = (connection: ConnectionView) => connection.health.state === 'needs_reconnect';
 
 /** The account as people tell it apart: its label (asked for, or the provider's name for it), and its site. */
 const nameOf = (connection: ConnectionView) => {
@@ -151,7 +155,8 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
       this.#form.element,
       this.#editor.element,
     );
-    this.#showReconnect();
+    // Until its integration is known and loaded: nothing to choose, nothing to connect.
+    this.#showConnections('');
   }
 
   protected override refresh(): void {
@@ -162,7 +167,12 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
 
   async #load(signal: AbortSignal): Promise<void> {
     const integration = this.integration;
-    if (!integration) return;
+    if (!integration) {
+      this.#integration = undefined;
+      this.#connections = [];
+      this.#showConnections('');
+      return;
+    }
     await this.attempt(async () => {
       const client = this.requireClient();
       const [{ integrations }, { connections }] = await Promise.all([
@@ -184,7 +194,11 @@ export class ToolstepsConnectionPicker extends ToolstepsElement {
     const none = h(
       'option',
       { value: '' },
-      this.#connections.length ? 'Choose an account' : 'No account yet',
+      !this.integration
+        ? 'Choose a provider first'
+        : this.#connections.length
+          ? 'Choose an account'
+          : 'No account yet',
     );
     render(
       this.#select,

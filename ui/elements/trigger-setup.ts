@@ -265,6 +265,7 @@ export class ToolstepsTriggerSetup extends ToolstepsElement {
   protected override styles(): string {
     return `
       .actions { margin: var(--_gap) 0; }
+      toolsteps-connection-picker { margin: calc(var(--_gap) * 1.5) 0; }
       .result:empty { display: none; }
       h4 { margin: var(--_gap) 0 4px; }
       ol.list:empty::after { content: 'None yet.'; display: block; padding: 6px 8px; color: var(--_muted); }

@@ -206,6 +206,7 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
   }
 
   protected override styles(): string {
+    // The Remove column is as narrow as its button (width 1%), so the inputs, not a gap, fill the row.
     return `
       h4 { margin: var(--_gap) 0 4px; }
       .tree ul { list-style: none; margin: 0; padding-left: 1.2em; }
@@ -217,6 +218,7 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
       table { border-collapse: collapse; width: 100%; margin-bottom: var(--_gap); }
       th { text-align: left; font-weight: 600; }
       td { padding: 2px 4px 2px 0; }
+      td:last-child { width: 1%; padding-right: 0; }
     `;
   }
 }

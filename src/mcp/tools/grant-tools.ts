@@ -7,7 +7,7 @@ import { grantKey, type McpGrant, type McpTokenAccess } from './mcp-grant.js';
 
 /**
  * The server's own filters narrowed by a grant: integrations both allow,
- * read-only when either says so. Pinned connections name the server's own
+ * read-only when either says so; the server's pinned steps (and their majors) for every grant. Pinned connections name the server's own
  * tenant's records, so they apply to that tenant only.
  */
 export function grantFilter(base: ToolFilter, grant: McpGrant, ownTenant: TenantId): ToolFilter {
@@ -19,6 +19,8 @@ export function grantFilter(base: ToolFilter, grant: McpGrant, ownTenant: Tenant
     integrations,
     readOnly: Boolean(base.readOnly || grant.readOnly),
     connections: grant.tenant === ownTenant ? base.connections : undefined,
+    // Pinned majors are the server's configuration, the same for every tenant it serves.
+    steps: base.steps,
   };
 }
 

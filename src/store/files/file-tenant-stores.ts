@@ -10,6 +10,7 @@ import { AUDIT_FOLDER, FileAuditTrail } from './file-audit-trail.js';
 import { FileConnectionStore, type FileConnectionStoreOptions } from './file-connection-store.js';
 import { FileDedupeStore } from './file-dedupe-store.js';
 import { FileLimitStore, LIMITS_FILE } from './file-limit-store.js';
+import { FilePendingRevocations } from './file-pending-revocations.js';
 import { FileSubscriptionStore } from './file-subscription-store.js';
 import { FileTokenRevocations } from './file-token-revocations.js';
 
@@ -45,10 +46,14 @@ export class FileTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, FileTenantView>();
   readonly revocations = new FileTokenRevocations((tenant) => this.homeOf(tenant));
 
+  readonly pendingRevocations: FilePendingRevocations;
+
   constructor(
     readonly home: string = defaultToolstepsHome(),
     private readonly options: FileConnectionStoreOptions = {},
-  ) {}
+  ) {
+    this.pendingRevocations = new FilePendingRevocations(home);
+  }
 
   /** The folder one tenant's records live under. */
   homeOf(tenant: TenantId): string {

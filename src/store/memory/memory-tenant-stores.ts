@@ -1,10 +1,13 @@
+import type { PendingRevocation } from '../../model/pending-revocation.js';
 import { parseTenantId, type TenantId } from '../../model/tenant-id.js';
 import { getOrCreate } from '../../values/get-or-create.js';
+import { checkPendingRevocation } from '../pending-revocation-shape.js';
 import type { TenantScopedStores, TenantStores, TenantSummary } from '../tenant-stores.js';
 import { summarizeTenant } from '../tenant-summary.js';
 import { MemoryAuditTrail } from './memory-audit-trail.js';
 import { MemoryConnectionStore } from './memory-connection-store.js';
 import { MemoryLimitStore } from './memory-limit-store.js';
+import { MemoryRecordStore } from './memory-record-store.js';
 import { MemorySubscriptionStore } from './memory-subscription-store.js';
 import { MemoryTokenRevocations } from './memory-token-revocations.js';
 
@@ -12,6 +15,10 @@ import { MemoryTokenRevocations } from './memory-token-revocations.js';
 export class MemoryTenantStores implements TenantStores {
   private readonly views = new Map<TenantId, TenantScopedStores>();
   readonly revocations = new MemoryTokenRevocations();
+  readonly pendingRevocations = new MemoryRecordStore<PendingRevocation>({
+    noun: 'pending revocation',
+    check: checkPendingRevocation,
+  });
 
   forTenant(tenant: TenantId): TenantScopedStores {
     return getOrCreate(this.views, parseTenantId(tenant), (id) => ({

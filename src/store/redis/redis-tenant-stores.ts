@@ -1,6 +1,8 @@
+import type { PendingRevocation } from '../../model/pending-revocation.js';
 import { DEFAULT_TENANT, isTenantId, parseTenantId, type TenantId } from '../../model/tenant-id.js';
 import { getOrCreate } from '../../values/get-or-create.js';
 import { AuditSeal } from '../audit/audit-chain.js';
+import { checkPendingRevocation, PENDING_REVOCATION_SHAPE } from '../pending-revocation-shape.js';
 import { GuardedLimitStore } from '../sealed/guarded-limit-store.js';
 import { GuardedTokenRevocations } from '../sealed/guarded-token-revocations.js';
 import type { SecretBox } from '../sealed/secret-box.js';
@@ -13,6 +15,7 @@ import { RedisAuditTrail } from './redis-audit-trail.js';
 import { RedisConnectionStore, type RedisConnectionStoreOptions } from './redis-connection-store.js';
 import type { RedisHandle } from './redis-handle.js';
 import { deleteMatching, scanKeys } from './redis-key-scan.js';
+import { RedisRecordStore } from './redis-record-store.js';
 import { RedisSubscriptionStore } from './redis-subscription-store.js';
 import { RedisTenantGuard } from './redis-tenant-guard.js';
 import { TenantDataKey } from './tenant-data-key.js';
@@ -75,6 +78,7 @@ export class RedisTenantStores<Handle extends RedisHandle<Handle> = RedisHandle>
   private readonly dataKeys = new Map<TenantId, TenantDataKey>();
   private readonly guards = new Map<TenantId, RedisTenantGuard>();
   readonly revocations: GuardedTokenRevocations;
+  private pending: RedisRecordStore<PendingRevocation> | undefined;
 
   constructor(
     readonly coordinator: Handle,
@@ -82,6 +86,23 @@ export class RedisTenantStores<Handle extends RedisHandle<Handle> = RedisHandle>
     private readonly options: RedisTenantStoresOptions = {},
   ) {
     this.revocations = new GuardedTokenRevocations((tenant) => this.guard(tenant));
+  }
+
+  /**
+   * Every tenant's pending revocations, sealed with the default tenant's
+   * data key under its prefix (`<prefix>:revoke:<id>`): an erased tenant's
+   * data key is destroyed, so what is still to be revoked for it cannot be
+   * kept under that one.
+   */
+  get pendingRevocations(): RedisRecordStore<PendingRevocation> {
+    this.pending ??= new RedisRecordStore(
+      this.coordinator.forTenant(DEFAULT_TENANT),
+      this.dataKey(DEFAULT_TENANT),
+      PENDING_REVOCATION_SHAPE,
+      checkPendingRevocation,
+      DEFAULT_TENANT,
+    );
+    return this.pending;
   }
 
   private dataKey(tenant: TenantId): TenantDataKey {
@@ -177,6 +198,7 @@ export class RedisTenantStores<Handle extends RedisHandle<Handle> = RedisHandle>
         await deleteMatching(coordinator, `${coordinator.prefix}:${kind}:`, '*');
     }
     await this.dataKey(id).destroy();
+    if (id === DEFAULT_TENANT) this.pending = undefined;
     this.views.delete(id);
     this.dataKeys.delete(id);
     this.guards.delete(id);

@@ -101,3 +101,25 @@ export const environmentOptions = fixedOptions([
   { value: 'preview', label: 'Preview', description: 'a preview deployment with its own URL' },
   { value: 'development', label: 'Development', description: 'deployed as a preview' },
 ]);
+
+const ListedDomain = z.object({ name: z.string(), verified: z.boolean().optional() });
+
+/** The account's domains (`/v5/domains`), newest first; refused under project scoping, as account-wide reads are. */
+export const accountDomainOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit, constraints }) {
+    refuseAccountWide(allowedProjects(constraints), 'Listing account domains');
+    const response = await http.request({
+      method: 'GET',
+      path: deploymentsPath('domains'),
+      query: { limit, until: cursor || undefined },
+    });
+    const page = readTimeChoices(response.body, 'domains', ListedDomain);
+    const items = page.items.map((domain) => ({
+      value: domain.name,
+      label: domain.name,
+      description: domain.verified === false ? 'not verified' : 'verified',
+    }));
+    return { ...page, items: matchingItems(items, query) };
+  },
+};

@@ -73,3 +73,52 @@ export function toProjectDomain(raw: unknown, where = 'domain'): ProjectDomain {
     created_at: isoTime(value.createdAt),
   };
 }
+
+const ProviderAccountDomain = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    verified: z.boolean(),
+    serviceType: z.string().optional(),
+    nameservers: z.array(z.string()).optional(),
+    intendedNameservers: z.array(z.string()).optional(),
+    teamId: z.string().nullable().optional(),
+    createdAt: z.number().optional(),
+    expiresAt: z.number().nullable().optional(),
+    boughtAt: z.number().nullable().optional(),
+  })
+  .loose();
+
+/** A domain of the account (not of one project): registered or added, with its nameservers. */
+export const AccountDomain = z.object({
+  id: z.string().describe('Domain id.'),
+  name: z.string().describe('The domain, e.g. acme.com.'),
+  verified: z.boolean().describe('True when its ownership is verified.'),
+  service_type: z
+    .string()
+    .nullable()
+    .describe('external (DNS elsewhere), zeit.world (DNS with the provider) or na.'),
+  nameservers: z.array(z.string()).describe('Its current nameservers.'),
+  intended_nameservers: z.array(z.string()).describe("The provider's nameservers, to point it at them."),
+  team_id: z.string().nullable().describe('Team that owns it; null for a personal domain.'),
+  created_at: z.string().nullable().describe('ISO 8601 time it was added.'),
+  expires_at: z.string().nullable().describe('ISO 8601 expiry, when bought through the provider.'),
+  bought: z.boolean().describe('True when it was bought through the provider.'),
+});
+export type AccountDomain = z.infer<typeof AccountDomain>;
+
+export function toAccountDomain(raw: unknown, where = 'domain'): AccountDomain {
+  const value = readAnswer(ProviderAccountDomain, raw, where, 'an account domain');
+  return {
+    id: value.id,
+    name: value.name,
+    verified: value.verified,
+    service_type: value.serviceType ?? null,
+    nameservers: value.nameservers ?? [],
+    intended_nameservers: value.intendedNameservers ?? [],
+    team_id: value.teamId ?? null,
+    created_at: isoTime(value.createdAt),
+    expires_at: isoTime(value.expiresAt),
+    bought: value.boughtAt != null,
+  };
+}

@@ -16,6 +16,12 @@ export const deploymentsPaths = {
   projects: '/v10/projects',
   project: '/v9/projects/{id}',
   createProject: '/v11/projects',
+  aliases: '/v4/aliases',
+  alias: '/v4/aliases/{id}',
+  deploymentAliases: '/v2/deployments/{id}/aliases',
+  deleteAlias: '/v2/aliases/{id}',
+  promote: '/v10/projects/{id}/promote/{deploymentId}',
+  rollback: '/v1/projects/{id}/rollback/{deploymentId}',
   domains: '/v5/domains',
   domain: '/v5/domains/{domain}',
   projectDomains: '/v9/projects/{id}/domains',
@@ -41,11 +47,12 @@ export interface PathParams {
   id?: string;
   domain?: string;
   envId?: string;
+  deploymentId?: string;
 }
 
 /** Fills a path's placeholders; every value is percent-encoded, so an id can never add a segment. */
 export function deploymentsPath(name: DeploymentsPathName, params: PathParams = {}): string {
-  return deploymentsPaths[name].replace(/\{(id|domain|envId)\}/g, (_, key: keyof PathParams) =>
+  return deploymentsPaths[name].replace(/\{(id|domain|envId|deploymentId)\}/g, (_, key: keyof PathParams) =>
     encodeURIComponent(params[key] ?? ''),
   );
 }

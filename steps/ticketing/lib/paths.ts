@@ -9,9 +9,12 @@ export const ticketingPaths = {
   usersAutocomplete: '/api/v2/users/autocomplete.json',
   organizationsAutocomplete: '/api/v2/organizations/autocomplete.json',
   groups: '/api/v2/groups.json',
+  group: '/api/v2/groups/{id}.json',
   tags: '/api/v2/tags.json',
   ticketForms: '/api/v2/ticket_forms.json',
   ticketFields: '/api/v2/ticket_fields.json',
+  ticketField: '/api/v2/ticket_fields/{id}.json',
+  ticketForm: '/api/v2/ticket_forms/{id}.json',
   user: '/api/v2/users/{id}.json',
   me: '/api/v2/users/me.json',
   organizations: '/api/v2/organizations.json',
@@ -19,6 +22,8 @@ export const ticketingPaths = {
   search: '/api/v2/search.json',
   searchExport: '/api/v2/search/export.json',
   uploads: '/api/v2/uploads.json',
+  /** RevokeOAuthToken on `current`: the bearer token of the request itself. */
+  revokeCurrentToken: '/api/v2/oauth/tokens/current.json',
 } as const;
 
 /** Fills `{id}` in a path with a value that is already a validated positive integer. */

@@ -210,3 +210,25 @@ export const ticketOptions: OptionsSource = {
     return { ...page, items };
   },
 };
+
+const Field = z.object({
+  id: z.number(),
+  title: z.string(),
+  type: z.string(),
+  active: z.boolean().optional(),
+});
+
+/** The account's ticket fields, system and custom, with their type. */
+export const ticketFieldOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit }) {
+    const fields = { path: ticketingPath('ticketFields'), member: 'ticket_fields', item: Field };
+    const page = await cursorList(http, fields, { cursor, limit });
+    const items = page.items.map((field) => ({
+      value: field.id,
+      label: field.title,
+      description: field.type,
+    }));
+    return { ...page, items: matchingItems(items, query) };
+  },
+};

@@ -333,7 +333,11 @@ export class OpenApiContract {
 }
 
 function applyCorrection(document: OpenApiDocument, correction: DescriptionCorrection): void {
-  const parts = correction.at.split('/').slice(1);
+  // JSON Pointer: `~1` is a slash inside a key (a path such as `/api/v2/...`), `~0` a tilde.
+  const parts = correction.at
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = parts.pop() as string;
   const parent = parts.reduce<Schema>(
     (node, part) => {

@@ -24,3 +24,13 @@ export async function zendeskAgainstSandbox(): Promise<{ sandbox: Sandbox; clien
   });
   return { sandbox, client };
 }
+
+/** The same, closable as one fixture (useFixture). */
+export async function zendeskWorld(): Promise<{
+  sandbox: Sandbox;
+  client: ZendeskClient;
+  close(): Promise<void>;
+}> {
+  const { sandbox, client } = await zendeskAgainstSandbox();
+  return { sandbox, client, close: () => sandbox.close() };
+}

@@ -22,6 +22,12 @@ const options = (step: string, field: string, extra: Record<string, unknown> = {
   fx.registry.options(fx.runtime, step, field, { connection: 'vercel-main', ...extra });
 
 describe('deployments options', () => {
+  it('domain of get_account_domain: the account’s domains, verified or not (issue 42)', async () => {
+    const domains = await options('deployments.get_account_domain', 'domain');
+    expect(domains.items.length).toBeGreaterThan(0);
+    expect(domains.items[0]).toMatchObject({ description: expect.stringMatching(/verified/) });
+  });
+
   it('project: the team’s projects, searchable, within the embedder’s project constraints', async () => {
     const all = await options('deployments.create_deployment', 'project');
     expect(all.items.map((item) => item.value).sort()).toEqual(['docs', 'shop']);
@@ -69,8 +75,8 @@ describe('deployments options', () => {
           Object.hasOwn((step.input.properties ?? {}) as Record<string, unknown>, 'project'),
       )
       .map((step) => step.id);
-    // All but the project list and create, the deployment-id steps, the teams and API Call.
-    expect(takingProject).toHaveLength(12);
+    // All but the project list and create, the deployment-id steps (promote and roll back take both), the teams, account domains, alias reads by name and API Call.
+    expect(takingProject).toHaveLength(15);
     for (const step of takingProject) {
       const projects = await options(step, 'project');
       expect(projects.items.map((item) => item.value).sort(), step).toEqual(['docs', 'shop']);

@@ -6,6 +6,26 @@ import { type DeploymentsFixture, deploymentsFixture, lines } from './deployment
 describe('deployments domain steps', () => {
   const fx = useFixture(() => deploymentsFixture({ teamId: 'team_acme' }));
 
+  it('list_account_domains and get_account_domain read the team’s own domains (issue 42)', async () => {
+    fx.clearWire();
+    const listed = await fx.invoke('deployments.list_account_domains', { limit: 5 });
+    expect(listed.output.domains.map((domain) => domain.name)).toEqual(['acme.com']);
+    expect(listed.output.domains[0]).toMatchObject({ team_id: 'team_acme', verified: true, bought: false });
+    const shown = await fx.invoke('deployments.get_account_domain', { domain: 'ACME.com' });
+    expect(shown.output.domain.intended_nameservers).toEqual(['ns1.vercel-dns.com', 'ns2.vercel-dns.com']);
+    expect(lines(fx.wire())).toEqual(['GET /v5/domains', 'GET /v5/domains/acme.com']);
+    await expect(
+      fx.invoke('deployments.get_account_domain', { domain: 'nowhere.example' }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      fx.invokeUnchecked('deployments.get_account_domain', { domain: '../x' }),
+    ).rejects.toMatchObject({
+      code: 'input_invalid',
+    });
+  });
+
   it('add_domain: verified under a verified apex, else the DNS record to create; list_domains shows both', async () => {
     fx.clearWire();
     const verified = await fx.invoke('deployments.add_domain', { project: 'shop', domain: 'WWW.acme.com' });
@@ -118,6 +138,8 @@ describe('deployments team steps', () => {
       { sent: false },
       () => fx.invoke('deployments.list_teams', {}, constraints),
       () => fx.invoke('deployments.list_team_members', {}, constraints),
+      () => fx.invoke('deployments.list_account_domains', {}, constraints),
+      () => fx.invoke('deployments.get_account_domain', { domain: 'acme.com' }, constraints),
     );
   });
 });

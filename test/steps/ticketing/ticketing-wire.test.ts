@@ -142,30 +142,33 @@ describe('ticketing requests on the wire', () => {
     expect(result.output).toMatchObject({ has_more: true, next_cursor: 'def' });
   });
 
-  it('list_tickets with filters pages the search export with a built query', async () => {
-    const fx = nockTicketing();
-    const scope = nock(HOST)
-      .get('/api/v2/search/export.json')
-      .query({
-        // The type goes in filter[type] only: the provider refuses `type:` in an export query.
-        query: 'status:open priority:urgent assignee:sam@acme.example created>2026-01-01 created<2026-02-01',
-        'filter[type]': 'ticket',
-        'page[size]': '25',
-      })
-      .reply(200, {
-        results: [{ ...ticket(3), result_type: 'ticket' }],
-        meta: { has_more: false, after_cursor: 'zz' },
-      });
-    const result = await fx.invoke('ticketing.list_tickets', {
-      status: 'open',
-      priority: 'urgent',
-      assignee: 'sam@acme.example',
-      created_after: '2026-01-01',
-      created_before: '2026-02-01',
+  // Major 1 names the range with two fields, major 2 with one object: the same request either way.
+  const filtered = { status: 'open', priority: 'urgent', assignee: 'sam@acme.example' } as const;
+  const majors = [
+    ['list_tickets', () => ({ ...filtered, created: { after: '2026-01-01', before: '2026-02-01' } })],
+    ['list_tickets@1', () => ({ ...filtered, created_after: '2026-01-01', created_before: '2026-02-01' })],
+  ] as const;
+  for (const [name, input] of majors) {
+    it(`${name} with filters pages the search export with a built query`, async () => {
+      const fx = nockTicketing();
+      const scope = nock(HOST)
+        .get('/api/v2/search/export.json')
+        .query({
+          // The type goes in filter[type] only: the provider refuses `type:` in an export query.
+          query:
+            'status:open priority:urgent assignee:sam@acme.example created>2026-01-01 created<2026-02-01',
+          'filter[type]': 'ticket',
+          'page[size]': '25',
+        })
+        .reply(200, {
+          results: [{ ...ticket(3), result_type: 'ticket' }],
+          meta: { has_more: false, after_cursor: 'zz' },
+        });
+      const result = await fx.invokeUnchecked(`ticketing.${name}`, input());
+      expect(scope.isDone()).toBe(true);
+      expect(result.output).toMatchObject({ has_more: false, next_cursor: null, tickets: [{ id: 3 }] });
     });
-    expect(scope.isDone()).toBe(true);
-    expect(result.output).toMatchObject({ has_more: false, next_cursor: null, tickets: [{ id: 3 }] });
-  });
+  }
 
   it('update_ticket: add and remove go to the ticket tags endpoint, replace_tags is the ticket tags; notes are private', async () => {
     const fx = nockTicketing();
@@ -265,7 +268,10 @@ describe('ticketing input rules: refused before any request', () => {
     ['ticketing.update_ticket', { ticket_id: 1 }],
     ['ticketing.update_ticket', { ticket_id: 1, replace_tags: ['a'], add_tags: ['b'] }],
     ['ticketing.list_tickets', { limit: 101 }],
-    ['ticketing.list_tickets', { created_after: '2026-02-01', created_before: '2026-01-01' }],
+    ['ticketing.list_tickets', { created: { after: '2026-02-01', before: '2026-01-01' } }],
+    ['ticketing.list_tickets@1', { created_after: '2026-02-01', created_before: '2026-01-01' }],
+    // Major 1's fields are not major 2's: a saved input must name the major it was made with.
+    ['ticketing.list_tickets', { created_after: '2026-01-01' }],
     ['ticketing.search_tickets', { query: '   ' }],
     ['ticketing.search_tickets', { query: 'x', limit: 1001 }],
   ];

@@ -170,8 +170,17 @@ describe('CLI: tenant b cannot reach tenant a', () => {
     const whileAHoldsThem = await bRefusals();
     expect((await cli('tenants', 'delete', A)).code).toBe(2);
     expect((await cli('--tenant', B, 'tenants', 'delete', A, '--yes')).code).toBe(2);
+    provider.seen.length = 0;
     const erased = await cli('tenants', 'delete', A, '--yes', '--json');
     expect(erased.code).toBe(0);
+    // Each of a's connections had its grant revoked at the provider with a's own token, and nothing with b's.
+    expect(provider.seen.sort()).toEqual(
+      Array.from({ length: 3 }, () => `DELETE /api/v2/oauth/tokens/current.json Bearer ${A_TOKEN}`),
+    );
+    expect(
+      json(erased).connections.map((one: { revocation: { state: string } }) => one.revocation.state),
+    ).toEqual(['revoked', 'revoked', 'revoked']);
+    provider.seen.length = 0;
     expect(json(erased)).toMatchObject({
       tenant: 'a',
       // The subscription was removed (at the provider, then its record) before the rest was erased.

@@ -87,5 +87,62 @@ export function screenshotFolder(): string {
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(screenshotFolder(), `${name}.png`), fullPage: true });
+  await fullPageScreenshot(page, path.join(screenshotFolder(), `${name}.png`));
+}
+
+/**
+ * The whole page as one picture. Scrolled to its end first: a full-page
+ * capture keeps the viewport's scroll, so a sticky bar (the step form's
+ * actions) would be drawn mid-page over the fields, with an empty gap where
+ * it belongs; at the end it sits in its own place.
+ */
+export async function fullPageScreenshot(page: Page, file: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+/**
+ * How far the page scrolls sideways at its current width (0 when it does
+ * not), and where that starts: the deepest elements, shadow roots included,
+ * whose box or content (a word too long to wrap) passes the viewport's right
+ * edge, so a failing check names the culprit rather than its every ancestor.
+ */
+export async function horizontalOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    const reach = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      // Content that a box clips or scrolls widens nothing outside it.
+      const clips = getComputedStyle(element).overflowX !== 'visible';
+      return clips ? box.right : Math.max(box.right, box.left + element.scrollWidth);
+    };
+    const describe = (element: Element): string => {
+      const name = element.tagName.toLowerCase() + (element.id ? `#${element.id}` : '');
+      const classes = element.classList.length ? `.${[...element.classList].join('.')}` : '';
+      const scope = element.getRootNode();
+      return `${name}${classes}${scope instanceof ShadowRoot ? ` in ${describe(scope.host)}` : ''}`;
+    };
+    const over: Element[] = [];
+    const parents = new Set<Element>();
+    const visit = (scope: Document | ShadowRoot) => {
+      for (const element of scope.querySelectorAll('*')) {
+        if (reach(element) > width + 0.5) {
+          over.push(element);
+          const scopeOf = element.getRootNode();
+          const parent = element.parentElement ?? (scopeOf instanceof ShadowRoot ? scopeOf.host : null);
+          if (parent) parents.add(parent);
+        }
+        if (element.shadowRoot) visit(element.shadowRoot);
+      }
+    };
+    visit(document);
+    const culprits = over
+      .filter((element) => !parents.has(element))
+      .map(
+        (element) =>
+          `${describe(element)} reaching ${Math.round(reach(element))}px ("${(element.textContent ?? '').trim().slice(0, 40)}")`,
+      );
+    return { overflow: root.scrollWidth - width, culprits };
+  });
 }

@@ -6,6 +6,7 @@ import { CONTACT_DATA_SANDBOX_KEY, type Sandbox, startSandbox } from '../../../s
 import { bundleUi } from '../../../scripts/bundle-ui.mjs';
 import { type RunningBuilderServer, startBuilderServer } from '../../../src/builder/builder-server.js';
 import { SessionTokens } from '../../../src/builder/session-tokens.js';
+import type { Clock } from '../../../src/model/clock.js';
 import { parseTenantId } from '../../../src/model/tenant-id.js';
 import { MemoryDedupeStore } from '../../../src/store/memory/memory-dedupe-store.js';
 import { MemoryTenantStores } from '../../../src/store/memory/memory-tenant-stores.js';
@@ -22,6 +23,8 @@ import { createRegistry } from '../../../steps/index.js';
 export interface ReferenceBuilder {
   sandbox: Sandbox;
   server: RunningBuilderServer;
+  /** The tenants' stores the API keeps its connections in, for a test to look at or tend them as a worker would. */
+  tenants: MemoryTenantStores;
   /** The API's and the page's origin, `http://127.0.0.1:<port>`. */
   origin: string;
   /** The page's address holding a fresh token of the tenant given at start. */
@@ -39,22 +42,29 @@ export interface ReferenceBuilder {
 export async function startReferenceBuilder(options: {
   tenant: string;
   allowedOrigins?: readonly string[];
+  /** The sandbox's and the API's clock (a ManualClock lets a test pass 30 days in a call); session tokens keep the real one. */
+  clock?: Clock;
 }): Promise<ReferenceBuilder> {
   const pageRoot = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-ui-page-'));
   await bundleUi({ outdir: pageRoot });
-  const sandbox = await startSandbox({ webhooks: { firstRetryMs: 20 } });
+  const sandbox = await startSandbox({
+    webhooks: { firstRetryMs: 20 },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const tenants = new MemoryTenantStores();
   const tokens = new SessionTokens();
   // The page's own origin is known once the server listens: it is let in by a policy that reads it then.
   const allowed: string[] = [...(options.allowedOrigins ?? [])];
   const server = await startBuilderServer({
     registry: createRegistry(),
-    tenants: new MemoryTenantStores(),
+    tenants,
     tokens,
     dedupe: new MemoryDedupeStore(),
     connect: sandboxConnectSettings(sandbox),
     allowedOrigins: allowed,
     staticRoot: pageRoot,
     port: 0,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const origin = new URL(server.url).origin;
   const mintToken = (tenant: string, ttlMs = 15 * 60_000) => tokens.mint(parseTenantId(tenant), { ttlMs });
@@ -65,6 +75,7 @@ export async function startReferenceBuilder(options: {
   return {
     sandbox,
     server,
+    tenants,
     origin,
     pageUrl: pageUrlFor(options.tenant),
     pageUrlFor,

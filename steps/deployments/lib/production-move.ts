@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import type { StepContext } from '../../../src/kit/index.js';
+import { DeploymentId, ProjectRef } from './deployment-schema.js';
+import { projectOptions, recentDeploymentOptions } from './deployments-options.js';
+import { projectRequest } from './project-request.js';
+
+/** What Promote and Roll Back take and answer alike: a project and one of its READY deployments. */
+export const productionMoveStep = {
+  input: z.strictObject({ project: ProjectRef, deployment_id: DeploymentId }),
+  output: z.object({
+    project: z.string().describe('The project, as given.'),
+    deployment_id: z.string().describe("The deployment now serving the project's production domains."),
+  }),
+  access: 'write',
+  // It sets which deployment serves production: sent twice, it is set once.
+  idempotent: true,
+  options: { project: projectOptions, deployment_id: recentDeploymentOptions },
+  variables: { deployment_id: '$.deployment_id' },
+} as const;
+
+/**
+ * Moves the project's production domains to the deployment (the provider
+ * answers 201 with no body), refused unsent for a project outside the
+ * connection's constraints.
+ */
+export async function moveProduction(
+  context: StepContext,
+  path: 'promote' | 'rollback',
+  input: { project: string; deployment_id: string },
+  what: string,
+) {
+  await projectRequest(context, input.project, what, {
+    method: 'POST',
+    path,
+    params: { deploymentId: input.deployment_id },
+    idempotent: true,
+  });
+  return { project: input.project, deployment_id: input.deployment_id };
+}

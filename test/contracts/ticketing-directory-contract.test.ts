@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../support/fixture-lifecycle.js';
+import { contractFixture } from './support/contract-fixture.js';
+import { expectConforming } from './support/provider-contracts.js';
+
+const fx = useFixture(contractFixture, 'all');
+
+/**
+ * The steps of issue 42 against the ticketing provider's description: tags,
+ * the signed-in user, user and organization writes, groups, ticket fields
+ * and forms; what each sends and what the sandbox answers.
+ */
+describe('ticketing tags, people writes and the account directory against the provider description', () => {
+  it('add_tags (PUT tags) and remove_tags (DELETE tags, then the set read)', async () => {
+    const added = await fx.exchangesOf('ticketing.add_tags', { ticket_id: 1, tags: ['vip', 'urgent'] });
+    const removed = await fx.exchangesOf('ticketing.remove_tags', { ticket_id: 1, tags: ['urgent'] });
+    expect(removed.exchanges.map((exchange) => exchange.method)).toEqual(['DELETE', 'GET']);
+    expect((removed.output as { tags: string[] }).tags).toContain('vip');
+    expect((removed.output as { tags: string[] }).tags).not.toContain('urgent');
+    expectConforming([...added.exchanges, ...removed.exchanges]);
+  });
+
+  it('get_current_user (with its organization), delete_user', async () => {
+    const me = await fx.exchangesOf('ticketing.get_current_user', { with_organization: true });
+    const deleted = await fx.exchangesOf('ticketing.delete_user', { user_id: 4 });
+    expectConforming([...me.exchanges, ...deleted.exchanges]);
+  });
+
+  it('create_organization (the look by name, then the POST), update_organization, delete_organization', async () => {
+    const created = await fx.exchangesOf('ticketing.create_organization', {
+      name: 'Contract Co',
+      domain_names: ['contract.example'],
+      details: 'Level 1',
+      tags: ['trial'],
+    });
+    expect(created.exchanges.map((exchange) => exchange.method)).toEqual(['GET', 'POST']);
+    const id = (created.output as { organization: { id: number } }).organization.id;
+    const updated = await fx.exchangesOf('ticketing.update_organization', {
+      organization_id: id,
+      notes: 'Signed in March.',
+      group_id: null,
+    });
+    const deleted = await fx.exchangesOf('ticketing.delete_organization', { organization_id: id });
+    expectConforming([...created.exchanges, ...updated.exchanges, ...deleted.exchanges]);
+  });
+
+  it('list_groups, get_group, list_ticket_fields, get_ticket_field, list_ticket_forms, get_ticket_form', async () => {
+    const runs = [
+      await fx.exchangesOf('ticketing.list_groups', { limit: 1 }),
+      await fx.exchangesOf('ticketing.get_group', { group_id: 360001 }),
+      await fx.exchangesOf('ticketing.list_ticket_fields', { limit: 2 }),
+      await fx.exchangesOf('ticketing.get_ticket_field', { ticket_field_id: 900001 }),
+      await fx.exchangesOf('ticketing.list_ticket_forms', {}),
+      await fx.exchangesOf('ticketing.get_ticket_form', { ticket_form_id: 5001 }),
+    ];
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+});
