@@ -39,7 +39,9 @@ export function defineApiCallStep<
     description: `Send a request to any ${integration.title} API endpoint using the selected connection's authorization.`,
     agentDescription: `Use only when no dedicated ${integration.id} step fits. Allowed methods: ${methods.join(', ')}. The ${options.pathField} must be a path such as ${options.examplePath}; authorization is attached automatically, never send credentials yourself. Calls with a body are not retried after a failure that may have reached the provider. DELETE is permanent.`,
     keywords: options.keywords,
-    input: apiCallInput(integration, options) as z.ZodType,
+    get input() {
+      return apiCallInput(integration, options) as z.ZodType;
+    },
     output: ApiCallOutput,
     // Any step that can DELETE can destroy: embedders that gate destructive steps must see it.
     access: methods.includes('DELETE') ? 'destructive' : 'write',

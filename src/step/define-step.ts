@@ -173,6 +173,10 @@ export type AnyStep = Step<any, any>;
  * schema is `const` so `run` returns literals without `as const`
  * (`ReturnedValue`). Settles the `replay` declaration into the fields the
  * runtime reads.
+ *
+ * `input` and `output` may be getters (`get input() { return z.object(...) }`):
+ * each is built when first read and kept, so importing a catalogue does not
+ * build every step's schemas (issue 37). A step reads the same either way.
  */
 export function defineStep<
   const Id extends StepId<Owner['id']>,
@@ -207,16 +211,29 @@ export function defineStep<
       throw new Error(`Step id "${id}" must be "${definition.integration.id}.<verb_noun>".`);
     }
   }
+  // An input given as a getter is built when first read (see `copyWithGettersRunOnce`): the options
+  // declared on its fields are checked then, so a wrong one still fails before any form or call uses it.
+  const inputIsGetter = Object.getOwnPropertyDescriptor(definition, 'input')?.get !== undefined;
   const problem =
     versionProblem(definition) ??
     earlierMajorsProblem(definition) ??
     (definition.deprecated && deprecationProblem(definition.deprecated)) ??
     writeSafetyProblem(definition) ??
-    optionsDeclarationProblem(definition) ??
+    (inputIsGetter ? undefined : optionsDeclarationProblem(definition)) ??
     definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Step "${definition.id}": ${problem}`);
+  const checkOptions = (input: Input) => {
+    const late = optionsDeclarationProblem({
+      input,
+      options: definition.options,
+      accountSchema: definition.accountSchema,
+    });
+    if (late) throw new Error(`Step "${definition.id}": ${late}`);
+  };
   // Frozen through its default mapping too: the runtime compiles a frozen mapping once, not per call.
-  const step = { ...settleWriteSafety(definition), variables: Object.freeze({ ...definition.variables }) };
+  const step = Object.assign(settleWriteSafety(definition, inputIsGetter ? { input: checkOptions } : {}), {
+    variables: Object.freeze({ ...definition.variables }),
+  });
   // The spread of a definition that is one of several shapes is not narrowed to the settled one.
   return Object.freeze(step) as Step<
     Input,

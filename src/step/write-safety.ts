@@ -1,4 +1,5 @@
 import { definedOnly } from '../values/defined-only.js';
+import { copyWithGettersRunOnce, type FirstReadChecks } from '../values/getters-run-once.js';
 import type { StepContext } from './step-context.js';
 
 /** What a step may do to the account; agent exports and the builder use it to ask before a destructive call. */
@@ -178,13 +179,19 @@ function settled(
 /**
  * The definition's write safety as the runtime reads it: a `replay`
  * declaration settled into the four fields, or the deprecated fields as
- * given. Call `writeSafetyProblem` first.
+ * given, the other fields copied (see `copyWithGettersRunOnce` for getters
+ * and `firstReadChecks`). Call `writeSafetyProblem` first.
  */
 export function settleWriteSafety<Definition extends DeclaredEitherWay>(
   definition: Definition,
+  firstReadChecks: FirstReadChecks<Definition> = {},
 ): Omit<Definition, 'replay'> {
-  const { replay, ...rest } = definition;
-  return replay === undefined ? rest : { ...rest, ...settled(replay as ReplayDeclaration<never, unknown>) };
+  // Getters stay getters (a schema given as one is built when first read), each run once.
+  const rest = copyWithGettersRunOnce(definition, ['replay'], firstReadChecks);
+  const { replay } = definition;
+  return replay === undefined
+    ? rest
+    : Object.assign(rest, settled(replay as ReplayDeclaration<never, unknown>));
 }
 
 /** Whether a replay of this step could do or charge anything twice: a free, idempotent read cannot. */

@@ -6,6 +6,7 @@ import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { ReturnedValue } from '../step/returned-value.js';
 import { type VersionString, versionProblem } from '../step/step-version.js';
+import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
 import type { TriggerId } from './trigger-id.js';
@@ -224,6 +225,8 @@ export type AnyTrigger = Trigger<any, any>;
  * source, default variables) rather than on the first delivery, and freezes
  * it. Keeps the literal id in the trigger's type; the event schema is a
  * `const` parameter so that `example` may return literals without `as const`.
+ * `event` and `setup` may be getters, each built when first read and kept,
+ * as a step's `input` and `output` (`defineStep`).
  */
 export function defineTrigger<
   const Id extends TriggerId<Owner['id']>,
@@ -243,5 +246,6 @@ export function defineTrigger<
   }
   const problem = versionProblem(definition) ?? definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
-  return Object.freeze(definition);
+  // Getters stay getters, each run once (see `copyWithGettersRunOnce`).
+  return Object.freeze(copyWithGettersRunOnce(definition));
 }

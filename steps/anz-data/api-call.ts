@@ -65,7 +65,9 @@ export function estimateApiCall(input: { method: string; endpoint: string; body?
  */
 export default defineStep({
   ...generic,
-  input: generic.input.strict(),
+  get input() {
+    return generic.input.strict();
+  },
   agentDescription: `${generic.agentDescription} Forwarded lookups cost credits like the dedicated steps (POST /enrich/person up to 2, /enrich/company 1, /search/people 1 per result up to its limit; the provider's own GET /company 1); GET /credits shows the balance for free. Any other path has no known price: with a credit budget set it is refused before sending.`,
   credits: {
     basis:

@@ -29,16 +29,20 @@ export default defineStep({
     'industry',
     'employees',
   ],
-  input: lookupKeys(
-    {
-      profile_url: ProfileUrl.optional(),
-      domain: Domain.optional(),
-      abn: Abn.optional(),
-      website: Website.optional(),
-    },
-    'Exactly one of profile_url, domain, abn or website.',
-  ),
-  output: enrichmentOutput('company', Company, 'The company firmographics, or null when not matched.'),
+  get input() {
+    return lookupKeys(
+      {
+        profile_url: ProfileUrl.optional(),
+        domain: Domain.optional(),
+        abn: Abn.optional(),
+        website: Website.optional(),
+      },
+      'Exactly one of profile_url, domain, abn or website.',
+    );
+  },
+  get output() {
+    return enrichmentOutput('company', Company, 'The company firmographics, or null when not matched.');
+  },
   access: 'read',
   idempotent: false,
   credits: { basis: creditBasis.company, estimate: () => ({ ...COMPANY_CREDITS }) },

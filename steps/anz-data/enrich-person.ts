@@ -28,15 +28,19 @@ export default defineStep({
     'lead',
     'reverse email',
   ],
-  input: lookupKeys(
-    {
-      profile_url: ProfileUrl.optional(),
-      email: WorkEmail.optional(),
-      profile_slug: ProfileSlug.optional(),
-    },
-    'Exactly one of profile_url, email or profile_slug.',
-  ),
-  output: enrichmentOutput('person', Person, 'The person with contact details, or null when not matched.'),
+  get input() {
+    return lookupKeys(
+      {
+        profile_url: ProfileUrl.optional(),
+        email: WorkEmail.optional(),
+        profile_slug: ProfileSlug.optional(),
+      },
+      'Exactly one of profile_url, email or profile_slug.',
+    );
+  },
+  get output() {
+    return enrichmentOutput('person', Person, 'The person with contact details, or null when not matched.');
+  },
   access: 'read',
   idempotent: false,
   credits: { basis: creditBasis.person, estimate: () => ({ ...PERSON_CREDITS }) },

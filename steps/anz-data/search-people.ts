@@ -48,47 +48,54 @@ export default defineStep({
     location: locationOptions,
     company_size: companySizeOptions,
   },
-  input: z
-    .strictObject({
-      company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
-      position: criterion('Words of the job title, e.g. "engineering manager".'),
-      seniority: Seniority.optional(),
-      department: Department.optional(),
-      location: criterion(
-        'City, state or territory, or country, e.g. "Sydney", "NSW" or "New Zealand"; part of the value matches.',
-      ),
-      company_size: z
-        .enum(COMPANY_SIZES)
-        .optional()
-        .describe("The size band of the person's company, in employees."),
-      limit: z
+  get input() {
+    return z
+      .strictObject({
+        company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
+        position: criterion('Words of the job title, e.g. "engineering manager".'),
+        seniority: Seniority.optional(),
+        department: Department.optional(),
+        location: criterion(
+          'City, state or territory, or country, e.g. "Sydney", "NSW" or "New Zealand"; part of the value matches.',
+        ),
+        company_size: z
+          .enum(COMPANY_SIZES)
+          .optional()
+          .describe("The size band of the person's company, in employees."),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(SEARCH_LIMIT_MAX)
+          .default(10)
+          .describe('Most people to return, 1 to 100; each person returned costs 1 credit.'),
+      })
+      .superRefine((value, context) => {
+        if (CRITERIA.some((name) => value[name] !== undefined)) return;
+        context.addIssue({
+          code: 'custom',
+          path: [],
+          message: `give at least one of ${CRITERIA.join(', ')}`,
+        });
+      })
+      .meta({
+        description: `At least one of ${CRITERIA.join(', ')}; they combine (AND).`,
+        anyOf: CRITERIA.map((name) => ({ required: [name] })),
+      });
+  },
+  get output() {
+    return z.object({
+      matched: z.boolean().describe('False when nobody matches; then people is empty.'),
+      people: z.array(PersonSummary).describe('Matching people, up to limit, without contact details.'),
+      total: z.number().int().nullable().describe('How many people match in all, when the provider says.'),
+      returned: z
         .number()
         .int()
-        .min(1)
-        .max(SEARCH_LIMIT_MAX)
-        .default(10)
-        .describe('Most people to return, 1 to 100; each person returned costs 1 credit.'),
-    })
-    .superRefine((value, context) => {
-      if (CRITERIA.some((name) => value[name] !== undefined)) return;
-      context.addIssue({
-        code: 'custom',
-        path: [],
-        message: `give at least one of ${CRITERIA.join(', ')}`,
-      });
-    })
-    .meta({
-      description: `At least one of ${CRITERIA.join(', ')}; they combine (AND).`,
-      anyOf: CRITERIA.map((name) => ({ required: [name] })),
-    }),
-  output: z.object({
-    matched: z.boolean().describe('False when nobody matches; then people is empty.'),
-    people: z.array(PersonSummary).describe('Matching people, up to limit, without contact details.'),
-    total: z.number().int().nullable().describe('How many people match in all, when the provider says.'),
-    returned: z.number().int().describe('How many people this result holds (and credits charged for them).'),
-    truncated: z.boolean().describe('True when more people match than were returned.'),
-    credits_charged: z.number().nullable().describe(creditsChargedDescription),
-  }),
+        .describe('How many people this result holds (and credits charged for them).'),
+      truncated: z.boolean().describe('True when more people match than were returned.'),
+      credits_charged: z.number().nullable().describe(creditsChargedDescription),
+    });
+  },
   access: 'read',
   idempotent: false,
   credits: {

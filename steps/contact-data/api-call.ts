@@ -54,7 +54,9 @@ function reportedCredits(body: unknown): number | undefined {
 export default defineStep({
   ...base,
   // Unknown input keys are refused, as on every contact_data and anz_data step.
-  input: base.input.strict(),
+  get input() {
+    return base.input.strict();
+  },
   agentDescription: `${base.agentDescription} Paid paths cost what the dedicated steps cost (POST /person 1-2 credits, /company 1, the /bulk paths per record, search per 25 results); GET /account/usage costs nothing. Any other path has no known price: with a credit budget set it is refused before sending. Prefer the dedicated steps: they batch, keep order and never re-send a succeeded record.`,
   credits: {
     basis:

@@ -23,11 +23,15 @@ export default defineStep({
     'csv',
     'company enrichment',
   ],
-  input: bulkInput('companies', companyLookup.lookup, {
-    records: 'Companies',
-    each: 'each with exactly one of domain or name',
-  }),
-  output: bulkOutput('company', companyLookup.lookup, companyLookup.item),
+  get input() {
+    return bulkInput('companies', companyLookup.lookup, {
+      records: 'Companies',
+      each: 'each with exactly one of domain or name',
+    });
+  },
+  get output() {
+    return bulkOutput('company', companyLookup.lookup, companyLookup.item);
+  },
   access: 'read',
   idempotent: false,
   // A batch is paid when it lands: one that may have landed is never sent again; each record says what is known.

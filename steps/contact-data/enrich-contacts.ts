@@ -27,7 +27,9 @@ export default defineStep({
     records: 'People',
     each: 'each with exactly one way to identify them',
   }),
-  output: bulkOutput('contact', personLookup.lookup, personLookup.item),
+  get output() {
+    return bulkOutput('contact', personLookup.lookup, personLookup.item);
+  },
   access: 'read',
   idempotent: false,
   // A batch is paid when it lands: one that may have landed is never sent again; each record says what is known.

@@ -24,10 +24,12 @@ export default defineStep({
     'company enrichment',
   ],
   input: companyLookup.lookup,
-  output: lookupOutput('company', companyLookup.item, {
-    found: 'company',
-    item: 'The company; null when not matched.',
-  }),
+  get output() {
+    return lookupOutput('company', companyLookup.item, {
+      found: 'company',
+      item: 'The company; null when not matched.',
+    });
+  },
   access: 'read',
   idempotent: false,
   credits: {

@@ -27,10 +27,12 @@ export default defineStep({
     'people enrichment',
   ],
   input: personLookup.lookup,
-  output: lookupOutput('contact', personLookup.item, {
-    found: 'person',
-    item: 'The person with contact details; null when not matched.',
-  }),
+  get output() {
+    return lookupOutput('contact', personLookup.item, {
+      found: 'person',
+      item: 'The person with contact details; null when not matched.',
+    });
+  },
   access: 'read',
   idempotent: false,
   credits: {

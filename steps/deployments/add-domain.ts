@@ -15,19 +15,21 @@ export default defineStep({
   agentDescription:
     "Adds a domain (e.g. www.example.com) to a project, for production or for one git branch. When verified is false, tell the user to create the DNS record in verification; the domain serves the project once it exists. A domain already on another project fails with a conflict. Not replayed blindly: if the answer is lost, the step reads the project's domain and reports it with already_done true when it is there.",
   keywords: ['add domain', 'custom domain', 'connect domain', 'hostname', 'assign domain'],
-  input: z.strictObject({
-    project: ProjectRef,
-    domain: DomainName,
-    git_branch: z
-      .string()
-      .min(1)
-      .max(250)
-      .optional()
-      .describe('Serve deployments of this branch instead of production.'),
-    redirect: DomainName.optional().describe(
-      'Redirect this domain to another domain of the project instead of serving it.',
-    ),
-  }),
+  get input() {
+    return z.strictObject({
+      project: ProjectRef,
+      domain: DomainName,
+      git_branch: z
+        .string()
+        .min(1)
+        .max(250)
+        .optional()
+        .describe('Serve deployments of this branch instead of production.'),
+      redirect: DomainName.optional().describe(
+        'Redirect this domain to another domain of the project instead of serving it.',
+      ),
+    });
+  },
   options: { project: projectOptions },
   output: z.object({
     domain: ProjectDomain.describe('The domain as assigned.'),

@@ -125,11 +125,13 @@ function accountParameterIssue(path: string): string | undefined {
 export default defineStep({
   ...generic,
   agentDescription: `${generic.agentDescription} Do not put teamId or slug in the path: calls always act in the connection's team (or personal account), and such a path is refused.`,
-  input: generic.input.superRefine((value, context) => {
-    const path = (value as { path?: unknown }).path;
-    const issue = typeof path === 'string' ? accountParameterIssue(path) : undefined;
-    if (issue) context.addIssue({ code: 'custom', path: ['path'], message: issue });
-  }),
+  get input() {
+    return generic.input.superRefine((value, context) => {
+      const path = (value as { path?: unknown }).path;
+      const issue = typeof path === 'string' ? accountParameterIssue(path) : undefined;
+      if (issue) context.addIssue({ code: 'custom', path: ['path'], message: issue });
+    });
+  },
   examples: [{ title: "The team's projects", input: { method: 'GET', path: '/v9/projects' } }],
   async run(input, context: StepContext) {
     const allowed = allowedProjects(context.constraints);

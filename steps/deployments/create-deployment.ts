@@ -80,37 +80,41 @@ export default defineStep({
   agentDescription:
     'Starts a new deployment of a project from a git branch; it is QUEUED, then BUILDING, then READY or ERROR. environment: production deploys to the live site (only when the user asked for production); preview (the default) and development create a preview deployment with its own URL. Not idempotent and never retried after a failure that may have reached the provider: if the error says the outcome is unknown, call List Deployments for the project before creating again, or you may deploy twice. Use Cancel Deployment to stop one.',
   keywords: ['deploy', 'new deployment', 'release', 'ship', 'build', 'publish', 'redeploy', 'create'],
-  input: z
-    .strictObject({
-      project: ProjectRef,
-      branch: GitRef.optional().describe(
-        "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",
-      ),
-      commit_sha: z
-        .string()
-        .regex(/^[0-9a-f]{7,40}$/i, 'a git commit sha')
-        .optional()
-        .describe('Deploy this commit of the branch instead of its latest one.'),
-      repository: z
-        .string()
-        .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
-        .optional()
-        .describe(
-          'GitHub repository as "owner/name", when it is not the project\'s own connected repository. Needs branch.',
+  get input() {
+    return z
+      .strictObject({
+        project: ProjectRef,
+        branch: GitRef.optional().describe(
+          "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",
         ),
-      environment: Environment.default('preview'),
-      configuration: Configuration.optional(),
-      meta: z
-        .record(z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -'), z.string().max(256))
-        .optional()
-        .refine((value) => !value || Object.keys(value).length <= 100, 'at most 100 entries')
-        .describe('Free key/value labels stored on the deployment (strings).'),
-    })
-    .refine((value) => !value.repository || value.branch, {
-      path: ['branch'],
-      message: 'branch is required when repository is given',
-    }),
-  output: z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') }),
+        commit_sha: z
+          .string()
+          .regex(/^[0-9a-f]{7,40}$/i, 'a git commit sha')
+          .optional()
+          .describe('Deploy this commit of the branch instead of its latest one.'),
+        repository: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
+          .optional()
+          .describe(
+            'GitHub repository as "owner/name", when it is not the project\'s own connected repository. Needs branch.',
+          ),
+        environment: Environment.default('preview'),
+        configuration: Configuration.optional(),
+        meta: z
+          .record(z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -'), z.string().max(256))
+          .optional()
+          .refine((value) => !value || Object.keys(value).length <= 100, 'at most 100 entries')
+          .describe('Free key/value labels stored on the deployment (strings).'),
+      })
+      .refine((value) => !value.repository || value.branch, {
+        path: ['branch'],
+        message: 'branch is required when repository is given',
+      });
+  },
+  get output() {
+    return z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') });
+  },
   options: { project: projectOptions, environment: environmentOptions },
   access: 'write',
   idempotent: false,

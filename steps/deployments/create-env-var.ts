@@ -31,14 +31,16 @@ export default defineStep({
   agentDescription:
     'Sets a project environment variable (upsert): if a variable with this key already applies to one of the targets, it is overwritten, so retrying is safe. type encrypted (the default) is readable in the dashboard; sensitive can never be read back, by anyone, and cannot target development; plain is readable by anyone on the project. The value is never shown in the output unless plain. New values apply from the next deployment: redeploy for them to take effect.',
   keywords: ['set env', 'add env var', 'environment variable', 'secret', 'config', 'api key', 'upsert'],
-  input: z
-    .strictObject({
-      project: ProjectRef,
-      ...EnvSettings.shape,
-      type: EnvType.default('encrypted'),
-      targets: EnvTargets.default(['production', 'preview']),
-    })
-    .superRefine(checkEnvRules),
+  get input() {
+    return z
+      .strictObject({
+        project: ProjectRef,
+        ...EnvSettings.shape,
+        type: EnvType.default('encrypted'),
+        targets: EnvTargets.default(['production', 'preview']),
+      })
+      .superRefine(checkEnvRules);
+  },
   options: { project: projectOptions, targets: environmentOptions },
   output: OneEnvVar,
   access: 'write',

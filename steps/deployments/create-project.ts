@@ -15,25 +15,29 @@ export default defineStep({
   agentDescription:
     'Creates a project under a new, unique name, optionally connected to a GitHub repository ("owner/name"), so that pushes deploy it. It does not deploy by itself: use Create Deployment next. A name already taken fails with a conflict error; pick another or use the existing project. Not replayed blindly: if the answer is lost, the step looks the name up and reports the project with already_done true when it exists.',
   keywords: ['create project', 'new project', 'new site', 'import repository', 'add project'],
-  input: z.strictObject({
-    name: ProjectName,
-    repository: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
-      .optional()
-      .describe('GitHub repository ("owner/name") to connect; pushes to it deploy the project.'),
-    settings: BuildSettings.omit({ node_version: true })
-      .optional()
-      .describe('Build settings; each one left out keeps the default for the framework.'),
-  }),
-  output: z.object({
-    project: Project.describe('The project as created.'),
-    already_done: z
-      .boolean()
-      .describe(
-        'True when the answer to the create was lost and the project was found by its name afterwards.',
-      ),
-  }),
+  get input() {
+    return z.strictObject({
+      name: ProjectName,
+      repository: z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
+        .optional()
+        .describe('GitHub repository ("owner/name") to connect; pushes to it deploy the project.'),
+      settings: BuildSettings.omit({ node_version: true })
+        .optional()
+        .describe('Build settings; each one left out keeps the default for the framework.'),
+    });
+  },
+  get output() {
+    return z.object({
+      project: Project.describe('The project as created.'),
+      already_done: z
+        .boolean()
+        .describe(
+          'True when the answer to the create was lost and the project was found by its name afterwards.',
+        ),
+    });
+  },
   access: 'write',
   idempotent: false,
   // Names are unique, so a lost answer is settled by looking the name up (a replay would be a 409).

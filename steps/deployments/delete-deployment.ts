@@ -18,7 +18,9 @@ export default defineStep({
   agentDescription:
     'Deletes one deployment permanently; its unique URL stops working and it cannot be undone. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only use when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
-  input: z.strictObject({ deployment_id: DeploymentId }),
+  get input() {
+    return z.strictObject({ deployment_id: DeploymentId });
+  },
   options: { deployment_id: recentDeploymentOptions },
   ...removalStep(
     'deployment_id',

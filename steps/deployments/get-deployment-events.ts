@@ -33,26 +33,28 @@ export default defineStep({
     'build output',
     'deployment logs',
   ],
-  input: z
-    .strictObject({
-      deployment_id: DeploymentId,
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_EVENTS_PER_CALL)
-        .default(MAX_EVENTS_PER_CALL)
-        .describe(`Most events to return, 1 to ${MAX_EVENTS_PER_CALL}.`),
-      tail: z
-        .boolean()
-        .default(false)
-        .describe('The last events of the log instead of the first; still returned oldest first.'),
-      cursor: EventsCursor.optional(),
-    })
-    .refine((value) => !(value.tail && value.cursor), {
-      path: ['tail'],
-      message: 'tail reads the end of the log; a cursor continues after a page. Pass one of them.',
-    }),
+  get input() {
+    return z
+      .strictObject({
+        deployment_id: DeploymentId,
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_EVENTS_PER_CALL)
+          .default(MAX_EVENTS_PER_CALL)
+          .describe(`Most events to return, 1 to ${MAX_EVENTS_PER_CALL}.`),
+        tail: z
+          .boolean()
+          .default(false)
+          .describe('The last events of the log instead of the first; still returned oldest first.'),
+        cursor: EventsCursor.optional(),
+      })
+      .refine((value) => !(value.tail && value.cursor), {
+        path: ['tail'],
+        message: 'tail reads the end of the log; a cursor continues after a page. Pass one of them.',
+      });
+  },
   options: { deployment_id: recentDeploymentOptions },
   output: z.object({
     events: z.array(BuildEvent).describe('Build events, oldest first.'),

@@ -14,9 +14,13 @@ export default defineStep({
   agentDescription:
     'Reads one deployment by id (or hostname). Use it to check whether a deployment you created is READY, still BUILDING, or failed (ERROR, with error_message); poll it after Create Deployment rather than creating again. For the build output itself use Get Deployment Events. Read-only and safe to retry.',
   keywords: ['deployment', 'status', 'state', 'details', 'inspect', 'is it live', 'deploy status'],
-  input: z.strictObject({ deployment_id: DeploymentId }),
+  get input() {
+    return z.strictObject({ deployment_id: DeploymentId });
+  },
   options: { deployment_id: recentDeploymentOptions },
-  output: z.object({ deployment: Deployment.describe('The deployment as it is now.') }),
+  get output() {
+    return z.object({ deployment: Deployment.describe('The deployment as it is now.') });
+  },
   access: 'read',
   idempotent: true,
   variables: { deployment_id: '$.deployment.id', state: '$.deployment.state', url: '$.deployment.url' },

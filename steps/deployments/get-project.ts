@@ -14,7 +14,9 @@ export default defineStep({
   agentDescription:
     'Reads one project by name or id: framework, build settings, connected git repository and production branch, and its newest deployment. Read-only and safe to retry.',
   keywords: ['project', 'project settings', 'details', 'repository', 'build settings'],
-  input: z.strictObject({ project: ProjectRef }),
+  get input() {
+    return z.strictObject({ project: ProjectRef });
+  },
   options: { project: projectOptions },
   output: OneProject,
   access: 'read',

@@ -70,11 +70,13 @@ export default defineStep({
   keywords: ['deployments', 'list', 'history', 'builds', 'status', 'recent deploys', 'find deployment'],
   input: listDeploymentsInput,
   options: { project: projectOptions, environment: environmentOptions },
-  output: cursorPageOutput('deployments', Deployment, {
-    items: 'This page of deployments, newest first.',
-    cursor:
-      'Pass as cursor to get the next page; null on the last page. It is the creation time (epoch ms) of the last deployment on this page; the next page starts strictly before it.',
-  }),
+  get output() {
+    return cursorPageOutput('deployments', Deployment, {
+      items: 'This page of deployments, newest first.',
+      cursor:
+        'Pass as cursor to get the next page; null on the last page. It is the creation time (epoch ms) of the last deployment on this page; the next page starts strictly before it.',
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: {

@@ -15,13 +15,17 @@ export default defineStep({
   agentDescription:
     'Lists the domains assigned to a project, newest first, a page at a time (pass next_cursor back as cursor). verified false means the domain does not serve the project yet: verification names the DNS record the user must create. Read-only and safe to retry.',
   keywords: ['domains', 'custom domain', 'hostnames', 'dns', 'list domains'],
-  input: z.strictObject({
-    project: ProjectRef,
-    verified: z.boolean().optional().describe('Only verified (true) or only unverified (false) domains.'),
-    ...TimePaging,
-  }),
+  get input() {
+    return z.strictObject({
+      project: ProjectRef,
+      verified: z.boolean().optional().describe('Only verified (true) or only unverified (false) domains.'),
+      ...TimePaging,
+    });
+  },
   options: { project: projectOptions },
-  output: cursorPageOutput('domains', ProjectDomain, { items: 'This page of domains, newest first.' }),
+  get output() {
+    return cursorPageOutput('domains', ProjectDomain, { items: 'This page of domains, newest first.' });
+  },
   access: 'read',
   idempotent: true,
   variables: { domains: '$.domains[*].name', next_cursor: '$.next_cursor' },

@@ -17,12 +17,16 @@ export default defineStep({
   agentDescription:
     "Lists a project's environment variables with their ids, types and the environments they apply to. Values are shown only for type plain; encrypted, sensitive and secret values are never returned (value null, value_hidden true), so do not promise the user a secret's value. Use the id with Update Env Var or Delete Env Var. Read-only and safe to retry.",
   keywords: ['env', 'environment variables', 'env vars', 'config', 'settings', 'secrets list'],
-  input: z.strictObject({
-    project: ProjectRef,
-    git_branch: EnvGitBranch.optional().describe('Only variables that apply to this preview branch.'),
-  }),
+  get input() {
+    return z.strictObject({
+      project: ProjectRef,
+      git_branch: EnvGitBranch.optional().describe('Only variables that apply to this preview branch.'),
+    });
+  },
   options: { project: projectOptions },
-  output: z.object({ env_vars: z.array(EnvVar).describe('The variables, values withheld unless plain.') }),
+  get output() {
+    return z.object({ env_vars: z.array(EnvVar).describe('The variables, values withheld unless plain.') });
+  },
   access: 'read',
   idempotent: true,
   // Names and ids only: no value is ever mapped into a variable.

@@ -14,13 +14,17 @@ export default defineStep({
   agentDescription:
     'Lists projects (name, id, framework, git repository, latest deployment), most recently updated first, a page at a time: pass next_cursor back as cursor for the next page. search narrows by name. Use it to find the project name or id other steps take. When the connection is limited to some projects, only those are listed (a page may then hold fewer than limit). Read-only and safe to retry.',
   keywords: ['projects', 'list projects', 'apps', 'sites', 'find project'],
-  input: z.strictObject({
-    search: z.string().min(1).max(100).optional().describe('Only projects whose name contains this.'),
-    ...TimePaging,
-  }),
-  output: cursorPageOutput('projects', Project, {
-    items: 'This page of projects, most recently updated first.',
-  }),
+  get input() {
+    return z.strictObject({
+      search: z.string().min(1).max(100).optional().describe('Only projects whose name contains this.'),
+      ...TimePaging,
+    });
+  },
+  get output() {
+    return cursorPageOutput('projects', Project, {
+      items: 'This page of projects, most recently updated first.',
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: {

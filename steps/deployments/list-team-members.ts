@@ -26,19 +26,23 @@ export default defineStep({
   agentDescription:
     "Lists a team's members (user id, username, email, name, role), newest first, a page at a time (pass next_cursor back as cursor). team defaults to the connection's team. search matches name, username and email; role keeps one role. Refused when the connection is limited to some projects (members are account-wide). Read-only and safe to retry.",
   keywords: ['team members', 'members', 'users', 'people', 'collaborators', 'who is on the team'],
-  input: z.strictObject({
-    team: TeamId.optional().describe("Team id (team_...) or slug; defaults to the connection's team."),
-    search: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Only members whose name, username or email contains this.'),
-    role: z.enum(ROLES).optional().describe('Only members with this role.'),
-    ...TimePaging,
-  }),
+  get input() {
+    return z.strictObject({
+      team: TeamId.optional().describe("Team id (team_...) or slug; defaults to the connection's team."),
+      search: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('Only members whose name, username or email contains this.'),
+      role: z.enum(ROLES).optional().describe('Only members with this role.'),
+      ...TimePaging,
+    });
+  },
   options: { team: teamOptions },
-  output: cursorPageOutput('members', TeamMember, { items: 'This page of members, newest first.' }),
+  get output() {
+    return cursorPageOutput('members', TeamMember, { items: 'This page of members, newest first.' });
+  },
   access: 'read',
   idempotent: true,
   variables: { user_ids: '$.members[*].user_id', emails: '$.members[*].email', next_cursor: '$.next_cursor' },

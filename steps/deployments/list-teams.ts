@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     "Lists the teams the connected user belongs to: id (the teamId a connection takes), slug, name and the user's role. Steps act in the connection's own team; to work in another team, the user needs a connection for it. Refused when the connection is limited to some projects (teams are account-wide). Read-only and safe to retry.",
   keywords: ['teams', 'organizations', 'workspaces', 'accounts', 'list teams'],
-  input: z.strictObject(TimePaging),
-  output: cursorPageOutput('teams', Team, { items: 'This page of teams.' }),
+  get input() {
+    return z.strictObject(TimePaging);
+  },
+  get output() {
+    return cursorPageOutput('teams', Team, { items: 'This page of teams.' });
+  },
   access: 'read',
   idempotent: true,
   variables: { team_ids: '$.teams[*].id', team_slugs: '$.teams[*].slug', next_cursor: '$.next_cursor' },

@@ -16,7 +16,9 @@ export default defineStep({
   agentDescription:
     'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only use when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
-  input: z.strictObject({ project: ProjectRef, domain: DomainName }),
+  get input() {
+    return z.strictObject({ project: ProjectRef, domain: DomainName });
+  },
   options: { project: projectOptions, domain: projectDomainOptions },
   ...removalStep(
     'domain',

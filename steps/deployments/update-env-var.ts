@@ -16,15 +16,17 @@ export default defineStep({
   agentDescription:
     'Changes one environment variable, found by its id (from List Env Vars): only the fields given change. A sensitive variable stays write-only: its new value is never shown. Changes apply from the next deployment. Safe to retry: the same change twice leaves the variable the same.',
   keywords: ['update env', 'change env var', 'rotate secret', 'edit environment variable'],
-  input: z
-    .strictObject({ project: ProjectRef, env_id: EnvId, ...EnvSettings.partial().shape })
-    .superRefine((value, context) => {
-      const { project, env_id, ...changes } = value;
-      if (Object.values(changes).every((change) => change === undefined)) {
-        context.addIssue({ code: 'custom', path: ['value'], message: 'give at least one field to change' });
-      }
-      checkEnvRules(value, context);
-    }),
+  get input() {
+    return z
+      .strictObject({ project: ProjectRef, env_id: EnvId, ...EnvSettings.partial().shape })
+      .superRefine((value, context) => {
+        const { project, env_id, ...changes } = value;
+        if (Object.values(changes).every((change) => change === undefined)) {
+          context.addIssue({ code: 'custom', path: ['value'], message: 'give at least one field to change' });
+        }
+        checkEnvRules(value, context);
+      });
+  },
   options: { project: projectOptions, env_id: envVarOptions, targets: environmentOptions },
   output: OneEnvVar,
   access: 'write',

@@ -23,18 +23,20 @@ export default defineStep({
     'node version',
     'framework',
   ],
-  input: z
-    .strictObject({
-      project: ProjectRef,
-      name: ProjectName.optional().describe('A new name for the project.'),
-      settings: BuildSettings.optional().describe(
-        'Build settings to change; the ones left out stay as they are.',
-      ),
-    })
-    .refine((value) => value.name !== undefined || Object.keys(value.settings ?? {}).length > 0, {
-      path: ['settings'],
-      message: 'give a new name or at least one setting to change',
-    }),
+  get input() {
+    return z
+      .strictObject({
+        project: ProjectRef,
+        name: ProjectName.optional().describe('A new name for the project.'),
+        settings: BuildSettings.optional().describe(
+          'Build settings to change; the ones left out stay as they are.',
+        ),
+      })
+      .refine((value) => value.name !== undefined || Object.keys(value.settings ?? {}).length > 0, {
+        path: ['settings'],
+        message: 'give a new name or at least one setting to change',
+      });
+  },
   options: { project: projectOptions },
   output: OneProject,
   access: 'write',

@@ -12,16 +12,20 @@ export default defineStep({
   agentDescription:
     'Creates a new, empty project in the given organization and returns its project_id. Any valid API key may do this; the connection needs no projectId. Not idempotent: every successful call creates another project, and projects cannot be deleted through this API (deletion is not available upstream), so never call it twice for the same project. A call that fails after it may have reached the platform is not retried: check the dashboard before trying again.',
   keywords: ['new project', 'create project', 'add project', 'workspace', 'project setup', 'organization'],
-  input: z.strictObject({
-    name: z.string().trim().min(1).max(200).describe('Name of the new project.'),
-    description: z.string().max(2000).default('').describe('What the project is for; may be empty.'),
-    organization_id: OrganizationId,
-  }),
-  output: z.object({
-    project_id: z.string().min(1).describe('Id of the new project, for connections and later steps.'),
-    name: z.string().describe('Name of the project, as sent.'),
-    organization_id: z.string().describe('Organization that owns the project.'),
-  }),
+  get input() {
+    return z.strictObject({
+      name: z.string().trim().min(1).max(200).describe('Name of the new project.'),
+      description: z.string().max(2000).default('').describe('What the project is for; may be empty.'),
+      organization_id: OrganizationId,
+    });
+  },
+  get output() {
+    return z.object({
+      project_id: z.string().min(1).describe('Id of the new project, for connections and later steps.'),
+      name: z.string().describe('Name of the project, as sent.'),
+      organization_id: z.string().describe('Organization that owns the project.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   // Never replayed once it may have landed; what to check before creating it again:

@@ -19,22 +19,26 @@ export default defineStep({
   agentDescription:
     'Adds one comment to a ticket. visibility is required: "public" emails the requester, "internal" is a note only agents see; choose deliberately. Files: upload each with Upload Attachment first and pass the tokens. author_id posts as another user (the default is the connected user). Not retried after a failure that may have reached the provider (it could post twice): if it fails with outcome unknown, check List Comments (newest_first) before adding it again.',
   keywords: ['comment', 'reply', 'respond', 'internal note', 'private note', 'message customer', 'attach'],
-  input: z.strictObject({
-    ticket_id: TicketId,
-    body: z.string().min(1).max(65_000).describe('The comment text (plain text).'),
-    visibility: CommentVisibility,
-    upload_tokens: UploadTokens.optional().describe(
-      'Tokens from Upload Attachment; their files go with the comment.',
-    ),
-    author_id: UserId.optional().describe(
-      'Post as this user (an agent, or the requester); the connected user when omitted.',
-    ),
-  }),
-  output: z.object({
-    ticket: Ticket.describe('The ticket after the comment.'),
-    comment_id: z.number().nullable().describe('Id of the new comment, when the provider said it.'),
-    public: z.boolean().describe('True for a reply the requester sees, false for an internal note.'),
-  }),
+  get input() {
+    return z.strictObject({
+      ticket_id: TicketId,
+      body: z.string().min(1).max(65_000).describe('The comment text (plain text).'),
+      visibility: CommentVisibility,
+      upload_tokens: UploadTokens.optional().describe(
+        'Tokens from Upload Attachment; their files go with the comment.',
+      ),
+      author_id: UserId.optional().describe(
+        'Post as this user (an agent, or the requester); the connected user when omitted.',
+      ),
+    });
+  },
+  get output() {
+    return z.object({
+      ticket: Ticket.describe('The ticket after the comment.'),
+      comment_id: z.number().nullable().describe('Id of the new comment, when the provider said it.'),
+      public: z.boolean().describe('True for a reply the requester sees, false for an internal note.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   replay: { mode: 'refuse', hint: () => CHECK_HINT },

@@ -35,46 +35,52 @@ export default defineStep({
   agentDescription:
     'Creates a new ticket. Not idempotent: if the call fails in a way that may have reached the provider it is not retried. Pass external_id (your own unique id for this request) so a retry can find the ticket instead of creating a duplicate: with external_id set, the step looks the ticket up before creating and after an ambiguous failure, so calling it again with the same external_id never makes a duplicate. Use Update Ticket to change an existing ticket.',
   keywords: ['new ticket', 'open ticket', 'file', 'raise', 'report issue', 'create'],
-  input: z
-    .strictObject({
-      subject: z.string().trim().min(1).max(1000).describe('Subject line of the ticket.'),
-      description: z.string().min(1).max(65_000).describe('The first comment: what the requester needs.'),
-      priority: TicketPriority.optional(),
-      type: TicketType.optional(),
-      assignee: Assignee.optional(),
-      external_id: z
-        .string()
-        .min(1)
-        .max(255)
-        .optional()
-        .describe('Your own unique id for this ticket; makes a retried create safe to reconcile.'),
-      tags: Tags.optional(),
-      custom_fields: CustomFields.optional(),
-      upload_tokens: UploadTokens.optional(),
-      ticket_form_id: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe('The ticket form the ticket is filed under.'),
-      requester_id: TicketRoutingFields.requester_id.optional(),
-      group_id: TicketRoutingFields.group_id.optional(),
-      organization_id: TicketRoutingFields.organization_id.optional(),
-      due_at: TicketRoutingFields.due_at.optional(),
-      followers: PeopleIds.followers.optional(),
-      collaborators: PeopleIds.collaborators.optional(),
-    })
-    // The provider keeps a due date only on tasks.
-    .refine((value) => value.due_at === undefined || value.type === 'task', {
-      path: ['due_at'],
-      message: 'due_at is for tickets of type task: give type "task" too',
-    }),
-  output: z.object({
-    ticket: Ticket.describe('The ticket as created.'),
-    recovered: z
-      .boolean()
-      .describe('True when the create failed ambiguously and the ticket was found by its external_id.'),
-  }),
+  get input() {
+    return (
+      z
+        .strictObject({
+          subject: z.string().trim().min(1).max(1000).describe('Subject line of the ticket.'),
+          description: z.string().min(1).max(65_000).describe('The first comment: what the requester needs.'),
+          priority: TicketPriority.optional(),
+          type: TicketType.optional(),
+          assignee: Assignee.optional(),
+          external_id: z
+            .string()
+            .min(1)
+            .max(255)
+            .optional()
+            .describe('Your own unique id for this ticket; makes a retried create safe to reconcile.'),
+          tags: Tags.optional(),
+          custom_fields: CustomFields.optional(),
+          upload_tokens: UploadTokens.optional(),
+          ticket_form_id: z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe('The ticket form the ticket is filed under.'),
+          requester_id: TicketRoutingFields.requester_id.optional(),
+          group_id: TicketRoutingFields.group_id.optional(),
+          organization_id: TicketRoutingFields.organization_id.optional(),
+          due_at: TicketRoutingFields.due_at.optional(),
+          followers: PeopleIds.followers.optional(),
+          collaborators: PeopleIds.collaborators.optional(),
+        })
+        // The provider keeps a due date only on tasks.
+        .refine((value) => value.due_at === undefined || value.type === 'task', {
+          path: ['due_at'],
+          message: 'due_at is for tickets of type task: give type "task" too',
+        })
+    );
+  },
+  get output() {
+    return z.object({
+      ticket: Ticket.describe('The ticket as created.'),
+      recovered: z
+        .boolean()
+        .describe('True when the create failed ambiguously and the ticket was found by its external_id.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   // external_id is the provider's natural handle: a create that landed is found by it, before

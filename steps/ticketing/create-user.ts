@@ -29,14 +29,16 @@ export default defineStep({
     'Creates one user. role defaults to end-user (a customer); agent and admin seats may cost the account money, so create them only when asked. Give email or external_id: the step looks the user up by them before creating and after an ambiguous failure, so a retry never makes a duplicate (recovered: true when found). Emails are unique in the account; use Search Users to check first.',
   keywords: ['new user', 'add customer', 'create contact', 'add agent', 'register', 'requester'],
   input: CreateUserInput,
-  output: z.object({
-    user: User.describe('The user as created (or as found).'),
-    recovered: z
-      .boolean()
-      .describe(
-        'True when the user already existed with this email or external_id and was not created again.',
-      ),
-  }),
+  get output() {
+    return z.object({
+      user: User.describe('The user as created (or as found).'),
+      recovered: z
+        .boolean()
+        .describe(
+          'True when the user already existed with this email or external_id and was not created again.',
+        ),
+    });
+  },
   access: 'write',
   idempotent: false,
   // Email and external_id are unique in the account: a create that landed is found by either.

@@ -13,15 +13,21 @@ export default defineStep({
   agentDescription:
     'PERMANENTLY deletes a ticket and its conversation; it cannot be restored through this step. Only use when the user explicitly asked to delete this ticket; to close a ticket, use Update Ticket with status solved instead.',
   keywords: ['delete ticket', 'remove ticket', 'destroy', 'permanent'],
-  input: z.strictObject({ ticket_id: TicketId }),
+  get input() {
+    return z.strictObject({ ticket_id: TicketId });
+  },
   options: { ticket_id: ticketOptions },
-  output: z.object({
-    deleted: z.literal(true).describe('Always true: failures are errors.'),
-    ticket_id: z.number().describe('The deleted ticket id.'),
-    already_done: z
-      .boolean()
-      .describe('True when a retried delete found the ticket already gone: our earlier attempt deleted it.'),
-  }),
+  get output() {
+    return z.object({
+      deleted: z.literal(true).describe('Always true: failures are errors.'),
+      ticket_id: z.number().describe('The deleted ticket id.'),
+      already_done: z
+        .boolean()
+        .describe(
+          'True when a retried delete found the ticket already gone: our earlier attempt deleted it.',
+        ),
+    });
+  },
   access: 'destructive',
   idempotent: true,
   // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.

@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     'Reads one organization (a customer company) by numeric id, e.g. the organization_id of a ticket or user. Read-only and safe to retry.',
   keywords: ['organization', 'company', 'account', 'customer company', 'org'],
-  input: z.strictObject({ organization_id: OrganizationId }),
-  output: z.object({ organization: Organization }),
+  get input() {
+    return z.strictObject({ organization_id: OrganizationId });
+  },
+  get output() {
+    return z.object({ organization: Organization });
+  },
   access: 'read',
   idempotent: true,
   options: { organization_id: organizationOptions },

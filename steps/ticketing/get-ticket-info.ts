@@ -22,21 +22,25 @@ export default defineStep({
   agentDescription:
     'Reads a ticket by id with its whole conversation (public comments and internal notes, oldest first). Read-only and safe to retry. Use Search Tickets or List Tickets to find an id.',
   keywords: ['read ticket', 'show ticket', 'ticket details', 'comments', 'conversation', 'get'],
-  input: z.strictObject({ ticket_id: TicketId }),
+  get input() {
+    return z.strictObject({ ticket_id: TicketId });
+  },
   options: { ticket_id: ticketOptions },
-  output: z.object({
-    ticket: Ticket,
-    requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),
-    assignee: UserSummary.nullable().describe('Assigned agent, or null when unassigned.'),
-    comments: z
-      .array(
-        Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }),
-      )
-      .describe('Every comment, oldest first (up to 5,000; see comments_truncated).'),
-    comments_truncated: z
-      .boolean()
-      .describe('True when the ticket has more than 5,000 comments and only the first 5,000 are here.'),
-  }),
+  get output() {
+    return z.object({
+      ticket: Ticket,
+      requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),
+      assignee: UserSummary.nullable().describe('Assigned agent, or null when unassigned.'),
+      comments: z
+        .array(
+          Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }),
+        )
+        .describe('Every comment, oldest first (up to 5,000; see comments_truncated).'),
+      comments_truncated: z
+        .boolean()
+        .describe('True when the ticket has more than 5,000 comments and only the first 5,000 are here.'),
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: {

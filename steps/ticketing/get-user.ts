@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     'Reads one user (a customer, an agent or an admin) by numeric id. Use Search Users to find an id from a name or email. Read-only and safe to retry.',
   keywords: ['user', 'customer', 'requester', 'agent', 'profile', 'contact', 'person'],
-  input: z.strictObject({ user_id: UserId }),
-  output: z.object({ user: User }),
+  get input() {
+    return z.strictObject({ user_id: UserId });
+  },
+  get output() {
+    return z.object({ user: User });
+  },
   access: 'read',
   idempotent: true,
   options: { user_id: requesterOptions },

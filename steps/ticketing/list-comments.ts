@@ -23,19 +23,23 @@ export default defineStep({
   agentDescription:
     'Lists the conversation of one ticket a page at a time with each comment\'s files. visibility "public" gives only replies the requester saw, "internal" only agent notes; omit it for both. newest_first reads from the latest comment back. With a visibility filter a page may hold fewer than limit comments: has_more and next_cursor still say whether to read on. Read-only and safe to retry.',
   keywords: ['comments', 'conversation', 'replies', 'notes', 'internal notes', 'history', 'thread'],
-  input: z.strictObject({
-    ticket_id: TicketId,
-    visibility: CommentVisibility.optional().describe(
-      'Only public replies, or only internal notes; both when omitted.',
-    ),
-    newest_first: z.boolean().default(false).describe('Newest comment first instead of oldest first.'),
-    ...CursorPaging,
-  }),
-  output: cursorPageOutput('comments', CommentWithFiles, {
-    items: 'This page of comments, in the order asked for.',
-    cursor:
-      'Pass as cursor (with the same ticket, visibility and order) for the next page; null on the last page.',
-  }),
+  get input() {
+    return z.strictObject({
+      ticket_id: TicketId,
+      visibility: CommentVisibility.optional().describe(
+        'Only public replies, or only internal notes; both when omitted.',
+      ),
+      newest_first: z.boolean().default(false).describe('Newest comment first instead of oldest first.'),
+      ...CursorPaging,
+    });
+  },
+  get output() {
+    return cursorPageOutput('comments', CommentWithFiles, {
+      items: 'This page of comments, in the order asked for.',
+      cursor:
+        'Pass as cursor (with the same ticket, visibility and order) for the next page; null on the last page.',
+    });
+  },
   access: 'read',
   idempotent: true,
   options: { ticket_id: ticketOptions },

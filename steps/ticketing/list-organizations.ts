@@ -13,8 +13,12 @@ export default defineStep({
   agentDescription:
     'Lists organizations one page at a time, oldest first. Pass next_cursor back as cursor for the next page. Read-only and safe to retry.',
   keywords: ['organizations', 'companies', 'customers', 'accounts', 'orgs', 'list'],
-  input: z.strictObject(CursorPaging),
-  output: pagedOutput('organizations', Organization, 'organizations'),
+  get input() {
+    return z.strictObject(CursorPaging);
+  },
+  get output() {
+    return pagedOutput('organizations', Organization, 'organizations');
+  },
   access: 'read',
   idempotent: true,
   variables: { organization_ids: '$.organizations[*].id', next_cursor: '$.next_cursor' },

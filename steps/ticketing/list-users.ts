@@ -13,8 +13,12 @@ export default defineStep({
   agentDescription:
     'Lists users one page at a time, oldest first; role narrows to end-user, agent or admin (e.g. role agent to see who tickets can be assigned to). Pass next_cursor back as cursor, with the same role, for the next page. To find someone by name or email use Search Users. Read-only and safe to retry.',
   keywords: ['users', 'agents', 'admins', 'customers', 'end users', 'people', 'team', 'list'],
-  input: z.strictObject({ role: UserRole.optional(), ...CursorPaging }),
-  output: pagedOutput('users', User, 'users'),
+  get input() {
+    return z.strictObject({ role: UserRole.optional(), ...CursorPaging });
+  },
+  get output() {
+    return pagedOutput('users', User, 'users');
+  },
   access: 'read',
   idempotent: true,
   variables: { user_ids: '$.users[*].id', next_cursor: '$.next_cursor' },

@@ -23,38 +23,42 @@ export default defineStep({
   agentDescription:
     'Searches tickets with key:value terms (status:, priority:, ticket_type:, assignee:, requester:, tags:, created>, created<), free text, "quoted phrases" and -negation. Returns up to limit tickets (max 1,000, the provider cap); count is the true total and truncated says when results were cut. For exhaustive filtered lists use List Tickets, which pages without a cap. Read-only and safe to retry.',
   keywords: ['search', 'find tickets', 'query', 'lookup'],
-  input: z.strictObject({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .describe('Search terms in the provider query language; type:ticket is added when absent.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_RESULT_CAP)
-      .default(100)
-      .describe('Most tickets to return, 1 to 1,000.'),
-    sort_by: z
-      .enum(['created_at', 'updated_at', 'priority', 'status', 'ticket_type'])
-      .optional()
-      .describe('Sort field.'),
-    sort_order: z.enum(['asc', 'desc']).optional().describe('Sort direction.'),
-  }),
-  output: z.object({
-    tickets: z.array(Ticket).describe('Matching tickets, up to limit.'),
-    count: z.number().int().describe('How many tickets match in all, as the provider counts them.'),
-    returned: z.number().int().describe('How many tickets this result holds.'),
-    truncated: z.boolean().describe('True when more tickets match than were returned.'),
-    truncated_reason: z
-      .enum(['limit', 'provider_cap'])
-      .nullable()
-      .describe(
-        'limit: raise limit to see more; provider_cap: more than 1,000 match, narrow the query or use List Tickets.',
-      ),
-  }),
+  get input() {
+    return z.strictObject({
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .max(2000)
+        .describe('Search terms in the provider query language; type:ticket is added when absent.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_RESULT_CAP)
+        .default(100)
+        .describe('Most tickets to return, 1 to 1,000.'),
+      sort_by: z
+        .enum(['created_at', 'updated_at', 'priority', 'status', 'ticket_type'])
+        .optional()
+        .describe('Sort field.'),
+      sort_order: z.enum(['asc', 'desc']).optional().describe('Sort direction.'),
+    });
+  },
+  get output() {
+    return z.object({
+      tickets: z.array(Ticket).describe('Matching tickets, up to limit.'),
+      count: z.number().int().describe('How many tickets match in all, as the provider counts them.'),
+      returned: z.number().int().describe('How many tickets this result holds.'),
+      truncated: z.boolean().describe('True when more tickets match than were returned.'),
+      truncated_reason: z
+        .enum(['limit', 'provider_cap'])
+        .nullable()
+        .describe(
+          'limit: raise limit to see more; provider_cap: more than 1,000 match, narrow the query or use List Tickets.',
+        ),
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: { ticket_ids: '$.tickets[*].id', count: '$.count', truncated: '$.truncated' },

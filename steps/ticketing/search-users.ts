@@ -21,33 +21,37 @@ export default defineStep({
   agentDescription:
     'Finds users whose name, email, notes or phone contain the query (the provider search syntax also works: "email:sam@acme.example", "role:agent"), or the one user with an exact external_id. Pass next_cursor back as cursor, with the same query, for more; at most 10,000 results per query. Read-only and safe to retry.',
   keywords: ['find user', 'search users', 'lookup customer', 'email', 'requester', 'agent', 'who'],
-  input: z
-    .strictObject({
-      query: z
-        .string()
-        .trim()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe('Part of a name, email or phone, or a search.'),
-      external_id: z.string().min(1).max(255).optional().describe('Your own exact id for the user.'),
-      limit: z.number().int().min(1).max(100).default(25).describe('Users per page, 1 to 100.'),
-      cursor: z
-        .string()
-        .regex(/^[1-9]\d{0,4}$/, 'a next_cursor from Search Users')
-        .optional()
-        .describe('next_cursor from the previous page.'),
-    })
-    .refine((value) => (value.query === undefined) !== (value.external_id === undefined), {
-      message: 'give query or external_id (one of them)',
-      path: ['query'],
-    }),
-  output: cursorPageOutput('users', User, {
-    items: 'This page of matching users.',
-    cursor: 'Pass as cursor (with the same query) for the next page; null on the last page.',
-  }).extend({
-    count: z.number().nullable().describe('How many users match in all, when the provider says.'),
-  }),
+  get input() {
+    return z
+      .strictObject({
+        query: z
+          .string()
+          .trim()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Part of a name, email or phone, or a search.'),
+        external_id: z.string().min(1).max(255).optional().describe('Your own exact id for the user.'),
+        limit: z.number().int().min(1).max(100).default(25).describe('Users per page, 1 to 100.'),
+        cursor: z
+          .string()
+          .regex(/^[1-9]\d{0,4}$/, 'a next_cursor from Search Users')
+          .optional()
+          .describe('next_cursor from the previous page.'),
+      })
+      .refine((value) => (value.query === undefined) !== (value.external_id === undefined), {
+        message: 'give query or external_id (one of them)',
+        path: ['query'],
+      });
+  },
+  get output() {
+    return cursorPageOutput('users', User, {
+      items: 'This page of matching users.',
+      cursor: 'Pass as cursor (with the same query) for the next page; null on the last page.',
+    }).extend({
+      count: z.number().nullable().describe('How many users match in all, when the provider says.'),
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: { user_ids: '$.users[*].id', emails: '$.users[*].email', next_cursor: '$.next_cursor' },

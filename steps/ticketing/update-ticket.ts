@@ -44,12 +44,14 @@ export default defineStep({
     'solve',
   ],
   input: UpdateTicketInput,
-  output: z.object({
-    ticket: Ticket.describe('The ticket after the update.'),
-    applied: z
-      .object({ public_comment: z.boolean(), internal_note: z.boolean() })
-      .describe('Which comments were added.'),
-  }),
+  get output() {
+    return z.object({
+      ticket: Ticket.describe('The ticket after the update.'),
+      applied: z
+        .object({ public_comment: z.boolean(), internal_note: z.boolean() })
+        .describe('Which comments were added.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   options: {

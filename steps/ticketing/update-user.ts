@@ -27,27 +27,34 @@ export default defineStep({
   agentDescription:
     "Changes the fields given and leaves the others. tags replaces the user's whole tag set. Changing role to agent or admin may cost a seat; suspended: true stops the user signing in. Sets values only, so repeating it is harmless.",
   keywords: ['edit user', 'change email', 'rename', 'move organization', 'suspend user', 'promote agent'],
-  input: z
-    .strictObject({
-      user_id: UserId,
-      name: z.string().trim().min(1).max(255).optional().describe('New full name.'),
-      email: UserFields.email.optional(),
-      role: UserFields.role.optional(),
-      organization_id: UserFields.organization_id
-        .nullable()
-        .optional()
-        .describe('Default organization of the user; null to clear.'),
-      phone: UserFields.phone.optional(),
-      external_id: UserFields.external_id.optional(),
-      time_zone: UserFields.time_zone.optional(),
-      tags: UserFields.tags.optional(),
-      notes: UserFields.notes.optional(),
-      suspended: z.boolean().optional().describe('True to stop the user signing in and submitting tickets.'),
-    })
-    .refine((value) => CHANGES.some((field) => value[field] !== undefined), {
-      message: `give at least one change: ${CHANGES.join(', ')}`,
-    }),
-  output: z.object({ user: User.describe('The user after the change.') }),
+  get input() {
+    return z
+      .strictObject({
+        user_id: UserId,
+        name: z.string().trim().min(1).max(255).optional().describe('New full name.'),
+        email: UserFields.email.optional(),
+        role: UserFields.role.optional(),
+        organization_id: UserFields.organization_id
+          .nullable()
+          .optional()
+          .describe('Default organization of the user; null to clear.'),
+        phone: UserFields.phone.optional(),
+        external_id: UserFields.external_id.optional(),
+        time_zone: UserFields.time_zone.optional(),
+        tags: UserFields.tags.optional(),
+        notes: UserFields.notes.optional(),
+        suspended: z
+          .boolean()
+          .optional()
+          .describe('True to stop the user signing in and submitting tickets.'),
+      })
+      .refine((value) => CHANGES.some((field) => value[field] !== undefined), {
+        message: `give at least one change: ${CHANGES.join(', ')}`,
+      });
+  },
+  get output() {
+    return z.object({ user: User.describe('The user after the change.') });
+  },
   access: 'write',
   // It sets fields to given values: sent twice, it leaves the user as sent once.
   idempotent: true,

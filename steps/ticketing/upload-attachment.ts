@@ -75,12 +75,14 @@ export default defineStep({
     'First half of attaching a file: uploads it and returns a token; pass the token as upload_tokens to Add Comment, Create Ticket or Update Ticket within 60 minutes. One source: file_path (only inside directories the embedder allowed), url (only on origins the embedder allowed) or content_base64. At most 50 MB. Give token to add more files to one upload. Not retried after an ambiguous failure (with token, the file could be added twice).',
   keywords: ['attach', 'attachment', 'upload', 'file', 'screenshot', 'document', 'image'],
   input: UploadInput,
-  output: z.object({
-    token: z.string().describe('Pass in upload_tokens of a comment; valid for 60 minutes.'),
-    expires_at: z.string().nullable().describe('When the token expires, when the provider says.'),
-    attachment: Attachment.describe('The file just uploaded.'),
-    attachments: z.array(Attachment).describe('Every file under this token so far.'),
-  }),
+  get output() {
+    return z.object({
+      token: z.string().describe('Pass in upload_tokens of a comment; valid for 60 minutes.'),
+      expires_at: z.string().nullable().describe('When the token expires, when the provider says.'),
+      attachment: Attachment.describe('The file just uploaded.'),
+      attachments: z.array(Attachment).describe('Every file under this token so far.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   replay: {

@@ -156,6 +156,23 @@ describe('calls through the exports, against the sandbox', () => {
     expect(JSON.stringify(anthropicToolResult('toolu_2', misfit))).toContain('input_invalid');
   });
 
+  it('hand the model of the OpenAI and Anthropic pages our error JSON naming the field of each misfit call, and send nothing', async () => {
+    // These two pages run their own loop: what the model reads is the result message our helpers build.
+    for (const { args, field } of MISFIT_CREATE_CALLS) {
+      const before = sandboxPosts(live);
+      const misfit = await live.tools.runTool('ticketing__create_ticket', { ...args });
+      const anthropic = anthropicToolResult('toolu_misfit', misfit);
+      expect(anthropic.is_error).toBe(true);
+      expectInputErrorNaming(JSON.parse(anthropic.content).error, field);
+      expectInputErrorNaming(JSON.parse(openAIChatToolResult('call_misfit', misfit).content).error, field);
+      expectInputErrorNaming(
+        JSON.parse(openAIResponsesToolResult('call_misfit', misfit).output).error,
+        field,
+      );
+      expect(sandboxPosts(live)).toBe(before);
+    }
+  });
+
   it('answer a call that does not fit the schema with our error JSON, in the AI SDK’s loop, and send nothing', async () => {
     for (const { args, field } of MISFIT_CREATE_CALLS) {
       const model = twoTurnModel(args, 'Failed.');

@@ -26,21 +26,25 @@ export default defineTrigger({
   agentDescription:
     'Fires once per new comment. `comment_body` is its text, `comment_public` false for an internal note, `comment_author` its author id.',
   keywords: ['comment', 'reply', 'note', 'customer replied', 'zendesk'],
-  event: ticketEventSchema(EVENT_TYPE, z.object({ comment: Comment }).loose()),
+  get event() {
+    return ticketEventSchema(EVENT_TYPE, z.object({ comment: Comment }).loose());
+  },
   variables: {
     ...ticketVariables,
     comment_body: '$.event.comment.body',
     comment_public: '$.event.comment.is_public',
     comment_author: '$.event.comment.author.id',
   },
-  setup: z
-    .object({
-      public_only: z
-        .boolean()
-        .default(false)
-        .describe('Only public comments: internal notes do not start the agent.'),
-    })
-    .strict(),
+  get setup() {
+    return z
+      .object({
+        public_only: z
+          .boolean()
+          .default(false)
+          .describe('Only public comments: internal notes do not start the agent.'),
+      })
+      .strict();
+  },
   ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) =>
     setup.public_only && event.event.comment.is_public === false

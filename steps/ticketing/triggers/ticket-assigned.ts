@@ -15,16 +15,20 @@ export default defineTrigger({
   agentDescription:
     'Fires once per assignment change. `assignee` is the new agent id (null when unassigned), `previous_assignee` the old one.',
   keywords: ['assigned', 'assignee', 'agent', 'reassigned', 'zendesk'],
-  event: ticketEventSchema(EVENT_TYPE, ValueChange(z.union([z.string(), z.number()]))),
+  get event() {
+    return ticketEventSchema(EVENT_TYPE, ValueChange(z.union([z.string(), z.number()])));
+  },
   variables: { ...ticketVariables, assignee: '$.event.current', previous_assignee: '$.event.previous' },
-  setup: z
-    .object({
-      include_unassigned: z
-        .boolean()
-        .default(false)
-        .describe('Also start the agent when a ticket loses its assignee.'),
-    })
-    .strict(),
+  get setup() {
+    return z
+      .object({
+        include_unassigned: z
+          .boolean()
+          .default(false)
+          .describe('Also start the agent when a ticket loses its assignee.'),
+      })
+      .strict();
+  },
   ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) =>
     event.event.current === null || event.event.current === undefined

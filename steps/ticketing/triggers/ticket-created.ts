@@ -20,19 +20,23 @@ export default defineTrigger({
   agentDescription:
     'Fires once per new ticket. Variables hold the ticket id, subject, description, requester, priority, status and assignee at creation.',
   keywords: ['new ticket', 'ticket created', 'support request', 'zendesk'],
-  event: ticketEventSchema(
-    EVENT_TYPE,
-    z.object({}).loose().describe('Nothing changed yet: the ticket is new.'),
-  ),
+  get event() {
+    return ticketEventSchema(
+      EVENT_TYPE,
+      z.object({}).loose().describe('Nothing changed yet: the ticket is new.'),
+    );
+  },
   variables: ticketVariables,
-  setup: z
-    .object({
-      priorities: onlyValues(
-        ticketPriorities,
-        'Only tickets created with one of these priorities; omit for every ticket.',
-      ),
-    })
-    .strict(),
+  get setup() {
+    return z
+      .object({
+        priorities: onlyValues(
+          ticketPriorities,
+          'Only tickets created with one of these priorities; omit for every ticket.',
+        ),
+      })
+      .strict();
+  },
   ...ticketEventDelivery(EVENT_TYPE),
   skipReason: (event, setup) => skipUnlessListed('priority', event.detail.priority, setup.priorities),
   example: ticketEventExample(EVENT_TYPE, {}),

@@ -39,7 +39,9 @@ export function defineDeploymentTrigger<const Id extends `deployments.${string}`
     id,
     ...words,
     integration: deployments,
-    event: deploymentEventSchema(eventType),
+    get event() {
+      return deploymentEventSchema(eventType);
+    },
     variables: { ...deploymentVariables, ...extraVariables },
     setup: DeploymentSetup,
     verify: deploymentsSignature,
