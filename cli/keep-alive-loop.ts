@@ -1,5 +1,5 @@
 import { InputError } from '../src/errors/input-error.js';
-import type { TenantId } from '../src/model/tenant-id.js';
+import { DEFAULT_TENANT, type TenantId } from '../src/model/tenant-id.js';
 import type { HealthChange } from '../src/runtime/health-change.js';
 import {
   DEFAULT_KEEP_ALIVE_PERIOD_MS,
@@ -61,6 +61,8 @@ export interface KeptAlive {
   refreshed: number;
   failed: { tenant: string; id: string; code: string }[];
   told: number;
+  /** Revocations that had failed at a disconnect, retried by this pass: settled now, still pending, given up. */
+  revocations: { settled: number; pending: number; gaveUp: number };
 }
 
 /**
@@ -77,12 +79,20 @@ export async function startKeepAliveLoop(
   report: (kept: KeptAlive) => void,
   onError: (error: unknown) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  const [stores, registry, { Runtime }, { keepAlivePass }, { startKeepAliveSchedule }] = await Promise.all([
+  const [
+    stores,
+    registry,
+    { Runtime },
+    { keepAlivePass },
+    { startKeepAliveSchedule },
+    { retryPendingRevocations },
+  ] = await Promise.all([
     cliStores(),
     cliRegistry(),
     import('../src/runtime/runtime.js'),
     import('../src/runtime/keep-alive-pass.js'),
     import('../src/runtime/keep-alive-schedule.js'),
+    import('../src/connection/retry-pending-revocations.js'),
   ]);
   const coordination = stores.coordinator ? { coordination: stores.coordinator } : {};
   // One runtime per tenant for the life of the process: its refresher's single flight spans passes.
@@ -96,7 +106,14 @@ export async function startKeepAliveLoop(
     return runtime;
   };
   const pass = async () => {
-    const kept: KeptAlive = { tenants: 0, connections: 0, refreshed: 0, failed: [], told: 0 };
+    const kept: KeptAlive = {
+      tenants: 0,
+      connections: 0,
+      refreshed: 0,
+      failed: [],
+      told: 0,
+      revocations: { settled: 0, pending: 0, gaveUp: 0 },
+    };
     for (const summary of await stores.tenants.tenants()) {
       if (summary.connections === 0) continue;
       const done = await keepAlivePass(runtimeOf(summary.tenant), {
@@ -109,6 +126,21 @@ export async function startKeepAliveLoop(
       kept.refreshed += done.refreshed.length;
       kept.told += done.told.length;
       kept.failed.push(...done.failed.map((failure) => ({ tenant: summary.tenant, ...failure })));
+    }
+    // Grants a disconnect could not revoke are tried again here too (each on its own backoff, claimed so
+    // that one process sends it): a serving deployment needs no cron for them.
+    const base = runtimeOf(DEFAULT_TENANT);
+    const retried = await retryPendingRevocations(stores.tenants, {
+      integration: (id) => registry.integration(id),
+      clock: base.clock,
+      logger: base.logger,
+      fetch: base.fetch,
+      dispatcher: base.httpDispatcher,
+    });
+    for (const { revocation } of retried.outcomes) {
+      if (revocation.state === 'pending') kept.revocations.pending += 1;
+      else if (revocation.state === 'gave_up') kept.revocations.gaveUp += 1;
+      else kept.revocations.settled += 1;
     }
     report(kept);
   };

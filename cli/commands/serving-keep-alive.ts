@@ -1,7 +1,14 @@
 import type { HealthChange } from '../../src/runtime/health-change.js';
 import type { KeepAliveFlags } from '../keep-alive-flags.js';
-import { keepAliveSettings, startKeepAliveLoop } from '../keep-alive-loop.js';
+import { type KeptAlive, keepAliveSettings, startKeepAliveLoop } from '../keep-alive-loop.js';
 import { logLine } from '../serving-log-line.js';
+
+/** The line's part on pending revocations the pass retried, when it retried any. */
+function revocationsRetried({ revocations }: KeptAlive): string {
+  const tried = revocations.settled + revocations.pending + revocations.gaveUp;
+  if (!tried) return '';
+  return `; revocations retried: ${revocations.settled} settled, ${revocations.pending} still pending, ${revocations.gaveUp} given up`;
+}
 
 /**
  * The keep-alive loop of a serving command (`worker`, `serve`, `listen`),
@@ -23,7 +30,8 @@ export function servingKeepAlive(flags: KeepAliveFlags, json: boolean, byDefault
           logLine(
             json,
             'kept-alive',
-            `${kept.connections} connections of ${kept.tenants} tenants: ${kept.refreshed} renewed, ${kept.failed.length} failed, ${kept.told} told`,
+            `${kept.connections} connections of ${kept.tenants} tenants: ${kept.refreshed} renewed, ${kept.failed.length} failed, ${kept.told} told` +
+              revocationsRetried(kept),
             { ...kept },
           ),
         (error) => {

@@ -6,9 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../sandbox/index.js';
 import { openRedisStores, type RedisStores } from '../../src/coordination/open-redis-stores.js';
+import { DEFAULT_TENANT } from '../../src/model/tenant-id.js';
 import type { TriggerEvent } from '../../src/model/trigger-event.js';
 import type { HealthChange } from '../../src/runtime/health-change.js';
 import { KEEP_ALIVE_NEXT_PASS_KEY } from '../../src/runtime/keep-alive-schedule.js';
+import { removeConnection } from '../../src/runtime/remove-connection.js';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { createRegistry } from '../../steps/index.js';
 import {
   type CapturedChild,
   newEncryptionKey,
@@ -27,7 +31,8 @@ import { MovedClock } from './support/moved-clock.js';
  * renewed once per pass (counted at the sandbox), and a restart keeps the
  * rhythm instead of passing again at once. Then health events through the
  * trigger path (the worker's --forward-to, counted at the platform's side),
- * a worker killed with kill -9 mid-pass, and serve sharing the schedule.
+ * a worker killed with kill -9 mid-pass, serve sharing the schedule, and a
+ * revocation that failed at a disconnect sent by the next pass.
  */
 
 const DAY_MS = 86_400_000;
@@ -301,4 +306,38 @@ describe.skipIf(!redisEnabled)('toolsteps serve beside a worker: one schedule', 
     expect(saved?.health?.state).toBe('healthy');
     await stopAll();
   }, 180_000);
+});
+
+describe.skipIf(!redisEnabled)('toolsteps worker: revocations a disconnect could not send', () => {
+  it('the next keep-alive pass revokes the grant the provider failed to revoke at removal, once across 2 workers, and says so', async () => {
+    await aloneWith('to-revoke');
+    const registry = createRegistry();
+    const runtime = new Runtime({ tenant: DEFAULT_TENANT, tenantStores: stores.tenants, clock });
+    const revokedBefore = sandbox.ticketing.oauth.revocations.revoked;
+    sandbox.faults.add({
+      target: 'ticketing',
+      method: 'DELETE',
+      pathIncludes: '/oauth/tokens/',
+      count: 1,
+      action: { kind: 'status', status: 503 },
+    });
+    const removal = await removeConnection(runtime, 'to-revoke', {
+      integration: (id) => registry.integration(id),
+      pendingRevocations: stores.tenants,
+    });
+    expect(removal.revocation).toMatchObject({ state: 'pending', code: 'revocation_failed' });
+    expect(await stores.tenants.pendingRevocations?.list()).toHaveLength(1);
+
+    const both = [startWorker(), startWorker()];
+    await waitFor(() => both.every(({ stderr }) => stderr.includes('"working"')), 'the workers');
+    const passed = passesOf(both).length;
+    await clock.advance(DAY_MS);
+    await waitFor(() => passesOf(both).length === passed + 1, 'the pass');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const lines = passesOf(both).map((text) => JSON.parse(text)['kept-alive']);
+    expect(lines.at(-1)?.revocations).toEqual({ settled: 1, pending: 0, gaveUp: 0 });
+    expect(sandbox.ticketing.oauth.revocations.revoked).toBe(revokedBefore + 1);
+    expect(await stores.tenants.pendingRevocations?.list()).toEqual([]);
+    await stopAll();
+  }, 240_000);
 });
