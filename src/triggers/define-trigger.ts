@@ -7,27 +7,14 @@ import type { Logger } from '../model/logger.js';
 import type { ReturnedValue } from '../step/returned-value.js';
 import { type VersionString, versionProblem } from '../step/step-version.js';
 import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
+import type { EventTimeSource } from './event-time-source.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
 import type { TriggerId } from './trigger-id.js';
 
+export type { EventTimeSource } from './event-time-source.js';
 export type { RawDelivery, SignatureScheme } from './signature-scheme.js';
 export type { TriggerId } from './trigger-id.js';
-
-/**
- * Where the replay window (intake stage 5) reads a delivery's time. Either
- * is covered by the signature, so a replayed copy carries the time it was
- * first sent with.
- * - `signature`: the time the scheme signs (`verify.signedTime`), new on
- *   every attempt: it must be within `verify.toleranceMs` of now.
- * - `payload`: the event's own time (`occurredAt`, as `parse` reads it from
- *   the signed body), the same on every retry: it may be at most `maxAgeMs`
- *   old, which must outlast the provider's retries, and not ahead of now by
- *   more than clock skew.
- * The intake keeps each handled event's dedupe record until its window has
- * closed, so a copy is either a duplicate or too old.
- */
-export type EventTimeSource = { from: 'signature' } | { from: 'payload'; maxAgeMs: number };
 
 /** What every event carries, read from its validated payload. */
 export interface EventFacts {
