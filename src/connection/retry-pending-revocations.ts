@@ -1,6 +1,7 @@
 import type { Integration } from '../model/define-integration.js';
 import type { PendingRevocation } from '../model/pending-revocation.js';
 import type { RevocationReport } from '../model/revocation-report.js';
+import { ToolstepsError } from '../errors/toolsteps-error.js';
 import type { RecordStore } from '../store/record-store.js';
 import { REVOCATION_CLAIM_MS } from './revocation-schedule.js';
 import { type SettleOptions, settleRevocation } from './settle-revocation.js';
@@ -66,7 +67,17 @@ export function waitingReport(pending: PendingRevocation): RevocationReport {
   };
 }
 
-const NOT_DUE = Symbol('not due');
+/**
+ * Thrown out of the claim's update to leave the record as it is. One of
+ * ours, not a bare value: a store passes our errors through as they are,
+ * while it reports anything else thrown inside its transaction as its own
+ * failure (Postgres did: "PostgreSQL is not available").
+ */
+class NotDueYet extends ToolstepsError {
+  constructor() {
+    super('invalid_state', 'This pending revocation is not due yet.');
+  }
+}
 
 /**
  * Takes a due pending revocation for this run: an atomic update (a
@@ -81,11 +92,11 @@ async function claim(
 ): Promise<PendingRevocation | undefined> {
   try {
     return await store.update(pending.id, (current) => {
-      if (current.nextAttemptAt > now && !ignoreBackoff) throw NOT_DUE;
+      if (current.nextAttemptAt > now && !ignoreBackoff) throw new NotDueYet();
       return { ...current, nextAttemptAt: now + REVOCATION_CLAIM_MS };
     });
   } catch (error) {
-    if (error === NOT_DUE) return undefined;
+    if (error instanceof NotDueYet) return undefined;
     // Gone meanwhile (another run settled it): nothing to do.
     if ((error as { code?: string })?.code === 'not_found') return undefined;
     throw error;

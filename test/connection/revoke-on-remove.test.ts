@@ -14,17 +14,20 @@ import { removeConnection } from '../../src/runtime/remove-connection.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { FileTenantStores } from '../../src/store/files/file-tenant-stores.js';
 import { MemoryTenantStores } from '../../src/store/memory/memory-tenant-stores.js';
+import { PostgresTenantStores } from '../../src/store/postgres/postgres-tenant-stores.js';
 import { SecretBox } from '../../src/store/sealed/secret-box.js';
 import type { TenantStores } from '../../src/store/tenant-stores.js';
 import { eraseTenant } from '../../src/tenants/erase-tenant.js';
 import { createRegistry, integrations } from '../../steps/index.js';
 import { sandboxTicketingConnection } from '../support/sandbox-ticketing-connection.js';
+import { asSuperuser, ownMigratedDatabase, postgresSuiteEnabled } from '../support/test-postgres.js';
 import { clearTestKeys, redisSuiteEnabled, testPrefix, testRedisUrl } from '../support/test-redis.js';
 
 const MINUTE_MS = 60_000;
 const REDIS_URL = testRedisUrl(15);
 const PREFIX = testPrefix('revoke');
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
+const postgresEnabled = await postgresSuiteEnabled();
 const integration = (id: string) => integrations.find((known) => known.id === id);
 const registry = createRegistry();
 
@@ -47,6 +50,18 @@ interface Backend {
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Every row of the tables that can hold a token, read behind the store's back, as text. */
+async function postgresAtRest(database: string): Promise<string> {
+  const tables = ['connections', 'pending_revocations', 'connection_refresh'];
+  const dumps = await Promise.all(
+    tables.map(async (table) => {
+      const { rows } = await asSuperuser(database, `SELECT * FROM toolsteps.${table}`);
+      return JSON.stringify(rows);
+    }),
+  );
+  return dumps.join('\n');
 }
 
 const backends: { name: string; enabled: boolean; open(): Promise<Backend> }[] = [
@@ -96,6 +111,24 @@ const backends: { name: string; enabled: boolean; open(): Promise<Backend> }[] =
           return values.join('\n');
         },
       };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    enabled: postgresEnabled,
+    open: async () => {
+      const database = await ownMigratedDatabase('revoke');
+      const stores = await PostgresTenantStores.open({
+        url: database.url,
+        box: new SecretBox(randomBytes(32)),
+      });
+      opened.push({
+        close: async () => {
+          await stores.close();
+          await database.drop();
+        },
+      });
+      return { tenants: stores, atRest: () => postgresAtRest(database.name) };
     },
   },
 ];

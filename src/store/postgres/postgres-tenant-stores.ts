@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { parseTenantId, type TenantId } from '../../model/tenant-id.js';
+import type { PendingRevocation } from '../../model/pending-revocation.js';
+import { DEFAULT_TENANT, parseTenantId, type TenantId } from '../../model/tenant-id.js';
 import { openPgPool, type PgDeadlines } from '../../peers/load-pg.js';
 import type { PgPool } from '../../peers/pg-client.js';
 import { getOrCreate } from '../../values/get-or-create.js';
 import { AuditSeal } from '../audit/audit-chain.js';
+import { checkPendingRevocation, PENDING_REVOCATION_SHAPE } from '../pending-revocation-shape.js';
 import type { TenantRekeyCounts } from '../redis/redis-tenant-stores.js';
 import { GuardedLimitStore } from '../sealed/guarded-limit-store.js';
 import { GuardedTokenRevocations } from '../sealed/guarded-token-revocations.js';
@@ -16,6 +18,7 @@ import { PostgresAuditTrail } from './postgres-audit-trail.js';
 import { PostgresConnectionStore } from './postgres-connection-store.js';
 import { PostgresDataKey } from './postgres-data-key.js';
 import { postgresFailure } from './postgres-failure.js';
+import { PostgresRecordStore } from './postgres-record-store.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import { PostgresTenantGuard } from './postgres-tenant-guard.js';
 import { checkSchemaVersion } from './schema-version.js';
@@ -59,6 +62,8 @@ const TENANT_TABLES = [
   'audit_events',
   'tenant_limits',
   'tenant_guards',
+  // Every tenant's are the default tenant's rows: erasing another tenant leaves them to be sent.
+  'pending_revocations',
 ];
 
 /** One tenant's count of each kind of record, across every tenant, in one read-only statement. */
@@ -85,6 +90,7 @@ export class PostgresTenantStores implements TenantStores {
   private readonly sessions: TenantSessions;
   private readonly locks: AdvisoryLocks;
   readonly revocations: GuardedTokenRevocations;
+  private pending: PostgresRecordStore<PendingRevocation> | undefined;
 
   private constructor(
     private readonly pool: PgPool,
@@ -147,6 +153,25 @@ export class PostgresTenantStores implements TenantStores {
         limits: new GuardedLimitStore(this.guard(checked)),
       };
     });
+  }
+
+  /**
+   * Every tenant's pending revocations (migration 6), sealed with the
+   * default tenant's data key in its rows, as the Redis store keeps them: an
+   * erased tenant's data key is destroyed, so what is still to be revoked
+   * for it cannot be kept under that one. `update` holds the row, so a
+   * claim is atomic across workers.
+   */
+  get pendingRevocations(): PostgresRecordStore<PendingRevocation> {
+    this.pending ??= new PostgresRecordStore({
+      sessions: this.sessions,
+      tenant: DEFAULT_TENANT,
+      keys: this.dataKey(DEFAULT_TENANT),
+      table: 'pending_revocations',
+      shape: PENDING_REVOCATION_SHAPE,
+      check: checkPendingRevocation,
+    });
+    return this.pending;
   }
 
   /** Whether the tenant holds a subscription, without making stores for it: for ids that come from outside (a webhook's path). */

@@ -52,6 +52,7 @@ describe.skipIf(!enabled)('toolsteps db migrate (Postgres)', () => {
       'connection_refresh',
       'connections',
       'data_keys',
+      'pending_revocations',
       'subscriptions',
       'tenant_guards',
       'tenant_limits',
