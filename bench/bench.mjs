@@ -16,9 +16,10 @@ import { spawnSync } from 'node:child_process';
  * (lib/instruction-count.mjs; TOOLSTEPS_BENCH_COUNTER=perf|callgrind|none
  * picks one): every cold start is counted (the median of 3 runs), and with
  * `--instructions` each per-call case too, ours and bare, in a process of its
- * own (lib/per-call-instructions.mjs), and the otel goal as instructions
- * (lib/otel-instructions.mjs; minutes under callgrind,
- * so not by default). Without a counter the table says so in one row.
+ * own (lib/per-call-instructions.mjs), the otel goal as instructions
+ * (lib/otel-instructions.mjs), and the intake's and MCP over HTTP's server
+ * instructions per delivery and per call (lib/server-instructions.mjs,
+ * callgrind only; minutes under callgrind, so not by default). Without a counter the table says so in one row.
  * `--smoke` runs every figure with tiny sizes and counts nothing (the test
  * suite runs it so the benchmark cannot rot); its ratios mean nothing. The
  * script exits 0 whatever the ratios are, 1 when a figure cannot be measured.
@@ -45,6 +46,12 @@ import { loadClient, measurePerCall } from './lib/per-call.mjs';
 import { measurePerCallInstructions } from './lib/per-call-instructions.mjs';
 import { measureStorePerCall } from './lib/per-call-stores.mjs';
 import { startSandboxProcess } from './lib/sandbox-process.mjs';
+import {
+  intakeInstructionRows,
+  mcpInstructionRow,
+  measureIntakeInstructions,
+  measureMcpInstructions,
+} from './lib/server-instructions.mjs';
 import { measureStepFormRender } from './lib/step-form-render.mjs';
 import {
   catalogRows,
@@ -84,6 +91,7 @@ const sizes = values.smoke
       mcp: { rounds: 1, calls: 2, warmup: 2, sessions: 5, callsPerSession: 1 },
       intake: { rounds: 1, count: 20, concurrency: 4 },
       perCallInstructions: { warmup: 2, calls: 2 },
+      serverInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
       importRuns: 1,
@@ -114,6 +122,8 @@ const sizes = values.smoke
       // listen --queue took about 40 ms a delivery on the loaded machine: two rounds of 300 keep the figure under a minute.
       intake: { rounds: 2, count: 300, concurrency: 16 },
       perCallInstructions: { warmup: 800, calls: 800 },
+      // MCP over HTTP under callgrind: the server's start and 200 warm-up calls are most of its 15 minutes at load 20.
+      serverInstructions: { warmup: 200, calls: 300 },
       coldRuns: 15,
       // A counted cold start moves by up to 2% with V8's hash seed (seven runs of each case): the median of 3.
       coldInstructionRuns: 3,
@@ -259,7 +269,13 @@ try {
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
   if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
   if (wanted('builder')) builderRows(row, await measureBuilderLoad(build, main, sizes.builder));
-  if (wanted('mcp')) mcpRows(row, await measureMcp(build, main, sizes.mcp));
+  if (wanted('mcp')) {
+    mcpRows(row, await measureMcp(build, main, sizes.mcp));
+    if (values.instructions) {
+      const counted = await measureMcpInstructions(build, main, sizes.serverInstructions);
+      mcpInstructionRow(row, counted, sizes.serverInstructions);
+    }
+  }
   if (wanted('cold')) {
     coldRows(
       row,
@@ -284,7 +300,12 @@ try {
   await main.stop();
 }
 
-if (wanted('intake')) intakeRows(row, await measureIntake(build, sizes.intake, shared));
+if (wanted('intake')) {
+  intakeRows(row, await measureIntake(build, sizes.intake, shared));
+  if (values.instructions) {
+    intakeInstructionRows(row, await measureIntakeInstructions(build, sizes.intake), sizes.intake);
+  }
+}
 if (wanted('bulk')) await bulkRow();
 if (wanted('package')) await packageRow(row);
 if (wanted('catalog')) await catalogRows(row, build, sizes);

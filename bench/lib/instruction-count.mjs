@@ -97,7 +97,7 @@ export function parseCallgrindTotals(profile) {
  * `callgrind.out.1`, `.2`, ... are the dumps (each counts from the previous
  * one), `callgrind.out` what ran after the last.
  */
-function readCallgrindParts(scratch) {
+export function readCallgrindParts(scratch) {
   const dumps = readdirSync(scratch)
     .map((file) => /^callgrind\.out\.(\d+)$/.exec(file))
     .filter(Boolean)
@@ -106,6 +106,22 @@ function readCallgrindParts(scratch) {
   return [...dumps.map((number) => `callgrind.out.${number}`), 'callgrind.out'].map((file) =>
     parseCallgrindTotals(readFileSync(path.join(scratch, file), 'utf8')),
   );
+}
+
+/**
+ * valgrind's arguments to count `node ...args` split where it enters the
+ * native function `splitBefore`, its dumps and log in `scratch`
+ * (readCallgrindParts reads them).
+ */
+export function callgrindSplitArgs(scratch, splitBefore, args) {
+  return [
+    '--tool=callgrind',
+    `--callgrind-out-file=${path.join(scratch, 'callgrind.out')}`,
+    `--dump-before=${splitBefore}`,
+    `--log-file=${path.join(scratch, 'callgrind.log')}`,
+    process.execPath,
+    ...args,
+  ];
 }
 
 /** The `Collected : N` line callgrind writes to its log at exit. */
@@ -162,14 +178,7 @@ const COUNTERS = {
       runCounted(
         label('callgrind', args),
         'valgrind',
-        (scratch) => [
-          '--tool=callgrind',
-          `--callgrind-out-file=${path.join(scratch, 'callgrind.out')}`,
-          `--dump-before=${splitBefore}`,
-          `--log-file=${path.join(scratch, 'callgrind.log')}`,
-          process.execPath,
-          ...args,
-        ],
+        (scratch) => callgrindSplitArgs(scratch, splitBefore, args),
         { env, timeoutMs },
         readCallgrindParts,
       ),

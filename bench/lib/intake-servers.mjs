@@ -42,9 +42,10 @@ export async function waitFor(ready, what, ms = 60_000) {
 /**
  * The baseline: a bare node:http server in a child process that reads the
  * body, checks the same HMAC (hex SHA-1 of the body, the deployments rule)
- * with a timing-safe compare and answers 200, and nothing else.
+ * with a timing-safe compare and answers 200, and nothing else. Its node
+ * arguments, for a parent that starts it otherwise (under callgrind).
  */
-export async function startBareIntake(secret) {
+export function bareIntakeArgs(secret) {
   const script = `
     const { createServer } = require('node:http');
     const { createHmac, timingSafeEqual } = require('node:crypto');
@@ -62,7 +63,12 @@ export async function startBareIntake(secret) {
       });
     });
     server.listen(0, '127.0.0.1', () => process.stderr.write('port ' + server.address().port + '\\n'));`;
-  const started = startChild(['-e', script, secret]);
+  return ['-e', script, secret];
+}
+
+/** The bare server (bareIntakeArgs) in a child process, on any free port. */
+export async function startBareIntake(secret) {
+  const started = startChild(bareIntakeArgs(secret));
   await waitFor(() => started.output.stderr.includes('\n'), 'the bare server to listen');
   const port = Number(/port (\d+)/.exec(started.output.stderr)?.[1]);
   return { ...started, url: `http://127.0.0.1:${port}` };

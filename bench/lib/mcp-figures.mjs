@@ -8,22 +8,28 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const PROTOCOL = '2025-06-18';
 const CLIENT_INFO = { name: 'toolsteps-bench', version: '1.0.0' };
 
-/** The server child (mcp-server-child.mjs): its IPC requests, and a JSON-RPC client over its stdio. */
-export async function startServerChild(build, sandbox, maxSessions) {
+/**
+ * The server child (mcp-server-child.mjs): its IPC requests, and a JSON-RPC
+ * client over its stdio. `run` starts it (default: this node with its
+ * arguments; server-instructions.mjs runs it under callgrind).
+ */
+export async function startServerChild(
+  build,
+  sandbox,
+  maxSessions,
+  run = (nodeArgs) => [process.execPath, nodeArgs],
+) {
   // TOOLSTEPS_BENCH_PROFILE_DIR: the server writes a V8 CPU profile there, as the intake's children do.
   const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(
-    process.execPath,
-    [
-      ...profile,
-      path.join(here, 'mcp-server-child.mjs'),
-      build,
-      JSON.stringify(sandbox),
-      String(maxSessions),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] },
-  );
+  const [command, args] = run([
+    ...profile,
+    path.join(here, 'mcp-server-child.mjs'),
+    build,
+    JSON.stringify(sandbox),
+    String(maxSessions),
+  ]);
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
   const waiting = new Map();
   child.on('message', (message) => {
     const resolve = waiting.get(message.type);
@@ -58,7 +64,14 @@ export async function startServerChild(build, sandbox, maxSessions) {
     child.send({ type: 'stop' });
     await exited;
   };
-  return { url: ready.url, rpc, cpu, direct: async (calls) => (await ask('direct', { calls })).us, stop };
+  return {
+    url: ready.url,
+    rpc,
+    cpu,
+    direct: async (calls) => (await ask('direct', { calls })).us,
+    mark: () => ask('mark'),
+    stop,
+  };
 }
 
 /** The MCP SDK's own client over Streamable HTTP, as an agent would connect. */
@@ -73,7 +86,7 @@ export async function httpClient(url) {
 }
 
 /** The flat tool name of get_ticket_info, as tools/list gives it. */
-async function toolName(rpc) {
+export async function toolName(rpc) {
   const { result } = await rpc('tools/list', {});
   const tool = result.tools.find((item) => item.name.includes('get_ticket_info'));
   if (!tool) throw new Error('tools/list has no get_ticket_info tool');

@@ -6,10 +6,13 @@
  * parent drives both with MCP requests and, over the IPC channel, asks for
  * this process's CPU (`cpu`) or for `calls` direct invocations of the same
  * step in this process (`direct`), answering their CPU per call: the
- * baseline, measured where the server runs.
+ * baseline, measured where the server runs. Under callgrind
+ * (server-instructions.mjs), `mark` enters uv_os_getpriority, where the
+ * count is split.
  *
  *   node mcp-server-child.mjs <build> <sandbox JSON> <max HTTP sessions>
  */
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchRuntime, loadClient } from './per-call.mjs';
@@ -32,6 +35,10 @@ const cpuMicros = () => {
 };
 process.on('message', async (message) => {
   if (message.type === 'cpu') return process.send({ type: 'cpu', us: cpuMicros() });
+  if (message.type === 'mark') {
+    os.getPriority();
+    return process.send({ type: 'mark' });
+  }
   if (message.type === 'direct') {
     const started = cpuMicros();
     for (let i = 0; i < message.calls; i += 1) {

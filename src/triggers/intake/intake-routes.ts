@@ -4,11 +4,20 @@ import { leaveBodiesUnread } from '../../server/unread-bodies.js';
 import type { Intake } from './intake.js';
 import { nodeDelivery } from './node-delivery.js';
 
-/** Answers one request with the intake's answer to it, as delivered (any method, any path). */
-export async function answerDelivery(intake: Intake, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Answers one request with the intake's answer to it, as delivered (any
+ * method, any path). Sent, and not returned: a reply is a thenable, and an
+ * async handler that returns one has its promise wait on it, a listener on
+ * the response's end and one more turn per delivery.
+ */
+export async function answerDelivery(
+  intake: Intake,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const answer = await nodeDelivery(intake, request.raw);
   if (answer.unread) reply.header('connection', 'close');
-  return reply.code(answer.status).header('content-type', 'application/json').send(answer.text);
+  reply.code(answer.status).header('content-type', 'application/json').send(answer.text);
 }
 
 /** The hook paths, every method (the intake answers 405 to anything but POST), bodies left to the intake. */
