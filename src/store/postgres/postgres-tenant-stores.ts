@@ -21,6 +21,7 @@ import { postgresFailure } from './postgres-failure.js';
 import { PostgresRecordStore } from './postgres-record-store.js';
 import { PostgresSubscriptionStore } from './postgres-subscription-store.js';
 import { PostgresTenantGuard } from './postgres-tenant-guard.js';
+import { COUNT_TENANTS, TENANT_TABLES } from './postgres-tenant-tables.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { TenantSessions } from './tenant-sessions.js';
 
@@ -51,28 +52,6 @@ export interface PostgresScopedStores extends TenantScopedStores {
 
 /** What a guard is bound to besides its tenant, as a data key is: this store. */
 const GUARD_NAMESPACE = `postgres:${SCHEMA}`;
-
-/** Every table with a tenant column, erased with the tenant. */
-const TENANT_TABLES = [
-  'data_keys',
-  'connections',
-  'subscriptions',
-  'connection_refresh',
-  'token_revocations',
-  'audit_events',
-  'tenant_limits',
-  'tenant_guards',
-  // Every tenant's are the default tenant's rows: erasing another tenant leaves them to be sent.
-  'pending_revocations',
-];
-
-/** One tenant's count of each kind of record, across every tenant, in one read-only statement. */
-const COUNT_TENANTS = `
-SELECT tenant, sum(connections)::int AS connections, sum(subscriptions)::int AS subscriptions FROM (
-  SELECT tenant, count(*) AS connections, 0 AS subscriptions FROM ${SCHEMA}.connections GROUP BY tenant
-  UNION ALL
-  SELECT tenant, 0, count(*) FROM ${SCHEMA}.subscriptions GROUP BY tenant
-) AS counted GROUP BY tenant ORDER BY tenant`;
 
 /**
  * Every tenant's connections and subscriptions in PostgreSQL, the durable
