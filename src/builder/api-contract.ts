@@ -1,14 +1,4 @@
-import {
-  DescribeQuery,
-  JsonSchemaDocument,
-  OptionsRequest,
-  OptionsResponse,
-  SearchQuery,
-  SearchResponse,
-  StepDescription,
-  TestRunRequest,
-  TestRunResponse,
-} from './api-schemas.js';
+import * as steps from './api-schemas.js';
 import * as connections from './connection-schemas.js';
 import type { RouteSpec } from './route-spec.js';
 import {
@@ -35,7 +25,7 @@ export const ROUTES = [
     path: '/v1/openapi.json',
     summary: 'This API described as OpenAPI 3.1, generated from the same zod schemas the server checks with.',
     auth: 'public',
-    response: JsonSchemaDocument,
+    response: steps.JsonSchemaDocument,
   },
   {
     id: 'searchSteps',
@@ -43,8 +33,8 @@ export const ROUTES = [
     path: '/v1/steps',
     summary: 'Search tool steps, ranked like `toolsteps search`.',
     auth: 'builder',
-    query: SearchQuery,
-    response: SearchResponse,
+    query: steps.SearchQuery,
+    response: steps.SearchResponse,
   },
   {
     id: 'describeStep',
@@ -52,8 +42,8 @@ export const ROUTES = [
     path: '/v1/steps/{stepId}',
     summary: 'A step: schemas, default variables, access; specialised to a connection when one is given.',
     auth: 'builder',
-    query: DescribeQuery,
-    response: StepDescription,
+    query: steps.DescribeQuery,
+    response: steps.StepDescription,
   },
   {
     id: 'stepOptions',
@@ -61,8 +51,8 @@ export const ROUTES = [
     path: '/v1/steps/{stepId}/options',
     summary: 'The choices of one input field (an assignee, a project), searched and paged.',
     auth: 'builder',
-    body: OptionsRequest,
-    response: OptionsResponse,
+    body: steps.OptionsRequest,
+    response: steps.OptionsResponse,
   },
   {
     id: 'testStep',
@@ -71,8 +61,18 @@ export const ROUTES = [
     summary:
       'Runs a draft configuration once, as a test: output, mapped variables and meta. Writes need confirmWrite.',
     auth: 'builder',
-    body: TestRunRequest,
-    response: TestRunResponse,
+    body: steps.TestRunRequest,
+    response: steps.TestRunResponse,
+  },
+  {
+    id: 'upgradeStep',
+    method: 'POST',
+    path: '/v1/steps/{stepId}/upgrade',
+    summary:
+      "A draft saved on an earlier major, upgraded: the latest reference, the input through the major's migration, and what changes.",
+    auth: 'builder',
+    body: steps.UpgradeRequest,
+    response: steps.UpgradeResponse,
   },
   {
     id: 'listIntegrations',

@@ -19,6 +19,7 @@ import { builderOpenApiDocument } from './openapi-document.js';
 import { checkedOrigin } from './origin-check.js';
 import type { RouteSpec } from './route-spec.js';
 import { testStep } from './step-test-run.js';
+import { upgradeStep } from './step-upgrade.js';
 import { subscriptionRoutes } from './subscription-routes.js';
 import { tokenWindow } from './token-rate-limit.js';
 import type { BuilderPrincipal } from './token-verifier.js';
@@ -26,6 +27,7 @@ import type { BuilderPrincipal } from './token-verifier.js';
 const HANDLERS: Record<Exclude<RouteId, 'openApiDocument' | 'oauthCallback'>, RouteHandler> = {
   ...catalogueRoutes,
   testStep,
+  upgradeStep,
   ...connectionRoutes,
   ...subscriptionRoutes,
   triggerEvents,

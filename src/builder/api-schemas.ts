@@ -58,6 +58,11 @@ export const SearchQuery = z.object({
 });
 export const SearchResponse = z.object({ hits: z.array(StepHit) }).meta({ id: 'SearchResponse' });
 
+/** A deprecated major's replacement and the last day (UTC) it is served; null when it is not deprecated. */
+const DeprecationView = z.object({ replacement: z.string(), endsOn: z.string() }).nullable();
+/** Changelog lines, one per version, oldest first. */
+const ChangeLines = z.array(z.object({ version: z.string(), line: z.string() }));
+
 export const DescribeQuery = z.object({ connection: z.string().max(64).optional() });
 export const StepDescription = z
   .object({
@@ -70,7 +75,9 @@ export const StepDescription = z
     /** Every served major of the step, as references, latest first. */
     majors: z.array(z.string()),
     /** On a deprecated major, its replacement and the last day (UTC) it is served; null otherwise. */
-    deprecated: z.object({ replacement: z.string(), endsOn: z.string() }).nullable(),
+    deprecated: DeprecationView,
+    /** On an earlier major, the changelog lines of the versions after it (what `upgradeStep` changes); empty on the latest. */
+    changes: ChangeLines,
     title: z.string(),
     integration: z.string(),
     description: z.string(),
@@ -108,6 +115,28 @@ export const StepDescription = z
     ),
   })
   .meta({ id: 'StepDescription' });
+
+/** A saved draft to upgrade: the input as the builder saved it under the reference in the path. */
+export const UpgradeRequest = z
+  .object({
+    /** The draft input as saved; `{{name}}` placeholders are carried over as written. */
+    input: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'UpgradeRequest' });
+/**
+ * A saved draft as the latest major takes it: `reference` and `version` of
+ * the latest major (what to save instead), `from` the reference it was saved
+ * on, `input` through that major's migration, `changes` the changelog lines
+ * after it and `deprecated` its deprecation (null when it is the latest).
+ */
+export const UpgradeResponse = StepDescription.pick({
+  reference: true,
+  version: true,
+  changes: true,
+  deprecated: true,
+})
+  .extend({ from: z.string(), input: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'UpgradeResponse' });
 
 export const OptionsRequest = z
   .object({

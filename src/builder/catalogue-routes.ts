@@ -3,11 +3,13 @@ import type { Registry } from '../catalog/registry.js';
 import { InputError } from '../errors/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyStep } from '../step/define-step.js';
+import { latestMajor } from '../step/step-version.js';
 import { versionFacts } from '../step/version-facts.js';
 import type { ApiCall, RouteHandler } from './api-call.js';
 import { ApiRefusal } from './api-refusal.js';
 import type { DescribeQuery, OptionsRequest, SearchQuery } from './api-schemas.js';
 import { personFields } from './connect-draft.js';
+import { changesAfter } from './step-upgrade.js';
 import { mayUseIntegration, requireConnection } from './tenant-guards.js';
 
 const schemaOf = (type: z.ZodType, io: 'input' | 'output') =>
@@ -86,6 +88,7 @@ const describeStep: RouteHandler = async (call) => {
     id: step.id,
     ...version,
     deprecated: deprecated ?? null,
+    changes: changesAfter(registry.requireStep(version.majors[0]!), latestMajor(step)),
     title: step.title,
     integration: step.integration.id,
     description: step.description,

@@ -67,4 +67,52 @@ describe('majors 1 and 2 side by side through the builder API', () => {
       message: expect.stringContaining('ticketing.list_tickets@2, ticketing.list_tickets@1'),
     });
   });
+
+  it('upgrades a draft saved on major 1 through its migration, saying what changes and until when', async () => {
+    const saved = { status: 'open', created_after: '{{since}}', created_before: '2030-01-01', limit: 10 };
+    const answer = await world.json('/v1/steps/ticketing.list_tickets@1/upgrade', { body: { input: saved } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      from: 'ticketing.list_tickets@1',
+      reference: 'ticketing.list_tickets@2',
+      version: '2.0',
+      // The placeholder is carried as written, and no default the builder never chose is added.
+      input: { status: 'open', created: { after: '{{since}}', before: '2030-01-01' }, limit: 10 },
+      changes: [{ version: '2.0', line: expect.stringContaining('`created: { after, before }`') }],
+      deprecated: { replacement: 'ticketing.list_tickets@2', endsOn: '2027-06-30' },
+    });
+    // The upgraded draft runs on major 2 to the same tickets as the saved one on major 1.
+    const run = (step: string, input: unknown) =>
+      world.json(`/v1/steps/${step}/test`, {
+        body: { connection: 'desk', input, samples: { since: '2000-01-01' } },
+      });
+    const [old, upgraded] = [
+      await run('ticketing.list_tickets@1', saved),
+      await run('ticketing.list_tickets@2', answer.body.input),
+    ];
+    expect([old.status, upgraded.status]).toEqual([200, 200]);
+    expect(upgraded.body.variables.ticket_ids).toEqual(old.body.variables.ticket_ids);
+  });
+
+  it('answers a draft already on the latest major unchanged, and refuses what it cannot upgrade', async () => {
+    const latest = await world.json('/v1/steps/ticketing.list_tickets/upgrade', {
+      body: { input: { status: 'open' } },
+    });
+    expect(latest.body).toMatchObject({
+      from: 'ticketing.list_tickets@2',
+      reference: 'ticketing.list_tickets@2',
+      input: { status: 'open' },
+      changes: [],
+      deprecated: null,
+    });
+    const unserved = await world.json('/v1/steps/ticketing.list_tickets@3/upgrade', { body: { input: {} } });
+    expect([unserved.status, unserved.body.error.code]).toEqual([400, 'input_invalid']);
+    const notAnObject = await world.json('/v1/steps/ticketing.list_tickets@1/upgrade', {
+      body: { input: [1] },
+    });
+    expect(notAnObject.status).toBe(400);
+    expect(notAnObject.body.error.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining('input') })]),
+    );
+  });
 });

@@ -10,6 +10,7 @@ export const PATHS = {
   describeStep: '/v1/steps/{stepId}',
   stepOptions: '/v1/steps/{stepId}/options',
   testStep: '/v1/steps/{stepId}/test',
+  upgradeStep: '/v1/steps/{stepId}/upgrade',
   listIntegrations: '/v1/integrations',
   listConnections: '/v1/connections',
   startConnection: '/v1/connections',

@@ -13,6 +13,7 @@ import type {
   StepHit as StepHitSchema,
   TestRunRequest as TestRunRequestSchema,
   TestRunResponse as TestRunResponseSchema,
+  UpgradeResponse as UpgradeResponseSchema,
 } from '../../src/builder/api-schemas.js';
 import type {
   ConnectionsResponse as ConnectionsResponseSchema,
@@ -47,6 +48,8 @@ export type OptionItem = OptionsResponse['options'][number];
 export type TestRunRequest = z.input<typeof TestRunRequestSchema>;
 /** What a test run answers: the input as sent, the output, its variables and the call's meta (a failure is an error answer instead), so a user can map variables from a real output. */
 export type TestRunResponse = z.output<typeof TestRunResponseSchema>;
+/** What `POST /v1/steps/{stepId}/upgrade` answers: a saved draft as the latest major takes it, and what changes. */
+export type UpgradeResponse = z.output<typeof UpgradeResponseSchema>;
 /** One integration as a connect dialog lists it: its connection kind and the fields it asks for. */
 export type IntegrationView = z.output<typeof IntegrationViewSchema>;
 /** What `GET /v1/integrations` answers. */

@@ -5,6 +5,7 @@ import type {
   StepDescription,
   TestRunRequest,
   TestRunResponse,
+  UpgradeResponse,
 } from '../client/api-types.js';
 import { h, render } from '../dom/dom.js';
 import { ToolstepsElement } from '../dom/toolsteps-element.js';
@@ -39,13 +40,19 @@ function typedElsewhere(spec: FieldSpec, description: StepDescription): boolean 
  * footer that stays in view) with its "Test result". Fields left empty or
  * untouched are not sent.
  *
+ * On a saved reference whose major is not the latest it shows "A newer
+ * version is available" with what changes and the end date, and "Upgrade",
+ * which sends the input through the step's migration (`upgradeStep`), draws
+ * the latest major with the migrated input, and fires `toolsteps-change`
+ * with the new reference for the embedder to save.
+ *
  * Properties: `variables` (workflow variable name to sample value: offered
  * for insertion, and filled in on a test), `mapping` (variable name to
  * JSONPath, sent with a test), `value` (the input).
  * While it loads a step's form it carries `aria-busy="true"`.
- * Events: `toolsteps-change` ({ step, input, valid }), `toolsteps-loaded`
+ * Events: `toolsteps-change` ({ step, reference (`id@major`: what to save), input, valid }), `toolsteps-loaded`
  * ({ step: StepDescription }), `toolsteps-test-result` ({ ok, result?, error? }).
- * Parts: `field`, `label`, `control`, `hint`, `problem`, `more-options`, `chips`, `choices`,
+ * Parts: `upgrade`, `field`, `label`, `control`, `hint`, `problem`, `more-options`, `chips`, `choices`,
  * `insert-variable`, `actions`, `test`, `result`.
  */
 export class ToolstepsStepForm extends ToolstepsElement {
@@ -55,6 +62,9 @@ export class ToolstepsStepForm extends ToolstepsElement {
   #description: StepDescription | undefined;
   #form!: HTMLFormElement;
   #title!: HTMLElement;
+  #notice!: HTMLElement;
+  /** The migrated input the next drawing starts from, after an upgrade. */
+  #upgraded: Record<string, unknown> | undefined;
   #result!: HTMLElement;
   #confirm!: HTMLElement;
   #testButton!: HTMLButtonElement;
@@ -95,6 +105,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
 
   protected override setup(): void {
     this.#title = h('h3', { part: 'heading' });
+    this.#notice = h('div');
     this.#form = h('form', { part: 'form', noValidate: true, onsubmit: (e: Event) => this.#onTest(e) });
     this.#result = h('section', {
       part: 'result',
@@ -104,7 +115,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
     });
     this.#confirm = h('div');
     this.#testButton = h('button', { type: 'submit', className: 'primary', part: 'test' }, 'Test step');
-    render(this.body, this.#title, this.#form, this.#result);
+    render(this.body, this.#title, this.#notice, this.#form, this.#result);
   }
 
   protected override refresh(): void {
@@ -113,7 +124,9 @@ export class ToolstepsStepForm extends ToolstepsElement {
     this.#loading.abort();
     this.#loading = new AbortController();
     const signal = this.#loading.signal;
-    const kept = this.#keptValues(step);
+    const kept = this.#upgraded ?? this.#keptValues(step);
+    const upgraded = this.#upgraded !== undefined;
+    this.#upgraded = undefined;
     // Busy until the form for this step and account is shown: assistive technology, and tests, wait for it.
     this.setAttribute('aria-busy', 'true');
     this.say('Loading the form…');
@@ -128,6 +141,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
       this.#render(kept);
       this.say(connection ? '' : 'Choose an account to fill the account’s own fields and choices.');
       this.emit('toolsteps-loaded', { step: description });
+      if (upgraded) this.#changed();
     }).finally(() => {
       if (!signal.aborted) this.removeAttribute('aria-busy');
     });
@@ -142,6 +156,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
   #render(kept: Record<string, unknown>): void {
     const description = this.#description!;
     render(this.#title, integrationIcon(description.integration), description.title);
+    render(this.#notice, this.#upgradeNotice(description));
     const connection = this.getAttribute('connection') ?? '';
     this.#drawnFor = connection;
     // An account's own field is labelled with the account's title for it ("VIP customer"), not its property name.
@@ -195,6 +210,35 @@ export class ToolstepsStepForm extends ToolstepsElement {
     for (const field of this.#fields) if ('refill' in field) void (field as OptionsField).refill();
   }
 
+  /** "A newer version is available", on a major that is not the latest; nothing on the latest. */
+  #upgradeNotice({ reference, majors, deprecated, changes }: StepDescription): HTMLElement | null {
+    if (reference === majors[0]) return null;
+    return h(
+      'section',
+      { part: 'upgrade', className: 'upgrade', 'aria-label': 'Newer version' },
+      h('strong', null, 'A newer version is available'),
+      deprecated && ` (this one is served until ${deprecated.endsOn})`,
+      h(
+        'ul',
+        null,
+        changes.map((change) => h('li', null, `${change.version}: ${change.line}`)),
+      ),
+      h('button', { type: 'button', onclick: () => void this.upgrade() }, 'Upgrade'),
+    );
+  }
+
+  /** Upgrades the form's input to the latest major through the step's migration, then draws that major. */
+  async upgrade(): Promise<void> {
+    const answer = await this.attempt(() =>
+      this.requireClient().post<UpgradeResponse>(pathOf('upgradeStep', { stepId: this.#description!.id }), {
+        input: this.value,
+      }),
+    );
+    if (!answer) return;
+    this.#upgraded = answer.input;
+    this.setAttribute('step', answer.reference);
+  }
+
   #loadOptions(field: string, request: { query?: string; cursor?: string }): Promise<OptionsResponse> {
     const connection = this.getAttribute('connection') || undefined;
     return this.requireClient().post<OptionsResponse>(
@@ -217,7 +261,13 @@ export class ToolstepsStepForm extends ToolstepsElement {
 
   #changed(): void {
     const { input, problems } = collectInput(this.#fields, false);
-    this.emit('toolsteps-change', { step: this.#description?.id, input, valid: problems === 0 });
+    const described = this.#description;
+    this.emit('toolsteps-change', {
+      step: described?.id,
+      reference: described?.reference,
+      input,
+      valid: !problems,
+    });
   }
 
   #onTest(event: Event): void {
@@ -293,6 +343,7 @@ export class ToolstepsStepForm extends ToolstepsElement {
       h3 { display: flex; align-items: center; gap: var(--_gap); }
       .options-tools { margin-top: 4px; }
       .result:empty { display: none; }
+      .upgrade { border: 1px solid var(--_border); border-radius: var(--_radius); padding: var(--_gap); margin-bottom: var(--_gap); }
       .result { margin-top: var(--_gap); }
       details.more { margin: 0 0 var(--_gap); border-top: 1px solid var(--_border); padding-top: var(--_gap); }
       details.more > summary { cursor: pointer; font-weight: 600; margin-bottom: var(--_gap); }
