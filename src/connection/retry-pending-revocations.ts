@@ -1,7 +1,7 @@
+import { ToolstepsError } from '../errors/toolsteps-error.js';
 import type { Integration } from '../model/define-integration.js';
 import type { PendingRevocation } from '../model/pending-revocation.js';
 import type { RevocationReport } from '../model/revocation-report.js';
-import { ToolstepsError } from '../errors/toolsteps-error.js';
 import type { RecordStore } from '../store/record-store.js';
 import { REVOCATION_CLAIM_MS } from './revocation-schedule.js';
 import { type SettleOptions, settleRevocation } from './settle-revocation.js';
