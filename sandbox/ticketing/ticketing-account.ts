@@ -5,11 +5,13 @@ import type {
   CommentRecord,
   GroupRecord,
   OrganizationRecord,
+  SuspendedTicketRecord,
   TicketFieldRecord,
   TicketFormRecord,
   TicketingPlan,
   TicketRecord,
   UserRecord,
+  ViewRecord,
 } from './ticketing-state.js';
 
 /**
@@ -24,6 +26,8 @@ export class TicketingAccount {
   readonly groups = new Map<number, GroupRecord>();
   readonly ticketFields = new Map<number, TicketFieldRecord>();
   readonly ticketForms = new Map<number, TicketFormRecord>();
+  readonly views = new Map<number, ViewRecord>();
+  readonly suspendedTickets = new Map<number, SuspendedTicketRecord>();
   readonly webhooks = new Map<string, TicketingWebhook>();
   readonly triggers = new Map<number, TicketingTrigger>();
   /** Upload tokens (`POST /api/v2/uploads`) not yet used by a comment, with their files. */

@@ -12,6 +12,7 @@ import { organizationRoutes } from './organization-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
 import { searchRoutes } from './search-routes.js';
+import { suspendedTicketRoutes } from './suspended-ticket-routes.js';
 import { ticketRoutes } from './ticket-routes.js';
 import { TicketingAccount } from './ticketing-account.js';
 import { TicketingAssumptions } from './ticketing-assumptions.js';
@@ -23,6 +24,7 @@ import { revokeTokenRoute } from './token-revocation-route.js';
 import { triggerRoutes } from './trigger-routes.js';
 import { uploadRoutes } from './upload-routes.js';
 import { userRoutes } from './user-routes.js';
+import { viewRoutes } from './view-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 const DEFAULT_ASSUMPTIONS = TicketingAssumptions.parse({});
@@ -99,6 +101,8 @@ export class TicketingEmulator implements Emulator {
     directoryRoutes(this.api);
     peopleRoutes(this.api);
     organizationRoutes(this.api);
+    viewRoutes(this.api);
+    suspendedTicketRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);
     triggerRoutes(this.api);

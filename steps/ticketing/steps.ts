@@ -5,6 +5,7 @@ import createOrganization from './create-organization.js';
 import createTicket from './create-ticket.js';
 import createUser from './create-user.js';
 import deleteOrganization from './delete-organization.js';
+import deleteSuspendedTicket from './delete-suspended-ticket.js';
 import deleteTicket from './delete-ticket.js';
 import deleteUser from './delete-user.js';
 import getCurrentUser from './get-current-user.js';
@@ -17,10 +18,14 @@ import getUser from './get-user.js';
 import listComments from './list-comments.js';
 import listGroups from './list-groups.js';
 import listOrganizations from './list-organizations.js';
+import listSuspendedTickets from './list-suspended-tickets.js';
 import listTicketFields from './list-ticket-fields.js';
 import listTicketForms from './list-ticket-forms.js';
 import listTickets from './list-tickets.js';
 import listUsers from './list-users.js';
+import listViewTickets from './list-view-tickets.js';
+import listViews from './list-views.js';
+import recoverSuspendedTicket from './recover-suspended-ticket.js';
 import removeTags from './remove-tags.js';
 import searchTickets from './search-tickets.js';
 import searchUsers from './search-users.js';
@@ -59,5 +64,10 @@ export const ticketingSteps = [
   getTicketField,
   listTicketForms,
   getTicketForm,
+  listViews,
+  listViewTickets,
+  listSuspendedTickets,
+  recoverSuspendedTicket,
+  deleteSuspendedTicket,
   apiCall,
 ];

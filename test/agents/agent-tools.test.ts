@@ -45,10 +45,13 @@ describe('AgentTools filters', () => {
       'ticketing.list_comments',
       'ticketing.list_groups',
       'ticketing.list_organizations',
+      'ticketing.list_suspended_tickets',
       'ticketing.list_ticket_fields',
       'ticketing.list_ticket_forms',
       'ticketing.list_tickets',
       'ticketing.list_users',
+      'ticketing.list_view_tickets',
+      'ticketing.list_views',
       'ticketing.search_tickets',
       'ticketing.search_users',
     ]);

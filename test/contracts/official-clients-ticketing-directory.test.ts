@@ -37,6 +37,28 @@ describe('node-zendesk against the ticketing sandbox: directory, tags, uploads, 
     expect(found.map((organization) => organization.name)).toContain('Acme Pty Ltd');
   });
 
+  it('lists the active views and the tickets of one', async () => {
+    const views = (await fx.client.views.listActive()) as unknown as Record_[];
+    expect(views.map((view) => view.title)).toContain('Open and new tickets');
+    // The client answers this call with the list of answered pages, as it does a tag call.
+    const pages = (await fx.client.views.tickets(25001)) as unknown as { tickets: Record_[] }[];
+    const tickets = pages.flatMap((page) => page.tickets);
+    expect(tickets.length).toBeGreaterThan(0);
+    expect(tickets.every((ticket) => ['new', 'open'].includes(String(ticket.status)))).toBe(true);
+  });
+
+  it('lists suspended tickets, recovers one as a ticket and deletes another', async () => {
+    const held = (await fx.client.suspendedtickets.list()) as unknown as Record_[];
+    expect(held.map((record) => record.id)).toEqual([8000001, 8000002, 8000003]);
+    // The description answers the recovered ticket as a list of one under `ticket`.
+    const recovered = (await fx.client.suspendedtickets.recover(8000003)) as unknown as {
+      result: { ticket: Record_[] };
+    };
+    expect(recovered.result.ticket).toMatchObject([{ subject: 'Refund for order 1182', status: 'new' }]);
+    await fx.client.suspendedtickets.delete(8000002);
+    await expect(fx.client.suspendedtickets.delete(8000002)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
   it('reads one group, ticket field and form; creates, updates and deletes an organization; deletes a user', async () => {
     const group = (await fx.client.groups.show(360001)) as { result: Record_ };
     expect(group.result).toMatchObject({ id: 360001, name: 'Support' });

@@ -36,6 +36,11 @@ const STEPS_OF: Record<string, string[]> = {
     'ticketing.get_ticket_field',
     'ticketing.list_ticket_forms',
     'ticketing.get_ticket_form',
+    'ticketing.list_views',
+    'ticketing.list_view_tickets',
+    'ticketing.list_suspended_tickets',
+    'ticketing.recover_suspended_ticket',
+    'ticketing.delete_suspended_ticket',
     'ticketing.api_call',
   ],
   anz_data: [
