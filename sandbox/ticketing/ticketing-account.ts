@@ -4,6 +4,7 @@ import type {
   AttachmentRecord,
   CommentRecord,
   GroupRecord,
+  MacroRecord,
   OrganizationRecord,
   SuspendedTicketRecord,
   TicketFieldRecord,
@@ -27,6 +28,7 @@ export class TicketingAccount {
   readonly ticketFields = new Map<number, TicketFieldRecord>();
   readonly ticketForms = new Map<number, TicketFormRecord>();
   readonly views = new Map<number, ViewRecord>();
+  readonly macros = new Map<number, MacroRecord>();
   readonly suspendedTickets = new Map<number, SuspendedTicketRecord>();
   readonly webhooks = new Map<string, TicketingWebhook>();
   readonly triggers = new Map<number, TicketingTrigger>();

@@ -40,6 +40,7 @@ export function seedTicketingDirectory(account: TicketingAccount): void {
   seedFieldsAndForms(account);
   seedViews(account);
   seedSuspendedTickets(account);
+  seedMacros(account);
 }
 
 const FIRST_NAMES = [
@@ -216,6 +217,46 @@ function seedSuspendedTickets(account: TicketingAccount): void {
           rel: null,
         },
       },
+      created_at: at,
+      updated_at: at,
+    });
+  });
+}
+
+/** Three macros, categories written in their titles as the provider does (`Category::Name`); one switched off. */
+function seedMacros(account: TicketingAccount): void {
+  const macros: [string, { field: string; value: string }[], boolean][] = [
+    [
+      'Billing::Refund issued',
+      [
+        { field: 'status', value: 'solved' },
+        { field: 'comment_value', value: 'Your refund is on its way.' },
+      ],
+      true,
+    ],
+    [
+      'Support::Escalate',
+      [
+        { field: 'priority', value: 'urgent' },
+        { field: 'group_id', value: '360003' },
+        { field: 'assignee_id', value: 'current_user' },
+      ],
+      true,
+    ],
+    ['Support::Old greeting', [{ field: 'comment_value', value: 'Hello!' }], false],
+  ];
+  macros.forEach(([title, actions, active], index) => {
+    const id = 360_111_001 + index;
+    const at = account.timestamp();
+    account.macros.set(id, {
+      id,
+      title,
+      description: null,
+      active,
+      default: false,
+      position: index + 1,
+      actions,
+      restriction: null,
       created_at: at,
       updated_at: at,
     });

@@ -8,6 +8,7 @@ import { Router } from '../router.js';
 import { bearerToken, json, type Reply, type SandboxRequest, text, withHeaders } from '../sandbox-http.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { directoryRoutes } from './directory-routes.js';
+import { macroRoutes } from './macro-routes.js';
 import { organizationRoutes } from './organization-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { SearchQueryError } from './search-query.js';
@@ -102,6 +103,7 @@ export class TicketingEmulator implements Emulator {
     peopleRoutes(this.api);
     organizationRoutes(this.api);
     viewRoutes(this.api);
+    macroRoutes(this.api);
     suspendedTicketRoutes(this.api);
     searchRoutes(this.api);
     webhookRoutes(this.api);

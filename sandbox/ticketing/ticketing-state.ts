@@ -151,6 +151,20 @@ export interface SuspendedTicketRecord {
   updated_at: string;
 }
 
+/** A macro (MacroObject): actions an agent applies to a ticket in one go. */
+export interface MacroRecord {
+  id: number;
+  title: string;
+  description: string | null;
+  active: boolean;
+  default: boolean;
+  position: number;
+  actions: { field: string; value: string }[];
+  restriction: null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The provider's field types: system fields (removable false) and the custom ones. */
 export type TicketFieldType =
   | 'subject'

@@ -10,6 +10,7 @@ import deleteTicket from './delete-ticket.js';
 import deleteUser from './delete-user.js';
 import getCurrentUser from './get-current-user.js';
 import getGroup from './get-group.js';
+import getMacro from './get-macro.js';
 import getOrganization from './get-organization.js';
 import getTicketField from './get-ticket-field.js';
 import getTicketForm from './get-ticket-form.js';
@@ -17,6 +18,7 @@ import getTicketInfo from './get-ticket-info.js';
 import getUser from './get-user.js';
 import listComments from './list-comments.js';
 import listGroups from './list-groups.js';
+import listMacros from './list-macros.js';
 import listOrganizations from './list-organizations.js';
 import listSuspendedTickets from './list-suspended-tickets.js';
 import listTicketFields from './list-ticket-fields.js';
@@ -29,6 +31,7 @@ import recoverSuspendedTicket from './recover-suspended-ticket.js';
 import removeTags from './remove-tags.js';
 import searchTickets from './search-tickets.js';
 import searchUsers from './search-users.js';
+import showMacroChanges from './show-macro-changes.js';
 import updateOrganization from './update-organization.js';
 import updateTicket from './update-ticket.js';
 import updateUser from './update-user.js';
@@ -69,5 +72,8 @@ export const ticketingSteps = [
   listSuspendedTickets,
   recoverSuspendedTicket,
   deleteSuspendedTicket,
+  listMacros,
+  getMacro,
+  showMacroChanges,
   apiCall,
 ];

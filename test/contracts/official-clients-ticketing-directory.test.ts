@@ -59,6 +59,23 @@ describe('node-zendesk against the ticketing sandbox: directory, tags, uploads, 
     await expect(fx.client.suspendedtickets.delete(8000002)).rejects.toMatchObject({ statusCode: 404 });
   });
 
+  it('lists macros (all and active), reads one and shows what it would do to a ticket', async () => {
+    // The client's list reads the active macros (`macros/active`), as listActive does.
+    const listed = (await fx.client.macros.list()) as unknown as Record_[];
+    expect(listed.map((macro) => macro.id)).toEqual([360111001, 360111002]);
+    // listByParams reads `macros` by cursor (page[size]) with the filters given.
+    const off = (await fx.client.macros.listByParams({ active: false } as never)) as unknown as Record_[];
+    expect(off.map((macro) => macro.id)).toEqual([360111003]);
+    const active = (await fx.client.macros.listActive()) as unknown as { result: Record_[] };
+    expect(active.result.map((macro) => macro.id)).toEqual([360111001, 360111002]);
+    const one = (await fx.client.macros.show(360111002)) as unknown as { result: { macro: Record_ } };
+    expect(one.result.macro).toMatchObject({ id: 360111002, title: 'Support::Escalate' });
+    const changes = (await fx.client.macros.applyTicket(1, 360111002)) as unknown as {
+      result: { result: { ticket: Record_ } };
+    };
+    expect(changes.result.result.ticket).toMatchObject({ id: 1, priority: 'urgent', group_id: 360003 });
+  });
+
   it('reads one group, ticket field and form; creates, updates and deletes an organization; deletes a user', async () => {
     const group = (await fx.client.groups.show(360001)) as { result: Record_ };
     expect(group.result).toMatchObject({ id: 360001, name: 'Support' });

@@ -74,4 +74,14 @@ describe('ticketing tags, people writes and the account directory against the pr
     expect(recovered.exchanges.map((exchange) => exchange.method)).toEqual(['PUT']);
     expectConforming([...listed.exchanges, ...recovered.exchanges, ...deleted.exchanges]);
   });
+
+  it('list_macros (all, and active only), get_macro, show_macro_changes', async () => {
+    const runs = [
+      await fx.exchangesOf('ticketing.list_macros', {}),
+      await fx.exchangesOf('ticketing.list_macros', { active_only: false }),
+      await fx.exchangesOf('ticketing.get_macro', { macro_id: 360111001 }),
+      await fx.exchangesOf('ticketing.show_macro_changes', { ticket_id: 1, macro_id: 360111001 }),
+    ];
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
 });

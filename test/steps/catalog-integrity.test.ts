@@ -41,6 +41,9 @@ const STEPS_OF: Record<string, string[]> = {
     'ticketing.list_suspended_tickets',
     'ticketing.recover_suspended_ticket',
     'ticketing.delete_suspended_ticket',
+    'ticketing.list_macros',
+    'ticketing.get_macro',
+    'ticketing.show_macro_changes',
     'ticketing.api_call',
   ],
   anz_data: [

@@ -269,3 +269,21 @@ export const suspendedTicketOptions: OptionsSource = {
     return { ...page, items: matchingItems(items, query) };
   },
 };
+
+const MacroSummary = z.object({ id: z.number(), title: z.string(), active: z.boolean().optional() });
+
+/** The active macros by title (`macros?active=true`). */
+export const macroOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit }) {
+    const macros = {
+      path: ticketingPath('macros'),
+      member: 'macros',
+      item: MacroSummary,
+      query: { active: 'true' },
+    };
+    const page = await offsetList(http, macros, { cursor, limit });
+    const items = page.items.map((macro) => labelled(macro.id, macro.title, undefined));
+    return { ...page, items: matchingItems(items, query) };
+  },
+};

@@ -135,4 +135,45 @@ describe('ticketing views and suspended tickets', () => {
       fx.invoke('ticketing.delete_suspended_ticket', { suspended_ticket_id: 999 }),
     ).rejects.toMatchObject({ code: 'not_found' });
   });
+
+  it('list_macros lists the active macros, by category; get_macro reads one; offered as macro_id options', async () => {
+    const active = await fx.invoke('ticketing.list_macros', {});
+    expect(active.output.macros.map((macro) => macro.title)).toEqual([
+      'Billing::Refund issued',
+      'Support::Escalate',
+    ]);
+    const all = await fx.invoke('ticketing.list_macros', { active_only: false, category: 'support' });
+    expect(all.output.macros.map((macro) => macro.title)).toEqual([
+      'Support::Escalate',
+      'Support::Old greeting',
+    ]);
+    const one = await fx.invoke('ticketing.get_macro', { macro_id: 360111001 });
+    expect(one.output.macro.actions).toContainEqual({ field: 'status', value: 'solved' });
+    const choices = await fx.registry.options(fx.runtime, 'ticketing.get_macro', 'macro_id', {
+      connection: 'tickets-main',
+    });
+    expect(choices.items.map((item) => item.value)).toEqual([360111001, 360111002]);
+    expect(sent().slice(0, 2)).toEqual([
+      'GET /acme/api/v2/macros.json?active=true&page=1&per_page=100',
+      'GET /acme/api/v2/macros.json?page=1&per_page=100',
+    ]);
+  });
+
+  it('show_macro_changes shows what a macro would do and saves nothing', async () => {
+    const before = structuredClone(account().tickets.get(1));
+    const { output } = await fx.invoke('ticketing.show_macro_changes', { ticket_id: 1, macro_id: 360111002 });
+    expect(output).toEqual({
+      ticket_id: 1,
+      changes: { priority: 'urgent', group_id: 360003, assignee_id: 1 },
+    });
+    const reply = await fx.invoke('ticketing.show_macro_changes', { ticket_id: 1, macro_id: 360111001 });
+    expect(reply.output.changes).toEqual({
+      status: 'solved',
+      comment: { body: 'Your refund is on its way.', public: true },
+    });
+    expect(account().tickets.get(1)).toEqual(before);
+    await expect(
+      fx.invoke('ticketing.show_macro_changes', { ticket_id: 1, macro_id: 42 }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
 });
