@@ -8,8 +8,8 @@ import {
   type TicketingRequest,
 } from './ticketing-wire.js';
 
-/** Offset paging as the provider's autocomplete and tag lists page: `page`, `per_page` (at most 100). */
-function offsetPage<T>(request: TicketingRequest, all: T[], member: string): Reply {
+/** Offset paging as the provider's autocomplete, tag and view lists page: `page`, `per_page` (at most 100). */
+export function offsetPage<T>(request: TicketingRequest, all: T[], member: string): Reply {
   const page = Math.max(1, Number(request.query.get('page') ?? '1') || 1);
   const perPage = Math.min(100, Math.max(1, Number(request.query.get('per_page') ?? '100') || 100));
   const more = page * perPage < all.length;

@@ -4,12 +4,15 @@ import type {
   AttachmentRecord,
   CommentRecord,
   GroupRecord,
+  MacroRecord,
   OrganizationRecord,
+  SuspendedTicketRecord,
   TicketFieldRecord,
   TicketFormRecord,
   TicketingPlan,
   TicketRecord,
   UserRecord,
+  ViewRecord,
 } from './ticketing-state.js';
 
 /**
@@ -24,6 +27,9 @@ export class TicketingAccount {
   readonly groups = new Map<number, GroupRecord>();
   readonly ticketFields = new Map<number, TicketFieldRecord>();
   readonly ticketForms = new Map<number, TicketFormRecord>();
+  readonly views = new Map<number, ViewRecord>();
+  readonly macros = new Map<number, MacroRecord>();
+  readonly suspendedTickets = new Map<number, SuspendedTicketRecord>();
   readonly webhooks = new Map<string, TicketingWebhook>();
   readonly triggers = new Map<number, TicketingTrigger>();
   /** Upload tokens (`POST /api/v2/uploads`) not yet used by a comment, with their files. */

@@ -1,5 +1,5 @@
 import type { TicketingAccount } from './ticketing-account.js';
-import type { TicketFieldRecord, TicketFieldType, UserRecord } from './ticketing-state.js';
+import type { TicketFieldRecord, TicketFieldType, UserRecord, ViewCondition } from './ticketing-state.js';
 
 /**
  * The rest of a sandbox account's directory, seeded after the first users
@@ -38,6 +38,9 @@ export function seedTicketingDirectory(account: TicketingAccount): void {
     });
   });
   seedFieldsAndForms(account);
+  seedViews(account);
+  seedSuspendedTickets(account);
+  seedMacros(account);
 }
 
 const FIRST_NAMES = [
@@ -144,6 +147,116 @@ function seedFieldsAndForms(account: TicketingAccount): void {
       end_user_visible: true,
       position: index,
       ticket_field_ids: ids,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+}
+
+/** Four views: three active (one the default), one switched off so the active list has something to leave out. */
+function seedViews(account: TicketingAccount): void {
+  const unsolved: ViewCondition = { field: 'status', operator: 'less_than', value: 'solved' };
+  const views: [string, ViewCondition[], boolean][] = [
+    ['Open and new tickets', [{ field: 'status', operator: 'less_than', value: 'pending' }], true],
+    ['Urgent unsolved tickets', [unsolved, { field: 'priority', operator: 'is', value: 'urgent' }], true],
+    ['Support queue', [unsolved, { field: 'group_id', operator: 'is', value: '360001' }], true],
+    ['Solved tickets', [{ field: 'status', operator: 'is', value: 'solved' }], false],
+  ];
+  views.forEach(([title, all, active], index) => {
+    const id = 25_001 + index;
+    const at = account.timestamp();
+    account.views.set(id, {
+      id,
+      title,
+      description: `${title}, oldest first`,
+      active,
+      default: index === 0,
+      position: index + 1,
+      conditions: { all, any: [] },
+      execution: { sort: { id: 'created_at', order: 'asc' } },
+      restriction: null,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+}
+
+/** Three held-back emails, each with the cause the provider gives. */
+function seedSuspendedTickets(account: TicketingAccount): void {
+  const held: [string, string, string, number, string][] = [
+    ['Out of office', 'I am away until Monday.', 'Automated response mail', 2, 'bounce@mailer.example'],
+    ['WIN A PRIZE NOW', 'Click here to claim your prize.', 'Detected as spam', 0, 'promo@spam.example'],
+    [
+      'Refund for order 1182',
+      'Please refund my last order.',
+      'Received from support address',
+      5,
+      'pat@customer.example',
+    ],
+  ];
+  held.forEach(([subject, content, cause, causeId, from], index) => {
+    const id = 8_000_001 + index;
+    const at = account.timestamp();
+    const name = from.split('@')[0]!;
+    account.suspendedTickets.set(id, {
+      id,
+      subject,
+      content,
+      cause,
+      cause_id: causeId,
+      author: { name, email: from },
+      recipient: `support@${account.subdomain}.example`,
+      message_id: `<${id}@${from.split('@')[1]}>`,
+      attachments: [],
+      error_messages: null,
+      via: {
+        channel: 'email',
+        source: {
+          from: { address: from, name },
+          to: { address: `support@${account.subdomain}.example`, name: 'Support' },
+          rel: null,
+        },
+      },
+      created_at: at,
+      updated_at: at,
+    });
+  });
+}
+
+/** Three macros, categories written in their titles as the provider does (`Category::Name`); one switched off. */
+function seedMacros(account: TicketingAccount): void {
+  const macros: [string, { field: string; value: string }[], boolean][] = [
+    [
+      'Billing::Refund issued',
+      [
+        { field: 'status', value: 'solved' },
+        { field: 'comment_value', value: 'Your refund is on its way.' },
+      ],
+      true,
+    ],
+    [
+      'Support::Escalate',
+      [
+        { field: 'priority', value: 'urgent' },
+        { field: 'group_id', value: '360003' },
+        { field: 'assignee_id', value: 'current_user' },
+      ],
+      true,
+    ],
+    ['Support::Old greeting', [{ field: 'comment_value', value: 'Hello!' }], false],
+  ];
+  macros.forEach(([title, actions, active], index) => {
+    const id = 360_111_001 + index;
+    const at = account.timestamp();
+    account.macros.set(id, {
+      id,
+      title,
+      description: null,
+      active,
+      default: false,
+      position: index + 1,
+      actions,
+      restriction: null,
       created_at: at,
       updated_at: at,
     });

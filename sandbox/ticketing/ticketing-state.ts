@@ -106,6 +106,65 @@ export interface GroupRecord {
   updated_at: string;
 }
 
+/** One condition of a view (ViewObject `conditions`): the fields and operators the sandbox evaluates. */
+export interface ViewCondition {
+  field: 'status' | 'priority' | 'assignee_id' | 'group_id';
+  operator: 'is' | 'is_not' | 'less_than' | 'greater_than';
+  value: string;
+}
+
+/** A view (ViewObject): tickets matching all of its conditions, and any one of `any` when given. */
+export interface ViewRecord {
+  id: number;
+  title: string;
+  description: string;
+  active: boolean;
+  default: boolean;
+  position: number;
+  conditions: { all: ViewCondition[]; any: ViewCondition[] };
+  execution: { sort: { id: string; order: 'asc' | 'desc' } };
+  restriction: null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An email the provider held back instead of making a ticket of it (SuspendedTicketObject). */
+export interface SuspendedTicketRecord {
+  id: number;
+  subject: string;
+  content: string;
+  cause: string;
+  cause_id: number;
+  /** `id` only when the sender is a known user, as the description's "author id (if available)". */
+  author: { id?: number; name: string; email: string };
+  recipient: string;
+  message_id: string;
+  /** Only when the email answers an existing ticket ("if available"). */
+  ticket_id?: number;
+  attachments: AttachmentRecord[];
+  error_messages: null;
+  via: {
+    channel: 'email';
+    source: { from: { address: string; name: string }; to: { address: string; name: string }; rel: null };
+  };
+  created_at: string;
+  updated_at: string;
+}
+
+/** A macro (MacroObject): actions an agent applies to a ticket in one go. */
+export interface MacroRecord {
+  id: number;
+  title: string;
+  description: string | null;
+  active: boolean;
+  default: boolean;
+  position: number;
+  actions: { field: string; value: string }[];
+  restriction: null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The provider's field types: system fields (removable false) and the custom ones. */
 export type TicketFieldType =
   | 'subject'

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
+import { deletionStep } from './lib/deletion.js';
 import { ticketingPath } from './lib/paths.js';
 import { OrganizationId } from './lib/people-schema.js';
 import { organizationOptions } from './lib/ticketing-options.js';
@@ -14,25 +15,12 @@ export default defineStep({
     'PERMANENTLY deletes one organization; its users and tickets stay but no longer belong to it. It cannot be restored through this step; only use when the user explicitly asked to delete this organization.',
   keywords: ['delete organization', 'remove company', 'delete org'],
   input: z.strictObject({ organization_id: OrganizationId }),
-  output: z.object({
-    deleted: z.literal(true).describe('Always true: failures are errors.'),
-    organization_id: z.number().describe('The deleted organization id.'),
-    already_done: z
-      .boolean()
-      .describe('True when a retried delete found it already gone: our earlier attempt deleted it.'),
-  }),
-  access: 'destructive',
-  idempotent: true,
-  replay: {
-    mode: 'gone_means_done',
-    alreadyDone: (input) => ({
-      deleted: true as const,
-      organization_id: input.organization_id,
-      already_done: true,
-    }),
-  },
+  ...deletionStep(
+    'organization_id',
+    'The deleted organization id.',
+    'True when a retried delete found it already gone: our earlier attempt deleted it.',
+  ),
   options: { organization_id: organizationOptions },
-  variables: { organization_id: '$.organization_id' },
   examples: [{ title: 'Delete organization 6', input: { organization_id: 6 } }],
   async run(input, { http }) {
     await http.request({ method: 'DELETE', path: ticketingPath('organization', input.organization_id) });

@@ -5,10 +5,12 @@ import createOrganization from './create-organization.js';
 import createTicket from './create-ticket.js';
 import createUser from './create-user.js';
 import deleteOrganization from './delete-organization.js';
+import deleteSuspendedTicket from './delete-suspended-ticket.js';
 import deleteTicket from './delete-ticket.js';
 import deleteUser from './delete-user.js';
 import getCurrentUser from './get-current-user.js';
 import getGroup from './get-group.js';
+import getMacro from './get-macro.js';
 import getOrganization from './get-organization.js';
 import getTicketField from './get-ticket-field.js';
 import getTicketForm from './get-ticket-form.js';
@@ -16,14 +18,20 @@ import getTicketInfo from './get-ticket-info.js';
 import getUser from './get-user.js';
 import listComments from './list-comments.js';
 import listGroups from './list-groups.js';
+import listMacros from './list-macros.js';
 import listOrganizations from './list-organizations.js';
+import listSuspendedTickets from './list-suspended-tickets.js';
 import listTicketFields from './list-ticket-fields.js';
 import listTicketForms from './list-ticket-forms.js';
 import listTickets from './list-tickets.js';
 import listUsers from './list-users.js';
+import listViewTickets from './list-view-tickets.js';
+import listViews from './list-views.js';
+import recoverSuspendedTicket from './recover-suspended-ticket.js';
 import removeTags from './remove-tags.js';
 import searchTickets from './search-tickets.js';
 import searchUsers from './search-users.js';
+import showMacroChanges from './show-macro-changes.js';
 import updateOrganization from './update-organization.js';
 import updateTicket from './update-ticket.js';
 import updateUser from './update-user.js';
@@ -59,5 +67,13 @@ export const ticketingSteps = [
   getTicketField,
   listTicketForms,
   getTicketForm,
+  listViews,
+  listViewTickets,
+  listSuspendedTickets,
+  recoverSuspendedTicket,
+  deleteSuspendedTicket,
+  listMacros,
+  getMacro,
+  showMacroChanges,
   apiCall,
 ];

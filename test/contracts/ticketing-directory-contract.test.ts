@@ -55,4 +55,33 @@ describe('ticketing tags, people writes and the account directory against the pr
     ];
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
+
+  it('list_views (views/active), list_view_tickets', async () => {
+    const views = await fx.exchangesOf('ticketing.list_views', {});
+    const tickets = await fx.exchangesOf('ticketing.list_view_tickets', { view_id: 25001, limit: 2 });
+    expect((tickets.output as { tickets: unknown[] }).tickets.length).toBeGreaterThan(0);
+    expectConforming([...views.exchanges, ...tickets.exchanges]);
+  });
+
+  it('list_suspended_tickets, recover_suspended_ticket, delete_suspended_ticket', async () => {
+    const listed = await fx.exchangesOf('ticketing.list_suspended_tickets', { limit: 2 });
+    const recovered = await fx.exchangesOf('ticketing.recover_suspended_ticket', {
+      suspended_ticket_id: 8000003,
+    });
+    const deleted = await fx.exchangesOf('ticketing.delete_suspended_ticket', {
+      suspended_ticket_id: 8000002,
+    });
+    expect(recovered.exchanges.map((exchange) => exchange.method)).toEqual(['PUT']);
+    expectConforming([...listed.exchanges, ...recovered.exchanges, ...deleted.exchanges]);
+  });
+
+  it('list_macros (all, and active only), get_macro, show_macro_changes', async () => {
+    const runs = [
+      await fx.exchangesOf('ticketing.list_macros', {}),
+      await fx.exchangesOf('ticketing.list_macros', { active_only: false }),
+      await fx.exchangesOf('ticketing.get_macro', { macro_id: 360111001 }),
+      await fx.exchangesOf('ticketing.show_macro_changes', { ticket_id: 1, macro_id: 360111001 }),
+    ];
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
 });

@@ -15,6 +15,13 @@ export const ticketingPaths = {
   ticketFields: '/api/v2/ticket_fields.json',
   ticketField: '/api/v2/ticket_fields/{id}.json',
   ticketForm: '/api/v2/ticket_forms/{id}.json',
+  activeViews: '/api/v2/views/active.json',
+  viewTickets: '/api/v2/views/{id}/tickets.json',
+  macros: '/api/v2/macros.json',
+  macro: '/api/v2/macros/{id}.json',
+  suspendedTickets: '/api/v2/suspended_tickets.json',
+  suspendedTicket: '/api/v2/suspended_tickets/{id}.json',
+  recoverSuspendedTicket: '/api/v2/suspended_tickets/{id}/recover.json',
   user: '/api/v2/users/{id}.json',
   me: '/api/v2/users/me.json',
   organizations: '/api/v2/organizations.json',
@@ -25,6 +32,11 @@ export const ticketingPaths = {
   /** RevokeOAuthToken on `current`: the bearer token of the request itself. */
   revokeCurrentToken: '/api/v2/oauth/tokens/current.json',
 } as const;
+
+/** What a macro would change on a ticket (Show Ticket After Changes): both ids already validated. */
+export function macroApplyPath(ticketId: number, macroId: number): string {
+  return `/api/v2/tickets/${ticketId}/macros/${macroId}/apply.json`;
+}
 
 /** Fills `{id}` in a path with a value that is already a validated positive integer. */
 export function ticketingPath(name: keyof typeof ticketingPaths, id?: number): string {

@@ -111,6 +111,11 @@ export const requesterOptions: OptionsSource = {
   },
 };
 
+/** A choice with its description only when the record has one. */
+function labelled(value: number, label: string, description: string | null | undefined): OptionItem {
+  return { value, label, ...(description ? { description } : {}) };
+}
+
 const Group = z.object({ id: z.number(), name: z.string(), description: z.string().nullable().optional() });
 
 /** The account's groups; a search filters their names here (the provider has no group search). */
@@ -119,11 +124,7 @@ export const groupOptions: OptionsSource = {
   async load({ query, cursor }, { http, limit }) {
     const groups = { path: ticketingPath('groups'), member: 'groups', item: Group };
     const page = await cursorList(http, groups, { cursor, limit });
-    const items = page.items.map((group) => ({
-      value: group.id,
-      label: group.name,
-      ...(group.description ? { description: group.description } : {}),
-    }));
+    const items = page.items.map((group) => labelled(group.id, group.name, group.description));
     return { ...page, items: matchingItems(items, query) };
   },
 };
@@ -229,6 +230,60 @@ export const ticketFieldOptions: OptionsSource = {
       label: field.title,
       description: field.type,
     }));
+    return { ...page, items: matchingItems(items, query) };
+  },
+};
+
+const ViewSummary = z.object({
+  id: z.number(),
+  title: z.string(),
+  description: z.string().nullable().optional(),
+});
+
+/** The active views the connection's user can see, in the account's order (`views/active`). */
+export const viewOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit }) {
+    const views = { path: ticketingPath('activeViews'), member: 'views', item: ViewSummary };
+    const page = await offsetList(http, views, { cursor, limit });
+    const items = page.items.map((view) => labelled(view.id, view.title, view.description));
+    return { ...page, items: matchingItems(items, query) };
+  },
+};
+
+const Held = z.object({
+  id: z.number(),
+  subject: z.string().nullable().optional(),
+  cause: z.string().nullable().optional(),
+});
+
+/** The suspended tickets, labelled by subject with the cause they were held for. */
+export const suspendedTicketOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit }) {
+    const held = { path: ticketingPath('suspendedTickets'), member: 'suspended_tickets', item: Held };
+    const page = await cursorList(http, held, { cursor, limit });
+    const items = page.items.map((record) =>
+      labelled(record.id, record.subject || `Suspended ${record.id}`, record.cause),
+    );
+    return { ...page, items: matchingItems(items, query) };
+  },
+};
+
+const MacroSummary = z.object({ id: z.number(), title: z.string(), active: z.boolean().optional() });
+
+/** The active macros by title (`macros?active=true`). */
+export const macroOptions: OptionsSource = {
+  searchable: false,
+  async load({ query, cursor }, { http, limit }) {
+    const macros = {
+      path: ticketingPath('macros'),
+      member: 'macros',
+      item: MacroSummary,
+      query: { active: 'true' },
+    };
+    const page = await offsetList(http, macros, { cursor, limit });
+    const items = page.items.map((macro) => labelled(macro.id, macro.title, undefined));
     return { ...page, items: matchingItems(items, query) };
   },
 };

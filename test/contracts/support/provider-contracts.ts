@@ -90,6 +90,12 @@ export const ZENDESK_CORRECTIONS: DescriptionCorrection[] = [
       'the schema points at the custom field definition (CustomFieldObject), but TicketResponseExample and TicketCreateRequestExample send and answer [{"id", "value"}], as "Setting custom field values" describes',
   })),
   {
+    at: '/components/schemas/ViewObject/properties/restriction',
+    merge: { nullable: true },
+    reason:
+      'restriction is typed object, but its own words are "Is null when everyone in the account can access it"',
+  },
+  {
     at: '/paths/~1api~1v2~1organizations~1{organization_id}/put',
     merge: {
       requestBody: {
