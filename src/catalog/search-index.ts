@@ -1,6 +1,6 @@
 import {
   aboveFloor,
-  compareIds,
+  compareTies,
   MIN_PREFIX,
   queryTerms,
   type Searchable,
@@ -30,8 +30,8 @@ export class SearchIndex<Item extends Searchable> {
   private readonly byStem = new Map<string, string[]>();
   /** Every word, sorted, for prefix ranges. */
   private readonly vocabulary: string[];
-  /** Each item's place in id order: ties are broken by it, with no string compared per query. */
-  private readonly idOrder: Uint32Array;
+  /** Each item's place in tie order (`compareTies`): ties are broken by it, with no string compared per query. */
+  private readonly tieOrder: Uint32Array;
   private buffers:
     | {
         sums: Float64Array;
@@ -59,10 +59,10 @@ export class SearchIndex<Item extends Searchable> {
       });
     }
     this.vocabulary = [...this.postings.keys()].sort();
-    this.idOrder = new Uint32Array(items.length);
-    const byId = items.map((_, index) => index).sort((a, b) => compareIds(items[a]!.id, items[b]!.id));
-    byId.forEach((index, place) => {
-      this.idOrder[index] = place;
+    this.tieOrder = new Uint32Array(items.length);
+    const tied = items.map((_, index) => index).sort((a, b) => compareTies(items[a]!, items[b]!));
+    tied.forEach((index, place) => {
+      this.tieOrder[index] = place;
     });
     for (const token of this.vocabulary) {
       const stem = token.replace(/s$/, '');
@@ -72,7 +72,7 @@ export class SearchIndex<Item extends Searchable> {
     }
   }
 
-  /** The items that match the query, best first (ties by id), at most `limit`: `rankItems`'s answer. */
+  /** The items that match the query, best first (ties by `compareTies`), at most `limit`: `rankItems`'s answer. */
   rank(query: string, limit: number): { item: Item; score: number }[] {
     const terms = queryTerms(query);
     if (!terms.length || limit <= 0) return [];
@@ -88,7 +88,7 @@ export class SearchIndex<Item extends Searchable> {
         termBest[index] = 0;
       }
     }
-    const top = new TopHits(limit, this.idOrder);
+    const top = new TopHits(limit, this.tieOrder);
     for (let at = 0; at < touchedCount; at += 1) {
       const index = touched[at] as number;
       top.offer(index, finalScore(sums[index] as number, matched[index] as number, terms.length));
@@ -168,13 +168,13 @@ function finalScore(sum: number, matched: number, terms: number): number {
   return matched === terms ? sum * 1.5 : sum * (matched / terms);
 }
 
-/** The best `limit` hits offered, by score then id order, kept sorted as they come. */
+/** The best `limit` hits offered, by score then tie order (`compareTies`), kept sorted as they come. */
 class TopHits {
   private readonly hits: { index: number; score: number }[] = [];
 
   constructor(
     private readonly limit: number,
-    private readonly idOrder: Uint32Array,
+    private readonly tieOrder: Uint32Array,
   ) {}
 
   offer(index: number, score: number): void {
@@ -193,7 +193,7 @@ class TopHits {
 
   private before(index: number, score: number, other: { index: number; score: number }): boolean {
     return (
-      score > other.score || (score === other.score && this.idOrder[index]! < this.idOrder[other.index]!)
+      score > other.score || (score === other.score && this.tieOrder[index]! < this.tieOrder[other.index]!)
     );
   }
 }

@@ -124,8 +124,18 @@ export function compareIds(a: string, b: string): number {
 }
 
 /**
+ * The order of two hits that scored alike: the shorter title first, then by
+ * id. With the same words matched, a title that says less besides them is
+ * the closer match ("delete ticket": Delete Ticket before Delete Suspended
+ * Ticket, which id order put first).
+ */
+export function compareTies(a: Searchable, b: Searchable): number {
+  return words(a.title).length - words(b.title).length || compareIds(a.id, b.id);
+}
+
+/**
  * The items that match the query well enough (see RELEVANCE_FLOOR), best
- * first (ties by id), at most `limit`:
+ * first (ties by `compareTies`), at most `limit`:
  * the one ranking behind the registry's step and trigger search and the
  * CLI's search over the manifest.
  */
@@ -140,6 +150,6 @@ export function rankItems<Item extends Searchable>(
     const score = scoreStep(item, integrationOf(item), query);
     if (score > 0) hits.push({ item, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareIds(a.item.id, b.item.id));
+  hits.sort((a, b) => b.score - a.score || compareTies(a.item, b.item));
   return aboveFloor(hits.slice(0, limit));
 }

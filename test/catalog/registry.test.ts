@@ -25,15 +25,14 @@ describe('registry', () => {
   it('ranks the step that matches every word first', () => {
     const registry = createRegistry();
     expect(registry.search('create ticket')[0]?.step.id).toBe('ticketing.create_ticket');
-    // Delete Suspended Ticket matches both words as well (title and id) and wins the tie by id order;
-    // the two lead, and a third word picks one.
+    // Delete Suspended Ticket matches both words as well (title and id); of the two, the shorter title says
+    // less besides the query and leads, and a third word picks the other.
     expect(
       registry
         .search('delete ticket')
         .slice(0, 2)
-        .map((hit) => hit.step.id)
-        .sort(),
-    ).toEqual(['ticketing.delete_suspended_ticket', 'ticketing.delete_ticket']);
+        .map((hit) => hit.step.id),
+    ).toEqual(['ticketing.delete_ticket', 'ticketing.delete_suspended_ticket']);
     expect(registry.search('delete suspended ticket')[0]?.step.id).toBe('ticketing.delete_suspended_ticket');
     expect(registry.search('search tickets')[0]?.step.id).toBe('ticketing.search_tickets');
     // The dedicated step outranks Update Ticket, which can also reply.
