@@ -11,7 +11,7 @@
 // Usage: node scripts/pack-package.mjs [stage] [destination]   (prints the tarball's path)
 //   stage: default node_modules/.cache/pack-stage; destination: default the current folder
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -43,14 +43,11 @@ export async function buildStage(stage) {
     '--tsBuildInfoFile',
     path.join(stage, 'build.tsbuildinfo'),
   ]);
-  for (const file of [
-    'package.json',
-    'LICENSE',
-    'README.md',
-    'manifest.json',
-    'builder-openapi.json',
-    'docs',
-  ]) {
+  // Every file package.json's `files` names outside dist/ (built above), read from it so a file added
+  // there is packed too (eval-scenario.schema.json was named there and missing from the tarball).
+  const { files } = JSON.parse(readFileSync(path.join(repository, 'package.json'), 'utf8'));
+  const copied = files.filter((file) => !file.startsWith('dist/'));
+  for (const file of new Set(['package.json', ...copied, 'docs'])) {
     cpSync(path.join(repository, file), path.join(stage, file), { recursive: true });
   }
   await bundleCli({
