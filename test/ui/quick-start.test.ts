@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { followRedirectSignIn } from './support/builder-page.js';
+import { fillCreateTicketForm, followRedirectSignIn } from './support/builder-page.js';
 import {
   type Browser,
   horizontalOverflow,
@@ -208,15 +208,7 @@ describe('the embedding quick start in Chromium', () => {
       await shoot(page, `quick-start-search-${width}`);
       await hit.click();
       const form = page.locator('#form');
-      await expect
-        .poll(() =>
-          form.evaluate(
-            (element) => Boolean(element.getAttribute('connection')) && !element.hasAttribute('aria-busy'),
-          ),
-        )
-        .toBe(true);
-      await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
-      await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
+      await fillCreateTicketForm(form);
       await shoot(page, `quick-start-step-form-${width}`);
       await form.locator('details.more').evaluate((details) => {
         (details as HTMLDetailsElement).open = true;

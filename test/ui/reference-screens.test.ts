@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { useConnectedPage } from './support/builder-page.js';
+import { fillCreateTicketForm, useConnectedPage } from './support/builder-page.js';
 import {
   fullPageScreenshot,
   horizontalOverflow,
@@ -60,15 +60,7 @@ describe.each(WIDTHS)('the reference page at %ipx', (width) => {
   it('step form, filled and tested', async () => {
     await session.page.getByRole('button', { name: 'Create Ticket', exact: true }).click();
     const form = session.page.locator('#step-form');
-    await expect
-      .poll(() =>
-        form.evaluate(
-          (element) => Boolean(element.getAttribute('connection')) && !element.hasAttribute('aria-busy'),
-        ),
-      )
-      .toBe(true);
-    await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
-    await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
+    await fillCreateTicketForm(form);
     await shoot('step-form', width);
     await openMoreOptions();
     const tags = form.getByRole('combobox', { name: 'Tags', exact: true });

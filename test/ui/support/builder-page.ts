@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from './chromium.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './reference-builder.js';
 
@@ -106,4 +106,21 @@ export function useConnectedPage(before?: () => void): { readonly page: Page } {
       return started.page;
     },
   };
+}
+
+/**
+ * Waits until a Create Ticket step form has its account chosen and its form
+ * loaded (no `aria-busy`), then fills the two required fields as the
+ * screens show them.
+ */
+export async function fillCreateTicketForm(form: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      form.evaluate(
+        (element) => Boolean(element.getAttribute('connection')) && !element.hasAttribute('aria-busy'),
+      ),
+    )
+    .toBe(true);
+  await form.getByLabel('Subject', { exact: true }).fill('Printer on fire');
+  await form.getByLabel('Description', { exact: true }).fill('Smoke from tray 2.');
 }
