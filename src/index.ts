@@ -119,6 +119,7 @@ export {
 } from './runtime/keep-alive-pass.js';
 export {
   DEFAULT_KEEP_ALIVE_PERIOD_MS,
+  type KeepAliveSchedule,
   type KeepAliveScheduleOptions,
   startKeepAliveSchedule,
 } from './runtime/keep-alive-schedule.js';

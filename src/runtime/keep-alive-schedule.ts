@@ -26,7 +26,14 @@ export interface KeepAliveScheduleOptions {
   clock?: Clock;
   /** One pass (every tenant's connections); a throw is handed to `onError` and the pass is tried again a poll later. */
   pass(): Promise<void>;
+  /** Told of a pass that threw (the CLI writes a `keep-alive-failed` line); the schedule goes on. */
   onError?(error: unknown): void;
+}
+
+/** A running keep-alive schedule. */
+export interface KeepAliveSchedule {
+  /** Stops looking for due passes and waits for a pass under way to end. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -61,7 +68,7 @@ async function giveBack(coordinator: Coordinator, claimedUntil: number, now: num
  * connection's lock and write-ahead record, and the next period's pass (or
  * the next call) finishes what it left.
  */
-export function startKeepAliveSchedule(options: KeepAliveScheduleOptions): { stop(): Promise<void> } {
+export function startKeepAliveSchedule(options: KeepAliveScheduleOptions): KeepAliveSchedule {
   const clock = options.clock ?? systemClock;
   const coordinator = options.coordinator ?? new LocalCoordinator();
   const pollMs = options.pollMs ?? DEFAULT_KEEP_ALIVE_POLL_MS;

@@ -66,7 +66,9 @@ export interface EarlierMajor<
   readonly deprecated: Deprecation;
   readonly changelog?: Readonly<Record<string, string>> | undefined;
   readonly examples?: readonly EarlierExample<z.input<OldInput>>[] | undefined;
+  /** The major's pure migration of a validated old input to the latest major's input. */
   readonly upgradeInput: (input: z.output<OldInput>) => unknown;
+  /** The major's pure migration of the latest major's validated output back to the old shape. */
   // biome-ignore lint/suspicious/noExplicitAny: the new major's output type is erased with the step's.
   readonly downgradeOutput: (output: any) => z.input<OldOutput>;
 }
