@@ -130,8 +130,11 @@ export function compareIds(a: string, b: string): number {
  * Ticket, which id order put first).
  */
 export function compareTies(a: Searchable, b: Searchable): number {
-  return words(a.title).length - words(b.title).length || compareIds(a.id, b.id);
+  return titleLength(a) - titleLength(b) || compareIds(a.id, b.id);
 }
+
+/** How many words a title has, as search splits it: `compareTies`'s first key. */
+export const titleLength = (item: Searchable) => words(item.title).length;
 
 /**
  * The items that match the query well enough (see RELEVANCE_FLOOR), best
