@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,17 +10,17 @@ const repo = process.cwd();
 const STAGE = path.join(repo, 'node_modules/.cache/published-package');
 const PACKED = path.join(repo, 'node_modules/.cache/packed-package');
 /** What goes into the tarball: the built folders' sources, the build's scripts and settings, and the shipped files. */
-const INPUT_FOLDERS = ['src', 'cli', 'steps', 'sandbox', 'ui', 'scripts'];
+const INPUT_FOLDERS = ['src', 'cli', 'steps', 'sandbox', 'ui', 'scripts', 'docs'];
+/** The shipped files outside dist/ as package.json's `files` names them: the list scripts/pack-package.mjs copies. */
+const SHIPPED_FILES = (
+  JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { files: string[] }
+).files.filter((file) => !file.startsWith('dist/'));
 const INPUT_FILES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
-  'manifest.json',
-  'builder-openapi.json',
-  'eval-scenario.schema.json',
-  'README.md',
-  'LICENSE',
+  ...SHIPPED_FILES,
 ];
 /** A pack that takes longer than this died with its lock held: the next caller takes the lock over. */
 const STALE_LOCK_MS = 10 * 60_000;
