@@ -117,6 +117,8 @@ export const SELECTIONS = [
       '/v9/projects/{idOrName}/domains': ['get'],
       '/v9/projects/{idOrName}/domains/{domain}': ['get', 'delete'],
       '/v10/projects/{idOrName}/domains': ['post'],
+      '/v9/projects/{idOrName}/domains/{domain}/verify': ['post'],
+      '/v6/domains/{domain}/config': ['get'],
       '/v5/domains': ['get'],
       '/v5/domains/{domain}': ['get'],
       '/v4/aliases': ['get'],

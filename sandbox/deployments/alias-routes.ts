@@ -99,11 +99,16 @@ export function aliasRoutes(router: Router<Caller>): void {
  * Promote (`POST /v10/projects/{id}/promote/{deploymentId}`) and roll back
  * (`POST /v1/projects/{id}/rollback/{deploymentId}`): the project's aliases
  * move to a READY deployment of the project; a rollback only to an earlier
- * production one. 201, no body.
+ * production one. 201, no body. A promotion that moves production is
+ * announced as `deployment.promoted` (to production); the provider's
+ * webhook docs say that event "does not include rollbacks", and its
+ * description lists no rollback event, so a rollback announces nothing. A
+ * promotion to the deployment already serving every alias moves nothing and
+ * announces nothing, so a replayed promote is one event.
  */
 function moveProduction(kind: 'promote' | 'rollback') {
   return (request: DeploymentsRequest): Reply => {
-    const { scope, now } = request.caller;
+    const { scope, now, world } = request.caller;
     const project = scope.project(request.params.id ?? '');
     if (!project) return notFound('Project');
     const deployment = scope.deployment(request.params.deploymentId ?? '');
@@ -112,9 +117,11 @@ function moveProduction(kind: 'promote' | 'rollback') {
       return apiError(400, 'deployment_not_ready', 'Only a READY deployment can serve production.');
     if (kind === 'rollback' && deployment.target !== 'production')
       return apiError(400, 'not_production', 'Roll back only to an earlier production deployment.');
-    for (const alias of scope.aliases.values()) {
-      if (alias.projectId === project.id)
-        Object.assign(alias, { deploymentId: deployment.id, updatedAt: now });
+    const aliases = [...scope.aliases.values()].filter((alias) => alias.projectId === project.id);
+    const moves = aliases.length === 0 || aliases.some((alias) => alias.deploymentId !== deployment.id);
+    for (const alias of aliases) Object.assign(alias, { deploymentId: deployment.id, updatedAt: now });
+    if (kind === 'promote' && moves) {
+      world.outbox.push({ type: 'deployment.promoted', deploymentId: deployment.id, target: 'production' });
     }
     return { status: 201 };
   };

@@ -27,8 +27,14 @@ function dueEvents(deployment: DeploymentRecord, now: number): DeploymentEventTy
   return due;
 }
 
-/** The envelope `{type, id, createdAt, region, payload}`. */
-function eventBody(type: DeploymentEventType, scope: OwnerScope, deployment: DeploymentRecord, now: number) {
+/** The envelope `{type, id, createdAt, region, payload}`; `target` names another target than the deployment's. */
+function eventBody(
+  type: DeploymentEventType,
+  scope: OwnerScope,
+  deployment: DeploymentRecord,
+  now: number,
+  target = deployment.target,
+) {
   const inspectorUrl = `https://vercel.com/${scope.slug}/${deployment.name}/${deployment.id.slice(4)}`;
   return {
     type,
@@ -49,7 +55,7 @@ function eventBody(type: DeploymentEventType, scope: OwnerScope, deployment: Dep
         }),
       },
       links: { deployment: inspectorUrl, project: `https://vercel.com/${scope.slug}/${deployment.name}` },
-      target: deployment.target,
+      target,
       project: { id: deployment.projectId },
       plan: scope.ownerId.startsWith('team_') ? 'pro' : 'hobby',
       regions: ['iad1'],
@@ -71,8 +77,9 @@ function hears(
 /**
  * Sends deployment events. A deployment's state follows the clock, so
  * nothing announces a build finishing: `tick` compares every deployment's
- * state now with the events already sent and sends what is new. The
- * emulator ticks after each request, and the dispatcher before each pump.
+ * state now with the events already sent and sends what is new, then what
+ * actions put in the world's outbox (a promotion). The emulator ticks after
+ * each request, and the dispatcher before each pump.
  */
 export class DeploymentWebhookSender {
   constructor(
@@ -92,11 +99,26 @@ export class DeploymentWebhookSender {
       const scope = world.scope(deployment.ownerId);
       for (const type of fresh) {
         deployment.announced.push(type);
-        const event = eventBody(type, scope, deployment, now);
-        for (const webhook of scope.webhooks.values()) {
-          if (hears(webhook, type, deployment)) this.send(webhook, event.id, type, JSON.stringify(event));
-        }
+        this.announce(scope, eventBody(type, scope, deployment, now), deployment);
       }
+    }
+    for (const pending of world.outbox.splice(0)) {
+      const deployment = world.findDeployment(pending.deploymentId);
+      if (!deployment) continue;
+      const scope = world.scope(deployment.ownerId);
+      this.announce(scope, eventBody(pending.type, scope, deployment, now, pending.target), deployment);
+    }
+  }
+
+  /** One event to every webhook of its owner that hears it. */
+  private announce(
+    scope: OwnerScope,
+    event: ReturnType<typeof eventBody>,
+    deployment: DeploymentRecord,
+  ): void {
+    for (const webhook of scope.webhooks.values()) {
+      if (hears(webhook, event.type, deployment))
+        this.send(webhook, event.id, event.type, JSON.stringify(event));
     }
   }
 

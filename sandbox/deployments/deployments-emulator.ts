@@ -16,11 +16,13 @@ import {
   type DeploymentRecord,
   type DeploymentTimeline,
   type DerivedState,
+  type DnsRecord,
   stateAt,
 } from './deployments-state.js';
 import { deploymentsTwin } from './deployments-twin.js';
 import { apiError, type Caller } from './deployments-wire.js';
 import { DeploymentsWorld } from './deployments-world.js';
+import { domainCheckRoutes } from './domain-check-routes.js';
 import { domainRoutes } from './domain-routes.js';
 import { envRoutes } from './env-routes.js';
 import { eventRoutes } from './event-routes.js';
@@ -112,6 +114,7 @@ export class DeploymentsEmulator implements Emulator {
     eventRoutes(this.api);
     projectRoutes(this.api);
     domainRoutes(this.api);
+    domainCheckRoutes(this.api);
     aliasRoutes(this.api);
     productionRoutes(this.api);
     envRoutes(this.api);
@@ -171,6 +174,16 @@ export class DeploymentsEmulator implements Emulator {
     const deployment = this.world.findDeployment(id);
     if (!deployment) throw new Error(`No sandbox deployment "${id}".`);
     deployment.extraLog = [...(deployment.extraLog ?? []), ...lines];
+  }
+
+  /**
+   * Test hook: the records public DNS answers for `name` from now on (none
+   * removes them), as if the user had set them at their DNS host: what
+   * verifying a project domain and reading a domain's configuration see.
+   */
+  setDns(name: string, records: DnsRecord[]): void {
+    if (records.length) this.world.dns.set(name.toLowerCase(), records);
+    else this.world.dns.delete(name.toLowerCase());
   }
 
   /** A deployment and its state now, for assertions. */

@@ -13,7 +13,8 @@ const DAY_MS = 24 * 3600_000;
  * What the deployments sandbox starts with: users ada (OAuth user 1) and sam
  * (user 2); ada's personal projects web and api; team acme (ada owner, sam
  * member) with shop, docs, a domain and variables; team globex (sam only)
- * with portal; and a few finished deployments from the past days.
+ * with portal; a little public DNS (shop.acme.com points at the provider,
+ * acme.com elsewhere); and a few finished deployments from the past days.
  */
 export function seedDeploymentsWorld(world: DeploymentsWorld, now: number): void {
   const ada: UserRecord = {
@@ -104,6 +105,9 @@ export function seedDeploymentsWorld(world: DeploymentsWorld, now: number): void
     createdAt: now - 300 * DAY_MS,
     updatedAt: now - 300 * DAY_MS,
   });
+  // Public DNS: the shop's domain points at the provider; the apex does not yet.
+  world.dns.set('shop.acme.com', [{ type: 'CNAME', value: 'cname.vercel-dns.com.' }]);
+  world.dns.set('acme.com', [{ type: 'A', value: '192.0.2.10' }]);
   world.addEnv(acme, shop, ada, {
     key: 'DATABASE_URL',
     value: 'postgres://shop:sandbox@db.acme.example/shop',

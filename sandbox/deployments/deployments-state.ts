@@ -160,14 +160,36 @@ export interface EnvRecord {
   createdBy: string;
 }
 
-/** The deployment events the sandbox sends, in the order a deployment can reach them. */
+/**
+ * The deployment events the sandbox sends: the lifecycle, in the order a
+ * deployment can reach it, then `deployment.promoted`, which an action (a
+ * promotion) sends rather than the clock.
+ */
 export const DEPLOYMENT_EVENT_TYPES = [
   'deployment.created',
   'deployment.succeeded',
   'deployment.error',
   'deployment.canceled',
+  'deployment.promoted',
 ] as const;
 export type DeploymentEventType = (typeof DEPLOYMENT_EVENT_TYPES)[number];
+
+/** An event an action caused (a promotion), waiting for the webhook sender's next tick. */
+export interface PendingDeploymentEvent {
+  type: DeploymentEventType;
+  deploymentId: string;
+  /** The target the event names, when it is not the deployment's own (a promotion is to production). */
+  target?: string;
+}
+
+/** The record types the sandbox's stand-in for public DNS holds. */
+export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'A'] as const;
+
+/** One record of the sandbox's stand-in for public DNS, which verification and domain configuration read. */
+export interface DnsRecord {
+  type: (typeof DNS_RECORD_TYPES)[number];
+  value: string;
+}
 
 /** A webhook of an owner (`POST /v1/webhooks`); the secret is shown in the create answer only. */
 export interface DeploymentWebhookRecord {

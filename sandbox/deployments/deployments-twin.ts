@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TwinControl } from '../twin-control.js';
-import { stateAt } from './deployments-state.js';
+import { DNS_RECORD_TYPES, stateAt } from './deployments-state.js';
 import type { DeploymentsWorld } from './deployments-world.js';
 
 const MINUTE_MS = 60_000;
@@ -28,9 +28,23 @@ const DeploymentSeed = z.strictObject({
     .describe('How long its build takes: a build much longer than usual is one that is stuck.'),
 });
 
-/** What a scenario adds to the deployments twin: deployments at given points of their builds. */
+const DnsRecordSeed = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(253)
+    .describe('Record name, e.g. _vercel.example.org (the TXT record that verifies a project domain).'),
+  type: z.enum(DNS_RECORD_TYPES),
+  value: z.string().min(1).max(2048).describe('e.g. vc-domain-verify=www.example.org,sandbox'),
+});
+
+/**
+ * What a scenario adds to the deployments twin: deployments at given points
+ * of their builds, and DNS records (added to any the name already has).
+ */
 export const DeploymentsTwinSeed = z.strictObject({
   deployments: z.array(DeploymentSeed).default([]),
+  dns_records: z.array(DnsRecordSeed).default([]),
 });
 
 /** The deployments twin's scenario face over its current world (replaced on reset). */
@@ -62,6 +76,10 @@ export function deploymentsTwin(
           made.id = entry.id;
           scope.deployments.set(made.id, made);
         }
+      }
+      for (const { name, type, value } of seed.dns_records) {
+        const key = name.toLowerCase();
+        current.dns.set(key, [...(current.dns.get(key) ?? []), { type, value }]);
       }
     },
     state() {

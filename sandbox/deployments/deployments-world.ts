@@ -2,9 +2,11 @@ import { definedOnly } from '../../src/values/defined-only.js';
 import {
   type DeploymentRecord,
   type DeploymentTimeline,
+  type DnsRecord,
   type EnvRecord,
   newId,
   OwnerScope,
+  type PendingDeploymentEvent,
   type ProjectRecord,
   type TeamRecord,
   type UserRecord,
@@ -38,6 +40,15 @@ export interface NewDeployment {
 export class DeploymentsWorld {
   readonly users = new Map<number, UserRecord>();
   readonly teams = new Map<string, TeamRecord>();
+  /**
+   * The sandbox's stand-in for public DNS, by lowercase record name
+   * (`_vercel.acme.com`, `www.acme.com`): what verifying a project domain and
+   * reading a domain's configuration look up. DNS belongs to no account, so
+   * it lives beside the owners rather than in one.
+   */
+  readonly dns = new Map<string, DnsRecord[]>();
+  /** Events actions caused (a promotion), for the webhook sender's next tick, oldest first. */
+  readonly outbox: PendingDeploymentEvent[] = [];
   private readonly scopes = new Map<string, OwnerScope>();
   private lastCreatedAt = 0;
 

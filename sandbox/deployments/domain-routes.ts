@@ -4,9 +4,10 @@ import type { DomainRecord, ProjectDomainRecord } from './deployments-state.js';
 import type { Caller, DeploymentsRequest } from './deployments-wire.js';
 import { apiError, badRequest, intParam, notFound, projectOf, timePage } from './deployments-wire.js';
 
-const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+export const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-function apexOf(domain: string): string {
+/** The registrable domain, as the sandbox reckons it: the last two labels. */
+export function apexOf(domain: string): string {
   return domain.split('.').slice(-2).join('.');
 }
 
@@ -41,21 +42,27 @@ function addProjectDomain(request: DeploymentsRequest): Reply {
   return json(200, renderProjectDomain(record));
 }
 
+/**
+ * The TXT record that verifies a project domain: at `_vercel.<apex>`, with
+ * the provider's `vc-domain-verify=<domain>,<code>` form (the code is fixed
+ * per domain in the sandbox, so a test can write it from the domain alone).
+ */
+export function verificationChallenge(record: Pick<ProjectDomainRecord, 'name' | 'apexName'>) {
+  return {
+    type: 'TXT',
+    domain: `_vercel.${record.apexName}`,
+    value: `vc-domain-verify=${record.name},sandbox`,
+  };
+}
+
 /** A project domain as the provider answers it: the verification challenge while unverified. */
-function renderProjectDomain(record: ProjectDomainRecord) {
+export function renderProjectDomain(record: ProjectDomainRecord) {
   return {
     ...record,
     ...(record.verified
       ? {}
       : {
-          verification: [
-            {
-              type: 'TXT',
-              domain: `_vercel.${record.apexName}`,
-              value: `vc-domain-verify=${record.name},sandbox`,
-              reason: 'pending_domain_verification',
-            },
-          ],
+          verification: [{ ...verificationChallenge(record), reason: 'pending_domain_verification' }],
         }),
   };
 }

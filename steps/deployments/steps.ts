@@ -13,6 +13,7 @@ import getAccountDomain from './get-account-domain.js';
 import getAlias from './get-alias.js';
 import getDeployment from './get-deployment.js';
 import getDeploymentEvents from './get-deployment-events.js';
+import getDomainConfig from './get-domain-config.js';
 import getProject from './get-project.js';
 import listAccountDomains from './list-account-domains.js';
 import listAliases from './list-aliases.js';
@@ -28,6 +29,7 @@ import removeDomain from './remove-domain.js';
 import rollbackProject from './rollback-project.js';
 import updateEnvVar from './update-env-var.js';
 import updateProject from './update-project.js';
+import verifyProjectDomain from './verify-project-domain.js';
 
 export const deploymentsSteps = [
   createDeployment,
@@ -50,6 +52,8 @@ export const deploymentsSteps = [
   deleteEnvVar,
   listDomains,
   addDomain,
+  verifyProjectDomain,
+  getDomainConfig,
   removeDomain,
   listAccountDomains,
   getAccountDomain,

@@ -114,6 +114,38 @@ describe('deployments resource steps against the provider description', () => {
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
 
+  it("verify a project domain (not yet, then verified) and read a domain's configuration (issue 42)", async () => {
+    const added = await fx.invoke(
+      'deployments.add_domain',
+      { project: 'shop', domain: 'shop.example.org' },
+      team,
+    );
+    const notYet = await fx.exchangesOf(
+      'deployments.verify_project_domain',
+      { project: 'shop', domain: 'shop.example.org' },
+      team,
+    );
+    expect(notYet.exchanges.map((exchange) => exchange.status)).toEqual([400, 200]);
+    const challenge = added.output.domain.verification[0]!;
+    fx.sandbox.deployments.setDns(challenge.domain, [{ type: 'TXT', value: challenge.value }]);
+    const runs = [
+      notYet,
+      await fx.exchangesOf(
+        'deployments.verify_project_domain',
+        { project: 'shop', domain: 'shop.example.org' },
+        team,
+      ),
+      await fx.exchangesOf(
+        'deployments.get_domain_config',
+        { domain: 'shop.acme.com', project: 'shop' },
+        team,
+      ),
+      await fx.exchangesOf('deployments.get_domain_config', { domain: 'acme.com' }, team),
+    ];
+    expect(runs[1]?.output).toMatchObject({ domain: { verified: true } });
+    expectConforming(runs.flatMap((run) => run.exchanges));
+  });
+
   it('list and get account domains (issue 42)', async () => {
     const listed = await fx.exchangesOf('deployments.list_account_domains', { limit: 1 }, team);
     const shown = await fx.exchangesOf('deployments.get_account_domain', { domain: 'acme.com' }, team);

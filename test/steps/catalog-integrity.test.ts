@@ -82,6 +82,8 @@ const STEPS_OF: Record<string, string[]> = {
     'deployments.delete_env_var',
     'deployments.list_domains',
     'deployments.add_domain',
+    'deployments.verify_project_domain',
+    'deployments.get_domain_config',
     'deployments.remove_domain',
     'deployments.list_account_domains',
     'deployments.get_account_domain',

@@ -19,6 +19,7 @@ const TRIGGER_IDS = [
   'deployments.deployment_completed',
   'deployments.deployment_failed',
   'deployments.deployment_canceled',
+  'deployments.deployment_promoted',
 ];
 
 const registry = createRegistry();
@@ -62,7 +63,7 @@ describe('trigger catalogue', () => {
   it('searches and describes triggers like steps', () => {
     expect(registry.searchTriggers('ticket status')[0]?.trigger.id).toBe('ticketing.ticket_status_changed');
     expect(registry.searchTriggers('deployment failed')[0]?.trigger.id).toBe('deployments.deployment_failed');
-    expect(registry.searchTriggers('vercel').map((hit) => hit.trigger.id)).toHaveLength(4);
+    expect(registry.searchTriggers('vercel').map((hit) => hit.trigger.id)).toHaveLength(5);
     expect(registry.searchTriggers('xyzzy')).toEqual([]);
     expect(() => registry.requireTrigger('ticketing.ticket_create')).toThrowError(
       /Did you mean: ticketing.ticket_created/,

@@ -22,6 +22,7 @@ const DEPLOYMENT_EVENTS: Record<string, string> = {
   'deployments.deployment_completed': 'deployment.succeeded',
   'deployments.deployment_failed': 'deployment.error',
   'deployments.deployment_canceled': 'deployment.canceled',
+  'deployments.deployment_promoted': 'deployment.promoted',
 };
 
 async function json(...args: string[]) {

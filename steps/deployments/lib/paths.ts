@@ -27,6 +27,8 @@ export const deploymentsPaths = {
   projectDomains: '/v9/projects/{id}/domains',
   addProjectDomain: '/v10/projects/{id}/domains',
   projectDomain: '/v9/projects/{id}/domains/{domain}',
+  verifyProjectDomain: '/v9/projects/{id}/domains/{domain}/verify',
+  domainConfig: '/v6/domains/{domain}/config',
   projectEnv: '/v10/projects/{id}/env',
   createProjectEnv: '/v10/projects/{id}/env',
   projectEnvVar: '/v9/projects/{id}/env/{envId}',

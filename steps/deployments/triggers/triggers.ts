@@ -1,6 +1,7 @@
 import deploymentCanceled from './deployment-canceled.js';
 import deploymentCompleted from './deployment-completed.js';
 import deploymentFailed from './deployment-failed.js';
+import deploymentPromoted from './deployment-promoted.js';
 import deploymentStarted from './deployment-started.js';
 
 export const deploymentsTriggers = [
@@ -8,4 +9,5 @@ export const deploymentsTriggers = [
   deploymentCompleted,
   deploymentFailed,
   deploymentCanceled,
+  deploymentPromoted,
 ];

@@ -76,7 +76,7 @@ describe('deployments options', () => {
       )
       .map((step) => step.id);
     // All but the project list and create, the deployment-id steps (promote and roll back take both), the teams, account domains, alias reads by name and API Call.
-    expect(takingProject).toHaveLength(15);
+    expect(takingProject).toHaveLength(17);
     for (const step of takingProject) {
       const projects = await options(step, 'project');
       expect(projects.items.map((item) => item.value).sort(), step).toEqual(['docs', 'shop']);
@@ -113,9 +113,17 @@ describe('choices that depend on the project', () => {
     expect(docs.items).toEqual([]);
   });
 
-  it('domain for Remove Domain: the chosen project’s domains', async () => {
-    const shop = await options('deployments.remove_domain', 'domain', { input: { project: 'shop' } });
-    expect(shop.items).toEqual([{ value: 'shop.acme.com', label: 'shop.acme.com', description: 'verified' }]);
+  it('domain for Remove Domain, Verify Project Domain and Get Domain Configuration: the chosen project’s domains', async () => {
+    for (const step of [
+      'deployments.remove_domain',
+      'deployments.verify_project_domain',
+      'deployments.get_domain_config',
+    ]) {
+      const shop = await options(step, 'domain', { input: { project: 'shop' } });
+      expect(shop.items, step).toEqual([
+        { value: 'shop.acme.com', label: 'shop.acme.com', description: 'verified' },
+      ]);
+    }
     expect(
       (await options('deployments.remove_domain', 'domain', { input: { project: 'docs' } })).items,
     ).toEqual([]);
