@@ -162,5 +162,6 @@ export { deleteIfPresent } from '../triggers/delete-if-present.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
 export type { TriggerWithId } from '../triggers/trigger-lookups.js';
 // Small value helpers.
+export { builtOnce } from '../values/built-once.js';
 export { type DefinedOnly, definedOnly } from '../values/defined-only.js';
 export { timingSafeEqualText } from '../values/timing-safe-equal.js';

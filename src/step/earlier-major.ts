@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { definedMappingProblem } from '../mapping/mapping.js';
+import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
 import {
   type Deprecation,
   deprecationProblem,
@@ -101,7 +102,12 @@ export function earlierMajor<
     deprecationProblem(definition.deprecated) ??
     definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Earlier major ${definition.version}: ${problem}`);
-  return Object.freeze({ ...definition, variables: Object.freeze({ ...definition.variables }) });
+  // Getters stay getters, each run once (see `copyWithGettersRunOnce`): a spread would build the schemas now.
+  return Object.freeze(
+    Object.assign(copyWithGettersRunOnce(definition), {
+      variables: Object.freeze({ ...definition.variables }),
+    }),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { HttpClient } from '../http/http-client.js';
 import type { PublicConnection } from '../model/connection.js';
 import type { Logger } from '../model/logger.js';
+import { builtOnce } from '../values/built-once.js';
 
 /**
  * Most choices one options call returns. A resolver asks the provider for at
@@ -89,8 +90,15 @@ export function matchingItems(items: readonly OptionItem[], query: string | unde
 export function fixedOptions<Input = Record<string, unknown>>(
   items: readonly { value: string | number | boolean; label: string; description?: string }[],
 ): OptionsSource<Input> {
-  const fixed = items.map((item) => OptionItem.parse(item));
-  return { fixed, searchable: true, load: async (request) => pageOfFixed(fixed, request) };
+  // Checked on first read, not where the list is declared: a catalogue declares its lists at import (issue 37).
+  const fixed = builtOnce(() => items.map((item) => OptionItem.parse(item)));
+  return {
+    get fixed() {
+      return fixed();
+    },
+    searchable: true,
+    load: async (request) => pageOfFixed(fixed(), request),
+  };
 }
 
 /** One page of a closed list: matched by the query, paged by an offset cursor. */

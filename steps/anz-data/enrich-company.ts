@@ -32,16 +32,16 @@ export default defineStep({
   get input() {
     return lookupKeys(
       {
-        profile_url: ProfileUrl.optional(),
-        domain: Domain.optional(),
-        abn: Abn.optional(),
-        website: Website.optional(),
+        profile_url: ProfileUrl().optional(),
+        domain: Domain().optional(),
+        abn: Abn().optional(),
+        website: Website().optional(),
       },
       'Exactly one of profile_url, domain, abn or website.',
     );
   },
   get output() {
-    return enrichmentOutput('company', Company, 'The company firmographics, or null when not matched.');
+    return enrichmentOutput('company', Company(), 'The company firmographics, or null when not matched.');
   },
   access: 'read',
   idempotent: false,

@@ -31,15 +31,15 @@ export default defineStep({
   get input() {
     return lookupKeys(
       {
-        profile_url: ProfileUrl.optional(),
-        email: WorkEmail.optional(),
-        profile_slug: ProfileSlug.optional(),
+        profile_url: ProfileUrl().optional(),
+        email: WorkEmail().optional(),
+        profile_slug: ProfileSlug().optional(),
       },
       'Exactly one of profile_url, email or profile_slug.',
     );
   },
   get output() {
-    return enrichmentOutput('person', Person, 'The person with contact details, or null when not matched.');
+    return enrichmentOutput('person', Person(), 'The person with contact details, or null when not matched.');
   },
   access: 'read',
   idempotent: false,

@@ -53,8 +53,8 @@ export default defineStep({
       .strictObject({
         company: criterion('Company name or domain, e.g. "Wattle Analytics" or wattle-analytics.example.'),
         position: criterion('Words of the job title, e.g. "engineering manager".'),
-        seniority: Seniority.optional(),
-        department: Department.optional(),
+        seniority: Seniority().optional(),
+        department: Department().optional(),
         location: criterion(
           'City, state or territory, or country, e.g. "Sydney", "NSW" or "New Zealand"; part of the value matches.',
         ),
@@ -86,7 +86,7 @@ export default defineStep({
   get output() {
     return z.object({
       matched: z.boolean().describe('False when nobody matches; then people is empty.'),
-      people: z.array(PersonSummary).describe('Matching people, up to limit, without contact details.'),
+      people: z.array(PersonSummary()).describe('Matching people, up to limit, without contact details.'),
       total: z.number().int().nullable().describe('How many people match in all, when the provider says.'),
       returned: z
         .number()
@@ -127,7 +127,7 @@ export default defineStep({
       }),
     );
     const charged = reportCharge(response, context);
-    const answer = readAnswer(SearchAnswer, response.body, `${method} ${path}`);
+    const answer = readAnswer(SearchAnswer(), response.body, `${method} ${path}`);
     const people = (answer?.results ?? []).slice(0, input.limit).map(toPersonSummary);
     const total = answer?.total ?? null;
     return {

@@ -24,13 +24,13 @@ export default defineStep({
     'company enrichment',
   ],
   get input() {
-    return bulkInput('companies', companyLookup.lookup, {
+    return bulkInput('companies', companyLookup().lookup, {
       records: 'Companies',
       each: 'each with exactly one of domain or name',
     });
   },
   get output() {
-    return bulkOutput('company', companyLookup.lookup, companyLookup.item);
+    return bulkOutput('company', companyLookup().lookup, companyLookup().item);
   },
   access: 'read',
   idempotent: false,
@@ -55,6 +55,6 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.companyBulk,
-      kind: companyLookup,
+      kind: companyLookup(),
     }),
 });

@@ -23,12 +23,14 @@ export default defineStep({
     'phones',
     'people enrichment',
   ],
-  input: bulkInput('contacts', personLookup.lookup, {
-    records: 'People',
-    each: 'each with exactly one way to identify them',
-  }),
+  get input() {
+    return bulkInput('contacts', personLookup().lookup, {
+      records: 'People',
+      each: 'each with exactly one way to identify them',
+    });
+  },
   get output() {
-    return bulkOutput('contact', personLookup.lookup, personLookup.item);
+    return bulkOutput('contact', personLookup().lookup, personLookup().item);
   },
   access: 'read',
   idempotent: false,
@@ -56,6 +58,6 @@ export default defineStep({
       batchSize: input.batch_size,
       concurrency: input.concurrency,
       path: contactDataPaths.personBulk,
-      kind: personLookup,
+      kind: personLookup(),
     }),
 });

@@ -23,9 +23,11 @@ export default defineStep({
     'employees',
     'company enrichment',
   ],
-  input: companyLookup.lookup,
+  get input() {
+    return companyLookup().lookup;
+  },
   get output() {
-    return lookupOutput('company', companyLookup.item, {
+    return lookupOutput('company', companyLookup().item, {
       found: 'company',
       item: 'The company; null when not matched.',
     });
@@ -43,5 +45,5 @@ export default defineStep({
     revenue_range: '$.company.revenue.range',
   },
   examples: [{ title: 'A company by domain', input: { domain: 'contoso.example' } }],
-  run: (input, context) => lookupOne(context, 'company', contactDataPaths.company, companyLookup, input),
+  run: (input, context) => lookupOne(context, 'company', contactDataPaths.company, companyLookup(), input),
 });

@@ -26,9 +26,11 @@ export default defineStep({
     'reveal',
     'people enrichment',
   ],
-  input: personLookup.lookup,
+  get input() {
+    return personLookup().lookup;
+  },
   get output() {
-    return lookupOutput('contact', personLookup.item, {
+    return lookupOutput('contact', personLookup().item, {
       found: 'person',
       item: 'The person with contact details; null when not matched.',
     });
@@ -52,5 +54,5 @@ export default defineStep({
       input: { first_name: 'Ava', last_name: 'Abbott', company: 'northwind.example' },
     },
   ],
-  run: (input, context) => lookupOne(context, 'contact', contactDataPaths.person, personLookup, input),
+  run: (input, context) => lookupOne(context, 'contact', contactDataPaths.person, personLookup(), input),
 });

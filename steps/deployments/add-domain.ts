@@ -17,28 +17,30 @@ export default defineStep({
   keywords: ['add domain', 'custom domain', 'connect domain', 'hostname', 'assign domain'],
   get input() {
     return z.strictObject({
-      project: ProjectRef,
-      domain: DomainName,
+      project: ProjectRef(),
+      domain: DomainName(),
       git_branch: z
         .string()
         .min(1)
         .max(250)
         .optional()
         .describe('Serve deployments of this branch instead of production.'),
-      redirect: DomainName.optional().describe(
-        'Redirect this domain to another domain of the project instead of serving it.',
-      ),
+      redirect: DomainName()
+        .optional()
+        .describe('Redirect this domain to another domain of the project instead of serving it.'),
     });
   },
   options: { project: projectOptions },
-  output: z.object({
-    domain: ProjectDomain.describe('The domain as assigned.'),
-    already_done: z
-      .boolean()
-      .describe(
-        'True when the answer to the add was lost and the domain was found on the project afterwards.',
-      ),
-  }),
+  get output() {
+    return z.object({
+      domain: ProjectDomain().describe('The domain as assigned.'),
+      already_done: z
+        .boolean()
+        .describe(
+          'True when the answer to the add was lost and the domain was found on the project afterwards.',
+        ),
+    });
+  },
   access: 'write',
   idempotent: false,
   // A second add answers 409 (already in use): a lost answer is settled by reading the domain.

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { builtOnce, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { DeploymentId } from './lib/deployment-schema.js';
 import { recentDeploymentOptions } from './lib/deployments-options.js';
@@ -8,11 +8,13 @@ import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
 
-const Assigned = z.object({
-  uid: z.string(),
-  alias: z.string(),
-  oldDeploymentId: z.string().nullable().optional(),
-});
+const Assigned = builtOnce(() =>
+  z.object({
+    uid: z.string(),
+    alias: z.string(),
+    oldDeploymentId: z.string().nullable().optional(),
+  }),
+);
 
 export default defineStep({
   id: 'deployments.assign_alias',
@@ -22,19 +24,23 @@ export default defineStep({
   agentDescription:
     "Points a hostname (alias) at one deployment. If the hostname already points at another deployment, it moves: traffic goes to the new deployment at once, and previous_deployment_id says where it came from (assign it back to undo). Repeating it changes nothing more. Use Promote for a project's production domains; use this for one hostname.",
   keywords: ['assign alias', 'point domain', 'set alias', 'move hostname', 'custom url'],
-  input: z.strictObject({
-    deployment_id: DeploymentId,
-    alias: DomainName.describe('Hostname to point at the deployment, e.g. "beta.acme.com".'),
-  }),
-  output: z.object({
-    uid: z.string().describe('Alias id.'),
-    alias: z.string().describe('The hostname.'),
-    deployment_id: z.string().describe('Deployment it now points at.'),
-    previous_deployment_id: z
-      .string()
-      .nullable()
-      .describe('Deployment it pointed at before, when it moved; null when new or unchanged.'),
-  }),
+  get input() {
+    return z.strictObject({
+      deployment_id: DeploymentId(),
+      alias: DomainName().describe('Hostname to point at the deployment, e.g. "beta.acme.com".'),
+    });
+  },
+  get output() {
+    return z.object({
+      uid: z.string().describe('Alias id.'),
+      alias: z.string().describe('The hostname.'),
+      deployment_id: z.string().describe('Deployment it now points at.'),
+      previous_deployment_id: z
+        .string()
+        .nullable()
+        .describe('Deployment it pointed at before, when it moved; null when new or unchanged.'),
+    });
+  },
   access: 'write',
   // It sets where the hostname points: sent twice, it points there once.
   idempotent: true,
@@ -55,7 +61,7 @@ export default defineStep({
       body: { alias: input.alias },
       idempotent: true,
     });
-    const answer = readAnswer(Assigned, response.body, `POST ${path}`, 'an assigned alias');
+    const answer = readAnswer(Assigned(), response.body, `POST ${path}`, 'an assigned alias');
     return {
       uid: answer.uid,
       alias: answer.alias,

@@ -57,12 +57,12 @@ export default defineStep({
     'Stops a deployment that is QUEUED, INITIALIZING or BUILDING; it becomes CANCELED, which cannot be undone or resumed (create a new deployment instead). A READY, ERROR or already CANCELED deployment cannot be cancelled: the step fails with code invalid_state and names the current state in context.state; do not retry it. Safe to retry after a network failure: when the connection drops after the provider may have cancelled it, the step sends the cancel again, and if that finds the deployment CANCELED it succeeds with already_done true (cancelled, most likely by that first request) instead of failing.',
   keywords: ['cancel', 'stop', 'abort', 'halt build', 'cancel deployment', 'stop deploy'],
   get input() {
-    return z.strictObject({ deployment_id: DeploymentId });
+    return z.strictObject({ deployment_id: DeploymentId() });
   },
   options: { deployment_id: cancelableDeploymentOptions },
   get output() {
     return z.object({
-      deployment: Deployment.describe('The deployment after cancelling: state CANCELED.'),
+      deployment: Deployment().describe('The deployment after cancelling: state CANCELED.'),
       already_done: z
         .boolean()
         .describe(

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly, defineStep, type HttpClient, ProviderError } from '../../src/kit/index.js';
+import { builtOnce, definedOnly, defineStep, type HttpClient, ProviderError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import {
   Deployment,
@@ -14,21 +14,23 @@ import { GitLinkIds } from './lib/project-schema.js';
 import { allowedProjects, requireProjectInScope } from './lib/project-scope.js';
 import { BuildSettings, toProviderSettings } from './lib/project-settings.js';
 
-const GitRef = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[^\s~^:?*[\\]+$/, 'a git branch name')
-  .refine((value) => !value.includes('..') && !value.startsWith('-'), 'a git branch name');
+const GitRef = builtOnce(() =>
+  z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\s~^:?*[\\]+$/, 'a git branch name')
+    .refine((value) => !value.includes('..') && !value.startsWith('-'), 'a git branch name'),
+);
 
-const Configuration = BuildSettings.describe(
-  'Build settings for this deployment only; they override the project settings.',
+const Configuration = builtOnce(() =>
+  BuildSettings().describe('Build settings for this deployment only; they override the project settings.'),
 );
 
 /** The project's git connection as the provider reports it. */
-const ProjectLink = z
-  .object({ id: z.string(), name: z.string(), link: GitLinkIds.nullable().optional() })
-  .loose();
+const ProjectLink = builtOnce(() =>
+  z.object({ id: z.string(), name: z.string(), link: GitLinkIds().nullable().optional() }).loose(),
+);
 
 /**
  * The `gitSource` for a project's own repository. A project linked to git
@@ -42,7 +44,7 @@ async function gitSourceFromProject(
   sha: string | undefined,
 ): Promise<{ name: string; gitSource: Record<string, unknown> }> {
   const response = await http.request({ method: 'GET', path: deploymentsPath('project', { id: project }) });
-  const parsed = ProjectLink.safeParse(response.body);
+  const parsed = ProjectLink().safeParse(response.body);
   const link = parsed.success ? parsed.data.link : undefined;
   const unusable = (reason: string) =>
     new ProviderError(
@@ -83,10 +85,12 @@ export default defineStep({
   get input() {
     return z
       .strictObject({
-        project: ProjectRef,
-        branch: GitRef.optional().describe(
-          "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",
-        ),
+        project: ProjectRef(),
+        branch: GitRef()
+          .optional()
+          .describe(
+            "Git branch to deploy. Defaults to the project's production branch when the project is connected to git.",
+          ),
         commit_sha: z
           .string()
           .regex(/^[0-9a-f]{7,40}$/i, 'a git commit sha')
@@ -99,8 +103,8 @@ export default defineStep({
           .describe(
             'GitHub repository as "owner/name", when it is not the project\'s own connected repository. Needs branch.',
           ),
-        environment: Environment.default('preview'),
-        configuration: Configuration.optional(),
+        environment: Environment().default('preview'),
+        configuration: Configuration().optional(),
         meta: z
           .record(z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -'), z.string().max(256))
           .optional()
@@ -113,7 +117,7 @@ export default defineStep({
       });
   },
   get output() {
-    return z.object({ deployment: Deployment.describe('The deployment as created, usually QUEUED.') });
+    return z.object({ deployment: Deployment().describe('The deployment as created, usually QUEUED.') });
   },
   options: { project: projectOptions, environment: environmentOptions },
   access: 'write',

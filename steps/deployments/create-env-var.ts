@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep, ProviderError } from '../../src/kit/index.js';
+import { builtOnce, defineStep, ProviderError } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { environmentOptions, projectOptions } from './lib/deployments-options.js';
@@ -9,18 +9,20 @@ import { projectRequest } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
 
 /** `{created, failed}`: one variable sent, one created (or updated), or its failure. */
-const Created = z
-  .object({
-    created: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]),
-    failed: z
-      .array(
-        z.object({
-          error: z.object({ code: z.string().optional(), message: z.string().optional() }).loose(),
-        }),
-      )
-      .optional(),
-  })
-  .loose();
+const Created = builtOnce(() =>
+  z
+    .object({
+      created: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]),
+      failed: z
+        .array(
+          z.object({
+            error: z.object({ code: z.string().optional(), message: z.string().optional() }).loose(),
+          }),
+        )
+        .optional(),
+    })
+    .loose(),
+);
 
 export default defineStep({
   id: 'deployments.create_env_var',
@@ -34,15 +36,17 @@ export default defineStep({
   get input() {
     return z
       .strictObject({
-        project: ProjectRef,
-        ...EnvSettings.shape,
-        type: EnvType.default('encrypted'),
-        targets: EnvTargets.default(['production', 'preview']),
+        project: ProjectRef(),
+        ...EnvSettings().shape,
+        type: EnvType().default('encrypted'),
+        targets: EnvTargets().default(['production', 'preview']),
       })
       .superRefine(checkEnvRules);
   },
   options: { project: projectOptions, targets: environmentOptions },
-  output: OneEnvVar,
+  get output() {
+    return OneEnvVar();
+  },
   access: 'write',
   // Upsert: the same variable twice leaves one variable with that value.
   idempotent: true,
@@ -67,7 +71,7 @@ export default defineStep({
       query: { upsert: 'true' },
       body: toProviderEnv(fields),
     });
-    const answer = readAnswer(Created, body, 'answer', 'a created environment variable');
+    const answer = readAnswer(Created(), body, 'answer', 'a created environment variable');
     const created = Array.isArray(answer.created) ? answer.created[0] : answer.created;
     const failure = answer.failed?.[0]?.error;
     if (created === undefined || failure) {

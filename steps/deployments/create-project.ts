@@ -17,20 +17,21 @@ export default defineStep({
   keywords: ['create project', 'new project', 'new site', 'import repository', 'add project'],
   get input() {
     return z.strictObject({
-      name: ProjectName,
+      name: ProjectName(),
       repository: z
         .string()
         .regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'a GitHub repository as "owner/name"')
         .optional()
         .describe('GitHub repository ("owner/name") to connect; pushes to it deploy the project.'),
-      settings: BuildSettings.omit({ node_version: true })
+      settings: BuildSettings()
+        .omit({ node_version: true })
         .optional()
         .describe('Build settings; each one left out keeps the default for the framework.'),
     });
   },
   get output() {
     return z.object({
-      project: Project.describe('The project as created.'),
+      project: Project().describe('The project as created.'),
       already_done: z
         .boolean()
         .describe(

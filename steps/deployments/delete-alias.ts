@@ -12,14 +12,18 @@ export default defineStep({
   agentDescription:
     'Removes one alias by hostname or uid: the hostname stops serving its deployment at once (the deployment itself stays). It cannot be undone through this step except by assigning the alias again; only use when the user explicitly asked to remove this hostname. The alias is read first.',
   keywords: ['delete alias', 'remove alias', 'unassign hostname', 'remove url'],
-  input: z.strictObject({ alias: AliasRef }),
-  output: z.object({
-    deleted: z.literal(true).describe('Always true: failures are errors.'),
-    alias: z.string().describe('The hostname removed.'),
-    already_done: z
-      .boolean()
-      .describe('True when a retried delete found the alias already gone: our earlier attempt removed it.'),
-  }),
+  get input() {
+    return z.strictObject({ alias: AliasRef() });
+  },
+  get output() {
+    return z.object({
+      deleted: z.literal(true).describe('Always true: failures are errors.'),
+      alias: z.string().describe('The hostname removed.'),
+      already_done: z
+        .boolean()
+        .describe('True when a retried delete found the alias already gone: our earlier attempt removed it.'),
+    });
+  },
   access: 'destructive',
   idempotent: true,
   replay: {

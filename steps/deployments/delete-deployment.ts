@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { builtOnce, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { DeploymentId } from './lib/deployment-schema.js';
 import { recentDeploymentOptions } from './lib/deployments-options.js';
@@ -8,7 +8,7 @@ import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
 import { removalStep } from './lib/removal.js';
 
-const Deleted = z.object({ uid: z.string(), state: z.literal('DELETED') }).loose();
+const Deleted = builtOnce(() => z.object({ uid: z.string(), state: z.literal('DELETED') }).loose());
 
 export default defineStep({
   id: 'deployments.delete_deployment',
@@ -19,7 +19,7 @@ export default defineStep({
     'Deletes one deployment permanently; its unique URL stops working and it cannot be undone. Do not delete the deployment that currently serves production (check with Get Deployment or List Deployments first); to stop a build, use Cancel Deployment instead. Only use when the user asked for the deletion. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete', 'remove', 'destroy', 'clean up', 'delete deployment', 'remove preview'],
   get input() {
-    return z.strictObject({ deployment_id: DeploymentId });
+    return z.strictObject({ deployment_id: DeploymentId() });
   },
   options: { deployment_id: recentDeploymentOptions },
   ...removalStep(
@@ -35,7 +35,7 @@ export default defineStep({
       method: 'DELETE',
       path: deploymentsPath('deleteDeployment', { id: input.deployment_id }),
     });
-    const answer = readAnswer(Deleted, response.body, 'answer', 'a deletion');
+    const answer = readAnswer(Deleted(), response.body, 'answer', 'a deletion');
     return { deployment_id: answer.uid, deleted: true as const, already_done: false };
   },
 });

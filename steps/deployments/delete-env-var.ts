@@ -17,7 +17,7 @@ export default defineStep({
     'Removes one environment variable (by id, from List Env Vars) from every environment it applied to; the next deployment builds without it, and its value is gone permanently. Only use when the user asked. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete env', 'remove env var', 'remove secret', 'unset'],
   get input() {
-    return z.strictObject({ project: ProjectRef, env_id: EnvId });
+    return z.strictObject({ project: ProjectRef(), env_id: EnvId() });
   },
   options: { project: projectOptions, env_id: envVarOptions },
   ...removalStep('env_id', 'The removed variable.', 'deleted', 'Always true: the variable no longer exists.'),

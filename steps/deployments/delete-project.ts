@@ -15,7 +15,7 @@ export default defineStep({
     'Deletes a project permanently, with every deployment, domain assignment and environment variable it has; its sites stop serving. It cannot be undone. Only use when the user asked for this project to be deleted, by name. Safe to retry: a repeat that finds it already gone succeeds with already_done true.',
   keywords: ['delete project', 'remove project', 'destroy', 'tear down'],
   get input() {
-    return z.strictObject({ project: ProjectRef });
+    return z.strictObject({ project: ProjectRef() });
   },
   options: { project: projectOptions },
   ...removalStep(

@@ -15,8 +15,12 @@ export default defineStep({
   agentDescription:
     'Reads one domain the account owns or has added, by name: whether it is verified, its current and intended nameservers, and its expiry when bought through the provider. An unknown domain is NotFoundError. Refused when the connection is limited to some projects. Read-only and safe to retry.',
   keywords: ['domain', 'nameservers', 'domain status', 'expiry'],
-  input: z.strictObject({ domain: DomainName }),
-  output: z.object({ domain: AccountDomain.describe('The domain as the provider holds it.') }),
+  get input() {
+    return z.strictObject({ domain: DomainName() });
+  },
+  get output() {
+    return z.object({ domain: AccountDomain().describe('The domain as the provider holds it.') });
+  },
   access: 'read',
   idempotent: true,
   options: { domain: accountDomainOptions },

@@ -11,8 +11,12 @@ export default defineStep({
   agentDescription:
     'Reads one alias by hostname or uid: the deployment and project it points at, and when it last moved. An unknown alias is NotFoundError. Read-only and safe to retry.',
   keywords: ['alias', 'hostname', 'which deployment', 'url'],
-  input: z.strictObject({ alias: AliasRef }),
-  output: z.object({ alias: Alias.describe('The alias.') }),
+  get input() {
+    return z.strictObject({ alias: AliasRef() });
+  },
+  get output() {
+    return z.object({ alias: Alias().describe('The alias.') });
+  },
   access: 'read',
   idempotent: true,
   variables: { alias: '$.alias.alias', deployment_id: '$.alias.deployment_id' },

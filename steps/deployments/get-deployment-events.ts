@@ -36,7 +36,7 @@ export default defineStep({
   get input() {
     return z
       .strictObject({
-        deployment_id: DeploymentId,
+        deployment_id: DeploymentId(),
         limit: z
           .number()
           .int()
@@ -48,7 +48,7 @@ export default defineStep({
           .boolean()
           .default(false)
           .describe('The last events of the log instead of the first; still returned oldest first.'),
-        cursor: EventsCursor.optional(),
+        cursor: EventsCursor().optional(),
       })
       .refine((value) => !(value.tail && value.cursor), {
         path: ['tail'],
@@ -56,16 +56,18 @@ export default defineStep({
       });
   },
   options: { deployment_id: recentDeploymentOptions },
-  output: z.object({
-    events: z.array(BuildEvent).describe('Build events, oldest first.'),
-    has_more: z.boolean().describe('Whether more events exist now after this page.'),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe(
-        'Pass as cursor for the events after this page (also to follow a running build); null when no event was returned yet.',
-      ),
-  }),
+  get output() {
+    return z.object({
+      events: z.array(BuildEvent()).describe('Build events, oldest first.'),
+      has_more: z.boolean().describe('Whether more events exist now after this page.'),
+      next_cursor: z
+        .string()
+        .nullable()
+        .describe(
+          'Pass as cursor for the events after this page (also to follow a running build); null when no event was returned yet.',
+        ),
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: { lines: '$.events[*].text', next_cursor: '$.next_cursor', has_more: '$.has_more' },

@@ -15,11 +15,11 @@ export default defineStep({
     'Reads one deployment by id (or hostname). Use it to check whether a deployment you created is READY, still BUILDING, or failed (ERROR, with error_message); poll it after Create Deployment rather than creating again. For the build output itself use Get Deployment Events. Read-only and safe to retry.',
   keywords: ['deployment', 'status', 'state', 'details', 'inspect', 'is it live', 'deploy status'],
   get input() {
-    return z.strictObject({ deployment_id: DeploymentId });
+    return z.strictObject({ deployment_id: DeploymentId() });
   },
   options: { deployment_id: recentDeploymentOptions },
   get output() {
-    return z.object({ deployment: Deployment.describe('The deployment as it is now.') });
+    return z.object({ deployment: Deployment().describe('The deployment as it is now.') });
   },
   access: 'read',
   idempotent: true,

@@ -15,10 +15,12 @@ export default defineStep({
     'Reads one project by name or id: framework, build settings, connected git repository and production branch, and its newest deployment. Read-only and safe to retry.',
   keywords: ['project', 'project settings', 'details', 'repository', 'build settings'],
   get input() {
-    return z.strictObject({ project: ProjectRef });
+    return z.strictObject({ project: ProjectRef() });
   },
   options: { project: projectOptions },
-  output: OneProject,
+  get output() {
+    return OneProject();
+  },
   access: 'read',
   idempotent: true,
   variables: { project_id: '$.project.id', name: '$.project.name', framework: '$.project.framework' },

@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     "Lists the domains the account owns or has added (not a project's domains: use List Domains for those), newest first, a page at a time (pass next_cursor back as cursor). Refused when the connection is limited to some projects (account domains are account-wide). Read-only and safe to retry.",
   keywords: ['account domains', 'registered domains', 'nameservers', 'domains', 'dns'],
-  input: z.strictObject(TimePaging),
-  output: cursorPageOutput('domains', AccountDomain, { items: 'This page of domains, newest first.' }),
+  get input() {
+    return z.strictObject(TimePaging());
+  },
+  get output() {
+    return cursorPageOutput('domains', AccountDomain(), { items: 'This page of domains, newest first.' });
+  },
   access: 'read',
   idempotent: true,
   variables: { domains: '$.domains[*].name', next_cursor: '$.next_cursor' },

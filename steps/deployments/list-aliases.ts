@@ -16,8 +16,12 @@ export default defineStep({
   agentDescription:
     "Lists aliases: the hostnames that point at one deployment each (a production deployment's project hostname, or one assigned with Assign Alias), newest first, a page at a time (pass next_cursor back as cursor). project narrows to one project; without it the list is account-wide and refused when the connection is limited to some projects. Read-only and safe to retry.",
   keywords: ['aliases', 'hostnames', 'urls', 'production url', 'list aliases'],
-  input: z.strictObject({ project: ProjectRef.optional(), ...TimePaging }),
-  output: cursorPageOutput('aliases', Alias, { items: 'This page of aliases, newest first.' }),
+  get input() {
+    return z.strictObject({ project: ProjectRef().optional(), ...TimePaging() });
+  },
+  get output() {
+    return cursorPageOutput('aliases', Alias(), { items: 'This page of aliases, newest first.' });
+  },
   access: 'read',
   idempotent: true,
   options: { project: projectOptions },

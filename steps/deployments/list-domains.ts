@@ -17,14 +17,14 @@ export default defineStep({
   keywords: ['domains', 'custom domain', 'hostnames', 'dns', 'list domains'],
   get input() {
     return z.strictObject({
-      project: ProjectRef,
+      project: ProjectRef(),
       verified: z.boolean().optional().describe('Only verified (true) or only unverified (false) domains.'),
-      ...TimePaging,
+      ...TimePaging(),
     });
   },
   options: { project: projectOptions },
   get output() {
-    return cursorPageOutput('domains', ProjectDomain, { items: 'This page of domains, newest first.' });
+    return cursorPageOutput('domains', ProjectDomain(), { items: 'This page of domains, newest first.' });
   },
   access: 'read',
   idempotent: true,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { builtOnce, defineStep } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { projectOptions } from './lib/deployments-options.js';
@@ -7,7 +7,7 @@ import { EnvGitBranch, EnvVar, toEnvVar } from './lib/env-schema.js';
 import { projectRequest } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
 
-const EnvList = z.object({ envs: z.array(z.unknown()) }).loose();
+const EnvList = builtOnce(() => z.object({ envs: z.array(z.unknown()) }).loose());
 
 export default defineStep({
   id: 'deployments.list_env_vars',
@@ -19,13 +19,13 @@ export default defineStep({
   keywords: ['env', 'environment variables', 'env vars', 'config', 'settings', 'secrets list'],
   get input() {
     return z.strictObject({
-      project: ProjectRef,
-      git_branch: EnvGitBranch.optional().describe('Only variables that apply to this preview branch.'),
+      project: ProjectRef(),
+      git_branch: EnvGitBranch().optional().describe('Only variables that apply to this preview branch.'),
     });
   },
   options: { project: projectOptions },
   get output() {
-    return z.object({ env_vars: z.array(EnvVar).describe('The variables, values withheld unless plain.') });
+    return z.object({ env_vars: z.array(EnvVar()).describe('The variables, values withheld unless plain.') });
   },
   access: 'read',
   idempotent: true,
@@ -39,7 +39,7 @@ export default defineStep({
       // Never `decrypt`: the values of encrypted variables must not come back.
       query: { gitBranch: input.git_branch },
     });
-    const list = readAnswer(EnvList, body, 'answer', 'a list of environment variables');
+    const list = readAnswer(EnvList(), body, 'answer', 'a list of environment variables');
     return { env_vars: list.envs.map((raw, index) => toEnvVar(raw, `envs.${index}`)) };
   },
 });

@@ -17,11 +17,11 @@ export default defineStep({
   get input() {
     return z.strictObject({
       search: z.string().min(1).max(100).optional().describe('Only projects whose name contains this.'),
-      ...TimePaging,
+      ...TimePaging(),
     });
   },
   get output() {
-    return cursorPageOutput('projects', Project, {
+    return cursorPageOutput('projects', Project(), {
       items: 'This page of projects, most recently updated first.',
     });
   },

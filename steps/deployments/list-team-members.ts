@@ -36,12 +36,12 @@ export default defineStep({
         .optional()
         .describe('Only members whose name, username or email contains this.'),
       role: z.enum(ROLES).optional().describe('Only members with this role.'),
-      ...TimePaging,
+      ...TimePaging(),
     });
   },
   options: { team: teamOptions },
   get output() {
-    return cursorPageOutput('members', TeamMember, { items: 'This page of members, newest first.' });
+    return cursorPageOutput('members', TeamMember(), { items: 'This page of members, newest first.' });
   },
   access: 'read',
   idempotent: true,

@@ -15,10 +15,10 @@ export default defineStep({
     "Lists the teams the connected user belongs to: id (the teamId a connection takes), slug, name and the user's role. Steps act in the connection's own team; to work in another team, the user needs a connection for it. Refused when the connection is limited to some projects (teams are account-wide). Read-only and safe to retry.",
   keywords: ['teams', 'organizations', 'workspaces', 'accounts', 'list teams'],
   get input() {
-    return z.strictObject(TimePaging);
+    return z.strictObject(TimePaging());
   },
   get output() {
-    return cursorPageOutput('teams', Team, { items: 'This page of teams.' });
+    return cursorPageOutput('teams', Team(), { items: 'This page of teams.' });
   },
   access: 'read',
   idempotent: true,

@@ -14,14 +14,18 @@ export default defineStep({
   agentDescription:
     'Starts a new deployment from an existing one (same project, commit or files, and settings), e.g. to pick up changed environment variables or retry a failed build. target production also makes it serve production when ready. Builds cost build minutes; a retry after an ambiguous failure is not sent again (it could build twice): check List Deployments first.',
   keywords: ['redeploy', 'rebuild', 'retry build', 'deploy again', 'rerun'],
-  input: z.strictObject({
-    deployment_id: DeploymentId.describe('The deployment to build again.'),
-    target: z
-      .enum(['production', 'preview'])
-      .optional()
-      .describe("Where the new one goes; the original's target when absent."),
-  }),
-  output: z.object({ deployment: Deployment.describe('The new deployment, QUEUED.') }),
+  get input() {
+    return z.strictObject({
+      deployment_id: DeploymentId().describe('The deployment to build again.'),
+      target: z
+        .enum(['production', 'preview'])
+        .optional()
+        .describe("Where the new one goes; the original's target when absent."),
+    });
+  },
+  get output() {
+    return z.object({ deployment: Deployment().describe('The new deployment, QUEUED.') });
+  },
   access: 'write',
   idempotent: false,
   options: { deployment_id: recentDeploymentOptions },

@@ -17,7 +17,7 @@ export default defineStep({
     'Removes a domain from a project: visitors of that domain stop reaching the project at once. The domain itself stays in the account and can be added again. Only use when the user asked. Safe to retry: a repeat that finds it already removed succeeds with already_done true.',
   keywords: ['remove domain', 'detach domain', 'delete domain', 'unassign domain'],
   get input() {
-    return z.strictObject({ project: ProjectRef, domain: DomainName });
+    return z.strictObject({ project: ProjectRef(), domain: DomainName() });
   },
   options: { project: projectOptions, domain: projectDomainOptions },
   ...removalStep(

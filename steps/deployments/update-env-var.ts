@@ -18,7 +18,7 @@ export default defineStep({
   keywords: ['update env', 'change env var', 'rotate secret', 'edit environment variable'],
   get input() {
     return z
-      .strictObject({ project: ProjectRef, env_id: EnvId, ...EnvSettings.partial().shape })
+      .strictObject({ project: ProjectRef(), env_id: EnvId(), ...EnvSettings().partial().shape })
       .superRefine((value, context) => {
         const { project, env_id, ...changes } = value;
         if (Object.values(changes).every((change) => change === undefined)) {
@@ -28,7 +28,9 @@ export default defineStep({
       });
   },
   options: { project: projectOptions, env_id: envVarOptions, targets: environmentOptions },
-  output: OneEnvVar,
+  get output() {
+    return OneEnvVar();
+  },
   access: 'write',
   idempotent: true,
   variables: { env_id: '$.env_var.id', key: '$.env_var.key' },

@@ -26,11 +26,11 @@ export default defineStep({
   get input() {
     return z
       .strictObject({
-        project: ProjectRef,
-        name: ProjectName.optional().describe('A new name for the project.'),
-        settings: BuildSettings.optional().describe(
-          'Build settings to change; the ones left out stay as they are.',
-        ),
+        project: ProjectRef(),
+        name: ProjectName().optional().describe('A new name for the project.'),
+        settings: BuildSettings()
+          .optional()
+          .describe('Build settings to change; the ones left out stay as they are.'),
       })
       .refine((value) => value.name !== undefined || Object.keys(value.settings ?? {}).length > 0, {
         path: ['settings'],
@@ -38,7 +38,9 @@ export default defineStep({
       });
   },
   options: { project: projectOptions },
-  output: OneProject,
+  get output() {
+    return OneProject();
+  },
   access: 'write',
   // The same PATCH twice leaves the project as once: safe to replay.
   idempotent: true,

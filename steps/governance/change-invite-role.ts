@@ -32,17 +32,19 @@ export default defineStep({
   ],
   get input() {
     return z.strictObject({
-      invite_code: InviteCode,
-      email: Email.describe(
+      invite_code: InviteCode(),
+      email: Email().describe(
         "The invitee's email exactly as given to Invite User: the new invite goes to it. It cannot be checked against the invite (the platform cannot look invites up), so a wrong address deletes this invite and invites someone else.",
       ),
-      role: Role.describe('The role the new invite grants: admin, editor or viewer.'),
+      role: Role().describe('The role the new invite grants: admin, editor or viewer.'),
     });
   },
   get output() {
     return z.object({
-      ...inviteFields,
-      invite_code: inviteFields.invite_code.describe('Code of the NEW invite; the old code no longer works.'),
+      ...inviteFields(),
+      invite_code: inviteFields().invite_code.describe(
+        'Code of the NEW invite; the old code no longer works.',
+      ),
       previous_invite_code: z.string().describe('The deleted invite.'),
     });
   },

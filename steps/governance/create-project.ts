@@ -16,7 +16,7 @@ export default defineStep({
     return z.strictObject({
       name: z.string().trim().min(1).max(200).describe('Name of the new project.'),
       description: z.string().max(2000).default('').describe('What the project is for; may be empty.'),
-      organization_id: OrganizationId,
+      organization_id: OrganizationId(),
     });
   },
   get output() {

@@ -15,7 +15,7 @@ export default defineStep({
     "Deletes a pending invite by its invite_code; the emailed link stops working. Needs an API key whose user is an admin of the project. An invite that was already accepted or deleted is not found (an error). To change an invite's role, use Change Invite Role (it deletes and re-creates in one step). Safe to retry: when the connection drops after the platform may have deleted the invite, the step sends the delete again, and if that finds the invite gone it succeeds with already_done true instead of failing.",
   keywords: ['delete invite', 'cancel invite', 'revoke invite', 'withdraw invitation', 'pending invite'],
   get input() {
-    return z.strictObject({ invite_code: InviteCode });
+    return z.strictObject({ invite_code: InviteCode() });
   },
   ...projectRemoval('deleted', 'invite_code', {
     alreadyDoneMeans:

@@ -35,9 +35,11 @@ export const governance = defineIntegration({
         .toLowerCase()
         .pipe(z.enum(REGIONS))
         .describe('Region the organization is hosted in: au, eu or us. Each region has its own host.'),
-      projectId: ProjectId.optional().describe(
-        'The project that invites, role changes and removals act on. Optional for a connection used only to create projects.',
-      ),
+      projectId: ProjectId()
+        .optional()
+        .describe(
+          'The project that invites, role changes and removals act on. Optional for a connection used only to create projects.',
+        ),
     }),
     requiredSecrets: ['apiKey'],
     revocation: {

@@ -15,10 +15,10 @@ export default defineStep({
     "Invites an email address to the connection's project with a role. Needs an API key whose user is an admin of the project. The platform answers with an invite_code (status invited; keep the code): someone not yet in the organization must accept the emailed invite, someone already in it is added to the project at once, and the answer does not say which unless it reports the invite accepted (status accepted, with their user_id). To change the role of a pending invite use Change Invite Role; for a member use Update User Role. Not idempotent: it may email the invitee, so it is never retried after a failure that may have reached the platform.",
   keywords: ['invite', 'add user', 'add member', 'share project', 'grant access', 'onboard', 'email invite'],
   get input() {
-    return z.strictObject({ email: Email, role: Role });
+    return z.strictObject({ email: Email(), role: Role() });
   },
   get output() {
-    return z.object(inviteFields);
+    return z.object(inviteFields());
   },
   access: 'write',
   idempotent: false,

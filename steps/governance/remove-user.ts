@@ -15,7 +15,7 @@ export default defineStep({
     "Removes a user from the connection's project: they lose access to everything in it immediately, and getting them back takes a new invite. Needs an API key whose user is an admin of the project. Takes the user_id (not an email). Only use when the user explicitly asked to remove this person; to reduce access, prefer Update User Role with viewer. It removes project membership only: the user stays in the organization, keeps their API keys and their other projects; it does not deactivate the account (that happens in the identity provider) and does not delete any project. A user who is not a member is not found (an error), except when the connection dropped after the platform may have removed them: the step sends the removal again and, if that finds them gone, succeeds with already_done true.",
   keywords: ['remove user', 'remove member', 'revoke access', 'offboard', 'kick', 'delete user from project'],
   get input() {
-    return z.strictObject({ user_id: UserId });
+    return z.strictObject({ user_id: UserId() });
   },
   ...projectRemoval('removed', 'user_id', {
     alreadyDoneMeans:

@@ -15,13 +15,13 @@ export default defineStep({
     "Sets the role of a user who is already a member of the connection's project. Needs an API key whose user is an admin of the project. Takes the user_id (not an email). Idempotent: it sets an absolute role, so repeating it is harmless. For someone who has only a pending invite, use Change Invite Role instead.",
   keywords: ['change role', 'update role', 'promote', 'demote', 'make admin', 'permissions', 'member'],
   get input() {
-    return z.strictObject({ user_id: UserId, role: Role });
+    return z.strictObject({ user_id: UserId(), role: Role() });
   },
   get output() {
     return z.object({
       updated: z.literal(true).describe('Always true: failures are errors.'),
       user_id: z.string().describe('The user whose role was set.'),
-      role: Role,
+      role: Role(),
       project_id: z.string().describe('Project the role applies to (the connection’s project).'),
     });
   },

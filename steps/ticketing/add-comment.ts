@@ -21,20 +21,20 @@ export default defineStep({
   keywords: ['comment', 'reply', 'respond', 'internal note', 'private note', 'message customer', 'attach'],
   get input() {
     return z.strictObject({
-      ticket_id: TicketId,
+      ticket_id: TicketId(),
       body: z.string().min(1).max(65_000).describe('The comment text (plain text).'),
-      visibility: CommentVisibility,
-      upload_tokens: UploadTokens.optional().describe(
-        'Tokens from Upload Attachment; their files go with the comment.',
-      ),
-      author_id: UserId.optional().describe(
-        'Post as this user (an agent, or the requester); the connected user when omitted.',
-      ),
+      visibility: CommentVisibility(),
+      upload_tokens: UploadTokens()
+        .optional()
+        .describe('Tokens from Upload Attachment; their files go with the comment.'),
+      author_id: UserId()
+        .optional()
+        .describe('Post as this user (an agent, or the requester); the connected user when omitted.'),
     });
   },
   get output() {
     return z.object({
-      ticket: Ticket.describe('The ticket after the comment.'),
+      ticket: Ticket().describe('The ticket after the comment.'),
       comment_id: z.number().nullable().describe('Id of the new comment, when the provider said it.'),
       public: z.boolean().describe('True for a reply the requester sees, false for an internal note.'),
     });

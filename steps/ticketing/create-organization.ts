@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly, defineStep, type HttpClient, readAnswer } from '../../src/kit/index.js';
+import { builtOnce, definedOnly, defineStep, type HttpClient, readAnswer } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { OrganizationFields } from './lib/organization-fields.js';
 import { ticketingPath } from './lib/paths.js';
@@ -7,17 +7,19 @@ import { Organization } from './lib/people-schema.js';
 import { readMember } from './lib/read-member.js';
 import { groupOptions } from './lib/ticketing-options.js';
 
-const CreateOrganizationInput = z.strictObject({
-  name: z.string().trim().min(1).max(255).describe('Name; unique in the account (case does not count).'),
-  domain_names: OrganizationFields.domain_names.optional(),
-  details: OrganizationFields.details.optional(),
-  notes: OrganizationFields.notes.optional(),
-  external_id: OrganizationFields.external_id.optional(),
-  group_id: OrganizationFields.group_id.optional(),
-  tags: OrganizationFields.tags.optional(),
-});
+const CreateOrganizationInput = builtOnce(() =>
+  z.strictObject({
+    name: z.string().trim().min(1).max(255).describe('Name; unique in the account (case does not count).'),
+    domain_names: OrganizationFields().domain_names.optional(),
+    details: OrganizationFields().details.optional(),
+    notes: OrganizationFields().notes.optional(),
+    external_id: OrganizationFields().external_id.optional(),
+    group_id: OrganizationFields().group_id.optional(),
+    tags: OrganizationFields().tags.optional(),
+  }),
+);
 
-const Found = z.object({ organizations: z.array(Organization) });
+const Found = builtOnce(() => z.object({ organizations: z.array(Organization()) }));
 
 export default defineStep({
   id: 'ticketing.create_organization',
@@ -27,13 +29,17 @@ export default defineStep({
   agentDescription:
     'Creates one organization. Names are unique in the account: the step looks the name up first and after an ambiguous failure, so a retry never makes a duplicate (recovered: true when found). domain_names puts new users with those email domains in it.',
   keywords: ['new organization', 'add company', 'create org', 'customer company', 'account'],
-  input: CreateOrganizationInput,
-  output: z.object({
-    organization: Organization.describe('The organization as created (or as found).'),
-    recovered: z
-      .boolean()
-      .describe('True when an organization of this name existed and was not created again.'),
-  }),
+  get input() {
+    return CreateOrganizationInput();
+  },
+  get output() {
+    return z.object({
+      organization: Organization().describe('The organization as created (or as found).'),
+      recovered: z
+        .boolean()
+        .describe('True when an organization of this name existed and was not created again.'),
+    });
+  },
   access: 'write',
   idempotent: false,
   replay: {
@@ -57,7 +63,7 @@ export default defineStep({
       body: { organization: definedOnly({ ...input }) },
     });
     return {
-      organization: readMember(response.body, 'organization', Organization, `POST ${path}`),
+      organization: readMember(response.body, 'organization', Organization(), `POST ${path}`),
       recovered: false,
     };
   },
@@ -67,7 +73,7 @@ export default defineStep({
 async function findByName(http: HttpClient, name: string) {
   const path = ticketingPath('organizationsAutocomplete');
   const response = await http.request({ method: 'GET', path, query: { name } });
-  const organization = readAnswer(Found, response.body, `GET ${path}`).organizations.find(
+  const organization = readAnswer(Found(), response.body, `GET ${path}`).organizations.find(
     (candidate) => candidate.name.toLowerCase() === name.toLowerCase(),
   );
   return organization ? { organization, recovered: true } : undefined;

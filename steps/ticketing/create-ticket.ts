@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly, defineStep, type HttpClient } from '../../src/kit/index.js';
+import { builtOnce, definedOnly, defineStep, type HttpClient } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { customFieldSchema } from './lib/custom-field-schema.js';
 import { ticketingPath } from './lib/paths.js';
@@ -24,7 +24,7 @@ import {
   ticketFormOptions,
 } from './lib/ticketing-options.js';
 
-const ListedTickets = z.object({ tickets: z.array(Ticket) });
+const ListedTickets = builtOnce(() => z.object({ tickets: z.array(Ticket()) }));
 
 export default defineStep({
   id: 'ticketing.create_ticket',
@@ -41,30 +41,30 @@ export default defineStep({
         .strictObject({
           subject: z.string().trim().min(1).max(1000).describe('Subject line of the ticket.'),
           description: z.string().min(1).max(65_000).describe('The first comment: what the requester needs.'),
-          priority: TicketPriority.optional(),
-          type: TicketType.optional(),
-          assignee: Assignee.optional(),
+          priority: TicketPriority().optional(),
+          type: TicketType().optional(),
+          assignee: Assignee().optional(),
           external_id: z
             .string()
             .min(1)
             .max(255)
             .optional()
             .describe('Your own unique id for this ticket; makes a retried create safe to reconcile.'),
-          tags: Tags.optional(),
-          custom_fields: CustomFields.optional(),
-          upload_tokens: UploadTokens.optional(),
+          tags: Tags().optional(),
+          custom_fields: CustomFields().optional(),
+          upload_tokens: UploadTokens().optional(),
           ticket_form_id: z
             .number()
             .int()
             .positive()
             .optional()
             .describe('The ticket form the ticket is filed under.'),
-          requester_id: TicketRoutingFields.requester_id.optional(),
-          group_id: TicketRoutingFields.group_id.optional(),
-          organization_id: TicketRoutingFields.organization_id.optional(),
-          due_at: TicketRoutingFields.due_at.optional(),
-          followers: PeopleIds.followers.optional(),
-          collaborators: PeopleIds.collaborators.optional(),
+          requester_id: TicketRoutingFields().requester_id.optional(),
+          group_id: TicketRoutingFields().group_id.optional(),
+          organization_id: TicketRoutingFields().organization_id.optional(),
+          due_at: TicketRoutingFields().due_at.optional(),
+          followers: PeopleIds().followers.optional(),
+          collaborators: PeopleIds().collaborators.optional(),
         })
         // The provider keeps a due date only on tasks.
         .refine((value) => value.due_at === undefined || value.type === 'task', {
@@ -75,7 +75,7 @@ export default defineStep({
   },
   get output() {
     return z.object({
-      ticket: Ticket.describe('The ticket as created.'),
+      ticket: Ticket().describe('The ticket as created.'),
       recovered: z
         .boolean()
         .describe('True when the create failed ambiguously and the ticket was found by its external_id.'),
@@ -143,7 +143,7 @@ export default defineStep({
       path: ticketingPath('tickets'),
       body: { ticket },
     });
-    return { ticket: response.body.ticket as z.infer<typeof Ticket>, recovered: false };
+    return { ticket: response.body.ticket as z.infer<ReturnType<typeof Ticket>>, recovered: false };
   },
 });
 
@@ -155,7 +155,7 @@ async function findByExternalId(http: HttpClient, externalId: string | undefined
     path: ticketingPath('tickets'),
     query: { external_id: externalId },
   });
-  const existing = ListedTickets.safeParse(found.body);
+  const existing = ListedTickets().safeParse(found.body);
   const ticket = existing.success ? existing.data.tickets[0] : undefined;
   return ticket ? { ticket, recovered: true } : undefined;
 }

@@ -14,7 +14,9 @@ export default defineStep({
   agentDescription:
     'PERMANENTLY deletes one organization; its users and tickets stay but no longer belong to it. It cannot be restored through this step; only use when the user explicitly asked to delete this organization.',
   keywords: ['delete organization', 'remove company', 'delete org'],
-  input: z.strictObject({ organization_id: OrganizationId }),
+  get input() {
+    return z.strictObject({ organization_id: OrganizationId() });
+  },
   ...deletionStep(
     'organization_id',
     'The deleted organization id.',

@@ -14,7 +14,9 @@ export default defineStep({
   agentDescription:
     'PERMANENTLY discards one suspended ticket (a held-back email): it never becomes a ticket and cannot be recovered afterwards. Only use when the user explicitly asked to discard it (e.g. confirmed spam).',
   keywords: ['delete suspended ticket', 'discard spam', 'remove held email'],
-  input: z.strictObject({ suspended_ticket_id: SuspendedTicketId }),
+  get input() {
+    return z.strictObject({ suspended_ticket_id: SuspendedTicketId() });
+  },
   ...deletionStep(
     'suspended_ticket_id',
     'The discarded suspended ticket id.',

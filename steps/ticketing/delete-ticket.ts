@@ -14,7 +14,7 @@ export default defineStep({
     'PERMANENTLY deletes a ticket and its conversation; it cannot be restored through this step. Only use when the user explicitly asked to delete this ticket; to close a ticket, use Update Ticket with status solved instead.',
   keywords: ['delete ticket', 'remove ticket', 'destroy', 'permanent'],
   get input() {
-    return z.strictObject({ ticket_id: TicketId });
+    return z.strictObject({ ticket_id: TicketId() });
   },
   options: { ticket_id: ticketOptions },
   get output() {

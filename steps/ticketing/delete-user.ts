@@ -13,14 +13,20 @@ export default defineStep({
   agentDescription:
     'Deletes one user: they can no longer sign in and are gone from lists and reads (the provider purges them for good later). Their tickets stay. This cannot be undone through this step; only use when the user explicitly asked to delete this person. To stop someone signing in, use Update User with suspended: true instead.',
   keywords: ['delete user', 'remove user', 'remove customer', 'offboard', 'gdpr'],
-  input: z.strictObject({ user_id: UserId }),
-  output: z.object({
-    deleted: z.literal(true).describe('Always true: failures are errors.'),
-    user_id: z.number().describe('The deleted user id.'),
-    already_done: z
-      .boolean()
-      .describe('True when a retried delete found the user already gone: our earlier attempt deleted them.'),
-  }),
+  get input() {
+    return z.strictObject({ user_id: UserId() });
+  },
+  get output() {
+    return z.object({
+      deleted: z.literal(true).describe('Always true: failures are errors.'),
+      user_id: z.number().describe('The deleted user id.'),
+      already_done: z
+        .boolean()
+        .describe(
+          'True when a retried delete found the user already gone: our earlier attempt deleted them.',
+        ),
+    });
+  },
   access: 'destructive',
   idempotent: true,
   // The first DELETE may have landed before its answer was lost: a 404 on the replay is our own work.

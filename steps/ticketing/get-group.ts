@@ -14,14 +14,18 @@ export default defineStep({
   agentDescription:
     'Reads one group of agents by numeric id, e.g. the group_id of a ticket. A deleted group is NotFoundError. Read-only and safe to retry.',
   keywords: ['group', 'team', 'queue', 'department'],
-  input: z.strictObject({ group_id: GroupId }),
-  output: z.object({ group: Group.describe('The group.') }),
+  get input() {
+    return z.strictObject({ group_id: GroupId() });
+  },
+  get output() {
+    return z.object({ group: Group().describe('The group.') });
+  },
   access: 'read',
   idempotent: true,
   options: { group_id: groupOptions },
   variables: { group_id: '$.group.id', name: '$.group.name' },
   examples: [{ title: 'Read group 360001 (Support)', input: { group_id: 360001 } }],
   async run(input, { http }) {
-    return { group: await getRecord(http, ticketingPath('group', input.group_id), 'group', Group) };
+    return { group: await getRecord(http, ticketingPath('group', input.group_id), 'group', Group()) };
   },
 });

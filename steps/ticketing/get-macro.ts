@@ -14,14 +14,18 @@ export default defineStep({
   agentDescription:
     'Reads one macro by numeric id with the actions it applies (fields it sets, the reply it adds). A deleted macro is NotFoundError. Read-only and safe to retry.',
   keywords: ['macro', 'canned response', 'template'],
-  input: z.strictObject({ macro_id: MacroId }),
-  output: z.object({ macro: Macro.describe('The macro.') }),
+  get input() {
+    return z.strictObject({ macro_id: MacroId() });
+  },
+  get output() {
+    return z.object({ macro: Macro().describe('The macro.') });
+  },
   access: 'read',
   idempotent: true,
   options: { macro_id: macroOptions },
   variables: { macro_id: '$.macro.id', title: '$.macro.title' },
   examples: [{ title: 'Read macro 360111001 (Billing::Refund issued)', input: { macro_id: 360111001 } }],
   async run(input, { http }) {
-    return { macro: await getRecord(http, ticketingPath('macro', input.macro_id), 'macro', Macro) };
+    return { macro: await getRecord(http, ticketingPath('macro', input.macro_id), 'macro', Macro()) };
   },
 });

@@ -15,10 +15,10 @@ export default defineStep({
     'Reads one organization (a customer company) by numeric id, e.g. the organization_id of a ticket or user. Read-only and safe to retry.',
   keywords: ['organization', 'company', 'account', 'customer company', 'org'],
   get input() {
-    return z.strictObject({ organization_id: OrganizationId });
+    return z.strictObject({ organization_id: OrganizationId() });
   },
   get output() {
-    return z.object({ organization: Organization });
+    return z.object({ organization: Organization() });
   },
   access: 'read',
   idempotent: true,
@@ -27,6 +27,6 @@ export default defineStep({
   examples: [{ title: 'Read organization 1 (Acme)', input: { organization_id: 1 } }],
   async run(input, { http }) {
     const path = ticketingPath('organization', input.organization_id);
-    return { organization: await getRecord(http, path, 'organization', Organization) };
+    return { organization: await getRecord(http, path, 'organization', Organization()) };
   },
 });

@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     "Reads one ticket field by id: type, title, whether it is required, and a dropdown's choices (name shown, value stored: custom_fields take the value). Read-only and safe to retry.",
   keywords: ['ticket field', 'custom field', 'field choices', 'dropdown options'],
-  input: z.strictObject({ ticket_field_id: TicketFieldId }),
-  output: z.object({ ticket_field: TicketField.describe('The field.') }),
+  get input() {
+    return z.strictObject({ ticket_field_id: TicketFieldId() });
+  },
+  get output() {
+    return z.object({ ticket_field: TicketField().describe('The field.') });
+  },
   access: 'read',
   idempotent: true,
   options: { ticket_field_id: ticketFieldOptions },
@@ -23,6 +27,6 @@ export default defineStep({
   examples: [{ title: 'Read field 900001 (Subject)', input: { ticket_field_id: 900001 } }],
   async run(input, { http }) {
     const path = ticketingPath('ticketField', input.ticket_field_id);
-    return { ticket_field: await getRecord(http, path, 'ticket_field', TicketField) };
+    return { ticket_field: await getRecord(http, path, 'ticket_field', TicketField()) };
   },
 });

@@ -14,8 +14,12 @@ export default defineStep({
   agentDescription:
     'Reads one ticket form by id: the name agents and end users see and the ids of the fields it shows, in order (read them with Get Ticket Field). Read-only and safe to retry.',
   keywords: ['ticket form', 'form', 'request type'],
-  input: z.strictObject({ ticket_form_id: TicketFormId }),
-  output: z.object({ ticket_form: TicketForm.describe('The form.') }),
+  get input() {
+    return z.strictObject({ ticket_form_id: TicketFormId() });
+  },
+  get output() {
+    return z.object({ ticket_form: TicketForm().describe('The form.') });
+  },
   access: 'read',
   idempotent: true,
   options: { ticket_form_id: ticketFormOptions },
@@ -23,6 +27,6 @@ export default defineStep({
   examples: [{ title: 'Read the default form', input: { ticket_form_id: 5001 } }],
   async run(input, { http }) {
     const path = ticketingPath('ticketForm', input.ticket_form_id);
-    return { ticket_form: await getRecord(http, path, 'ticket_form', TicketForm) };
+    return { ticket_form: await getRecord(http, path, 'ticket_form', TicketForm()) };
   },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { builtOnce, defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Comment, Ticket, TicketId, UserSummary } from './lib/ticket-schema.js';
@@ -7,12 +7,16 @@ import { ticketOptions } from './lib/ticketing-options.js';
 
 const MAX_COMMENT_PAGES = 50;
 
-const TicketWithUsers = z.object({ ticket: Ticket, users: z.array(UserSummary).default([]) });
-const CommentPage = z.object({
-  comments: z.array(Comment.loose()),
-  users: z.array(UserSummary).default([]),
-  meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }).optional(),
-});
+const TicketWithUsers = builtOnce(() =>
+  z.object({ ticket: Ticket(), users: z.array(UserSummary()).default([]) }),
+);
+const CommentPage = builtOnce(() =>
+  z.object({
+    comments: z.array(Comment().loose()),
+    users: z.array(UserSummary()).default([]),
+    meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }).optional(),
+  }),
+);
 
 export default defineStep({
   id: 'ticketing.get_ticket_info',
@@ -23,17 +27,19 @@ export default defineStep({
     'Reads a ticket by id with its whole conversation (public comments and internal notes, oldest first). Read-only and safe to retry. Use Search Tickets or List Tickets to find an id.',
   keywords: ['read ticket', 'show ticket', 'ticket details', 'comments', 'conversation', 'get'],
   get input() {
-    return z.strictObject({ ticket_id: TicketId });
+    return z.strictObject({ ticket_id: TicketId() });
   },
   options: { ticket_id: ticketOptions },
   get output() {
     return z.object({
-      ticket: Ticket,
-      requester: UserSummary.nullable().describe('Who asked, or null if unknown.'),
-      assignee: UserSummary.nullable().describe('Assigned agent, or null when unassigned.'),
+      ticket: Ticket(),
+      requester: UserSummary().nullable().describe('Who asked, or null if unknown.'),
+      assignee: UserSummary().nullable().describe('Assigned agent, or null when unassigned.'),
       comments: z
         .array(
-          Comment.extend({ author_name: z.string().nullable().describe('Name of the author, when known.') }),
+          Comment().extend({
+            author_name: z.string().nullable().describe('Name of the author, when known.'),
+          }),
         )
         .describe('Every comment, oldest first (up to 5,000; see comments_truncated).'),
       comments_truncated: z
@@ -58,9 +64,9 @@ export default defineStep({
       path: ticketingPath('ticket', input.ticket_id),
       query: { include: 'users' },
     });
-    const { ticket, users } = TicketWithUsers.parse(shown.body);
+    const { ticket, users } = TicketWithUsers().parse(shown.body);
     const people = new Map(users.map((user) => [user.id, user]));
-    const comments: z.infer<typeof Comment>[] = [];
+    const comments: z.infer<ReturnType<typeof Comment>>[] = [];
     let after: string | undefined;
     let truncated = false;
     for (let page = 0; page < MAX_COMMENT_PAGES; page += 1) {
@@ -70,7 +76,7 @@ export default defineStep({
         // An undefined query value is not sent.
         query: { 'page[size]': 100, include: 'users', 'page[after]': after },
       });
-      const batch = CommentPage.parse(response.body);
+      const batch = CommentPage().parse(response.body);
       comments.push(...batch.comments);
       for (const user of batch.users) people.set(user.id, user);
       if (!batch.meta?.has_more || !batch.meta.after_cursor) break;

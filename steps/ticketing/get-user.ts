@@ -15,10 +15,10 @@ export default defineStep({
     'Reads one user (a customer, an agent or an admin) by numeric id. Use Search Users to find an id from a name or email. Read-only and safe to retry.',
   keywords: ['user', 'customer', 'requester', 'agent', 'profile', 'contact', 'person'],
   get input() {
-    return z.strictObject({ user_id: UserId });
+    return z.strictObject({ user_id: UserId() });
   },
   get output() {
-    return z.object({ user: User });
+    return z.object({ user: User() });
   },
   access: 'read',
   idempotent: true,
@@ -26,6 +26,6 @@ export default defineStep({
   variables: { user_id: '$.user.id', name: '$.user.name', email: '$.user.email', role: '$.user.role' },
   examples: [{ title: 'Read user 3 (the seeded requester)', input: { user_id: 3 } }],
   async run(input, { http }) {
-    return { user: await getRecord(http, ticketingPath('user', input.user_id), 'user', User) };
+    return { user: await getRecord(http, ticketingPath('user', input.user_id), 'user', User()) };
   },
 });

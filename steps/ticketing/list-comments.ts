@@ -25,16 +25,16 @@ export default defineStep({
   keywords: ['comments', 'conversation', 'replies', 'notes', 'internal notes', 'history', 'thread'],
   get input() {
     return z.strictObject({
-      ticket_id: TicketId,
-      visibility: CommentVisibility.optional().describe(
-        'Only public replies, or only internal notes; both when omitted.',
-      ),
+      ticket_id: TicketId(),
+      visibility: CommentVisibility()
+        .optional()
+        .describe('Only public replies, or only internal notes; both when omitted.'),
       newest_first: z.boolean().default(false).describe('Newest comment first instead of oldest first.'),
-      ...CursorPaging,
+      ...CursorPaging(),
     });
   },
   get output() {
-    return cursorPageOutput('comments', CommentWithFiles, {
+    return cursorPageOutput('comments', CommentWithFiles(), {
       items: 'This page of comments, in the order asked for.',
       cursor:
         'Pass as cursor (with the same ticket, visibility and order) for the next page; null on the last page.',
@@ -53,13 +53,13 @@ export default defineStep({
   async run(input, { http }) {
     const wanted = input.visibility === undefined ? undefined : input.visibility === 'public';
     let cursor = input.cursor;
-    let page: CursorPageRead<z.output<typeof CommentWithFiles>> | undefined;
-    let comments: z.output<typeof CommentWithFiles>[] = [];
+    let page: CursorPageRead<z.output<ReturnType<typeof CommentWithFiles>>> | undefined;
+    let comments: z.output<ReturnType<typeof CommentWithFiles>>[] = [];
     for (let read = 0; read < MAX_PAGES_PER_CALL && comments.length === 0; read += 1) {
       page = await readCursorPage(http, {
         path: ticketingPath('ticketComments', input.ticket_id),
         member: 'comments',
-        item: CommentWithFiles,
+        item: CommentWithFiles(),
         limit: input.limit,
         cursor,
         // The description: with cursor paging, `sort` is created_at or -created_at.

@@ -14,10 +14,10 @@ export default defineStep({
     'Lists organizations one page at a time, oldest first. Pass next_cursor back as cursor for the next page. Read-only and safe to retry.',
   keywords: ['organizations', 'companies', 'customers', 'accounts', 'orgs', 'list'],
   get input() {
-    return z.strictObject(CursorPaging);
+    return z.strictObject(CursorPaging());
   },
   get output() {
-    return pagedOutput('organizations', Organization, 'organizations');
+    return pagedOutput('organizations', Organization(), 'organizations');
   },
   access: 'read',
   idempotent: true,
@@ -26,7 +26,7 @@ export default defineStep({
   async run(input, { http }) {
     return listCursorPage(
       http,
-      { path: ticketingPath('organizations'), member: 'organizations', item: Organization },
+      { path: ticketingPath('organizations'), member: 'organizations', item: Organization() },
       input,
     );
   },

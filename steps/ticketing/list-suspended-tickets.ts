@@ -13,14 +13,18 @@ export default defineStep({
   agentDescription:
     'Lists suspended tickets: incoming emails the provider held back instead of making tickets (spam, automated replies, unknown senders), each with its cause, sender and content, one page at a time. Pass next_cursor back as cursor. Recover Suspended Ticket makes a ticket of one; Delete Suspended Ticket discards it. Read-only and safe to retry.',
   keywords: ['suspended tickets', 'spam', 'held emails', 'quarantine', 'list'],
-  input: z.strictObject(CursorPaging),
-  output: pagedOutput('suspended_tickets', SuspendedTicket, 'suspended tickets'),
+  get input() {
+    return z.strictObject(CursorPaging());
+  },
+  get output() {
+    return pagedOutput('suspended_tickets', SuspendedTicket(), 'suspended tickets');
+  },
   access: 'read',
   idempotent: true,
   variables: { suspended_ticket_ids: '$.suspended_tickets[*].id', next_cursor: '$.next_cursor' },
   examples: [{ title: 'The first suspended tickets', input: { limit: 10 } }],
   async run(input, { http }) {
     const path = ticketingPath('suspendedTickets');
-    return listCursorPage(http, { path, member: 'suspended_tickets', item: SuspendedTicket }, input);
+    return listCursorPage(http, { path, member: 'suspended_tickets', item: SuspendedTicket() }, input);
   },
 });

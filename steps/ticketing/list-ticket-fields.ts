@@ -13,8 +13,12 @@ export default defineStep({
   agentDescription:
     "Lists the ticket fields (subject, status, and custom fields such as Product area) with their ids, types and dropdown choices: what a ticket's custom_fields refer to. One page at a time, in id order; pass next_cursor back as cursor. Read-only and safe to retry.",
   keywords: ['ticket fields', 'custom fields', 'form fields', 'dropdown values', 'field ids'],
-  input: z.strictObject(CursorPaging),
-  output: pagedOutput('ticket_fields', TicketField, 'ticket fields'),
+  get input() {
+    return z.strictObject(CursorPaging());
+  },
+  get output() {
+    return pagedOutput('ticket_fields', TicketField(), 'ticket fields');
+  },
   access: 'read',
   idempotent: true,
   variables: { ticket_field_ids: '$.ticket_fields[*].id', next_cursor: '$.next_cursor' },
@@ -22,7 +26,7 @@ export default defineStep({
   async run(input, { http }) {
     return listCursorPage(
       http,
-      { path: ticketingPath('ticketFields'), member: 'ticket_fields', item: TicketField },
+      { path: ticketingPath('ticketFields'), member: 'ticket_fields', item: TicketField() },
       input,
     );
   },

@@ -12,14 +12,18 @@ export default defineStep({
   agentDescription:
     'Lists the ticket forms (e.g. Default, Refund request) with the ids of the fields each shows; a ticket takes a form id as ticket_form_id. 100 per page; pass next_page back as page. Read-only and safe to retry.',
   keywords: ['ticket forms', 'forms', 'form fields', 'request types'],
-  input: z.strictObject({
-    page: z.number().int().min(1).max(100).default(1).describe('Page number, from next_page.'),
-    active_only: z.boolean().default(true).describe('False to include forms switched off.'),
-  }),
-  output: z.object({
-    ticket_forms: z.array(TicketForm).describe('The forms of this page.'),
-    next_page: z.number().nullable().describe('The next page number, or null on the last page.'),
-  }),
+  get input() {
+    return z.strictObject({
+      page: z.number().int().min(1).max(100).default(1).describe('Page number, from next_page.'),
+      active_only: z.boolean().default(true).describe('False to include forms switched off.'),
+    });
+  },
+  get output() {
+    return z.object({
+      ticket_forms: z.array(TicketForm()).describe('The forms of this page.'),
+      next_page: z.number().nullable().describe('The next page number, or null on the last page.'),
+    });
+  },
   access: 'read',
   idempotent: true,
   variables: { ticket_form_ids: '$.ticket_forms[*].id' },
@@ -29,7 +33,7 @@ export default defineStep({
     const page = await readOffsetPage(http, {
       path,
       member: 'ticket_forms',
-      item: TicketForm,
+      item: TicketForm(),
       page: input.page,
     });
     const forms = input.active_only ? page.items.filter((form) => form.active !== false) : page.items;

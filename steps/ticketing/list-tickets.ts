@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep, earlierMajor } from '../../src/kit/index.js';
+import { builtOnce, cursorPageOutput, defineStep, earlierMajor } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { IsoDate, ListTicketsInputMajor1, upgradeListTicketsInput } from './lib/list-tickets-major-1.js';
 import { ticketingPath } from './lib/paths.js';
@@ -10,37 +10,45 @@ import { Assignee, Ticket, TicketPriority, TicketStatus } from './lib/ticket-sch
  * (and drops fields it does not name) as the runtime validates every output,
  * and checking them here as well would read every ticket twice.
  */
-const UncheckedTicket = z.custom<z.input<typeof Ticket>>();
+const UncheckedTicket = builtOnce(() => z.custom<z.input<ReturnType<typeof Ticket>>>());
 
-const CursorPage = z.object({
-  tickets: z.array(UncheckedTicket).optional(),
-  results: z.array(UncheckedTicket).optional(),
-  meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }),
-});
+const CursorPage = builtOnce(() =>
+  z.object({
+    tickets: z.array(UncheckedTicket()).optional(),
+    results: z.array(UncheckedTicket()).optional(),
+    meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }),
+  }),
+);
 
 /** The creation range as one value: its two ends are checked against each other where they sit. */
-const CreatedRange = z
-  .strictObject({
-    after: IsoDate.optional().describe('Only tickets created after this date (ISO 8601).'),
-    before: IsoDate.optional().describe('Only tickets created before this date (ISO 8601).'),
-  })
-  .refine((range) => !range.after || !range.before || range.after < range.before, {
-    path: ['before'],
-    message: 'before must be later than after',
-  });
+const CreatedRange = builtOnce(() =>
+  z
+    .strictObject({
+      after: IsoDate().optional().describe('Only tickets created after this date (ISO 8601).'),
+      before: IsoDate().optional().describe('Only tickets created before this date (ISO 8601).'),
+    })
+    .refine((range) => !range.after || !range.before || range.after < range.before, {
+      path: ['before'],
+      message: 'before must be later than after',
+    }),
+);
 
-const ListTicketsInput = z.strictObject({
-  status: TicketStatus.optional(),
-  priority: TicketPriority.optional(),
-  assignee: Assignee.optional(),
-  created: CreatedRange.optional().describe(
-    'Only tickets created within this range (either end may be left open).',
-  ),
-  limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
-  cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
-});
+const ListTicketsInput = builtOnce(() =>
+  z.strictObject({
+    status: TicketStatus().optional(),
+    priority: TicketPriority().optional(),
+    assignee: Assignee().optional(),
+    created: CreatedRange()
+      .optional()
+      .describe('Only tickets created within this range (either end may be left open).'),
+    limit: z.number().int().min(1).max(100).default(25).describe('Tickets per page, 1 to 100.'),
+    cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
+  }),
+);
 
-const ListTicketsOutput = cursorPageOutput('tickets', Ticket, { items: 'This page of tickets.' });
+const ListTicketsOutput = builtOnce(() =>
+  cursorPageOutput('tickets', Ticket(), { items: 'This page of tickets.' }),
+);
 
 const VARIABLES = { ticket_ids: '$.tickets[*].id', next_cursor: '$.next_cursor' };
 
@@ -54,12 +62,23 @@ export default defineStep({
   },
   earlier: [
     earlierMajor(
-      { input: ListTicketsInput, output: ListTicketsOutput },
+      {
+        get input() {
+          return ListTicketsInput();
+        },
+        get output() {
+          return ListTicketsOutput();
+        },
+      },
       {
         version: '1.0',
-        input: ListTicketsInputMajor1,
+        get input() {
+          return ListTicketsInputMajor1();
+        },
         // The output did not change: major 1's mappings read the same paths.
-        output: ListTicketsOutput,
+        get output() {
+          return ListTicketsOutput();
+        },
         variables: VARIABLES,
         deprecated: { replacement: 'ticketing.list_tickets@2', endsOn: '2027-06-30' },
         changelog: { '1.0': 'First version: created_after and created_before as two top-level fields.' },
@@ -75,8 +94,12 @@ export default defineStep({
   agentDescription:
     'Lists tickets one page at a time. Pass the returned next_cursor back as cursor (with the same filters) to get the next page; has_more says whether there is one. Filters are exact; for free text use Search Tickets. Read-only and safe to retry.',
   keywords: ['tickets', 'list', 'browse', 'queue', 'open tickets', 'filter'],
-  input: ListTicketsInput,
-  output: ListTicketsOutput,
+  get input() {
+    return ListTicketsInput();
+  },
+  get output() {
+    return ListTicketsOutput();
+  },
   access: 'read',
   idempotent: true,
   variables: VARIABLES,
@@ -101,7 +124,7 @@ export default defineStep({
           query: { query: terms.join(' '), 'filter[type]': 'ticket', ...paging },
         })
       : await http.request({ method: 'GET', path: ticketingPath('tickets'), query: paging });
-    const page = CursorPage.parse(response.body);
+    const page = CursorPage().parse(response.body);
     return {
       tickets: page.tickets ?? page.results ?? [],
       has_more: page.meta.has_more,

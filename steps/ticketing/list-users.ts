@@ -14,10 +14,10 @@ export default defineStep({
     'Lists users one page at a time, oldest first; role narrows to end-user, agent or admin (e.g. role agent to see who tickets can be assigned to). Pass next_cursor back as cursor, with the same role, for the next page. To find someone by name or email use Search Users. Read-only and safe to retry.',
   keywords: ['users', 'agents', 'admins', 'customers', 'end users', 'people', 'team', 'list'],
   get input() {
-    return z.strictObject({ role: UserRole.optional(), ...CursorPaging });
+    return z.strictObject({ role: UserRole().optional(), ...CursorPaging() });
   },
   get output() {
-    return pagedOutput('users', User, 'users');
+    return pagedOutput('users', User(), 'users');
   },
   access: 'read',
   idempotent: true,
@@ -25,6 +25,10 @@ export default defineStep({
   examples: [{ title: 'The agents', input: { role: 'agent', limit: 10 } }],
   async run(input, { http }) {
     const query = { role: input.role };
-    return listCursorPage(http, { path: ticketingPath('users'), member: 'users', item: User, query }, input);
+    return listCursorPage(
+      http,
+      { path: ticketingPath('users'), member: 'users', item: User(), query },
+      input,
+    );
   },
 });

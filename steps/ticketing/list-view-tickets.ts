@@ -15,8 +15,12 @@ export default defineStep({
   agentDescription:
     "Lists the tickets a view (a saved filter from List Views) matches now, in the view's own order, one page at a time. Pass next_cursor back as cursor for the next page. An unknown view is NotFoundError. Read-only and safe to retry.",
   keywords: ['view', 'view tickets', 'queue', 'saved filter', 'tickets'],
-  input: z.strictObject({ view_id: ViewId, ...CursorPaging }),
-  output: pagedOutput('tickets', Ticket, 'tickets'),
+  get input() {
+    return z.strictObject({ view_id: ViewId(), ...CursorPaging() });
+  },
+  get output() {
+    return pagedOutput('tickets', Ticket(), 'tickets');
+  },
   access: 'read',
   idempotent: true,
   options: { view_id: viewOptions },
@@ -26,6 +30,6 @@ export default defineStep({
   ],
   async run(input, { http }) {
     const path = ticketingPath('viewTickets', input.view_id);
-    return listCursorPage(http, { path, member: 'tickets', item: Ticket }, input);
+    return listCursorPage(http, { path, member: 'tickets', item: Ticket() }, input);
   },
 });

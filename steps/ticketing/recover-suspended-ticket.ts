@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep, readAnswer } from '../../src/kit/index.js';
+import { builtOnce, defineStep, readAnswer } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { SuspendedTicketId } from './lib/suspended-schema.js';
@@ -7,7 +7,7 @@ import { Ticket } from './lib/ticket-schema.js';
 import { suspendedTicketOptions } from './lib/ticketing-options.js';
 
 /** The provider answers the one recovered ticket in a list (RecoverSuspendedTicketResponse). */
-const Recovered = z.object({ ticket: z.array(Ticket).length(1) });
+const Recovered = builtOnce(() => z.object({ ticket: z.array(Ticket()).length(1) }));
 
 export default defineStep({
   id: 'ticketing.recover_suspended_ticket',
@@ -17,8 +17,12 @@ export default defineStep({
   agentDescription:
     'Recovers one suspended ticket: the held-back email becomes a real ticket and leaves the suspended list. The provider makes the connected user the requester (so it is not suspended again). Not repeatable: a second recover of the same id is NotFoundError, and an uncertain failure is not retried (check Search Tickets for the subject first).',
   keywords: ['recover suspended ticket', 'unsuspend', 'release email', 'not spam'],
-  input: z.strictObject({ suspended_ticket_id: SuspendedTicketId }),
-  output: z.object({ ticket: Ticket.describe('The ticket made from it.') }),
+  get input() {
+    return z.strictObject({ suspended_ticket_id: SuspendedTicketId() });
+  },
+  get output() {
+    return z.object({ ticket: Ticket().describe('The ticket made from it.') });
+  },
   access: 'write',
   idempotent: false,
   replay: {
@@ -33,7 +37,7 @@ export default defineStep({
     const path = ticketingPath('recoverSuspendedTicket', input.suspended_ticket_id);
     // A PUT, but not repeatable: the transport would resend a PUT after a lost answer, and the resend finds it gone.
     const response = await http.request({ method: 'PUT', path, idempotent: false });
-    const answer = readAnswer(Recovered, response.body, `PUT ${path}`);
+    const answer = readAnswer(Recovered(), response.body, `PUT ${path}`);
     return { ticket: answer.ticket[0]! };
   },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep } from '../../src/kit/index.js';
+import { builtOnce, defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { Ticket } from './lib/ticket-schema.js';
@@ -8,11 +8,13 @@ import { Ticket } from './lib/ticket-schema.js';
 export const SEARCH_RESULT_CAP = 1000;
 const PAGE_SIZE_CAP = 100;
 
-const SearchPage = z.object({
-  results: z.array(z.object({ result_type: z.string().optional() }).loose()),
-  count: z.number().int(),
-  next_page: z.string().nullable().optional(),
-});
+const SearchPage = builtOnce(() =>
+  z.object({
+    results: z.array(z.object({ result_type: z.string().optional() }).loose()),
+    count: z.number().int(),
+    next_page: z.string().nullable().optional(),
+  }),
+);
 
 export default defineStep({
   id: 'ticketing.search_tickets',
@@ -47,7 +49,7 @@ export default defineStep({
   },
   get output() {
     return z.object({
-      tickets: z.array(Ticket).describe('Matching tickets, up to limit.'),
+      tickets: z.array(Ticket()).describe('Matching tickets, up to limit.'),
       count: z.number().int().describe('How many tickets match in all, as the provider counts them.'),
       returned: z.number().int().describe('How many tickets this result holds.'),
       truncated: z.boolean().describe('True when more tickets match than were returned.'),
@@ -86,11 +88,11 @@ export default defineStep({
           sort_order: input.sort_order,
         },
       });
-      const body = SearchPage.parse(response.body);
+      const body = SearchPage().parse(response.body);
       count = body.count;
       for (const result of body.results) {
         if (result.result_type && result.result_type !== 'ticket') continue;
-        tickets.push(Ticket.parse(result));
+        tickets.push(Ticket().parse(result));
       }
       // Pages of a long search: a terminal shows how many of the wanted tickets are in.
       const wanted = Math.min(input.limit, count, SEARCH_RESULT_CAP);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { cursorPageOutput, defineStep, readAnswer } from '../../src/kit/index.js';
+import { builtOnce, cursorPageOutput, defineStep, readAnswer } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { ticketingPath } from './lib/paths.js';
 import { User } from './lib/people-schema.js';
@@ -7,11 +7,13 @@ import { User } from './lib/people-schema.js';
 /** The provider's user search pages by offset only, and stops at 10,000 records per query. */
 const MAX_RECORDS = 10_000;
 
-const SearchAnswer = z.object({
-  users: z.array(User),
-  next_page: z.string().nullable().optional(),
-  count: z.number().optional(),
-});
+const SearchAnswer = builtOnce(() =>
+  z.object({
+    users: z.array(User()),
+    next_page: z.string().nullable().optional(),
+    count: z.number().optional(),
+  }),
+);
 
 export default defineStep({
   id: 'ticketing.search_users',
@@ -45,7 +47,7 @@ export default defineStep({
       });
   },
   get output() {
-    return cursorPageOutput('users', User, {
+    return cursorPageOutput('users', User(), {
       items: 'This page of matching users.',
       cursor: 'Pass as cursor (with the same query) for the next page; null on the last page.',
     }).extend({
@@ -64,7 +66,7 @@ export default defineStep({
       path,
       query: { query: input.query, external_id: input.external_id, page, per_page: input.limit },
     });
-    const answer = readAnswer(SearchAnswer, response.body, `GET ${path}`);
+    const answer = readAnswer(SearchAnswer(), response.body, `GET ${path}`);
     const hasMore = Boolean(answer.next_page) && (page + 1) * input.limit <= MAX_RECORDS;
     return {
       users: answer.users,

@@ -17,24 +17,28 @@ export default defineStep({
   agentDescription:
     'Changes the fields given and leaves the others; domain_names and tags replace their whole sets. group_id null clears the group. Sets values only, so repeating it is harmless.',
   keywords: ['edit organization', 'rename company', 'change domains', 'update org'],
-  input: z
-    .strictObject({
-      organization_id: OrganizationId,
-      name: z.string().trim().min(1).max(255).optional().describe('New name; unique in the account.'),
-      domain_names: OrganizationFields.domain_names.optional(),
-      details: OrganizationFields.details.optional(),
-      notes: OrganizationFields.notes.optional(),
-      external_id: OrganizationFields.external_id.optional(),
-      group_id: OrganizationFields.group_id
-        .nullable()
-        .optional()
-        .describe('Group for its tickets; null to clear.'),
-      tags: OrganizationFields.tags.optional(),
-    })
-    .refine((value) => CHANGES.some((field) => value[field] !== undefined), {
-      message: `give at least one change: ${CHANGES.join(', ')}`,
-    }),
-  output: z.object({ organization: Organization.describe('The organization after the change.') }),
+  get input() {
+    return z
+      .strictObject({
+        organization_id: OrganizationId(),
+        name: z.string().trim().min(1).max(255).optional().describe('New name; unique in the account.'),
+        domain_names: OrganizationFields().domain_names.optional(),
+        details: OrganizationFields().details.optional(),
+        notes: OrganizationFields().notes.optional(),
+        external_id: OrganizationFields().external_id.optional(),
+        group_id: OrganizationFields()
+          .group_id.nullable()
+          .optional()
+          .describe('Group for its tickets; null to clear.'),
+        tags: OrganizationFields().tags.optional(),
+      })
+      .refine((value) => CHANGES.some((field) => value[field] !== undefined), {
+        message: `give at least one change: ${CHANGES.join(', ')}`,
+      });
+  },
+  get output() {
+    return z.object({ organization: Organization().describe('The organization after the change.') });
+  },
   access: 'write',
   idempotent: true,
   options: { organization_id: organizationOptions, group_id: groupOptions },
@@ -48,6 +52,6 @@ export default defineStep({
       path,
       body: { organization: definedOnly(changes) },
     });
-    return { organization: readMember(response.body, 'organization', Organization, `PUT ${path}`) };
+    return { organization: readMember(response.body, 'organization', Organization(), `PUT ${path}`) };
   },
 });

@@ -43,10 +43,12 @@ export default defineStep({
     'close ticket',
     'solve',
   ],
-  input: UpdateTicketInput,
+  get input() {
+    return UpdateTicketInput();
+  },
   get output() {
     return z.object({
-      ticket: Ticket.describe('The ticket after the update.'),
+      ticket: Ticket().describe('The ticket after the update.'),
       applied: z
         .object({ public_comment: z.boolean(), internal_note: z.boolean() })
         .describe('Which comments were added.'),
@@ -218,12 +220,12 @@ async function sendUpdates(
   updates: TicketUpdate[],
   guard: { tagsEdited?: boolean; stamp?: string },
 ): Promise<{
-  ticket: z.infer<typeof Ticket> | undefined;
+  ticket: z.infer<ReturnType<typeof Ticket>> | undefined;
   applied: Record<NonNullable<TicketUpdate['adds']>, boolean>;
 }> {
   const applied = { public_comment: false, internal_note: false };
   const tagsEdited = guard.tagsEdited ?? false;
-  let ticket: z.infer<typeof Ticket> | undefined;
+  let ticket: z.infer<ReturnType<typeof Ticket>> | undefined;
   let stamp = guard.stamp;
   for (const [index, update] of updates.entries()) {
     try {

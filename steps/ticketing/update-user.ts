@@ -30,19 +30,19 @@ export default defineStep({
   get input() {
     return z
       .strictObject({
-        user_id: UserId,
+        user_id: UserId(),
         name: z.string().trim().min(1).max(255).optional().describe('New full name.'),
-        email: UserFields.email.optional(),
-        role: UserFields.role.optional(),
-        organization_id: UserFields.organization_id
-          .nullable()
+        email: UserFields().email.optional(),
+        role: UserFields().role.optional(),
+        organization_id: UserFields()
+          .organization_id.nullable()
           .optional()
           .describe('Default organization of the user; null to clear.'),
-        phone: UserFields.phone.optional(),
-        external_id: UserFields.external_id.optional(),
-        time_zone: UserFields.time_zone.optional(),
-        tags: UserFields.tags.optional(),
-        notes: UserFields.notes.optional(),
+        phone: UserFields().phone.optional(),
+        external_id: UserFields().external_id.optional(),
+        time_zone: UserFields().time_zone.optional(),
+        tags: UserFields().tags.optional(),
+        notes: UserFields().notes.optional(),
         suspended: z
           .boolean()
           .optional()
@@ -53,7 +53,7 @@ export default defineStep({
       });
   },
   get output() {
-    return z.object({ user: User.describe('The user after the change.') });
+    return z.object({ user: User().describe('The user after the change.') });
   },
   access: 'write',
   // It sets fields to given values: sent twice, it leaves the user as sent once.
@@ -65,6 +65,6 @@ export default defineStep({
     const { user_id: userId, ...changes } = input;
     const path = ticketingPath('user', userId);
     const response = await http.request({ method: 'PUT', path, body: { user: definedOnly(changes) } });
-    return { user: readMember(response.body, 'user', User, `PUT ${path}`) };
+    return { user: readMember(response.body, 'user', User(), `PUT ${path}`) };
   },
 });

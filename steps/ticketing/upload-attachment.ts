@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineStep, OutputError, type StepContext } from '../../src/kit/index.js';
+import { builtOnce, defineStep, OutputError, type StepContext } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
 import { Attachment } from './lib/comment-schema.js';
 import { ticketingPath } from './lib/paths.js';
@@ -16,54 +16,58 @@ import {
 
 const SOURCES = ['file_path', 'url', 'content_base64'] as const;
 
-const UploadInput = z
-  .strictObject({
-    file_name: z
-      .string()
-      .regex(/^[^/\\\u0000-\u001f]{1,255}$/, 'a file name without slashes or control characters')
-      .describe('The name agents see, with the extension of the file, e.g. crash.png.'),
-    content_type: z
-      .string()
-      .regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png')
-      .max(100)
-      .describe('Media type of the file, e.g. image/png or application/pdf.'),
-    file_path: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe(`A local file, inside a directory the caller allowed (constraints.${UPLOAD_DIRS}).`),
-    url: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe(
-        `A file on the web, on an origin the caller allowed (constraints.${UPLOAD_ORIGINS}); redirects stay on allowed origins.`,
-      ),
-    content_base64: z
-      .base64()
-      .max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)
-      .optional()
-      .describe('The file itself, base64-encoded.'),
-    token: UploadTokens.element
-      .optional()
-      .describe(
-        'A token from an earlier Upload Attachment: adds this file to that upload (one token, many files).',
-      ),
-  })
-  .refine((value) => SOURCES.filter((source) => value[source] !== undefined).length === 1, {
-    message: `give exactly one source: ${SOURCES.join(' or ')}`,
-    path: ['file_path'],
-  });
-type UploadInput = z.output<typeof UploadInput>;
+const UploadInput = builtOnce(() =>
+  z
+    .strictObject({
+      file_name: z
+        .string()
+        .regex(/^[^/\\\u0000-\u001f]{1,255}$/, 'a file name without slashes or control characters')
+        .describe('The name agents see, with the extension of the file, e.g. crash.png.'),
+      content_type: z
+        .string()
+        .regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png')
+        .max(100)
+        .describe('Media type of the file, e.g. image/png or application/pdf.'),
+      file_path: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe(`A local file, inside a directory the caller allowed (constraints.${UPLOAD_DIRS}).`),
+      url: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe(
+          `A file on the web, on an origin the caller allowed (constraints.${UPLOAD_ORIGINS}); redirects stay on allowed origins.`,
+        ),
+      content_base64: z
+        .base64()
+        .max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)
+        .optional()
+        .describe('The file itself, base64-encoded.'),
+      token: UploadTokens()
+        .element.optional()
+        .describe(
+          'A token from an earlier Upload Attachment: adds this file to that upload (one token, many files).',
+        ),
+    })
+    .refine((value) => SOURCES.filter((source) => value[source] !== undefined).length === 1, {
+      message: `give exactly one source: ${SOURCES.join(' or ')}`,
+      path: ['file_path'],
+    }),
+);
+type UploadInput = z.output<ReturnType<typeof UploadInput>>;
 
-const Upload = z.object({
-  token: z.string(),
-  expires_at: z.string().nullable().optional(),
-  attachment: Attachment.optional(),
-  attachments: z.array(Attachment).default([]),
-});
+const Upload = builtOnce(() =>
+  z.object({
+    token: z.string(),
+    expires_at: z.string().nullable().optional(),
+    attachment: Attachment().optional(),
+    attachments: z.array(Attachment()).default([]),
+  }),
+);
 
 export default defineStep({
   id: 'ticketing.upload_attachment',
@@ -74,13 +78,15 @@ export default defineStep({
   agentDescription:
     'First half of attaching a file: uploads it and returns a token; pass the token as upload_tokens to Add Comment, Create Ticket or Update Ticket within 60 minutes. One source: file_path (only inside directories the embedder allowed), url (only on origins the embedder allowed) or content_base64. At most 50 MB. Give token to add more files to one upload. Not retried after an ambiguous failure (with token, the file could be added twice).',
   keywords: ['attach', 'attachment', 'upload', 'file', 'screenshot', 'document', 'image'],
-  input: UploadInput,
+  get input() {
+    return UploadInput();
+  },
   get output() {
     return z.object({
       token: z.string().describe('Pass in upload_tokens of a comment; valid for 60 minutes.'),
       expires_at: z.string().nullable().describe('When the token expires, when the provider says.'),
-      attachment: Attachment.describe('The file just uploaded.'),
-      attachments: z.array(Attachment).describe('Every file under this token so far.'),
+      attachment: Attachment().describe('The file just uploaded.'),
+      attachments: z.array(Attachment()).describe('Every file under this token so far.'),
     });
   },
   access: 'write',
@@ -109,7 +115,7 @@ export default defineStep({
       query: { filename: input.file_name, token: input.token },
       rawBody: { bytes, contentType: input.content_type },
     });
-    const upload = readMember(response.body, 'upload', Upload, `POST ${path}`);
+    const upload = readMember(response.body, 'upload', Upload(), `POST ${path}`);
     const attachment = upload.attachment ?? upload.attachments.at(-1);
     if (!attachment) throw new OutputError(`POST ${path} answered an upload without its attachment.`);
     return {

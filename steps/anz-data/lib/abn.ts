@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnce } from '../../../src/kit/index.js';
 
 /** Weights of the eleven digits, after 1 is subtracted from the first (provider facts, ATO rule). */
 const WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
@@ -25,14 +26,16 @@ export function isValidAbn(value: string): boolean {
 }
 
 /** An ABN as typed, spaces allowed; the parsed value is the 11 digits alone. */
-export const Abn = z
-  .string()
-  .regex(/^[0-9\s]+$/, 'an ABN is 11 digits (spaces allowed)')
-  .transform(normalizeAbn)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{11}$/, 'an ABN is 11 digits (spaces allowed)')
-      .refine(isValidAbn, 'not a valid ABN: the modulus-89 check digits do not match'),
-  )
-  .describe('Australian Business Number: 11 digits, spaces allowed, e.g. "51 824 753 556".');
+export const Abn = builtOnce(() =>
+  z
+    .string()
+    .regex(/^[0-9\s]+$/, 'an ABN is 11 digits (spaces allowed)')
+    .transform(normalizeAbn)
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{11}$/, 'an ABN is 11 digits (spaces allowed)')
+        .refine(isValidAbn, 'not a valid ABN: the modulus-89 check digits do not match'),
+    )
+    .describe('Australian Business Number: 11 digits, spaces allowed, e.g. "51 824 753 556".'),
+);

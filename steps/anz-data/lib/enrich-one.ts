@@ -1,20 +1,23 @@
 import type * as z from 'zod';
-import { readAnswer, type StepContext } from '../../../src/kit/index.js';
+import { builtOnce, readAnswer, type StepContext } from '../../../src/kit/index.js';
 import { reportCharge } from './credits.js';
 import { anzDataApi, anzRequest } from './operations.js';
 import { CompanyAnswer, PersonAnswer, toCompany, toPerson } from './provider-records.js';
 
 /** What the provider is asked for each kind of record, how it answers, and how its record becomes ours. */
-const KINDS = {
-  person: { operation: 'enrichPerson', answer: PersonAnswer, toRecord: toPerson },
-  company: { operation: 'enrichCompany', answer: CompanyAnswer, toRecord: toCompany },
-} as const;
+const KINDS = builtOnce(
+  () =>
+    ({
+      person: { operation: 'enrichPerson', answer: PersonAnswer(), toRecord: toPerson },
+      company: { operation: 'enrichCompany', answer: CompanyAnswer(), toRecord: toCompany },
+    }) as const,
+);
 
-type Kind = keyof typeof KINDS;
+type Kind = keyof ReturnType<typeof KINDS>;
 
 /** A one-record enrichment's output, as `enrichmentOutput(kind, ...)` declares it. */
 type Enrichment<K extends Kind> = { matched: boolean; credits_charged: number | null } & {
-  [Name in K]: ReturnType<(typeof KINDS)[K]['toRecord']> | null;
+  [Name in K]: ReturnType<ReturnType<typeof KINDS>[K]['toRecord']> | null;
 };
 
 /** One kind's entry with its record type forgotten: the table is indexed by a kind known only at run time. */
@@ -35,7 +38,7 @@ export async function enrichOne<K extends Kind>(
   kind: K,
   [key, value]: [string, string],
 ): Promise<Enrichment<K>> {
-  const { operation, answer: schema, toRecord } = KINDS[kind] as AnyKind;
+  const { operation, answer: schema, toRecord } = KINDS()[kind] as AnyKind;
   const response = await context.http.request(anzRequest(operation, { [key]: value }));
   const charged = reportCharge(response, context);
   const { method, path } = anzDataApi[operation];

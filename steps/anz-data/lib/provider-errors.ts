@@ -1,21 +1,27 @@
 import * as z from 'zod';
-import { definedOnly, type ParsedProviderError } from '../../../src/kit/index.js';
+import { builtOnce, definedOnly, type ParsedProviderError } from '../../../src/kit/index.js';
 
 /** `{"error": {"code", "message", "param"}}`, the sandbox's error body; text bodies are kept short. */
-const AnzError = z.object({
-  error: z
-    .union([
-      z.string(),
-      z.object({ code: z.string().optional(), message: z.string().optional(), param: z.string().optional() }),
-    ])
-    .optional(),
-  message: z.string().optional(),
-});
+const AnzError = builtOnce(() =>
+  z.object({
+    error: z
+      .union([
+        z.string(),
+        z.object({
+          code: z.string().optional(),
+          message: z.string().optional(),
+          param: z.string().optional(),
+        }),
+      ])
+      .optional(),
+    message: z.string().optional(),
+  }),
+);
 
 /** Reads the provider's error body: a code (`error` as a string, or `error.code`), a message and the field it names. */
 export function parseAnzDataError(body: unknown): ParsedProviderError {
   if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
-  const parsed = AnzError.safeParse(body);
+  const parsed = AnzError().safeParse(body);
   if (!parsed.success) return {};
   const { error, message } = parsed.data;
   if (typeof error === 'string') return definedOnly({ providerCode: error, message });

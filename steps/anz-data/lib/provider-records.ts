@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnce } from '../../../src/kit/index.js';
 import type { Company, Person, PersonSummary } from './anz-schema.js';
 
 /**
@@ -8,61 +9,70 @@ import type { Company, Person, PersonSummary } from './anz-schema.js';
  * the table in index.ts, nothing else.
  */
 
-const text = z.string().nullish();
+const text = builtOnce(() => z.string().nullish());
 
-const ProviderLocation = z.object({ city: text, state: text, country: text });
+const ProviderLocation = builtOnce(() => z.object({ city: text(), state: text(), country: text() }));
 
-const ProviderPerson = z.object({
-  full_name: z.string(),
-  first_name: text,
-  last_name: text,
-  job: z.object({ title: text, seniority: text, department: text }).nullish(),
-  company: z.object({ name: z.string(), domain: text }).nullish(),
-  location: ProviderLocation.nullish(),
-  emails: z.array(z.object({ address: z.string(), type: text, status: text })).nullish(),
-  phones: z.array(z.object({ number: z.string(), type: text })).nullish(),
-  profile_url: text,
-  profile_slug: text,
-});
-type ProviderPerson = z.infer<typeof ProviderPerson>;
+const ProviderPerson = builtOnce(() =>
+  z.object({
+    full_name: z.string(),
+    first_name: text(),
+    last_name: text(),
+    job: z.object({ title: text(), seniority: text(), department: text() }).nullish(),
+    company: z.object({ name: z.string(), domain: text() }).nullish(),
+    location: ProviderLocation().nullish(),
+    emails: z.array(z.object({ address: z.string(), type: text(), status: text() })).nullish(),
+    phones: z.array(z.object({ number: z.string(), type: text() })).nullish(),
+    profile_url: text(),
+    profile_slug: text(),
+  }),
+);
+type ProviderPerson = z.infer<ReturnType<typeof ProviderPerson>>;
 
-const ProviderCompany = z.object({
-  name: z.string(),
-  legal_name: text,
-  abn: text,
-  domain: text,
-  website: text,
-  profile_url: text,
-  industry: text,
-  size_range: text,
-  employee_count: z.number().int().nullish(),
-  headquarters: ProviderLocation.nullish(),
-  technologies: z.array(z.string()).nullish(),
-  founded_year: z.number().int().nullish(),
-});
+const ProviderCompany = builtOnce(() =>
+  z.object({
+    name: z.string(),
+    legal_name: text(),
+    abn: text(),
+    domain: text(),
+    website: text(),
+    profile_url: text(),
+    industry: text(),
+    size_range: text(),
+    employee_count: z.number().int().nullish(),
+    headquarters: ProviderLocation().nullish(),
+    technologies: z.array(z.string()).nullish(),
+    founded_year: z.number().int().nullish(),
+  }),
+);
 
 /**
  * A no-match is `{"match": false}`, an empty body (null, as the transport
  * hands an empty body over), or a null record: never an error.
  */
-export const PersonAnswer = z
-  .object({ match: z.boolean().optional(), person: ProviderPerson.nullish() })
-  .nullable();
-export const CompanyAnswer = z
-  .object({ match: z.boolean().optional(), company: ProviderCompany.nullish() })
-  .nullable();
-export const SearchAnswer = z
-  .object({ total: z.number().int().nonnegative().optional(), results: z.array(ProviderPerson).default([]) })
-  .nullable();
+export const PersonAnswer = builtOnce(() =>
+  z.object({ match: z.boolean().optional(), person: ProviderPerson().nullish() }).nullable(),
+);
+export const CompanyAnswer = builtOnce(() =>
+  z.object({ match: z.boolean().optional(), company: ProviderCompany().nullish() }).nullable(),
+);
+export const SearchAnswer = builtOnce(() =>
+  z
+    .object({
+      total: z.number().int().nonnegative().optional(),
+      results: z.array(ProviderPerson()).default([]),
+    })
+    .nullable(),
+);
 
 function location(
-  value: z.infer<typeof ProviderLocation> | null | undefined,
-): z.input<typeof Company>['location'] {
+  value: z.infer<ReturnType<typeof ProviderLocation>> | null | undefined,
+): z.input<ReturnType<typeof Company>>['location'] {
   if (!value) return null;
   return { city: value.city ?? null, state: value.state ?? null, country: value.country ?? null };
 }
 
-export function toPersonSummary(person: ProviderPerson): z.input<typeof PersonSummary> {
+export function toPersonSummary(person: ProviderPerson): z.input<ReturnType<typeof PersonSummary>> {
   return {
     full_name: person.full_name,
     job_title: person.job?.title ?? null,
@@ -75,7 +85,7 @@ export function toPersonSummary(person: ProviderPerson): z.input<typeof PersonSu
   };
 }
 
-export function toPerson(person: ProviderPerson): z.input<typeof Person> {
+export function toPerson(person: ProviderPerson): z.input<ReturnType<typeof Person>> {
   return {
     ...toPersonSummary(person),
     first_name: person.first_name ?? null,
@@ -89,7 +99,9 @@ export function toPerson(person: ProviderPerson): z.input<typeof Person> {
   };
 }
 
-export function toCompany(company: z.infer<typeof ProviderCompany>): z.input<typeof Company> {
+export function toCompany(
+  company: z.infer<ReturnType<typeof ProviderCompany>>,
+): z.input<ReturnType<typeof Company>> {
   return {
     name: company.name,
     legal_name: company.legal_name ?? null,

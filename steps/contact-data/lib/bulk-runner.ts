@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   CreditError,
   isToolstepsError,
   type StepContext,
@@ -17,37 +18,41 @@ import { NO_CREDIT_CODES, NOT_FOUND_CODES, type WireRecordError } from './wire.j
 export const BATCH_RESENDS = 2;
 const RESEND_BASE_DELAY_MS = 1_000;
 
-export const RecordFailure = z
-  .object({
-    code: z
-      .string()
-      .describe(
-        'Error code: credits_exhausted, rate_limited, provider_error, network_error, missing_in_answer, ...',
-      ),
-    message: z.string().describe('What went wrong, without secrets.'),
-    retryable: z
-      .boolean()
-      .describe(
-        'Whether running this record again can succeed without changing anything; always false when outcome is unknown.',
-      ),
-    outcome: z
-      .enum(['not_sent', 'refused', 'unknown'])
-      .describe(
-        'not_sent: the record never left this machine; safe to run again. refused: the provider answered that it did not act on it (charged nothing); safe to run again. unknown: the request may have reached the provider and been charged (connection lost, timeout, a 500/502/504, or missing from the answer); check before running it again, or it may be charged twice.',
-      ),
-  })
-  .describe('Why a record failed.');
-export type RecordFailure = z.output<typeof RecordFailure>;
+export const RecordFailure = builtOnce(() =>
+  z
+    .object({
+      code: z
+        .string()
+        .describe(
+          'Error code: credits_exhausted, rate_limited, provider_error, network_error, missing_in_answer, ...',
+        ),
+      message: z.string().describe('What went wrong, without secrets.'),
+      retryable: z
+        .boolean()
+        .describe(
+          'Whether running this record again can succeed without changing anything; always false when outcome is unknown.',
+        ),
+      outcome: z
+        .enum(['not_sent', 'refused', 'unknown'])
+        .describe(
+          'not_sent: the record never left this machine; safe to run again. refused: the provider answered that it did not act on it (charged nothing); safe to run again. unknown: the request may have reached the provider and been charged (connection lost, timeout, a 500/502/504, or missing from the answer); check before running it again, or it may be charged twice.',
+        ),
+    })
+    .describe('Why a record failed.'),
+);
+export type RecordFailure = z.output<ReturnType<typeof RecordFailure>>;
 
-export const RecordStatus = z
-  .enum(['matched', 'no_match', 'failed'])
-  .describe(
-    'matched: found (credits charged). no_match: the provider has no such record (free). failed: see error.',
-  );
+export const RecordStatus = builtOnce(() =>
+  z
+    .enum(['matched', 'no_match', 'failed'])
+    .describe(
+      'matched: found (credits charged). no_match: the provider has no such record (free). failed: see error.',
+    ),
+);
 
 /** What one record came to. */
 export interface RecordOutcome<Item> {
-  status: z.output<typeof RecordStatus>;
+  status: z.output<ReturnType<typeof RecordStatus>>;
   item: Item | null;
   /** Credits this record cost, as the provider reported; null when it did not say. */
   credits_charged: number | null;
@@ -60,7 +65,11 @@ export interface RecordOutcome<Item> {
  * it cost; a record that does not say stays null (unknown), never 0.
  */
 export function recordOutcome<Wire, Item>(
-  record: { data?: Wire | null; error?: z.output<typeof WireRecordError> | null; creditsCharged?: number },
+  record: {
+    data?: Wire | null;
+    error?: z.output<ReturnType<typeof WireRecordError>> | null;
+    creditsCharged?: number;
+  },
   toItem: (data: Wire) => Item,
 ): RecordOutcome<Item> {
   const charged = record.creditsCharged ?? null;

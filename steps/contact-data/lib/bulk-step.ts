@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readAnswer, type StepContext } from '../../../src/kit/index.js';
+import { builtOnce, readAnswer, type StepContext } from '../../../src/kit/index.js';
 import {
   RecordFailure,
   type RecordOutcome,
@@ -22,7 +22,7 @@ export const BULK_RUN_MAX_RECORDS = 10_000;
 export const BULK_RUN_MAX_RECORDS_TEXT = String(BULK_RUN_MAX_RECORDS).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** The input fields every bulk step shares besides its records. */
-export const bulkOptions = {
+export const bulkOptions = builtOnce(() => ({
   batch_size: z
     .number()
     .int()
@@ -39,7 +39,7 @@ export const bulkOptions = {
     .max(5)
     .default(3)
     .describe('Batches in flight at once, 1 to 5. Default 3. The rate gate still paces every request.'),
-};
+}));
 
 /**
  * The input of a bulk step: its records under `list`, 1 to
@@ -58,7 +58,7 @@ export function bulkInput<List extends string, Lookup extends z.ZodType>(
       .max(BULK_RUN_MAX_RECORDS)
       .describe(`${words.records} to enrich, 1 to ${BULK_RUN_MAX_RECORDS_TEXT}; ${words.each}.`),
   } as Record<List, z.ZodArray<Lookup>>;
-  return z.strictObject({ ...records, ...bulkOptions });
+  return z.strictObject({ ...records, ...bulkOptions() });
 }
 
 /** The output of a bulk step: per-record results in input order, and a summary. */
@@ -70,12 +70,12 @@ export function bulkOutput<
   const result = z.object({
     index: z.number().int().describe('Position of the record in the input, from 0.'),
     input: input.describe('The record as given.'),
-    status: RecordStatus,
+    status: RecordStatus(),
     credits_charged: z
       .number()
       .nullable()
       .describe('Credits this record cost, as the provider reported; null when it did not say.'),
-    error: RecordFailure.nullable(),
+    error: RecordFailure().nullable(),
   });
   return z.object({
     results: z
@@ -110,9 +110,11 @@ export function bulkOutput<
       })
       .describe('Counts over the whole run.'),
     complete: z.boolean().describe('True when no record failed.'),
-    stopped: RecordFailure.nullable().describe(
-      'Why the run stopped sending early (out of credits, rate limit, ...); null when it ran to the end.',
-    ),
+    stopped: RecordFailure()
+      .nullable()
+      .describe(
+        'Why the run stopped sending early (out of credits, rate limit, ...); null when it ran to the end.',
+      ),
     retry_indexes: z
       .array(z.number().int())
       .describe(

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   CreditError,
   definedOnly,
   type ParsedProviderError,
@@ -8,29 +9,31 @@ import {
 } from '../../../src/kit/index.js';
 
 /** `{statusCode, message, errors[]}`; entries of `errors` are strings or `{field, message}`. */
-const ContactDataErrorBody = z.object({
-  statusCode: z.number().optional(),
-  message: z.string().optional(),
-  errors: z
-    .array(
-      z.union([
-        z.string(),
-        z
-          .object({
-            field: z.string().optional(),
-            property: z.string().optional(),
-            message: z.string().optional(),
-          })
-          .loose(),
-      ]),
-    )
-    .optional(),
-});
+const ContactDataErrorBody = builtOnce(() =>
+  z.object({
+    statusCode: z.number().optional(),
+    message: z.string().optional(),
+    errors: z
+      .array(
+        z.union([
+          z.string(),
+          z
+            .object({
+              field: z.string().optional(),
+              property: z.string().optional(),
+              message: z.string().optional(),
+            })
+            .loose(),
+        ]),
+      )
+      .optional(),
+  }),
+);
 
 /** Reads the provider's error body: its message, its status code as the provider code, and the fields it names. */
 export function parseContactDataError(body: unknown): ParsedProviderError {
   if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
-  const parsed = ContactDataErrorBody.safeParse(body);
+  const parsed = ContactDataErrorBody().safeParse(body);
   if (!parsed.success) return {};
   const fields = (parsed.data.errors ?? []).flatMap((entry) => {
     if (typeof entry === 'string') return [{ path: 'body', message: entry }];

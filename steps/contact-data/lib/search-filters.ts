@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnce } from '../../../src/kit/index.js';
 
 /** Search is charged by result volume: 1 credit per started block of this many results returned. */
 export const SEARCH_RESULTS_PER_CREDIT = 25;
@@ -13,30 +14,35 @@ const filter = (what: string) =>
     .optional()
     .describe(`${what} (case-insensitive, part of the value matches).`);
 
-export const searchFilters = {
+export const searchFilters = builtOnce(() => ({
   job_title: filter('Job title, e.g. "VP of Sales" or "engineer"'),
   company: filter('Company name or domain'),
   location: filter('City, state or country'),
   industry: filter('Industry, e.g. "Software"'),
-};
+}));
 
 /** The provider's name for each filter in a search request body. */
-export const wireFilterNames = {
-  job_title: 'jobTitle',
-  company: 'company',
-  location: 'location',
-  industry: 'industry',
-} as const satisfies Record<keyof typeof searchFilters, string>;
+export const wireFilterNames = builtOnce(
+  () =>
+    ({
+      job_title: 'jobTitle',
+      company: 'company',
+      location: 'location',
+      industry: 'industry',
+    }) as const satisfies Record<keyof ReturnType<typeof searchFilters>, string>,
+);
 
-export const searchLimit = z
-  .number()
-  .int()
-  .min(1)
-  .max(SEARCH_MAX_LIMIT)
-  .default(25)
-  .describe(
-    `Most results to return, 1 to ${SEARCH_MAX_LIMIT}. Default 25. Cost grows with results returned.`,
-  );
+export const searchLimit = builtOnce(() =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_MAX_LIMIT)
+    .default(25)
+    .describe(
+      `Most results to return, 1 to ${SEARCH_MAX_LIMIT}. Default 25. Cost grows with results returned.`,
+    ),
+);
 
 /** Refuses a search without any filter before anything is sent. */
 export function requireAFilter(names: readonly string[]) {
@@ -65,7 +71,7 @@ export function searchSummary(returned: number, total: number | undefined, limit
   };
 }
 
-export const searchSummaryFields = {
+export const searchSummaryFields = builtOnce(() => ({
   matched: z
     .boolean()
     .describe('True when at least one result was returned; a search with none costs nothing.'),
@@ -82,4 +88,4 @@ export const searchSummaryFields = {
     .number()
     .nullable()
     .describe('Credits the provider reported charging; null when it did not say.'),
-};
+}));

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnce } from '../../../src/kit/index.js';
 
 /**
  * The provider's answers, in its own casing. Per record, single or in bulk:
@@ -7,12 +8,14 @@ import * as z from 'zod';
  * reports exactly what it took from the key's balance; when an answer
  * omits it, the charge is unknown (null), never guessed.
  */
-export const WireRecordError = z.object({ code: z.string(), message: z.string().optional() }).loose();
+export const WireRecordError = builtOnce(() =>
+  z.object({ code: z.string(), message: z.string().optional() }).loose(),
+);
 
 export interface WireRecord<Data> {
   index?: number | undefined;
   data?: Data | null | undefined;
-  error?: z.output<typeof WireRecordError> | null | undefined;
+  error?: z.output<ReturnType<typeof WireRecordError>> | null | undefined;
   creditsCharged?: number | undefined;
 }
 
@@ -38,7 +41,7 @@ export const wireRecord = oncePerSchema(<Data extends z.ZodType>(data: Data) =>
     .object({
       index: z.number().int().nonnegative().optional(),
       data: data.nullish(),
-      error: WireRecordError.nullish(),
+      error: WireRecordError().nullish(),
       creditsCharged: z.number().nonnegative().optional(),
     })
     .loose(),
@@ -61,11 +64,13 @@ export const wireSearch = oncePerSchema(<Item extends z.ZodType>(item: Item) =>
 );
 
 /** A record's id, as a string whether the provider sends a string or a number (person and company alike). */
-export const WireId = z.union([z.string(), z.number()]).transform(String);
+export const WireId = builtOnce(() => z.union([z.string(), z.number()]).transform(String));
 
-export const WireLocation = z
-  .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
-  .loose();
+export const WireLocation = builtOnce(() =>
+  z
+    .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
+    .loose(),
+);
 
 /** Record-level error codes that mean "no such record" (free) and "out of credits". */
 export const NOT_FOUND_CODES = new Set(['not_found', 'NOT_FOUND', 'EMPTY_DATA']);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtOnce } from '../../../src/kit/index.js';
 import { isoTime, readAnswer } from './provider-answer.js';
 
 /** Most events one call returns; the provider's own default page is 100 too. */
@@ -10,49 +11,57 @@ export const MAX_TEXT_PER_EVENT = 4 * 1024;
 /** Most bytes of answer read per call: the events asked for, with room for the provider's envelope. */
 export const MAX_EVENTS_RESPONSE_BYTES = 2 * 1024 * 1024;
 
-const Info = z.object({ type: z.string().optional(), name: z.string().optional() }).loose();
+const Info = builtOnce(() => z.object({ type: z.string().optional(), name: z.string().optional() }).loose());
 
 /**
  * The two shapes the provider's description gives a build event: one with
  * its fields in `payload`, one flat with a `level`.
  */
-const PayloadEvent = z
-  .object({
-    type: z.string(),
-    created: z.number(),
-    payload: z
-      .object({
-        id: z.string(),
-        text: z.string().optional(),
-        date: z.number().optional(),
-        info: Info.optional(),
-      })
-      .loose(),
-  })
-  .loose();
-const FlatEvent = z
-  .object({
-    type: z.string(),
-    created: z.number(),
-    id: z.string(),
-    text: z.string().optional(),
-    level: z.enum(['error', 'warning']).optional(),
-  })
-  .loose();
+const PayloadEvent = builtOnce(() =>
+  z
+    .object({
+      type: z.string(),
+      created: z.number(),
+      payload: z
+        .object({
+          id: z.string(),
+          text: z.string().optional(),
+          date: z.number().optional(),
+          info: Info().optional(),
+        })
+        .loose(),
+    })
+    .loose(),
+);
+const FlatEvent = builtOnce(() =>
+  z
+    .object({
+      type: z.string(),
+      created: z.number(),
+      id: z.string(),
+      text: z.string().optional(),
+      level: z.enum(['error', 'warning']).optional(),
+    })
+    .loose(),
+);
 
-export const BuildEvent = z.object({
-  id: z.string().describe('Event id.'),
-  type: z
-    .string()
-    .describe('stdout, stderr, command, delimiter, exit, deployment-state, fatal, or another provider type.'),
-  created_at: z.string().describe('ISO 8601 time of the event.'),
-  text: z.string().describe(`The log line (at most ${MAX_TEXT_PER_EVENT} characters).`),
-  level: z.string().nullable().describe('error or warning when the provider marks the line; else null.'),
-  truncated: z
-    .boolean()
-    .describe(`True when the line was longer than ${MAX_TEXT_PER_EVENT} characters and was cut.`),
-});
-export type BuildEvent = z.infer<typeof BuildEvent>;
+export const BuildEvent = builtOnce(() =>
+  z.object({
+    id: z.string().describe('Event id.'),
+    type: z
+      .string()
+      .describe(
+        'stdout, stderr, command, delimiter, exit, deployment-state, fatal, or another provider type.',
+      ),
+    created_at: z.string().describe('ISO 8601 time of the event.'),
+    text: z.string().describe(`The log line (at most ${MAX_TEXT_PER_EVENT} characters).`),
+    level: z.string().nullable().describe('error or warning when the provider marks the line; else null.'),
+    truncated: z
+      .boolean()
+      .describe(`True when the line was longer than ${MAX_TEXT_PER_EVENT} characters and was cut.`),
+  }),
+);
+export type BuildEvent = z.infer<ReturnType<typeof BuildEvent>>;
 
 /** An event in our shape, with the provider's ms time kept beside it for the cursor. */
 export interface TimedEvent {
@@ -62,12 +71,12 @@ export interface TimedEvent {
 
 /** Either shape, flattened. */
 function eventFields(raw: unknown, where: string) {
-  const nested = PayloadEvent.safeParse(raw);
+  const nested = PayloadEvent().safeParse(raw);
   if (nested.success) {
     const { type, created, payload } = nested.data;
     return { type, created, id: payload.id, text: payload.text ?? '', level: null };
   }
-  const flat = readAnswer(FlatEvent, raw, where, 'a build event');
+  const flat = readAnswer(FlatEvent(), raw, where, 'a build event');
   return {
     type: flat.type,
     created: flat.created,
@@ -105,10 +114,12 @@ export function readBuildEvents(body: unknown): TimedEvent[] {
  * pages by `since` (a ms time); the count lets the next call skip the events
  * it has seen without losing others logged in the same millisecond.
  */
-export const EventsCursor = z
-  .string()
-  .regex(/^\d{1,16}:\d{1,3}$/, 'a next_cursor value from a previous page')
-  .describe('next_cursor from the previous call: the events after it.');
+export const EventsCursor = builtOnce(() =>
+  z
+    .string()
+    .regex(/^\d{1,16}:\d{1,3}$/, 'a next_cursor value from a previous page')
+    .describe('next_cursor from the previous call: the events after it.'),
+);
 
 export function parseEventsCursor(cursor: string): { since: number; seen: number } {
   const [since, seen] = cursor.split(':').map(Number) as [number, number];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { fixedOptions, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
+import { builtOnce, fixedOptions, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
 import { CANCELABLE_STATES } from './deployment-schema.js';
 import { deploymentsPath } from './paths.js';
 import { allowedProjects, refuseAccountWide } from './project-scope.js';
@@ -12,7 +12,9 @@ import { readTimeChoices } from './time-page.js';
  * stop, and the closed list of environments.
  */
 
-const Project = z.object({ id: z.string(), name: z.string(), framework: z.string().nullable().optional() });
+const Project = builtOnce(() =>
+  z.object({ id: z.string(), name: z.string(), framework: z.string().nullable().optional() }),
+);
 
 /** Projects by name, newest first; only those the step's constraints allow. */
 export const projectOptions: OptionsSource = {
@@ -23,7 +25,7 @@ export const projectOptions: OptionsSource = {
       path: deploymentsPath('projects'),
       query: { search: query || undefined, limit, until: cursor || undefined },
     });
-    const page = readTimeChoices(response.body, 'projects', Project);
+    const page = readTimeChoices(response.body, 'projects', Project());
     const allowed = allowedProjects(constraints);
     const items = page.items
       .filter((project) => !allowed || allowed.includes(project.name) || allowed.includes(project.id))
@@ -36,7 +38,9 @@ export const projectOptions: OptionsSource = {
   },
 };
 
-const Team = z.object({ id: z.string(), slug: z.string(), name: z.string().nullable().optional() });
+const Team = builtOnce(() =>
+  z.object({ id: z.string(), slug: z.string(), name: z.string().nullable().optional() }),
+);
 
 /** The teams the connection's user belongs to; refused, as the team steps are, under project scoping. */
 export const teamOptions: OptionsSource = {
@@ -44,7 +48,7 @@ export const teamOptions: OptionsSource = {
   async load({ query }, { http, constraints }) {
     refuseAccountWide(allowedProjects(constraints), 'Listing teams');
     const response = await http.request({ method: 'GET', path: deploymentsPath('teams') });
-    const page = z.object({ teams: z.array(Team) }).parse(response.body);
+    const page = z.object({ teams: z.array(Team()) }).parse(response.body);
     const items = page.teams.map((team) => ({
       value: team.id,
       label: team.name || team.slug,
@@ -54,13 +58,15 @@ export const teamOptions: OptionsSource = {
   },
 };
 
-const Listed = z.object({
-  uid: z.string(),
-  name: z.string(),
-  url: z.string().nullable().optional(),
-  state: z.string().optional(),
-  readyState: z.string().optional(),
-});
+const Listed = builtOnce(() =>
+  z.object({
+    uid: z.string(),
+    name: z.string(),
+    url: z.string().nullable().optional(),
+    state: z.string().optional(),
+    readyState: z.string().optional(),
+  }),
+);
 
 /**
  * Deployments, newest first, within the project constraints: those in
@@ -75,7 +81,7 @@ function deploymentOptions(states?: readonly string[]): OptionsSource {
         path: deploymentsPath('listDeployments'),
         query: { state: states?.join(','), limit, until: cursor || undefined },
       });
-      const page = readTimeChoices(response.body, 'deployments', Listed);
+      const page = readTimeChoices(response.body, 'deployments', Listed());
       const allowed = allowedProjects(constraints);
       const items = page.items
         .filter((deployment) => !allowed || allowed.includes(deployment.name))
@@ -102,7 +108,7 @@ export const environmentOptions = fixedOptions([
   { value: 'development', label: 'Development', description: 'deployed as a preview' },
 ]);
 
-const ListedDomain = z.object({ name: z.string(), verified: z.boolean().optional() });
+const ListedDomain = builtOnce(() => z.object({ name: z.string(), verified: z.boolean().optional() }));
 
 /** The account's domains (`/v5/domains`), newest first; refused under project scoping, as account-wide reads are. */
 export const accountDomainOptions: OptionsSource = {
@@ -114,7 +120,7 @@ export const accountDomainOptions: OptionsSource = {
       path: deploymentsPath('domains'),
       query: { limit, until: cursor || undefined },
     });
-    const page = readTimeChoices(response.body, 'domains', ListedDomain);
+    const page = readTimeChoices(response.body, 'domains', ListedDomain());
     const items = page.items.map((domain) => ({
       value: domain.name,
       label: domain.name,

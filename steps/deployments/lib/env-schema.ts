@@ -1,25 +1,31 @@
 import * as z from 'zod';
-import { definedOnly, PathSegment } from '../../../src/kit/index.js';
+import { builtOnce, definedOnly, PathSegment } from '../../../src/kit/index.js';
 import { isoTime, readAnswer } from './provider-answer.js';
 
-export const EnvKey = z
-  .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]{0,255}$/,
-    'a variable name: letters, digits and _, not starting with a digit',
-  )
-  .describe('Variable name, e.g. DATABASE_URL.');
-
-export const EnvId = PathSegment.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a variable id from List Env Vars').describe(
-  'Id of the variable, from List Env Vars or Create Env Var.',
+export const EnvKey = builtOnce(() =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z_][A-Za-z0-9_]{0,255}$/,
+      'a variable name: letters, digits and _, not starting with a digit',
+    )
+    .describe('Variable name, e.g. DATABASE_URL.'),
 );
 
-export const EnvTargets = z
-  .array(z.enum(['production', 'preview', 'development']))
-  .min(1)
-  .max(3)
-  .refine((targets) => new Set(targets).size === targets.length, 'each target once')
-  .describe('Environments that get the variable: production, preview and/or development.');
+export const EnvId = builtOnce(() =>
+  PathSegment.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a variable id from List Env Vars').describe(
+    'Id of the variable, from List Env Vars or Create Env Var.',
+  ),
+);
+
+export const EnvTargets = builtOnce(() =>
+  z
+    .array(z.enum(['production', 'preview', 'development']))
+    .min(1)
+    .max(3)
+    .refine((targets) => new Set(targets).size === targets.length, 'each target once')
+    .describe('Environments that get the variable: production, preview and/or development.'),
+);
 
 /**
  * The types a caller may create: plain (readable by anyone on the project),
@@ -27,54 +33,62 @@ export const EnvTargets = z
  * readable again). The provider's `system` and legacy `secret` types are
  * read, never made.
  */
-export const EnvType = z
-  .enum(['plain', 'encrypted', 'sensitive'])
-  .describe(
-    'plain, encrypted or sensitive. sensitive values can never be read back, and cannot target development.',
-  );
+export const EnvType = builtOnce(() =>
+  z
+    .enum(['plain', 'encrypted', 'sensitive'])
+    .describe(
+      'plain, encrypted or sensitive. sensitive values can never be read back, and cannot target development.',
+    ),
+);
 
 /** Only these values are shown; every other type's value is withheld from output and variables. */
 const READABLE_TYPES = new Set(['plain']);
 
-export const EnvGitBranch = z
-  .string()
-  .min(1)
-  .max(250)
-  .describe('Only deployments of this git branch get it (needs target ["preview"]).');
-
-const ProviderEnv = z
-  .object({
-    id: z.string(),
-    key: z.string(),
-    type: z.string(),
-    value: z.string().nullable().optional(),
-    target: z
-      .union([z.array(z.string()), z.string()])
-      .nullable()
-      .optional(),
-    gitBranch: z.string().nullable().optional(),
-    comment: z.string().nullable().optional(),
-    createdAt: z.number().optional(),
-    updatedAt: z.number().optional(),
-  })
-  .loose();
-
-export const EnvVar = z.object({
-  id: z.string().describe('Variable id, for Update Env Var and Delete Env Var.'),
-  key: z.string().describe('Variable name.'),
-  type: z.string().describe('plain, encrypted, sensitive, secret (legacy) or system.'),
-  targets: z.array(z.string()).describe('Environments that get it.'),
-  git_branch: z.string().nullable().describe('The one preview branch it applies to, or null for all.'),
-  value: z
+export const EnvGitBranch = builtOnce(() =>
+  z
     .string()
-    .nullable()
-    .describe('The value, for plain variables only; null for every other type (withheld, never shown).'),
-  value_hidden: z.boolean().describe('True when the value exists but is withheld because of its type.'),
-  comment: z.string().nullable().describe('What the variable is for, when someone said.'),
-  created_at: z.string().nullable().describe('ISO 8601 creation time.'),
-  updated_at: z.string().nullable().describe('ISO 8601 time of the last change.'),
-});
-export type EnvVar = z.infer<typeof EnvVar>;
+    .min(1)
+    .max(250)
+    .describe('Only deployments of this git branch get it (needs target ["preview"]).'),
+);
+
+const ProviderEnv = builtOnce(() =>
+  z
+    .object({
+      id: z.string(),
+      key: z.string(),
+      type: z.string(),
+      value: z.string().nullable().optional(),
+      target: z
+        .union([z.array(z.string()), z.string()])
+        .nullable()
+        .optional(),
+      gitBranch: z.string().nullable().optional(),
+      comment: z.string().nullable().optional(),
+      createdAt: z.number().optional(),
+      updatedAt: z.number().optional(),
+    })
+    .loose(),
+);
+
+export const EnvVar = builtOnce(() =>
+  z.object({
+    id: z.string().describe('Variable id, for Update Env Var and Delete Env Var.'),
+    key: z.string().describe('Variable name.'),
+    type: z.string().describe('plain, encrypted, sensitive, secret (legacy) or system.'),
+    targets: z.array(z.string()).describe('Environments that get it.'),
+    git_branch: z.string().nullable().describe('The one preview branch it applies to, or null for all.'),
+    value: z
+      .string()
+      .nullable()
+      .describe('The value, for plain variables only; null for every other type (withheld, never shown).'),
+    value_hidden: z.boolean().describe('True when the value exists but is withheld because of its type.'),
+    comment: z.string().nullable().describe('What the variable is for, when someone said.'),
+    created_at: z.string().nullable().describe('ISO 8601 creation time.'),
+    updated_at: z.string().nullable().describe('ISO 8601 time of the last change.'),
+  }),
+);
+export type EnvVar = z.infer<ReturnType<typeof EnvVar>>;
 
 /**
  * The provider's variable in our shape. A value is kept only when the
@@ -83,7 +97,7 @@ export type EnvVar = z.infer<typeof EnvVar>;
  * if a provider (or a proxy) sent them in clear.
  */
 export function toEnvVar(raw: unknown, where = 'env'): EnvVar {
-  const value = readAnswer(ProviderEnv, raw, where, 'an environment variable');
+  const value = readAnswer(ProviderEnv(), raw, where, 'an environment variable');
   const readable = READABLE_TYPES.has(value.type);
   const target = value.target ?? [];
   return {
@@ -101,19 +115,23 @@ export function toEnvVar(raw: unknown, where = 'env'): EnvVar {
 }
 
 /** A value to store; never echoed back by any step. */
-export const EnvValue = z
-  .string()
-  .max(65_536)
-  .describe('The value to store. It is never shown in any output afterwards unless the type is plain.');
+export const EnvValue = builtOnce(() =>
+  z
+    .string()
+    .max(65_536)
+    .describe('The value to store. It is never shown in any output afterwards unless the type is plain.'),
+);
 
-export const EnvComment = z.string().max(500).describe('What the variable is for (at most 500 characters).');
+export const EnvComment = builtOnce(() =>
+  z.string().max(500).describe('What the variable is for (at most 500 characters).'),
+);
 
 /** The fields create and update share, as they arrive in an input. */
 export interface EnvFields {
   key?: string | undefined;
   value?: string | undefined;
-  type?: z.infer<typeof EnvType> | undefined;
-  targets?: z.infer<typeof EnvTargets> | undefined;
+  type?: z.infer<ReturnType<typeof EnvType>> | undefined;
+  targets?: z.infer<ReturnType<typeof EnvTargets>> | undefined;
   git_branch?: string | undefined;
   comment?: string | undefined;
 }
@@ -143,4 +161,6 @@ export function toProviderEnv(fields: EnvFields): Record<string, unknown> {
 }
 
 /** The output of steps that answer one variable. */
-export const OneEnvVar = z.object({ env_var: EnvVar.describe('The variable; its value only when plain.') });
+export const OneEnvVar = builtOnce(() =>
+  z.object({ env_var: EnvVar().describe('The variable; its value only when plain.') }),
+);

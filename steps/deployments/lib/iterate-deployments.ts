@@ -7,7 +7,7 @@ import type { Deployment } from './deployment-schema.js';
 export interface IterateDeploymentsOptions
   extends Pick<InvokeOptions, 'connection' | 'constraints' | 'signal'> {
   /** The List Deployments filters; `cursor` is the iterator's business. */
-  filters?: Omit<z.input<typeof listDeploymentsInput>, 'cursor'>;
+  filters?: Omit<z.input<ReturnType<typeof listDeploymentsInput>>, 'cursor'>;
   /** Stop after this many pages, as a guard against runaway loops. Default: no limit. */
   maxPages?: number;
 }

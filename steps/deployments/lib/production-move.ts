@@ -1,16 +1,25 @@
 import * as z from 'zod';
 import type { StepContext } from '../../../src/kit/index.js';
+import { builtOnce } from '../../../src/kit/index.js';
 import { DeploymentId, ProjectRef } from './deployment-schema.js';
 import { projectOptions, recentDeploymentOptions } from './deployments-options.js';
 import { projectRequest } from './project-request.js';
 
-/** What Promote and Roll Back take and answer alike: a project and one of its READY deployments. */
-export const productionMoveStep = {
-  input: z.strictObject({ project: ProjectRef, deployment_id: DeploymentId }),
-  output: z.object({
+/** What Promote and Roll Back take: a project and one of its READY deployments. */
+export const ProductionMoveInput = builtOnce(() =>
+  z.strictObject({ project: ProjectRef(), deployment_id: DeploymentId() }),
+);
+
+/** What Promote and Roll Back answer alike. */
+export const ProductionMoveOutput = builtOnce(() =>
+  z.object({
     project: z.string().describe('The project, as given.'),
     deployment_id: z.string().describe("The deployment now serving the project's production domains."),
   }),
+);
+
+/** The rest Promote and Roll Back declare alike (their schemas are the two above, read by getters). */
+export const productionMoveStep = {
   access: 'write',
   // It sets which deployment serves production: sent twice, it is set once.
   idempotent: true,

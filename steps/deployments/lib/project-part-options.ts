@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
+import { builtOnce, InputError, matchingItems, type OptionsSource } from '../../../src/kit/index.js';
 import { deploymentsPath } from './paths.js';
 import { allowedProjects, requireProjectInScope } from './project-scope.js';
 import { readTimeChoices } from './time-page.js';
@@ -27,15 +27,17 @@ function chosenProject(
   return project;
 }
 
-const Env = z.object({
-  id: z.string(),
-  key: z.string(),
-  type: z.string(),
-  target: z
-    .union([z.array(z.string()), z.string()])
-    .nullable()
-    .optional(),
-});
+const Env = builtOnce(() =>
+  z.object({
+    id: z.string(),
+    key: z.string(),
+    type: z.string(),
+    target: z
+      .union([z.array(z.string()), z.string()])
+      .nullable()
+      .optional(),
+  }),
+);
 
 /** A project's environment variables by name, with their type and targets; never a value. */
 export const envVarOptions: OptionsSource = {
@@ -47,7 +49,7 @@ export const envVarOptions: OptionsSource = {
       method: 'GET',
       path: deploymentsPath('projectEnv', { id: project }),
     });
-    const { envs } = z.object({ envs: z.array(Env) }).parse(response.body);
+    const { envs } = z.object({ envs: z.array(Env()) }).parse(response.body);
     const items = envs.map((env) => ({
       value: env.id,
       label: env.key,
@@ -57,7 +59,7 @@ export const envVarOptions: OptionsSource = {
   },
 };
 
-const Domain = z.object({ name: z.string(), verified: z.boolean().optional() });
+const Domain = builtOnce(() => z.object({ name: z.string(), verified: z.boolean().optional() }));
 
 /** A project's domains, newest first, each marked verified or not. */
 export const projectDomainOptions: OptionsSource = {
@@ -70,7 +72,7 @@ export const projectDomainOptions: OptionsSource = {
       path: deploymentsPath('projectDomains', { id: project }),
       query: { limit, until: cursor || undefined },
     });
-    const page = readTimeChoices(response.body, 'domains', Domain);
+    const page = readTimeChoices(response.body, 'domains', Domain());
     const items = page.items.map((domain) => ({
       value: domain.name,
       label: domain.name,

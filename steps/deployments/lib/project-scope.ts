@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type HttpClient, PermissionError, type StepContext } from '../../../src/kit/index.js';
+import { builtOnce, type HttpClient, PermissionError, type StepContext } from '../../../src/kit/index.js';
 import { type Deployment, toDeployment } from './deployment-schema.js';
 import { deploymentsPath } from './paths.js';
 
@@ -50,7 +50,7 @@ export async function fetchDeployment(http: HttpClient, id: string): Promise<Dep
   return toDeployment(response.body);
 }
 
-const ProjectName = z.object({ id: z.string(), name: z.string() }).loose();
+const ProjectName = builtOnce(() => z.object({ id: z.string(), name: z.string() }).loose());
 
 /**
  * A deployment names its project by id only. When the allowed set holds
@@ -71,7 +71,7 @@ export async function requireDeploymentInScope(
       method: 'GET',
       path: deploymentsPath('project', { id: projectId }),
     });
-    const project = ProjectName.safeParse(response.body);
+    const project = ProjectName().safeParse(response.body);
     if (project.success && allowed.includes(project.data.name)) return;
   }
   throw refusal(

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   AuthError,
+  builtOnce,
   definedOnly,
   type ParsedProviderError,
   PlanError,
@@ -8,15 +9,17 @@ import {
 } from '../../../src/kit/index.js';
 
 /** The error body of every endpoint: `{"error": {"code", "message", ...}}`. */
-const DeploymentsErrorBody = z.object({
-  error: z
-    .object({
-      code: z.string().optional(),
-      message: z.string().optional(),
-      invalidToken: z.boolean().optional(),
-    })
-    .loose(),
-});
+const DeploymentsErrorBody = builtOnce(() =>
+  z.object({
+    error: z
+      .object({
+        code: z.string().optional(),
+        message: z.string().optional(),
+        invalidToken: z.boolean().optional(),
+      })
+      .loose(),
+  }),
+);
 
 /** Reads `{"error": {"code", "message"}}`; a text body is kept short. */
 export function parseDeploymentsError(body: unknown): ParsedProviderError {
@@ -24,7 +27,7 @@ export function parseDeploymentsError(body: unknown): ParsedProviderError {
     const text = body.trim().slice(0, 300);
     return text ? { message: text } : {};
   }
-  const parsed = DeploymentsErrorBody.safeParse(body);
+  const parsed = DeploymentsErrorBody().safeParse(body);
   if (!parsed.success) return {};
   return definedOnly({
     message: parsed.data.error.message?.trim() || undefined,
@@ -43,7 +46,7 @@ export function classifyDeploymentsError(failure: ProviderFailure, parsed: Parse
   };
   // A revoked or unknown token is answered 403 `forbidden` with `invalidToken: true`, not 401:
   // it needs a new sign-in, unlike a 403 for a team or project the account may not touch.
-  const invalidToken = DeploymentsErrorBody.safeParse(failure.body).data?.error.invalidToken === true;
+  const invalidToken = DeploymentsErrorBody().safeParse(failure.body).data?.error.invalidToken === true;
   if (failure.status === 403 && invalidToken) {
     return new AuthError(
       `${where} was refused: the token is not valid. Reconnect (toolsteps connect deployments).`,

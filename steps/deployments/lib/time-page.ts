@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly } from '../../../src/kit/index.js';
+import { builtOnce, definedOnly } from '../../../src/kit/index.js';
 import { readAnswer } from './provider-answer.js';
 
 /**
@@ -7,16 +7,18 @@ import { readAnswer } from './provider-answer.js';
  * {count, next, prev}}`, where `next` (a ms timestamp) fetches the next page,
  * older items. Our cursor is that `next`, as digits.
  */
-export const TimeCursor = z
-  .string()
-  .regex(/^\d{1,16}$/, 'a next_cursor value from a previous page')
-  .describe('next_cursor from the previous page; keep the other inputs the same.');
+export const TimeCursor = builtOnce(() =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, 'a next_cursor value from a previous page')
+    .describe('next_cursor from the previous page; keep the other inputs the same.'),
+);
 
 /** The paging input every time-paged list step takes: 1 to 100 items a page (the provider's most), 20 by default. */
-export const TimePaging = {
+export const TimePaging = builtOnce(() => ({
   limit: z.number().int().min(1).max(100).default(20).describe('Items per page, 1 to 100.'),
-  cursor: TimeCursor.optional(),
-};
+  cursor: TimeCursor().optional(),
+}));
 
 /** One page's items in our shape, whether more exist, and the cursor for them. */
 export function readTimePage<Item>(

@@ -1,17 +1,20 @@
 import * as z from 'zod';
 import type { ConnectionCheck } from '../../../src/kit/index.js';
+import { builtOnce } from '../../../src/kit/index.js';
 import { ticketingPaths } from './paths.js';
 
-const Me = z.object({
-  user: z
-    .object({
-      id: z.number().nullable(),
-      name: z.string().max(300).nullish(),
-      email: z.string().max(300).nullish(),
-      role: z.string().max(50).nullish(),
-    })
-    .loose(),
-});
+const Me = builtOnce(() =>
+  z.object({
+    user: z
+      .object({
+        id: z.number().nullable(),
+        name: z.string().max(300).nullish(),
+        email: z.string().max(300).nullish(),
+        role: z.string().max(50).nullish(),
+      })
+      .loose(),
+  }),
+);
 
 /**
  * `GET /api/v2/users/me` ("Show Self"): free, read-only. The provider
@@ -21,7 +24,7 @@ const Me = z.object({
 export const ticketingConnectionCheck: ConnectionCheck = {
   path: ticketingPaths.me,
   describe(body) {
-    const parsed = Me.safeParse(body);
+    const parsed = Me().safeParse(body);
     if (!parsed.success) return undefined;
     const { id, name, email, role } = parsed.data.user;
     if (id === null)

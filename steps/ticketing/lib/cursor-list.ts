@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { cursorPageOutput, type HttpClient, readAnswer } from '../../../src/kit/index.js';
+import { builtOnce, cursorPageOutput, type HttpClient, readAnswer } from '../../../src/kit/index.js';
 
 /** The paging input every cursor-paged list step takes. */
-export const CursorPaging = {
+export const CursorPaging = builtOnce(() => ({
   limit: z.number().int().min(1).max(100).default(25).describe('Records per page, 1 to 100.'),
   cursor: z.string().min(1).max(2000).optional().describe('next_cursor from the previous page.'),
-};
+}));
 
 /** The output of a cursor-paged list of `member`, in the words every such list uses. */
 export function pagedOutput<Key extends string, Item extends z.ZodType>(
@@ -16,7 +16,9 @@ export function pagedOutput<Key extends string, Item extends z.ZodType>(
   return cursorPageOutput(member, item, { items: `This page of ${what}.` });
 }
 
-const Meta = z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() });
+const Meta = builtOnce(() =>
+  z.object({ has_more: z.boolean(), after_cursor: z.string().nullable().optional() }),
+);
 
 export interface CursorPageRead<Item> {
   items: Item[];
@@ -47,10 +49,10 @@ export async function readCursorPage<Item extends z.ZodType>(
     query: { ...request.query, 'page[size]': request.limit, 'page[after]': request.cursor },
   });
   const page = readAnswer(
-    z.object({ [request.member]: z.array(request.item), meta: Meta }),
+    z.object({ [request.member]: z.array(request.item), meta: Meta() }),
     response.body,
     `GET ${request.path}`,
-  ) as { meta: z.infer<typeof Meta> } & Record<string, z.output<Item>[]>;
+  ) as { meta: z.infer<ReturnType<typeof Meta>> } & Record<string, z.output<Item>[]>;
   const hasMore = page.meta.has_more && Boolean(page.meta.after_cursor);
   return {
     items: page[request.member] ?? [],

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AccountField, AccountSchemaSource } from '../../../src/kit/index.js';
+import { builtOnce } from '../../../src/kit/index.js';
 import { ticketingPath } from './paths.js';
 
 /** How the provider's custom field types read as account field types; others (regexp, lookup) stay in `custom_fields`. */
@@ -14,19 +15,23 @@ const TYPES: Record<string, AccountField['type']> = {
   multiselect: 'multiselect',
 };
 
-const TicketField = z.object({
-  id: z.number(),
-  type: z.string(),
-  title: z.string(),
-  active: z.boolean().optional(),
-  // System fields (subject, status...) cannot be removed; custom fields can.
-  removable: z.boolean().optional(),
-  custom_field_options: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
-});
-const FieldPage = z.object({
-  ticket_fields: z.array(TicketField),
-  next_page: z.string().nullable().optional(),
-});
+const TicketField = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    type: z.string(),
+    title: z.string(),
+    active: z.boolean().optional(),
+    // System fields (subject, status...) cannot be removed; custom fields can.
+    removable: z.boolean().optional(),
+    custom_field_options: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+  }),
+);
+const FieldPage = builtOnce(() =>
+  z.object({
+    ticket_fields: z.array(TicketField()),
+    next_page: z.string().nullable().optional(),
+  }),
+);
 
 /** Fields read at most: five pages of 100, more than any account's form shows. */
 const MAX_PAGES = 5;
@@ -43,14 +48,14 @@ function propertyName(title: string, id: number): string {
 
 /** The account's active custom ticket fields, as named, typed input properties; a name two fields share gets the id. */
 async function loadFields(http: Parameters<AccountSchemaSource['load']>[0]['http']) {
-  const fields: z.infer<typeof TicketField>[] = [];
+  const fields: z.infer<ReturnType<typeof TicketField>>[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const response = await http.request({
       method: 'GET',
       path: ticketingPath('ticketFields'),
       query: { page, per_page: 100 },
     });
-    const body = FieldPage.parse(response.body);
+    const body = FieldPage().parse(response.body);
     fields.push(...body.ticket_fields);
     if (!body.next_page) break;
   }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   AuthError,
+  builtOnce,
   definedOnly,
   type ParsedProviderError,
   PermissionError,
@@ -8,18 +9,22 @@ import {
   type ProviderFailure,
 } from '../../../src/kit/index.js';
 
-const TicketingError = z.object({
-  error: z
-    .union([z.string(), z.object({ title: z.string().optional(), message: z.string().optional() })])
-    .optional(),
-  description: z.string().optional(),
-  details: z.record(z.string(), z.array(z.object({ description: z.string().optional() }).loose())).optional(),
-});
+const TicketingError = builtOnce(() =>
+  z.object({
+    error: z
+      .union([z.string(), z.object({ title: z.string().optional(), message: z.string().optional() })])
+      .optional(),
+    description: z.string().optional(),
+    details: z
+      .record(z.string(), z.array(z.object({ description: z.string().optional() }).loose()))
+      .optional(),
+  }),
+);
 
 /** Reads `{error, description, details: {field: [{description}]}}`: code, message and the fields named. */
 export function parseTicketingError(body: unknown): ParsedProviderError {
   if (typeof body === 'string') return { message: body.trim().slice(0, 300) };
-  const parsed = TicketingError.safeParse(body);
+  const parsed = TicketingError().safeParse(body);
   if (!parsed.success) return {};
   const { error, description, details } = parsed.data;
   const providerCode = typeof error === 'string' ? error : error?.title;

@@ -1,19 +1,23 @@
 import * as z from 'zod';
-import { type HttpClient, readAnswer } from '../../../src/kit/index.js';
+import { builtOnce, type HttpClient, readAnswer } from '../../../src/kit/index.js';
 import { ticketingPath } from './paths.js';
 import { Tags, TicketId } from './ticket-schema.js';
 import { tagOptions, ticketOptions } from './ticketing-options.js';
 
 /** What Add Tags and Remove Tags take: a ticket and at least one tag. */
-export const TicketTagsInput = z.strictObject({
-  ticket_id: TicketId,
-  tags: Tags.min(1).max(100),
-});
+export const TicketTagsInput = builtOnce(() =>
+  z.strictObject({
+    ticket_id: TicketId(),
+    tags: Tags().min(1).max(100),
+  }),
+);
 
-export const TicketTagsOutput = z.object({
-  ticket_id: z.number().describe('The ticket changed.'),
-  tags: z.array(z.string()).describe("The ticket's tags after the change, all of them."),
-});
+export const TicketTagsOutput = builtOnce(() =>
+  z.object({
+    ticket_id: z.number().describe('The ticket changed.'),
+    tags: z.array(z.string()).describe("The ticket's tags after the change, all of them."),
+  }),
+);
 
 /**
  * The ticket's tags endpoint: PUT adds the named tags and DELETE removes
@@ -24,8 +28,8 @@ export const TicketTagsOutput = z.object({
 export async function editTicketTags(
   http: HttpClient,
   method: 'PUT' | 'DELETE',
-  input: z.output<typeof TicketTagsInput>,
-): Promise<z.output<typeof TicketTagsOutput>> {
+  input: z.output<ReturnType<typeof TicketTagsInput>>,
+): Promise<z.output<ReturnType<typeof TicketTagsOutput>>> {
   const path = ticketingPath('ticketTags', input.ticket_id);
   const edited = await http.request({ method, path, body: { tags: input.tags }, idempotent: true });
   const response = edited.body == null ? await http.request({ method: 'GET', path }) : edited;
@@ -36,8 +40,6 @@ export async function editTicketTags(
 
 /** What Add Tags and Remove Tags declare alike: one ticket's tags in, its whole set out, safe to repeat. */
 export const ticketTagsStep = {
-  input: TicketTagsInput,
-  output: TicketTagsOutput,
   access: 'write',
   idempotent: true,
   options: { ticket_id: ticketOptions, tags: tagOptions },

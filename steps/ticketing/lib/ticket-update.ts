@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   type HttpClient,
   isToolstepsError,
   ProviderError,
@@ -9,10 +10,12 @@ import { ticketingPath } from './paths.js';
 import { readMember } from './read-member.js';
 import { Ticket } from './ticket-schema.js';
 
-const Audit = z.object({
-  events: z.array(z.object({ id: z.number().optional(), type: z.string().optional() }).loose()).default([]),
-});
-const UpdateAnswer = z.object({ ticket: Ticket, audit: Audit.optional() });
+const Audit = builtOnce(() =>
+  z.object({
+    events: z.array(z.object({ id: z.number().optional(), type: z.string().optional() }).loose()).default([]),
+  }),
+);
+const UpdateAnswer = builtOnce(() => z.object({ ticket: Ticket(), audit: Audit().optional() }));
 
 /** A ticket PUT's answer: the ticket after it, and the id of the comment it added, when the audit names one. */
 export interface TicketUpdated {
@@ -24,7 +27,7 @@ export interface TicketUpdated {
 export async function readTicket(http: HttpClient, ticketId: number): Promise<Ticket> {
   const path = ticketingPath('ticket', ticketId);
   const shown = await http.request({ method: 'GET', path });
-  return readMember(shown.body, 'ticket', Ticket, `GET ${path}`);
+  return readMember(shown.body, 'ticket', Ticket(), `GET ${path}`);
 }
 
 /**
@@ -50,8 +53,8 @@ export async function putTicket(
     body: { ticket: { ...fields, ...guard } },
     idempotent: fields.comment === undefined,
   });
-  const answer = UpdateAnswer.safeParse(response.body);
-  const ticket = readMember(response.body, 'ticket', Ticket, `PUT ${path}`);
+  const answer = UpdateAnswer().safeParse(response.body);
+  const ticket = readMember(response.body, 'ticket', Ticket(), `PUT ${path}`);
   const added = answer.success
     ? answer.data.audit?.events.find((event) => event.type === 'Comment')
     : undefined;

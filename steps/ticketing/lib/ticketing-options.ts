@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { HttpClient, OptionItem, OptionsPage, OptionsSource } from '../../../src/kit/index.js';
-import { definedOnly, matchingItems, readAnswer } from '../../../src/kit/index.js';
+import { builtOnce, definedOnly, matchingItems, readAnswer } from '../../../src/kit/index.js';
 import { readCursorPage } from './cursor-list.js';
 import { ticketingPath } from './paths.js';
 
@@ -11,14 +11,16 @@ import { ticketingPath } from './paths.js';
  * when searched) and recent tickets through search.
  */
 
-const Person = z.object({
-  id: z.number(),
-  name: z.string().nullable().optional(),
-  email: z.string().nullable().optional(),
-  role: z.string().nullable().optional(),
-});
+const Person = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    name: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+    role: z.string().nullable().optional(),
+  }),
+);
 
-const personItem = (person: z.infer<typeof Person>): OptionItem => ({
+const personItem = (person: z.infer<ReturnType<typeof Person>>): OptionItem => ({
   value: person.id,
   label: person.name || person.email || `User ${person.id}`,
   description: [person.email, person.role].filter(Boolean).join(' · '),
@@ -76,7 +78,7 @@ async function offsetList<Item extends z.ZodType>(
 function peopleNamed(http: HttpClient, query: string, paging: Paging) {
   return offsetList(
     http,
-    { path: ticketingPath('usersAutocomplete'), member: 'users', item: Person, query: { name: query } },
+    { path: ticketingPath('usersAutocomplete'), member: 'users', item: Person(), query: { name: query } },
     paging,
   );
 }
@@ -91,7 +93,7 @@ export const assigneeOptions: OptionsSource = {
     }
     // The provider takes several roles as repeated `role[]` parameters.
     const path = `${ticketingPath('users')}?role[]=agent&role[]=admin`;
-    const page = await cursorList(http, { path, member: 'users', item: Person }, { cursor, limit });
+    const page = await cursorList(http, { path, member: 'users', item: Person() }, { cursor, limit });
     return { ...page, items: page.items.map(personItem) };
   },
 };
@@ -104,7 +106,7 @@ export const requesterOptions: OptionsSource = {
       ? await peopleNamed(http, query, { cursor, limit })
       : await cursorList(
           http,
-          { path: ticketingPath('users'), member: 'users', item: Person },
+          { path: ticketingPath('users'), member: 'users', item: Person() },
           { cursor, limit },
         );
     return { ...page, items: page.items.map(personItem) };
@@ -116,26 +118,28 @@ function labelled(value: number, label: string, description: string | null | und
   return { value, label, ...(description ? { description } : {}) };
 }
 
-const Group = z.object({ id: z.number(), name: z.string(), description: z.string().nullable().optional() });
+const Group = builtOnce(() =>
+  z.object({ id: z.number(), name: z.string(), description: z.string().nullable().optional() }),
+);
 
 /** The account's groups; a search filters their names here (the provider has no group search). */
 export const groupOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const groups = { path: ticketingPath('groups'), member: 'groups', item: Group };
+    const groups = { path: ticketingPath('groups'), member: 'groups', item: Group() };
     const page = await cursorList(http, groups, { cursor, limit });
     const items = page.items.map((group) => labelled(group.id, group.name, group.description));
     return { ...page, items: matchingItems(items, query) };
   },
 };
 
-const Organization = z.object({ id: z.number(), name: z.string() });
+const Organization = builtOnce(() => z.object({ id: z.number(), name: z.string() }));
 
 /** Organizations; searched by name prefix (`organizations/autocomplete`). */
 export const organizationOptions: OptionsSource = {
   searchable: true,
   async load({ query, cursor }, { http, limit }) {
-    const organizations = { member: 'organizations', item: Organization };
+    const organizations = { member: 'organizations', item: Organization() };
     const page = query
       ? await offsetList(
           http,
@@ -147,7 +151,7 @@ export const organizationOptions: OptionsSource = {
   },
 };
 
-const Tag = z.object({ name: z.string(), count: z.number().optional() });
+const Tag = builtOnce(() => z.object({ name: z.string(), count: z.number().optional() }));
 
 /** The account's tags, most used first. */
 export const tagOptions: OptionsSource = {
@@ -155,7 +159,7 @@ export const tagOptions: OptionsSource = {
   async load({ query, cursor }, { http, limit }): Promise<OptionsPage> {
     const page = await offsetList(
       http,
-      { path: ticketingPath('tags'), member: 'tags', item: Tag },
+      { path: ticketingPath('tags'), member: 'tags', item: Tag() },
       { cursor, limit },
     );
     const items = page.items.map((tag) => ({
@@ -167,13 +171,13 @@ export const tagOptions: OptionsSource = {
   },
 };
 
-const Form = z.object({ id: z.number(), name: z.string(), active: z.boolean().optional() });
+const Form = builtOnce(() => z.object({ id: z.number(), name: z.string(), active: z.boolean().optional() }));
 
 /** The account's active ticket forms. */
 export const ticketFormOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const forms = { path: ticketingPath('ticketForms'), member: 'ticket_forms', item: Form };
+    const forms = { path: ticketingPath('ticketForms'), member: 'ticket_forms', item: Form() };
     const page = await offsetList(http, forms, { cursor, limit });
     const items = page.items
       .filter((form) => form.active !== false)
@@ -182,11 +186,13 @@ export const ticketFormOptions: OptionsSource = {
   },
 };
 
-const FoundTicket = z.object({
-  id: z.number(),
-  subject: z.string().nullable().optional(),
-  status: z.string().optional(),
-});
+const FoundTicket = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    subject: z.string().nullable().optional(),
+    status: z.string().optional(),
+  }),
+);
 
 /** Recent tickets, most recently updated first; a search narrows them with the query language. */
 export const ticketOptions: OptionsSource = {
@@ -195,7 +201,7 @@ export const ticketOptions: OptionsSource = {
     const search = {
       path: ticketingPath('search'),
       member: 'results',
-      item: FoundTicket,
+      item: FoundTicket(),
       query: {
         query: query ? `type:ticket ${query}` : 'type:ticket',
         sort_by: 'updated_at',
@@ -212,18 +218,20 @@ export const ticketOptions: OptionsSource = {
   },
 };
 
-const Field = z.object({
-  id: z.number(),
-  title: z.string(),
-  type: z.string(),
-  active: z.boolean().optional(),
-});
+const Field = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    type: z.string(),
+    active: z.boolean().optional(),
+  }),
+);
 
 /** The account's ticket fields, system and custom, with their type. */
 export const ticketFieldOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const fields = { path: ticketingPath('ticketFields'), member: 'ticket_fields', item: Field };
+    const fields = { path: ticketingPath('ticketFields'), member: 'ticket_fields', item: Field() };
     const page = await cursorList(http, fields, { cursor, limit });
     const items = page.items.map((field) => ({
       value: field.id,
@@ -234,34 +242,38 @@ export const ticketFieldOptions: OptionsSource = {
   },
 };
 
-const ViewSummary = z.object({
-  id: z.number(),
-  title: z.string(),
-  description: z.string().nullable().optional(),
-});
+const ViewSummary = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    description: z.string().nullable().optional(),
+  }),
+);
 
 /** The active views the connection's user can see, in the account's order (`views/active`). */
 export const viewOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const views = { path: ticketingPath('activeViews'), member: 'views', item: ViewSummary };
+    const views = { path: ticketingPath('activeViews'), member: 'views', item: ViewSummary() };
     const page = await offsetList(http, views, { cursor, limit });
     const items = page.items.map((view) => labelled(view.id, view.title, view.description));
     return { ...page, items: matchingItems(items, query) };
   },
 };
 
-const Held = z.object({
-  id: z.number(),
-  subject: z.string().nullable().optional(),
-  cause: z.string().nullable().optional(),
-});
+const Held = builtOnce(() =>
+  z.object({
+    id: z.number(),
+    subject: z.string().nullable().optional(),
+    cause: z.string().nullable().optional(),
+  }),
+);
 
 /** The suspended tickets, labelled by subject with the cause they were held for. */
 export const suspendedTicketOptions: OptionsSource = {
   searchable: false,
   async load({ query, cursor }, { http, limit }) {
-    const held = { path: ticketingPath('suspendedTickets'), member: 'suspended_tickets', item: Held };
+    const held = { path: ticketingPath('suspendedTickets'), member: 'suspended_tickets', item: Held() };
     const page = await cursorList(http, held, { cursor, limit });
     const items = page.items.map((record) =>
       labelled(record.id, record.subject || `Suspended ${record.id}`, record.cause),
@@ -270,7 +282,9 @@ export const suspendedTicketOptions: OptionsSource = {
   },
 };
 
-const MacroSummary = z.object({ id: z.number(), title: z.string(), active: z.boolean().optional() });
+const MacroSummary = builtOnce(() =>
+  z.object({ id: z.number(), title: z.string(), active: z.boolean().optional() }),
+);
 
 /** The active macros by title (`macros?active=true`). */
 export const macroOptions: OptionsSource = {
@@ -279,7 +293,7 @@ export const macroOptions: OptionsSource = {
     const macros = {
       path: ticketingPath('macros'),
       member: 'macros',
-      item: MacroSummary,
+      item: MacroSummary(),
       query: { active: 'true' },
     };
     const page = await offsetList(http, macros, { cursor, limit });

@@ -1,22 +1,24 @@
 import * as z from 'zod';
-import { defineTrigger } from '../../../src/kit/index.js';
+import { builtOnce, defineTrigger } from '../../../src/kit/index.js';
 import { ticketing } from '../integration.js';
 import { ticketEventDelivery } from './lib/event-delivery.js';
 import { ticketEventExample, ticketEventSchema, ticketVariables } from './lib/ticket-event.js';
 
 const EVENT_TYPE = 'ticket.comment_added';
 
-const Comment = z
-  .object({
-    id: z.union([z.string(), z.number()]).describe('Comment id.'),
-    body: z.string().describe('Comment text.'),
-    is_public: z.boolean().nullish().describe('False for an internal note.'),
-    author: z
-      .object({ id: z.union([z.string(), z.number()]).nullish(), name: z.string().nullish() })
-      .loose()
-      .nullish(),
-  })
-  .loose();
+const Comment = builtOnce(() =>
+  z
+    .object({
+      id: z.union([z.string(), z.number()]).describe('Comment id.'),
+      body: z.string().describe('Comment text.'),
+      is_public: z.boolean().nullish().describe('False for an internal note.'),
+      author: z
+        .object({ id: z.union([z.string(), z.number()]).nullish(), name: z.string().nullish() })
+        .loose()
+        .nullish(),
+    })
+    .loose(),
+);
 
 export default defineTrigger({
   id: 'ticketing.comment_added',
@@ -27,7 +29,7 @@ export default defineTrigger({
     'Fires once per new comment. `comment_body` is its text, `comment_public` false for an internal note, `comment_author` its author id.',
   keywords: ['comment', 'reply', 'note', 'customer replied', 'zendesk'],
   get event() {
-    return ticketEventSchema(EVENT_TYPE, z.object({ comment: Comment }).loose());
+    return ticketEventSchema(EVENT_TYPE, z.object({ comment: Comment() }).loose());
   },
   variables: {
     ...ticketVariables,

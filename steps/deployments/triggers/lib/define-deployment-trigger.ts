@@ -43,7 +43,7 @@ export function defineDeploymentTrigger<const Id extends `deployments.${string}`
       return deploymentEventSchema(eventType);
     },
     variables: { ...deploymentVariables, ...extraVariables },
-    setup: DeploymentSetup,
+    setup: DeploymentSetup(),
     verify: deploymentsSignature,
     eventTime: deploymentsEventTime,
     parse: deploymentEventFacts,

@@ -1,17 +1,20 @@
 import * as z from 'zod';
 import type { Constraints, EventFacts } from '../../../../src/kit/index.js';
+import { builtOnce } from '../../../../src/kit/index.js';
 import { allowedProjects } from '../../lib/project-scope.js';
 
-const Deployment = z
-  .object({
-    id: z.string().min(1).max(128).describe('Deployment id (dpl_...).'),
-    url: z.string().nullish().describe('Host the deployment is served at.'),
-    name: z.string().nullish().describe('Deployment name (usually the project name).'),
-    inspectorUrl: z.string().nullish(),
-    meta: z.record(z.string(), z.unknown()).nullish().describe('Git and other metadata.'),
-    errorMessage: z.string().nullish().describe('Why the build failed, when the provider says.'),
-  })
-  .loose();
+const Deployment = builtOnce(() =>
+  z
+    .object({
+      id: z.string().min(1).max(128).describe('Deployment id (dpl_...).'),
+      url: z.string().nullish().describe('Host the deployment is served at.'),
+      name: z.string().nullish().describe('Deployment name (usually the project name).'),
+      inspectorUrl: z.string().nullish(),
+      meta: z.record(z.string(), z.unknown()).nullish().describe('Git and other metadata.'),
+      errorMessage: z.string().nullish().describe('Why the build failed, when the provider says.'),
+    })
+    .loose(),
+);
 
 /**
  * The envelope of every deployment webhook delivery:
@@ -26,7 +29,7 @@ export function deploymentEventSchema(type: string) {
       region: z.string().nullish(),
       payload: z
         .object({
-          deployment: Deployment,
+          deployment: Deployment(),
           project: z.object({ id: z.string().min(1).describe('Project id (prj_...).') }).loose(),
           target: z
             .string()
@@ -64,17 +67,19 @@ export const deploymentVariables = {
   state: '$.type',
 } as const;
 
-export const DeploymentSetup = z
-  .object({
-    targets: z
-      .array(z.string().min(1).max(64))
-      .min(1)
-      .optional()
-      .describe(
-        'Only deployments to these targets (production, staging, preview...); omit for every target.',
-      ),
-  })
-  .strict();
+export const DeploymentSetup = builtOnce(() =>
+  z
+    .object({
+      targets: z
+        .array(z.string().min(1).max(64))
+        .min(1)
+        .optional()
+        .describe(
+          'Only deployments to these targets (production, staging, preview...); omit for every target.',
+        ),
+    })
+    .strict(),
+);
 
 /**
  * Project scoping (the `projects` constraint: project ids) is enforced here
@@ -83,7 +88,7 @@ export const DeploymentSetup = z
  */
 export function deploymentSkipReason(
   event: DeploymentEventEnvelope,
-  setup: z.output<typeof DeploymentSetup>,
+  setup: z.output<ReturnType<typeof DeploymentSetup>>,
   constraints: Constraints,
 ): string | undefined {
   const projects = allowedProjects(constraints);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   definedOnly,
   deleteIfPresent,
   type HttpClient,
@@ -20,11 +21,13 @@ export const deploymentsWebhookPaths = {
   webhook: '/v1/webhooks/{id}',
 } as const;
 
-const WebhookId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a plain id');
-const CreatedWebhook = z.object({ id: WebhookId, secret: z.string().min(8).max(512) }).loose();
+const WebhookId = builtOnce(() => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a plain id'));
+const CreatedWebhook = builtOnce(() =>
+  z.object({ id: WebhookId(), secret: z.string().min(8).max(512) }).loose(),
+);
 
 function webhookPath(id: string): string {
-  return deploymentsWebhookPaths.webhook.replace('{id}', encodeURIComponent(WebhookId.parse(id)));
+  return deploymentsWebhookPaths.webhook.replace('{id}', encodeURIComponent(WebhookId().parse(id)));
 }
 
 /** `DELETE /v1/webhooks/{id}`: `already_gone` when the provider has none by that id. */
@@ -32,14 +35,16 @@ function deleteWebhook(http: HttpClient, id: string): Promise<RemovalOutcome> {
   return deleteIfPresent(http, webhookPath(id));
 }
 
-const ListedWebhooks = z.array(
-  z
-    .object({
-      id: WebhookId,
-      url: z.string().max(2000),
-      events: z.array(z.string().max(200)).max(100).nullish(),
-    })
-    .loose(),
+const ListedWebhooks = builtOnce(() =>
+  z.array(
+    z
+      .object({
+        id: WebhookId(),
+        url: z.string().max(2000),
+        events: z.array(z.string().max(200)).max(100).nullish(),
+      })
+      .loose(),
+  ),
 );
 
 /**
@@ -48,11 +53,13 @@ const ListedWebhooks = z.array(
  */
 async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
   const answer = await http.request({ method: 'GET', path: deploymentsWebhookPaths.webhooks });
-  return ListedWebhooks.parse(answer.body).map((webhook) => ({
-    id: webhook.id,
-    url: webhook.url,
-    events: webhook.events ?? [],
-  }));
+  return ListedWebhooks()
+    .parse(answer.body)
+    .map((webhook) => ({
+      id: webhook.id,
+      url: webhook.url,
+      events: webhook.events ?? [],
+    }));
 }
 
 /**
@@ -81,7 +88,7 @@ export function provisionDeploymentWebhook(eventType: string) {
         projectIds: projects ? [...projects] : undefined,
       }),
     });
-    const webhook = CreatedWebhook.parse(created.body);
+    const webhook = CreatedWebhook().parse(created.body);
     const provider = { webhook_id: webhook.id };
     await context.record(provider, webhook.secret);
     return { provider, secret: webhook.secret };
@@ -98,13 +105,15 @@ export async function removeDeploymentWebhook(context: RemoveContext): Promise<R
   return [{ kind: 'webhook', id, outcome }];
 }
 
-const ShownWebhook = z
-  .object({
-    url: z.string().max(2000).nullish(),
-    events: z.array(z.string().max(200)).max(100).nullish(),
-    projectIds: z.array(z.string().max(200)).max(100).nullish(),
-  })
-  .loose();
+const ShownWebhook = builtOnce(() =>
+  z
+    .object({
+      url: z.string().max(2000).nullish(),
+      events: z.array(z.string().max(200)).max(100).nullish(),
+      projectIds: z.array(z.string().max(200)).max(100).nullish(),
+    })
+    .loose(),
+);
 
 /**
  * `GET /v1/webhooks/{id}` for what the provider holds. The provider keeps no
@@ -117,7 +126,7 @@ export const deploymentsWebhookAdmin: WebhookAdmin = {
     if (!id) return { exists: false, state: null, details: {} };
     try {
       const answer = await context.http.request({ method: 'GET', path: webhookPath(id) });
-      const { url, events, projectIds } = ShownWebhook.parse(answer.body);
+      const { url, events, projectIds } = ShownWebhook().parse(answer.body);
       return {
         exists: true,
         state: null,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   deleteIfPresent,
   type HttpClient,
   type ProvisionContext,
@@ -24,19 +25,21 @@ import {
  * INTO one of a list), so the provider sends only the changes asked for,
  * and for accounts whose plan lacks event webhooks.
  */
-export const Delivery = z
-  .enum(['event_webhook', 'business_rule'])
-  .default('event_webhook')
-  // The choices in a person's words; the description says the same for an agent reading the values.
-  .meta({
-    'x-toolsteps-labels': {
-      event_webhook: 'Every change',
-      business_rule: 'Matching changes only',
-    },
-  })
-  .describe(
-    'How changes arrive. Every change (event_webhook, the default): the provider sends every change and the filter runs here. Matching changes only (business_rule): a provider trigger with the filter as its conditions sends only those, without the previous value.',
-  );
+export const Delivery = builtOnce(() =>
+  z
+    .enum(['event_webhook', 'business_rule'])
+    .default('event_webhook')
+    // The choices in a person's words; the description says the same for an agent reading the values.
+    .meta({
+      'x-toolsteps-labels': {
+        event_webhook: 'Every change',
+        business_rule: 'Matching changes only',
+      },
+    })
+    .describe(
+      'How changes arrive. Every change (event_webhook, the default): the provider sends every change and the filter runs here. Matching changes only (business_rule): a provider trigger with the filter as its conditions sends only those, without the previous value.',
+    ),
+);
 
 export interface RuleCondition {
   field: string;
@@ -99,9 +102,9 @@ export function ruleBody(eventType: string, field: string, account: string): str
   });
 }
 
-const CreatedRule = z
-  .object({ trigger: z.object({ id: z.union([z.number().int(), z.string()]) }).loose() })
-  .loose();
+const CreatedRule = builtOnce(() =>
+  z.object({ trigger: z.object({ id: z.union([z.number().int(), z.string()]) }).loose() }).loose(),
+);
 
 /**
  * Webhook (`conditional_ticket_events`), its secret, then the rule that
@@ -165,31 +168,33 @@ async function createRule(
       },
     },
   });
-  return String(CreatedRule.parse(answer.body).trigger.id);
+  return String(CreatedRule().parse(answer.body).trigger.id);
 }
 
 /** Marks a rule that was asked for but whose id we never read. */
 export const PENDING = 'pending';
 
-const RulePage = z
-  .object({
-    triggers: z.array(
-      z
-        .object({
-          id: z.union([z.number().int(), z.string()]),
-          actions: z.array(z.object({ field: z.string(), value: z.unknown() }).loose()).nullish(),
-        })
-        .loose(),
-    ),
-    meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullish() }).loose().nullish(),
-  })
-  .loose();
+const RulePage = builtOnce(() =>
+  z
+    .object({
+      triggers: z.array(
+        z
+          .object({
+            id: z.union([z.number().int(), z.string()]),
+            actions: z.array(z.object({ field: z.string(), value: z.unknown() }).loose()).nullish(),
+          })
+          .loose(),
+      ),
+      meta: z.object({ has_more: z.boolean(), after_cursor: z.string().nullish() }).loose().nullish(),
+    })
+    .loose(),
+);
 
 /** Rules whose `notification_webhook` action names `webhookId`: at most 50 pages of 100. */
 export async function rulesNotifying(http: HttpClient, webhookId: string): Promise<string[]> {
   const found: string[] = [];
   for await (const { triggers } of cursorPages(http, ticketingWebhookPaths.triggers, (body) =>
-    RulePage.parse(body),
+    RulePage().parse(body),
   )) {
     for (const rule of triggers) {
       const notifies = (rule.actions ?? []).some(

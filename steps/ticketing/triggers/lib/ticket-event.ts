@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { EventFacts } from '../../../../src/kit/index.js';
+import { builtOnce } from '../../../../src/kit/index.js';
 
 /** The provider sends ids as strings in event payloads; numbers are accepted too. */
-const ProviderId = z.union([z.string().min(1).max(64), z.number().int()]);
+const ProviderId = builtOnce(() => z.union([z.string().min(1).max(64), z.number().int()]));
 
 export const ticketStatuses = ['new', 'open', 'pending', 'hold', 'solved', 'closed'] as const;
 export const ticketPriorities = ['low', 'normal', 'high', 'urgent'] as const;
@@ -11,27 +12,30 @@ export const ticketPriorities = ['low', 'normal', 'high', 'urgent'] as const;
  * The ticket as it stands after the event (`detail`). Event payloads spell
  * enums in capitals (`OPEN`, `HIGH`); setup filters compare without case.
  */
-export const TicketDetail = z
-  .object({
-    id: ProviderId.describe('Ticket id.'),
-    subject: z.string().nullish().describe('Ticket subject.'),
-    description: z.string().nullish().describe('First comment of the ticket.'),
-    status: z.string().nullish().describe('Ticket status (new, open, pending, hold, solved, closed).'),
-    priority: z.string().nullish().describe('Ticket priority (low, normal, high, urgent), or null.'),
-    type: z.string().nullish().describe('problem, incident, question or task.'),
-    requester_id: ProviderId.nullish().describe('User who asked for support.'),
-    submitter_id: ProviderId.nullish(),
-    // A business rule's placeholder renders an unassigned ticket as ''.
-    assignee_id: ProviderId.or(z.literal(''))
-      .nullish()
-      .describe('Agent the ticket is assigned to (empty or null when unassigned).'),
-    group_id: ProviderId.nullish(),
-    organization_id: ProviderId.nullish(),
-    tags: z.array(z.string()).nullish(),
-    created_at: z.string().nullish(),
-    updated_at: z.string().nullish(),
-  })
-  .loose();
+export const TicketDetail = builtOnce(() =>
+  z
+    .object({
+      id: ProviderId().describe('Ticket id.'),
+      subject: z.string().nullish().describe('Ticket subject.'),
+      description: z.string().nullish().describe('First comment of the ticket.'),
+      status: z.string().nullish().describe('Ticket status (new, open, pending, hold, solved, closed).'),
+      priority: z.string().nullish().describe('Ticket priority (low, normal, high, urgent), or null.'),
+      type: z.string().nullish().describe('problem, incident, question or task.'),
+      requester_id: ProviderId().nullish().describe('User who asked for support.'),
+      submitter_id: ProviderId().nullish(),
+      // A business rule's placeholder renders an unassigned ticket as ''.
+      assignee_id: ProviderId()
+        .or(z.literal(''))
+        .nullish()
+        .describe('Agent the ticket is assigned to (empty or null when unassigned).'),
+      group_id: ProviderId().nullish(),
+      organization_id: ProviderId().nullish(),
+      tags: z.array(z.string()).nullish(),
+      created_at: z.string().nullish(),
+      updated_at: z.string().nullish(),
+    })
+    .loose(),
+);
 
 /** A value change as event webhooks report it. */
 export const ValueChange = <Value extends z.ZodType>(value: Value) =>
@@ -51,12 +55,12 @@ export function ticketEventSchema<Event extends z.ZodType>(type: string, event: 
   return z
     .object({
       type: z.literal(`zen:event-type:${type}`).describe('The provider event type.'),
-      account_id: ProviderId.describe('Account the event happened in.'),
+      account_id: ProviderId().describe('Account the event happened in.'),
       id: z.string().min(1).max(200).describe('Event id: the same on every retry of this event.'),
       time: z.iso.datetime({ offset: true }).describe('When the event happened (ISO-8601).'),
       zendesk_event_version: z.string().describe('Version of the event schema.'),
       subject: z.string().describe('What the event is about, e.g. zen:ticket:123.'),
-      detail: TicketDetail,
+      detail: TicketDetail(),
       event,
     })
     .loose();

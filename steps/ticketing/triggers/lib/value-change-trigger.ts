@@ -44,7 +44,7 @@ export function ticketValueChange<Field extends WatchedField>(
   return {
     event: ticketEventSchema(eventType, ValueChange(z.string())),
     variables: { ...ticketVariables, [field]: '$.event.current', [`previous_${field}`]: '$.event.previous' },
-    setup: z.object({ ...valueList, delivery: Delivery }).strict(),
+    setup: z.object({ ...valueList, delivery: Delivery() }).strict(),
     ...ticketEventDelivery(eventType, {
       field,
       conditions: (setup: Setup) => changedInto(field, setup[filter]),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   deleteIfPresent,
   NotFoundError,
   type WebhookAdmin,
@@ -7,25 +8,29 @@ import {
 } from '../../../../src/kit/index.js';
 import { listWebhooks, providerPath, ticketingWebhookPaths } from './webhook-api.js';
 
-const ShownWebhook = z.object({
-  webhook: z
-    .object({
-      status: z.string().max(40).nullish(),
-      endpoint: z.string().max(2000).nullish(),
-      subscriptions: z.array(z.string().max(200)).max(50).nullish(),
-    })
-    .loose(),
-});
+const ShownWebhook = builtOnce(() =>
+  z.object({
+    webhook: z
+      .object({
+        status: z.string().max(40).nullish(),
+        endpoint: z.string().max(2000).nullish(),
+        subscriptions: z.array(z.string().max(200)).max(50).nullish(),
+      })
+      .loose(),
+  }),
+);
 
-const TestAnswer = z.object({
-  test: z
-    .object({
-      status: z.string().max(40).nullish(),
-      response_code: z.number().int().nullish(),
-      message: z.string().max(500).nullish(),
-    })
-    .loose(),
-});
+const TestAnswer = builtOnce(() =>
+  z.object({
+    test: z
+      .object({
+        status: z.string().max(40).nullish(),
+        response_code: z.number().int().nullish(),
+        message: z.string().max(500).nullish(),
+      })
+      .loose(),
+  }),
+);
 
 function webhookIdOf(context: WebhookContext): string {
   const id = context.subscription.provider.webhook_id;
@@ -49,7 +54,7 @@ export const ticketingWebhookAdmin: WebhookAdmin = {
         method: 'GET',
         path: providerPath('webhook', webhookIdOf(context)),
       });
-      const { status, endpoint, subscriptions } = ShownWebhook.parse(answer.body).webhook;
+      const { status, endpoint, subscriptions } = ShownWebhook().parse(answer.body).webhook;
       return {
         exists: true,
         state: status ?? null,
@@ -73,7 +78,7 @@ export const ticketingWebhookAdmin: WebhookAdmin = {
       query: { webhook_id: webhookIdOf(context) },
       body: { webhook: target, request: { ...target, payload } },
     });
-    const { status, response_code: code, message } = TestAnswer.parse(answer.body).test;
+    const { status, response_code: code, message } = TestAnswer().parse(answer.body).test;
     return {
       delivered: status === 'success',
       status: code ?? null,

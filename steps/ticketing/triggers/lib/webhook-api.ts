@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  builtOnce,
   deleteIfPresent,
   type HttpClient,
   type ListedWebhook,
@@ -17,15 +18,15 @@ export const ticketingWebhookPaths = {
 } as const;
 
 /** Provider ids go into paths, so only a plain segment passes. */
-const ProviderId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a plain id');
+const ProviderId = builtOnce(() => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a plain id'));
 
-const CreatedWebhook = z.object({ webhook: z.object({ id: ProviderId }).loose() }).loose();
-const SigningSecret = z
-  .object({ signing_secret: z.object({ secret: z.string().min(8).max(512) }).loose() })
-  .loose();
+const CreatedWebhook = builtOnce(() => z.object({ webhook: z.object({ id: ProviderId() }).loose() }).loose());
+const SigningSecret = builtOnce(() =>
+  z.object({ signing_secret: z.object({ secret: z.string().min(8).max(512) }).loose() }).loose(),
+);
 
 export function providerPath(name: 'webhook' | 'signingSecret' | 'trigger', id: string): string {
-  return ticketingWebhookPaths[name].replace('{id}', encodeURIComponent(ProviderId.parse(id)));
+  return ticketingWebhookPaths[name].replace('{id}', encodeURIComponent(ProviderId().parse(id)));
 }
 
 /**
@@ -55,7 +56,7 @@ async function createWebhook(
       },
     },
   });
-  return CreatedWebhook.parse(created.body).webhook.id;
+  return CreatedWebhook().parse(created.body).webhook.id;
 }
 
 /**
@@ -90,26 +91,31 @@ export async function readSigningSecret(
     method: 'GET',
     path: providerPath('signingSecret', webhookId),
   });
-  const secret = SigningSecret.parse(answer.body).signing_secret.secret;
+  const secret = SigningSecret().parse(answer.body).signing_secret.secret;
   await context.record({ webhook_id: webhookId, ...alongside }, secret);
   return secret;
 }
 
-const WebhookPage = z
-  .object({
-    webhooks: z.array(
-      z
-        .object({
-          id: ProviderId,
-          name: z.string().max(500).nullish(),
-          endpoint: z.string().max(2000).nullish(),
-          subscriptions: z.array(z.string().max(200)).max(50).nullish(),
-        })
-        .loose(),
-    ),
-    meta: z.object({ has_more: z.boolean().nullish(), after_cursor: z.string().nullish() }).loose().nullish(),
-  })
-  .loose();
+const WebhookPage = builtOnce(() =>
+  z
+    .object({
+      webhooks: z.array(
+        z
+          .object({
+            id: ProviderId(),
+            name: z.string().max(500).nullish(),
+            endpoint: z.string().max(2000).nullish(),
+            subscriptions: z.array(z.string().max(200)).max(50).nullish(),
+          })
+          .loose(),
+      ),
+      meta: z
+        .object({ has_more: z.boolean().nullish(), after_cursor: z.string().nullish() })
+        .loose()
+        .nullish(),
+    })
+    .loose(),
+);
 
 /**
  * "List Webhooks" (`GET /api/v2/webhooks`, cursor pages of 100, at most 50
@@ -119,7 +125,7 @@ const WebhookPage = z
 export async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
   const found: ListedWebhook[] = [];
   for await (const { webhooks } of cursorPages(http, ticketingWebhookPaths.webhooks, (body) =>
-    WebhookPage.parse(body),
+    WebhookPage().parse(body),
   )) {
     for (const webhook of webhooks) {
       if (!webhook.endpoint) continue;
