@@ -19,16 +19,22 @@ export default defineStep({
   agentDescription:
     "Reads a domain's DNS configuration as the provider sees it: misconfigured true means visitors do not reach the project (or no certificate can be issued) until the user sets one of recommended_records at their DNS host (a CNAME for a subdomain, an A record for an apex; rank 1 is preferred). This is about pointing traffic; proving ownership is a separate TXT record (Verify Project Domain). Works for a domain not yet added; pass project to get the records for that project. Under project scoping, project is required and the domain must already be on it. Read-only and safe to retry.",
   keywords: ['domain config', 'dns', 'misconfigured', 'cname', 'a record', 'nameservers', 'dns records'],
-  input: z.strictObject({
-    domain: DomainName,
-    project: ProjectRef.optional().describe(
-      'The project the domain serves or will serve (name or id); required when the connection is limited to some projects.',
-    ),
-  }),
-  output: z.object({
-    domain: z.string().describe('The domain, as asked.'),
-    config: DomainConfig.describe('How its DNS points at the provider.'),
-  }),
+  get input() {
+    return z.strictObject({
+      domain: DomainName(),
+      project: ProjectRef()
+        .optional()
+        .describe(
+          'The project the domain serves or will serve (name or id); required when the connection is limited to some projects.',
+        ),
+    });
+  },
+  get output() {
+    return z.object({
+      domain: z.string().describe('The domain, as asked.'),
+      config: DomainConfig().describe('How its DNS points at the provider.'),
+    });
+  },
   access: 'read',
   idempotent: true,
   options: { project: projectOptions, domain: projectDomainOptions },

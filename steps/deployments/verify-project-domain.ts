@@ -17,16 +17,18 @@ export default defineStep({
     'Asks the provider to check the TXT record that proves ownership of a project domain added with verified false (Add Domain and List Domains name the record in verification). Use after the user says they created the record. verified true: the domain now serves the project. verified false is an answer, not a failure: reason says why (the record is missing or does not match) and domain.verification names the record to create; DNS changes can take minutes to hours to be seen, so check again later rather than in a loop. A domain not on the project is NotFoundError. Safe to retry: verifying twice is verifying once.',
   keywords: ['verify domain', 'domain verification', 'txt record', 'dns', 'check domain', 'ownership'],
   get input() {
-    return z.strictObject({ project: ProjectRef, domain: DomainName });
+    return z.strictObject({ project: ProjectRef(), domain: DomainName() });
   },
   options: { project: projectOptions, domain: projectDomainOptions },
-  output: z.object({
-    domain: ProjectDomain.describe('The domain after the check: verified, or the record still needed.'),
-    reason: z
-      .string()
-      .nullable()
-      .describe("Why it is not verified yet, in the provider's words; null when it is verified."),
-  }),
+  get output() {
+    return z.object({
+      domain: ProjectDomain().describe('The domain after the check: verified, or the record still needed.'),
+      reason: z
+        .string()
+        .nullable()
+        .describe("Why it is not verified yet, in the provider's words; null when it is verified."),
+    });
+  },
   access: 'write',
   // The provider re-checks DNS and records the result: sent twice, the outcome is the same,
   // and a domain already verified answers 200 again. So the transport may replay it.
