@@ -34,6 +34,7 @@ async function searchTriggers(words: string[], _options: unknown, command: Comma
 async function describeTrigger(id: string, _options: unknown, command: Command): Promise<void> {
   const trigger = (await cliRegistry()).requireTrigger(id);
   const { describedSchema } = await import('../described-schema.js');
+  const { payloadSchemaOf } = await import('../../src/triggers/trigger-at-major.js');
   const description = {
     id: trigger.id,
     title: trigger.title,
@@ -41,7 +42,8 @@ async function describeTrigger(id: string, _options: unknown, command: Command):
     description: trigger.description,
     agentDescription: trigger.agentDescription,
     signature: trigger.verify.name,
-    payload: describedSchema(trigger.event, 'input'),
+    // What mappings read: the parsed payload (an earlier major's own shape), not the provider's body.
+    payload: describedSchema(payloadSchemaOf(trigger), 'output'),
     setup: describedSchema(trigger.setup, 'input'),
     variables: trigger.variables,
   };

@@ -5,6 +5,7 @@ import { INTAKE_MAX_BODY_BYTES } from '../../server/body-limits.js';
 import { declaredLength } from '../../server/capped-body.js';
 import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
+import { payloadAtMajor } from '../trigger-at-major.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
 import {
@@ -122,18 +123,23 @@ function handOffTiming(options: IntakeOptions): Omit<HandOffTiming, 'doneTtlMs'>
   };
 }
 
-/** Filter and map under the claim: either throwing releases it, since nothing was started. */
+/**
+ * Filter and map under the claim: either throwing releases it, since nothing
+ * was started. The filter reads the payload as validated; a subscription on
+ * an earlier major maps, and is handed, that major's shape of it.
+ */
 async function filterAndMap(
   dedupe: DedupeStore,
   claimed: ClaimedEvent,
   trigger: AnyTrigger,
   subscription: Subscription,
   payload: unknown,
-): Promise<{ skipped: string | undefined; variables: Record<string, unknown> }> {
+): Promise<{ skipped: string | undefined; variables: Record<string, unknown>; delivered: unknown }> {
   try {
     const skipped = filterEvent(trigger, subscription, payload);
-    const variables = skipped === undefined ? mapEventVariables(trigger, subscription, payload) : {};
-    return { skipped, variables };
+    if (skipped !== undefined) return { skipped, variables: {}, delivered: payload };
+    const delivered = payloadAtMajor(trigger, payload);
+    return { skipped, variables: mapEventVariables(trigger, subscription, delivered), delivered };
   } catch (error) {
     await dedupe.release(claimed.key, claimed.token);
     throw error;
@@ -207,7 +213,8 @@ export function createIntake(options: IntakeOptions): Intake {
     const doneTtlMs = doneTtlFor(checkTimestampWindow(timing, now), now, settings.doneTtlMs);
     const key = dedupeKey(subscription, facts.eventId);
     const claimed: ClaimedEvent = { key, token: await claimEvent(dedupe, key, handOff.leaseMs) };
-    const { skipped, variables } = await filterAndMap(dedupe, claimed, trigger, subscription, payload);
+    const mapped = await filterAndMap(dedupe, claimed, trigger, subscription, payload);
+    const { skipped, variables } = mapped;
     if (skipped !== undefined) {
       await dedupe.complete(key, claimed.token, doneTtlMs);
       options.onSkipped?.(skipped, context);
@@ -220,7 +227,7 @@ export function createIntake(options: IntakeOptions): Intake {
       event_id: facts.eventId,
       occurred_at: facts.occurredAt,
       variables,
-      payload,
+      payload: mapped.delivered,
     };
     await handOver(options.handler, event, dedupe, claimed, { ...handOff, doneTtlMs });
     await served.deliveries.note(subscription.id, clock.now());
