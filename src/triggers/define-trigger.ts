@@ -158,11 +158,7 @@ export interface TriggerDefinition<
   version?: VersionString | undefined;
   /** One line per version, shown in the manifest; it must cover `version`. */
   changelog?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Earlier majors still served, each through a migration of the payload
-   * (`earlierTriggerMajor`), newest first: `id@<major>` keeps delivering the
-   * old payload to the subscriptions saved on it.
-   */
+  /** Earlier majors still served through a payload migration (`earlierTriggerMajor`), newest first. */
   earlier?: readonly EarlierTriggerMajor[] | undefined;
   /** Set on an earlier major the registry serves (and on a current one that is retiring): what replaces it and until when. */
   deprecated?: Deprecation | undefined;
@@ -171,11 +167,7 @@ export interface TriggerDefinition<
   /** For models: what starts the agent, what the variables hold. */
   agentDescription: string;
   keywords: readonly string[];
-  /**
-   * The whole delivery body as the provider sends it. What it parses to is
-   * the payload mappings read: a new major may reshape it (a `transform`
-   * piped into the payload's schema) while the delivery stays the provider's.
-   */
+  /** The delivery body as the provider sends it; what it parses to (a new major may transform it) is what mappings read. */
   event: Event;
   /** Default payload-to-variable mapping: name to RFC 9535 JSONPath over the validated payload. */
   variables: Readonly<Record<string, string>>;

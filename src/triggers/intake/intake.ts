@@ -1,11 +1,8 @@
 import { type Clock, systemClock } from '../../model/clock.js';
-import type { Subscription } from '../../model/subscription.js';
 import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
 import { INTAKE_MAX_BODY_BYTES } from '../../server/body-limits.js';
 import { declaredLength } from '../../server/capped-body.js';
-import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
-import { payloadAtMajor } from '../trigger-at-major.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
 import {
@@ -15,12 +12,11 @@ import {
   noteRefusal,
   tracedDelivery,
 } from './delivery-span.js';
-import { filterEvent } from './filter-event.js';
+import { filterAndMap } from './filter-and-map.js';
 import { findSubscription } from './find-subscription.js';
 import { type ClaimedEvent, type HandOffTiming, handOver } from './hand-over.js';
 import { IntakeRefusal } from './intake-refusal.js';
 import { type IntakeTenantOptions, servedTenants } from './intake-tenants.js';
-import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
 import { checkDeclaredLength, type DeliveryBody, readBodyWithinLimit } from './read-body-within-limit.js';
 import {
@@ -121,29 +117,6 @@ function handOffTiming(options: IntakeOptions): Omit<HandOffTiming, 'doneTtlMs'>
     leaseMs,
     renewEveryMs: Math.max(50, Math.floor(leaseMs / 5)),
   };
-}
-
-/**
- * Filter and map under the claim: either throwing releases it, since nothing
- * was started. The filter reads the payload as validated; a subscription on
- * an earlier major maps, and is handed, that major's shape of it.
- */
-async function filterAndMap(
-  dedupe: DedupeStore,
-  claimed: ClaimedEvent,
-  trigger: AnyTrigger,
-  subscription: Subscription,
-  payload: unknown,
-): Promise<{ skipped: string | undefined; variables: Record<string, unknown>; delivered: unknown }> {
-  try {
-    const skipped = filterEvent(trigger, subscription, payload);
-    if (skipped !== undefined) return { skipped, variables: {}, delivered: payload };
-    const delivered = payloadAtMajor(trigger, payload);
-    return { skipped, variables: mapEventVariables(trigger, subscription, delivered), delivered };
-  } catch (error) {
-    await dedupe.release(claimed.key, claimed.token);
-    throw error;
-  }
 }
 
 /** A failure the stages did not foresee, as the refusal that asks the provider to send it again. */
