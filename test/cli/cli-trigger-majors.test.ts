@@ -109,4 +109,26 @@ describe('a subscription on a trigger’s earlier major, through toolsteps upgra
     expect(after.payload).not.toHaveProperty('event.current');
     expect(planOf((await cli('upgrade', '--json')).out, saved.id)).toMatchObject({ action: 'current' });
   });
+
+  it('describes each major: major 1 deprecated with its own payload, major 2 the latest', async () => {
+    const old = JSON.parse((await cli('triggers', 'describe', 'ticketing.ticket_assigned@1', '--json')).out);
+    expect(old).toMatchObject({
+      id: 'ticketing.ticket_assigned@1',
+      version: '1.0',
+      majors: ['ticketing.ticket_assigned@2', 'ticketing.ticket_assigned@1'],
+      deprecated: { replacement: 'ticketing.ticket_assigned@2', endsOn: '2027-06-30' },
+      variables: { assignee: '$.event.current' },
+    });
+    expect(Object.keys(old.payload.properties.event.properties)).toEqual(['previous', 'current']);
+    const latest = JSON.parse((await cli('triggers', 'describe', 'ticketing.ticket_assigned', '--json')).out);
+    expect(latest).toMatchObject({ version: '2.0', deprecated: null });
+    expect(Object.keys(latest.payload.properties.event.properties)).toEqual([
+      'assignee_id',
+      'previous_assignee_id',
+    ]);
+    const human = await cli('triggers', 'describe', 'ticketing.ticket_assigned@1');
+    expect(human.out).toContain(
+      'Deprecated: served until 2027-06-30; use ticketing.ticket_assigned@2 instead.',
+    );
+  });
 });
