@@ -43,6 +43,7 @@ export interface EarlierTriggerMajor<Version extends VersionString = VersionStri
   readonly variables: Readonly<Record<string, string>>;
   readonly deprecated: Deprecation;
   readonly changelog?: Readonly<Record<string, string>> | undefined;
+  /** The major's pure migration of the latest major's validated payload to the old shape. */
   // biome-ignore lint/suspicious/noExplicitAny: the new major's payload type is erased with the trigger's.
   readonly downgradePayload: (payload: any) => unknown;
   readonly paths: PathMap;
