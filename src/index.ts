@@ -73,6 +73,8 @@ export type { RetryOptions } from './http/retries.js';
 // The step authors' kit, whole (see above).
 export * from './kit/index.js';
 export { compileMapping, mapVariables, type VariableMapping } from './mapping/mapping.js';
+export type { MovedPath, UnmatchedPath } from './mapping/mapping-upgrade.js';
+export type { PathMap } from './mapping/path-map.js';
 export { validateBaseUrl } from './model/base-url.js';
 export { type Clock, ManualClock, systemClock } from './model/clock.js';
 export {
@@ -228,6 +230,12 @@ export {
   pruneOrphanWebhooks,
 } from './triggers/orphan-webhooks.js';
 export type { ProviderRemoval, SubscriptionRemoval } from './triggers/remove-at-provider.js';
+export {
+  planSubscriptionUpgrades,
+  type SubscriptionUpgrade,
+  type UpgradeSubscriptionsOptions,
+  upgradeSubscriptions,
+} from './triggers/subscription-upgrades.js';
 export {
   type CreateSubscriptionRequest,
   TriggerSubscriptions,

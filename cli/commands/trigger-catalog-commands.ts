@@ -31,17 +31,27 @@ async function searchTriggers(words: string[], _options: unknown, command: Comma
   );
 }
 
-async function describeTrigger(id: string, _options: unknown, command: Command): Promise<void> {
-  const trigger = (await cliRegistry()).requireTrigger(id);
+async function describeTrigger(reference: string, _options: unknown, command: Command): Promise<void> {
+  const registry = await cliRegistry();
+  const trigger = registry.requireTrigger(reference);
   const { describedSchema } = await import('../described-schema.js');
+  const { payloadSchemaOf, servedTriggerMajors } = await import('../../src/triggers/trigger-at-major.js');
+  const { deprecationNote } = await import('../../src/step/version-facts.js');
+  const { FIRST_VERSION, parseReference, referenceOf } = await import('../../src/step/step-version.js');
+  const id = parseReference(trigger.id)!.id;
+  const majors = servedTriggerMajors(registry.requireTrigger(id)).map((major) => referenceOf(id, major));
   const description = {
     id: trigger.id,
     title: trigger.title,
     integration: trigger.integration.id,
     description: trigger.description,
     agentDescription: trigger.agentDescription,
+    version: trigger.version ?? FIRST_VERSION,
+    majors,
+    deprecated: trigger.deprecated ?? null,
     signature: trigger.verify.name,
-    payload: describedSchema(trigger.event, 'input'),
+    // What mappings read: the parsed payload (an earlier major's own shape), not the provider's body.
+    payload: describedSchema(payloadSchemaOf(trigger), 'output'),
     setup: describedSchema(trigger.setup, 'input'),
     variables: trigger.variables,
   };
@@ -51,8 +61,10 @@ async function describeTrigger(id: string, _options: unknown, command: Command):
   }
   const out = process.stdout;
   out.write(
-    `${trigger.title} (${trigger.id})\n${trigger.description}\n\nFor agents: ${trigger.agentDescription}\n\n`,
+    `${trigger.title} (${trigger.id})\n${trigger.description}\n\nversion ${description.version}; served majors: ${majors.join(', ')}\n`,
   );
+  const note = deprecationNote(trigger);
+  out.write(`${note ? `${note}\n` : ''}\nFor agents: ${trigger.agentDescription}\n\n`);
   out.write(
     `signature: ${trigger.verify.name}\n\nsetup options:\n${JSON.stringify(description.setup, null, 2)}\n\n`,
   );

@@ -116,18 +116,29 @@ export const StepDescription = z
   })
   .meta({ id: 'StepDescription' });
 
-/** A saved draft to upgrade: the input as the builder saved it under the reference in the path. */
+/** A saved draft to upgrade: the input and mapping as the builder saved them under the reference in the path. */
 export const UpgradeRequest = z
   .object({
     /** The draft input as saved; `{{name}}` placeholders are carried over as written. */
     input: z.record(z.string(), z.unknown()),
+    /** The draft's mapping as saved: variable name to JSONPath over the output, over the step's defaults. */
+    mapping: z.record(z.string(), z.string()).default({}),
+    /** With true, the saved mapping replaced the step's defaults (as in a test run): none are carried over. */
+    replaceVariables: z.boolean().default(false),
   })
   .meta({ id: 'UpgradeRequest' });
+
+/** A variable of the saved mapping whose path moved in the latest major. */
+const MovedPathView = z.object({ variable: z.string(), from: z.string(), to: z.string() });
+/** A variable with no counterpart in the latest major: not in the upgraded mapping, and why. */
+const UnmatchedPathView = z.object({ variable: z.string(), path: z.string(), reason: z.string() });
 /**
  * A saved draft as the latest major takes it: `reference` and `version` of
  * the latest major (what to save instead), `from` the reference it was saved
- * on, `input` through that major's migration, `changes` the changelog lines
- * after it and `deprecated` its deprecation (null when it is the latest).
+ * on, `input` through that major's migration, `mapping` rewritten through
+ * its output path map (`moved` says which paths moved, `unmatched` which
+ * variables have no counterpart and were left out), `changes` the changelog
+ * lines after it and `deprecated` its deprecation (null when it is the latest).
  */
 export const UpgradeResponse = StepDescription.pick({
   reference: true,
@@ -135,7 +146,14 @@ export const UpgradeResponse = StepDescription.pick({
   changes: true,
   deprecated: true,
 })
-  .extend({ from: z.string(), input: z.record(z.string(), z.unknown()) })
+  .extend({
+    from: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    /** What to save as the draft's mapping with `reference`: over the latest major's defaults unless the draft replaced them. */
+    mapping: z.record(z.string(), z.string()),
+    moved: z.array(MovedPathView),
+    unmatched: z.array(UnmatchedPathView),
+  })
   .meta({ id: 'UpgradeResponse' });
 
 export const OptionsRequest = z

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { InputError } from '../errors/index.js';
+import { upgradeMapping } from '../mapping/mapping-upgrade.js';
 import type { AnyStep } from '../step/define-step.js';
 import {
   FIRST_VERSION,
@@ -32,10 +33,12 @@ const unknownStep = (reference: string) =>
  * `{{name}}` placeholders a schema would refuse, and defaults the builder
  * never chose would be written into the draft. The migrated input is
  * checked when the draft is next tested or run, against the latest schema.
+ * The draft's mapping goes through the major's output path map: a moved
+ * path is rewritten, a variable with no counterpart is listed, not kept.
  */
 export const upgradeStep: RouteHandler = async (call) => {
   const reference = call.params.stepId!;
-  const { input } = call.body as z.output<typeof UpgradeRequest>;
+  const { input, mapping, replaceVariables } = call.body as z.output<typeof UpgradeRequest>;
   const { registry } = call.server.options;
   // The registry's own refusal for an unknown id or a major it does not serve, naming the ones it does.
   const saved = registry.requireStep(reference);
@@ -53,11 +56,19 @@ export const upgradeStep: RouteHandler = async (call) => {
       [{ path: 'input', message: 'the migration could not read it' }],
     );
   }
+  // The defaults take part unless the draft replaced them: the same variables read the same values after.
+  const upgraded = upgradeMapping({
+    saved: mapping,
+    earlierDefaults: replaceVariables ? {} : saved.variables,
+    latestDefaults: replaceVariables ? {} : latest.variables,
+    paths: earlier?.outputPaths ?? {},
+  });
   return {
     from: referenceOf(latest.id, major),
     reference: referenceOf(latest.id, current),
     version: latest.version ?? FIRST_VERSION,
     input: migrated as Record<string, unknown>,
+    ...upgraded,
     changes: changesAfter(latest, major),
     deprecated: earlier ? { ...earlier.deprecated } : null,
   };

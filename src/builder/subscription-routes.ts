@@ -44,7 +44,8 @@ const listTriggers: RouteHandler = async (call) => {
       integration: trigger.integration.id,
       title: trigger.title,
       description: trigger.description,
-      payload: z.toJSONSchema(trigger.event, { io: 'input', unrepresentable: 'any' }),
+      // What mappings read: the parsed payload, which a new major may shape from the provider's body.
+      payload: z.toJSONSchema(trigger.event, { io: 'output', unrepresentable: 'any' }),
       setup: z.toJSONSchema(trigger.setup, { io: 'input', unrepresentable: 'any' }),
       variables: { ...trigger.variables },
       sample: trigger.example ? trigger.example({ eventId: 'sample-event', occurredAt: now }) : null,

@@ -45,45 +45,55 @@ interface ComparableStep {
 interface ComparableTrigger {
   id: string;
   version?: string | undefined;
+  deprecated?: { endsOn: string; replacement: string } | undefined;
   payload: unknown;
   setup: unknown;
+  earlier?:
+    | readonly { version: string; deprecated: { endsOn: string; replacement: string }; payload: unknown }[]
+    | undefined;
 }
 
-/** Every major a manifest's step serves, by major. */
-function stepMajors(step: ComparableStep): Map<number, ListedMajor> {
+/** What a listed major (the latest or an earlier one) holds besides its schemas. */
+interface MajorEntry {
+  version?: string | undefined;
+  deprecated?: { endsOn: string; replacement: string } | undefined;
+}
+
+/** The latest major and each earlier one of a manifest's step or trigger, by major, with the schemas `schemasOf` reads. */
+function listedMajors<Entry extends MajorEntry>(
+  latest: Entry,
+  earlier: readonly Entry[] | undefined,
+  schemasOf: (entry: Entry) => ListedMajor['schemas'],
+): Map<number, ListedMajor> {
   const majors = new Map<number, ListedMajor>();
-  const schemas = (input: unknown, output: unknown) => ({
-    input: { role: 'input' as const, schema: input },
-    output: { role: 'output' as const, schema: output },
-  });
-  majors.set(latestMajor(step), {
-    version: step.version ?? FIRST_VERSION,
-    deprecated: step.deprecated,
-    schemas: schemas(step.input, step.output),
-  });
-  for (const earlier of step.earlier ?? []) {
-    majors.set(latestMajor(earlier), {
-      version: earlier.version,
-      deprecated: earlier.deprecated,
-      schemas: schemas(earlier.input, earlier.output),
+  for (const entry of [latest, ...(earlier ?? [])]) {
+    majors.set(latestMajor(entry), {
+      version: entry.version ?? FIRST_VERSION,
+      deprecated: entry.deprecated,
+      schemas: schemasOf(entry),
     });
   }
   return majors;
 }
 
+/** Every major a manifest's step serves, by major. */
+function stepMajors(step: ComparableStep): Map<number, ListedMajor> {
+  return listedMajors<MajorEntry & { input: unknown; output: unknown }>(step, step.earlier, (entry) => ({
+    input: { role: 'input', schema: entry.input },
+    output: { role: 'output', schema: entry.output },
+  }));
+}
+
+/**
+ * Every major a manifest's trigger serves, by major. An earlier major shares
+ * the latest's setup (one provider webhook serves both), so its setup is
+ * checked against the latest's; its payload is its own.
+ */
 function triggerMajors(trigger: ComparableTrigger): Map<number, ListedMajor> {
-  return new Map([
-    [
-      latestMajor(trigger),
-      {
-        version: trigger.version ?? FIRST_VERSION,
-        schemas: {
-          setup: { role: 'input', schema: trigger.setup },
-          payload: { role: 'output', schema: trigger.payload },
-        },
-      },
-    ],
-  ]);
+  return listedMajors<MajorEntry & { payload: unknown }>(trigger, trigger.earlier, (entry) => ({
+    setup: { role: 'input', schema: trigger.setup },
+    payload: { role: 'output', schema: entry.payload },
+  }));
 }
 
 const KIND_WORDS: Record<BreakingKind, string> = {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { markOptions } from '../options/described-input.js';
 import type { AnyEarlierMajor } from '../step/earlier-major.js';
 import { FIRST_VERSION } from '../step/step-version.js';
+import type { EarlierTriggerMajor } from '../triggers/earlier-trigger-major.js';
 import { definedOnly } from '../values/defined-only.js';
 import type { Registry } from './registry.js';
 
@@ -14,15 +15,33 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unk
   >;
 }
 
-/** An earlier major as the manifest lists it: what saved configurations of it validate and map against. */
-function earlierEntry(earlier: AnyEarlierMajor) {
+/** What the manifest says of any earlier major, a step's or a trigger's: its version, deprecation and changelog. */
+function earlierFacts(earlier: AnyEarlierMajor | EarlierTriggerMajor) {
   return {
     version: earlier.version,
     deprecated: { ...earlier.deprecated },
     ...definedOnly({ changelog: earlier.changelog && { ...earlier.changelog } }),
+  };
+}
+
+/** An earlier major as the manifest lists it: what saved configurations of it validate and map against. */
+function earlierEntry(earlier: AnyEarlierMajor) {
+  return {
+    ...earlierFacts(earlier),
     input: schemaOf(earlier.input, 'input'),
     output: schemaOf(earlier.output, 'output'),
     variables: { ...earlier.variables },
+    ...definedOnly({ outputPaths: earlier.outputPaths && { ...earlier.outputPaths } }),
+  };
+}
+
+/** An earlier trigger major as the manifest lists it: the payload its subscriptions' mappings read, and where its paths went. */
+function earlierTriggerEntry(earlier: EarlierTriggerMajor) {
+  return {
+    ...earlierFacts(earlier),
+    payload: schemaOf(earlier.payload, 'output'),
+    variables: { ...earlier.variables },
+    paths: { ...earlier.paths },
   };
 }
 
@@ -77,15 +96,23 @@ export function buildManifest(registry: Registry) {
       id: trigger.id,
       integration: trigger.integration.id,
       version: trigger.version ?? FIRST_VERSION,
-      ...definedOnly({ changelog: trigger.changelog && { ...trigger.changelog } }),
+      ...definedOnly({
+        changelog: trigger.changelog && { ...trigger.changelog },
+        deprecated: trigger.deprecated && { ...trigger.deprecated },
+      }),
       title: trigger.title,
       description: trigger.description,
       agentDescription: trigger.agentDescription,
       keywords: [...trigger.keywords],
       signature: trigger.verify.name,
-      payload: schemaOf(trigger.event, 'input'),
+      // What mappings read: the parsed payload, which a new major may shape from the provider's body.
+      payload: schemaOf(trigger.event, 'output'),
       setup: schemaOf(trigger.setup, 'input'),
       variables: { ...trigger.variables },
+      // Earlier majors still served (`id@major`), newest first; present only on triggers that have one.
+      ...definedOnly({
+        earlier: trigger.earlier?.length ? trigger.earlier.map(earlierTriggerEntry) : undefined,
+      }),
     })),
   };
 }

@@ -2,6 +2,8 @@ import { InputError } from '../errors/index.js';
 import type { AnyStep } from '../step/define-step.js';
 import { servedMajors, stepAtEarlierMajor } from '../step/step-at-major.js';
 import { latestMajor, parseReference } from '../step/step-version.js';
+import type { AnyTrigger } from '../triggers/define-trigger.js';
+import { servedTriggerMajors, triggerAtEarlierMajor } from '../triggers/trigger-at-major.js';
 
 /** A shelf's lookup by id or former id (`CatalogShelf.get`). */
 type ById<Item> = (id: string) => Item | undefined;
@@ -19,15 +21,16 @@ export function stepAtReference(reference: string, byId: ById<AnyStep>): AnyStep
   return stepAtEarlierMajor(step, parsed.major);
 }
 
-/** The trigger a reference names: triggers serve their current major only (none keeps an earlier one yet). */
-export function triggerAtReference<Trigger extends { readonly version?: string | undefined }>(
-  reference: string,
-  byId: ById<Trigger>,
-): Trigger | undefined {
+/**
+ * The trigger a reference names: `id` is the latest major, `id@N` major N,
+ * the latest itself or an earlier one served through its payload migration.
+ */
+export function triggerAtReference(reference: string, byId: ById<AnyTrigger>): AnyTrigger | undefined {
   const parsed = parseReference(reference);
   const trigger = parsed && byId(parsed.id);
   if (!parsed || !trigger) return undefined;
-  return parsed.major === undefined || parsed.major === latestMajor(trigger) ? trigger : undefined;
+  if (parsed.major === undefined || parsed.major === latestMajor(trigger)) return trigger;
+  return triggerAtEarlierMajor(trigger, parsed.major);
 }
 
 /**
@@ -43,7 +46,7 @@ export function unknownMajorError(
   const at = reference.lastIndexOf('@');
   const found = at > 0 ? byId(reference.slice(0, at)) : undefined;
   if (!found) return undefined;
-  const majors = noun === 'step' ? servedMajors(found as AnyStep) : [latestMajor(found)];
+  const majors = noun === 'step' ? servedMajors(found as AnyStep) : servedTriggerMajors(found as AnyTrigger);
   const listed = majors.map((major) => `${found.id}@${major}`).join(', ');
   return new InputError(`The ${noun} "${reference}" is not served: its majors are ${listed}.`, [
     { path: 'version', message: `unknown major; available: ${majors.join(', ')}` },

@@ -47,6 +47,8 @@ export type { FetchFile } from '../http/fetch-file.js';
 export type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
 export { NumericId, PathSegment, routedPath } from '../http/request-guards.js';
 export type { VariableMapping } from '../mapping/mapping.js';
+// A trigger's earlier major, served through a migration of the payload (docs/writing-an-integration.md#versions).
+export type { PathMap } from '../mapping/path-map.js';
 // Defining integrations, steps and triggers.
 export type { Connection, ConnectionKind, PublicConnection } from '../model/connection.js';
 export {
@@ -159,6 +161,11 @@ export {
   type WebhookStatus,
 } from '../triggers/define-trigger.js';
 export { deleteIfPresent } from '../triggers/delete-if-present.js';
+export {
+  type EarlierTriggerMajor,
+  type EarlierTriggerMajorDefinition,
+  earlierTriggerMajor,
+} from '../triggers/earlier-trigger-major.js';
 export type { ListedWebhook, RemovalOutcome, RemovedItem } from '../triggers/provider-webhook.js';
 export type { TriggerWithId } from '../triggers/trigger-lookups.js';
 // Small value helpers.

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { definedMappingProblem } from '../mapping/mapping.js';
+import { type PathMap, pathMapProblem } from '../mapping/path-map.js';
 import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
 import {
   type Deprecation,
@@ -48,6 +49,12 @@ export interface EarlierMajorDefinition<
   upgradeInput(input: z.output<OldInput>): z.input<NewInput>;
   /** Pure: the new major's validated output in the old shape, so saved mappings read the paths they were made on. */
   downgradeOutput(output: z.output<NewOutput>): z.input<OldOutput>;
+  /**
+   * Where the old output's paths are in the new one (`'$.tickets[*].id':
+   * '$.items[*].ticket_id'`), `null` for one with no counterpart; omitted
+   * when no path moved. Upgrading a draft rewrites its mapping through it.
+   */
+  outputPaths?: PathMap | undefined;
 }
 
 /**
@@ -72,6 +79,8 @@ export interface EarlierMajor<
   /** The major's pure migration of the latest major's validated output back to the old shape. */
   // biome-ignore lint/suspicious/noExplicitAny: the new major's output type is erased with the step's.
   readonly downgradeOutput: (output: any) => z.input<OldOutput>;
+  /** Where the old output's paths are in the new one; omitted when none moved. */
+  readonly outputPaths?: PathMap | undefined;
 }
 
 /** Any earlier major, whatever its schemas. */
@@ -95,18 +104,36 @@ export function earlierMajor<
   definition: EarlierMajorDefinition<Version, OldInput, OldOutput, NewInput, NewOutput>,
 ): EarlierMajor<Version, OldInput, OldOutput> {
   void latest;
-  const problem =
-    (majorOfVersion(definition.version) === undefined
-      ? `earlier version "${definition.version}" must be major.minor`
-      : undefined) ??
-    deprecationProblem(definition.deprecated) ??
-    definedMappingProblem(definition.variables);
+  // Named fields, not a spread: a spread would run the schema getters and build the schemas now.
+  const problem = earlierDefinitionProblem({
+    version: definition.version,
+    deprecated: definition.deprecated,
+    variables: definition.variables,
+    paths: definition.outputPaths ?? {},
+  });
   if (problem) throw new Error(`Earlier major ${definition.version}: ${problem}`);
-  // Getters stay getters, each run once (see `copyWithGettersRunOnce`): a spread would build the schemas now.
+  // Getters stay getters, each run once (see `copyWithGettersRunOnce`).
   return Object.freeze(
     Object.assign(copyWithGettersRunOnce(definition), {
       variables: Object.freeze({ ...definition.variables }),
     }),
+  );
+}
+
+/** Why an earlier major's version, deprecation, default mapping or path map (of a step or a trigger) is not well formed, or undefined. */
+export function earlierDefinitionProblem(definition: {
+  version: string;
+  deprecated: Deprecation;
+  variables: Readonly<Record<string, string>>;
+  paths: PathMap;
+}): string | undefined {
+  return (
+    (majorOfVersion(definition.version) === undefined
+      ? `earlier version "${definition.version}" must be major.minor`
+      : undefined) ??
+    deprecationProblem(definition.deprecated) ??
+    definedMappingProblem(definition.variables) ??
+    pathMapProblem(definition.paths)
   );
 }
 
@@ -119,10 +146,10 @@ export interface StepVersions<Version extends VersionString, Earlier extends rea
   readonly earlier?: Earlier | undefined;
 }
 
-/** Why the earlier majors do not sit below the current one, each once, or undefined. */
+/** Why the earlier majors (of a step or a trigger) do not sit below the current one, each once, or undefined. */
 export function earlierMajorsProblem(definition: {
   version?: string | undefined;
-  earlier?: readonly AnyEarlierMajor[] | undefined;
+  earlier?: readonly { readonly version: string }[] | undefined;
 }): string | undefined {
   const current = latestMajor(definition);
   const seen = new Set<number>();

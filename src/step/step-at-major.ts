@@ -2,6 +2,7 @@ import { fieldIssues, listIssues } from '../errors/field-issues.js';
 import { InputError, OutputError } from '../errors/index.js';
 import type { AnyStep } from './define-step.js';
 import type { AnyEarlierMajor } from './earlier-major.js';
+import { keptPerMajor } from './kept-per-major.js';
 import type { StepContext } from './step-context.js';
 import { latestMajor, referenceOf } from './step-version.js';
 
@@ -20,15 +21,7 @@ const built = new WeakMap<AnyStep, Map<number, AnyStep>>();
  * its checked output back down. Built once per step and major.
  */
 export function stepAtEarlierMajor(step: AnyStep, major: number): AnyStep | undefined {
-  const kept = built.get(step)?.get(major);
-  if (kept) return kept;
-  const earlier = step.earlier?.find((candidate) => latestMajor(candidate) === major);
-  if (!earlier) return undefined;
-  const derived = buildEarlier(step, earlier, major);
-  const majors = built.get(step) ?? new Map<number, AnyStep>();
-  majors.set(major, derived);
-  built.set(step, majors);
-  return derived;
+  return keptPerMajor(built, step, step.earlier, major, (earlier) => buildEarlier(step, earlier, major));
 }
 
 function buildEarlier(latest: AnyStep, earlier: AnyEarlierMajor, major: number): AnyStep {

@@ -1,6 +1,6 @@
 import type { AnyStep } from './define-step.js';
 import { servedMajors } from './step-at-major.js';
-import { FIRST_VERSION, latestMajor, parseReference, referenceOf } from './step-version.js';
+import { type Deprecation, FIRST_VERSION, latestMajor, parseReference, referenceOf } from './step-version.js';
 
 /** What every surface shows of a step's version: the same facts in the CLI, MCP, the builder API and the manifest. */
 export interface VersionFacts {
@@ -34,9 +34,9 @@ export function versionFacts(step: AnyStep, steps: StepFinder): VersionFacts {
 
 /**
  * One sentence for people and models reading a deprecated major's
- * description; empty for a major that is not deprecated.
+ * description (a step's or a trigger's); empty for a major that is not deprecated.
  */
-export function deprecationNote(step: AnyStep): string {
+export function deprecationNote(step: { readonly deprecated?: Deprecation | undefined }): string {
   const deprecated = step.deprecated;
   if (!deprecated) return '';
   return `Deprecated: served until ${deprecated.endsOn}; use ${deprecated.replacement} instead.`;

@@ -4,9 +4,11 @@ import { definedMappingProblem } from '../mapping/mapping.js';
 import type { PublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
+import { earlierMajorsProblem } from '../step/earlier-major.js';
 import type { ReturnedValue } from '../step/returned-value.js';
-import { type VersionString, versionProblem } from '../step/step-version.js';
+import { type Deprecation, type VersionString, versionProblem } from '../step/step-version.js';
 import { copyWithGettersRunOnce } from '../values/getters-run-once.js';
+import type { EarlierTriggerMajor } from './earlier-trigger-major.js';
 import type { EventTimeSource } from './event-time-source.js';
 import type { ListedWebhook, RemovalOutcome, RemovedItem } from './provider-webhook.js';
 import type { SignatureScheme } from './signature-scheme.js';
@@ -156,12 +158,16 @@ export interface TriggerDefinition<
   version?: VersionString | undefined;
   /** One line per version, shown in the manifest; it must cover `version`. */
   changelog?: Readonly<Record<string, string>> | undefined;
+  /** Earlier majors still served through a payload migration (`earlierTriggerMajor`), newest first. */
+  earlier?: readonly EarlierTriggerMajor[] | undefined;
+  /** Set on an earlier major the registry serves (and on a current one that is retiring): what replaces it and until when. */
+  deprecated?: Deprecation | undefined;
   title: string;
   description: string;
   /** For models: what starts the agent, what the variables hold. */
   agentDescription: string;
   keywords: readonly string[];
-  /** The whole delivery body as the provider sends it. */
+  /** The delivery body as the provider sends it; what it parses to (a new major may transform it) is what mappings read. */
   event: Event;
   /** Default payload-to-variable mapping: name to RFC 9535 JSONPath over the validated payload. */
   variables: Readonly<Record<string, string>>;
@@ -231,7 +237,10 @@ export function defineTrigger<
       `Trigger ${definition.id}: eventTime ${time.from} needs ${time.from === 'signature' ? 'a scheme that signs a time (verify.signedTime)' : 'a maxAgeMs above 0'}.`,
     );
   }
-  const problem = versionProblem(definition) ?? definedMappingProblem(definition.variables);
+  const problem =
+    versionProblem(definition) ??
+    earlierMajorsProblem(definition) ??
+    definedMappingProblem(definition.variables);
   if (problem) throw new Error(`Trigger ${definition.id}: ${problem}`);
   // Getters stay getters, each run once (see `copyWithGettersRunOnce`).
   return Object.freeze(copyWithGettersRunOnce(definition));

@@ -5,6 +5,7 @@ import { withProviderSession } from '../runtime/provider-session.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AnyTrigger, TestDeliveryResult, WebhookContext, WebhookStatus } from './define-trigger.js';
 import { mapEventVariables } from './intake/map-event-variables.js';
+import { payloadAtMajor } from './trigger-at-major.js';
 
 /** Why the provider side of a subscription cannot be read or tested, or undefined when it can. */
 function notAtProvider(trigger: AnyTrigger, subscription: Subscription): string | undefined {
@@ -83,9 +84,12 @@ export async function testSubscription(
     eventId: `toolsteps-test-${randomUUID()}`,
     occurredAt: new Date(clock.now()).toISOString(),
   };
-  const payload = trigger.event.parse(trigger.example(facts));
+  // The body the provider would send (a new major may parse it to a payload of another shape).
+  const body = trigger.example(facts);
+  const validated = trigger.event.parse(body);
   const setup = trigger.setup.parse(subscription.setup);
-  const skipped = trigger.skipReason?.(payload, setup, subscription.constraints) ?? null;
+  const skipped = trigger.skipReason?.(validated, setup, subscription.constraints) ?? null;
+  const payload = payloadAtMajor(trigger, validated);
   const variables = mapEventVariables(trigger, subscription, payload);
   const reason =
     notAtProvider(trigger, subscription) ?? (trigger.webhook?.test ? undefined : trigger.webhook?.noTest);
@@ -104,7 +108,7 @@ export async function testSubscription(
     runtime,
     trigger,
     subscription,
-    (context) => test(context, JSON.stringify(payload)),
+    (context) => test(context, JSON.stringify(body)),
     caller,
   );
   return { eventId: facts.eventId, payload, variables, skipped, delivery, noDelivery: null };

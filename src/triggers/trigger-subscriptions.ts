@@ -103,10 +103,11 @@ export class TriggerSubscriptions<TriggerId extends string = string> {
       // A trigger named with its major (`id@1`) is kept so: the intake then serves this subscription only
       // while the trigger is at that major, and refuses its deliveries (trigger_unavailable) once it is not,
       // rather than map a payload whose paths moved. A bare id follows the trigger's latest major.
+      // (`trigger.id` of an earlier major already reads `id@major`.)
       trigger:
         parseReference(request.trigger)?.major === undefined
           ? trigger.id
-          : referenceOf(trigger.id, latestMajor(trigger)),
+          : referenceOf(parseReference(trigger.id)!.id, latestMajor(trigger)),
       connection: request.connection,
       target: request.target,
       provider: {},

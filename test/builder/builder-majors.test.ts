@@ -70,7 +70,9 @@ describe('majors 1 and 2 side by side through the builder API', () => {
 
   it('upgrades a draft saved on major 1 through its migration, saying what changes and until when', async () => {
     const saved = { status: 'open', created_after: '{{since}}', created_before: '2030-01-01', limit: 10 };
-    const answer = await world.json('/v1/steps/ticketing.list_tickets@1/upgrade', { body: { input: saved } });
+    const answer = await world.json('/v1/steps/ticketing.list_tickets@1/upgrade', {
+      body: { input: saved, mapping: { first: '$.tickets[0].id' } },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       from: 'ticketing.list_tickets@1',
@@ -78,6 +80,10 @@ describe('majors 1 and 2 side by side through the builder API', () => {
       version: '2.0',
       // The placeholder is carried as written, and no default the builder never chose is added.
       input: { status: 'open', created: { after: '{{since}}', before: '2030-01-01' }, limit: 10 },
+      // List Tickets' output did not change between the majors: a mapping reads the same paths.
+      mapping: { first: '$.tickets[0].id' },
+      moved: [],
+      unmatched: [],
       changes: [{ version: '2.0', line: expect.stringContaining('`created: { after, before }`') }],
       deprecated: { replacement: 'ticketing.list_tickets@2', endsOn: '2027-06-30' },
     });

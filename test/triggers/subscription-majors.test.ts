@@ -57,6 +57,26 @@ describe('a subscription saved with its trigger major', () => {
     });
   });
 
+  it('plans an earlier major served by migration as an upgrade, its mapping rewritten over the new defaults', () => {
+    const { registry } = nockTicketing();
+    const [plan] = planSubscriptionUpgrades(
+      [
+        subscriptionFor('ticketing.ticket_assigned@1', {
+          id: 'sub_00000000000000c1',
+          mapping: { who: '$.event.current', was: '$.event.previous.name', anywhere: '$..current' },
+        }),
+      ],
+      registry,
+    );
+    expect(plan).toMatchObject({
+      action: 'upgrade',
+      to: 'ticketing.ticket_assigned@2',
+      mapping: { who: '$.event.assignee_id', was: '$.event.previous_assignee_id.name' },
+      unmatched: [{ variable: 'anywhere', path: '$..current' }],
+    });
+    expect(plan?.mapping).not.toHaveProperty('assignee');
+  });
+
   it('plans an upgrade per subscription: pin a bare id, keep the current major, flag one not served or unknown', () => {
     const { registry } = nockTicketing();
     const plan = planSubscriptionUpgrades(

@@ -42,6 +42,15 @@ export function ticketStatusEvent(overrides: { id?: string; current?: string; ti
   };
 }
 
+/** A ticket assignment as the provider sends it (`ticket.agent_assignment_changed`): one body for every trigger major. */
+export function ticketAssignedEvent(overrides: { id?: string; time?: string } = {}) {
+  return {
+    ...ticketStatusEvent(overrides),
+    type: 'zen:event-type:ticket.agent_assignment_changed',
+    event: { previous: '8447388090111', current: 8447388090222 },
+  };
+}
+
 export function deploymentEvent(
   type = 'deployment.created',
   overrides: { id?: string; project?: string; target?: string | null; createdAt?: number } = {},

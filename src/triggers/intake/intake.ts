@@ -1,9 +1,7 @@
 import { type Clock, systemClock } from '../../model/clock.js';
-import type { Subscription } from '../../model/subscription.js';
 import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
 import { INTAKE_MAX_BODY_BYTES } from '../../server/body-limits.js';
 import { declaredLength } from '../../server/capped-body.js';
-import type { DedupeStore } from '../../store/dedupe-store.js';
 import type { AnyTrigger } from '../define-trigger.js';
 import { checkTimestampWindow, doneTtlFor } from './check-timestamp-window.js';
 import { claimEvent, dedupeKey } from './claim-event.js';
@@ -14,12 +12,11 @@ import {
   noteRefusal,
   tracedDelivery,
 } from './delivery-span.js';
-import { filterEvent } from './filter-event.js';
+import { filterAndMap } from './filter-and-map.js';
 import { findSubscription } from './find-subscription.js';
 import { type ClaimedEvent, type HandOffTiming, handOver } from './hand-over.js';
 import { IntakeRefusal } from './intake-refusal.js';
 import { type IntakeTenantOptions, servedTenants } from './intake-tenants.js';
-import { mapEventVariables } from './map-event-variables.js';
 import { parseEvent } from './parse-event.js';
 import { checkDeclaredLength, type DeliveryBody, readBodyWithinLimit } from './read-body-within-limit.js';
 import {
@@ -122,24 +119,6 @@ function handOffTiming(options: IntakeOptions): Omit<HandOffTiming, 'doneTtlMs'>
   };
 }
 
-/** Filter and map under the claim: either throwing releases it, since nothing was started. */
-async function filterAndMap(
-  dedupe: DedupeStore,
-  claimed: ClaimedEvent,
-  trigger: AnyTrigger,
-  subscription: Subscription,
-  payload: unknown,
-): Promise<{ skipped: string | undefined; variables: Record<string, unknown> }> {
-  try {
-    const skipped = filterEvent(trigger, subscription, payload);
-    const variables = skipped === undefined ? mapEventVariables(trigger, subscription, payload) : {};
-    return { skipped, variables };
-  } catch (error) {
-    await dedupe.release(claimed.key, claimed.token);
-    throw error;
-  }
-}
-
 /** A failure the stages did not foresee, as the refusal that asks the provider to send it again. */
 function asRefusal(error: unknown): IntakeRefusal {
   return error instanceof IntakeRefusal
@@ -207,7 +186,8 @@ export function createIntake(options: IntakeOptions): Intake {
     const doneTtlMs = doneTtlFor(checkTimestampWindow(timing, now), now, settings.doneTtlMs);
     const key = dedupeKey(subscription, facts.eventId);
     const claimed: ClaimedEvent = { key, token: await claimEvent(dedupe, key, handOff.leaseMs) };
-    const { skipped, variables } = await filterAndMap(dedupe, claimed, trigger, subscription, payload);
+    const mapped = await filterAndMap(dedupe, claimed, trigger, subscription, payload);
+    const { skipped, variables } = mapped;
     if (skipped !== undefined) {
       await dedupe.complete(key, claimed.token, doneTtlMs);
       options.onSkipped?.(skipped, context);
@@ -220,7 +200,7 @@ export function createIntake(options: IntakeOptions): Intake {
       event_id: facts.eventId,
       occurred_at: facts.occurredAt,
       variables,
-      payload,
+      payload: mapped.delivered,
     };
     await handOver(options.handler, event, dedupe, claimed, { ...handOff, doneTtlMs });
     await served.deliveries.note(subscription.id, clock.now());
