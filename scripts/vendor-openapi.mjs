@@ -66,6 +66,8 @@ export const SELECTIONS = [
       '/api/v2/suspended_tickets/{id}/recover': ['put'],
       '/api/v2/macros': ['get'],
       '/api/v2/macros/active': ['get'],
+      '/api/v2/macros/search': ['get'],
+      '/api/v2/macros/categories': ['get'],
       '/api/v2/macros/{macro_id}': ['get'],
       '/api/v2/tickets/{ticket_id}/macros/{macro_id}/apply': ['get'],
       '/api/v2/uploads': ['post'],

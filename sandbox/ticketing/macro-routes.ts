@@ -24,6 +24,48 @@ function listMacros(onlyActive: boolean) {
   };
 }
 
+/** The orders `sort_by` names; alphabetical (by title) is the default, and ascending for it and position. */
+const MACRO_ORDERS: Record<string, (a: MacroRecord, b: MacroRecord) => number> = {
+  alphabetical: (a, b) => a.title.localeCompare(b.title),
+  position: (a, b) => a.position - b.position,
+  created_at: (a, b) => a.created_at.localeCompare(b.created_at),
+  updated_at: (a, b) => a.updated_at.localeCompare(b.updated_at),
+};
+
+/**
+ * `GET /api/v2/macros/search`: macros whose title holds every word of
+ * `query` (case-blind), `active` filtering as in the list, sorted by
+ * `sort_by` and `sort_order`, offset-paged (the only paging it has).
+ */
+function searchMacros(request: TicketingRequest): Reply {
+  const { account, base } = request.caller;
+  const words = (request.query.get('query') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return json(400, { error: 'InvalidValue', description: 'query is required' });
+  const active = request.query.get('active');
+  const sortBy = request.query.get('sort_by') ?? 'alphabetical';
+  const order = MACRO_ORDERS[sortBy];
+  if (!order) return json(400, { error: 'InvalidValue', description: `sort_by ${sortBy} is not valid` });
+  const ascending =
+    (request.query.get('sort_order') ??
+      (sortBy === 'alphabetical' || sortBy === 'position' ? 'asc' : 'desc')) === 'asc';
+  const macros = [...account.macros.values()]
+    .filter((macro) => active === null || String(macro.active) === active)
+    .filter((macro) => words.every((word) => macro.title.toLowerCase().includes(word)))
+    .sort((a, b) => (ascending ? order(a, b) : order(b, a)))
+    .map((macro) => withUrl(macro, base));
+  return offsetPage(request, macros, 'macros');
+}
+
+/** `GET /api/v2/macros/categories`: the categories the macros' titles name (`Category::Name`), each once, sorted. */
+function listMacroCategories(request: TicketingRequest): Reply {
+  const categories = new Set<string>();
+  for (const macro of request.caller.account.macros.values()) {
+    const at = macro.title.indexOf('::');
+    if (at > 0) categories.add(macro.title.slice(0, at).trim());
+  }
+  return json(200, { categories: [...categories].sort() });
+}
+
 function showMacro(request: TicketingRequest): Reply {
   const { account, base } = request.caller;
   const macro = account.macros.get(Number(request.params.id));
@@ -51,12 +93,14 @@ function applyToTicket(request: TicketingRequest): Reply {
   return json(200, { result: { ticket: changes } });
 }
 
-/** Macros: listed, read, and what one would do to a ticket. */
+/** Macros: listed, searched, their categories, read, and what one would do to a ticket (`search` and `categories` before `:id`). */
 export function macroRoutes(router: Router<TicketingCaller>): void {
   for (const suffix of ['.json', '']) {
     router
       .on('GET', `/api/v2/macros/active${suffix}`, listMacros(true))
       .on('GET', `/api/v2/macros${suffix}`, listMacros(false))
+      .on('GET', `/api/v2/macros/search${suffix}`, searchMacros)
+      .on('GET', `/api/v2/macros/categories${suffix}`, listMacroCategories)
       .on('GET', `/api/v2/macros/:id${suffix}`, showMacro)
       .on('GET', `/api/v2/tickets/:ticketId/macros/:id/apply${suffix}`, applyToTicket);
   }

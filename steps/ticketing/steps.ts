@@ -29,6 +29,7 @@ import listViewTickets from './list-view-tickets.js';
 import listViews from './list-views.js';
 import recoverSuspendedTicket from './recover-suspended-ticket.js';
 import removeTags from './remove-tags.js';
+import searchMacros from './search-macros.js';
 import searchTickets from './search-tickets.js';
 import searchUsers from './search-users.js';
 import showMacroChanges from './show-macro-changes.js';
@@ -73,6 +74,7 @@ export const ticketingSteps = [
   recoverSuspendedTicket,
   deleteSuspendedTicket,
   listMacros,
+  searchMacros,
   getMacro,
   showMacroChanges,
   apiCall,

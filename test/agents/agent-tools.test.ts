@@ -54,6 +54,7 @@ describe('AgentTools filters', () => {
       'ticketing.list_users',
       'ticketing.list_view_tickets',
       'ticketing.list_views',
+      'ticketing.search_macros',
       'ticketing.search_tickets',
       'ticketing.search_users',
       'ticketing.show_macro_changes',

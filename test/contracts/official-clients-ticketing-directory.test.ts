@@ -76,6 +76,14 @@ describe('node-zendesk against the ticketing sandbox: directory, tags, uploads, 
     expect(changes.result.result.ticket).toMatchObject({ id: 1, priority: 'urgent', group_id: 360003 });
   });
 
+  it('searches macros by title and lists their categories', async () => {
+    // The client unwraps the macros of the answer into `result`; categories come as its list of pages.
+    const found = (await fx.client.macros.search('escalate')) as unknown as { result: Record_[] };
+    expect(found.result.map((macro) => macro.id)).toEqual([360111002]);
+    const categories = (await fx.client.macros.categories()) as unknown as { categories: string[] }[];
+    expect(categories).toEqual([{ categories: ['Billing', 'Support'] }]);
+  });
+
   it('reads one group, ticket field and form; creates, updates and deletes an organization; deletes a user', async () => {
     const group = (await fx.client.groups.show(360001)) as { result: Record_ };
     expect(group.result).toMatchObject({ id: 360001, name: 'Support' });

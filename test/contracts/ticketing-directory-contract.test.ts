@@ -84,4 +84,24 @@ describe('ticketing tags, people writes and the account directory against the pr
     ];
     expectConforming(runs.flatMap((run) => run.exchanges));
   });
+
+  it('search_macros: macros/search with the query and active; the category kept here', async () => {
+    const found = await fx.exchangesOf('ticketing.search_macros', { query: 'refund' });
+    const [sent] = found.exchanges;
+    expect(sent?.path).toBe('/acme/api/v2/macros/search.json');
+    expect(sent?.query.toString()).toBe('query=refund&active=true&page=1&per_page=100');
+    expect((found.output as { macros: { title: string }[] }).macros.map((macro) => macro.title)).toEqual([
+      'Billing::Refund issued',
+    ]);
+    const all = await fx.exchangesOf('ticketing.search_macros', {
+      query: 'e',
+      active_only: false,
+      category: 'support',
+    });
+    expect((all.output as { macros: { title: string }[] }).macros.map((macro) => macro.title)).toEqual([
+      'Support::Escalate',
+      'Support::Old greeting',
+    ]);
+    expectConforming([...found.exchanges, ...all.exchanges]);
+  });
 });

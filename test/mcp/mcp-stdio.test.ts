@@ -53,6 +53,7 @@ describe('toolsteps mcp --flat over stdio, driven by the official MCP client', (
       'ticketing__list_views',
       'ticketing__recover_suspended_ticket',
       'ticketing__remove_tags',
+      'ticketing__search_macros',
       'ticketing__search_tickets',
       'ticketing__search_users',
       'ticketing__show_macro_changes',

@@ -42,6 +42,7 @@ const STEPS_OF: Record<string, string[]> = {
     'ticketing.recover_suspended_ticket',
     'ticketing.delete_suspended_ticket',
     'ticketing.list_macros',
+    'ticketing.search_macros',
     'ticketing.get_macro',
     'ticketing.show_macro_changes',
     'ticketing.api_call',

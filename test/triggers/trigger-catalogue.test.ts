@@ -15,6 +15,8 @@ const TRIGGER_IDS = [
   'ticketing.ticket_priority_changed',
   'ticketing.comment_added',
   'ticketing.ticket_assigned',
+  'ticketing.ticket_group_changed',
+  'ticketing.ticket_updated',
   'deployments.deployment_started',
   'deployments.deployment_completed',
   'deployments.deployment_failed',

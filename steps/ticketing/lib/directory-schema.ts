@@ -64,12 +64,19 @@ export const TicketForm = builtOnce(() =>
  */
 export async function readOffsetPage<Item extends z.ZodType>(
   http: HttpClient,
-  request: { path: string; member: string; item: Item; page: number },
+  request: {
+    path: string;
+    member: string;
+    item: Item;
+    page: number;
+    query?: Record<string, string | undefined>;
+  },
 ): Promise<{ items: z.output<Item>[]; next_page: number | null }> {
   const response = await http.request({
     method: 'GET',
     path: request.path,
-    query: { page: request.page, per_page: 100 },
+    // An undefined query value is not sent.
+    query: { ...request.query, page: request.page, per_page: 100 },
   });
   const answer = readAnswer(
     z.object({ [request.member]: z.array(request.item), next_page: z.string().nullish() }),

@@ -19,6 +19,8 @@ export const ticketingPaths = {
   viewTickets: '/api/v2/views/{id}/tickets.json',
   macros: '/api/v2/macros.json',
   macro: '/api/v2/macros/{id}.json',
+  macrosSearch: '/api/v2/macros/search.json',
+  macroCategories: '/api/v2/macros/categories.json',
   suspendedTickets: '/api/v2/suspended_tickets.json',
   suspendedTicket: '/api/v2/suspended_tickets/{id}.json',
   recoverSuspendedTicket: '/api/v2/suspended_tickets/{id}/recover.json',

@@ -160,7 +160,7 @@ describe('ticketing emulator webhooks', () => {
     await updateAndDeliver({ ticket_id: 3, assignee: 'sam@acme.example' });
     expect(receiver.received).toHaveLength(4);
     expect(verifies(hook.secret, receiver.received[3]!)).toBe(false);
-    expect(JSON.parse(receiver.received[3]!.body).event).toEqual({ previous: '1', current: '2' });
+    expect(JSON.parse(receiver.received[3]!.body).event).toMatchObject({ previous: '1', current: '2' });
   });
 
   it('a trigger with action notification_webhook sends its rendered body when its conditions hold', async () => {

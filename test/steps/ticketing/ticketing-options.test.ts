@@ -56,6 +56,18 @@ describe('ticketing options', () => {
     ]);
   });
 
+  it('macro category for List Macros and Search Macros: the categories the account’s macros name', async () => {
+    for (const step of ['ticketing.list_macros', 'ticketing.search_macros']) {
+      const categories = await options(step, 'category');
+      expect(categories.items).toEqual([
+        { value: 'Billing', label: 'Billing' },
+        { value: 'Support', label: 'Support' },
+      ]);
+    }
+    const narrowed = await options('ticketing.search_macros', 'category', { query: 'bil' });
+    expect(narrowed.items.map((item) => item.value)).toEqual(['Billing']);
+  });
+
   it('ticket form: the active forms', async () => {
     const forms = await options('ticketing.create_ticket', 'ticket_form_id');
     expect(forms.items.map((item) => item.label)).toEqual([

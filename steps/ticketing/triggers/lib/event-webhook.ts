@@ -17,12 +17,17 @@ export interface RuleOption<Setup> {
 
 /**
  * Provisions an event webhook: `POST /api/v2/webhooks` subscribed to one
- * `zen:event-type:*` event (or the one an earlier attempt made, found by
+ * `zen:event-type:*` event, or to those `subscribeTo` picks from the setup
+ * (or the one an earlier attempt made, found by
  * its URL), then reads its signing secret. With a rule
  * option and `setup.delivery: business_rule`, provisions a business rule
  * instead (see business-rule.ts for when and why).
  */
-export function provisionEventWebhook<Setup>(eventType: string, rule?: RuleOption<Setup>) {
+export function provisionEventWebhook<Setup>(
+  eventType: string,
+  rule?: RuleOption<Setup>,
+  subscribeTo: (setup: Setup) => readonly string[] = () => [eventType],
+) {
   return async (context: ProvisionContext<Setup>): Promise<ProvisionResult> => {
     const { delivery } = context.subscription.setup as { delivery?: unknown };
     if (rule && delivery === 'business_rule') {
@@ -32,7 +37,8 @@ export function provisionEventWebhook<Setup>(eventType: string, rule?: RuleOptio
         conditions: rule.conditions(context.subscription.setup),
       });
     }
-    const webhookId = await adoptOrCreateWebhook(context, [`zen:event-type:${eventType}`], eventType);
+    const subscriptions = subscribeTo(context.subscription.setup).map((type) => `zen:event-type:${type}`);
+    const webhookId = await adoptOrCreateWebhook(context, subscriptions, eventType);
     const secret = await readSigningSecret(context, webhookId);
     return { provider: { webhook_id: webhookId }, secret };
   };

@@ -51,10 +51,10 @@ export const ValueChange = <Value extends z.ZodType>(value: Value) =>
  * `{type, account_id, id, time, zendesk_event_version, subject, detail, event}`
  * (provider facts, "Event webhooks"), with `event` holding what changed.
  */
-export function ticketEventSchema<Event extends z.ZodType>(type: string, event: Event) {
+function ticketEnvelope<Type extends z.ZodType, Event extends z.ZodType>(type: Type, event: Event) {
   return z
     .object({
-      type: z.literal(`zen:event-type:${type}`).describe('The provider event type.'),
+      type: type.describe('The provider event type.'),
       account_id: ProviderId().describe('Account the event happened in.'),
       id: z.string().min(1).max(200).describe('Event id: the same on every retry of this event.'),
       time: z.iso.datetime({ offset: true }).describe('When the event happened (ISO-8601).'),
@@ -64,6 +64,22 @@ export function ticketEventSchema<Event extends z.ZodType>(type: string, event: 
       event,
     })
     .loose();
+}
+
+/** A delivery of one ticket event type (`ticket.created`, `ticket.status_changed`...). */
+export function ticketEventSchema<Event extends z.ZodType>(type: string, event: Event) {
+  return ticketEnvelope(z.literal(`zen:event-type:${type}`), event);
+}
+
+/** A delivery of any of several ticket event types, for a trigger whose webhook subscribes to them all. */
+export function anyTicketEventSchema<Event extends z.ZodType>(
+  types: readonly [string, ...string[]],
+  event: Event,
+) {
+  return ticketEnvelope(
+    z.enum(types.map((type) => `zen:event-type:${type}`) as [string, ...string[]]),
+    event,
+  );
 }
 
 export interface TicketEventEnvelope {
