@@ -240,7 +240,8 @@ if (wanted('import')) {
 }
 
 const main = await startSandboxProcess(build, {
-  ticketing: { requestsPerMinute: 1_000_000_000 },
+  // The token benchConnection holds lives a day: a run with --instructions outlasts the sandbox's 30 minutes.
+  ticketing: { requestsPerMinute: 1_000_000_000, accessTokenTtlMs: 86_400_000 },
   tickets: sizes.paging.tickets,
 });
 try {
