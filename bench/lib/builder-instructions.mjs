@@ -40,6 +40,7 @@ async function sendAll(dispatcher, server, turns, concurrency) {
 async function countServer(build, side, argument, dispatcher, { warmup, calls, concurrency }) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-builder-instructions-'));
   let bytes;
+  let providerRequests;
   try {
     const server = await startChild(build, side, argument, {
       run: underCallgrind(scratch),
@@ -48,18 +49,21 @@ async function countServer(build, side, argument, dispatcher, { warmup, calls, c
     try {
       const warm = [...turnsOf('search', warmup), ...turnsOf('options', warmup)];
       bytes = await sendAll(dispatcher, server, warm, concurrency);
+      const before = await server.counts();
       await server.mark();
       await sendAll(dispatcher, server, turnsOf('search', calls), concurrency);
       await server.mark();
       await sendAll(dispatcher, server, turnsOf('options', calls), concurrency);
       await server.mark();
+      // The options cache keeps an answer 60 s, and a counted server takes minutes: what it asked the provider again is counted too.
+      providerRequests = (await server.counts()).providerRequests - before.providerRequests;
     } finally {
       await server.stop();
     }
     const parts = readCallgrindParts(scratch);
     if (parts.length !== 4)
       throw new Error(`the ${side} server's count split into ${parts.length} parts, not 4`);
-    return { search: parts[1] / calls, options: parts[2] / calls, bytes };
+    return { search: parts[1] / calls, options: parts[2] / calls, bytes, providerRequests };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
