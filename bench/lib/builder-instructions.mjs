@@ -83,7 +83,13 @@ async function countServer(build, side, argument, dispatcher, { warmup, calls, c
 export async function measureBuilderInstructions(build, sandbox, sizes) {
   const counter = await instructionCounter();
   if (!counter.countParts) return { reason: counter.reason ?? `${counter.name} cannot split a run` };
-  const dispatcher = new Agent({ connections: sizes.concurrency, pipelining: 1 });
+  // The client waits as long as the server's timeouts: under callgrind at a load of 30 one answer took past undici's 300 s.
+  const dispatcher = new Agent({
+    connections: sizes.concurrency,
+    pipelining: 1,
+    headersTimeout: COUNTED_TIMEOUTS_MS,
+    bodyTimeout: COUNTED_TIMEOUTS_MS,
+  });
   try {
     const ours = await countServer(build, 'builder', JSON.stringify(sandbox), dispatcher, sizes);
     // The bare server answers as many bytes as the builder did per route (builder-load.mjs).
