@@ -110,7 +110,7 @@ export function builderInstructionRows(row, counted) {
   }
   const { warmup, calls, concurrency } = counted.sizes;
   row(
-    `${figure} (${counted.counter}, ${calls} a route after ${warmup}, ${concurrency} in flight)`,
+    `${figure} (${counted.counter}, ${calls} a route after ${warmup}, ${concurrency} in flight; provider requests in the windows: ${counted.ours.providerRequests})`,
     '',
     '',
     '',
