@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { builderInstructionRows, measureBuilderInstructions } from './lib/builder-instructions.mjs';
 import { measureBuilderLoad } from './lib/builder-load.mjs';
 import { builderRows } from './lib/builder-rows.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
@@ -91,6 +92,7 @@ const sizes = values.smoke
       mcp: { rounds: 1, calls: 2, warmup: 2, sessions: 5, callsPerSession: 1 },
       intake: { rounds: 1, count: 20, concurrency: 4 },
       perCallInstructions: { warmup: 2, calls: 2 },
+      otelInstructions: { warmup: 2, calls: 2, processes: 1 },
       serverInstructions: { warmup: 2, calls: 2 },
       coldRuns: 1,
       coldInstructionRuns: 0,
@@ -102,6 +104,7 @@ const sizes = values.smoke
       catalog: { integrations: 10, stepsPerIntegration: 5, rounds: 2 },
       fairShare: { durationMs: 500, intervalMs: 25, backlog: 4, contacts: 200, floodCallsPerMinute: 2 },
       builder: { clients: 5, perClient: 2 },
+      builderInstructions: { warmup: 2, calls: 2, concurrency: 2 },
       framework: { rounds: 1, count: 20, concurrency: 4, warmup: 10 },
       ui: { runs: 2 },
       tenants: {
@@ -122,6 +125,8 @@ const sizes = values.smoke
       // listen --queue took about 40 ms a delivery on the loaded machine: two rounds of 300 keep the figure under a minute.
       intake: { rounds: 2, count: 300, concurrency: 16 },
       perCallInstructions: { warmup: 800, calls: 800 },
+      // Five processes a side, alternating: one process a side moved by some 140 K instructions a call (docs/benchmarks.md).
+      otelInstructions: { warmup: 800, calls: 800, processes: 5 },
       // MCP over HTTP under callgrind: the server's start and 200 warm-up calls are most of its 15 minutes at load 20.
       serverInstructions: { warmup: 200, calls: 300 },
       coldRuns: 15,
@@ -140,6 +145,8 @@ const sizes = values.smoke
       ui: { runs: 21 },
       // 5,000 requests, half searches, half options.
       builder: { clients: 200, perClient: 25 },
+      // Each route's requests under callgrind after as many to warm up, 8 in flight: a few minutes a server.
+      builderInstructions: { warmup: 300, calls: 300, concurrency: 8 },
       // Three kinds of request on three servers, 5 rounds of 2,000 each after 2,000 to warm up: about a minute.
       framework: { rounds: 5, count: 2_000, concurrency: 32, warmup: 2_000 },
       // 100,000 connections per backend, loaded in about 10 s each; lookups of 2,000 tenants, interleaved with the bare round trip.
@@ -233,7 +240,8 @@ if (wanted('import')) {
 }
 
 const main = await startSandboxProcess(build, {
-  ticketing: { requestsPerMinute: 1_000_000_000 },
+  // The token benchConnection holds lives a day: a run with --instructions outlasts the sandbox's 30 minutes.
+  ticketing: { requestsPerMinute: 1_000_000_000, accessTokenTtlMs: 86_400_000 },
   tickets: sizes.paging.tickets,
 });
 try {
@@ -268,7 +276,12 @@ try {
   }
   if (wanted('stores')) storeRows(row, await measureStorePerCall(client, main, sizes.stores, shared));
   if (wanted('tenants')) tenantRows(row, await measureTenants(client, main, sizes.tenants, shared));
-  if (wanted('builder')) builderRows(row, await measureBuilderLoad(build, main, sizes.builder));
+  if (wanted('builder')) {
+    builderRows(row, await measureBuilderLoad(build, main, sizes.builder));
+    if (values.instructions) {
+      builderInstructionRows(row, await measureBuilderInstructions(build, main, sizes.builderInstructions));
+    }
+  }
   if (wanted('mcp')) {
     mcpRows(row, await measureMcp(build, main, sizes.mcp));
     if (values.instructions) {
@@ -291,9 +304,11 @@ try {
   // Last on the shared sandbox: its thousands of calls from other processes ran before the stores'
   // figure once, and that figure's recording then saw three requests instead of two.
   if (wanted('otel')) {
-    otelRows(row, measureOtel(build, main, sizes.otel), signedUs);
+    const otel = measureOtel(build, main, sizes.otel);
+    otelRows(row, otel, signedUs);
     if (values.instructions) {
-      otelInstructionRow(row, await measureOtelInstructions(build, main, sizes.perCallInstructions));
+      const counted = await measureOtelInstructions(build, main, sizes.otelInstructions);
+      otelInstructionRow(row, counted, otel.api.oursUs);
     }
   }
 } finally {

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
@@ -20,7 +20,7 @@ const OPTION_QUERIES = ['', 'a', 'e', 'jo'];
 const OPTIONS_PATH = '/v1/steps/ticketing.create_ticket/options';
 
 /** The request of turn `n`: searches and options alternate, each cycling through its own list. */
-function requestOf(n) {
+export function requestOf(n) {
   if (n % 2 === 0) {
     const q = SEARCHES[(n / 2) % SEARCHES.length];
     return { kind: 'search', method: 'GET', path: `/v1/steps?q=${encodeURIComponent(q)}&limit=20` };
@@ -34,13 +34,32 @@ function requestOf(n) {
   };
 }
 
-async function startChild(build, side, argument) {
+/**
+ * A server child (builder-server-child.mjs), `side` builder or bare, started
+ * by `run` (node itself, or node under a counter: builder-instructions.mjs,
+ * which also sets `timeoutsMs`, the builder's headers, request and
+ * keep-alive timeouts, as callgrind slows a server some fifty times), with
+ * an IPC channel: `counts()` asks its CPU and provider requests, `mark()`
+ * makes it enter the counter's split function, `stop()` ends it.
+ */
+export async function startChild(
+  build,
+  side,
+  argument,
+  { run = (nodeArgs) => [process.execPath, nodeArgs], timeoutsMs } = {},
+) {
   // TOOLSTEPS_BENCH_PROFILE_DIR: each server writes a V8 CPU profile there, as the intake's and MCP's children do.
   const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
-  const child = fork(path.join(here, 'builder-server-child.mjs'), [build, side, argument], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-  });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const [command, args] = run([
+    ...profile,
+    path.join(here, 'builder-server-child.mjs'),
+    build,
+    side,
+    argument,
+    ...(timeoutsMs ? [String(timeoutsMs)] : []),
+  ]);
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise((resolve, reject) => {
     child.once('exit', (code) =>
       reject(new Error(`the ${side} server exited with ${code} before it was ready`)),
@@ -55,6 +74,7 @@ async function startChild(build, side, argument) {
   return {
     ...ready,
     counts: () => ask('counts'),
+    mark: () => ask('mark'),
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send({ type: 'stop' });
@@ -64,7 +84,7 @@ async function startChild(build, side, argument) {
 }
 
 /** One request through the shared client: status, bytes, the client's wall time and the server's `app;dur`. */
-async function send(dispatcher, server, turn) {
+export async function send(dispatcher, server, turn) {
   const started = performance.now();
   try {
     const answer = await request(`${server.url}${turn.path}`, {

@@ -11,17 +11,21 @@
  * start to the JSON written). Provider requests (every undici request this
  * process makes, counted on undici's diagnostics channel) and the process's
  * CPU are reported over IPC (`counts`), so the figure can say how many its
- * measured requests made and what each cost the server.
+ * measured requests made and what each cost the server. `mark` enters
+ * uv_os_getpriority, where a count under callgrind is split.
  *
- *   node builder-server-child.mjs <build> builder <sandbox JSON>
+ *   node builder-server-child.mjs <build> builder <sandbox JSON> [<timeouts ms>]
  *   node builder-server-child.mjs <build> bare <search bytes>,<options bytes>
  */
 import diagnostics from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
+import os from 'node:os';
 import { startBenchBuilder } from './bench-builder.mjs';
 import { benchConnection } from './per-call.mjs';
 
-const [build, side, argument] = process.argv.slice(2);
+const [build, side, argument, timeoutsText] = process.argv.slice(2);
+/** Under a counter (builder-instructions.mjs): headers, request and keep-alive timeouts this long. */
+const timeoutsMs = timeoutsText ? Number(timeoutsText) : undefined;
 
 let providerRequests = 0;
 diagnostics.subscribe('undici:request:create', () => {
@@ -55,12 +59,17 @@ async function startBare(sizes) {
 
 const running =
   side === 'builder'
-    ? await startBenchBuilder(build, { connections: [benchConnection(JSON.parse(argument))] })
+    ? await startBenchBuilder(build, { connections: [benchConnection(JSON.parse(argument))], timeoutsMs })
     : await startBare(argument);
 process.on('message', async (message) => {
   if (message.type === 'counts') {
     const { user, system } = process.cpuUsage();
     return process.send({ type: message.type, providerRequests, cpuUs: user + system });
+  }
+  if (message.type === 'mark') {
+    // Under callgrind (builder-instructions.mjs) the count is split where this enters uv_os_getpriority.
+    os.getPriority();
+    return process.send({ type: message.type });
   }
   if (message.type === 'stop') {
     await running.close();

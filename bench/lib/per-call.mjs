@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importBuilt } from './built-file.mjs';
 import { measureSides } from './cpu-sides.mjs';
 
 /**
@@ -33,7 +34,11 @@ export async function loadClient(build) {
   const [{ Runtime }, { MemoryConnectionStore }, { sharedDispatcher }, { createRegistry }] =
     await Promise.all([
       load('src/runtime/runtime.js'),
-      load('src/store/memory/memory-connection-store.js'),
+      importBuilt(
+        build,
+        'src/store/memory/memory-connection-store.js',
+        'src/store/connections/memory-connection-store.js',
+      ),
       load('src/http/dispatcher-wire.js'),
       load('steps/index.js'),
     ]);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -14,7 +15,11 @@ import { pathToFileURL } from 'node:url';
 export async function startSandboxProcess(build, options = {}) {
   const sandboxModule = pathToFileURL(path.join(build, 'sandbox/index.js')).href;
   const seedModule = pathToFileURL(path.join(build, 'sandbox/ticketing/ticketing-seed.js')).href;
-  const clockModule = pathToFileURL(path.join(build, 'src/model/clock.js')).href;
+  // src/clock.js before issue 35 moved it: a --build of that baseline (2672ba1) runs too.
+  const clockFile = ['src/model/clock.js', 'src/clock.js']
+    .map((file) => path.join(build, file))
+    .find((file) => existsSync(file));
+  const clockModule = pathToFileURL(clockFile ?? path.join(build, 'src/model/clock.js')).href;
   const script = `
     import { startSandbox, CONTACT_DATA_SANDBOX_KEY } from ${JSON.stringify(sandboxModule)};
     import { seedTickets } from ${JSON.stringify(seedModule)};

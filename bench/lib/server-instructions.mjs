@@ -30,7 +30,7 @@ const LONG_TIMEOUTS = ['--headers-timeout', '600', '--request-timeout', '600'];
 const COUNTED_RUN_MS = 3_600_000;
 
 /** `node ...nodeArgs` under callgrind, split at each mark; the dumps land in `scratch`. */
-function underCallgrind(scratch) {
+export function underCallgrind(scratch) {
   return (nodeArgs) => [
     'valgrind',
     callgrindSplitArgs(scratch, MARK_FUNCTION, [...COUNTED_NODE_FLAGS, ...nodeArgs]),

@@ -215,7 +215,11 @@ export function apiRoutes(services: BuilderServices, maxBodyBytes: number) {
     });
     app.setValidatorCompiler(emptyBodyAsObject);
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', jsonBodyParser(maxBodyBytes));
+    const parseJson = jsonBodyParser(maxBodyBytes);
+    // Under its own type too: Fastify keeps the parser it found for a Content-Type in a cache, but
+    // not the catch-all, so with '*' alone every POST's header was parsed again to find none.
+    app.addContentTypeParser('application/json', parseJson);
+    app.addContentTypeParser('*', parseJson);
     const rate = new FixedWindows(tokenWindow(services.options.rateLimit));
     for (const route of ROUTES) app.route(frameworkRoute(route, services, rate));
     wrongMethods(app);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { otelApiIfLoaded } from '../telemetry/index.js';
 import { type ConnectionCaps, ConnectionGuard } from './connection-guard.js';
+import { lastValues } from './query-string.js';
 import { addRequestSpans, type RequestTelemetry } from './request-spans.js';
 import { asServerRefusal, ServerRefusal } from './server-refusal.js';
 import { type ServerTimeouts, serverTimeoutOptions } from './server-timeouts.js';
@@ -94,7 +95,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     routerOptions: {
       maxParamLength: 2_048,
       // As our servers always read a query (WHATWG URL's searchParams): each name once, its last value.
-      querystringParser: (text) => Object.fromEntries(new URLSearchParams(text)),
+      querystringParser: lastValues,
     },
     frameworkErrors: (error, request, reply) => options.answer(asServerRefusal(error), request, reply),
   }) as unknown as FastifyInstance;
