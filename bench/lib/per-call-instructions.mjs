@@ -10,7 +10,10 @@ const MARK_FUNCTION = 'uv_os_getpriority';
 /** A counted run takes about a minute under callgrind here, two at a time; thirty times that is stuck. */
 const COUNTED_RUN_TIMEOUT_MS = 1_800_000;
 const NATIVE_RUN_TIMEOUT_MS = 120_000;
-const SIDES = ['ours', 'bare'];
+/** Each case's sides (per-call-child.mjs): the invocation, bare fetch and a bare dispatcher.request. */
+const SIDES = ['ours', 'bare', 'request'];
+/** The case the store rows measure, which also runs with the default file store. */
+const STORE_CASE = 'get_ticket_info';
 /**
  * V8 flags of every counted run, ours and the baseline alike: seeded (see
  * SEEDED_NODE_FLAGS); a lower interrupt budget (default 67584) so TurboFan
@@ -25,32 +28,34 @@ const SIDES = ['ours', 'bare'];
 const STEADY_NODE_FLAGS = [...SEEDED_NODE_FLAGS, '--interrupt-budget=8192', '--single-threaded'];
 
 /**
- * Instructions per warm call of each per-call case, ours and the bare fetch
- * baseline (the same recorded requests, per-call.mjs), each case and side in
- * a process of its own (per-call-child.mjs): `warmup` calls, then `calls`
+ * Instructions per warm call of each per-call case: ours (the memory store),
+ * the bare fetch baseline and the bare dispatcher.request one (the same
+ * recorded requests, per-call.mjs), and for get_ticket_info ours with the
+ * file store too, each case and side in a process of its own (per-call-child.mjs): `warmup` calls, then `calls`
  * counted ones. Callgrind splits one run at the child's marks, so the count
  * between them is those calls alone; a counter that cannot (perf) counts a
  * run with `calls` and one with none, and the difference is the calls:
  * (count(calls) - count(0)) / calls. The sandbox serves every run natively
  * first, so no counted run meets it cold. Resolves `{ counter, split, runs,
- * wallMs, cases: [{ name, ours, bare }] }`, or `{ reason }` without a counter.
+ * wallMs, cases: [{ name, ours, bare, request, file? }] }`, or `{ reason }` without a counter.
  */
 export async function measurePerCallInstructions(build, sandbox, { warmup, calls }) {
   const counter = await instructionCounter();
   if (!counter.count) return { reason: counter.reason };
+  const sides = PER_CALL_CASES.flatMap((entry) =>
+    [...SIDES, ...(entry.name === STORE_CASE ? ['file'] : [])].map((side) => ({ entry, side })),
+  );
   const runsOf = (callCounts) =>
-    PER_CALL_CASES.flatMap((entry) =>
-      SIDES.flatMap((side) =>
-        callCounts.map((callCount) => [
-          child,
-          build,
-          JSON.stringify(sandbox),
-          entry.name,
-          side,
-          String(warmup),
-          String(callCount),
-        ]),
-      ),
+    sides.flatMap(({ entry, side }) =>
+      callCounts.map((callCount) => [
+        child,
+        build,
+        JSON.stringify(sandbox),
+        entry.name,
+        side,
+        String(warmup),
+        String(callCount),
+      ]),
     );
   for (const args of runsOf([0])) {
     const warm = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: NATIVE_RUN_TIMEOUT_MS });
@@ -66,11 +71,16 @@ export async function measurePerCallInstructions(build, sandbox, { warmup, calls
     split: Boolean(counter.countParts),
     runs,
     wallMs,
-    cases: PER_CALL_CASES.map((entry, index) => ({
-      name: entry.name,
-      ours: perCall[index * SIDES.length],
-      bare: perCall[index * SIDES.length + 1],
-    })),
+    cases: PER_CALL_CASES.map((entry) => {
+      const of = (side) => perCall[sides.findIndex((item) => item.entry === entry && item.side === side)];
+      return {
+        name: entry.name,
+        ours: of('ours'),
+        bare: of('bare'),
+        request: of('request'),
+        ...(entry.name === STORE_CASE ? { file: of('file') } : {}),
+      };
+    }),
   };
 }
 

@@ -34,6 +34,11 @@ interface KnownSecret {
    * walk the text a dozen times (irregexp walks it once).
    */
   mention: RegExp;
+  /**
+   * `mention`, or a JSON escape (`\\u0041`, `\\/`) that could spell one once
+   * parsed: what a JSON answer is searched with, in one walk of its text.
+   */
+  jsonMention: RegExp;
 }
 
 /** A pattern that matches `text` as it is. */
@@ -53,7 +58,8 @@ function knownSecret(secret: string): KnownSecret {
     );
     const needles = new Set(forms.map((form) => form.slice(0, MIN_PREFIX_LENGTH)));
     // No `u` flag: a needle may end inside a surrogate pair, and must match code unit by code unit as `includes` does.
-    entry = { forms, mention: new RegExp([...needles].map(literalPattern).join('|')) };
+    const pattern = [...needles].map(literalPattern).join('|');
+    entry = { forms, mention: new RegExp(pattern), jsonMention: new RegExp(`${pattern}|\\\\[u/]`) };
     // A long-lived process sees tokens rotate; forget them all rather than grow without bound.
     if (known.size >= KNOWN_LIMIT) known.clear();
     known.set(secret, entry);
@@ -85,7 +91,14 @@ export function mentionsSecret(text: string, secrets: Iterable<string | undefine
  * show, so a text that has one counts as quoting.
  */
 export function jsonMentionsSecret(text: string, secrets: Iterable<string | undefined>): boolean {
-  return mentionsSecret(text, secrets) || text.includes('\\u') || text.includes('\\/');
+  let searched = false;
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
+    if (knownSecret(secret).jsonMention.test(text)) return true;
+    searched = true;
+  }
+  // With no secret to search for, an escape still counts, as it always has.
+  return !searched && (text.includes('\\u') || text.includes('\\/'));
 }
 
 /**

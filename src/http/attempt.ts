@@ -8,74 +8,14 @@ import {
   ResponseTooLargeError,
 } from '../errors/index.js';
 import type { Clock } from '../model/clock.js';
-import type { Logger } from '../model/logger.js';
+import { type Logger, silentLogger } from '../model/logger.js';
 import type { RateLimitSnapshot } from '../model/rate-limit.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from '../values/json-depth.js';
+import { startDeadline } from './attempt-deadline.js';
 import { isBinaryType } from './binary-type.js';
 import { classifyException } from './classify-failures.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
-import { type Cancellation, RawHeaders, type Wire, type WireAnswer } from './wire.js';
-
-/** The time limit of one attempt, and the caller's signal, as one cancellation. */
-interface AttemptDeadline {
-  cancellation: Cancellation;
-  /** True once the time limit passed (not when the caller aborted). */
-  readonly expired: boolean;
-  /** Stops the timer and lets go of the caller's signal; call it when the attempt ends, whatever happened. */
-  clear(): void;
-}
-
-/**
- * One timer per attempt, cleared as soon as the attempt ends, and no
- * AbortController unless a wire asks for a signal: `AbortSignal.timeout` plus
- * `AbortSignal.any`, or even a controller with its listeners, cost more CPU
- * per request than the rest of the transport on a small answer.
- */
-function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptDeadline {
-  let expired = false;
-  let aborted = false;
-  let reason: unknown;
-  let listeners: ((reason: unknown) => void)[] = [];
-  const abort = (why: unknown) => {
-    if (aborted) return;
-    aborted = true;
-    reason = why;
-    const waiting = listeners;
-    listeners = [];
-    for (const listener of waiting) listener(why);
-  };
-  const timer = setTimeout(() => {
-    expired = true;
-    abort(new DOMException('The operation timed out.', 'TimeoutError'));
-  }, timeoutMs);
-  // Like AbortSignal.timeout: a pending deadline alone does not keep the process alive.
-  timer.unref();
-  const onCallerAbort = () => abort(caller?.reason);
-  if (caller?.aborted) onCallerAbort();
-  else caller?.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    cancellation: {
-      get aborted() {
-        return aborted;
-      },
-      get reason() {
-        return reason;
-      },
-      onAbort(listener) {
-        if (aborted) listener(reason);
-        else listeners.push(listener);
-      },
-    },
-    get expired() {
-      return expired;
-    },
-    clear() {
-      clearTimeout(timer);
-      listeners = [];
-      caller?.removeEventListener('abort', onCallerAbort);
-    },
-  };
-}
+import { RawHeaders, type Wire, type WireAnswer } from './wire.js';
 
 /** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -201,12 +141,15 @@ export function attempt(options: AttemptOptions): Send {
       if (isRedirect(response.status)) await response.discard();
       // A body cut off mid-way fails here, inside the same classification as the request.
       else read = await readBody(response, outgoing, secrets);
-      logger.debug('response', {
-        method: outgoing.method,
-        path: outgoing.url.pathname,
-        status: response.status,
-        durationMs: clock.now() - started,
-      });
+      // The line's fields cost an object and a clock read per attempt: not built for the silent logger.
+      if (logger !== silentLogger) {
+        logger.debug('response', {
+          method: outgoing.method,
+          path: outgoing.url.pathname,
+          status: response.status,
+          durationMs: clock.now() - started,
+        });
+      }
       const answer = {
         status: response.status,
         headers: response.headers,

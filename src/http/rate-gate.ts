@@ -109,55 +109,25 @@ export class RateGate implements Gate {
   }
 
   /**
-   * Resolves when a request may be sent, with how many times this caller
-   * waited; counts the request against every known window.
+   * How many times this caller waited before a request may be sent; counts
+   * the request against every known window. A number at once when no window
+   * is spent (nearly every request), so the request goes without waiting a
+   * turn of the event loop for a promise; else a promise of it.
    */
-  async acquire(signal?: AbortSignal): Promise<number> {
-    const reserve = this.options.reserve ?? 0;
+  acquire(signal?: AbortSignal): number | Promise<number> {
+    const now = this.options.clock.now();
+    const waitUntil = this.waitUntil(now);
+    if (waitUntil > now) return this.waitThenAcquire(waitUntil, now, signal);
+    this.admit();
+    return 0;
+  }
+
+  /** Waits until no known window is spent, then counts the request. */
+  private async waitThenAcquire(until: number, from: number, signal?: AbortSignal): Promise<number> {
     let waited = 0;
-    for (;;) {
-      const now = this.options.clock.now();
-      let waitUntil = 0;
-      for (const [name, known] of this.windows) {
-        let window = known;
-        if (window.resetAt !== undefined && window.resetAt <= now) {
-          if (
-            window.cycleSeenAt === undefined ||
-            window.limit === undefined ||
-            window.windowMs === undefined
-          ) {
-            // The window has rolled over; the next response will tell the truth.
-            this.windows.delete(name);
-            continue;
-          }
-          // An estimated window refills to its limit: keep counting from there, so callers that
-          // waited together do not all rush the new window before a response says how full it is.
-          window = {
-            ...window,
-            remaining: window.limit,
-            inFlight: 0,
-            cycleSeenAt: now,
-            resetAt: now + window.windowMs,
-          };
-          this.windows.set(name, window);
-        }
-        if (window.remaining - window.inFlight <= reserve) {
-          if (window.resetAt === undefined) {
-            // The provider did not say when it refills: pause once, then let
-            // one request probe and learn the truth from its headers.
-            this.windows.delete(name);
-            waitUntil = Math.max(waitUntil, now + UNKNOWN_RESET_PAUSE_MS);
-          } else if (
-            window.resetAt - now > this.options.maxWaitMs &&
-            now - window.observedAt >= this.options.maxWaitMs
-          ) {
-            // Too long to wait for, and learnt longer ago than we would wait: let one request
-            // probe, so a later answer corrects it (a provider may have reset early, or lied).
-            this.windows.delete(name);
-          } else waitUntil = Math.max(waitUntil, window.resetAt);
-        }
-      }
-      if (waitUntil <= now) break;
+    let waitUntil = until;
+    let now = from;
+    while (waitUntil > now) {
       const waitMs = waitUntil - now;
       if (waitMs > this.options.maxWaitMs) {
         throw new RateLimitError(
@@ -169,10 +139,58 @@ export class RateGate implements Gate {
       waited += 1;
       this.waitedTotalMs += waitMs;
       await this.options.clock.sleep(waitMs, signal);
+      now = this.options.clock.now();
+      waitUntil = this.waitUntil(now);
     }
+    this.admit();
+    return waited;
+  }
+
+  private admit(): void {
     this.unanswered += 1;
     for (const window of this.windows.values()) window.inFlight += 1;
-    return waited;
+  }
+
+  /** When a request may go, by what the windows say at `now` (at or before `now`: at once). */
+  private waitUntil(now: number): number {
+    const reserve = this.options.reserve ?? 0;
+    let waitUntil = 0;
+    for (const [name, known] of this.windows) {
+      let window = known;
+      if (window.resetAt !== undefined && window.resetAt <= now) {
+        if (window.cycleSeenAt === undefined || window.limit === undefined || window.windowMs === undefined) {
+          // The window has rolled over; the next response will tell the truth.
+          this.windows.delete(name);
+          continue;
+        }
+        // An estimated window refills to its limit: keep counting from there, so callers that
+        // waited together do not all rush the new window before a response says how full it is.
+        window = {
+          ...window,
+          remaining: window.limit,
+          inFlight: 0,
+          cycleSeenAt: now,
+          resetAt: now + window.windowMs,
+        };
+        this.windows.set(name, window);
+      }
+      if (window.remaining - window.inFlight <= reserve) {
+        if (window.resetAt === undefined) {
+          // The provider did not say when it refills: pause once, then let
+          // one request probe and learn the truth from its headers.
+          this.windows.delete(name);
+          waitUntil = Math.max(waitUntil, now + UNKNOWN_RESET_PAUSE_MS);
+        } else if (
+          window.resetAt - now > this.options.maxWaitMs &&
+          now - window.observedAt >= this.options.maxWaitMs
+        ) {
+          // Too long to wait for, and learnt longer ago than we would wait: let one request
+          // probe, so a later answer corrects it (a provider may have reset early, or lied).
+          this.windows.delete(name);
+        } else waitUntil = Math.max(waitUntil, window.resetAt);
+      }
+    }
+    return waitUntil;
   }
 }
 
@@ -186,7 +204,9 @@ export function withRateGate(send: Send, gate: Gate, signal?: AbortSignal): Send
   return async (outgoing: Outgoing): Promise<Exchange> => {
     let waits: number;
     try {
-      waits = await gate.acquire(signal);
+      // An in-process gate answers at once when it lets the request through: no promise to wait a turn for.
+      const admitted = gate.acquire(signal);
+      waits = typeof admitted === 'number' ? admitted : await admitted;
     } catch (error) {
       return { ok: false, error, stats: NO_STATS };
     }
@@ -197,12 +217,17 @@ export function withRateGate(send: Send, gate: Gate, signal?: AbortSignal): Send
       await gate.abandon();
       return { ok: false, error, stats: NO_STATS };
     }
-    const [first, ...later] = result.stats.answers;
-    if (result.stats.answers.length === 0) await gate.abandon();
+    const { answers } = result.stats;
+    if (answers.length === 0) await gate.abandon();
     else {
-      await gate.observe(first);
-      for (const snapshot of later) await gate.learn(snapshot);
+      const observed = gate.observe(answers[0]);
+      if (observed) await observed;
+      for (let index = 1; index < answers.length; index += 1) {
+        const learnt = gate.learn(answers[index]);
+        if (learnt) await learnt;
+      }
     }
+    if (waits === 0) return result;
     return { ...result, stats: addStats(result.stats, { rateLimitWaits: waits }) };
   };
 }

@@ -133,8 +133,8 @@ export function saneWindow(window: RateLimitWindow, observedAt: number): RateLim
  * worker in Redis. Its reports may be asynchronous, so the transport awaits them.
  */
 export interface Gate {
-  /** Resolves when a request may be sent, with how many times the caller waited. */
-  acquire(signal?: AbortSignal): Promise<number>;
+  /** How many times the caller waited before a request may be sent: a number when it need not wait, else a promise of it. */
+  acquire(signal?: AbortSignal): number | Promise<number>;
   /** Once per request let through, with what its answer's headers say. */
   observe(snapshot: RateLimitSnapshot | undefined): void | Promise<void>;
   /** An answer that does not settle a request of ours (a redirect hop). */

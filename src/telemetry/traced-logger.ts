@@ -1,4 +1,4 @@
-import type { Logger } from '../model/logger.js';
+import { type Logger, silentLogger } from '../model/logger.js';
 import { otelApiIfLoaded } from './load-otel.js';
 
 /** The active span's ids as log fields, or undefined outside a span or with telemetry off. */
@@ -16,7 +16,8 @@ export function traceFields(): { trace_id: string; span_id: string } | undefined
  * line costs one lookup more.
  */
 export function tracedLogger(logger: Logger): Logger {
-  if (tracedLoggers.has(logger)) return logger;
+  // Nothing is written through the silent logger, so there is nothing to trace: it stays as it is.
+  if (tracedLoggers.has(logger) || logger === silentLogger) return logger;
   const traced: Logger = {
     debug: (message, data) => logger.debug(message, withTrace(data)),
     info: (message, data) => logger.info(message, withTrace(data)),
