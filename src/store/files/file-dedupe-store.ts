@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { isMissingFile, unlinkIfPresent, writeFileAtomic } from '../../disk/atomic-write.js';
-import { createExclusive } from '../../disk/create-exclusive.js';
+import { isMissingFile } from '../../disk/atomic-write.js';
+import { ClaimLog } from '../../disk/claim-log.js';
 import { type Clock, systemClock } from '../../model/clock.js';
 import type { ClaimOutcome, DedupeStore } from '../dedupe-store.js';
 import { DoneJournal } from './done-journal.js';
@@ -23,25 +23,27 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
  * Dedupe that survives a restart, shared by the processes of one host.
- * A claim is a small file per key under `<home>/triggers/dedupe`, named by
- * the key's SHA-256 so no provider text reaches a path, created with O_EXCL,
- * so two processes on one host never both hold an event; taking over an
- * expired claim is last-writer-wins, which is why many hosts need the Redis
+ * Claims go to an append-only claim log (`ClaimLog`, `claims-<n>.log` under
+ * `<home>/triggers/dedupe/claims`), keyed by the key's SHA-256 so no
+ * provider text reaches a file: the claims of a moment go out in one write
+ * and are decided by one read of what every process appended, so two
+ * processes on one host never both hold an event. Many hosts need the Redis
  * store.
  *
- * A done mark goes to the journal (`DoneJournal`, under `journal/`), synced
- * with every other mark of the moment before `complete` resolves: a sync
- * per event, which each mark's own file took, capped `listen` at a few
- * hundred events a second. The claim's file is removed once its mark is in
- * the journal, and every claim looks in the journal before and after it
- * creates its file, so a claim made after the removal finds the mark.
- * Files written by earlier versions, `done` in the key's file, still count.
+ * A done mark goes to the done journal (`DoneJournal`, under `journal`), synced
+ * with every other mark of the moment before `complete` resolves (one sync
+ * per batch), and then the claim is released; every claim looks in the
+ * journal before and after it is decided, so a claim decided after that
+ * release finds the mark. What an earlier version left, a small file per
+ * key (`<sha256>.json`), still counts: read once, when the store is first used.
  */
 export class FileDedupeStore implements DedupeStore {
   private readonly directory: string;
   private readonly journal: DoneJournal;
+  private readonly claims: ClaimLog;
   private lastPrune = 0;
   private directoryMade: Promise<unknown> | undefined;
+  private earlier: Promise<Map<string, Entry>> | undefined;
 
   constructor(
     home: string = defaultToolstepsHome(),
@@ -49,20 +51,21 @@ export class FileDedupeStore implements DedupeStore {
   ) {
     this.directory = path.join(home, 'triggers', 'dedupe');
     this.journal = new DoneJournal(path.join(this.directory, 'journal'), clock);
+    this.claims = new ClaimLog(path.join(this.directory, 'claims'), clock);
   }
 
   private nameOf(key: string): string {
     return createHash('sha256').update(key).digest('hex');
   }
 
-  private fileOf(name: string): string {
-    return path.join(this.directory, `${name}.json`);
-  }
-
   /** The directory and its journal's, made once per store; `again` after they vanished under a running process. */
   private directories(again = false): Promise<unknown> {
     if (again || !this.directoryMade) {
-      const made = fs.mkdir(path.join(this.directory, 'journal'), { recursive: true, mode: 0o700 });
+      const made = Promise.all(
+        ['journal', 'claims'].map((folder) =>
+          fs.mkdir(path.join(this.directory, folder), { recursive: true, mode: 0o700 }),
+        ),
+      );
       this.directoryMade = made.catch((error) => {
         this.directoryMade = undefined;
         throw error;
@@ -83,15 +86,13 @@ export class FileDedupeStore implements DedupeStore {
     }
   }
 
-  private async read(file: string): Promise<Entry | undefined> {
-    try {
-      const parsed = Entry.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-      // An unreadable entry (a crash mid-write cannot make one, a hand edit can) counts as absent.
-      return parsed.success ? parsed.data : undefined;
-    } catch (error) {
-      if (isMissingFile(error) || error instanceof SyntaxError) return undefined;
+  /** The entries an earlier version wrote, one file per key, read once. */
+  private earlierEntries(): Promise<Map<string, Entry>> {
+    this.earlier ??= readEarlierEntries(this.directory).catch((error: unknown) => {
+      this.earlier = undefined;
       throw error;
-    }
+    });
+    return this.earlier;
   }
 
   async claim(key: string, leaseMs: number): Promise<ClaimOutcome> {
@@ -99,50 +100,34 @@ export class FileDedupeStore implements DedupeStore {
     await this.pruneNowAndThen();
     const name = this.nameOf(key);
     if (await this.journal.isDone(name)) return { status: 'done' };
-    const file = this.fileOf(name);
-    const token = randomBytes(12).toString('hex');
-    const entry: Entry = { state: 'claimed', token, expiresAt: this.clock.now() + leaseMs };
-    // A claim whose file could not be written leaves none behind (createExclusive). The promise form on
-    // purpose: a file's creation waits for the filesystem's commit that a journal sync started, and made
-    // synchronously it held the event loop for about a third of a millisecond per claim.
-    if (!(await this.inDirectories(() => createExclusive(file, JSON.stringify(entry))))) {
-      const existing = await this.read(file);
-      if (existing && existing.expiresAt > this.clock.now()) {
-        return { status: existing.state === 'done' ? 'done' : 'in_flight' };
-      }
-      // Claims need no sync: one a power cut lost was never answered for.
-      await writeFileAtomic(file, JSON.stringify(entry), { sync: false });
+    const earlier = (await this.earlierEntries()).get(name);
+    if (earlier && earlier.expiresAt > this.clock.now()) {
+      return { status: earlier.state === 'done' ? 'done' : 'in_flight' };
     }
-    // A holder that marked the event done and removed its claim between the look above and this claim wrote the mark first.
+    const token = await this.inDirectories(() => this.claims.claim(name, leaseMs));
+    if (token === undefined) return { status: 'in_flight' };
+    // A holder that marked the event done and released its claim before this claim was decided wrote the mark first.
     if (await this.journal.isDone(name)) {
-      await this.release(key, token);
+      await this.claims.release(name, token);
       return { status: 'done' };
     }
     return { status: 'claimed', token };
   }
 
-  /** Read-check-write: on one host a lapsed claim taken over in between is the race the class comment names. */
-  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
-    const file = this.fileOf(this.nameOf(key));
-    const existing = await this.read(file);
-    const now = this.clock.now();
-    if (existing?.state !== 'claimed' || existing.token !== token || existing.expiresAt <= now) return false;
-    await writeFileAtomic(file, JSON.stringify({ ...existing, expiresAt: now + leaseMs }), { sync: false });
-    return true;
+  renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    return this.claims.renew(this.nameOf(key), token, leaseMs);
   }
 
   /** Resolves once the mark is in the synced journal: what a 200 promises survives a power cut. */
-  async complete(key: string, _token: string, ttlMs: number): Promise<void> {
+  async complete(key: string, token: string, ttlMs: number): Promise<void> {
     const name = this.nameOf(key);
     await this.inDirectories(() => this.journal.mark(name, this.clock.now() + ttlMs));
-    // Whoever claims it next finds the mark: every claim looks in the journal after making its file.
-    await unlinkIfPresent(this.fileOf(name));
+    // Whoever claims it next finds the mark: every claim looks in the journal after it is decided.
+    await this.claims.release(name, token);
   }
 
-  async release(key: string, token: string): Promise<void> {
-    const file = this.fileOf(this.nameOf(key));
-    const existing = await this.read(file);
-    if (existing?.token === token && existing.state === 'claimed') await fs.rm(file, { force: true });
+  release(key: string, token: string): Promise<void> {
+    return this.claims.release(this.nameOf(key), token);
   }
 
   async markOnce(key: string, ttlMs: number): Promise<boolean> {
@@ -152,26 +137,22 @@ export class FileDedupeStore implements DedupeStore {
     return true;
   }
 
-  /** Deletes every expired claim (and every journal whose marks all expired); returns how many claims. */
+  /**
+   * Forgets expired marks (deleting every journal whose marks all expired)
+   * and an earlier version's expired files; returns how many claims lapsed
+   * (their holders stopped without completing or releasing them).
+   */
   async prune(): Promise<number> {
     await this.journal.prune();
-    let names: string[];
-    try {
-      names = await fs.readdir(this.directory);
-    } catch (error) {
-      if (isMissingFile(error)) return 0;
-      throw error;
-    }
+    const earlier = await this.earlierEntries();
     let removed = 0;
-    for (const name of names.filter((item) => item.endsWith('.json'))) {
-      const file = path.join(this.directory, name);
-      const entry = await this.read(file);
-      if (!entry || entry.expiresAt <= this.clock.now()) {
-        await fs.rm(file, { force: true });
-        removed += 1;
-      }
+    for (const [name, entry] of earlier) {
+      if (entry.expiresAt > this.clock.now()) continue;
+      await fs.rm(path.join(this.directory, `${name}.json`), { force: true });
+      earlier.delete(name);
+      removed += 1;
     }
-    return removed;
+    return removed + this.claims.lapsed();
   }
 
   private async pruneNowAndThen(): Promise<void> {
@@ -179,4 +160,27 @@ export class FileDedupeStore implements DedupeStore {
     this.lastPrune = this.clock.now();
     await this.prune();
   }
+}
+
+/** Every `<sha256>.json` an earlier version wrote in `directory`, by key hash; an unreadable one counts as absent. */
+async function readEarlierEntries(directory: string): Promise<Map<string, Entry>> {
+  const entries = new Map<string, Entry>();
+  let names: string[];
+  try {
+    names = await fs.readdir(directory);
+  } catch (error) {
+    if (isMissingFile(error)) return entries;
+    throw error;
+  }
+  for (const file of names) {
+    const name = /^([0-9a-f]{64})\.json$/.exec(file)?.[1];
+    if (!name) continue;
+    try {
+      const parsed = Entry.safeParse(JSON.parse(await fs.readFile(path.join(directory, file), 'utf8')));
+      if (parsed.success) entries.set(name, parsed.data);
+    } catch (error) {
+      if (!(isMissingFile(error) || error instanceof SyntaxError)) throw error;
+    }
+  }
+  return entries;
 }

@@ -1,4 +1,4 @@
-import { appendFile, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/model/clock.js';
@@ -95,10 +95,13 @@ describe('file dedupe store', () => {
     const store = new FileDedupeStore(home(), new ManualClock());
     const claimed = await store.claim('sub:../../etc/passwd', 60_000);
     const directory = path.join(home(), 'triggers', 'dedupe');
-    const [name, journalFolder] = (await readdir(directory)).sort();
-    expect(name).toMatch(/^[0-9a-f]{64}\.json$/);
-    expect(journalFolder).toBe('journal');
-    expect((await stat(path.join(directory, name!))).mode & 0o777).toBe(0o600);
+    // Claims go to the claim log, decided by the key's SHA-256 (was: a file per claim, named by it).
+    expect((await readdir(directory)).sort()).toEqual(['claims', 'journal']);
+    const [log] = await readdir(path.join(directory, 'claims'));
+    expect(log).toBe('claims-0.log');
+    expect((await stat(path.join(directory, 'claims', log!))).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(directory, 'claims'))).mode & 0o777).toBe(0o700);
+    expect(await readFile(path.join(directory, 'claims', log!), 'utf8')).not.toContain('passwd');
     if (claimed.status !== 'claimed') throw new Error('expected a claim');
     await store.complete('sub:../../etc/passwd', claimed.token, 60_000);
     const journal = path.join(directory, 'journal');
@@ -106,8 +109,7 @@ describe('file dedupe store', () => {
     expect(day).toMatch(/^done-\d{4}-\d{2}-\d{2}\.log$/);
     expect((await stat(path.join(journal, day!))).mode & 0o777).toBe(0o600);
     expect((await stat(journal)).mode & 0o777).toBe(0o700);
-    // The claim's file goes once its mark is in the journal.
-    expect(await readdir(directory)).toEqual(['journal']);
+    expect((await readdir(directory, { recursive: true })).join(' ')).not.toContain('passwd');
   });
 
   it('prunes expired entries: lapsed claims and expired marks', async () => {
