@@ -66,6 +66,7 @@ export async function startServerChild(
   };
   return {
     url: ready.url,
+    bareUrl: ready.bareUrl,
     rpc,
     cpu,
     direct: async (calls) => (await ask('direct', { calls })).us,
@@ -74,14 +75,17 @@ export async function startServerChild(
   };
 }
 
-/** The MCP SDK's own client over Streamable HTTP, as an agent would connect. */
-export async function httpClient(url) {
+/**
+ * The MCP SDK's own client over Streamable HTTP, as an agent would connect;
+ * `timeout` (ms) for its initialize, the SDK's 60 s unless given.
+ */
+export async function httpClient(url, timeout) {
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   ]);
   const client = new Client(CLIENT_INFO);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)), timeout ? { timeout } : undefined);
   return client;
 }
 
@@ -95,8 +99,10 @@ export async function toolName(rpc) {
 
 /**
  * Server CPU per `tools/call` of get_ticket_info over stdio and over
- * Streamable HTTP against `calls` direct invocations in the server process,
- * the median of `rounds` interleaved rounds; then `sessions` HTTP sessions
+ * Streamable HTTP, against `calls` direct invocations in the server process
+ * (stdio's baseline) and the same calls to the bare node:http server
+ * answering them from a direct invoke (HTTP's), the median of `rounds`
+ * interleaved rounds; then `sessions` HTTP sessions
  * at once, each calling `callsPerSession` times, counting errors (a thrown
  * call or an error result).
  */
@@ -106,17 +112,19 @@ export async function measureMcp(build, sandbox, { rounds, calls, warmup, sessio
     const name = await toolName(server.rpc);
     const args = { name, arguments: { ticket_id: 1 } };
     const http = await httpClient(server.url);
+    const bare = await httpClient(server.bareUrl);
     const sides = {
       direct: (count) => server.direct(count),
       stdio: (count) => serverCpu(server, count, () => server.rpc('tools/call', args)),
       http: (count) => serverCpu(server, count, () => http.callTool(args)),
+      bare: (count) => serverCpu(server, count, () => bare.callTool(args)),
     };
     for (const run of Object.values(sides)) await run(warmup);
-    const samples = { direct: [], stdio: [], http: [] };
+    const samples = { direct: [], stdio: [], http: [], bare: [] };
     for (let round = 0; round < rounds; round += 1) {
       for (const [side, run] of Object.entries(sides)) samples[side].push(await run(calls));
     }
-    await http.close();
+    await Promise.all([http.close(), bare.close()]);
     const concurrent = await concurrentSessions(server.url, args, sessions, callsPerSession);
     return {
       tool: name,

@@ -2,10 +2,12 @@
  * The MCP server side of the MCP figures, in a process of its own so its CPU
  * is all it counts: the steps served over stdio (this process's stdin and
  * stdout) and over Streamable HTTP at once, on one runtime with the `bench`
- * connection (memory store), one tool per step, no store watching. The
- * parent drives both with MCP requests and, over the IPC channel, asks for
- * this process's CPU (`cpu`) or for `calls` direct invocations of the same
- * step in this process (`direct`), answering their CPU per call: the
+ * connection (memory store), one tool per step, no store watching; beside
+ * them the HTTP row's baseline, a bare node:http server answering the same
+ * JSON-RPC from a direct invoke (mcp-bare-server.mjs). The parent drives
+ * them with MCP requests and, over the IPC channel, asks for this process's
+ * CPU (`cpu`) or for `calls` direct invocations of the same step in this
+ * process (`direct`), answering their CPU per call: the stdio row's
  * baseline, measured where the server runs. Under callgrind
  * (server-instructions.mjs), `mark` enters uv_os_getpriority, where the
  * count is split.
@@ -15,6 +17,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startBareMcpServer } from './mcp-bare-server.mjs';
 import { benchRuntime, loadClient } from './per-call.mjs';
 
 const [build, sandboxJson, maxSessionsText] = process.argv.slice(2);
@@ -28,6 +31,9 @@ const runtime = benchRuntime(client, sandbox);
 const served = { registry, runtime, mode: 'flat', watchIntervalMs: 0 };
 await serveMcpStdio(served);
 const http = await serveMcpHttp({ ...served, maxSessions: Number(maxSessionsText) });
+const invokeDirect = (input) =>
+  registry.invoke(runtime, 'ticketing.get_ticket_info', { connection: 'bench', input });
+const bare = await startBareMcpServer(invokeDirect);
 
 const cpuMicros = () => {
   const { user, system } = process.cpuUsage();
@@ -42,16 +48,13 @@ process.on('message', async (message) => {
   if (message.type === 'direct') {
     const started = cpuMicros();
     for (let i = 0; i < message.calls; i += 1) {
-      await registry.invoke(runtime, 'ticketing.get_ticket_info', {
-        connection: 'bench',
-        input: { ticket_id: 1 },
-      });
+      await invokeDirect({ ticket_id: 1 });
     }
     return process.send({ type: 'direct', us: (cpuMicros() - started) / message.calls });
   }
   if (message.type === 'stop') {
-    await http.close();
+    await Promise.all([http.close(), bare.close()]);
     process.exit(0);
   }
 });
-process.send({ type: 'ready', url: http.url });
+process.send({ type: 'ready', url: http.url, bareUrl: bare.url });

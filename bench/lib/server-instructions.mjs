@@ -188,11 +188,12 @@ export async function measureIntakeInstructions(build, sizes) {
 }
 
 /**
- * Instructions per tools/call of get_ticket_info over Streamable HTTP in
- * the MCP server process (mcp-server-child.mjs under callgrind), against
- * as many direct invokes in that process: `warmup` of each first, then
- * `calls` of each, split at marks. Resolves `{ counter, http, direct }`,
- * or `{ reason }` without callgrind.
+ * Instructions per tools/call of get_ticket_info in the MCP server process
+ * (mcp-server-child.mjs under callgrind): over Streamable HTTP, as many
+ * direct invokes in that process, over stdio, and to the bare node:http
+ * server answering from a direct invoke: `warmup` of each first, then
+ * `calls` of each, split at marks. Resolves `{ counter, http, direct,
+ * stdio, bare }`, or `{ reason }` without callgrind.
  */
 export async function measureMcpInstructions(build, sandbox, { warmup, calls }) {
   const counter = await instructionCounter();
@@ -202,26 +203,40 @@ export async function measureMcpInstructions(build, sandbox, { warmup, calls }) 
     const server = await startServerChild(build, sandbox, 8, underCallgrind(scratch));
     try {
       const args = { name: await toolName(server.rpc), arguments: { ticket_id: 1 } };
-      const http = await httpClient(server.url);
-      const callHttp = async (count) => {
+      const [http, bare] = await Promise.all([
+        httpClient(server.url, COUNTED_RUN_MS),
+        httpClient(server.bareUrl, COUNTED_RUN_MS),
+      ]);
+      // The SDK's client gives up on a call after 60 s, which a call under callgrind on a loaded machine can take.
+      const timeout = { timeout: COUNTED_RUN_MS };
+      const calling = (call) => async (count) => {
         for (let i = 0; i < count; i += 1) {
-          const result = await http.callTool(args);
-          if (result.isError) throw new Error(`tools/call failed: ${JSON.stringify(result).slice(0, 300)}`);
+          const answer = await call();
+          const result = answer.result ?? answer;
+          if (answer.error || result.isError)
+            throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
         }
       };
-      await callHttp(warmup);
-      await server.direct(warmup);
+      // In the order of the parts below.
+      const sides = [
+        calling(() => http.callTool(args, undefined, timeout)),
+        (count) => server.direct(count),
+        calling(() => server.rpc('tools/call', args)),
+        calling(() => bare.callTool(args, undefined, timeout)),
+      ];
+      for (const side of sides) await side(warmup);
       await server.mark();
-      await callHttp(calls);
-      await server.mark();
-      await server.direct(calls);
-      await server.mark();
-      await http.close();
+      for (const side of sides) {
+        await side(calls);
+        await server.mark();
+      }
+      await Promise.all([http.close(), bare.close()]);
     } finally {
       await server.stop();
     }
     const parts = readCallgrindParts(scratch);
-    return { counter: counter.name, http: parts[1] / calls, direct: parts[2] / calls };
+    const [http, direct, stdio, bare] = parts.slice(1, 5).map((count) => count / calls);
+    return { counter: counter.name, http, direct, stdio, bare };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -252,16 +267,25 @@ export function intakeInstructionRows(row, counted, sizes) {
   }
 }
 
-/** MCP's instruction row (`--instructions`): a tools/call over Streamable HTTP against a direct invoke. */
+/**
+ * MCP's instruction rows (`--instructions`): a tools/call over stdio against
+ * a direct invoke, over Streamable HTTP against the bare node:http server
+ * answering from a direct invoke, as the CPU rows.
+ */
 export function mcpInstructionRow(row, counted, sizes) {
-  const figure = 'MCP server instructions per tools/call, get_ticket_info, Streamable HTTP';
+  const figure = 'MCP server instructions per tools/call, get_ticket_info';
   if (!counted.counter) return notMeasured(row, figure, counted);
-  const extra = counted.http - counted.direct;
-  row(
-    `${figure} (${counted.counter}, ${sizes.calls} after ${sizes.warmup})`,
-    `${millionsOf(counted.http)} (+${millionsOf(extra)})`,
-    `${millionsOf(counted.direct)} (direct invoke)`,
-    `${(counted.http / counted.direct).toFixed(2)}x`,
-    '',
-  );
+  for (const [side, label, base, baseLabel] of [
+    ['stdio', 'stdio', 'direct', 'direct invoke'],
+    ['http', 'Streamable HTTP', 'bare', 'bare node:http + direct invoke'],
+    ['bare', 'bare node:http', 'direct', 'direct invoke'],
+  ]) {
+    row(
+      `${side === 'bare' ? '  ... ' : `${figure}, `}${label} (${counted.counter}, ${sizes.calls} after ${sizes.warmup})`,
+      `${millionsOf(counted[side])} (+${millionsOf(counted[side] - counted[base])})`,
+      `${millionsOf(counted[base])} (${baseLabel})`,
+      `${(counted[side] / counted[base]).toFixed(2)}x`,
+      '',
+    );
+  }
 }

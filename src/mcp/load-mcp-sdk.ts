@@ -7,11 +7,10 @@ import { MCP_SDK_RANGE } from './mcp-sdk-range.js';
  */
 export async function loadMcpSdk() {
   const missing = missingPeer('@modelcontextprotocol/sdk', MCP_SDK_RANGE, 'The MCP server');
-  const [server, types, stdio, http, ajv] = await Promise.all([
+  const [server, types, mediaType, ajv] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js').catch(missing),
     import('@modelcontextprotocol/sdk/types.js').catch(missing),
-    import('@modelcontextprotocol/sdk/server/stdio.js').catch(missing),
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js').catch(missing),
+    import('@modelcontextprotocol/sdk/shared/mediaType.js').catch(missing),
     import('@modelcontextprotocol/sdk/validation/ajv').catch(missing),
   ]);
   return {
@@ -24,8 +23,11 @@ export async function loadMcpSdk() {
     schemaValidator: new ajv.AjvJsonSchemaValidator(),
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     CallToolRequestSchema: types.CallToolRequestSchema,
-    StdioServerTransport: stdio.StdioServerTransport,
-    StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
+    // What the transports of our own (StdioMcpTransport, NodeHttpMcpTransport) check each message with, as the SDK's do.
+    JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+    isInitializeRequest: types.isInitializeRequest,
+    SUPPORTED_PROTOCOL_VERSIONS: types.SUPPORTED_PROTOCOL_VERSIONS,
+    isJsonContentType: mediaType.isJsonContentType,
   };
 }
 

@@ -1,7 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type McpHttpServeOptions, serveMcpHttp } from '../../src/mcp/transports/serve-mcp.js';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  type McpHttpServeOptions,
+  type RunningMcpHttpServer,
+  serveMcpHttp,
+} from '../../src/mcp/transports/serve-mcp.js';
 import type { SandboxFixture } from '../support/sandbox-fixture.js';
+import { type TicketingFixture, ticketingFixture } from '../support/ticketing-fixture.js';
 
 /**
  * The MCP HTTP server over a fixture's catalogue and runtime as these tests
@@ -19,6 +25,23 @@ export function serveFlat(
     watchIntervalMs: 0,
     ...options,
   });
+}
+
+/**
+ * A ticketing fixture and its flat MCP HTTP server for the tests of one
+ * describe block: started before them, closed after. Read `server` in a test.
+ */
+export function useFlatServer(): { fixture: TicketingFixture; server: RunningMcpHttpServer } {
+  const held = {} as { fixture: TicketingFixture; server: RunningMcpHttpServer };
+  beforeAll(async () => {
+    held.fixture = await ticketingFixture();
+    held.server = await serveFlat(held.fixture);
+  });
+  afterAll(async () => {
+    await held.server?.close();
+    await held.fixture?.close();
+  });
+  return held;
 }
 
 /** The protocol version the raw requests of these tests speak. */

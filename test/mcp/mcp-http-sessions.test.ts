@@ -13,6 +13,7 @@ import {
   MCP_ACCEPT,
   MCP_PROTOCOL,
   serveFlat,
+  useFlatServer,
 } from './mcp-http-fixture.js';
 
 // The garbage collector on demand, so heap figures count what is kept, not what awaits collection.
@@ -213,24 +214,13 @@ describe('the MCP HTTP server when clients initialize and go quiet', () => {
 });
 
 describe("the MCP HTTP server reading a session's requests", () => {
-  let fixture: TicketingFixture;
-  let server: RunningMcpHttpServer;
-
-  beforeAll(async () => {
-    fixture = await ticketingFixture();
-    server = await serveFlat(fixture);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await fixture?.close();
-  });
+  const served = useFlatServer();
 
   /** A raw POST in session `id`: its status, content type and body. */
   function post(id: string, body: string | Buffer, headers: Record<string, string> = {}) {
     return new Promise<{ status: number; type: string | undefined; text: string }>((resolve, reject) => {
       const request = httpRequest(
-        server.url,
+        served.server.url,
         {
           method: 'POST',
           headers: {
@@ -257,7 +247,7 @@ describe("the MCP HTTP server reading a session's requests", () => {
   }
 
   it('answers a call as one JSON body, and refuses bad JSON and a body over the cap before the SDK sees it', async () => {
-    const id = await abandonedInitialize(server.url);
+    const id = await abandonedInitialize(served.server.url);
     const listed = await post(id, JSON.stringify(LIST_TOOLS));
     expect(listed.status).toBe(200);
     expect(listed.type).toBe('application/json');
@@ -273,6 +263,6 @@ describe("the MCP HTTP server reading a session's requests", () => {
     // The answer comes before the body is read to its end; the connection closes behind it.
     expect([413, 'write EPIPE', 'socket hang up', 'read ECONNRESET']).toContain(huge.status);
     // The session is still there for the next call.
-    expect(await sessionAnswers(server.url, id)).toBe(200);
+    expect(await sessionAnswers(served.server.url, id)).toBe(200);
   }, 60_000);
 });

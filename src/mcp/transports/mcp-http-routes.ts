@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { HostOriginGuard } from '../../server/host-origin-guard.js';
 import { ServerRefusal } from '../../server/server-refusal.js';
 import { leaveBodiesUnread } from '../../server/unread-bodies.js';
-import { callerAuth, type McpCallerAuth } from '../mcp-server.js';
 import { authenticate, type McpAuthOptions, type McpGrant } from '../tools/mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import type { McpSessions } from './mcp-sessions.js';
@@ -35,7 +33,7 @@ function unauthorized(authorization: string | undefined): ServerRefusal {
 
 /**
  * The MCP endpoint on the app: `/mcp`, every method, answered by the
- * sessions through the SDK's Streamable HTTP transport. The Host/Origin
+ * sessions through their Streamable HTTP transport (NodeHttpMcpTransport). The Host/Origin
  * guard and the token run first, for every path, so a foreign page or a bad
  * token learns nothing, not even which paths exist. Bodies are left unread
  * by the framework: a session reads its own, with its own limit, and only
@@ -52,11 +50,9 @@ export function mcpRoutes(app: FastifyInstance, parts: McpHttpParts): void {
     grants.set(request, grant);
   });
   app.all('/mcp', async (request, reply) => {
-    // The SDK's transport answers on Node's own request and response: Fastify hands both over and writes nothing more.
+    // The sessions' transport answers on Node's own request and response: Fastify hands both over and writes nothing more.
     reply.hijack();
     const grant = grants.get(request) as McpGrant;
-    // The SDK hands `auth` to each request's handler (`extra.authInfo`): the token's id names the caller in the audit trail.
-    (request.raw as IncomingMessage & { auth?: McpCallerAuth }).auth = callerAuth(grant);
     try {
       await parts.sessions.handle(request.raw, reply.raw, grant);
     } catch {

@@ -4,20 +4,20 @@ import type { LiveAgentTools } from '../../agents/live-agent-tools.js';
 import type { Clock } from '../../model/clock.js';
 import { MCP_MAX_BODY_BYTES } from '../../server/body-limits.js';
 import type { McpSdk } from '../load-mcp-sdk.js';
-import { createMcpServer, type McpServerSettings } from '../mcp-server.js';
+import { callerAuth, createMcpServer, type McpServerSettings } from '../mcp-server.js';
 import type { GrantTools } from '../tools/grant-tools.js';
 import { grantKey, type McpGrant } from '../tools/mcp-grant.js';
 import { readInitializeBody } from './initialize-body.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { readMcpRequestBody } from './mcp-request-body.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
+import { NodeHttpMcpTransport } from './node-http-mcp-transport.js';
 
-type Transport = InstanceType<McpSdk['StreamableHTTPServerTransport']>;
 type Server = ReturnType<typeof createMcpServer>['server'];
 
 interface Session {
   readonly server: Server;
-  readonly transport: Transport;
+  readonly transport: NodeHttpMcpTransport;
   /** The grant that started it (`grantKey`): a request of any other grant is told the session does not exist. */
   readonly grant: string;
   /** POSTs and DELETEs being answered: a session at work is never closed to make room or for idleness. */
@@ -68,7 +68,7 @@ export class McpSessions {
     if (id !== undefined) {
       const session = typeof id === 'string' ? this.current(id) : undefined;
       // Another tenant's (or another grant's) session is answered as one that does not exist.
-      if (session?.grant === grantKey(grant)) return this.serve(session, request, response);
+      if (session?.grant === grantKey(grant)) return this.serve(session, request, response, grant);
       return answerMcpError(response, 404, 'Unknown or expired session: initialize again.', { code: -32001 });
     }
     if (request.method !== 'POST') {
@@ -82,7 +82,7 @@ export class McpSessions {
     // Loaded before room is made: between the check and the start nothing may wait.
     const live = await this.tools.toolsFor(grant);
     if (!this.makeRoom()) return answerMcpError(response, 503, 'Too many sessions at work; try again later.');
-    return this.start(request, response, body.message, live, grantKey(grant));
+    return this.start(request, response, body.message, live, grant);
   }
 
   async closeAll(): Promise<void> {
@@ -100,22 +100,18 @@ export class McpSessions {
     response: ServerResponse,
     message: unknown,
     live: LiveAgentTools,
-    grant: string,
+    grant: McpGrant,
   ): Promise<void> {
     const { server } = createMcpServer(this.sdk, live, this.settings);
     this.starting.add(server);
     let admitted: Session | undefined;
-    const transport: Transport = new this.sdk.StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // A call's answer as one JSON body rather than an event stream: every client must accept both, no
-      // tool sends notifications within a call (tools/list_changed goes to the GET stream either way), and
-      // the stream cost the server a flushed header write, a web stream and an event per answer.
-      enableJsonResponse: true,
-      onsessioninitialized: (sessionId) => {
+    const transport = new NodeHttpMcpTransport(this.sdk, {
+      newId: () => randomUUID(),
+      initialized: (sessionId) => {
         admitted = {
           server,
           transport,
-          grant,
+          grant: grantKey(grant),
           busy: 1,
           streams: 0,
           lastActive: this.limits.clock.now(),
@@ -131,23 +127,29 @@ export class McpSessions {
       else server.close().catch(() => {});
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, message);
+    transport.handleRequest(request, response, message, callerAuth(grant));
   }
 
-  private async serve(session: Session, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async serve(
+    session: Session,
+    request: IncomingMessage,
+    response: ServerResponse,
+    grant: McpGrant,
+  ): Promise<void> {
     const listening = request.method === 'GET';
     if (listening) session.streams += 1;
     else session.busy += 1;
     session.lastActive = this.limits.clock.now();
     response.once('close', () => this.settle(session, listening));
     if (request.method !== 'POST') return session.transport.handleRequest(request, response);
-    // The SDK validates the message, the headers and the session as before; only the reading is ours.
+    // The transport validates the message, the headers and the session; the body is read here, with the servers' cap.
     const body = await readMcpRequestBody(request, MCP_MAX_BODY_BYTES);
     if (!body.ok) {
       const headers: Record<string, string> = body.status === 413 ? { connection: 'close' } : {};
       return answerMcpError(response, body.status, body.message, { code: body.code, headers });
     }
-    await session.transport.handleRequest(request, response, body.message);
+    // Each request's own token names the caller (`extra.authInfo`): tokens of one grant share a session.
+    session.transport.handleRequest(request, response, body.message, callerAuth(grant));
   }
 
   private settle(session: Session, listening: boolean): void {
@@ -205,7 +207,7 @@ export class McpSessions {
   }
 
   /** A transport that closed by itself (its client deleted the session) leaves the table. */
-  private forget(transport: Transport): void {
+  private forget(transport: NodeHttpMcpTransport): void {
     const id = transport.sessionId;
     if (id !== undefined && this.open.get(id)?.transport === transport) this.open.delete(id);
   }

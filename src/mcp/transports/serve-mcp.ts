@@ -15,6 +15,7 @@ import { answerMcpRefusal } from './mcp-http-answer.js';
 import { mcpRoutes } from './mcp-http-routes.js';
 import type { McpSessionLoad } from './mcp-session-load.js';
 import { McpSessions } from './mcp-sessions.js';
+import { StdioMcpTransport } from './stdio-mcp-transport.js';
 
 export interface McpServeOptions extends AgentToolsOptions {
   /** Default `auto`: one tool per step, or the catalogue above 40 tools. */
@@ -88,12 +89,12 @@ async function prepare(options: McpServeOptions) {
 export async function serveMcpStdio(options: McpServeOptions): Promise<RunningMcpServer> {
   const { sdk, live, stopWatching, settings } = await prepare(options);
   const { server, closed } = createMcpServer(sdk, live, settings);
-  await server.connect(new sdk.StdioServerTransport());
+  await server.connect(new StdioMcpTransport(sdk));
   const close = async () => {
     stopWatching();
     await server.close();
   };
-  // The SDK's stdio transport does not notice its input ending; a client that goes away ends the server.
+  // The transport does not notice its input ending; a client that goes away ends the server.
   process.stdin.once('end', () => void close());
   return { closed: closed.then(stopWatching), close };
 }
