@@ -6,7 +6,7 @@ import type { HealthChange } from '../../src/runtime/health-change.js';
 import { keepAlivePass } from '../../src/runtime/keep-alive-pass.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { integrations } from '../../steps/index.js';
-import { connectTicketing, returnFromSignIn } from './support/builder-page.js';
+import { connectTicketing, returnFromSignIn, SIGN_IN_TEST_MS } from './support/builder-page.js';
 import { type Browser, horizontalOverflow, launchChromium, screenshot } from './support/chromium.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
 
@@ -81,85 +81,91 @@ async function shootAt(page: Page, name: string): Promise<void> {
 }
 
 describe('an expired refresh token in the reference page', () => {
-  it('a keep-alive pass marks it needs_reconnect, the picker offers Reconnect on that account only, and reconnecting keeps the connection', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(builder.pageUrl);
-    // Day 0: the account that will be forgotten; day 24: a second one, used since.
-    await connectTicketing(page, builder);
-    const [forgotten] = (await listed()) as [ListedConnection];
-    clock.advance(24 * DAY_MS);
-    await connectTicketing(page, builder);
-    const used = (await listed()).find((one) => one.id !== forgotten.id) as ListedConnection;
-    expect(used).toBeDefined();
-    await rename(forgotten.id, 'Support desk');
-    await rename(used.id, 'Billing desk');
-    // Six days left on the first: expiring, and no keep-alive runs in this tenant's week.
-    expect((await listed()).map((one) => one.health.state)).toEqual(['expiring', 'healthy']);
+  it(
+    'a keep-alive pass marks it needs_reconnect, the picker offers Reconnect on that account only, and reconnecting keeps the connection',
+    async () => {
+      const page = await browser.context.newPage();
+      await page.goto(builder.pageUrl);
+      // Day 0: the account that will be forgotten; day 24: a second one, used since.
+      await connectTicketing(page, builder);
+      const [forgotten] = (await listed()) as [ListedConnection];
+      clock.advance(24 * DAY_MS);
+      await connectTicketing(page, builder);
+      const used = (await listed()).find((one) => one.id !== forgotten.id) as ListedConnection;
+      expect(used).toBeDefined();
+      await rename(forgotten.id, 'Support desk');
+      await rename(used.id, 'Billing desk');
+      // Six days left on the first: expiring, and no keep-alive runs in this tenant's week.
+      expect((await listed()).map((one) => one.health.state)).toEqual(['expiring', 'healthy']);
 
-    // Day 31: the first account's refresh token (30 days at the sandbox) has ended; a worker's pass finds it.
-    clock.advance(7 * DAY_MS);
-    const stores = builder.tenants.forTenant(parseTenantId(TENANT));
-    const worker = new Runtime({ tenant: parseTenantId(TENANT), store: stores.connections, clock });
-    const told: HealthChange[] = [];
-    const report = await keepAlivePass(worker, {
-      integration: (id) => integrations.find((known) => known.id === id),
-      onHealthChange: (change) => void told.push(change),
-    });
-    expect(report.health).toEqual({ [forgotten.id]: 'needs_reconnect', [used.id]: 'healthy' });
-    expect(told.map((change) => [change.type, change.connection.id])).toEqual([
-      ['connection.needs_reconnect', forgotten.id],
-    ]);
-    expect((await stores.connections.get(forgotten.id))?.health?.state).toBe('needs_reconnect');
+      // Day 31: the first account's refresh token (30 days at the sandbox) has ended; a worker's pass finds it.
+      clock.advance(7 * DAY_MS);
+      const stores = builder.tenants.forTenant(parseTenantId(TENANT));
+      const worker = new Runtime({ tenant: parseTenantId(TENANT), store: stores.connections, clock });
+      const told: HealthChange[] = [];
+      const report = await keepAlivePass(worker, {
+        integration: (id) => integrations.find((known) => known.id === id),
+        onHealthChange: (change) => void told.push(change),
+      });
+      expect(report.health).toEqual({ [forgotten.id]: 'needs_reconnect', [used.id]: 'healthy' });
+      expect(told.map((change) => [change.type, change.connection.id])).toEqual([
+        ['connection.needs_reconnect', forgotten.id],
+      ]);
+      expect((await stores.connections.get(forgotten.id))?.health?.state).toBe('needs_reconnect');
 
-    // The page: the forgotten account says so and offers Reconnect; its neighbour does not.
-    const picker = await ticketingPicker(page);
-    const select = picker.getByLabel('Connection');
-    const reconnect = picker.getByRole('button', { name: 'Reconnect' });
-    const health = picker.locator('[part=health]');
-    await select.selectOption(used.id);
-    expect(await health.textContent()).toBe('Working.');
-    expect(await reconnect.isVisible()).toBe(false);
-    await select.selectOption(forgotten.id);
-    expect(await select.locator('option:checked').textContent()).toBe(
-      'Support desk (acme) (signed out: reconnect)',
-    );
-    expect(await health.textContent()).toBe('Signed out at the provider: reconnect it to use it again.');
-    expect(await reconnect.isVisible()).toBe(true);
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await shootAt(page, 'connection-needs-reconnect');
+      // The page: the forgotten account says so and offers Reconnect; its neighbour does not.
+      const picker = await ticketingPicker(page);
+      const select = picker.getByLabel('Connection');
+      const reconnect = picker.getByRole('button', { name: 'Reconnect' });
+      const health = picker.locator('[part=health]');
+      await select.selectOption(used.id);
+      expect(await health.textContent()).toBe('Working.');
+      expect(await reconnect.isVisible()).toBe(false);
+      await select.selectOption(forgotten.id);
+      expect(await select.locator('option:checked').textContent()).toBe(
+        'Support desk (acme) (signed out: reconnect)',
+      );
+      expect(await health.textContent()).toBe('Signed out at the provider: reconnect it to use it again.');
+      expect(await reconnect.isVisible()).toBe(true);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await shootAt(page, 'connection-needs-reconnect');
 
-    // Reconnect: the redirect sign-in, back to the page, which finishes it itself.
-    await reconnect.click();
-    await returnFromSignIn(page, builder);
-    await expect.poll(() => picker.getByRole('status').textContent()).toBe('Connected Support desk (acme).');
-    expect(await select.inputValue()).toBe(forgotten.id);
-    expect(await health.textContent()).toBe('Working.');
-    expect(await reconnect.isVisible()).toBe(false);
-    // The same connection, its credentials replaced: no second account, its name kept, healthy.
-    const after = await listed();
-    expect(after.map((one) => [one.id, one.label, one.health.state]).sort()).toEqual(
-      [
-        [forgotten.id, 'Support desk', 'healthy'],
-        [used.id, 'Billing desk', 'healthy'],
-      ].sort(),
-    );
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await shootAt(page, 'connection-reconnected');
+      // Reconnect: the redirect sign-in, back to the page, which finishes it itself.
+      await reconnect.click();
+      await returnFromSignIn(page, builder);
+      await expect
+        .poll(() => picker.getByRole('status').textContent())
+        .toBe('Connected Support desk (acme).');
+      expect(await select.inputValue()).toBe(forgotten.id);
+      expect(await health.textContent()).toBe('Working.');
+      expect(await reconnect.isVisible()).toBe(false);
+      // The same connection, its credentials replaced: no second account, its name kept, healthy.
+      const after = await listed();
+      expect(after.map((one) => [one.id, one.label, one.health.state]).sort()).toEqual(
+        [
+          [forgotten.id, 'Support desk', 'healthy'],
+          [used.id, 'Billing desk', 'healthy'],
+        ].sort(),
+      );
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await shootAt(page, 'connection-reconnected');
 
-    // The next pass finds it healthy: it tells that once (back to healthy), and the failure never again.
-    const next = await keepAlivePass(worker, {
-      integration: (id) => integrations.find((known) => known.id === id),
-      onHealthChange: (change) => void told.push(change),
-    });
-    expect(next.health[forgotten.id]).toBe('healthy');
-    await keepAlivePass(worker, {
-      integration: (id) => integrations.find((known) => known.id === id),
-      onHealthChange: (change) => void told.push(change),
-    });
-    expect(told.map((change) => [change.type, change.connection.id])).toEqual([
-      ['connection.needs_reconnect', forgotten.id],
-      ['connection.healthy', forgotten.id],
-    ]);
-    await page.close();
-  });
+      // The next pass finds it healthy: it tells that once (back to healthy), and the failure never again.
+      const next = await keepAlivePass(worker, {
+        integration: (id) => integrations.find((known) => known.id === id),
+        onHealthChange: (change) => void told.push(change),
+      });
+      expect(next.health[forgotten.id]).toBe('healthy');
+      await keepAlivePass(worker, {
+        integration: (id) => integrations.find((known) => known.id === id),
+        onHealthChange: (change) => void told.push(change),
+      });
+      expect(told.map((change) => [change.type, change.connection.id])).toEqual([
+        ['connection.needs_reconnect', forgotten.id],
+        ['connection.healthy', forgotten.id],
+      ]);
+      await page.close();
+    },
+    SIGN_IN_TEST_MS,
+  );
 });

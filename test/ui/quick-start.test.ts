@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fillCreateTicketForm, followRedirectSignIn } from './support/builder-page.js';
+import { fillCreateTicketForm, followRedirectSignIn, SIGN_IN_TEST_MS } from './support/builder-page.js';
 import {
   type Browser,
   horizontalOverflow,
@@ -80,52 +80,60 @@ const picker = (page: Page) => page.locator('toolsteps-connection-picker');
 const accounts = (scope: Locator) => scope.getByLabel('Connection').locator('option').allTextContents();
 
 describe('the embedding quick start in Chromium', () => {
-  it('plain HTML: a redirect sign-in comes back to the same step with the new account chosen, and a test fills the mapper', async () => {
-    const page = await recordingPage();
-    await page.goto(`${site.origin}/embed.html`);
-    await choose(page, 'list users', 'List Users');
-    await expect.poll(() => page.locator('#picked').textContent()).toBe('List Users (ticketing.list_users)');
-    await expect.poll(() => accounts(picker(page))).toEqual(['No account yet']);
-    // The sandbox's settings preset the account's site: the sign-in starts at once, with nothing to fill.
-    await picker(page).getByRole('button', { name: 'Connect new account' }).click();
-    // The page leaves for the sandbox's sign-in, and the API's callback brings it back to embed.html.
-    const back = (url: URL) => url.origin === site.origin && url.searchParams.has('toolsteps_flow');
-    await followRedirectSignIn(page, back, new URL(builder.sandbox.url).origin);
-    // The kit chose the same step again and the new account, with no help from the page.
-    await expect.poll(() => page.locator('#picked').textContent()).toBe('List Users (ticketing.list_users)');
-    const chosen = picker(page).getByLabel('Connection');
-    await expect.poll(() => chosen.inputValue()).not.toBe('');
-    // Named for whom it signed in as (the provider's "Show Self"), with its site.
-    expect(await chosen.locator('option:checked').textContent()).toMatch(/^\S+@acme\.\S+$/);
-    expect(await picker(page).getByText('Working.').count()).toBe(1);
-    const connected = await eventsOf(page, 'toolsteps-connected');
-    expect(connected).toEqual([
-      {
-        name: 'toolsteps-connected',
-        detail: expect.objectContaining({
-          integration: 'ticketing',
-          connection: expect.objectContaining({ label: expect.stringMatching(/@/) }),
-        }),
-      },
-    ]);
-    expect(await page.locator('#form').getAttribute('connection')).toBe(await chosen.inputValue());
-    // The callback's parameters leave the address once the picker has read the flow.
-    expect(new URL(page.url()).search).toBe('');
-    await shoot(page, 'quick-start-returned-1280');
+  it(
+    'plain HTML: a redirect sign-in comes back to the same step with the new account chosen, and a test fills the mapper',
+    async () => {
+      const page = await recordingPage();
+      await page.goto(`${site.origin}/embed.html`);
+      await choose(page, 'list users', 'List Users');
+      await expect
+        .poll(() => page.locator('#picked').textContent())
+        .toBe('List Users (ticketing.list_users)');
+      await expect.poll(() => accounts(picker(page))).toEqual(['No account yet']);
+      // The sandbox's settings preset the account's site: the sign-in starts at once, with nothing to fill.
+      await picker(page).getByRole('button', { name: 'Connect new account' }).click();
+      // The page leaves for the sandbox's sign-in, and the API's callback brings it back to embed.html.
+      const back = (url: URL) => url.origin === site.origin && url.searchParams.has('toolsteps_flow');
+      await followRedirectSignIn(page, back, new URL(builder.sandbox.url).origin);
+      // The kit chose the same step again and the new account, with no help from the page.
+      await expect
+        .poll(() => page.locator('#picked').textContent())
+        .toBe('List Users (ticketing.list_users)');
+      const chosen = picker(page).getByLabel('Connection');
+      await expect.poll(() => chosen.inputValue()).not.toBe('');
+      // Named for whom it signed in as (the provider's "Show Self"), with its site.
+      expect(await chosen.locator('option:checked').textContent()).toMatch(/^\S+@acme\.\S+$/);
+      expect(await picker(page).getByText('Working.').count()).toBe(1);
+      const connected = await eventsOf(page, 'toolsteps-connected');
+      expect(connected).toEqual([
+        {
+          name: 'toolsteps-connected',
+          detail: expect.objectContaining({
+            integration: 'ticketing',
+            connection: expect.objectContaining({ label: expect.stringMatching(/@/) }),
+          }),
+        },
+      ]);
+      expect(await page.locator('#form').getAttribute('connection')).toBe(await chosen.inputValue());
+      // The callback's parameters leave the address once the picker has read the flow.
+      expect(new URL(page.url()).search).toBe('');
+      await shoot(page, 'quick-start-returned-1280');
 
-    // The test result reaches the page and the mapper, which then shows the real output.
-    await page.locator('#form').getByRole('button', { name: 'Test step' }).click();
-    await expect
-      .poll(() => page.locator('#result').textContent())
-      .toMatch(/^Test passed: \d+ variables mapped$/);
-    const mapper = page.locator('#mapper');
-    await expect
-      .poll(() => mapper.getByRole('button', { name: /^Add variable for \$\.users/ }).count())
-      .toBeGreaterThan(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, 'quick-start-tested-1280');
-    await page.close();
-  });
+      // The test result reaches the page and the mapper, which then shows the real output.
+      await page.locator('#form').getByRole('button', { name: 'Test step' }).click();
+      await expect
+        .poll(() => page.locator('#result').textContent())
+        .toMatch(/^Test passed: \d+ variables mapped$/);
+      const mapper = page.locator('#mapper');
+      await expect
+        .poll(() => mapper.getByRole('button', { name: /^Add variable for \$\.users/ }).count())
+        .toBeGreaterThan(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shoot(page, 'quick-start-tested-1280');
+      await page.close();
+    },
+    SIGN_IN_TEST_MS,
+  );
 
   it('refuses a wrong API key at save, then names, renames and disconnects an account', async () => {
     for (const width of [1280, 390]) {

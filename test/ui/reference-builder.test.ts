@@ -1,7 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_TICKETING_ACCOUNT } from '../../cli/sandbox-connect-settings.js';
-import { allowIfAsked, returnFromSignIn, submitConnectForm } from './support/builder-page.js';
+import {
+  allowIfAsked,
+  returnFromSignIn,
+  SIGN_IN_TEST_MS,
+  submitConnectForm,
+} from './support/builder-page.js';
 import { type Browser, launchChromium, screenshot, seriousViolations } from './support/chromium.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './support/reference-builder.js';
 
@@ -107,24 +112,29 @@ async function expectNoSeriousViolations(name: string): Promise<void> {
 }
 
 describe('the reference builder (toolsteps ui) in Chromium', () => {
-  it('connects ticketing through the redirect and allow screen', async () => {
-    await tab('Connections').click();
-    const visited: string[] = [];
-    page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) visited.push(request.url());
-    });
-    const ticketing = section(/^Ticketing/);
-    await ticketing.getByRole('button', { name: 'Connect new account' }).click();
-    await submitConnectForm(ticketing, 'Continue to sign in');
-    // The page leaves for the provider's sign-in and allow screen, and the API's callback brings it back.
-    await returnFromSignIn(page, builder);
-    expect(visited.some((url) => url.startsWith(`${builder.sandbox.url}/`))).toBe(true);
-    const again = section(/^Ticketing/);
-    await expect.poll(() => again.getByRole('status').first().textContent()).toMatch(/^Connected /);
-    expect(await again.getByLabel('Connection').inputValue()).not.toBe('');
-    // The callback's parameters leave the address once the picker has read the flow.
-    expect(new URL(page.url()).search).toBe('');
-  });
+  it(
+    'connects ticketing through the redirect and allow screen',
+    async () => {
+      await tab('Connections').click();
+      const visited: string[] = [];
+      page.on('request', (request) => {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+          visited.push(request.url());
+      });
+      const ticketing = section(/^Ticketing/);
+      await ticketing.getByRole('button', { name: 'Connect new account' }).click();
+      await submitConnectForm(ticketing, 'Continue to sign in');
+      // The page leaves for the provider's sign-in and allow screen, and the API's callback brings it back.
+      await returnFromSignIn(page, builder);
+      expect(visited.some((url) => url.startsWith(`${builder.sandbox.url}/`))).toBe(true);
+      const again = section(/^Ticketing/);
+      await expect.poll(() => again.getByRole('status').first().textContent()).toMatch(/^Connected /);
+      expect(await again.getByLabel('Connection').inputValue()).not.toBe('');
+      // The callback's parameters leave the address once the picker has read the flow.
+      expect(new URL(page.url()).search).toBe('');
+    },
+    SIGN_IN_TEST_MS,
+  );
 
   it('connects deployments through the pop-up sign-in', async () => {
     await tab('Connections').click();
@@ -308,52 +318,56 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
     for (const keys of seen) expect(keys).toEqual(['connection', 'mapping', 'trigger']);
   });
 
-  it('offers to reconnect an account whose access the provider revoked, and the reconnected account works', async () => {
-    const form = page.locator('#step-form');
-    const chooseTicket = async () => {
-      const result = page.getByRole('button', { name: 'Get Ticket Info', exact: true });
-      await tab('Steps').click();
-      // Typed once: each search is a request, and a page's token has a budget of requests a minute.
-      await page.getByLabel('Search tool steps').fill('get ticket');
-      await expect.poll(() => result.count(), { timeout: 30_000, interval: 250 }).toBe(1);
-      await result.click();
-      await formReady();
-      const ticket = form.getByLabel('Ticket id', { exact: true });
+  it(
+    'offers to reconnect an account whose access the provider revoked, and the reconnected account works',
+    async () => {
+      const form = page.locator('#step-form');
+      const chooseTicket = async () => {
+        const result = page.getByRole('button', { name: 'Get Ticket Info', exact: true });
+        await tab('Steps').click();
+        // Typed once: each search is a request, and a page's token has a budget of requests a minute.
+        await page.getByLabel('Search tool steps').fill('get ticket');
+        await expect.poll(() => result.count(), { timeout: 30_000, interval: 250 }).toBe(1);
+        await result.click();
+        await formReady();
+        const ticket = form.getByLabel('Ticket id', { exact: true });
+        await expect
+          .poll(() => ticket.locator(`option[value="${createdTicketId}"]`).count(), {
+            timeout: 30_000,
+            interval: 250,
+          })
+          .toBe(1);
+        await ticket.selectOption(createdTicketId);
+      };
+      await chooseTicket();
+      // The account's admin removed the app at the provider: every token it held, refresh tokens too, is dead.
+      builder.sandbox.ticketing.oauth.revokeAccount(SANDBOX_TICKETING_ACCOUNT);
+      await form.getByRole('button', { name: 'Test step' }).click();
+      const outcome = form.getByRole('region', { name: 'Test result' });
+      await expect.poll(() => outcome.textContent()).not.toMatch(/^\s*$/);
+      expect(await outcome.textContent()).not.toMatch(/Ran in/);
+      // The account's sign-in was refused, not the builder session's: the page says which, and what to do.
       await expect
-        .poll(() => ticket.locator(`option[value="${createdTicketId}"]`).count(), {
-          timeout: 30_000,
-          interval: 250,
-        })
-        .toBe(1);
-      await ticket.selectOption(createdTicketId);
-    };
-    await chooseTicket();
-    // The account's admin removed the app at the provider: every token it held, refresh tokens too, is dead.
-    builder.sandbox.ticketing.oauth.revokeAccount(SANDBOX_TICKETING_ACCOUNT);
-    await form.getByRole('button', { name: 'Test step' }).click();
-    const outcome = form.getByRole('region', { name: 'Test result' });
-    await expect.poll(() => outcome.textContent()).not.toMatch(/^\s*$/);
-    expect(await outcome.textContent()).not.toMatch(/Ran in/);
-    // The account's sign-in was refused, not the builder session's: the page says which, and what to do.
-    await expect
-      .poll(() => outcome.textContent())
-      .toContain("This account's sign-in was refused: reconnect it.");
-    expect(await page.locator('body').textContent()).not.toMatch(/builder session/i);
-    const picker = page.locator('#step-connection');
-    const reconnect = picker.getByRole('button', { name: 'Reconnect' });
-    await expect.poll(() => reconnect.isVisible()).toBe(true);
-    await screenshot(page, 'reconnect-offered');
-    await reconnect.click();
-    await returnFromSignIn(page, builder);
-    // The page has read the sign-in's outcome once its parameters leave the address.
-    await expect.poll(() => new URL(page.url()).search).toBe('');
-    // A new session (this suite's token has spent much of its requests for the minute): the reconnected account is the one it uses.
-    // (From another document: a new fragment alone would not load the page again.)
-    await page.goto('about:blank');
-    await page.goto(builder.pageUrlFor('default'));
-    await chooseTicket();
-    await form.getByRole('button', { name: 'Test step' }).click();
-    await expect.poll(() => outcome.textContent()).toMatch(/Ran in/);
-    expect(await picker.getByRole('button', { name: 'Reconnect' }).isVisible()).toBe(false);
-  });
+        .poll(() => outcome.textContent())
+        .toContain("This account's sign-in was refused: reconnect it.");
+      expect(await page.locator('body').textContent()).not.toMatch(/builder session/i);
+      const picker = page.locator('#step-connection');
+      const reconnect = picker.getByRole('button', { name: 'Reconnect' });
+      await expect.poll(() => reconnect.isVisible()).toBe(true);
+      await screenshot(page, 'reconnect-offered');
+      await reconnect.click();
+      await returnFromSignIn(page, builder);
+      // The page has read the sign-in's outcome once its parameters leave the address.
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+      // A new session (this suite's token has spent much of its requests for the minute): the reconnected account is the one it uses.
+      // (From another document: a new fragment alone would not load the page again.)
+      await page.goto('about:blank');
+      await page.goto(builder.pageUrlFor('default'));
+      await chooseTicket();
+      await form.getByRole('button', { name: 'Test step' }).click();
+      await expect.poll(() => outcome.textContent()).toMatch(/Ran in/);
+      expect(await picker.getByRole('button', { name: 'Reconnect' }).isVisible()).toBe(false);
+    },
+    SIGN_IN_TEST_MS,
+  );
 });

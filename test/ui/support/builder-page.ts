@@ -32,13 +32,44 @@ export async function followRedirectSignIn(
   providerOrigin: string,
 ): Promise<void> {
   let returned = false;
-  await page.waitForURL((url) => {
-    returned = back(url);
-    return returned || url.origin === providerOrigin;
-  });
+  await explainedWait(
+    page,
+    page.waitForURL(
+      (url) => {
+        returned = back(url);
+        return returned || url.origin === providerOrigin;
+      },
+      { timeout: SIGN_IN_WAIT_MS },
+    ),
+  );
   if (returned) return;
   await allowIfAsked(page);
-  await page.waitForURL(back);
+  await explainedWait(page, page.waitForURL(back, { timeout: SIGN_IN_WAIT_MS }));
+}
+
+/**
+ * How long one leg of a sign-in may take: two servers and a page load, in a
+ * suite that runs three files and their browsers at once. Past it, the
+ * failure says where the page was and what it said, not only "timeout".
+ */
+const SIGN_IN_WAIT_MS = 60_000;
+
+/** A test that goes through a redirect sign-in: both legs of it, and the rest of the test. */
+export const SIGN_IN_TEST_MS = 2 * SIGN_IN_WAIT_MS + 30_000;
+
+/** Awaits a navigation; when it fails, the error names the page's address and its alerts and statuses. */
+async function explainedWait(page: Page, navigation: Promise<unknown>): Promise<void> {
+  try {
+    await navigation;
+  } catch (error) {
+    const said = await page
+      .locator('[role=alert], [role=status]')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `the sign-in did not come back: the page is at ${page.url()}; it says ${JSON.stringify(said)} (${String(error)})`,
+    );
+  }
 }
 
 /** Follows a redirect sign-in started from the reference page back to it. */
@@ -96,7 +127,7 @@ export function useConnectedPage(before?: () => void): { readonly page: Page } {
   beforeAll(async () => {
     before?.();
     started = await startConnectedPage();
-  }, 120_000);
+  }, SIGN_IN_TEST_MS);
   afterAll(async () => {
     await started?.stop();
   });
