@@ -38,6 +38,7 @@ async function describeTrigger(reference: string, _options: unknown, command: Co
   const { payloadSchemaOf, servedTriggerMajors } = await import('../../src/triggers/trigger-at-major.js');
   const { deprecationNote } = await import('../../src/step/version-facts.js');
   const { FIRST_VERSION, parseReference, referenceOf } = await import('../../src/step/step-version.js');
+  const { runTriggerExample } = await import('../trigger-example.js');
   const id = parseReference(trigger.id)!.id;
   const majors = servedTriggerMajors(registry.requireTrigger(id)).map((major) => referenceOf(id, major));
   const description = {
@@ -54,6 +55,7 @@ async function describeTrigger(reference: string, _options: unknown, command: Co
     payload: describedSchema(payloadSchemaOf(trigger), 'output'),
     setup: describedSchema(trigger.setup, 'input'),
     variables: trigger.variables,
+    example: runTriggerExample(trigger) ?? null,
   };
   if (command.optsWithGlobals().json) {
     printJson(description);
@@ -73,6 +75,11 @@ async function describeTrigger(reference: string, _options: unknown, command: Co
       .map(([name, path]) => `  ${name} = ${path}`)
       .join('\n')}\n`,
   );
+  if (description.example) {
+    out.write(
+      `\nexample: the variables an agent receives for this event (toolsteps triggers test <subscription> delivers it for real):\n${JSON.stringify(description.example.variables, null, 2)}\n`,
+    );
+  }
 }
 
 /** `triggers list|search|describe`: the trigger catalogue from a terminal. */
