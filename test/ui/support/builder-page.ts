@@ -1,12 +1,16 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from './chromium.js';
+import { loggedNavigation } from './navigation-log.js';
 import { type ReferenceBuilder, startReferenceBuilder } from './reference-builder.js';
 
 /** Signs in on the sandbox's allow screen when it shows one (the sandbox user always says yes). */
-export async function allowIfAsked(target: Page): Promise<void> {
+export async function allowIfAsked(target: Page): Promise<boolean> {
   const allow = target.getByRole('button', { name: /^(allow|authorize|approve)/i });
-  if (await allow.count()) await allow.first().click();
+  if (!(await allow.count())) return false;
+  await allow.first().click();
+  return true;
 }
 
 /** Fills the connect form's fields the integration asks for, then submits it, when it shows one. */
@@ -20,56 +24,48 @@ export async function submitConnectForm(scope: Locator, submit: string): Promise
 
 /**
  * Follows a redirect sign-in until the page is back (`back`), through the
- * provider's allow screen when it shows one. Which of the two the page
- * reached is decided from the address that matched, never by reading the
- * address again: the kit takes the callback's parameters out of the address
- * as soon as it has read them, so a second look can miss a return that
- * already happened and wait for a navigation that never comes.
+ * provider's allow screen when it shows one. The return is looked for in
+ * the page's navigation log, never in the page's address alone: the kit
+ * takes the callback's parameters out of the address as soon as it has
+ * read them, so a look at the address can miss a return that already
+ * happened and wait for a navigation that never comes.
  */
 export async function followRedirectSignIn(
   page: Page,
   back: (url: URL) => boolean,
   providerOrigin: string,
 ): Promise<void> {
-  let returned = false;
-  await explainedWait(
-    page,
-    page.waitForURL(
-      (url) => {
-        returned = back(url);
-        return returned || url.origin === providerOrigin;
-      },
-      { timeout: SIGN_IN_WAIT_MS },
-    ),
-  );
-  if (returned) return;
-  await allowIfAsked(page);
-  await explainedWait(page, page.waitForURL(back, { timeout: SIGN_IN_WAIT_MS }));
+  const deadline = Date.now() + 2 * SIGN_IN_WAIT_MS;
+  let allowed = false;
+  while (!loggedNavigation(page, back, true)) {
+    if (Date.now() > deadline) await explainedFailure(page);
+    if (!allowed && loggedNavigation(page, (url) => url.origin === providerOrigin, false)) {
+      allowed = await allowIfAsked(page).catch(() => false);
+    }
+    await delay(100);
+  }
+  await page.waitForLoadState();
 }
 
 /**
  * How long one leg of a sign-in may take: two servers and a page load, in a
- * suite that runs three files and their browsers at once. Past it, the
- * failure says where the page was and what it said, not only "timeout".
+ * suite that runs three files and their browsers at once. Past both legs,
+ * the failure says where the page was and what it said.
  */
 const SIGN_IN_WAIT_MS = 60_000;
 
 /** A test that goes through a redirect sign-in: both legs of it, and the rest of the test. */
 export const SIGN_IN_TEST_MS = 2 * SIGN_IN_WAIT_MS + 30_000;
 
-/** Awaits a navigation; when it fails, the error names the page's address and its alerts and statuses. */
-async function explainedWait(page: Page, navigation: Promise<unknown>): Promise<void> {
-  try {
-    await navigation;
-  } catch (error) {
-    const said = await page
-      .locator('[role=alert], [role=status]')
-      .allInnerTexts()
-      .catch(() => []);
-    throw new Error(
-      `the sign-in did not come back: the page is at ${page.url()}; it says ${JSON.stringify(said)} (${String(error)})`,
-    );
-  }
+/** Fails naming the page's address and its alerts and statuses. */
+async function explainedFailure(page: Page): Promise<never> {
+  const said = await page
+    .locator('[role=alert], [role=status]')
+    .allInnerTexts()
+    .catch(() => []);
+  throw new Error(
+    `the sign-in did not come back: the page is at ${page.url()}; it says ${JSON.stringify(said.filter(Boolean))}`,
+  );
 }
 
 /** Follows a redirect sign-in started from the reference page back to it. */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page, type Browser as PlaywrightBrowser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../../scripts/chromium.mjs';
+import { logNavigations } from './navigation-log.js';
 
 /**
  * Headless Chromium for the browser tests: Debian's package at
@@ -32,6 +33,8 @@ export async function launchChromium(): Promise<Browser> {
   });
   // A loaded 2-core machine: generous waits for what the page does, none for our assertions' logic.
   context.setDefaultTimeout(20_000);
+  for (const page of context.pages()) logNavigations(page);
+  context.on('page', logNavigations);
   return {
     context,
     close: async () => {
