@@ -15,16 +15,18 @@
  *   node mcp-server-child.mjs <build> <sandbox JSON> <max HTTP sessions>
  */
 import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importBuilt } from './built-file.mjs';
 import { startBareMcpServer } from './mcp-bare-server.mjs';
 import { benchRuntime, loadClient } from './per-call.mjs';
 
 const [build, sandboxJson, maxSessionsText] = process.argv.slice(2);
 const sandbox = JSON.parse(sandboxJson);
 const client = await loadClient(build);
-const { serveMcpStdio, serveMcpHttp } = await import(
-  pathToFileURL(path.join(build, 'src/mcp/transports/serve-mcp.js')).href
+// src/agents/mcp/ is where the baseline 2672ba1 had it (issue 35 moved it).
+const { serveMcpStdio, serveMcpHttp } = await importBuilt(
+  build,
+  'src/mcp/transports/serve-mcp.js',
+  'src/agents/mcp/serve-mcp.js',
 );
 const registry = client.createRegistry();
 const runtime = benchRuntime(client, sandbox);
