@@ -61,8 +61,9 @@ export function eventHandler(
 ): (event: TriggerEvent, handOff?: HandOff) => Promise<void> {
   const secrets = settings.target?.secrets() ?? [];
   return async (event, handOff) => {
-    const signal = handOff?.signal;
     const { target, exec } = settings;
+    // Read only when a sink runs: the intake makes the signal when it is first read.
+    const signal = target || exec ? handOff?.signal : undefined;
     // Serialised once: the forward's body, the command's stdin and the printed line are the same JSON.
     const json = JSON.stringify(event);
     try {
