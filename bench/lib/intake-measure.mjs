@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { median } from './cpu-sides.mjs';
 import { countStarts, runDeliveries, SECRET, subscription } from './intake-figures.mjs';
 import {
@@ -13,6 +12,7 @@ import {
   startWorker,
   waitFor,
 } from './intake-servers.mjs';
+import { buildModule, fileSubscriptionStore } from './server-instructions.mjs';
 
 /** The environment of a child that must see none of this shell's stores. */
 function cleanEnv(extra) {
@@ -82,9 +82,7 @@ async function alternate(bare, oursUrl, oursPids, label, sizes) {
 /** `toolsteps listen` on the default file stores (a fresh TOOLSTEPS_HOME) against the bare server. */
 async function plainListen(build, bare, sizes) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'toolsteps-bench-listen-'));
-  const { FileSubscriptionStore } = await import(
-    pathToFileURL(path.join(build, 'src/store/files/file-subscription-store.js')).href
-  );
+  const FileSubscriptionStore = await fileSubscriptionStore(build);
   await new FileSubscriptionStore(home).put(subscription());
   const listen = await startListen(build, cleanEnv({ TOOLSTEPS_HOME: home }));
   try {
@@ -109,8 +107,10 @@ async function queuedListen(build, bare, sizes, redisUrl) {
     TOOLSTEPS_REDIS_PREFIX: prefix,
     TOOLSTEPS_ENCRYPTION_KEY: key,
   });
-  const { openRedisStores } = await import(
-    pathToFileURL(path.join(build, 'src/coordination/open-redis-stores.js')).href
+  const { openRedisStores } = await buildModule(
+    build,
+    'src/coordination/open-redis-stores.js',
+    'src/store/open-redis-stores.js',
   );
   const stores = await openRedisStores({ redisUrl, prefix, env });
   const sink = await startRunSink();

@@ -95,15 +95,23 @@ async function countedServer(nodeArgs, env, ready) {
   };
 }
 
-/** The file subscription store of `build`, where its tree keeps it (it moved in issue 35). */
-async function fileSubscriptionStore(build) {
-  const file = [
-    'src/store/files/file-subscription-store.js',
-    'src/store/subscriptions/file-subscription-store.js',
-  ]
+/** A module of `build`, at the first of `relatives` its tree has: files moved in issue 35, and 2672ba1's build runs too. */
+export async function buildModule(build, ...relatives) {
+  const file = relatives
     .map((relative) => path.join(build, relative))
     .find((candidate) => existsSync(candidate));
-  return (await import(pathToFileURL(file).href)).FileSubscriptionStore;
+  if (!file) throw new Error(`${build} has none of ${relatives.join(', ')}`);
+  return import(pathToFileURL(file).href);
+}
+
+/** The file subscription store of `build`, where its tree keeps it. */
+export async function fileSubscriptionStore(build) {
+  const module = await buildModule(
+    build,
+    'src/store/files/file-subscription-store.js',
+    'src/store/subscriptions/file-subscription-store.js',
+  );
+  return module.FileSubscriptionStore;
 }
 
 /** Answers other than 200, of one run's deliveries (the bare server answers a delivery sent again as it did the first time). */

@@ -128,9 +128,11 @@ export async function openQueue(redisUrl: string | undefined) {
 }
 
 /** Queues each accepted event (once per subscription and event id), then prints its line. */
-export async function queuedHandler(queue: { add(event: TriggerEvent): Promise<void> }) {
+export async function queuedHandler(queue: { add(event: TriggerEvent, json?: string): Promise<void> }) {
   return async (event: TriggerEvent) => {
-    await queue.add(event);
-    process.stdout.write(`${JSON.stringify(event)}\n`);
+    // Serialised once: the job's data and the printed line are the same JSON.
+    const json = JSON.stringify(event);
+    await queue.add(event, json);
+    process.stdout.write(`${json}\n`);
   };
 }

@@ -61,15 +61,18 @@ export function eventHandler(
 ): (event: TriggerEvent, handOff?: HandOff) => Promise<void> {
   const secrets = settings.target?.secrets() ?? [];
   return async (event, handOff) => {
-    const signal = handOff?.signal;
     const { target, exec } = settings;
+    // Read only when a sink runs: the intake makes the signal when it is first read.
+    const signal = target || exec ? handOff?.signal : undefined;
+    // Serialised once: the forward's body, the command's stdin and the printed line are the same JSON.
+    const json = JSON.stringify(event);
     try {
-      if (target) await forwardEvent(target, event, { deadlineMs: settings.forwardDeadlineMs, signal });
-      if (exec) await execEvent(exec, event, { deadlineMs: settings.execDeadlineMs, signal });
+      if (target) await forwardEvent(target, event, { deadlineMs: settings.forwardDeadlineMs, signal, json });
+      if (exec) await execEvent(exec, event, { deadlineMs: settings.execDeadlineMs, signal, json });
     } catch (error) {
       // What fails here is logged and, in `worker`, kept in Redis: nothing of the target's URL may be in it.
       throw ToolstepsError.isInstance(error) ? error.redacted(secrets) : redactForeignError(error, secrets);
     }
-    process.stdout.write(`${JSON.stringify(event)}\n`);
+    process.stdout.write(`${json}\n`);
   };
 }

@@ -13,6 +13,8 @@ export interface ExecOptions {
   killGraceMs?: number;
   /** Stops the command early, as its deadline would. */
   signal?: AbortSignal;
+  /** The event as JSON, when the caller has it already: it goes to stdin as it is. */
+  json?: string;
 }
 
 /** Signals every process of the group; false when none is left. */
@@ -110,6 +112,6 @@ function runCommand(command: string, event: TriggerEvent, options: ExecOptions):
       if (!stopped || killed || !signalGroup(pgid, 0)) finish();
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(`${JSON.stringify(event)}\n`);
+    child.stdin.end(`${options.json ?? JSON.stringify(event)}\n`);
   });
 }

@@ -3,6 +3,7 @@ import type { TriggerEvent } from '../model/trigger-event.js';
 import { connectRedis, type IoRedisClient } from '../peers/load-ioredis.js';
 import { missingPeer } from '../peers/optional-peer.js';
 import { metricsRegistered, withExtractedContext } from '../telemetry/index.js';
+import { TurnBatch } from '../values/turn-batch.js';
 import {
   countDeadLetter,
   eventOf,
@@ -12,13 +13,14 @@ import {
   sendTraced,
 } from './queued-trace.js';
 import { redisFailure } from './redis-failure.js';
+import { JsonText, serializedJobQueue } from './serialized-job-queue.js';
 
 /** The semver range of BullMQ this package is written against. */
 export const BULLMQ_RANGE = '^6.7.0';
 export const EVENTS_QUEUE = 'toolsteps-events';
 export const DEAD_EVENTS_QUEUE = 'toolsteps-events-dead';
 
-export async function loadBullmq(): Promise<Pick<typeof import('bullmq'), 'Queue' | 'Worker'>> {
+export async function loadBullmq(): Promise<Pick<typeof import('bullmq'), 'Queue' | 'Worker' | 'Job'>> {
   return import('bullmq').catch(
     missingPeer('bullmq', BULLMQ_RANGE, 'The event queue (listen --queue, toolsteps worker)'),
   );
@@ -71,9 +73,26 @@ const depthOf = (queue: import('bullmq').Queue, client: IoRedisClient) => async 
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
 };
 
-/** Where `listen --queue` puts accepted events: a durable BullMQ queue. */
+/** One job of a batch: what BullMQ's `addBulk` takes. */
+interface QueuedJob {
+  name: string;
+  data: JsonText;
+  opts: { jobId: string };
+}
+
+/**
+ * Where `listen --queue` puts accepted events: a durable BullMQ queue. The
+ * events accepted in one turn of the event loop go on it in one round trip
+ * (`addBulk`, one pipeline), each serialised once.
+ */
 export class EventQueue {
   private readonly stopReporting: () => Promise<void>;
+  private readonly adds = new TurnBatch<QueuedJob, void>(async (jobs) => {
+    await this.queue.addBulk(jobs).catch((error: unknown) => {
+      throw redisFailure(this.client, error);
+    });
+    return [];
+  });
 
   private constructor(
     private readonly queue: import('bullmq').Queue,
@@ -83,7 +102,7 @@ export class EventQueue {
   }
 
   static async open(options: EventQueueOptions): Promise<EventQueue> {
-    const { Queue } = await loadBullmq();
+    const Queue = serializedJobQueue(await loadBullmq());
     const client = await connectRedis(options.redisUrl);
     const queue = new Queue(EVENTS_QUEUE, {
       connection: client,
@@ -103,15 +122,14 @@ export class EventQueue {
 
   /**
    * Adds the event once: a job with its id already there (waiting, running or done) is left as it is.
+   * `json` is the event as JSON, when the caller has it already.
    * @throws NetworkError when Redis does not take it (`redisFailure`).
    */
-  async add(event: TriggerEvent): Promise<void> {
+  async add(event: TriggerEvent, json = JSON.stringify(event)): Promise<void> {
     const jobId = eventJobId(event);
-    await sendTraced(EVENTS_QUEUE, jobId, event, async (data) => {
-      await this.queue.add(event.trigger, data, { jobId }).catch((error: unknown) => {
-        throw redisFailure(this.client, error);
-      });
-    });
+    await sendTraced(EVENTS_QUEUE, jobId, event, json, (data) =>
+      this.adds.add({ name: event.trigger, data: new JsonText(data), opts: { jobId } }),
+    );
   }
 
   async close(): Promise<void> {

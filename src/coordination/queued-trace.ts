@@ -43,21 +43,28 @@ const eventAttributes = (event: TriggerEvent): SafeAttributes => ({
 
 /**
  * Queues an event in a PRODUCER span (`send <queue>`), with the span's
- * trace context in the job data. With telemetry off the data is the event
- * as it was.
+ * trace context in the job data. `add` gets the job data as JSON: `json`
+ * (the event's, serialised once by the caller) as it is with telemetry
+ * off, with `trace_context` added to it otherwise.
  */
 export function sendTraced(
   queue: string,
   jobId: string,
   event: TriggerEvent,
-  add: (data: QueuedEvent) => Promise<void>,
+  json: string,
+  add: (data: string) => Promise<void>,
 ): Promise<void> {
   return inSpan(
     `send ${queue}`,
     { kind: 'producer', attributes: { ...messaging(queue, 'send', jobId), ...eventAttributes(event) } },
     async (span) => {
       const carrier = span ? injectTraceContext({}) : {};
-      await add(Object.keys(carrier).length ? { ...event, trace_context: carrier } : event);
+      // The event's JSON is an object with fields: the carrier goes in as one more, before its closing brace.
+      await add(
+        Object.keys(carrier).length
+          ? `${json.slice(0, -1)},"trace_context":${JSON.stringify(carrier)}}`
+          : json,
+      );
     },
   );
 }

@@ -64,10 +64,12 @@ export class RedisCoordinator extends ForwardedDedupe implements Coordinator, Re
     super();
     this.client = guardRedis(client);
     this.prefix = options.prefix ?? 'toolsteps';
-    const defined: Record<string, [number, string]> = {
+    // Scripts without a count of keys take it as their first argument: one key per event of a batch.
+    const defined: Record<string, [number | undefined, string]> = {
       tsReleaseLock: [1, scripts.RELEASE_LOCK],
       tsExtendLock: [1, scripts.EXTEND_LOCK],
-      tsClaim: [1, scripts.CLAIM],
+      tsClaimMany: [undefined, scripts.CLAIM_MANY],
+      tsCompleteMany: [undefined, scripts.COMPLETE_MANY],
       tsRenewClaim: [1, scripts.RENEW_CLAIM],
       tsReleaseClaim: [1, scripts.RELEASE_CLAIM],
       tsMarkOnce: [1, scripts.MARK_ONCE],
@@ -79,7 +81,7 @@ export class RedisCoordinator extends ForwardedDedupe implements Coordinator, Re
     };
     for (const [name, [numberOfKeys, lua]] of Object.entries(defined)) {
       // defineCommand sends EVALSHA and falls back to EVAL after a restart emptied the script cache.
-      this.client.defineCommand(name, { numberOfKeys, lua });
+      this.client.defineCommand(name, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
       this.run[name] = (this.client as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
     }
   }

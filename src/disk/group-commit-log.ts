@@ -1,4 +1,4 @@
-import { constants, promises as fs } from 'node:fs';
+import { closeSync, constants, fdatasync, promises as fs, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 interface Append {
@@ -8,14 +8,25 @@ interface Append {
   failed: (error: unknown) => void;
 }
 
-/** Appends `text` to `file` (made 0600 when new) and waits until the disk holds it. */
+/**
+ * Appends `text` to `file` (made 0600 when new) and waits until the disk
+ * holds it. The open, the write and the close are synchronous (a local
+ * file answers them in microseconds, far less CPU than a FileHandle's
+ * promise and thread pool hop for each); only the sync, which waits on the
+ * disk, leaves the event loop.
+ */
 async function appendDurably(file: string, text: string): Promise<void> {
-  const handle = await fs.open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+  const descriptor = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
   try {
-    await handle.appendFile(text);
-    await handle.datasync();
+    const bytes = Buffer.from(text);
+    for (let written = 0; written < bytes.length; ) {
+      written += writeSync(descriptor, bytes, written, bytes.length - written);
+    }
+    await new Promise<void>((synced, failed) => {
+      fdatasync(descriptor, (error) => (error ? failed(error) : synced()));
+    });
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 

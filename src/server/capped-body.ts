@@ -27,7 +27,11 @@ export class BodyTimedOut extends Error {
 
 /** The `content-length` a request declares, when it is a plain number; anything else declares nothing. */
 export function declaredLength(headers: Headers | IncomingHttpHeaders): number | undefined {
-  const value = headers instanceof Headers ? headers.get('content-length') : headers['content-length'];
+  // A Headers, or one read in place (RawHeaders, which is no instance of the class), or Node's record.
+  const value =
+    typeof headers.get === 'function'
+      ? (headers as Headers).get('content-length')
+      : (headers as IncomingHttpHeaders)['content-length'];
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Coordinator } from '../../src/coordination/coordinator.js';
 import { LocalCoordinator } from '../../src/coordination/local-coordinator.js';
@@ -9,6 +10,10 @@ const REDIS_URL = testRedisUrl(1);
 const PREFIX = testPrefix('contract');
 const redisEnabled = await redisSuiteEnabled(REDIS_URL);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (a second at most) until MONITOR has shown what was sent: its lines come after the replies. */
+async function waitUntil(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready() && waited < 1_000; waited += 20) await sleep(20);
+}
 
 /** The same rules, checked against both implementations. */
 function contract(name: string, open: () => Promise<Coordinator>) {
@@ -86,6 +91,29 @@ function contract(name: string, open: () => Promise<Coordinator>) {
       expect((await coordinator.claim('event-1', 5_000)).status).toBe('done');
     });
 
+    it('claims made in one turn each get their own outcome: one key twice, one done, one free', async () => {
+      const done = await coordinator.claim('turn-done', 5_000);
+      if (done.status !== 'claimed') throw new Error('expected a claim');
+      await coordinator.complete('turn-done', done.token, 60_000);
+      const outcomes = await Promise.all([
+        coordinator.claim('turn-twice', 5_000),
+        coordinator.claim('turn-done', 5_000),
+        coordinator.claim('turn-twice', 5_000),
+        coordinator.claim('turn-free', 5_000),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['claimed', 'done', 'in_flight', 'claimed']);
+      const tokens = outcomes.map((outcome) => (outcome.status === 'claimed' ? outcome.token : ''));
+      await Promise.all([
+        coordinator.complete('turn-twice', tokens[0] as string, 60_000),
+        coordinator.complete('turn-free', tokens[3] as string, 60_000),
+      ]);
+      const again = await Promise.all([
+        coordinator.claim('turn-twice', 5_000),
+        coordinator.claim('turn-free', 5_000),
+      ]);
+      expect(again.map((outcome) => outcome.status)).toEqual(['done', 'done']);
+    });
+
     it('markOnce is true the first time only, and forgets after its TTL', async () => {
       expect(await coordinator.markOnce('idem-1', 200)).toBe(true);
       expect(await coordinator.markOnce('idem-1', 200)).toBe(false);
@@ -155,6 +183,38 @@ contract('in-process', async () => new LocalCoordinator());
 describe.skipIf(!redisEnabled)('redis', () => {
   beforeAll(() => clearTestKeys(REDIS_URL, PREFIX));
   contract('Redis', () => openCoordinator({ redisUrl: REDIS_URL, prefix: PREFIX }));
+
+  it('the claims of one turn reach Redis as one command, and so do their done marks', async () => {
+    const coordinator = await openCoordinator({ redisUrl: REDIS_URL, prefix: PREFIX });
+    const watcher = new Redis(REDIS_URL);
+    const monitor = await watcher.monitor();
+    const seen: string[][] = [];
+    // A script's own commands show with the source `lua`: they run inside its one command.
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.some((arg) => arg.startsWith(`${PREFIX}:once:batch-`))) seen.push(args);
+    });
+    try {
+      const keys = Array.from({ length: 5 }, (_, index) => `batch-${index}`);
+      const claims = await Promise.all(keys.map((key) => coordinator.claim(key, 5_000)));
+      await Promise.all(
+        claims.map((claim, index) =>
+          claim.status === 'claimed'
+            ? coordinator.complete(keys[index] as string, claim.token, 60_000)
+            : undefined,
+        ),
+      );
+      await waitUntil(() => seen.length >= 2);
+      // A command resent after a reconnect is the one exception; none happens here.
+      expect(seen.map((args) => args.filter((arg) => arg.startsWith(`${PREFIX}:once:`)).length)).toEqual([
+        5, 5,
+      ]);
+      expect(claims.map((claim) => claim.status)).toEqual(Array(5).fill('claimed'));
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+      await coordinator.close();
+    }
+  });
 
   it('describeCoordination reports Redis mode, and an unreachable Redis without waiting out retries', async () => {
     expect(await describeCoordination({ redisUrl: REDIS_URL })).toMatchObject({

@@ -15,13 +15,33 @@ export const EXTEND_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
-/** KEYS[1] record; ARGV token, lease. 'claimed', 'done' or 'in_flight'. */
-export const CLAIM = `
-if redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'NX', 'PX', ARGV[2]) then return 'claimed' end
-local value = redis.call('GET', KEYS[1])
-if value == 'c:' .. ARGV[1] then return 'claimed' end
-if value and string.sub(value, 1, 2) == 'd:' then return 'done' end
-return 'in_flight'`;
+/**
+ * KEYS the records of one turn's claims; ARGV each one's token and lease,
+ * in pairs. Each key in order: 'claimed' when it was free (or already held
+ * by this token: a command resent after a reconnect), 'done', or
+ * 'in_flight' while another token holds it.
+ */
+export const CLAIM_MANY = `
+local outcomes = {}
+for i = 1, #KEYS do
+  local mine = 'c:' .. ARGV[2 * i - 1]
+  if redis.call('SET', KEYS[i], mine, 'NX', 'PX', ARGV[2 * i]) then
+    outcomes[i] = 'claimed'
+  else
+    local value = redis.call('GET', KEYS[i])
+    if value == mine then outcomes[i] = 'claimed'
+    elseif value and string.sub(value, 1, 2) == 'd:' then outcomes[i] = 'done'
+    else outcomes[i] = 'in_flight' end
+  end
+end
+return outcomes`;
+
+/** KEYS the records of one turn's done marks; ARGV each one's token and TTL, in pairs. Each key `done` for its TTL. */
+export const COMPLETE_MANY = `
+for i = 1, #KEYS do
+  redis.call('SET', KEYS[i], 'd:' .. ARGV[2 * i - 1], 'PX', ARGV[2 * i])
+end
+return #KEYS`;
 
 /** KEYS[1] record; ARGV token, lease. Gives a claim a fresh lease only while it is still ours. */
 export const RENEW_CLAIM = `

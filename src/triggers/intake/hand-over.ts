@@ -1,4 +1,5 @@
-import type { TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
+import { startDeadline } from '../../http/attempt-deadline.js';
+import type { HandOff, TriggerEvent, TriggerEventHandler } from '../../model/trigger-event.js';
 import type { DedupeStore } from '../../store/dedupe-store.js';
 import { type ClaimedEvent, holdClaim } from './hold-claim.js';
 import { IntakeRefusal } from './intake-refusal.js';
@@ -14,6 +15,40 @@ export interface HandOffTiming {
   renewEveryMs: number;
   /** How long a handled event stays done. */
   doneTtlMs: number;
+}
+
+/**
+ * How a hand-off is told to stop: `stopped` resolves at the first `stop`,
+ * and the handler's signal aborts with its reason. The signal (an
+ * AbortController, whose event listeners cost more than the rest of a quick
+ * hand-off) is made only when the handler reads it.
+ */
+function handOffStop() {
+  let controller: AbortController | undefined;
+  let reason: Error | undefined;
+  let settle: (stopped: 'stopped') => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => {
+    settle = resolve;
+  });
+  const handOff: HandOff = {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (reason) controller.abort(reason);
+      }
+      return controller.signal;
+    },
+  };
+  return {
+    handOff,
+    stopped,
+    stop(why: string) {
+      if (reason) return;
+      reason = new Error(why);
+      controller?.abort(reason);
+      settle('stopped');
+    },
+  };
 }
 
 /**
@@ -34,18 +69,17 @@ export async function handOver(
   claimed: ClaimedEvent,
   timing: HandOffTiming,
 ): Promise<void> {
-  const controller = new AbortController();
-  const stop = (reason: string) => () => controller.abort(new Error(reason));
-  const hold = holdClaim(dedupe, claimed, { ...timing, holdForMs: timing.deadlineMs }, stop('claim lost'));
-  const deadline = setTimeout(stop('deadline passed'), timing.deadlineMs);
-  const run = (async () => handler(event, { signal: controller.signal }))();
-  const stopped = new Promise<'stopped'>((resolve) => {
-    controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-  });
-  const outcome = await Promise.race([run.then(() => 'done' as const), stopped]).catch(
+  const stopping = handOffStop();
+  const hold = holdClaim(dedupe, claimed, { ...timing, holdForMs: timing.deadlineMs }, () =>
+    stopping.stop('claim lost'),
+  );
+  const deadline = startDeadline(timing.deadlineMs);
+  deadline.cancellation.onAbort(() => stopping.stop('deadline passed'));
+  const run = (async () => handler(event, stopping.handOff))();
+  const outcome = await Promise.race([run.then(() => 'done' as const), stopping.stopped]).catch(
     () => 'failed' as const,
   );
-  clearTimeout(deadline);
+  deadline.clear();
   hold.stop();
   const markDone = () => dedupe.complete(claimed.key, claimed.token, timing.doneTtlMs);
   const release = () => dedupe.release(claimed.key, claimed.token);

@@ -1,15 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { RawHeaders } from '../../http/wire.js';
 import { requestChunks } from '../../server/capped-body.js';
 import type { Intake } from './intake.js';
-
-function headersOf(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
-}
 
 /** What to write back for one delivery: its status and JSON, and whether the body was left unread. */
 export interface NodeDeliveryAnswer {
@@ -33,7 +25,8 @@ export async function nodeDelivery(intake: Intake, request: IncomingMessage): Pr
     .handle({
       method: request.method ?? 'GET',
       path: request.url ?? '/',
-      headers: headersOf(request),
+      // Read where Node put them: copying each into a Headers checked and sorted every header of every delivery.
+      headers: new RawHeaders(request.headers),
       body: requestChunks(request),
     })
     .then(

@@ -98,6 +98,22 @@ describe('stage 9: hand over', () => {
     expect((await store.claim('k', 600)).status).toBe('claimed');
   });
 
+  it('a handler that reads its signal only after the deadline passed finds it aborted with the reason', async () => {
+    const store = new MemoryDedupeStore();
+    const timing = { ...TIMING, deadlineMs: 100, leaseMs: 600, renewEveryMs: 50 };
+    let late: AbortSignal | undefined;
+    const slow = async (_event: TriggerEvent, handOff: HandOff) => {
+      await sleep(300);
+      late = handOff.signal;
+    };
+    await expect(handOver(slow, event, store, await claimed(store, 600), timing)).rejects.toMatchObject({
+      code: 'handler_timeout',
+    });
+    await sleep(400);
+    expect(late?.aborted).toBe(true);
+    expect(String(late?.reason)).toContain('deadline passed');
+  });
+
   it('never releases a started event whose done mark failed: it stays done here and lands once the store is back', async () => {
     const flaky = new FlakyStore();
     const store = new DonePendingDedupeStore(flaky, { confirmWithinMs: 100, retryDelaysMs: [50] });
