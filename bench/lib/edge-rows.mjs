@@ -107,7 +107,9 @@ export function intakeRows(row, measured) {
       '',
     );
   };
-  intakeRow('intake: listen, file stores', plain, 0.8);
+  // Issue 43's goals (the issue that added these rows asked 0.8x and 0.5x;
+  // issue 43 set the ones its design work answers to).
+  intakeRow('intake: listen, file stores', plain, 0.5);
   if (queued.skipped) row(`  ... listen --queue not measured: ${queued.skipped}`, '', '', '', '');
-  else intakeRow('intake: listen --queue, Redis dedupe, 2 workers', queued, 0.5);
+  else intakeRow('intake: listen --queue, Redis dedupe, 2 workers', queued, 0.3);
 }
