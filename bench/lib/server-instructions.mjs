@@ -13,7 +13,13 @@ import {
 } from './instruction-count.mjs';
 import { runDeliveries, SECRET, subscription } from './intake-figures.mjs';
 import { bareIntakeArgs, waitFor } from './intake-servers.mjs';
-import { httpClient, startBareStdioChild, startServerChild, toolName } from './mcp-figures.mjs';
+import {
+  httpClient,
+  startBareStdioChild,
+  startServerChild,
+  toolName,
+  warmLikeTheServer,
+} from './mcp-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The native function each mark enters (mark-on-signal.cjs, mcp-server-child.mjs' `mark`): os.getPriority(). */
@@ -254,6 +260,7 @@ async function countBareStdio(build, sandbox, args, { warmup, calls }) {
     const child = await startBareStdioChild(build, sandbox, underCallgrind(scratch));
     try {
       for (let i = 0; i < warmup; i += 1) await child.rpc('tools/call', args);
+      await warmLikeTheServer(child, warmup);
       await child.mark();
       for (let i = 0; i < calls; i += 1) await child.rpc('tools/call', args);
       await child.mark();
