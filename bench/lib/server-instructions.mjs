@@ -313,7 +313,7 @@ export function mcpInstructionRow(row, counted, sizes) {
     const baseline = MCP_BASELINES.some(([bare]) => bare === side);
     row(
       `${baseline ? '  ... ' : `${figure}, `}${label} (${counted.counter}, ${sizes.calls} after ${sizes.warmup})`,
-      `${millionsOf(counted[side])} (+${millionsOf(counted[side] - counted[base])})`,
+      `${millionsOf(counted[side])} (${counted[side] >= counted[base] ? '+' : ''}${millionsOf(counted[side] - counted[base])})`,
       `${millionsOf(counted[base])} (${baseLabel})`,
       `${(counted[side] / counted[base]).toFixed(2)}x`,
       '',
