@@ -25,11 +25,7 @@ export async function startBareMcpServer(invoke) {
       response.writeHead(202);
       return response.end();
     }
-    const result =
-      message.method === 'tools/call'
-        ? toolResult(await invoke(message.params.arguments))
-        : initializeResult(message.params);
-    const text = JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+    const text = JSON.stringify(await bareAnswer(message, invoke));
     response.writeHead(200, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
@@ -46,6 +42,19 @@ export async function startBareMcpServer(invoke) {
         server.close(resolve);
       }),
   };
+}
+
+/**
+ * The answer to a JSON-RPC request `message`, by hand: a fixed initialize
+ * result, or a `tools/call`'s from a direct `invoke`. The bare servers of
+ * both transports' rows answer with it.
+ */
+export async function bareAnswer(message, invoke) {
+  const result =
+    message.method === 'tools/call'
+      ? toolResult(await invoke(message.params.arguments))
+      : initializeResult(message.params);
+  return { result, jsonrpc: '2.0', id: message.id };
 }
 
 function initializeResult(params) {

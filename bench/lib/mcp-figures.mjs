@@ -9,27 +9,17 @@ const PROTOCOL = '2025-06-18';
 const CLIENT_INFO = { name: 'toolsteps-bench', version: '1.0.0' };
 
 /**
- * The server child (mcp-server-child.mjs): its IPC requests, and a JSON-RPC
- * client over its stdio. `run` starts it (default: this node with its
- * arguments; server-instructions.mjs runs it under callgrind).
+ * A child of the MCP rows (`script` in this folder, given `args`): its IPC
+ * requests (child-ipc.mjs), and a JSON-RPC client over its stdio, initialized.
+ * `run` starts it (default: this node with its arguments;
+ * server-instructions.mjs runs it under callgrind).
  */
-export async function startServerChild(
-  build,
-  sandbox,
-  maxSessions,
-  run = (nodeArgs) => [process.execPath, nodeArgs],
-) {
-  // TOOLSTEPS_BENCH_PROFILE_DIR: the server writes a V8 CPU profile there, as the intake's children do.
+async function startRpcChild(script, args, run) {
+  // TOOLSTEPS_BENCH_PROFILE_DIR: the child writes a V8 CPU profile there, as the intake's children do.
   const profileDir = process.env.TOOLSTEPS_BENCH_PROFILE_DIR;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const [command, args] = run([
-    ...profile,
-    path.join(here, 'mcp-server-child.mjs'),
-    build,
-    JSON.stringify(sandbox),
-    String(maxSessions),
-  ]);
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
+  const [command, commandArgs] = run([...profile, path.join(here, script), ...args]);
+  const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
   const waiting = new Map();
   child.on('message', (message) => {
     const resolve = waiting.get(message.type);
@@ -65,14 +55,33 @@ export async function startServerChild(
     await exited;
   };
   return {
-    url: ready.url,
-    bareUrl: ready.bareUrl,
+    ready,
     rpc,
     cpu,
     direct: async (calls) => (await ask('direct', { calls })).us,
     mark: () => ask('mark'),
     stop,
   };
+}
+
+const defaultRun = (nodeArgs) => [process.execPath, nodeArgs];
+
+/**
+ * The server child (mcp-server-child.mjs): the MCP server over stdio and
+ * Streamable HTTP, and the HTTP row's bare server (`url`, `bareUrl`).
+ */
+export async function startServerChild(build, sandbox, maxSessions, run = defaultRun) {
+  const child = await startRpcChild(
+    'mcp-server-child.mjs',
+    [build, JSON.stringify(sandbox), String(maxSessions)],
+    run,
+  );
+  return { ...child, url: child.ready.url, bareUrl: child.ready.bareUrl };
+}
+
+/** The stdio row's bare child (mcp-bare-stdio-child.mjs): JSON-RPC lines answered by hand from a direct invoke. */
+export function startBareStdioChild(build, sandbox, run = defaultRun) {
+  return startRpcChild('mcp-bare-stdio-child.mjs', [build, JSON.stringify(sandbox)], run);
 }
 
 /**
@@ -99,15 +108,18 @@ export async function toolName(rpc) {
 
 /**
  * Server CPU per `tools/call` of get_ticket_info over stdio and over
- * Streamable HTTP, against `calls` direct invocations in the server process
- * (stdio's baseline) and the same calls to the bare node:http server
- * answering them from a direct invoke (HTTP's), the median of `rounds`
+ * Streamable HTTP, against the same calls to the bare stdio child and the
+ * bare node:http server, each answering them from a direct invoke (their
+ * baselines), and `calls` direct invocations in the server process, the median of `rounds`
  * interleaved rounds; then `sessions` HTTP sessions
  * at once, each calling `callsPerSession` times, counting errors (a thrown
  * call or an error result).
  */
 export async function measureMcp(build, sandbox, { rounds, calls, warmup, sessions, callsPerSession }) {
-  const server = await startServerChild(build, sandbox, sessions + 56);
+  const [server, bareStdio] = await Promise.all([
+    startServerChild(build, sandbox, sessions + 56),
+    startBareStdioChild(build, sandbox),
+  ]);
   try {
     const name = await toolName(server.rpc);
     const args = { name, arguments: { ticket_id: 1 } };
@@ -116,11 +128,13 @@ export async function measureMcp(build, sandbox, { rounds, calls, warmup, sessio
     const sides = {
       direct: (count) => server.direct(count),
       stdio: (count) => serverCpu(server, count, () => server.rpc('tools/call', args)),
+      stdioBare: (count) => serverCpu(bareStdio, count, () => bareStdio.rpc('tools/call', args)),
       http: (count) => serverCpu(server, count, () => http.callTool(args)),
       bare: (count) => serverCpu(server, count, () => bare.callTool(args)),
     };
     for (const run of Object.values(sides)) await run(warmup);
-    const samples = { direct: [], stdio: [], http: [], bare: [] };
+    await warmLikeTheServer(bareStdio, warmup);
+    const samples = { direct: [], stdio: [], stdioBare: [], http: [], bare: [] };
     for (let round = 0; round < rounds; round += 1) {
       for (const [side, run] of Object.entries(sides)) samples[side].push(await run(calls));
     }
@@ -132,8 +146,18 @@ export async function measureMcp(build, sandbox, { rounds, calls, warmup, sessio
       concurrent,
     };
   } finally {
-    await server.stop();
+    await Promise.all([server.stop(), bareStdio.stop()]);
   }
+}
+
+/**
+ * The bare stdio child invokes the step as many times more as the server
+ * child did in its warm-up besides stdio (its direct, HTTP and bare HTTP
+ * sides), so both start counting with the invocation as warm: a younger
+ * process still compiling the same code would make the baseline look dear.
+ */
+export function warmLikeTheServer(bareStdio, warmup) {
+  return bareStdio.direct(3 * warmup);
 }
 
 /** The server's CPU per call over `count` calls made one after another. */

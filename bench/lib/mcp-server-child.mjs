@@ -8,14 +8,14 @@
  * them with MCP requests and, over the IPC channel, asks for this process's
  * CPU (`cpu`) or for `calls` direct invocations of the same step in this
  * process (`direct`), answering their CPU per call: the stdio row's
- * baseline, measured where the server runs. Under callgrind
+ * baseline, measured where the server runs (child-ipc.mjs). Under callgrind
  * (server-instructions.mjs), `mark` enters uv_os_getpriority, where the
  * count is split.
  *
  *   node mcp-server-child.mjs <build> <sandbox JSON> <max HTTP sessions>
  */
-import os from 'node:os';
 import { importBuilt } from './built-file.mjs';
+import { answerParent } from './child-ipc.mjs';
 import { startBareMcpServer } from './mcp-bare-server.mjs';
 import { benchRuntime, loadClient } from './per-call.mjs';
 
@@ -37,26 +37,7 @@ const invokeDirect = (input) =>
   registry.invoke(runtime, 'ticketing.get_ticket_info', { connection: 'bench', input });
 const bare = await startBareMcpServer(invokeDirect);
 
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-process.on('message', async (message) => {
-  if (message.type === 'cpu') return process.send({ type: 'cpu', us: cpuMicros() });
-  if (message.type === 'mark') {
-    os.getPriority();
-    return process.send({ type: 'mark' });
-  }
-  if (message.type === 'direct') {
-    const started = cpuMicros();
-    for (let i = 0; i < message.calls; i += 1) {
-      await invokeDirect({ ticket_id: 1 });
-    }
-    return process.send({ type: 'direct', us: (cpuMicros() - started) / message.calls });
-  }
-  if (message.type === 'stop') {
-    await Promise.all([http.close(), bare.close()]);
-    process.exit(0);
-  }
+answerParent(invokeDirect, () => Promise.all([http.close(), bare.close()]), {
+  url: http.url,
+  bareUrl: bare.url,
 });
-process.send({ type: 'ready', url: http.url, bareUrl: bare.url });

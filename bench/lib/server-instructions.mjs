@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MCP_BASELINES, MCP_SIDES } from './edge-rows.mjs';
 import {
   callgrindSplitArgs,
   instructionCounter,
@@ -12,7 +13,13 @@ import {
 } from './instruction-count.mjs';
 import { runDeliveries, SECRET, subscription } from './intake-figures.mjs';
 import { bareIntakeArgs, waitFor } from './intake-servers.mjs';
-import { httpClient, startServerChild, toolName } from './mcp-figures.mjs';
+import {
+  httpClient,
+  startBareStdioChild,
+  startServerChild,
+  toolName,
+  warmLikeTheServer,
+} from './mcp-figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The native function each mark enters (mark-on-signal.cjs, mcp-server-child.mjs' `mark`): os.getPriority(). */
@@ -200,8 +207,10 @@ export async function measureIntakeInstructions(build, sizes) {
  * (mcp-server-child.mjs under callgrind): over Streamable HTTP, as many
  * direct invokes in that process, over stdio, and to the bare node:http
  * server answering from a direct invoke: `warmup` of each first, then
- * `calls` of each, split at marks. Resolves `{ counter, http, direct,
- * stdio, bare }`, or `{ reason }` without callgrind.
+ * `calls` of each, split at marks; then the bare stdio child
+ * (mcp-bare-stdio-child.mjs) the same way, under callgrind on its own.
+ * Resolves `{ counter, http, direct, stdio, bare, stdioBare }`, or
+ * `{ reason }` without callgrind.
  */
 export async function measureMcpInstructions(build, sandbox, { warmup, calls }) {
   const counter = await instructionCounter();
@@ -209,8 +218,9 @@ export async function measureMcpInstructions(build, sandbox, { warmup, calls }) 
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-server-instructions-'));
   try {
     const server = await startServerChild(build, sandbox, 8, underCallgrind(scratch));
+    let args;
     try {
-      const args = { name: await toolName(server.rpc), arguments: { ticket_id: 1 } };
+      args = { name: await toolName(server.rpc), arguments: { ticket_id: 1 } };
       const [http, bare] = await Promise.all([
         httpClient(server.url, COUNTED_RUN_MS),
         httpClient(server.bareUrl, COUNTED_RUN_MS),
@@ -244,7 +254,28 @@ export async function measureMcpInstructions(build, sandbox, { warmup, calls }) 
     }
     const parts = readCallgrindParts(scratch);
     const [http, direct, stdio, bare] = parts.slice(1, 5).map((count) => count / calls);
-    return { counter: counter.name, http, direct, stdio, bare };
+    const stdioBare = await countBareStdio(build, sandbox, args, { warmup, calls });
+    return { counter: counter.name, http, direct, stdio, bare, stdioBare };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The bare stdio child's instructions per tools/call, counted as the server child's stdio side: `warmup`, a mark, `calls`, a mark. */
+async function countBareStdio(build, sandbox, args, { warmup, calls }) {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolsteps-server-instructions-'));
+  try {
+    const child = await startBareStdioChild(build, sandbox, underCallgrind(scratch));
+    try {
+      for (let i = 0; i < warmup; i += 1) await child.rpc('tools/call', args);
+      await warmLikeTheServer(child, warmup);
+      await child.mark();
+      for (let i = 0; i < calls; i += 1) await child.rpc('tools/call', args);
+      await child.mark();
+    } finally {
+      await child.stop();
+    }
+    return readCallgrindParts(scratch)[1] / calls;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -284,13 +315,13 @@ export function mcpInstructionRow(row, counted, sizes) {
   const figure = 'MCP server instructions per tools/call, get_ticket_info';
   if (!counted.counter) return notMeasured(row, figure, counted);
   for (const [side, label, base, baseLabel] of [
-    ['stdio', 'stdio', 'direct', 'direct invoke'],
-    ['http', 'Streamable HTTP', 'bare', 'bare node:http + direct invoke'],
-    ['bare', 'bare node:http', 'direct', 'direct invoke'],
+    ...MCP_SIDES,
+    ...MCP_BASELINES.map(([bare, bareLabel]) => [bare, bareLabel, 'direct', 'direct invoke']),
   ]) {
+    const baseline = MCP_BASELINES.some(([bare]) => bare === side);
     row(
-      `${side === 'bare' ? '  ... ' : `${figure}, `}${label} (${counted.counter}, ${sizes.calls} after ${sizes.warmup})`,
-      `${millionsOf(counted[side])} (+${millionsOf(counted[side] - counted[base])})`,
+      `${baseline ? '  ... ' : `${figure}, `}${label} (${counted.counter}, ${sizes.calls} after ${sizes.warmup})`,
+      `${millionsOf(counted[side])} (${counted[side] >= counted[base] ? '+' : ''}${millionsOf(counted[side] - counted[base])})`,
       `${millionsOf(counted[base])} (${baseLabel})`,
       `${(counted[side] / counted[base]).toFixed(2)}x`,
       '',

@@ -38,32 +38,50 @@ export interface McpAuthOptions {
   tenant: TenantId;
 }
 
+/** Keys of grants already keyed: the server's own grant is one object for every request, keyed once. */
+const keys = new WeakMap<McpGrant, string>();
+
 /** The key two grants share when they reach the same tools: a session answers only requests of its own grant. */
 export function grantKey(grant: McpGrant): string {
-  return JSON.stringify([grant.tenant, grant.integrations ?? null, grant.readOnly]);
+  let key = keys.get(grant);
+  if (key === undefined) {
+    key = JSON.stringify([grant.tenant, grant.integrations ?? null, grant.readOnly]);
+    keys.set(grant, key);
+  }
+  return key;
+}
+
+/** The grant of the server's own tenant, unrestricted: made once per server and handed to `authenticate`. */
+export function ownGrant(options: McpAuthOptions): McpGrant {
+  return Object.freeze({ tenant: options.tenant, readOnly: false });
 }
 
 /**
  * The grant of a request's `Authorization` header: the single token's (the
- * server's tenant), a scoped token's, or, on a server that asks for no
- * token, the server's tenant. Undefined for every bad token alike, so a
- * missing one and a wrong one are refused in the same words.
+ * server's tenant, `own`), a scoped token's, or, on a server that asks for
+ * no token, `own`. Undefined for every bad token alike, so a missing one and
+ * a wrong one are refused in the same words. Only a scoped token is checked
+ * asynchronously; every other answer comes at once, so a server without
+ * scoped tokens gives no request a turn of the event loop for its token.
  */
-export async function authenticate(
+export function authenticate(
   authorization: string | undefined,
   options: McpAuthOptions,
-): Promise<McpGrant | undefined> {
-  const own: McpGrant = { tenant: options.tenant, readOnly: false };
+  own: McpGrant,
+): McpGrant | undefined | Promise<McpGrant | undefined> {
   if (options.token === undefined && !options.access) return own;
   const bearer = bearerToken(authorization);
   if (!bearer) return undefined;
   if (options.token !== undefined && timingSafeEqualText(options.token, bearer)) return own;
-  const principal = await options.access?.verify(bearer).catch(() => undefined);
-  if (!principal) return undefined;
-  return {
-    tenant: principal.tenant,
-    integrations: principal.integrations,
-    readOnly: principal.readOnly,
-    tokenId: principal.tokenId,
-  };
+  if (!options.access) return undefined;
+  return options.access.verify(bearer).then(
+    (principal): McpGrant | undefined =>
+      principal && {
+        tenant: principal.tenant,
+        integrations: principal.integrations,
+        readOnly: principal.readOnly,
+        tokenId: principal.tokenId,
+      },
+    () => undefined,
+  );
 }

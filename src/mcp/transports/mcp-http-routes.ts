@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HostOriginGuard } from '../../server/host-origin-guard.js';
 import { ServerRefusal } from '../../server/server-refusal.js';
 import { leaveBodiesUnread } from '../../server/unread-bodies.js';
-import { authenticate, type McpAuthOptions, type McpGrant } from '../tools/mcp-grant.js';
+import { authenticate, type McpAuthOptions, type McpGrant, ownGrant } from '../tools/mcp-grant.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import type { McpSessions } from './mcp-sessions.js';
 
@@ -38,25 +38,49 @@ function unauthorized(authorization: string | undefined): ServerRefusal {
  * token learns nothing, not even which paths exist. Bodies are left unread
  * by the framework: a session reads its own, with its own limit, and only
  * once it knows the request belongs to one.
+ *
+ * Both hooks are callback hooks, not async ones: a token checked at once
+ * (none asked, or the server's single token) answers in the same turn, and
+ * only a scoped token's verification waits. The route is served from its own
+ * `onRequest` hook, which hands Node's request and response over
+ * (`reply.hijack()`): Fastify's later stages (body parsing, validation, the
+ * handler's promise) have nothing to do for a route whose body the
+ * transport reads and whose answer it writes.
  */
 export function mcpRoutes(app: FastifyInstance, parts: McpHttpParts): void {
   const grants = new WeakMap<FastifyRequest, McpGrant>();
+  const own = ownGrant(parts.auth);
   leaveBodiesUnread(app);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const verdict = parts.guard.check(request.headers);
-    if ('refused' in verdict) throw guardRefusal(verdict.refused);
-    const grant = await authenticate(request.headers.authorization, parts.auth);
-    if (!grant) throw unauthorized(request.headers.authorization);
-    grants.set(request, grant);
+    if ('refused' in verdict) return done(guardRefusal(verdict.refused));
+    const authorization = request.headers.authorization;
+    const admit = (grant: McpGrant | undefined) => {
+      if (!grant) return done(unauthorized(authorization));
+      grants.set(request, grant);
+      done();
+    };
+    const granted = authenticate(authorization, parts.auth, own);
+    if (granted instanceof Promise) granted.then(admit, done);
+    else admit(granted);
   });
-  app.all('/mcp', async (request, reply) => {
+  const serve = (request: FastifyRequest, reply: FastifyReply) => {
     // The sessions' transport answers on Node's own request and response: Fastify hands both over and writes nothing more.
     reply.hijack();
     const grant = grants.get(request) as McpGrant;
-    try {
-      await parts.sessions.handle(request.raw, reply.raw, grant);
-    } catch {
+    parts.sessions.handle(request.raw, reply.raw, grant).catch(() => {
       if (!reply.raw.headersSent) answerMcpError(reply.raw, 500, 'The request could not be handled.');
-    }
-  });
+    });
+  };
+  app.all(
+    '/mcp',
+    {
+      onRequest: (request, reply, done) => {
+        serve(request, reply);
+        done();
+      },
+    },
+    // Never reached: the route's hook has answered. Kept as the handler a route must have.
+    serve,
+  );
 }
