@@ -5,7 +5,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { transpileForChild } from '../support/transpile-for-child.js';
 
 /**
- * Importing the catalogue or the kit builds no zod schema
+ * Importing the catalogue, the kit, the agent runtimes or the MCP server
+ * (toolsteps/steps, /kit, /agents, /mcp) builds no zod schema
  * (issue 37): every schema is built when something first reads it (a step's
  * `get input()`, a `builtOnce` shared schema, an integration's connection
  * `fields`). The first schema a process builds also compiles zod's own
@@ -21,7 +22,10 @@ import { transpileForChild } from '../support/transpile-for-child.js';
 let root: string;
 
 beforeAll(async () => {
-  root = await transpileForChild(['steps/index.ts', 'src/kit/index.ts'], 'toolsteps-no-schema');
+  root = await transpileForChild(
+    ['steps/index.ts', 'src/kit/index.ts', 'src/agents/index.ts', 'src/mcp/index.ts'],
+    'toolsteps-no-schema',
+  );
 }, 120_000);
 
 const module = (file: string) => JSON.stringify(pathToFileURL(path.join(root, file)).href);
@@ -52,6 +56,8 @@ function schemasBuiltBy(script: string): number {
 it.each([
   ['the catalogue', 'steps/index.js'],
   ['the kit', 'src/kit/index.js'],
+  ['the agent runtimes', 'src/agents/index.js'],
+  ['the MCP server', 'src/mcp/index.js'],
 ])('importing %s builds no zod schema', (_, file) => {
   expect(schemasBuiltBy(`await import(${module(file)});`)).toBe(0);
 });
