@@ -168,7 +168,7 @@ export const OptionsRequest = z
   .meta({ id: 'OptionsRequest' });
 export const OptionsResponse = z
   .object({
-    options: z.array(AnsweredOption),
+    options: z.array(AnsweredOption()),
     nextCursor: z.string().nullable(),
     /** True when there were more choices than one answer holds and the rest was cut. */
     truncated: z.boolean(),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ProviderError } from '../errors/index.js';
+import { builtOnce } from '../values/built-once.js';
 import type { AgentAnswer, EvalAgent } from './eval-agent.js';
 import { taskPrompt } from './task-prompt.js';
 
@@ -9,18 +10,20 @@ import { taskPrompt } from './task-prompt.js';
  * model's answer is untrusted like any provider's: checked before a tool is
  * called from it.
  */
-const MessagesAnswer = z.object({
-  content: z.array(
-    z.looseObject({
-      type: z.string(),
-      text: z.string().optional(),
-      id: z.string().optional(),
-      name: z.string().optional(),
-      input: z.unknown().optional(),
-    }),
-  ),
-});
-type Block = z.infer<typeof MessagesAnswer>['content'][number];
+const MessagesAnswer = builtOnce(() =>
+  z.object({
+    content: z.array(
+      z.looseObject({
+        type: z.string(),
+        text: z.string().optional(),
+        id: z.string().optional(),
+        name: z.string().optional(),
+        input: z.unknown().optional(),
+      }),
+    ),
+  }),
+);
+type Block = z.infer<ReturnType<typeof MessagesAnswer>>['content'][number];
 
 interface Message {
   role: 'user' | 'assistant';
@@ -68,7 +71,7 @@ export function anthropicAgent(options: AnthropicAgentOptions): EvalAgent {
       }));
       const messages: Message[] = [{ role: 'user', content: taskPrompt(session.task) }];
       for (let turn = 0; turn < (options.maxTurns ?? 10); turn += 1) {
-        const parsed = MessagesAnswer.safeParse(
+        const parsed = MessagesAnswer().safeParse(
           await options.client.messages.create(
             {
               model: options.model,

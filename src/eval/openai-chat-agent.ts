@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { toOpenAITools } from '../agents/openai-tools.js';
 import { ProviderError } from '../errors/index.js';
+import { builtOnce } from '../values/built-once.js';
 import type { AgentAnswer, EvalAgent, EvalSession } from './eval-agent.js';
 import { taskPrompt } from './task-prompt.js';
 
@@ -8,29 +9,31 @@ import { taskPrompt } from './task-prompt.js';
  * The part of a Chat Completions answer the loop reads. The model's answer is
  * untrusted like any provider's: checked before a tool is called from it.
  */
-const ChatAnswer = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.looseObject({
-          role: z.string(),
-          content: z.string().nullish(),
-          tool_calls: z
-            .array(
-              z.looseObject({
-                id: z.string(),
-                type: z.literal('function'),
-                function: z.object({ name: z.string(), arguments: z.string() }),
-              }),
-            )
-            .nullish(),
+const ChatAnswer = builtOnce(() =>
+  z.object({
+    choices: z
+      .array(
+        z.object({
+          message: z.looseObject({
+            role: z.string(),
+            content: z.string().nullish(),
+            tool_calls: z
+              .array(
+                z.looseObject({
+                  id: z.string(),
+                  type: z.literal('function'),
+                  function: z.object({ name: z.string(), arguments: z.string() }),
+                }),
+              )
+              .nullish(),
+          }),
         }),
-      }),
-    )
-    .min(1),
-});
+      )
+      .min(1),
+  }),
+);
 type ChatMessage =
-  | z.infer<typeof ChatAnswer>['choices'][number]['message']
+  | z.infer<ReturnType<typeof ChatAnswer>>['choices'][number]['message']
   | { role: string; content: string; tool_call_id?: string };
 
 /**
@@ -90,7 +93,7 @@ export function openaiChatAgent(options: OpenAIChatAgentOptions): EvalAgent {
         { role: 'user', content: taskPrompt(session.task) },
       ];
       for (let turn = 0; turn < (options.maxTurns ?? 10); turn += 1) {
-        const parsed = ChatAnswer.safeParse(
+        const parsed = ChatAnswer().safeParse(
           await options.client.chat.completions.create(
             { model: options.model, messages, tools },
             { signal: session.signal },

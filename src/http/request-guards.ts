@@ -2,6 +2,7 @@
 // a numeric id; and the path a server routes an endpoint to, for pricing.
 import * as z from 'zod';
 import { type FieldIssue, InputError } from '../errors/index.js';
+import { builtOnce } from '../values/built-once.js';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Every C0 control character and DEL: URL parsers silently drop TAB, so `.\t.` would become `..`. */
@@ -189,11 +190,17 @@ export function pathSegmentProblem(value: string): string | undefined {
  * One URL path segment: an id that a step puts into a provider path. It can
  * never become two segments, none, or a step up (`..`), whatever escapes it
  * holds. Extend it with `.regex()` for a provider's own id format.
+ *
+ * A function that builds the schema on its first call and returns that same
+ * schema after (`builtOnce`), read in a getter as `PathSegment().describe(...)`:
+ * importing a catalogue builds no schema (issue 37).
  */
-export const PathSegment = z.string().superRefine((value, context) => {
-  const problem = pathSegmentProblem(value);
-  if (problem) context.addIssue({ code: 'custom', message: problem });
-});
+export const PathSegment = builtOnce(() =>
+  z.string().superRefine((value, context) => {
+    const problem = pathSegmentProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 const NUMERIC_ID_MESSAGE = 'must be a positive whole number, such as 42 or "42"';
 
@@ -201,18 +208,20 @@ const NUMERIC_ID_MESSAGE = 'must be a positive whole number, such as 42 or "42"'
  * A numeric id: a positive integer, or a string of decimal digits only (as
  * ids arrive from CLIs, forms and templates). Nothing else is coerced:
  * `true`, `"0x10"`, `[5]`, `"1e3"`, `" 7"` and `"4.0"` are refused, so a
- * slip can never address ticket 1 or 16.
+ * slip can never address ticket 1 or 16. Built on first call, as `PathSegment`.
  */
-export const NumericId = z
-  .union(
-    [
-      z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-      // Digits only, not all zeros; 15 digits stay below 2^53, so the number is exact.
-      z
-        .string()
-        .regex(/^(?!0+$)[0-9]{1,15}$/)
-        .transform(Number),
-    ],
-    { error: NUMERIC_ID_MESSAGE },
-  )
-  .describe('A positive whole number.');
+export const NumericId = builtOnce(() =>
+  z
+    .union(
+      [
+        z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+        // Digits only, not all zeros; 15 digits stay below 2^53, so the number is exact.
+        z
+          .string()
+          .regex(/^(?!0+$)[0-9]{1,15}$/)
+          .transform(Number),
+      ],
+      { error: NUMERIC_ID_MESSAGE },
+    )
+    .describe('A positive whole number.'),
+);

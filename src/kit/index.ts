@@ -140,6 +140,8 @@ export { type AnswerPart, readAnswer } from '../step/read-answer.js';
 export type { ReturnedValue } from '../step/returned-value.js';
 export type { OptionField, StepInput, StepOutput, StepWithId } from '../step/step-lookups.js';
 export type { Deprecation, VersionString } from '../step/step-version.js';
+// A step that narrows another: its properties without reading its schemas.
+export { withoutSchemas } from '../step/without-schemas.js';
 export {
   type AnyTrigger,
   type Constraints,

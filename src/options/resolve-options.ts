@@ -13,6 +13,7 @@ import {
   type OptionsSource,
   pageOfFixed,
 } from '../step/options-source.js';
+import { builtOnce } from '../values/built-once.js';
 
 /** What a caller asks for: the connection (not needed for a closed list), a search, a cursor, the input so far. */
 export interface OptionsCall {
@@ -32,11 +33,13 @@ export interface OptionsAnswer {
   truncated: boolean;
 }
 
-const CallShape = z.object({
-  query: z.string().max(200).optional(),
-  cursor: z.string().max(2000).optional(),
-  input: z.record(z.string(), z.unknown()).optional(),
-});
+const CallShape = builtOnce(() =>
+  z.object({
+    query: z.string().max(200).optional(),
+    cursor: z.string().max(2000).optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /** The step's source for `field`, or an InputError naming the fields that have options. */
 function sourceOf(step: AnyStep, field: string): OptionsSource {
@@ -77,7 +80,7 @@ async function accountChoices(
 }
 
 /** At most MAX_OPTION_ITEMS, whatever the resolver returned. */
-function capped(page: z.output<typeof OptionsPage>): OptionsAnswer {
+function capped(page: z.output<ReturnType<typeof OptionsPage>>): OptionsAnswer {
   const truncated = page.items.length > MAX_OPTION_ITEMS;
   return {
     items: truncated ? page.items.slice(0, MAX_OPTION_ITEMS) : page.items,
@@ -99,7 +102,7 @@ export async function resolveOptions(
   field: string,
   call: OptionsCall,
 ): Promise<OptionsAnswer> {
-  const checked = CallShape.safeParse({ query: call.query, cursor: call.cursor, input: call.input });
+  const checked = CallShape().safeParse({ query: call.query, cursor: call.cursor, input: call.input });
   if (!checked.success) {
     const issues = fieldIssues(checked.error, '');
     throw new InputError(`Invalid options call for ${step.id}: ${listIssues(issues)}.`, issues);
@@ -132,7 +135,7 @@ export async function resolveOptions(
   return runtime.answers.get(key, OPTIONS_CACHE_TTL_MS, async () =>
     capped(
       await providerRead(runtime, step, `options of ${field}`, {
-        output: OptionsPage,
+        output: OptionsPage(),
         connection,
         signal: call.signal,
         constraints: call.constraints,

@@ -33,7 +33,7 @@ export async function accountFieldsOf(
   const key = answerKey(runtime, ['account', connectionIdOf(connection), step.id]);
   const answer = await runtime.answers.get(key, OPTIONS_CACHE_TTL_MS, () =>
     providerRead(runtime, step, 'account fields', {
-      output: AccountFields,
+      output: AccountFields(),
       connection,
       signal,
       load: (context) => source.load(context),

@@ -67,7 +67,7 @@ export function apiCallInput<
         'Extra request headers. Authorization, Cookie, Host, Content-Length and Proxy-* are refused.',
       ),
   });
-  const withUploads = withoutHeaders.extend(UPLOAD_FIELDS);
+  const withUploads = withoutHeaders.extend(UPLOAD_FIELDS());
   const input = options.customHeaders
     ? withHeaders.superRefine(bodyOnlyWithBodyMethods)
     : options.uploads

@@ -1,22 +1,25 @@
 import * as z from 'zod';
+import { builtOnce } from '../values/built-once.js';
 
 /** What an API Call step returns: the status, the headers worth showing, the body as read, and whether it was redirected. */
-export const ApiCallOutput = z.object({
-  status: z.number().int().describe('HTTP status of the provider response.'),
-  headers: z
-    .record(z.string(), z.string())
-    .describe(
-      'Selected response headers (content-type, location, etag, retry-after) and the rate-limit status headers (X-Rate-Limit-*, X-RateLimit-*, RateLimit-*, x-*-requests-left), names in lower case.',
-    ),
-  body: z
-    .unknown()
-    .describe(
-      'Parsed JSON body, text, or null when empty. A binary answer (a file) is {base64, content_type, bytes}.',
-    ),
-  redirected: z
-    .boolean()
-    .describe('True when the provider redirected the request: the answer comes from where it pointed.'),
-});
+export const ApiCallOutput = builtOnce(() =>
+  z.object({
+    status: z.number().int().describe('HTTP status of the provider response.'),
+    headers: z
+      .record(z.string(), z.string())
+      .describe(
+        'Selected response headers (content-type, location, etag, retry-after) and the rate-limit status headers (X-Rate-Limit-*, X-RateLimit-*, RateLimit-*, x-*-requests-left), names in lower case.',
+      ),
+    body: z
+      .unknown()
+      .describe(
+        'Parsed JSON body, text, or null when empty. A binary answer (a file) is {base64, content_type, bytes}.',
+      ),
+    redirected: z
+      .boolean()
+      .describe('True when the provider redirected the request: the answer comes from where it pointed.'),
+  }),
+);
 
 /** A binary answer (a file) as base64 with its media type; JSON and text as read. */
 export function answerBody(body: unknown, headers: Headers): unknown {

@@ -27,7 +27,7 @@ export function defineApiCallStep<
   options: ApiCallOptions<PathField, CustomHeaders, Uploads>,
 ): Step<
   ApiCallInput<PathField, CustomHeaders, Uploads>,
-  typeof ApiCallOutput,
+  ReturnType<typeof ApiCallOutput>,
   Owner,
   `${Owner['id']}.api_call`
 > {
@@ -42,7 +42,9 @@ export function defineApiCallStep<
     get input() {
       return apiCallInput(integration, options) as z.ZodType;
     },
-    output: ApiCallOutput,
+    get output() {
+      return ApiCallOutput();
+    },
     // Any step that can DELETE can destroy: embedders that gate destructive steps must see it.
     access: methods.includes('DELETE') ? 'destructive' : 'write',
     idempotent: false,
@@ -87,7 +89,7 @@ export function defineApiCallStep<
   // CustomHeaders and Uploads); each caller's instantiation can, so the step is typed here for them.
   return step as unknown as Step<
     ApiCallInput<PathField, CustomHeaders, Uploads>,
-    typeof ApiCallOutput,
+    ReturnType<typeof ApiCallOutput>,
     Owner,
     `${Owner['id']}.api_call`
   >;

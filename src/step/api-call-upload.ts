@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { InputError } from '../errors/index.js';
+import { builtOnce } from '../values/built-once.js';
 
 /** The ticketing provider takes attachments up to 50 MB; a file is held in memory whole, so the cap applies to every upload. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -41,7 +42,7 @@ export async function uploadBody(
 }
 
 /** The fields of a file sent as raw bytes, e.g. `POST /api/v2/uploads.json?filename=report.pdf`. */
-export const UPLOAD_FIELDS = {
+export const UPLOAD_FIELDS = builtOnce(() => ({
   body_base64: z
     .base64()
     .max(MAX_UPLOAD_BASE64)
@@ -63,4 +64,4 @@ export const UPLOAD_FIELDS = {
     .describe(
       'Media type of the file, e.g. image/png or application/pdf; required with body_base64 or body_file.',
     ),
-};
+}));

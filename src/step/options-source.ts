@@ -20,23 +20,29 @@ const cut = (most: number) =>
   z.string().transform((text) => (text.length > most ? text.slice(0, most) : text));
 
 /** One choice: the value the field takes, what a person reads, and an optional line beside it. */
-export const OptionItem = z.object({
-  value: z.union([z.string(), z.number(), z.boolean()]).describe('What the field takes when this is chosen.'),
-  label: cut(200).describe('What a person reads in the dropdown.'),
-  description: cut(500).optional().describe('A line beside the label: an email, a role, a status.'),
-});
-export type OptionItem = z.output<typeof OptionItem>;
+export const OptionItem = builtOnce(() =>
+  z.object({
+    value: z
+      .union([z.string(), z.number(), z.boolean()])
+      .describe('What the field takes when this is chosen.'),
+    label: cut(200).describe('What a person reads in the dropdown.'),
+    description: cut(500).optional().describe('A line beside the label: an email, a role, a status.'),
+  }),
+);
+export type OptionItem = z.output<ReturnType<typeof OptionItem>>;
 
 /** What a resolver returns, and what every surface answers. */
-export const OptionsPage = z.object({
-  items: z.array(OptionItem).describe(`The choices, at most ${MAX_OPTION_ITEMS}.`),
-  next_cursor: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe('Pass back as `cursor` for the next choices; absent on the last page.'),
-});
-export type OptionsPage = z.input<typeof OptionsPage>;
+export const OptionsPage = builtOnce(() =>
+  z.object({
+    items: z.array(OptionItem()).describe(`The choices, at most ${MAX_OPTION_ITEMS}.`),
+    next_cursor: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe('Pass back as `cursor` for the next choices; absent on the last page.'),
+  }),
+);
+export type OptionsPage = z.input<ReturnType<typeof OptionsPage>>;
 
 /** What a resolver is asked: an optional search, a cursor from an earlier page, and the input filled so far. */
 export interface OptionsRequest<Input = Record<string, unknown>> {
@@ -91,7 +97,7 @@ export function fixedOptions<Input = Record<string, unknown>>(
   items: readonly { value: string | number | boolean; label: string; description?: string }[],
 ): OptionsSource<Input> {
   // Checked on first read, not where the list is declared: a catalogue declares its lists at import (issue 37).
-  const fixed = builtOnce(() => items.map((item) => OptionItem.parse(item)));
+  const fixed = builtOnce(() => items.map((item) => OptionItem().parse(item)));
   return {
     get fixed() {
       return fixed();

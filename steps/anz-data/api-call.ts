@@ -4,6 +4,7 @@ import {
   defineStep,
   type HttpClient,
   routedPath,
+  withoutSchemas,
 } from '../../src/kit/index.js';
 import { anzData } from './integration.js';
 import { COMPANY_CREDITS, CREDITS_PER_SEARCH_RESULT, PERSON_CREDITS, reportCharge } from './lib/credits.js';
@@ -64,7 +65,10 @@ export function estimateApiCall(input: { method: string; endpoint: string; body?
  * keys are refused, as on every anz_data and contact_data step.
  */
 export default defineStep({
-  ...generic,
+  ...withoutSchemas(generic),
+  get output() {
+    return generic.output;
+  },
   get input() {
     return generic.input.strict();
   },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
+import { builtOnce, defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { anzDataConnectionCheck } from './lib/connection-check.js';
 import { anzDataApi } from './lib/operations.js';
 import { parseAnzDataError } from './lib/provider-errors.js';
@@ -11,6 +11,9 @@ import { parseAnzDataError } from './lib/provider-errors.js';
  * and the sandbox (`<sandbox url>/anz-data`) set `baseUrl`.
  */
 export const ANZ_DATA_DEFAULT_HOST = 'https://api.anz-data.example';
+
+/** The connection's public fields: built when first read (issue 37), not when the catalogue is imported. */
+const AnzDataConnectionFields = builtOnce(() => z.object({}));
 
 export const anzData = defineIntegration({
   id: 'anz_data',
@@ -31,7 +34,9 @@ export const anzData = defineIntegration({
   status: 'beta',
   connection: {
     kind: 'api_key',
-    fields: z.object({}),
+    get fields() {
+      return AnzDataConnectionFields();
+    },
     requiredSecrets: ['apiKey'],
     revocation: {
       unavailable: "an API key: revoke it in the provider's dashboard if it should stop working",

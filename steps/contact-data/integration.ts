@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definedOnly, defineIntegration, intHeader } from '../../src/kit/index.js';
+import { builtOnce, definedOnly, defineIntegration, intHeader } from '../../src/kit/index.js';
 import { contactDataConnectionCheck } from './lib/connection-check.js';
 import { contactDataPaths } from './lib/paths.js';
 import { classifyContactDataError, parseContactDataError } from './lib/provider-errors.js';
@@ -13,6 +13,9 @@ const QUOTA_WINDOWS = [
   ['hourly', 3_600_000],
   ['daily', 86_400_000],
 ] as const;
+
+/** The connection's public fields: built when first read (issue 37), not when the catalogue is imported. */
+const ContactDataConnectionFields = builtOnce(() => z.object({}));
 
 export const contactData = defineIntegration({
   id: 'contact_data',
@@ -37,7 +40,9 @@ export const contactData = defineIntegration({
   ],
   connection: {
     kind: 'api_key',
-    fields: z.object({}),
+    get fields() {
+      return ContactDataConnectionFields();
+    },
     requiredSecrets: ['apiKey'],
     revocation: {
       unavailable: "an API key: revoke it in the provider's dashboard if it should stop working",

@@ -4,6 +4,7 @@ import {
   type HttpClient,
   PermissionError,
   type StepContext,
+  withoutSchemas,
 } from '../../src/kit/index.js';
 import { deployments } from './integration.js';
 import {
@@ -123,7 +124,10 @@ function accountParameterIssue(path: string): string | undefined {
 
 /** D's API Call step: the generic one, plus the connection's team and project scoping. */
 export default defineStep({
-  ...generic,
+  ...withoutSchemas(generic),
+  get output() {
+    return generic.output;
+  },
   agentDescription: `${generic.agentDescription} Do not put teamId or slug in the path: calls always act in the connection's team (or personal account), and such a path is refused.`,
   get input() {
     return generic.input.superRefine((value, context) => {

@@ -6,7 +6,7 @@ import { recentDeploymentOptions } from './lib/deployments-options.js';
 import { deploymentsPath } from './lib/paths.js';
 import { deploymentInScope } from './lib/project-request.js';
 import { readAnswer } from './lib/provider-answer.js';
-import { removalStep } from './lib/removal.js';
+import { removalOutput, removalStep } from './lib/removal.js';
 
 const Deleted = builtOnce(() => z.object({ uid: z.string(), state: z.literal('DELETED') }).loose());
 
@@ -22,12 +22,15 @@ export default defineStep({
     return z.strictObject({ deployment_id: DeploymentId() });
   },
   options: { deployment_id: recentDeploymentOptions },
-  ...removalStep(
-    'deployment_id',
-    'The deleted deployment.',
-    'deleted',
-    'Always true: the deployment no longer exists.',
-  ),
+  get output() {
+    return removalOutput(
+      'deployment_id',
+      'The deleted deployment.',
+      'deleted',
+      'Always true: the deployment no longer exists.',
+    );
+  },
+  ...removalStep('deployment_id', 'deleted'),
   examples: [{ title: 'Remove a preview', input: { deployment_id: 'dpl_from_create_deployment' } }],
   async run(input, context) {
     await deploymentInScope(context, input.deployment_id, 'Deleting');

@@ -6,7 +6,7 @@ import { projectOptions } from './lib/deployments-options.js';
 import { EnvId } from './lib/env-schema.js';
 import { envVarOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalStep } from './lib/removal.js';
+import { removalOutput, removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_env_var',
@@ -20,7 +20,15 @@ export default defineStep({
     return z.strictObject({ project: ProjectRef(), env_id: EnvId() });
   },
   options: { project: projectOptions, env_id: envVarOptions },
-  ...removalStep('env_id', 'The removed variable.', 'deleted', 'Always true: the variable no longer exists.'),
+  get output() {
+    return removalOutput(
+      'env_id',
+      'The removed variable.',
+      'deleted',
+      'Always true: the variable no longer exists.',
+    );
+  },
+  ...removalStep('env_id', 'deleted'),
   examples: [{ title: 'Remove a variable', input: { project: 'shop', env_id: 'env_from_create_env_var' } }],
   async run(input, context) {
     // The answer repeats the variable, value included for some types: it is not read.

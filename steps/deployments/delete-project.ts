@@ -4,7 +4,7 @@ import { deployments } from './integration.js';
 import { ProjectRef } from './lib/deployment-schema.js';
 import { projectOptions } from './lib/deployments-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalStep } from './lib/removal.js';
+import { removalOutput, removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.delete_project',
@@ -18,12 +18,15 @@ export default defineStep({
     return z.strictObject({ project: ProjectRef() });
   },
   options: { project: projectOptions },
-  ...removalStep(
-    'project',
-    'The project name or id, as given.',
-    'deleted',
-    'Always true: the project no longer exists.',
-  ),
+  get output() {
+    return removalOutput(
+      'project',
+      'The project name or id, as given.',
+      'deleted',
+      'Always true: the project no longer exists.',
+    );
+  },
+  ...removalStep('project', 'deleted'),
   examples: [{ title: 'Remove the docs project', input: { project: 'docs' } }],
   async run(input, context) {
     // The provider answers 204 with no body.

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
+import { builtOnce, defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { deploymentsConnectionCheck } from './lib/connection-check.js';
 import { deploymentsPaths } from './lib/paths.js';
 import { PROJECTS_CONSTRAINT } from './lib/project-scope.js';
@@ -10,10 +10,24 @@ export const DEPLOYMENTS_API_HOST = 'https://api.vercel.com';
 const DEPLOYMENTS_WEB_AUTHORIZE_URL = 'https://vercel.com/oauth/authorize';
 
 /** Team ids look like `team_...`; the provider also takes the team slug in the same parameter. */
-export const TeamId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a team id such as team_abc123: letters, digits, _ and -')
-  .describe('Team id (team_...) that scopes every call; omit for the personal account.');
+export const TeamId = builtOnce(() =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a team id such as team_abc123: letters, digits, _ and -')
+    .describe('Team id (team_...) that scopes every call; omit for the personal account.'),
+);
+
+/** The connection's public fields: built when first read (issue 37), not when the catalogue is imported. */
+const DeploymentsConnectionFields = builtOnce(() =>
+  z.object({
+    teamId: TeamId().optional(),
+    clientId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('OAuth client id the token was issued to (needed to refresh an expiring token).'),
+  }),
+);
 
 export const deployments = defineIntegration({
   id: 'deployments',
@@ -23,14 +37,9 @@ export const deployments = defineIntegration({
   keywords: ['vercel', 'deploy', 'deployment', 'deployments', 'hosting', 'preview', 'production', 'build'],
   connection: {
     kind: 'oauth2',
-    fields: z.object({
-      teamId: TeamId.optional(),
-      clientId: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('OAuth client id the token was issued to (needed to refresh an expiring token).'),
-    }),
+    get fields() {
+      return DeploymentsConnectionFields();
+    },
     requiredSecrets: ['accessToken'],
     oauth: {
       // The real sign-in page is on the web host; an overridden base URL

@@ -28,7 +28,7 @@ export default defineStep({
   keywords: ['team members', 'members', 'users', 'people', 'collaborators', 'who is on the team'],
   get input() {
     return z.strictObject({
-      team: TeamId.optional().describe("Team id (team_...) or slug; defaults to the connection's team."),
+      team: TeamId().optional().describe("Team id (team_...) or slug; defaults to the connection's team."),
       search: z
         .string()
         .min(1)

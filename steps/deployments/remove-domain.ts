@@ -6,7 +6,7 @@ import { projectOptions } from './lib/deployments-options.js';
 import { DomainName } from './lib/domain-schema.js';
 import { projectDomainOptions } from './lib/project-part-options.js';
 import { projectRequest } from './lib/project-request.js';
-import { removalStep } from './lib/removal.js';
+import { removalOutput, removalStep } from './lib/removal.js';
 
 export default defineStep({
   id: 'deployments.remove_domain',
@@ -20,12 +20,15 @@ export default defineStep({
     return z.strictObject({ project: ProjectRef(), domain: DomainName() });
   },
   options: { project: projectOptions, domain: projectDomainOptions },
-  ...removalStep(
-    'domain',
-    'The removed domain.',
-    'removed',
-    'Always true: the domain no longer serves the project.',
-  ),
+  get output() {
+    return removalOutput(
+      'domain',
+      'The removed domain.',
+      'removed',
+      'Always true: the domain no longer serves the project.',
+    );
+  },
+  ...removalStep('domain', 'removed'),
   examples: [{ title: "Take the shop's domain off", input: { project: 'shop', domain: 'shop.acme.com' } }],
   async run(input, context) {
     await projectRequest(context, input.project, 'Removing a domain', {

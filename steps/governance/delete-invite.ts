@@ -4,7 +4,15 @@ import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { InviteCode } from './lib/ids.js';
 import { callGovernance } from './lib/operations.js';
-import { projectRemoval } from './lib/project-removal.js';
+import { type ProjectRemovalTexts, projectRemoval, projectRemovalOutput } from './lib/project-removal.js';
+
+/** What this removal's output says, in its own words. */
+const REMOVAL_TEXTS: ProjectRemovalTexts = {
+  alreadyDoneMeans:
+    "True when this call's first request may have deleted the invite but its answer was lost, and the repeated request found the invite gone: it is deleted, most likely by that first request (someone accepting or deleting it in the same moment cannot be told apart). False when this call deleted it and said so.",
+  key: 'The deleted invite.',
+  project: 'Project the invite was for (the connection’s project).',
+};
 
 export default defineStep({
   id: 'governance.delete_invite',
@@ -17,12 +25,10 @@ export default defineStep({
   get input() {
     return z.strictObject({ invite_code: InviteCode() });
   },
-  ...projectRemoval('deleted', 'invite_code', {
-    alreadyDoneMeans:
-      "True when this call's first request may have deleted the invite but its answer was lost, and the repeated request found the invite gone: it is deleted, most likely by that first request (someone accepting or deleting it in the same moment cannot be told apart). False when this call deleted it and said so.",
-    key: 'The deleted invite.',
-    project: 'Project the invite was for (the connection’s project).',
-  }),
+  get output() {
+    return projectRemovalOutput('deleted', 'invite_code', REMOVAL_TEXTS);
+  },
+  ...projectRemoval('deleted', 'invite_code'),
   // Reversible: inviting the same address again creates a new invite.
   access: 'write',
   examples: [{ title: 'Withdraw a pending invite', input: { invite_code: 'inv_from_invite_user' } }],

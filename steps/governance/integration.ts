@@ -1,12 +1,29 @@
 import * as z from 'zod';
 
-import { defineIntegration, InputError } from '../../src/kit/index.js';
+import { builtOnce, defineIntegration, InputError } from '../../src/kit/index.js';
 import { classifyGovernanceError } from './lib/classify-error.js';
 import { ProjectId } from './lib/ids.js';
 import { AUTH_SHAPES, type AuthShape, governancePaths } from './lib/operations.js';
 import { REGIONS, regionBaseUrl } from './lib/region.js';
 
-const GovernanceErrorBody = z.object({ message: z.string().optional() }).loose();
+const GovernanceErrorBody = builtOnce(() => z.object({ message: z.string().optional() }).loose());
+
+/** The connection's public fields: built when first read (issue 37), not when the catalogue is imported. */
+const GovernanceConnectionFields = builtOnce(() =>
+  z.object({
+    region: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(REGIONS))
+      .describe('Region the organization is hosted in: au, eu or us. Each region has its own host.'),
+    projectId: ProjectId()
+      .optional()
+      .describe(
+        'The project that invites, role changes and removals act on. Optional for a connection used only to create projects.',
+      ),
+  }),
+);
 
 export const governance = defineIntegration({
   id: 'governance',
@@ -28,19 +45,9 @@ export const governance = defineIntegration({
   ],
   connection: {
     kind: 'api_key',
-    fields: z.object({
-      region: z
-        .string()
-        .trim()
-        .toLowerCase()
-        .pipe(z.enum(REGIONS))
-        .describe('Region the organization is hosted in: au, eu or us. Each region has its own host.'),
-      projectId: ProjectId()
-        .optional()
-        .describe(
-          'The project that invites, role changes and removals act on. Optional for a connection used only to create projects.',
-        ),
-    }),
+    get fields() {
+      return GovernanceConnectionFields();
+    },
     requiredSecrets: ['apiKey'],
     revocation: {
       unavailable:
@@ -66,7 +73,7 @@ export const governance = defineIntegration({
   credentialHeaders: ['authorization'],
   parseError: (body) => {
     if (typeof body === 'string') return body.trim() ? { message: body.trim().slice(0, 300) } : {};
-    const parsed = GovernanceErrorBody.safeParse(body);
+    const parsed = GovernanceErrorBody().safeParse(body);
     return parsed.success && parsed.data.message ? { message: parsed.data.message.slice(0, 500) } : {};
   },
   classifyError: classifyGovernanceError,

@@ -4,7 +4,15 @@ import { governance } from './integration.js';
 import { connectionProject } from './lib/connection-project.js';
 import { UserId } from './lib/ids.js';
 import { callGovernance } from './lib/operations.js';
-import { projectRemoval } from './lib/project-removal.js';
+import { type ProjectRemovalTexts, projectRemoval, projectRemovalOutput } from './lib/project-removal.js';
+
+/** What this removal's output says, in its own words. */
+const REMOVAL_TEXTS: ProjectRemovalTexts = {
+  alreadyDoneMeans:
+    "True when this call's first request may have removed the user but its answer was lost, and the repeated request found them no longer a member: they are removed, most likely by that first request (a removal by someone else in the same moment cannot be told apart). False when this call removed them and said so.",
+  key: 'The user removed from the project.',
+  project: 'Project the user was removed from (the connection’s project).',
+};
 
 export default defineStep({
   id: 'governance.remove_user',
@@ -17,12 +25,10 @@ export default defineStep({
   get input() {
     return z.strictObject({ user_id: UserId() });
   },
-  ...projectRemoval('removed', 'user_id', {
-    alreadyDoneMeans:
-      "True when this call's first request may have removed the user but its answer was lost, and the repeated request found them no longer a member: they are removed, most likely by that first request (a removal by someone else in the same moment cannot be told apart). False when this call removed them and said so.",
-    key: 'The user removed from the project.',
-    project: 'Project the user was removed from (the connection’s project).',
-  }),
+  get output() {
+    return projectRemovalOutput('removed', 'user_id', REMOVAL_TEXTS);
+  },
+  ...projectRemoval('removed', 'user_id'),
   access: 'destructive',
   examples: [{ title: 'Remove Bob from the project', input: { user_id: 'usr-bob' } }],
   async run(input, context) {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { deletionStep } from './lib/deletion.js';
+import { deletionOutput, deletionStep } from './lib/deletion.js';
 import { ticketingPath } from './lib/paths.js';
 import { OrganizationId } from './lib/people-schema.js';
 import { organizationOptions } from './lib/ticketing-options.js';
@@ -17,11 +17,14 @@ export default defineStep({
   get input() {
     return z.strictObject({ organization_id: OrganizationId() });
   },
-  ...deletionStep(
-    'organization_id',
-    'The deleted organization id.',
-    'True when a retried delete found it already gone: our earlier attempt deleted it.',
-  ),
+  get output() {
+    return deletionOutput(
+      'organization_id',
+      'The deleted organization id.',
+      'True when a retried delete found it already gone: our earlier attempt deleted it.',
+    );
+  },
+  ...deletionStep('organization_id'),
   options: { organization_id: organizationOptions },
   examples: [{ title: 'Delete organization 6', input: { organization_id: 6 } }],
   async run(input, { http }) {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineStep } from '../../src/kit/index.js';
 import { ticketing } from './integration.js';
-import { deletionStep } from './lib/deletion.js';
+import { deletionOutput, deletionStep } from './lib/deletion.js';
 import { ticketingPath } from './lib/paths.js';
 import { SuspendedTicketId } from './lib/suspended-schema.js';
 import { suspendedTicketOptions } from './lib/ticketing-options.js';
@@ -17,11 +17,14 @@ export default defineStep({
   get input() {
     return z.strictObject({ suspended_ticket_id: SuspendedTicketId() });
   },
-  ...deletionStep(
-    'suspended_ticket_id',
-    'The discarded suspended ticket id.',
-    'True when a retried delete found it already gone: our earlier attempt deleted it.',
-  ),
+  get output() {
+    return deletionOutput(
+      'suspended_ticket_id',
+      'The discarded suspended ticket id.',
+      'True when a retried delete found it already gone: our earlier attempt deleted it.',
+    );
+  },
+  ...deletionStep('suspended_ticket_id'),
   options: { suspended_ticket_id: suspendedTicketOptions },
   examples: [{ title: 'Discard suspended ticket 8000002', input: { suspended_ticket_id: 8000002 } }],
   async run(input, { http }) {

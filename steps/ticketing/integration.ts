@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
+import { builtOnce, defineIntegration, readQuotaHeaders } from '../../src/kit/index.js';
 import { ticketingConnectionCheck } from './lib/connection-check.js';
 import { ticketingPaths } from './lib/paths.js';
 import { classifyTicketingError, parseTicketingError, TICKETING_AUTH_HINT } from './lib/provider-errors.js';
@@ -9,10 +9,26 @@ import { UPLOAD_DIRS, UPLOAD_ORIGINS } from './lib/upload-source.js';
  * A DNS label (RFC 1123): the subdomain becomes part of the host every
  * request and token goes to, so nothing that could change the host passes.
  */
-export const Subdomain = z
-  .string()
-  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, 'a DNS label: letters, digits and hyphens, 1 to 63 characters')
-  .describe('The part of the account address before the provider domain, e.g. "acme" for acme.zendesk.com.');
+export const Subdomain = builtOnce(() =>
+  z
+    .string()
+    .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, 'a DNS label: letters, digits and hyphens, 1 to 63 characters')
+    .describe(
+      'The part of the account address before the provider domain, e.g. "acme" for acme.zendesk.com.',
+    ),
+);
+
+/** The connection's public fields: built when first read (issue 37), not when the catalogue is imported. */
+const TicketingConnectionFields = builtOnce(() =>
+  z.object({
+    subdomain: Subdomain(),
+    clientId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('OAuth client id the tokens were issued to (needed to refresh).'),
+  }),
+);
 
 export const ticketing = defineIntegration({
   id: 'ticketing',
@@ -22,14 +38,9 @@ export const ticketing = defineIntegration({
   keywords: ['zendesk', 'ticket', 'tickets', 'support', 'helpdesk', 'customer service', 'ticketing'],
   connection: {
     kind: 'oauth2',
-    fields: z.object({
-      subdomain: Subdomain,
-      clientId: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('OAuth client id the tokens were issued to (needed to refresh).'),
-    }),
+    get fields() {
+      return TicketingConnectionFields();
+    },
     requiredSecrets: ['accessToken'],
     oauth: {
       authorizeUrl: (baseUrl) => `${baseUrl}/oauth/authorizations/new`,

@@ -59,7 +59,7 @@ async function flatListOptions(
   signal: AbortSignal | undefined,
 ): Promise<McpToolResult> {
   try {
-    const parsed = parseArguments(ListOptionsInput, args, 'list_options');
+    const parsed = parseArguments(ListOptionsInput(), args, 'list_options');
     const step = tools.tool(parsed.step)?.stepId ?? parsed.step;
     return mcpDataResult(await listOptions(tools, { ...parsed, step }, signal));
   } catch (error) {

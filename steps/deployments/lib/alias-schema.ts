@@ -5,9 +5,11 @@ import { deploymentInScope } from './project-request.js';
 import { isoTime, readAnswer } from './provider-answer.js';
 
 export const AliasRef = builtOnce(() =>
-  PathSegment.max(253).describe(
-    'The alias: its hostname (e.g. "shop-acme.vercel.app") or its uid, as List Aliases returns them.',
-  ),
+  PathSegment()
+    .max(253)
+    .describe(
+      'The alias: its hostname (e.g. "shop-acme.vercel.app") or its uid, as List Aliases returns them.',
+    ),
 );
 
 const ProviderAlias = builtOnce(() =>

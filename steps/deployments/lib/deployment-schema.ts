@@ -27,17 +27,15 @@ export const CANCELABLE_STATES: readonly string[] = ['QUEUED', 'INITIALIZING', '
  * takes a project.
  */
 export const ProjectRef = builtOnce(() =>
-  PathSegment.regex(
-    /^[A-Za-z0-9._-]{1,100}$/,
-    'a project name or id: letters, digits, ".", "_" and "-"',
-  ).describe('Project name (e.g. "web") or id (prj_...).'),
+  PathSegment()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'a project name or id: letters, digits, ".", "_" and "-"')
+    .describe('Project name (e.g. "web") or id (prj_...).'),
 );
 
 export const DeploymentId = builtOnce(() =>
-  PathSegment.regex(
-    /^[A-Za-z0-9._-]{1,255}$/,
-    'a deployment id such as dpl_abc123, or its hostname',
-  ).describe('Deployment id (dpl_...), as returned by Create Deployment or List Deployments.'),
+  PathSegment()
+    .regex(/^[A-Za-z0-9._-]{1,255}$/, 'a deployment id such as dpl_abc123, or its hostname')
+    .describe('Deployment id (dpl_...), as returned by Create Deployment or List Deployments.'),
 );
 
 /**

@@ -4,7 +4,8 @@ import { isoTime, readAnswer } from './provider-answer.js';
 
 /** A hostname: lowercase labels of letters, digits and hyphens, and a top-level label of letters. */
 export const DomainName = builtOnce(() =>
-  PathSegment.transform((value) => value.toLowerCase())
+  PathSegment()
+    .transform((value) => value.toLowerCase())
     .pipe(
       z
         .string()

@@ -13,9 +13,9 @@ export const EnvKey = builtOnce(() =>
 );
 
 export const EnvId = builtOnce(() =>
-  PathSegment.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a variable id from List Env Vars').describe(
-    'Id of the variable, from List Env Vars or Create Env Var.',
-  ),
+  PathSegment()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a variable id from List Env Vars')
+    .describe('Id of the variable, from List Env Vars or Create Env Var.'),
 );
 
 export const EnvTargets = builtOnce(() =>

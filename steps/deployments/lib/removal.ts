@@ -3,9 +3,10 @@ import * as z from 'zod';
 /**
  * The output of a step that deletes or removes one thing: what it was, that
  * it is gone, and whether a repeated request found it gone already (the
- * runtime's `gone_means_done`).
+ * runtime's `gone_means_done`). Called from the step's `get output()`, so
+ * it is built when first read, not when the catalogue is imported.
  */
-function removalOutput<Key extends string, Done extends string>(
+export function removalOutput<Key extends string, Done extends string>(
   key: Key,
   keyText: string,
   done: Done,
@@ -24,27 +25,22 @@ function removalOutput<Key extends string, Done extends string>(
 
 /**
  * What every deployments step that deletes or removes one thing by its input
- * `key` declares alike: the removal output, destructive access, and the
- * write safety of deleting something unique: it is idempotent, and a 404 on
- * a replay means our first attempt landed (`gone_means_done`), so the step
- * answers as if it had removed it, with `already_done` true.
+ * `key` declares alike besides its output (`removalOutput`): destructive
+ * access, and the write safety of deleting something unique: it is
+ * idempotent, and a 404 on a replay means our first attempt landed
+ * (`gone_means_done`), so the step answers as if it had removed it, with
+ * `already_done` true.
  */
-export function removalStep<Key extends string, Done extends string>(
-  key: Key,
-  keyText: string,
-  done: Done,
-  doneText: string,
-) {
-  const output = removalOutput(key, keyText, done, doneText);
+export function removalStep<Key extends string, Done extends string>(key: Key, done: Done) {
   return {
-    output,
     access: 'destructive' as const,
     // Literal: only an idempotent step may declare gone_means_done, and the compiler checks that.
     idempotent: true as const,
     replay: {
       mode: 'gone_means_done' as const,
       alreadyDone: (input: Record<Key, string>) =>
-        ({ [key]: input[key], [done]: true, already_done: true }) as z.input<typeof output>,
+        ({ [key]: input[key], [done]: true, already_done: true }) as Record<Key, string> &
+          Record<Done, true> & { already_done: boolean },
     },
     variables: { [key]: `$.${key}`, already_done: '$.already_done' },
   };

@@ -13,7 +13,8 @@ const NO_DOT_SEGMENTS = /^(?!\.$)(?!.*\.\.)/;
  * Regexes rather than refinements, so the JSON Schema carries them to form renderers.
  */
 export function safeId(description: string) {
-  return PathSegment.min(1)
+  return PathSegment()
+    .min(1)
     .max(256)
     .regex(
       NO_PATH_UNSAFE_CHARACTERS,

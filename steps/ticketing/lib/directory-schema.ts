@@ -2,13 +2,13 @@ import * as z from 'zod';
 import { builtOnce, type HttpClient, NumericId, readAnswer } from '../../../src/kit/index.js';
 
 export const GroupId = builtOnce(() =>
-  NumericId.describe('The numeric group id, as List Groups returns it.'),
+  NumericId().describe('The numeric group id, as List Groups returns it.'),
 );
 export const TicketFieldId = builtOnce(() =>
-  NumericId.describe('The numeric ticket field id, as List Ticket Fields returns it.'),
+  NumericId().describe('The numeric ticket field id, as List Ticket Fields returns it.'),
 );
 export const TicketFormId = builtOnce(() =>
-  NumericId.describe('The numeric ticket form id, as List Ticket Forms returns it.'),
+  NumericId().describe('The numeric ticket form id, as List Ticket Forms returns it.'),
 );
 
 /** A group of agents (GroupObject). */

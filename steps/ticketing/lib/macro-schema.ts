@@ -3,7 +3,7 @@ import { builtOnce, type HttpClient, NumericId } from '../../../src/kit/index.js
 import { readOffsetPage } from './directory-schema.js';
 
 export const MacroId = builtOnce(() =>
-  NumericId.describe('The numeric macro id, as List Macros returns it.'),
+  NumericId().describe('The numeric macro id, as List Macros returns it.'),
 );
 
 /** A macro (MacroObject): actions agents apply to a ticket in one go. */

@@ -9,10 +9,10 @@ export const UserRole = builtOnce(() =>
 );
 
 export const UserId = builtOnce(() =>
-  NumericId.describe('The numeric user id, as List Users or Search Users returns it.'),
+  NumericId().describe('The numeric user id, as List Users or Search Users returns it.'),
 );
 export const OrganizationId = builtOnce(() =>
-  NumericId.describe('The numeric organization id, as List Organizations returns it.'),
+  NumericId().describe('The numeric organization id, as List Organizations returns it.'),
 );
 
 const nullableText = builtOnce(() => z.string().nullable().optional());

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { builtOnce, NumericId } from '../../../src/kit/index.js';
 
 export const SuspendedTicketId = builtOnce(() =>
-  NumericId.describe('The numeric suspended ticket id, as List Suspended Tickets returns it.'),
+  NumericId().describe('The numeric suspended ticket id, as List Suspended Tickets returns it.'),
 );
 
 /** An email held back instead of becoming a ticket (SuspendedTicketObject). */

@@ -16,7 +16,9 @@ export const TicketType = builtOnce(() =>
 
 /** A number, or a string of digits: nothing else is coerced (`true` and `"0x10"` are not ticket 1 and 16). */
 export const TicketId = builtOnce(() =>
-  NumericId.describe('The numeric ticket id, as returned by Create Ticket, List Tickets or Search Tickets.'),
+  NumericId().describe(
+    'The numeric ticket id, as returned by Create Ticket, List Tickets or Search Tickets.',
+  ),
 );
 
 /** A user id or an email address: the provider takes either for assignees. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { builtOnce, NumericId } from '../../../src/kit/index.js';
 
-export const ViewId = builtOnce(() => NumericId.describe('The numeric view id, as List Views returns it.'));
+export const ViewId = builtOnce(() => NumericId().describe('The numeric view id, as List Views returns it.'));
 
 const Condition = builtOnce(() =>
   z.looseObject({

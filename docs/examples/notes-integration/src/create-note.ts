@@ -33,7 +33,7 @@ export const createNote = defineStep({
     'Creates one note in a notebook (pick its id from the notebook options). Not idempotent: calling twice makes two notes; after an unknown outcome, look with List Notes first.',
   keywords: ['new note', 'write note', 'create', 'document'],
   input: z.strictObject({
-    notebook: PathSegment.describe('The id of the notebook, e.g. nb_work.'),
+    notebook: PathSegment().describe('The id of the notebook, e.g. nb_work.'),
     title: z.string().min(1).max(200),
     body: z.string().max(20_000).default(''),
   }),

@@ -15,7 +15,7 @@ export const deleteNote = defineStep({
   agentDescription:
     'Deletes one note by its id. It cannot be undone: confirm with the user first. A note already deleted is an error (not found).',
   keywords: ['delete note', 'remove note', 'erase'],
-  input: z.strictObject({ note_id: PathSegment.describe('The id of the note, e.g. n_42.') }),
+  input: z.strictObject({ note_id: PathSegment().describe('The id of the note, e.g. n_42.') }),
   output: z.object({ deleted: z.string().describe('The id of the note deleted.') }),
   access: 'destructive',
   idempotent: true,

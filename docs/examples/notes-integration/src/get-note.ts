@@ -17,7 +17,7 @@ export const getNote = defineStep({
   keywords: ['read note', 'note', 'document'],
   input: z.strictObject({
     // One path segment: an id can never become `..` or a second segment.
-    note_id: PathSegment.describe('The id of the note, e.g. n_42.'),
+    note_id: PathSegment().describe('The id of the note, e.g. n_42.'),
   }),
   output: z.object({ note: Note }),
   access: 'read',

@@ -17,7 +17,7 @@ export const listNotes = defineStep({
     'Lists notes one page at a time. Pass the returned next_cursor back as cursor (with the same notebook) to get the next page; has_more says whether there is one. Free, changes nothing.',
   keywords: ['notes', 'list', 'browse', 'notebook'],
   input: z.strictObject({
-    notebook: PathSegment.optional().describe('Only the notes of this notebook (its id); omit for all.'),
+    notebook: PathSegment().optional().describe('Only the notes of this notebook (its id); omit for all.'),
     limit: z.number().int().min(1).max(50).default(20).describe('Notes per page, 1 to 50.'),
     cursor: z.string().min(1).max(200).optional().describe('next_cursor from the previous page.'),
   }),

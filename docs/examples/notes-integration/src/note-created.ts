@@ -19,7 +19,7 @@ const Webhook = z.object({ id: z.string(), url: z.string(), events: z.array(z.st
 const CreatedWebhook = z.object({ webhook: Webhook.extend({ secret: z.string().min(16) }) });
 const WebhookList = z.object({ webhooks: z.array(Webhook) });
 
-const webhookPath = (id: string) => `/v1/webhooks/${encodeURIComponent(PathSegment.parse(id))}`;
+const webhookPath = (id: string) => `/v1/webhooks/${encodeURIComponent(PathSegment().parse(id))}`;
 
 async function listWebhooks(http: HttpClient): Promise<ListedWebhook[]> {
   const response = await http.request({ method: 'GET', path: '/v1/webhooks' });

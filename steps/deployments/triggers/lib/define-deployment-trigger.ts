@@ -43,7 +43,9 @@ export function defineDeploymentTrigger<const Id extends `deployments.${string}`
       return deploymentEventSchema(eventType);
     },
     variables: { ...deploymentVariables, ...extraVariables },
-    setup: DeploymentSetup(),
+    get setup() {
+      return DeploymentSetup();
+    },
     verify: deploymentsSignature,
     eventTime: deploymentsEventTime,
     parse: deploymentEventFacts,
