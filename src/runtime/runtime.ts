@@ -20,6 +20,7 @@ import { auditRun } from './audit-run.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { observedInvocation } from './invocation-telemetry.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
+import { PreparedConnections } from './prepared-connections.js';
 import { type RuntimeOptions, type RuntimeSettings, settleOptions } from './runtime-options.js';
 import { LimitsReader } from './tenant-share.js';
 
@@ -76,7 +77,7 @@ export class Runtime {
       settings,
       refresher: this.refresher,
       coordinator: () => this.coordinator,
-      gateFor: (connectionId) => this.gateFor(connectionId),
+      prepared: new PreparedConnections(settings, (connectionId) => this.gateFor(connectionId)),
       limits: new LimitsReader(settings.limits, this.clock),
     };
   }
