@@ -163,7 +163,7 @@ export function attempt(options: AttemptOptions): Send {
       return {
         ok: true,
         answer,
-        stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, secretEchoes, answers },
+        stats: { attempts: 1, retries: 0, rateLimitWaits: 0, bytes: read.bytes, secretEchoes, answers },
       };
     } catch (thrown) {
       // Our own refusals of the answer (too large, too deep) are already in the family.
