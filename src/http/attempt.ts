@@ -124,7 +124,9 @@ function headersQuoteSecret(headers: Headers, secrets: string[]): boolean {
 export function attempt(options: AttemptOptions): Send {
   const { clock, logger } = options;
   return async (outgoing: Outgoing): Promise<Exchange> => {
-    const deadline = startDeadline(outgoing.timeoutMs, options.signal);
+    // The invocation's own signal and secrets when the stages serve many (a prepared transport).
+    const scope = outgoing.call ?? options;
+    const deadline = startDeadline(outgoing.timeoutMs, scope.signal);
     const started = clock.now();
     const answers: (RateLimitSnapshot | undefined)[] = [];
     try {
@@ -136,7 +138,7 @@ export function attempt(options: AttemptOptions): Send {
         cancellation: deadline.cancellation,
       });
       answers.push(options.readRateLimit?.(response.headers, clock.now()));
-      const secrets = options.secrets?.() ?? [];
+      const secrets = scope.secrets?.() ?? [];
       let read = { body: null as unknown, bytes: 0, quotesSecret: false };
       if (isRedirect(response.status)) await response.discard();
       // A body cut off mid-way fails here, inside the same classification as the request.
@@ -161,16 +163,16 @@ export function attempt(options: AttemptOptions): Send {
       return {
         ok: true,
         answer,
-        stats: { ...NO_STATS, attempts: 1, bytes: read.bytes, secretEchoes, answers },
+        stats: { attempts: 1, retries: 0, rateLimitWaits: 0, bytes: read.bytes, secretEchoes, answers },
       };
     } catch (thrown) {
       // Our own refusals of the answer (too large, too deep) are already in the family.
       if (isToolstepsError(thrown))
         return { ok: false, error: thrown, stats: { ...NO_STATS, attempts: 1, answers } };
-      const signals = { userAborted: Boolean(options.signal?.aborted), timedOut: deadline.expired };
+      const signals = { userAborted: Boolean(scope.signal?.aborted), timedOut: deadline.expired };
       // The host is named: behind a proxy or a wrong base URL, which host failed is the first question.
       const where = `${outgoing.where} to ${outgoing.url.host}`;
-      const error = classifyException(thrown, where, signals, options.redact);
+      const error = classifyException(thrown, where, signals, scope.redact);
       logger.debug('request failed', {
         method: outgoing.method,
         path: outgoing.url.pathname,

@@ -199,6 +199,8 @@ export function rejectFailures(send: Send, options: RejectFailuresOptions): Send
   return async (outgoing: Outgoing): Promise<Exchange> => {
     const result = await send(outgoing);
     if (!result.ok || (result.answer.status >= 200 && result.answer.status < 300)) return result;
-    return { ok: false, error: classifyAnswer(result.answer, outgoing, options), stats: result.stats };
+    // The invocation's own secrets and connection when the stages serve many (a prepared transport).
+    const scoped = outgoing.call ? { ...options, ...outgoing.call } : options;
+    return { ok: false, error: classifyAnswer(result.answer, outgoing, scoped), stats: result.stats };
   };
 }

@@ -98,6 +98,26 @@ export interface Outgoing {
    * refresh replay and redirect hops: the attempt span's `http.request.resend_count`.
    */
   sends?: { count: number } | undefined;
+  /**
+   * The invocation this request belongs to, when the stages were prepared
+   * once for a step and connection and serve every invocation: what differs
+   * per invocation travels with the request, and takes the place of the
+   * stage's own options of the same names.
+   */
+  call?: CallScope | undefined;
+}
+
+/** What one invocation brings to stages prepared once: its signal, the connection as it is now, and its secrets. */
+export interface CallScope {
+  /** The caller's signal: aborting it stops the request as `aborted`, not as a timeout. */
+  signal: AbortSignal | undefined;
+  /** Every secret the connection has held during the invocation (a refreshed token's predecessor too). */
+  secrets: () => string[];
+  /** Removes those secrets from text that may quote them. */
+  redact: (text: string) => string;
+  connection: () => Connection;
+  /** Whether a 401 can still be answered by a refresh. */
+  canRefresh: boolean;
 }
 
 /** A stage of the transport: sends one request (however it likes) and says how it ended. */
@@ -143,6 +163,22 @@ export interface PrepareOptions {
   maxResponseBytes: number;
 }
 
+/** The headers every request of an integration starts from, before the request's own; built once per integration. */
+function fixedHeaders(integration: Integration): Readonly<Record<string, string>> {
+  let headers = fixedHeadersOf.get(integration);
+  if (!headers) {
+    headers = Object.freeze({
+      accept: 'application/json',
+      'user-agent': 'toolsteps/0.1',
+      ...integration.defaultHeaders,
+    });
+    fixedHeadersOf.set(integration, headers);
+  }
+  return headers;
+}
+
+const fixedHeadersOf = new WeakMap<Integration, Readonly<Record<string, string>>>();
+
 /**
  * The base URL's scope: requests and credentialed redirects stay under its
  * path, not just its origin, since a gateway or the sandbox serves other
@@ -176,9 +212,10 @@ export function prepareRequest(
   connection: Connection,
   options: PrepareOptions,
   sends?: { count: number },
+  call?: CallScope,
 ): Outgoing {
   const { integration } = options;
-  const url = joinUrl(options.baseUrl, request.path, { ...options.defaultQuery, ...request.query });
+  const url = joinUrl(options.baseUrl, request.path, options.defaultQuery, request.query);
   const path = request.path.split('?')[0] ?? '';
   const where = `${request.method} ${path}`;
   if (!baseScope(options.baseUrl)(url)) {
@@ -188,12 +225,7 @@ export function prepareRequest(
   }
   const body =
     request.rawBody?.bytes ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': 'toolsteps/0.1',
-    ...integration.defaultHeaders,
-    ...request.headers,
-  };
+  const headers: Record<string, string> = { ...fixedHeaders(integration), ...request.headers };
   if (body !== undefined) headers['content-type'] = request.rawBody?.contentType ?? 'application/json';
   const auth =
     request.authVariant === undefined ? { connection } : { connection, variant: request.authVariant };
@@ -212,5 +244,6 @@ export function prepareRequest(
     timeoutMs: request.timeoutMs ?? options.requestTimeoutMs,
     maxResponseBytes: request.maxResponseBytes ?? options.maxResponseBytes,
     sends,
+    call,
   };
 }

@@ -57,6 +57,12 @@ export function followRedirects(send: Send, underBase: (url: URL) => boolean): S
     let stats = NO_STATS;
     for (let hop = 0; ; hop += 1) {
       const result = await send(outgoing);
+      // Nearly every request is answered where it was sent: that answer, and what it cost, as they came.
+      if (
+        hop === 0 &&
+        (!result.ok || (!isRedirect(result.answer.status) && result.answer.redirected === false))
+      )
+        return result;
       stats = addStats(stats, result.stats);
       if (!result.ok) return { ...result, stats };
       const location = result.answer.headers.get('location');

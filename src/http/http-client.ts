@@ -1,25 +1,11 @@
-import { AuthError, redactSecrets, type ToolstepsError } from '../errors/index.js';
+import { AuthError, type ToolstepsError } from '../errors/index.js';
 import type { Clock } from '../model/clock.js';
 import type { Connection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
 import type { Logger } from '../model/logger.js';
 import type { Gate } from '../model/rate-limit.js';
-import { telemetryRegistered } from '../telemetry/index.js';
-import { attempt } from './attempt.js';
-import { rejectFailures } from './classify-failures.js';
-import {
-  addStats,
-  baseScope,
-  type Exchange,
-  type HttpRequest,
-  NO_STATS,
-  prepareRequest,
-  type RequestStats,
-} from './exchange.js';
-import { followRedirects } from './follow-redirects.js';
-import { withRateGate } from './rate-gate.js';
-import { type RetryOptions, withRetries } from './retries.js';
-import { observedGate, withAttemptSpans } from './transport-telemetry.js';
+import { addStats, type Exchange, type HttpRequest, type RequestStats } from './exchange.js';
+import type { RetryOptions } from './retries.js';
 import type { Wire } from './wire.js';
 
 export type { HttpRequest } from './exchange.js';
@@ -47,6 +33,11 @@ export interface HttpClient {
 /** The client the runtime builds: `send` returns how a request ended and what it cost, instead of throwing. */
 export interface TransportClient extends HttpClient {
   send(request: HttpRequest): Promise<Exchange>;
+}
+
+/** A client of one invocation: what its `request`s cost so far, added up. */
+export interface InvocationClient extends TransportClient {
+  readonly spent: RequestStats;
 }
 
 export interface HttpClientOptions {
@@ -82,12 +73,6 @@ export interface BoundCredentials {
   refresh?: (() => Promise<Connection>) | undefined;
 }
 
-/** A step's request and the count of attempts sent for it, which its refresh replay goes on counting. */
-interface CountedRequest {
-  request: HttpRequest;
-  sends: { count: number };
-}
-
 function refused(error: unknown): error is AuthError {
   return error instanceof AuthError && error.status === 401;
 }
@@ -109,73 +94,29 @@ export function withAuthRefresh<Request>(
   send: (request: Request) => Promise<Exchange>,
   credentials: BoundCredentials,
 ): (request: Request) => Promise<Exchange> {
-  return async (request: Request): Promise<Exchange> => {
-    const first = await send(request);
-    if (first.ok || !refused(first.error) || !credentials.refresh) return first;
-    const connection = credentials.current();
-    try {
-      await credentials.refresh();
-    } catch (error) {
-      return { ok: false, error, stats: first.stats };
-    }
-    const second = await send(request);
-    const stats = addStats(first.stats, second.stats);
-    if (second.ok) return { ...second, stats };
-    return {
-      ok: false,
-      error: refused(second.error) ? reauthorize(second.error, connection) : second.error,
-      stats,
-    };
-  };
+  return (request: Request) => sendRefreshingOnce(send, request, credentials);
 }
 
-/**
- * The transport of one invocation, composed of small stages (outermost first):
- *
- *   withAuthRefresh (above) -> prepareRequest (exchange.ts)
- *     -> withRetries (retries.ts) -> withRateGate (rate-gate.ts)
- *     -> rejectFailures (classify-failures.ts) -> followRedirects (follow-redirects.ts)
- *     -> attempt (attempt.ts) -> the wire (wire.ts and the *-wire.ts files)
- *
- * Each stage returns an `Exchange` (the answer or the error, and the stats
- * of everything it sent); nothing writes shared state.
- */
-export function createHttpClient(options: HttpClientOptions): TransportClient {
-  const { integration, credentials, clock, signal } = options;
-  const secrets = options.secrets ?? (() => Object.values(credentials.current().secrets));
-  const redact = (text: string) => redactSecrets(text, secrets());
-  const sent = attempt({ ...options, readRateLimit: integration.readRateLimit, redact, secrets });
-  // Decided once per client (one invocation): without an SDK registered, nothing of telemetry is in the way.
-  const traced = telemetryRegistered();
-  const connectionId = () => credentials.current().id;
-  const once = traced ? withAttemptSpans(sent, { integration, connectionId }) : sent;
-  const gate = traced ? observedGate(options.gate, clock, integration.id) : options.gate;
-  const classified = rejectFailures(followRedirects(once, baseScope(options.baseUrl)), {
-    integration,
-    redact,
-    secrets,
-    now: () => clock.now(),
-    connection: () => credentials.current(),
-    canRefresh: credentials.refresh !== undefined,
-  });
-  const retried = withRetries(withRateGate(classified, gate, signal), options);
-  const counted = withAuthRefresh(async ({ request, sends }: CountedRequest): Promise<Exchange> => {
-    try {
-      return await retried(prepareRequest(request, credentials.current(), options, sends));
-    } catch (error) {
-      return { ok: false, error, stats: NO_STATS };
-    }
-  }, credentials);
-  const send = (request: HttpRequest) => counted({ request, sends: { count: 0 } });
+/** `withAuthRefresh` for one request, called plainly by a client that serves many invocations. */
+export async function sendRefreshingOnce<Request>(
+  send: (request: Request) => Promise<Exchange>,
+  request: Request,
+  credentials: BoundCredentials,
+): Promise<Exchange> {
+  const first = await send(request);
+  if (first.ok || !refused(first.error) || !credentials.refresh) return first;
+  const connection = credentials.current();
+  try {
+    await credentials.refresh();
+  } catch (error) {
+    return { ok: false, error, stats: first.stats };
+  }
+  const second = await send(request);
+  const stats = addStats(first.stats, second.stats);
+  if (second.ok) return { ...second, stats };
   return {
-    baseUrl: options.baseUrl,
-    send,
-    async request<Body>(request: HttpRequest): Promise<HttpResponse<Body>> {
-      const result = await send(request);
-      options.onStats?.(result.stats);
-      if (!result.ok) throw result.error;
-      const { status, headers, body, redirected } = result.answer;
-      return { status, headers, body: body as Body, redirected };
-    },
+    ok: false,
+    error: refused(second.error) ? reauthorize(second.error, connection) : second.error,
+    stats,
   };
 }

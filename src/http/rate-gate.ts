@@ -205,7 +205,7 @@ export function withRateGate(send: Send, gate: Gate, signal?: AbortSignal): Send
     let waits: number;
     try {
       // An in-process gate answers at once when it lets the request through: no promise to wait a turn for.
-      const admitted = gate.acquire(signal);
+      const admitted = gate.acquire(outgoing.call ? outgoing.call.signal : signal);
       waits = typeof admitted === 'number' ? admitted : await admitted;
     } catch (error) {
       return { ok: false, error, stats: NO_STATS };

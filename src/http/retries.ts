@@ -122,7 +122,7 @@ function finalError(error: unknown, outgoing: Outgoing, signal: AbortSignal | un
  * 404 on a replayed DELETE as "already done".
  */
 export function withRetries(send: Send, options: WithRetriesOptions): Send {
-  const { retry, clock, logger, signal } = options;
+  const { retry, clock, logger } = options;
   return async (outgoing: Outgoing): Promise<Exchange> => {
     let stats = NO_STATS;
     let retries = 0;
@@ -130,6 +130,7 @@ export function withRetries(send: Send, options: WithRetriesOptions): Send {
     // Most requests succeed at once: the first is sent before p-retry is set up, which costs more than the rest of this stage.
     let first: Exchange | undefined = await send(outgoing);
     if (first.ok) return first;
+    const signal = outgoing.call ? outgoing.call.signal : options.signal;
     const once = async (): Promise<Answer> => {
       const result = first ?? (await send(outgoing));
       first = undefined;

@@ -36,25 +36,38 @@ export function validateBaseUrl(value: string, field = 'baseUrl'): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** Joins a base URL (which may carry a path prefix) and a guarded endpoint path. */
+/**
+ * Joins a base URL (which may carry a path prefix) and a guarded endpoint
+ * path, with `query` and then `more` (a name in `more` replaces it in
+ * `query`, and one set to undefined there drops it, as spreading both would).
+ */
 export function joinUrl(
   base: string,
   endpoint: string,
   query?: Record<string, string | number | undefined>,
+  more?: Record<string, string | number | undefined>,
 ): URL {
   const joined = base.replace(/\/+$/, '') + endpoint;
   if (!endpoint.includes('?') && !endpoint.includes('#')) {
     // Serialized as searchParams.set would (one value per name), without the URL re-serializing itself per value.
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) params.set(key, String(value));
-    }
+    setEach(params, query);
+    setEach(params, more);
     const search = params.toString();
     return new URL(search === '' ? joined : `${joined}?${search}`);
   }
   const url = new URL(joined);
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) url.searchParams.set(key, String(value));
-  }
+  setEach(url.searchParams, query);
+  setEach(url.searchParams, more);
   return url;
+}
+
+function setEach(params: URLSearchParams, query: Record<string, string | number | undefined> | undefined) {
+  if (query === undefined) return;
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
+    if (value === undefined) params.delete(key);
+    else params.set(key, String(value));
+  }
 }

@@ -3,19 +3,19 @@ import type { TokenRefresher } from '../connection/token-refresher.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, onceByKey } from '../coordination/idempotency-record.js';
 import { mentionsSecret, redactSecrets } from '../errors/index.js';
-import { addStats, lastRateLimit, NO_STATS, type RequestStats } from '../http/exchange.js';
+import { lastRateLimit } from '../http/exchange.js';
 import { fileFetcher } from '../http/fetch-file.js';
-import { createHttpClient } from '../http/http-client.js';
+import type { InvocationClient } from '../http/http-client.js';
 import { toPublicConnection } from '../model/connection.js';
 import type { Integration } from '../model/define-integration.js';
-import type { Gate } from '../model/rate-limit.js';
 import type { AnyStep, CreditEstimate } from '../step/define-step.js';
 import { withAuthHint } from './auth-hint.js';
 import { type BoundConnection, bindConnection } from './bind-connection.js';
 import { checkBudget } from './check-budget.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { mapVariables } from './map-variables.js';
-import { creditsSpent, runStep } from './run-step.js';
+import type { PreparedConnections } from './prepared-connections.js';
+import { creditsSpent, type RunContext, runStep, type StepRun } from './run-step.js';
 import type { RuntimeSettings } from './runtime-options.js';
 import { type CreditReservation, creditsToKeep, reserveSharedCredits } from './shared-credit-budget.js';
 import { type LimitsReader, takeTenantShare } from './tenant-share.js';
@@ -28,8 +28,8 @@ export interface InvocationContext {
   refresher: TokenRefresher;
   /** The coordinator of shared rules: the configured one, else the process's own. */
   coordinator(): Coordinator;
-  /** The rate gate of one connection. */
-  gateFor(connectionId: string): Gate;
+  /** What invocations on one connection share, prepared once per version of its record. */
+  prepared: PreparedConnections;
   /** The tenant's fair-share limits. */
   limits: LimitsReader;
 }
@@ -62,6 +62,9 @@ async function invokeOnce<Output>(
 ): Promise<InvocationResult<Output>> {
   const validated = validateInput(step, options);
   const estimate = checkBudget(step, validated.input, options.creditBudget);
+  // Nothing to reserve (a free step, no tenant limits): no reservation to settle either.
+  if (!estimate && !context.limits.configured)
+    return bindAndRun<Output>(context, step, options, validated, estimate);
   const { logger } = context.settings;
   const held: CreditReservation[] = [];
   // Only a paid step holds a reservation: its estimate is defined whenever one is held.
@@ -88,36 +91,46 @@ async function invokeOnce<Output>(
   }
 }
 
-/** The HTTP client of one invocation, bound to its connection; `spent` hears what each request cost. */
-function stepHttpClient(
+/** Takes nothing of a progress report: for a caller that asked for none. */
+const noProgress = () => {};
+
+/** What a step handler gets beside its HTTP client: the runtime's logger and clock, the caller's signal and constraints. */
+function runContext(
   context: InvocationContext,
-  step: AnyStep,
+  options: InvokeOptions,
   bound: BoundConnection,
-  signal: AbortSignal | undefined,
-  spent: RequestStats[],
-) {
-  const { settings } = context;
-  const integration = step.integration as Integration;
-  const connection = bound.credentials.current();
-  return createHttpClient({
-    integration,
-    baseUrl: bound.baseUrl,
-    defaultQuery: integration.defaultQuery?.(connection.fields as never) ?? {},
-    credentials: bound.credentials,
-    secrets: bound.secrets,
-    wire: settings.transport.wire,
-    clock: settings.clock,
-    gate: context.gateFor(connection.id),
-    retry: settings.retry,
-    logger: settings.logger,
+  http: InvocationClient,
+): RunContext {
+  const { clock, logger, requestTimeoutMs, transport } = context.settings;
+  const { signal } = options;
+  return {
+    http,
+    connection: toPublicConnection(bound.credentials.current()),
     signal,
-    stepIdempotent: step.idempotent,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    maxResponseBytes: settings.maxResponseBytes,
-    onStats: (stats) => spent.push(stats),
-  });
+    log: logger,
+    progress: options.onProgress ?? noProgress,
+    sleep: (ms) => clock.sleep(ms, signal),
+    constraints: options.constraints ?? {},
+    // Made when a step first fetches a file: nearly none does.
+    fetchFile: (url, fileOptions) =>
+      fileFetcher({
+        wire: transport.wire,
+        clock,
+        logger,
+        signal,
+        // Nothing of the connection goes with it; its secrets are still kept out of any message.
+        redact: (text) => redactSecrets(text, bound.secrets()),
+        timeoutMs: requestTimeoutMs,
+      })(url, fileOptions),
+  };
 }
 
+/**
+ * bindConnection -> runStep -> validateOutput -> mapVariables, called plainly
+ * in one function: the transport the step's client sends on was prepared
+ * for its connection (runtime/prepared-connections.ts), and binding it to
+ * this invocation composes nothing.
+ */
 async function bindAndRun<Output>(
   context: InvocationContext,
   step: AnyStep,
@@ -125,58 +138,50 @@ async function bindAndRun<Output>(
   { input, mapping }: ReturnType<typeof validateInput>,
   estimate: CreditEstimate | undefined,
 ): Promise<InvocationResult<Output>> {
-  const { clock, logger, store } = context.settings;
+  const { clock, store } = context.settings;
   const started = clock.now();
   const integration = step.integration as Integration;
-  const bound = await withAuthHint(integration, () =>
-    bindConnection(step, options.connection, { store, refresher: context.refresher }),
-  );
-  const spent: RequestStats[] = [];
-  const { raw, charged, replay } = await withAuthHint(integration, () =>
-    runStep(
-      step,
-      input,
-      {
-        http: stepHttpClient(context, step, bound, options.signal, spent),
-        connection: toPublicConnection(bound.credentials.current()),
-        signal: options.signal,
-        log: logger,
-        progress: (done, total, records) => options.onProgress?.(done, total, records),
-        sleep: (ms) => clock.sleep(ms, options.signal),
-        constraints: options.constraints ?? {},
-        fetchFile: fileFetcher({
-          wire: context.settings.transport.wire,
-          clock,
-          logger,
-          signal: options.signal,
-          // Nothing of the connection goes with it; its secrets are still kept out of any message.
-          redact: (text) => redactSecrets(text, bound.secrets()),
-          timeoutMs: context.settings.requestTimeoutMs,
-        }),
-      },
-      { estimate, secrets: bound.secrets },
-    ),
-  );
-  await noteUse(store, bound.credentials.current(), clock.now());
-  const stats = spent.reduce(addStats, NO_STATS);
+  let bound: BoundConnection;
+  let run: StepRun;
+  let http: InvocationClient;
+  try {
+    bound = await bindConnection(step, options.connection, {
+      store,
+      refresher: context.refresher,
+      prepared: context.prepared,
+    });
+    http = bound.prepared.transport(step.idempotent).bind({
+      credentials: bound.credentials,
+      signal: options.signal,
+      secrets: bound.secrets,
+    });
+    run = await runStep(step, input, runContext(context, options, bound, http), {
+      estimate,
+      secrets: bound.secrets,
+    });
+  } catch (error) {
+    throw withAuthHint(integration, error);
+  }
+  const { raw, charged, replay } = run;
+  const connection = bound.credentials.current();
+  await noteUse(store, connection, clock.now());
+  const stats = http.spent;
   const secrets = bound.secrets();
   // A secret can reach the output only through an answer that quoted it or an input that held it.
-  const mayHoldSecret = stats.secretEchoes > 0 || mentionsSecret(JSON.stringify(input) ?? '', secrets);
-  const output = validateOutput(step, raw, {
-    secrets,
-    redact: mayHoldSecret,
-    credits: creditsSpent(estimate, charged),
-  }) as Output;
+  const mayHoldSecret =
+    stats.secretEchoes > 0 || (secrets.length > 0 && mentionsSecret(JSON.stringify(input) ?? '', secrets));
+  const credits = creditsSpent(estimate, charged);
+  const output = validateOutput(step, raw, { secrets, redact: mayHoldSecret, credits }) as Output;
   return {
     output,
     variables: mapVariables(output, mapping),
     meta: {
       step: step.id,
-      connection: bound.credentials.current().id,
+      connection: connection.id,
       attempts: stats.attempts,
       retries: stats.retries,
       durationMs: clock.now() - started,
-      credits: creditsSpent(estimate, charged),
+      credits,
       rateLimit: lastRateLimit(stats),
       rateLimitWaits: stats.rateLimitWaits,
       ...(replay ? { replay } : {}),

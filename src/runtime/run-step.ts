@@ -72,18 +72,21 @@ export async function runStep(
     },
   };
   const replays = settlingReplays(context.http, step, input, () => full);
-  let handled: { raw: unknown } | { error: unknown };
+  // A step that settles no replay gets its client as is: the handler's context is the full one.
+  const handlerContext = replays.http === context.http ? full : { ...full, http: replays.http };
+  let raw: unknown;
   try {
-    handled = { raw: await step.run(input, { ...full, http: replays.http }) };
+    raw = await step.run(input, handlerContext);
   } catch (error) {
-    handled = { error };
+    const settled = replays.verdict();
+    if (settled) return { raw: settled.output, charged, replay: settled.replay };
+    throw scrubError(
+      withCheckHint(step, input, asFamilyError(step, error)),
+      spending.secrets(),
+      creditsSpent(spending.estimate, charged),
+    );
   }
   const settled = replays.verdict();
   if (settled) return { raw: settled.output, charged, replay: settled.replay };
-  if ('raw' in handled) return { raw: handled.raw, charged };
-  throw scrubError(
-    withCheckHint(step, input, asFamilyError(step, handled.error)),
-    spending.secrets(),
-    creditsSpent(spending.estimate, charged),
-  );
+  return { raw, charged };
 }

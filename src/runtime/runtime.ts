@@ -12,7 +12,7 @@ import type { AnyStep } from '../step/define-step.js';
 import { auditedWrite, type WriteEntry } from '../store/audit/audited-write.js';
 import type { ConnectionStore } from '../store/connection-store.js';
 import type { TenantScopedStores } from '../store/tenant-stores.js';
-import { tracedLogger } from '../telemetry/index.js';
+import { telemetryRegistered, tracedLogger } from '../telemetry/index.js';
 import { getOrCreate } from '../values/get-or-create.js';
 import { genericInput } from './account-input.js';
 import { AnswerCache } from './answer-cache.js';
@@ -20,6 +20,7 @@ import { auditRun } from './audit-run.js';
 import type { InvocationResult, InvokeOptions } from './invocation.js';
 import { observedInvocation } from './invocation-telemetry.js';
 import { type InvocationContext, invokeStep } from './invoke-step.js';
+import { PreparedConnections } from './prepared-connections.js';
 import { type RuntimeOptions, type RuntimeSettings, settleOptions } from './runtime-options.js';
 import { LimitsReader } from './tenant-share.js';
 
@@ -76,7 +77,7 @@ export class Runtime {
       settings,
       refresher: this.refresher,
       coordinator: () => this.coordinator,
-      gateFor: (connectionId) => this.gateFor(connectionId),
+      prepared: new PreparedConnections(settings, (connectionId) => this.gateFor(connectionId)),
       limits: new LimitsReader(settings.limits, this.clock),
     };
   }
@@ -112,14 +113,26 @@ export class Runtime {
    * OpenTelemetry SDK registered, the invocation is one `execute_tool` span
    * under the caller's active span (docs/observability.md).
    */
-  async invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+  invoke<Output = unknown>(step: AnyStep, options: InvokeOptions): Promise<InvocationResult<Output>> {
+    // A read without an SDK registered is neither traced nor audited: called plainly, no wrapper in the way.
+    if (!telemetryRegistered() && (step.access === 'read' || !this.settings.audit)) {
+      return this.invokeGeneric<Output>(step, options);
+    }
     return observedInvocation(this.tenant, step, options, () =>
-      auditRun<Output>(this.settings, step, options, async () => {
-        const input = await genericInput(this, step, options.connection, options.input, options.signal);
-        const invocation = input === options.input ? options : { ...options, input };
-        return invokeStep<Output>(this.context, step, invocation);
-      }),
+      auditRun<Output>(this.settings, step, options, () => this.invokeGeneric<Output>(step, options)),
     );
+  }
+
+  /** The invocation with an input in the account's own field names mapped to the step's generic one first. */
+  private async invokeGeneric<Output>(
+    step: AnyStep,
+    options: InvokeOptions,
+  ): Promise<InvocationResult<Output>> {
+    const input = step.accountSchema
+      ? await genericInput(this, step, options.connection, options.input, options.signal)
+      : options.input;
+    const invocation = input === options.input ? options : { ...options, input };
+    return invokeStep<Output>(this.context, step, invocation);
   }
 
   /**

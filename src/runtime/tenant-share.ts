@@ -26,6 +26,11 @@ export class LimitsReader {
     private readonly clock: Clock,
   ) {}
 
+  /** Whether the tenant has a limit store at all: without one there is no limit, and nothing to read. */
+  get configured(): boolean {
+    return this.store !== undefined;
+  }
+
   async current(): Promise<TenantLimits> {
     if (!this.store) return {};
     const now = Date.now();
