@@ -125,6 +125,8 @@ export class ToolstepsStepForm extends ToolstepsElement {
     this.#loading = new AbortController();
     const signal = this.#loading.signal;
     const kept = this.#upgraded ?? this.#keptValues(step);
+    // Another step's test result would read as this one's: it goes with the step it came from.
+    if (this.#description?.id !== step) render(this.#result);
     const upgraded = this.#upgraded !== undefined;
     this.#upgraded = undefined;
     // Busy until the form for this step and account is shown: assistive technology, and tests, wait for it.
