@@ -3,6 +3,15 @@ import { cpuRow } from './cpu-row.mjs';
 const signedUs = (us) => `${us >= 0 ? '+' : ''}${us.toFixed(0)}`;
 
 /**
+ * Issue 43's goals for one invocation over its baseline: 50 us for a store in
+ * the process (memory, files), 75 us beside the one round trip of a shared
+ * store (Redis, Postgres). The issue that added these rows asked 25 us of all.
+ */
+export function perCallGoalUs(backend) {
+  return backend.roundTrip ? 75 : 50;
+}
+
+/**
  * The per-call rows of each connection store (issue 26): ours against the
  * bare undici requests (plus the store's one round trip for a shared store),
  * then node-zendesk's overhead over the same bare requests against ours.
@@ -13,13 +22,14 @@ export function storeRows(row, measured) {
     const ours = us[backend.name];
     const baselineName = backend.roundTrip ? `bare + ${backend.roundTrip.label}` : 'bare';
     const baseline = us[baselineName];
+    const goalUs = perCallGoalUs(backend);
     row(
       `invoke CPU per call, get_ticket_info (${requests} req), ${backend.name}`,
       `${ours.toFixed(0)} us (${signedUs(ours - baseline)})`,
       `${baseline.toFixed(0)} us (${baselineName === 'bare' ? 'bare dispatcher.request' : baselineName})`,
       `${(ours / baseline).toFixed(2)}x`,
-      '<= +25 us',
-      ours - baseline <= 25,
+      `<= +${goalUs} us`,
+      ours - baseline <= goalUs,
     );
   }
   const zendesk = us['node-zendesk'];
