@@ -342,6 +342,8 @@ describe('the reference builder (toolsteps ui) in Chromium', () => {
       await chooseTicket();
       // The last test's Update Ticket result went with its step: nothing here yet reads as this step's.
       expect((await form.locator('[part="result"]').textContent())?.trim()).toBe('');
+      // Nor does the mapper's last word on an earlier step's variables ("Mapped ticket_id to $.ticket.subject.").
+      expect((await page.locator('#step-variables [part="status"]').textContent())?.trim()).toBe('');
       // The account's admin removed the app at the provider: every token it held, refresh tokens too, is dead.
       builder.sandbox.ticketing.oauth.revokeAccount(SANDBOX_TICKETING_ACCOUNT);
       await form.getByRole('button', { name: 'Test step' }).click();

@@ -51,6 +51,8 @@ export class ToolstepsVariableMapper extends ToolstepsElement {
 
   set mapping(mapping: Record<string, string>) {
     this.#rows = Object.entries(mapping).map(([name, path]) => ({ name, path }));
+    // A line about the rows just replaced ("Mapped ticket_id to ...") would read as about these.
+    this.say('');
     if (this.#table) this.#showRows();
   }
 
