@@ -83,12 +83,17 @@ interface QueuedJob {
 /**
  * Where `listen --queue` puts accepted events: a durable BullMQ queue. The
  * events accepted in one turn of the event loop go on it in one round trip
- * (`addBulk`, one pipeline), each serialised once.
+ * (`addBulk`, one pipeline; `add` for one alone), each serialised once.
  */
 export class EventQueue {
   private readonly stopReporting: () => Promise<void>;
   private readonly adds = new TurnBatch<QueuedJob, void>(async (jobs) => {
-    await this.queue.addBulk(jobs).catch((error: unknown) => {
+    // A job alone is added as one script call: addBulk's ioredis pipeline costs more to build (every
+    // script BullMQ defines is copied onto it) than the add itself, and a quiet turn holds one event.
+    const [only] = jobs;
+    const adding =
+      jobs.length === 1 && only ? this.queue.add(only.name, only.data, only.opts) : this.queue.addBulk(jobs);
+    await adding.catch((error: unknown) => {
       throw redisFailure(this.client, error);
     });
     return [];

@@ -60,5 +60,22 @@ describe.skipIf(!enabled)(
       expect(ran.map((one) => one.event_id).sort()).toEqual(['evt-1', 'evt-2', 'evt-3']);
       expect(ran.find((one) => one.event_id === 'evt-2')).toEqual(events[1]);
     }, 60_000);
+
+    it('stores the JSON of an event added alone in its turn as it is, and adds its id once', async () => {
+      const queue = await EventQueue.open({ redisUrl: REDIS_URL, prefix });
+      const alone = event('evt-alone');
+      const given = JSON.stringify(alone, null, 1);
+      const reader = new Redis(REDIS_URL);
+      try {
+        await queue.add(alone, given);
+        await queue.add(alone, JSON.stringify(alone));
+        const key = `${prefix}:${EVENTS_QUEUE}:${eventJobId(alone)}`;
+        expect(await reader.hget(key, 'data')).toBe(given);
+        expect(await reader.llen(`${prefix}:${EVENTS_QUEUE}:wait`)).toBe(1);
+      } finally {
+        reader.disconnect();
+        await queue.close();
+      }
+    }, 60_000);
   },
 );

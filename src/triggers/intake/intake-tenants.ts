@@ -57,20 +57,37 @@ export function servedTenants(options: IntakeTenantOptions) {
     throw new TypeError('createIntake needs `tenants`, or `subscriptions` and `dedupe`.');
   }
   const served = new Map<TenantId, ServedTenant>();
+  const serve = async (tenant: TenantId): Promise<ServedTenant | undefined> => {
+    const stores = await lookup(tenant);
+    if (!stores) return undefined;
+    const found = {
+      tenant,
+      subscriptions: stores.subscriptions,
+      dedupe: new DonePendingDedupeStore(stores.dedupe),
+      deliveries: new DeliveryTimes(stores.subscriptions),
+    };
+    served.set(tenant, found);
+    return found;
+  };
+  // The lookups under way, so deliveries that arrive together before a tenant is known share one.
+  const looking = new Map<TenantId, Promise<ServedTenant | undefined>>();
   return {
+    /**
+     * A tenant's stores, made once: deliveries that arrive together share
+     * them, so `settle` sees every done mark still pending and the
+     * delivery times are written by one writer, not one each (each wrote
+     * its compare-and-set at once, and all but one retried).
+     */
     async get(tenant: TenantId): Promise<ServedTenant | undefined> {
       const known = served.get(tenant);
       if (known) return known;
-      const stores = await lookup(tenant);
-      if (!stores) return undefined;
-      const found = {
-        tenant,
-        subscriptions: stores.subscriptions,
-        dedupe: new DonePendingDedupeStore(stores.dedupe),
-        deliveries: new DeliveryTimes(stores.subscriptions),
-      };
-      served.set(tenant, found);
-      return found;
+      let finding = looking.get(tenant);
+      if (!finding) {
+        // Not kept past its answer: a tenant that holds no subscription yet may hold one later.
+        finding = serve(tenant).finally(() => looking.delete(tenant));
+        looking.set(tenant, finding);
+      }
+      return finding;
     },
     async settle(timeoutMs: number): Promise<number> {
       await Promise.all([...served.values()].map((one) => one.deliveries.flush()));

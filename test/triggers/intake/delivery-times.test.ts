@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MemorySubscriptionStore } from '../../../src/store/memory/memory-subscription-store.js';
 import { DeliveryTimes } from '../../../src/triggers/intake/delivery-times.js';
-import { subscriptionFor } from '../trigger-fixtures.js';
+import { countingSubscriptions } from '../support/counting-subscriptions.js';
 
 const ID = 'sub_00000000000000d4';
 
 /** A subscription store that counts its delivery-time writes. */
-async function countingStore() {
-  const store = new MemorySubscriptionStore();
-  await store.put(subscriptionFor('deployments.deployment_started', { id: ID }));
-  const writes: number[] = [];
-  const recordDelivery = store.recordDelivery.bind(store);
-  store.recordDelivery = async (id, at) => {
-    writes.push(at);
-    await recordDelivery(id, at);
-  };
-  return { store, writes };
-}
+const countingStore = () => countingSubscriptions(ID);
 
 describe('DeliveryTimes', () => {
   it('writes the first delivery at once, then the newest of a busy second once', async () => {
