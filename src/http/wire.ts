@@ -170,49 +170,70 @@ type RawRecord = Record<string, string | string[] | undefined>;
  * apart, through `getSetCookie`), and iteration is in name order, as theirs is.
  */
 export class RawHeaders implements Headers {
-  readonly #raw: RawRecord;
+  #raw: RawRecord;
+  /** Whether `#raw` is our own copy, which only a change (set, append, delete) needs. */
+  #owned = false;
 
+  /**
+   * Reads `raw` in place, own names only (`Object.hasOwn`), so a header named
+   * `constructor` or `__proto__` is just a header and an inherited name is
+   * none. Copying it into an object without a prototype, as before, made a
+   * dictionary-mode object per answer, slower to build and to read than the
+   * record undici made; a change copies it first, so the caller's record stays as given.
+   */
   constructor(raw: RawRecord) {
-    // A copy without a prototype: a header named `constructor` or `__proto__` is just a header.
-    this.#raw = Object.assign(Object.create(null) as RawRecord, raw);
+    this.#raw = raw;
+  }
+
+  #value(name: string): string | string[] | undefined {
+    return Object.hasOwn(this.#raw, name) ? this.#raw[name] : undefined;
+  }
+
+  #writable(): RawRecord {
+    if (!this.#owned) {
+      this.#raw = Object.assign(Object.create(null) as RawRecord, this.#raw);
+      this.#owned = true;
+    }
+    return this.#raw;
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
+    const value = this.#value(name.toLowerCase());
     if (value === undefined) return null;
     return typeof value === 'string' ? value : value.join(', ');
   }
 
   has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
+    return this.#value(name.toLowerCase()) !== undefined;
   }
 
   getSetCookie(): string[] {
-    const value = this.#raw['set-cookie'];
+    const value = this.#value('set-cookie');
     if (value === undefined) return [];
     return typeof value === 'string' ? [value] : [...value];
   }
 
   set(name: string, value: string): void {
-    this.#raw[name.toLowerCase()] = String(value);
+    this.#writable()[name.toLowerCase()] = String(value);
   }
 
   append(name: string, value: string): void {
     const key = name.toLowerCase();
-    const current = this.#raw[key];
-    if (current === undefined) this.#raw[key] = String(value);
-    else this.#raw[key] = [...(typeof current === 'string' ? [current] : current), String(value)];
+    const current = this.#value(key);
+    const raw = this.#writable();
+    if (current === undefined) raw[key] = String(value);
+    else raw[key] = [...(typeof current === 'string' ? [current] : current), String(value)];
   }
 
   delete(name: string): void {
-    delete this.#raw[name.toLowerCase()];
+    delete this.#writable()[name.toLowerCase()];
   }
 
   /** Every value, each followed by a newline, in no particular order: for a search, without `entries`' sort. */
   joinedValues(): string {
     let joined = '';
     for (const name in this.#raw) {
-      const value = this.#raw[name];
+      const value = this.#value(name);
       if (value === undefined) continue;
       joined += `${typeof value === 'string' ? value : value.join(', ')}\n`;
     }
@@ -220,6 +241,7 @@ export class RawHeaders implements Headers {
   }
 
   *entries(): IterableIterator<[string, string]> {
+    // Own names only: `Object.keys` lists no inherited one.
     for (const name of Object.keys(this.#raw).sort()) {
       const value = this.get(name);
       if (value !== null) yield [name, value];
