@@ -198,7 +198,8 @@ export class RawHeaders implements Headers {
   }
 
   get(name: string): string | null {
-    const value = this.#value(name.toLowerCase());
+    // The names are lower case, and so is nearly every name asked for: looked up as given first, lower-cased only on a miss.
+    const value = this.#value(name) ?? this.#value(name.toLowerCase());
     if (value === undefined) return null;
     return typeof value === 'string' ? value : value.join(', ');
   }
