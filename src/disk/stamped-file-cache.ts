@@ -6,9 +6,31 @@ import { copyRecord } from '../values/copy-record.js';
  * same timestamp tick (Linux stamps files from a coarse clock, a few ms;
  * some filesystems in whole seconds), which a stamp could not tell apart:
  * git's "racily clean" problem. Such a file is read again on every call
- * until it has been still for this long.
+ * until it has been still for this long on a filesystem that stamps in
+ * whole seconds (`FINE_SETTLE_MS` on one that stamps finer).
  */
 export const SETTLE_MS = 2_000;
+
+/**
+ * How long a file must be still on a filesystem that stamps finer than a
+ * second (ext4, xfs, btrfs, tmpfs, NTFS, exFAT: a clock tick of a few ms,
+ * 10 ms at the coarsest): ten ticks. Waiting the whole `SETTLE_MS` there
+ * made every get for two seconds after a write (a connection's `lastUsedAt`,
+ * recorded on its first call of the hour) open, read and check the file again.
+ */
+export const FINE_SETTLE_MS = 100;
+
+const SECOND_NS = 1_000_000_000n;
+
+/**
+ * Whether the filesystem stamps this file finer than a second. A stamp with
+ * nanoseconds says so; one that lands on a whole second is taken for a
+ * coarse filesystem (and one time in a billion, a fine one that happened to:
+ * that file only waits the longer settle).
+ */
+function finelyStamped(stats: BigIntStats): boolean {
+  return stats.mtimeNs % SECOND_NS !== 0n || stats.ctimeNs % SECOND_NS !== 0n;
+}
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
@@ -27,7 +49,7 @@ function stampOf(stats: BigIntStats): string {
  * pool hop than the stat itself. Every change is still seen on the next
  * call: a store's own writes rename a new file into place (a new inode and
  * change time), an editor's write in place moves the size or the times, and
- * a file changed within `SETTLE_MS` is never served from here (see above).
+ * a file changed within its settle time (`SETTLE_MS`, `FINE_SETTLE_MS`) is never served from here (see above).
  * A link or anything else that is not a regular file goes to `load`, whose
  * refusal (or reading) stands. Callers get a copy; the kept record stays as read.
  */
@@ -52,7 +74,8 @@ export class StampedFileCache<T> {
     this.entries.delete(file);
     const record = await load();
     // Settled: changed longer ago than a tick could hide. The stamp is from before the read, so a write that lands during it changes the stamp the next call sees.
-    const settled = this.now() - Number(stats.ctimeNs / 1_000_000n) > SETTLE_MS;
+    const settleMs = finelyStamped(stats) ? FINE_SETTLE_MS : SETTLE_MS;
+    const settled = this.now() - Number(stats.ctimeNs / 1_000_000n) > settleMs;
     if (record === undefined || !stats.isFile() || !settled) return record;
     this.entries.set(file, { stamp, record });
     return copyRecord(record);

@@ -14,7 +14,7 @@ export interface AttemptDeadline {
 /** A deadline waiting in the shared queue: a node of a list kept in order of `due`. */
 interface Pending {
   due: number;
-  fire: () => void;
+  deadline: Deadline;
   previous: Pending | undefined;
   next: Pending | undefined;
   queued: boolean;
@@ -34,9 +34,9 @@ class DeadlineQueue {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDue = Number.POSITIVE_INFINITY;
 
-  add(delayMs: number, fire: () => void): Pending {
+  add(delayMs: number, deadline: Deadline): Pending {
     const due = performance.now() + delayMs;
-    const pending: Pending = { due, fire, previous: undefined, next: undefined, queued: true };
+    const pending: Pending = { due, deadline, previous: undefined, next: undefined, queued: true };
     let after = this.tail;
     while (after && after.due > due) after = after.previous;
     pending.previous = after;
@@ -78,11 +78,81 @@ class DeadlineQueue {
       this.remove(this.head);
     }
     if (this.head) this.arm(this.head.due);
-    for (const pending of due) pending.fire();
+    for (const pending of due) pending.deadline.expire();
   }
 }
 
 const deadlines = new DeadlineQueue();
+
+const TIMED_OUT = () => new DOMException('The operation timed out.', 'TimeoutError');
+
+/**
+ * One attempt's deadline and the caller's signal, as one object that is its
+ * own cancellation: no closure per attempt but the caller's abort listener,
+ * made only when there is a caller's signal.
+ */
+class Deadline implements AttemptDeadline, Cancellation {
+  #expired = false;
+  #aborted = false;
+  #reason: unknown;
+  #listeners: ((reason: unknown) => void)[] | undefined;
+  readonly #pending: Pending;
+  readonly #caller: AbortSignal | undefined;
+  readonly #onCallerAbort: (() => void) | undefined;
+
+  constructor(timeoutMs: number, caller: AbortSignal | undefined) {
+    this.#pending = deadlines.add(timeoutMs, this);
+    this.#caller = caller;
+    if (caller?.aborted) this.#abort(caller.reason);
+    else if (caller) {
+      this.#onCallerAbort = () => this.#abort(caller.reason);
+      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
+  }
+
+  get cancellation(): Cancellation {
+    return this;
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  onAbort(listener: (reason: unknown) => void): void {
+    if (this.#aborted) listener(this.#reason);
+    else if (this.#listeners) this.#listeners.push(listener);
+    else this.#listeners = [listener];
+  }
+
+  /** The time limit passed (called by the shared queue). */
+  expire(): void {
+    this.#expired = true;
+    this.#abort(TIMED_OUT());
+  }
+
+  clear(): void {
+    deadlines.remove(this.#pending);
+    this.#listeners = undefined;
+    if (this.#caller && this.#onCallerAbort) this.#caller.removeEventListener('abort', this.#onCallerAbort);
+  }
+
+  #abort(why: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = why;
+    const waiting = this.#listeners;
+    this.#listeners = undefined;
+    if (waiting) for (const listener of waiting) listener(why);
+  }
+}
 
 /**
  * One deadline per attempt on the shared queue, let go as soon as the
@@ -92,46 +162,5 @@ const deadlines = new DeadlineQueue();
  * small answer.
  */
 export function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptDeadline {
-  let expired = false;
-  let aborted = false;
-  let reason: unknown;
-  let listeners: ((reason: unknown) => void)[] | undefined;
-  const abort = (why: unknown) => {
-    if (aborted) return;
-    aborted = true;
-    reason = why;
-    const waiting = listeners;
-    listeners = undefined;
-    if (waiting) for (const listener of waiting) listener(why);
-  };
-  const pending = deadlines.add(timeoutMs, () => {
-    expired = true;
-    abort(new DOMException('The operation timed out.', 'TimeoutError'));
-  });
-  const onCallerAbort = caller ? () => abort(caller.reason) : undefined;
-  if (caller?.aborted) abort(caller.reason);
-  else if (caller && onCallerAbort) caller.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    cancellation: {
-      get aborted() {
-        return aborted;
-      },
-      get reason() {
-        return reason;
-      },
-      onAbort(listener) {
-        if (aborted) listener(reason);
-        else if (listeners) listeners.push(listener);
-        else listeners = [listener];
-      },
-    },
-    get expired() {
-      return expired;
-    },
-    clear() {
-      deadlines.remove(pending);
-      listeners = undefined;
-      if (caller && onCallerAbort) caller.removeEventListener('abort', onCallerAbort);
-    },
-  };
+  return new Deadline(timeoutMs, caller);
 }

@@ -15,7 +15,8 @@ import { startDeadline } from './attempt-deadline.js';
 import { isBinaryType } from './binary-type.js';
 import { classifyException } from './classify-failures.js';
 import { type Exchange, isRedirect, NO_STATS, type Outgoing, type Send } from './exchange.js';
-import { RawHeaders, type Wire, type WireAnswer } from './wire.js';
+import { RawHeaders } from './raw-headers.js';
+import type { Wire, WireAnswer } from './wire.js';
 
 /** Default cap on one answer's body: far above any API answer we read, far below what hurts a process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -2,7 +2,8 @@
 // sent straight on a dispatcher's callback API.
 import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
-import { asError, GatheredAnswer, RawHeaders, type Wire, type WireAnswer, type WireRequest } from './wire.js';
+import { RawHeaders } from './raw-headers.js';
+import { asError, GatheredAnswer, type Wire, type WireAnswer, type WireRequest } from './wire.js';
 
 /**
  * undici is a graph of over a hundred files: it is loaded when the first

@@ -1,5 +1,6 @@
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { asError, GatheredAnswer, RawHeaders, type Wire, type WireAnswer, type WireRequest } from './wire.js';
+import { RawHeaders } from './raw-headers.js';
+import { asError, GatheredAnswer, type Wire, type WireAnswer, type WireRequest } from './wire.js';
 
 interface Transport {
   send: (url: URL, options: RequestOptions) => ClientRequest;

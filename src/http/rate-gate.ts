@@ -91,21 +91,34 @@ export class RateGate implements Gate {
     // Requests still unanswered may not be in `remaining` yet (with one at a time, there are none).
     const inFlight = this.unanswered;
     const previous = this.windows.get(window.name);
-    if (window.resetAt !== undefined) return { ...window, inFlight, observedAt };
-    // An answer that gives the count but not the reset (A: only list answers carry
-    // ratelimit-reset) keeps the reset an earlier answer gave for the same cycle,
-    // instead of forgetting it and probing once a second until the window refills.
-    const sameCycle =
-      previous?.resetAt !== undefined &&
-      observedAt < previous.resetAt &&
-      window.remaining <= previous.remaining;
-    if (window.windowMs === undefined) {
-      return sameCycle
-        ? { ...window, inFlight, observedAt, resetAt: previous.resetAt }
-        : { ...window, inFlight, observedAt };
+    let resetAt = window.resetAt;
+    let cycleSeenAt: number | undefined;
+    if (resetAt === undefined) {
+      // An answer that gives the count but not the reset (A: only list answers carry
+      // ratelimit-reset) keeps the reset an earlier answer gave for the same cycle,
+      // instead of forgetting it and probing once a second until the window refills.
+      const sameCycle =
+        previous?.resetAt !== undefined &&
+        observedAt < previous.resetAt &&
+        window.remaining <= previous.remaining;
+      if (window.windowMs === undefined) {
+        if (sameCycle) resetAt = previous.resetAt;
+      } else {
+        cycleSeenAt = sameCycle && previous.cycleSeenAt !== undefined ? previous.cycleSeenAt : observedAt;
+        resetAt = cycleSeenAt + window.windowMs;
+      }
     }
-    const cycleSeenAt = sameCycle && previous.cycleSeenAt !== undefined ? previous.cycleSeenAt : observedAt;
-    return { ...window, inFlight, observedAt, cycleSeenAt, resetAt: cycleSeenAt + window.windowMs };
+    // Every answer moves a window's numbers: the state is updated in place, not
+    // copied per answer (nothing else holds it), which was most of the gate's cost.
+    const state = previous ?? { name: window.name, remaining: 0, inFlight: 0, observedAt };
+    state.remaining = window.remaining;
+    state.limit = window.limit;
+    state.resetAt = resetAt;
+    state.windowMs = window.windowMs;
+    state.inFlight = inFlight;
+    state.observedAt = observedAt;
+    state.cycleSeenAt = cycleSeenAt;
+    return state;
   }
 
   /**

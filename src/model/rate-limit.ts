@@ -40,17 +40,11 @@ export function singleWindow(
   resetAt: number | undefined,
 ): RateLimitSnapshot | undefined {
   if (remaining === undefined) return undefined;
-  return {
-    observedAt: now,
-    windows: [
-      {
-        name,
-        remaining,
-        ...(limit === undefined ? {} : { limit }),
-        ...(resetAt === undefined ? {} : { resetAt }),
-      },
-    ],
-  };
+  // Built field by field: a spread of a conditional object per field cost two objects more per answer.
+  const window: RateLimitWindow = { name, remaining };
+  if (limit !== undefined) window.limit = limit;
+  if (resetAt !== undefined) window.resetAt = resetAt;
+  return { observedAt: now, windows: [window] };
 }
 
 /** How a provider states when its window refills: seconds from now, or an epoch time in seconds. */

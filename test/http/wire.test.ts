@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RawHeaders } from '../../src/http/wire.js';
+import { RawHeaders } from '../../src/http/raw-headers.js';
 
 /** undici's raw record as `request` hands it over: lower-case names, repeated headers as arrays. */
 const RAW = {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { RawHeaders } from '../../http/wire.js';
+import { RawHeaders } from '../../http/raw-headers.js';
 import { requestChunks } from '../../server/capped-body.js';
 import type { Intake } from './intake.js';
 
