@@ -84,6 +84,8 @@ describe('the MCP HTTP transport on Node’s response', () => {
 describe('a message sent within a call, ahead of its answer', () => {
   let http: Server;
   let url: string;
+  /** The methods of the messages that reached the protocol through `onmessage` rather than its request routine. */
+  const classified: string[] = [];
 
   beforeAll(async () => {
     const sdk = await loadMcpSdk();
@@ -108,6 +110,12 @@ describe('a message sent within a call, ahead of its answer', () => {
         initialized: (id) => transports.set(id, transport),
       });
       await server.connect(transport);
+      transport.handOver(server);
+      const protocolOnMessage = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        classified.push('method' in message ? message.method : 'answer');
+        protocolOnMessage?.(message, extra);
+      };
       transport.handleRequest(request, response, body);
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -135,6 +143,30 @@ describe('a message sent within a call, ahead of its answer', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(progress).toEqual([1]);
     expect(types.at(-1)).toBe('text/event-stream');
+    await client.close();
+  });
+
+  it('hands each request to the protocol’s own routine, which still validates it; a notification goes through onmessage', async () => {
+    classified.length = 0;
+    const client = new Client({ name: 'routine-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.callTool({ name: 'any', arguments: {} });
+    // The initialize and the call went to the routine: only the notification was classified by the protocol's onmessage.
+    expect(classified).toEqual(['notifications/initialized']);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': 'the-session',
+      'mcp-protocol-version': MCP_PROTOCOL,
+    };
+    const invalid = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: {} } }),
+    });
+    const answer = (await invalid.json()) as { id: number; error?: { code: number; message: string } };
+    expect(answer.id).toBe(5);
+    expect(answer.error?.message).toMatch(/name/);
     await client.close();
   });
 });

@@ -67,4 +67,28 @@ describe('the stdio transport', () => {
     expect(errors).toEqual([`A message is at most ${MAX_STDIO_LINE_BYTES} bytes`]);
     expect(closed()).toBe(true);
   });
+
+  it('hands a request to the protocol’s own routine once handed over; other messages go through onmessage', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const sdk = await loadMcpSdk();
+    const transport = new StdioMcpTransport(sdk, input, output);
+    const server = new sdk.Server({ name: 'routine', version: '1' }, { capabilities: {} });
+    await server.connect(transport);
+    transport.handOver(server);
+    const classified: unknown[] = [];
+    const protocolOnMessage = transport.onmessage;
+    transport.onmessage = (message) => {
+      classified.push(message);
+      protocolOnMessage?.(message);
+    };
+    const written: string[] = [];
+    output.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
+    input.write(`${ping(1)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.join('')).toBe(`${JSON.stringify({ result: {}, jsonrpc: '2.0', id: 1 })}\n`);
+    expect(classified).toEqual([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    await server.close();
+  });
 });

@@ -127,6 +127,7 @@ export class McpSessions {
       else server.close().catch(() => {});
     });
     await server.connect(transport);
+    transport.handOver(server);
     transport.handleRequest(request, response, message, callerAuth(grant));
   }
 

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpSdk } from '../load-mcp-sdk.js';
 import type { McpCallerAuth } from '../mcp-server.js';
 import { McpEventStream } from './mcp-event-stream.js';
 import { answerMcpError } from './mcp-http-answer.js';
 import { McpPostAnswer, type McpRequestId } from './mcp-post-answer.js';
+import { type ProtocolRequestRoutine, protocolRequestRoutine } from './protocol-request-routine.js';
 
 /** Most messages in one batch, as the SDK's own transport takes. */
 const MAX_BATCH_SIZE = 100;
@@ -30,7 +31,7 @@ function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id?: M
   return 'result' in message || 'error' in message;
 }
 
-function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: McpRequestId } {
+function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
   return 'method' in message && 'id' in message;
 }
 
@@ -58,6 +59,8 @@ export class NodeHttpMcpTransport implements Transport {
   private closed = false;
   private readonly pending = new Map<McpRequestId, McpPostAnswer>();
   private listening: McpEventStream | undefined;
+  /** Where a validated request goes: the protocol's own routine once `handOver` has found it, else `onmessage`. */
+  private requestRoutine: ProtocolRequestRoutine | undefined;
 
   constructor(
     private readonly sdk: McpSdk,
@@ -65,6 +68,16 @@ export class NodeHttpMcpTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {}
+
+  /**
+   * Called once `protocol` has connected to this transport: each request,
+   * validated here, goes to the protocol's own request routine
+   * (protocolRequestRoutine) instead of its `onmessage`, which would
+   * classify it again schema by schema.
+   */
+  handOver(protocol: object): void {
+    this.requestRoutine = protocolRequestRoutine(protocol);
+  }
 
   /** Answers one request of this session: a POST's `body` already parsed, `auth` handed to each message's handler. */
   handleRequest(
@@ -124,7 +137,10 @@ export class NodeHttpMcpTransport implements Transport {
     }
     const answer = new McpPostAnswer(response, ids, this.sessionHeaders);
     for (const id of ids) this.pending.set(id, answer);
-    for (const message of read) this.onmessage?.(message, extra);
+    for (const message of read) {
+      if (this.requestRoutine && isRequest(message)) this.requestRoutine(message, extra);
+      else this.onmessage?.(message, extra);
+    }
   }
 
   /** A POST's messages, validated, with the session started by an initialize; or why they are refused. */

@@ -89,7 +89,9 @@ async function prepare(options: McpServeOptions) {
 export async function serveMcpStdio(options: McpServeOptions): Promise<RunningMcpServer> {
   const { sdk, live, stopWatching, settings } = await prepare(options);
   const { server, closed } = createMcpServer(sdk, live, settings);
-  await server.connect(new StdioMcpTransport(sdk));
+  const transport = new StdioMcpTransport(sdk);
+  await server.connect(transport);
+  transport.handOver(server);
   const close = async () => {
     stopWatching();
     await server.close();

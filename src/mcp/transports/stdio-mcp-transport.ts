@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpSdk } from '../load-mcp-sdk.js';
+import { type ProtocolRequestRoutine, protocolRequestRoutine } from './protocol-request-routine.js';
 
 /** The most a line may grow to before its newline, as the SDK's stdio transport allows. */
 export const MAX_STDIO_LINE_BYTES = 10 * 1024 * 1024;
@@ -26,6 +27,8 @@ export class StdioMcpTransport implements Transport {
   /** The start of a line whose newline has not come yet, in the chunks it arrived in. */
   private partial: Buffer[] = [];
   private partialBytes = 0;
+  /** Where a validated request goes: the protocol's own routine once `handOver` has found it, else `onmessage`. */
+  private requestRoutine: ProtocolRequestRoutine | undefined;
 
   constructor(
     private readonly sdk: McpSdk,
@@ -36,6 +39,11 @@ export class StdioMcpTransport implements Transport {
   async start(): Promise<void> {
     this.input.on('data', this.read);
     this.input.on('error', this.failed);
+  }
+
+  /** Called once `protocol` has connected: requests skip its `onmessage`'s second classification (protocolRequestRoutine). */
+  handOver(protocol: object): void {
+    this.requestRoutine = protocolRequestRoutine(protocol);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -85,7 +93,9 @@ export class StdioMcpTransport implements Transport {
     const last = end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
     try {
       const message = this.sdk.JSONRPCMessageSchema.parse(JSON.parse(bytes.toString('utf8', start, last)));
-      this.onmessage?.(message);
+      // Validated: a request (a method and an id) goes straight to the protocol's request routine.
+      if (this.requestRoutine && 'method' in message && 'id' in message) this.requestRoutine(message);
+      else this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
