@@ -12,8 +12,12 @@ const COUNTED_RUN_TIMEOUT_MS = 1_800_000;
 const NATIVE_RUN_TIMEOUT_MS = 120_000;
 /** Each case's sides (per-call-child.mjs): the invocation, bare fetch and a bare dispatcher.request. */
 const SIDES = ['ours', 'bare', 'request'];
-/** The case the store rows measure, which also runs with the default file store. */
+/** The case the store rows measure, which also runs with the default file store and each shared store. */
 const STORE_CASE = 'get_ticket_info';
+/** The store case's further sides: a store each, and each shared store's baseline (per-call-child.mjs). */
+const STORE_SIDES = ['file', 'redis', 'request+redis', 'postgres', 'request+postgres'];
+/** per-call-child.mjs's exit code for a shared store that does not answer. */
+const UNAVAILABLE_EXIT = 3;
 /**
  * V8 flags of every counted run, ours and the baseline alike: seeded (see
  * SEEDED_NODE_FLAGS); a lower interrupt budget (default 67584) so TurboFan
@@ -36,33 +40,41 @@ const STEADY_NODE_FLAGS = [...SEEDED_NODE_FLAGS, '--interrupt-budget=8192', '--s
  * between them is those calls alone; a counter that cannot (perf) counts a
  * run with `calls` and one with none, and the difference is the calls:
  * (count(calls) - count(0)) / calls. The sandbox serves every run natively
- * first, so no counted run meets it cold. Resolves `{ counter, split, runs,
- * wallMs, cases: [{ name, ours, bare, request, file? }] }`, or `{ reason }` without a counter.
+ * first, so no counted run meets it cold. get_ticket_info runs with each
+ * store too (`stores`: `file`, `redis`, `postgres`, and the shared stores'
+ * baselines `request+redis`, `request+postgres`, a bare round trip before
+ * the bare requests); a shared store that does not answer is left out and
+ * named in `skipped`. Resolves `{ counter, split, runs, wallMs, skipped,
+ * cases: [{ name, ours, bare, request, stores? }] }`, or `{ reason }` without a counter.
  */
 export async function measurePerCallInstructions(build, sandbox, { warmup, calls }) {
   const counter = await instructionCounter();
   if (!counter.count) return { reason: counter.reason };
-  const sides = PER_CALL_CASES.flatMap((entry) =>
-    [...SIDES, ...(entry.name === STORE_CASE ? ['file'] : [])].map((side) => ({ entry, side })),
+  const allSides = PER_CALL_CASES.flatMap((entry) =>
+    [...SIDES, ...(entry.name === STORE_CASE ? STORE_SIDES : [])].map((side) => ({ entry, side })),
   );
-  const runsOf = (callCounts) =>
-    sides.flatMap(({ entry, side }) =>
-      callCounts.map((callCount) => [
-        child,
-        build,
-        JSON.stringify(sandbox),
-        entry.name,
-        side,
-        String(warmup),
-        String(callCount),
-      ]),
-    );
-  for (const args of runsOf([0])) {
-    const warm = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: NATIVE_RUN_TIMEOUT_MS });
+  const skipped = [];
+  const sides = [];
+  // The native warm-up run of each side also finds a shared store that does not answer: its sides are left out.
+  for (const item of allSides) {
+    const warm = spawnSync(process.execPath, argsOf(item, 0), {
+      encoding: 'utf8',
+      timeout: NATIVE_RUN_TIMEOUT_MS,
+    });
+    if (warm.status === UNAVAILABLE_EXIT) {
+      skipped.push(`${item.side}: ${warm.stderr.trim().split('\n').at(-1)}`);
+      continue;
+    }
     if (warm.status !== 0) {
       throw new Error(`warming the sandbox failed: ${warm.error?.message ?? warm.stderr.slice(-4000)}`);
     }
+    sides.push(item);
   }
+  function argsOf({ entry, side }, callCount) {
+    return [child, build, JSON.stringify(sandbox), entry.name, side, String(warmup), String(callCount)];
+  }
+  const runsOf = (callCounts) =>
+    sides.flatMap((item) => callCounts.map((callCount) => argsOf(item, callCount)));
   const started = performance.now();
   const { perCall, runs } = await countPerCall(counter, runsOf, calls);
   const wallMs = performance.now() - started;
@@ -71,14 +83,19 @@ export async function measurePerCallInstructions(build, sandbox, { warmup, calls
     split: Boolean(counter.countParts),
     runs,
     wallMs,
+    skipped,
     cases: PER_CALL_CASES.map((entry) => {
-      const of = (side) => perCall[sides.findIndex((item) => item.entry === entry && item.side === side)];
+      const of = (side) => {
+        const index = sides.findIndex((item) => item.entry === entry && item.side === side);
+        return index < 0 ? undefined : perCall[index];
+      };
+      const stores = Object.fromEntries(STORE_SIDES.map((side) => [side, of(side)]));
       return {
         name: entry.name,
         ours: of('ours'),
         bare: of('bare'),
         request: of('request'),
-        ...(entry.name === STORE_CASE ? { file: of('file') } : {}),
+        ...(entry.name === STORE_CASE ? { stores } : {}),
       };
     }),
   };

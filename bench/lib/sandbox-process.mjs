@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
  * `tickets` (seed the ticketing account `acme` up to that many tickets) and
  * `speed` (the sandbox clock runs that many times faster than real time from
  * `epoch`, so quota windows of a minute pass in seconds; the client passes the
- * same `speed` and `epoch` to its own clock). Resolves with the ticketing base
+ * same `speed` and `epoch` to its own clock), and `keepAliveMs` (how long the
+ * server keeps an idle connection; the sandbox's own is 5 s). Resolves with the ticketing base
  * URL, a token, the contact-data base URL and key, and `stop()`.
  */
 export async function startSandboxProcess(build, options = {}) {
@@ -24,9 +25,11 @@ export async function startSandboxProcess(build, options = {}) {
     import { startSandbox, CONTACT_DATA_SANDBOX_KEY } from ${JSON.stringify(sandboxModule)};
     import { seedTickets } from ${JSON.stringify(seedModule)};
     import { ScaledClock } from ${JSON.stringify(clockModule)};
-    const { tickets, speed, epoch, ...options } = JSON.parse(process.argv[1]);
+    const { tickets, speed, epoch, keepAliveMs, ...options } = JSON.parse(process.argv[1]);
     const clock = speed ? new ScaledClock({ startAt: epoch, realStart: epoch, speed }) : undefined;
     const sandbox = await startSandbox({ port: 0, requestLogLimit: 0, ...options, ...(clock ? { clock } : {}) });
+    // The node:http server behind SandboxServer (a private field in TypeScript, there at run time).
+    if (keepAliveMs) sandbox.server.server.keepAliveTimeout = keepAliveMs;
     if (tickets) seedTickets(sandbox.ticketing.account('acme'), tickets);
     const token = sandbox.ticketing.issueTokens('acme').access_token;
     process.stdout.write(JSON.stringify({

@@ -14,13 +14,12 @@ import { pathToFileURL } from 'node:url';
  * run's own and Postgres into a database of its own, both removed on close.
  */
 export async function openStoreBackends(build, connection, { redisUrl, databaseUrl }) {
-  const load = (file) => import(pathToFileURL(path.join(build, file)).href);
-  const [{ MemoryConnectionStore }, { FileConnectionStore }, { SecretBox }] = await Promise.all([
+  const load = loaderOf(build);
+  const [{ MemoryConnectionStore }, { FileConnectionStore }] = await Promise.all([
     load('src/store/memory/memory-connection-store.js'),
     load('src/store/files/file-connection-store.js'),
-    load('src/store/sealed/secret-box.js'),
   ]);
-  const box = new SecretBox(randomBytes(32));
+  const box = await freshBox(load);
   const backends = [
     { name: 'memory store', store: new MemoryConnectionStore([connection]), close: async () => {} },
   ];
@@ -40,11 +39,45 @@ export async function openStoreBackends(build, connection, { redisUrl, databaseU
   return { backends, skipped, close: () => Promise.all(backends.map((backend) => backend.close())) };
 }
 
+const loaderOf = (build) => (file) => import(pathToFileURL(path.join(build, file)).href);
+
+/** A sealing key of the run's own: the shared stores keep secrets sealed, as in production. */
+async function freshBox(load) {
+  const { SecretBox } = await load('src/store/sealed/secret-box.js');
+  return new SecretBox(randomBytes(32));
+}
+
+/**
+ * One shared store alone (`redis` or `postgres`), as openStoreBackends opens
+ * it, for a process that measures just that store (per-call-child.mjs);
+ * rejects when it does not answer.
+ */
+export async function openSharedBackend(build, connection, name, { redisUrl, databaseUrl }) {
+  const load = loaderOf(build);
+  const box = await freshBox(load);
+  if (name === 'redis') return openRedis(load, box, connection, redisUrl);
+  if (name === 'postgres') return openPostgres(load, box, connection, databaseUrl);
+  throw new Error(`no shared store ${JSON.stringify(name)}`);
+}
+
+/** Redis and an administrator's Postgres URL from the environment (the run makes and drops a database of its own there). */
+export function sharedServices() {
+  return {
+    redisUrl: process.env.TOOLSTEPS_BENCH_REDIS_URL || 'redis://127.0.0.1:6379/0',
+    databaseUrl: process.env.TOOLSTEPS_BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+}
+
 async function openRedis(load, box, connection, redisUrl) {
   const { openRedisStores } = await load('src/coordination/open-redis-stores.js');
   const prefix = `bench-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stores = await openRedisStores({ redisUrl, prefix, box });
-  const { reachable, detail } = await stores.coordinator.status();
+  // status() gives a ping 2 s; a process under callgrind on a loaded machine can take longer to hear the
+  // first answer (one such child in four, at load 7): asked three times before it counts as down.
+  let { reachable, detail } = await stores.coordinator.status();
+  for (let attempt = 1; !reachable && attempt < 3; attempt += 1) {
+    ({ reachable, detail } = await stores.coordinator.status());
+  }
   if (!reachable) {
     await stores.close();
     throw new Error(`not reachable at ${redisUrl} (${detail})`);
