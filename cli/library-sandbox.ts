@@ -1,14 +1,17 @@
 /**
  * Where the commands that start a sandbox (`sandbox`, `demo`, `ui`, `serve
- * --sandbox`) load it from.
+ * --sandbox`, `eval`) load it from.
  *
  * Why: the package ships the sandbox once already, as the library's
  * `toolsteps/sandbox` (dist/lib/sandbox.js). The CLI's command tree used to
  * carry a second copy of every emulator, an eighth of the packed tarball, for
  * commands that start a server and run until stopped, where loading the
  * library's ES modules costs nothing anyone waits for. Only plain values
- * cross between the two copies (ports, URLs, keys, a governance seed): the
- * sandbox never sees the CLI's classes, nor the CLI the sandbox's.
+ * cross between the two copies (ports, URLs, keys, a governance seed), with
+ * one exception: `eval` hands the CLI's registry to the library's
+ * `sandboxTwins`, which reads integration definitions from it (as it does
+ * any embedder's registry) and answers plain connection records; an error it
+ * throws is known by its brand (`isToolstepsError`), not its class.
  *
  * The command tree cannot call `import()` itself: it asks cli/module-importer.ts.
  */

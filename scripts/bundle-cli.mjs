@@ -18,11 +18,23 @@
 // The library (`import 'toolsteps'`) has bundles of its own (ES modules,
 // scripts/bundle-library.mjs). The CLI's bundle has its own copy of the
 // runtime, the steps and zod, but not of the sandbox: the commands that start
-// one import the library's (cli/library-sandbox.ts), and are handed ports,
-// URLs and keys. Nothing else crosses between the CLI's copy and another: the
+// one (`eval` too) import the library's (cli/library-sandbox.ts), and are
+// handed ports, URLs and keys; `eval` also hands it the registry, through
+// `sandboxTwins`, whose errors the CLI knows by their brand, not their class.
+// Nothing else crosses between the CLI's copy and another: the
 // CLI loads no user module, and the optional peers it loads (the MCP SDK,
 // ioredis, bullmq, pg, the AI SDK) stay outside the bundle and are handed plain
 // JSON and strings, never our classes.
+//
+// What stays a second copy and what does not is weighed against the package
+// tarball's budget (bench --only package) and the cold starts (bench --only
+// cold). A dependency the package installs anyway is loaded from
+// node_modules by the one command that needs it, when no cold path does:
+// yaml (`eval`'s scenario and agent files) and jose (`tokens create` and a
+// server checking a bearer token) were a fifth of the command tree. The rest
+// stays inside: commander runs for every command, p-retry (ES modules only) for every `run`, and
+// zod's own entry loads its fifty locales (some 250 M instructions, half a
+// cold `run`), so their copies are what keeps those commands' start short.
 //
 // Usage: node scripts/bundle-cli.mjs   (dist/cli/main.js -> dist/cli/)
 // Tests call bundleCli() on sources they compile first (test/support/bundle-for-child.ts).
@@ -48,6 +60,15 @@ function peerDependencies() {
   return Object.keys(manifest.peerDependencies ?? {}).filter((name) => optional[name]?.optional);
 }
 
+/**
+ * Dependencies (package.json installs them) that the bundle requires from
+ * node_modules instead of copying: CommonJS, so `require` loads them on
+ * Node 20, and imported only by modules that no cold path evaluates (esbuild
+ * puts the `require` inside the lazy wrapper of the module that imports it).
+ * test/cli/bundled-cli.test.ts holds them outside the bundle and off `run`.
+ */
+const REQUIRED_AT_RUN_TIME = ['yaml'];
+
 /** What both bundles are built with. */
 function commonOptions() {
   return {
@@ -55,7 +76,7 @@ function commonOptions() {
     format: 'cjs',
     platform: 'node',
     target: 'node20.18',
-    external: peerDependencies(),
+    external: [...peerDependencies(), ...REQUIRED_AT_RUN_TIME],
     // The sources find package.json, and require undici and json-p3, from `import.meta.url`:
     // in one file that is the bundle's own address, from which both resolve the same way.
     define: { 'import.meta.url': '__toolstepsModuleUrl' },
@@ -119,6 +140,29 @@ function sandboxFromLibrary() {
   };
 }
 
+/** Where the command tree finds jose instead: cli/installed-jose.ts, beside program.js. */
+const INSTALLED_JOSE = 'installed-jose.js';
+
+/**
+ * src/tenants/load-jose.ts's `import('jose')` would copy jose into the
+ * command tree (esbuild turns the import into a bundled require). jose is ES
+ * modules only, so it cannot be a plain external either: the tree's
+ * `./load-jose.js` becomes cli/installed-jose.ts, which imports the installed
+ * jose through the bin's importer. Always, the tests' bundles too, so they
+ * run the package's path.
+ */
+function joseFromPackage(commandsFolder) {
+  const tenants = path.join(path.dirname(commandsFolder), 'src/tenants');
+  return {
+    name: 'jose-from-package',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/load-jose\.js$/ }, (args) =>
+        args.resolveDir === tenants ? { path: path.join(commandsFolder, INSTALLED_JOSE) } : undefined,
+      );
+    },
+  };
+}
+
 /** A build that warned is one that runs, but not as meant; it fails here instead. */
 async function strictBuild(options) {
   const result = await build(options);
@@ -150,14 +194,15 @@ export async function bundleCli({
 } = {}) {
   const options = commonOptions();
   const commandsFile = path.join(path.dirname(outfile), COMMANDS_FILE);
+  const joseFromPackagePlugin = joseFromPackage(path.dirname(entry));
   const commands = await strictBuild({
     ...options,
     ...(librarySandbox
       ? {
           define: { ...options.define, TOOLSTEPS_LIBRARY_SANDBOX: JSON.stringify(LIBRARY_SANDBOX) },
-          plugins: [sandboxFromLibrary()],
+          plugins: [sandboxFromLibrary(), joseFromPackagePlugin],
         }
-      : {}),
+      : { plugins: [joseFromPackagePlugin] }),
     entryPoints: [path.join(path.dirname(entry), 'program.js')],
     outfile: commandsFile,
     // import() of an optional peer becomes a lazy require (each peer's supported range ships

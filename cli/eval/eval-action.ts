@@ -4,6 +4,7 @@ import type { EvalAgent } from '../../src/eval/eval-agent.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import type { ScenarioResult } from '../../src/eval/scenario-result.js';
 import { cliRegistry } from '../cli-context.js';
+import { loadSandbox } from '../library-sandbox.js';
 import { printJson } from '../output.js';
 import { loadAgentFile } from './eval-agent-file.js';
 import { scenarioSchemaDocument } from './scenario-schema-document.js';
@@ -64,7 +65,7 @@ export async function evalAction(
     agentOf(options),
     runsOf(options.runs),
     cliRegistry(),
-    import('../../sandbox/index.js'),
+    loadSandbox(),
   ]);
   const sandbox = await startSandbox({ requestLogLimit: 0 });
   try {

@@ -29,6 +29,9 @@ const LOADED_ONLY_WHEN_USED: Record<string, RegExp> = {
   MCP: /\/node_modules\/@modelcontextprotocol\//,
   'AI SDK': /\/node_modules\/(ai|@ai-sdk\/[^/]+)\//,
   ioredis: /\/node_modules\/ioredis\//,
+  // Dependencies the package installs, loaded from node_modules by the one command that needs them.
+  yaml: /\/node_modules\/yaml\//,
+  jose: /\/node_modules\/jose\//,
 };
 
 let bundled: BundledCli;
@@ -69,7 +72,7 @@ interface CliRun {
  * The bundled CLI in a child process, under the loader hook; every file it
  * loaded besides itself. Asynchronous: the sandbox answers from this process.
  */
-async function cli(args: string[]): Promise<CliRun> {
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const log = path.join(home(), `modules-${process.hrtime.bigint()}.log`);
   const result = await run(process.execPath, ['--import', MODULE_HOOK, bundled.main, ...args], {
     env: {
@@ -78,6 +81,7 @@ async function cli(args: string[]): Promise<CliRun> {
       TOOLSTEPS_MODULE_LOG: log,
       NO_COLOR: '1',
       [TOKEN_VARIABLE]: sandbox?.ticketing.issueTokens('acme').access_token ?? '',
+      ...env,
     },
     encoding: 'utf8',
     timeout: 60_000,
@@ -160,6 +164,33 @@ describe('the bundled CLI (the package bin)', () => {
     expect(step.stdout).toContain('"subject"');
     expect(offenders(step.files, LOADED_ONLY_WHEN_USED)).toEqual([]);
   }, 60_000);
+
+  it('signs a token with the jose npm installed, imported through the bin (jose is ES modules only)', async () => {
+    const made = await cli(['--tenant', 'acme', 'tokens', 'create', '--scope', 'mcp'], {
+      TOOLSTEPS_TOKEN_KEY: 'bundled-cli-token-key-0123456789abcdefgh',
+    });
+    expect(made.stderr).toContain('tenant acme');
+    expect(made.status).toBe(0);
+    expect(made.stdout).toMatch(/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{43}\n$/);
+    expect(made.files.some((file) => LOADED_ONLY_WHEN_USED.jose?.test(file))).toBe(true);
+  }, 60_000);
+
+  it('reads a scenario and a scripted agent with the yaml npm installed, and runs them', async () => {
+    const out = path.join(home(), 'eval-report');
+    const scenario = 'docs/examples/eval/scenarios/triage-ticket.yaml';
+    const evaluated = await cli([
+      'eval',
+      scenario,
+      '--agent',
+      'docs/examples/eval/agents/triage-pass.yaml',
+      '--out',
+      out,
+    ]);
+    expect(evaluated.stderr).toBe('');
+    expect(evaluated.stdout).toContain('PASS triage-ticket: 1/1 run(s) passed');
+    expect(evaluated.status).toBe(0);
+    expect(evaluated.files.some((file) => LOADED_ONLY_WHEN_USED.yaml?.test(file))).toBe(true);
+  }, 120_000);
 
   it('holds a table of the step modules, so `run` evaluates its own step and not the whole catalogue', () => {
     // esbuild turns the template-literal import into a map from each matching path to its module.

@@ -212,6 +212,24 @@ describe('the published type declarations, in a project with the lowest zod decl
     expect(stdout).toContain('ticketing.create_ticket');
   });
 
+  it('evaluates a scenario and signs a token from the installed bin, with the library’s sandbox and the installed yaml and jose', async () => {
+    const bin = path.join(consumer, 'node_modules/.bin/toolsteps');
+    const env = { ...process.env, TOOLSTEPS_HOME: path.join(temp, 'cli-home') };
+    const scenario = path.join(repo, 'docs/examples/eval/scenarios/triage-ticket.yaml');
+    const agent = path.join(repo, 'docs/examples/eval/agents/triage-pass.yaml');
+    const out = path.join(temp, 'eval-report');
+    const evaluated = await run(bin, ['eval', scenario, '--agent', agent, '--out', out], {
+      cwd: consumer,
+      env,
+    });
+    expect(evaluated.stdout).toContain('PASS triage-ticket: 1/1 run(s) passed');
+    const token = await run(bin, ['--tenant', 'acme', 'tokens', 'create', '--scope', 'mcp'], {
+      cwd: consumer,
+      env: { ...env, TOOLSTEPS_TOKEN_KEY: 'published-package-token-key-0123456789ab' },
+    });
+    expect(token.stdout).toMatch(/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{43}\n$/);
+  }, 120_000);
+
   it('compiles the docs examples that need no peer with skipLibCheck off, and runs the sandbox one', async () => {
     const { report, examples } = await compileConsumerAndExamples();
     expect(examples.map((example) => example.page)).toContain('docs/sandbox.md');

@@ -99,8 +99,9 @@ async function store(stored: string, root: string, cache: string, metafile: Meta
  * makes it first (test/support/global-setup.ts).
  */
 export async function bundleForChild(cache: string): Promise<BundledCli> {
-  // The CLI imports the catalogue and each step by computed path, which the compiler does not follow.
-  const outputs = await compiledModules(['cli/main.ts', 'steps/index.ts']);
+  // The CLI imports the catalogue and each step by computed path, which the compiler does not follow;
+  // no source imports cli/installed-jose.ts: the bundling puts it in place of src/tenants/load-jose.ts.
+  const outputs = await compiledModules(['cli/main.ts', 'steps/index.ts', 'cli/installed-jose.ts']);
   const root = path.join(childCache(), cache);
   const main = path.join(root, 'cli/toolsteps.cjs');
   const commands = path.join(root, 'cli/toolsteps-commands.cjs');
